@@ -1,0 +1,275 @@
+package app
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/mod/modfile"
+)
+
+// Limits on what a project read or listing may return.
+const (
+	// MaxReadBytes is the largest file ReadFile returns: bigger files are
+	// generated data or logs, and sending them to an agent costs more than it helps.
+	MaxReadBytes = 8 << 20
+	// DefaultListLimit and MaxListLimit bound ListFiles.
+	DefaultListLimit = 1000
+	MaxListLimit     = 20000
+)
+
+// Project is one opened project folder. It is immutable and safe for
+// concurrent use.
+type Project struct {
+	// Root is absolute with symlinks resolved; every path handed out is inside it.
+	Root string
+	// Module is the module path from Root/go.mod, or "" when there is none.
+	Module string
+}
+
+// OpenProject resolves dir (absolute, symlinks resolved), checks that it is a
+// folder and reads the module path from its go.mod when there is one.
+func OpenProject(dir string) (*Project, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open project %s: %w", dir, err)
+	}
+	root, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("open project %s: no such folder: %w", abs, ErrNotFound)
+		}
+		return nil, fmt.Errorf("open project %s: %w", abs, err)
+	}
+	info, err := os.Stat(root)
+	if err != nil {
+		return nil, fmt.Errorf("open project %s: %w", root, err)
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("open project %s: not a folder: %w", root, ErrInvalid)
+	}
+	p := &Project{Root: root}
+	if data, err := os.ReadFile(filepath.Join(root, "go.mod")); err == nil {
+		p.Module = modfile.ModulePath(data)
+	}
+	return p, nil
+}
+
+// Resolve turns a project-relative (or absolute) path into an absolute one
+// inside Root, following symlinks. It refuses with ErrOutside anything that
+// lands outside Root, whether by "..", an absolute path or a symlink. A path
+// that does not exist yet is resolved through its nearest existing parent,
+// so it can be checked before it is created.
+func (p *Project) Resolve(name string) (string, error) {
+	if strings.ContainsRune(name, 0) {
+		return "", fmt.Errorf("path %q contains a NUL byte: %w", name, ErrInvalid)
+	}
+	joined := name
+	if !filepath.IsAbs(name) {
+		joined = filepath.Join(p.Root, filepath.FromSlash(name))
+	}
+	joined = filepath.Clean(joined)
+	if !within(p.Root, joined) {
+		return "", fmt.Errorf("%s: %w (root %s)", name, ErrOutside, p.Root)
+	}
+	real, err := evalExisting(joined)
+	if err != nil {
+		return "", fmt.Errorf("resolve %s: %w", name, err)
+	}
+	if !within(p.Root, real) {
+		return "", fmt.Errorf("%s: %w (a symlink leads to %s)", name, ErrOutside, real)
+	}
+	return real, nil
+}
+
+// evalExisting resolves symlinks in the longest existing prefix of abs and
+// appends the rest unchanged.
+func evalExisting(abs string) (string, error) {
+	rest := ""
+	cur := abs
+	for {
+		real, err := filepath.EvalSymlinks(cur)
+		if err == nil {
+			return filepath.Join(real, rest), nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return abs, nil
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}
+
+// within reports whether target is root or below it, by path components.
+func within(root, target string) bool {
+	rel, err := filepath.Rel(root, target)
+	if err != nil {
+		return false
+	}
+	return rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)))
+}
+
+// Rel returns abs relative to Root with forward slashes ("." for Root).
+func (p *Project) Rel(abs string) string {
+	rel, err := filepath.Rel(p.Root, abs)
+	if err != nil {
+		return filepath.ToSlash(abs)
+	}
+	return filepath.ToSlash(rel)
+}
+
+// FileText is the text of one project file.
+type FileText struct {
+	Path   string // project-relative, forward slashes
+	Text   string
+	Lines  int
+	SHA256 string // hex of the bytes of Text
+}
+
+// NewFileText describes text as the content of the project file rel.
+func NewFileText(rel, text string) FileText {
+	sum := sha256.Sum256([]byte(text))
+	return FileText{Path: rel, Text: text, Lines: CountLines(text), SHA256: hex.EncodeToString(sum[:])}
+}
+
+// ReadFile reads a project file from disk. It refuses folders, binary files
+// (a NUL byte in the first 8 KiB) and files over MaxReadBytes.
+func (p *Project) ReadFile(name string) (FileText, error) {
+	abs, err := p.Resolve(name)
+	if err != nil {
+		return FileText{}, err
+	}
+	rel := p.Rel(abs)
+	info, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return FileText{}, fmt.Errorf("read %s: no such file: %w", rel, ErrNotFound)
+	case err != nil:
+		return FileText{}, fmt.Errorf("read %s: %w", rel, err)
+	case info.IsDir():
+		return FileText{}, fmt.Errorf("read %s: it is a folder; list it with trestle_files: %w", rel, ErrInvalid)
+	case info.Size() > MaxReadBytes:
+		return FileText{}, fmt.Errorf("read %s: %d bytes is over the %d byte limit: %w", rel, info.Size(), MaxReadBytes, ErrTooLarge)
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return FileText{}, fmt.Errorf("read %s: %w", rel, err)
+	}
+	if IsBinary(data) {
+		return FileText{}, fmt.Errorf("read %s: binary file (NUL bytes), not text: %w", rel, ErrInvalid)
+	}
+	return NewFileText(rel, string(data)), nil
+}
+
+// IsBinary reports whether data looks binary: a NUL byte in its first 8 KiB.
+func IsBinary(data []byte) bool {
+	head := data[:min(len(data), 8<<10)]
+	return strings.IndexByte(string(head), 0) >= 0
+}
+
+// CountLines counts lines the way an editor shows them: "" is one empty
+// line, and a final newline does not start a counted line.
+func CountLines(text string) int {
+	n := strings.Count(text, "\n")
+	if !strings.HasSuffix(text, "\n") || text == "" {
+		n++
+	}
+	return n
+}
+
+// SliceLines returns lines start..end (1-based, inclusive) of text. end 0
+// means to the last line; an end past the last line is clamped.
+func SliceLines(text string, start, end int) (string, error) {
+	total := CountLines(text)
+	if start < 1 {
+		start = 1
+	}
+	if end == 0 || end > total {
+		end = total
+	}
+	if start > total {
+		return "", fmt.Errorf("start_line %d is past the last line (%d): %w", start, total, ErrInvalid)
+	}
+	if end < start {
+		return "", fmt.Errorf("end_line %d is before start_line %d: %w", end, start, ErrInvalid)
+	}
+	lines := strings.SplitAfter(text, "\n")
+	return strings.Join(lines[start-1:end], ""), nil
+}
+
+// ListFiles lists the files under the project folder under (""/"." for the
+// root), skipping .git and not following symlinked folders. glob, when set,
+// is matched with path.Match against the project-relative path and against
+// the base name. It returns at most limit paths (sorted, forward slashes) and
+// whether more were left off.
+func (p *Project) ListFiles(ctx context.Context, under, glob string, limit int) ([]string, bool, error) {
+	if glob != "" {
+		if _, err := path.Match(glob, ""); err != nil {
+			return nil, false, fmt.Errorf("glob %q: %v: %w", glob, err, ErrInvalid)
+		}
+	}
+	if limit <= 0 {
+		limit = DefaultListLimit
+	}
+	limit = min(limit, MaxListLimit)
+	start, err := p.Resolve(under)
+	if err != nil {
+		return nil, false, err
+	}
+	if info, err := os.Stat(start); err != nil {
+		return nil, false, fmt.Errorf("list %s: no such folder: %w", under, ErrNotFound)
+	} else if !info.IsDir() {
+		return nil, false, fmt.Errorf("list %s: not a folder: %w", under, ErrInvalid)
+	}
+	var files []string
+	truncated := false
+	err = filepath.WalkDir(start, func(abs string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // an unreadable folder is skipped, not fatal
+		}
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		if d.IsDir() {
+			if d.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		rel := p.Rel(abs)
+		if glob != "" && !matchGlob(glob, rel) {
+			return nil
+		}
+		if len(files) == limit {
+			truncated = true
+			return filepath.SkipAll
+		}
+		files = append(files, rel)
+		return nil
+	})
+	if err != nil {
+		return nil, false, fmt.Errorf("list %s: %w", under, err)
+	}
+	sort.Strings(files)
+	return files, truncated, nil
+}
+
+func matchGlob(glob, rel string) bool {
+	if ok, _ := path.Match(glob, rel); ok {
+		return true
+	}
+	ok, _ := path.Match(glob, path.Base(rel))
+	return ok
+}

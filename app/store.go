@@ -1,0 +1,139 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// StoreLockWait bounds how long an operation waits for another Trestle
+// process that holds the store: long enough for its short transaction to
+// finish, short enough that nobody notices a stall.
+const StoreLockWait = 2 * time.Second
+
+// Bucket names. Every bucket is created right after open.
+var (
+	bucketRecent   = []byte("recent")   // project dir -> RFC 3339 time last opened
+	bucketSettings = []byte("settings") // key -> value
+)
+
+// Store is Trestle's bbolt database. Several Trestle processes share the
+// file, so none holds it open between operations: each one opens it with a
+// bounded lock wait, runs one transaction and closes it. Store is safe for
+// concurrent use; callers never see a transaction.
+type Store struct {
+	path string
+}
+
+// OpenStore returns the store at path, creating the file and its folder.
+// A file that is not a bbolt database (truncated, corrupted) is moved aside
+// to path.corrupt-<time> and a new one is started, so Trestle still starts.
+func OpenStore(path string) (*Store, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("create store folder: %w", err)
+	}
+	s := &Store{path: path}
+	if err := s.update(func(*bolt.Tx) error { return nil }); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Path is the database file.
+func (s *Store) Path() string { return s.path }
+
+func (s *Store) open() (*bolt.DB, error) {
+	db, err := bolt.Open(s.path, 0o600, &bolt.Options{Timeout: StoreLockWait})
+	if err != nil && isCorrupt(err) {
+		aside := fmt.Sprintf("%s.corrupt-%s", s.path, time.Now().Format("20060102-150405"))
+		if mvErr := os.Rename(s.path, aside); mvErr != nil {
+			return nil, fmt.Errorf("open store %s: %w (and moving it aside failed: %v)", s.path, err, mvErr)
+		}
+		db, err = bolt.Open(s.path, 0o600, &bolt.Options{Timeout: StoreLockWait})
+	}
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		return nil, fmt.Errorf("open store %s: another process held it for %s: %w", s.path, StoreLockWait, ErrBusy)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", s.path, err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		for _, b := range [][]byte{bucketRecent, bucketSettings} {
+			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+				return fmt.Errorf("create bucket %s: %w", b, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open store %s: %w", s.path, err)
+	}
+	return db, nil
+}
+
+func isCorrupt(err error) bool {
+	return errors.Is(err, bolterrors.ErrInvalid) || errors.Is(err, bolterrors.ErrChecksum) ||
+		errors.Is(err, bolterrors.ErrVersionMismatch) || errors.Is(err, bolterrors.ErrInvalidMapping)
+}
+
+func (s *Store) update(fn func(*bolt.Tx) error) error {
+	db, err := s.open()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return db.Update(fn)
+}
+
+func (s *Store) view(fn func(*bolt.Tx) error) error {
+	db, err := s.open()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return db.View(fn)
+}
+
+// TouchProject records dir as opened now.
+func (s *Store) TouchProject(dir string) error {
+	err := s.update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketRecent).Put([]byte(dir), []byte(time.Now().UTC().Format(time.RFC3339Nano)))
+	})
+	if err != nil {
+		return fmt.Errorf("record recent project %s: %w", dir, err)
+	}
+	return nil
+}
+
+// LastProject returns the most recently opened project that still exists,
+// or ErrNotFound.
+func (s *Store) LastProject() (string, error) {
+	var best string
+	var bestAt time.Time
+	err := s.view(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketRecent).ForEach(func(k, v []byte) error {
+			at, err := time.Parse(time.RFC3339Nano, string(v))
+			if err != nil || !at.After(bestAt) {
+				return nil
+			}
+			if info, err := os.Stat(string(k)); err != nil || !info.IsDir() {
+				return nil
+			}
+			best, bestAt = string(k), at // string() copies out of the transaction
+			return nil
+		})
+	})
+	if err != nil {
+		return "", fmt.Errorf("read recent projects: %w", err)
+	}
+	if best == "" {
+		return "", fmt.Errorf("no recent project: %w", ErrNotFound)
+	}
+	return best, nil
+}

@@ -1,0 +1,9 @@
+// Package mcpbridge is Trestle's Model Context Protocol side: the tool
+// definitions and handlers, per-connection MCP sessions, the loopback
+// listener a window runs, the --mcp stdio server and the --mcp-attach bridge.
+//
+// It reaches the UI only through the Window interface, whose methods are
+// bounded main-thread calls; it never imports Fyne. Nothing here writes to
+// os.Stdout except through the writer a caller hands in: in --mcp and
+// --mcp-attach modes stdout carries JSON-RPC and nothing else.
+package mcpbridge

@@ -1,0 +1,60 @@
+package mcpbridge
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"trestle/app"
+)
+
+// Tool states: every result's text starts with one of the failure states,
+// and its structured content carries the state.
+const (
+	stateDone    = "done"
+	stateRefused = "refused" // policy, or the person said no, or outside the project
+	stateBusy    = "busy"    // the UI or a worker did not answer in time
+	stateProblem = "problem" // bad input, evaluation error, conflict
+	stateNone    = "none"    // nothing to act on
+)
+
+// failure is the structured content of a failed call.
+type failure struct {
+	State   string `json:"state"`
+	Message string `json:"message"`
+}
+
+// fail is a failed tool call the model can read: isError, text starting
+// with the state, the state in structured content.
+func fail(state, format string, args ...any) *mcp.CallToolResult {
+	msg := fmt.Sprintf(format, args...)
+	res := mcp.NewToolResultStructured(failure{State: state, Message: msg}, state+": "+msg)
+	res.IsError = true
+	return res
+}
+
+// failErr turns an error from app or the UI into a failed result, its
+// state chosen by the sentinel it wraps.
+func failErr(err error) *mcp.CallToolResult {
+	return fail(stateOf(err), "%v", err)
+}
+
+func stateOf(err error) string {
+	switch {
+	case errors.Is(err, app.ErrOutside):
+		return stateRefused
+	case errors.Is(err, app.ErrBusy):
+		return stateBusy
+	case errors.Is(err, app.ErrNotFound):
+		return stateNone
+	default:
+		return stateProblem
+	}
+}
+
+// done is a successful result: text for the model, structured content for
+// programs (it should carry State: "done").
+func done(structured any, format string, args ...any) *mcp.CallToolResult {
+	return mcp.NewToolResultStructured(structured, fmt.Sprintf(format, args...))
+}

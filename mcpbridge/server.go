@@ -1,0 +1,111 @@
+package mcpbridge
+
+import (
+	"context"
+	_ "embed"
+	"log"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"trestle/app"
+)
+
+//go:embed instructions.md
+var instructions string
+
+// Options is what a Server serves.
+type Options struct {
+	Project *app.Project
+	// Window is the UI; nil for the headless server.
+	Window Window
+	// Version is Trestle's version, sent at initialize.
+	Version string
+	// Logger gets diagnostics; it must not write to stdout.
+	Logger *log.Logger
+	// Stall, when set, adds the hidden test tool trestle_debug_stall that
+	// blocks the UI thread, so tests can see a bounded call answer busy.
+	Stall func(time.Duration)
+}
+
+// Server is Trestle's MCP server for one project, in window or headless
+// form. Safe for concurrent use.
+type Server struct {
+	mcp      *server.MCPServer
+	opts     Options
+	logger   *log.Logger
+	listener atomic.Pointer[Listener]
+}
+
+// NewServer builds the server: the window tool set when opts.Window is
+// set, else the headless one.
+func NewServer(opts Options) *Server {
+	if opts.Logger == nil {
+		opts.Logger = log.Default()
+	}
+	s := &Server{opts: opts, logger: opts.Logger}
+	s.mcp = server.NewMCPServer("trestle", opts.Version,
+		server.WithToolCapabilities(false),
+		server.WithInstructions(instructions),
+		server.WithRecovery(),
+	)
+	s.mcp.AddTools(s.tools()...)
+	return s
+}
+
+// MCP is the underlying mcp-go server.
+func (s *Server) MCP() *server.MCPServer { return s.mcp }
+
+// Listen starts the window's loopback listener for this server.
+func (s *Server) Listen(token string) (*Listener, error) {
+	l, err := Listen(s.mcp, token, s.logger)
+	if err != nil {
+		return nil, err
+	}
+	s.listener.Store(l)
+	return l, nil
+}
+
+// clients lists the attached clients, or none when there is no listener.
+func (s *Server) clients() []app.Client {
+	if l := s.listener.Load(); l != nil {
+		return l.Clients()
+	}
+	return []app.Client{}
+}
+
+// clientName is the name the calling client gave at initialize.
+func clientName(ctx context.Context) string {
+	if cs, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
+		if n := cs.GetClientInfo().Name; n != "" {
+			return n
+		}
+	}
+	return "an agent"
+}
+
+// typed binds a call's arguments to T and hands them to h. Arguments that
+// do not fit T are a problem the model can fix, not a Go error.
+func typed[T any](h func(context.Context, T) *mcp.CallToolResult) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var args T
+		if err := req.BindArguments(&args); err != nil {
+			return fail(stateProblem, "arguments do not fit the input schema: %v", err), nil
+		}
+		return h(ctx, args), nil
+	}
+}
+
+// hints sets every annotation explicitly (mcp-go defaults every tool to
+// destructive and open-world).
+func hints(title string, readOnly, destructive, idempotent bool) mcp.ToolOption {
+	return mcp.WithToolAnnotation(mcp.ToolAnnotation{
+		Title:           title,
+		ReadOnlyHint:    mcp.ToBoolPtr(readOnly),
+		DestructiveHint: mcp.ToBoolPtr(destructive),
+		IdempotentHint:  mcp.ToBoolPtr(idempotent),
+		OpenWorldHint:   mcp.ToBoolPtr(false),
+	})
+}

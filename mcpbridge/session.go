@@ -1,0 +1,111 @@
+package mcpbridge
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"trestle/app"
+)
+
+// notificationBuffer is how many notifications a session queues before
+// mcp-go drops new ones (it never blocks a handler on a slow client).
+const notificationBuffer = 256
+
+// session is one connection's MCP session: mcp-go keys in-flight requests,
+// cancellation and notifications by it, so connections never cross. It
+// implements server.ClientSession, SessionWithClientInfo and
+// SessionWithLogging. Safe for concurrent use.
+type session struct {
+	id            string
+	notifications chan mcp.JSONRPCNotification
+	initialized   atomic.Bool
+	onInit        func() // called once the client has said who it is; may be nil
+
+	mu       sync.Mutex
+	info     mcp.Implementation
+	caps     mcp.ClientCapabilities
+	protocol string
+	level    mcp.LoggingLevel
+}
+
+var (
+	_ server.ClientSession         = (*session)(nil)
+	_ server.SessionWithClientInfo = (*session)(nil)
+	_ server.SessionWithLogging    = (*session)(nil)
+)
+
+func newSession(id string, onInit func()) *session {
+	return &session{
+		id:            id,
+		notifications: make(chan mcp.JSONRPCNotification, notificationBuffer),
+		onInit:        onInit,
+		level:         mcp.LoggingLevelError,
+	}
+}
+
+func (s *session) SessionID() string { return s.id }
+
+func (s *session) NotificationChannel() chan<- mcp.JSONRPCNotification { return s.notifications }
+
+func (s *session) Initialize() { s.initialized.Store(true) }
+
+func (s *session) Initialized() bool { return s.initialized.Load() }
+
+func (s *session) SetClientInfo(info mcp.Implementation) {
+	s.mu.Lock()
+	s.info = info
+	s.mu.Unlock()
+	if s.onInit != nil {
+		s.onInit()
+	}
+}
+
+func (s *session) GetClientInfo() mcp.Implementation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.info
+}
+
+func (s *session) SetClientCapabilities(caps mcp.ClientCapabilities) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.caps = caps
+}
+
+func (s *session) GetClientCapabilities() mcp.ClientCapabilities {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.caps
+}
+
+// SetProtocolVersion records the version negotiated at initialize.
+func (s *session) SetProtocolVersion(v string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.protocol = v
+}
+
+func (s *session) SetLogLevel(level mcp.LoggingLevel) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.level = level
+}
+
+func (s *session) GetLogLevel() mcp.LoggingLevel {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.level
+}
+
+// client describes the session for the workbench and the status bar.
+func (s *session) client() app.Client {
+	info := s.GetClientInfo()
+	name := info.Name
+	if name == "" {
+		name = "(not initialized)"
+	}
+	return app.Client{Session: s.id, Name: name, Version: info.Version}
+}

@@ -1,0 +1,68 @@
+package mcpbridge
+
+import (
+	"context"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"trestle/app"
+)
+
+type filesParams struct {
+	Under string `json:"under,omitempty" jsonschema:"folder to list, relative to the project root; empty for the whole project"`
+	Glob  string `json:"glob,omitempty" jsonschema:"path.Match pattern tested against the relative path and the base name, e.g. *.go"`
+	Limit int    `json:"limit,omitempty" jsonschema:"most paths to return (default 1000, at most 20000)"`
+}
+
+type filesResult struct {
+	State     string   `json:"state"`
+	Files     []string `json:"files"`
+	Truncated bool     `json:"truncated"`
+}
+
+func (s *Server) filesTool() server.ServerTool {
+	tool := mcp.NewTool("trestle_files",
+		mcp.WithDescription("Lists the project's files (relative paths, sorted), skipping .git. "+
+			`e.g. {"under":"cmd","glob":"*.go"}`),
+		mcp.WithInputSchema[filesParams](),
+		hints("List project files", true, false, true),
+	)
+	return server.ServerTool{Tool: tool, Handler: typed(s.files)}
+}
+
+func (s *Server) files(ctx context.Context, p filesParams) *mcp.CallToolResult {
+	files, truncated, err := s.opts.Project.ListFiles(ctx, p.Under, p.Glob, p.Limit)
+	if err != nil {
+		return failErr(err)
+	}
+	res := filesResult{State: stateDone, Files: files, Truncated: truncated}
+	if len(files) == 0 {
+		return done(res, "No files matched.")
+	}
+	more := ""
+	if truncated {
+		more = "\n(more files were left off; narrow with under or glob, or raise limit)"
+	}
+	return done(res, "%s%s", strings.Join(files, "\n"), more)
+}
+
+// projectRel confines a path argument and returns it project-relative.
+func (s *Server) projectRel(name string) (string, error) {
+	if name == "" {
+		return "", errMissingPath
+	}
+	abs, err := s.opts.Project.Resolve(name)
+	if err != nil {
+		return "", err
+	}
+	return s.opts.Project.Rel(abs), nil
+}
+
+var errMissingPath = &argError{"path is required, relative to the project root, e.g. \"main.go\""}
+
+type argError struct{ msg string }
+
+func (e *argError) Error() string { return e.msg }
+func (e *argError) Unwrap() error { return app.ErrInvalid }

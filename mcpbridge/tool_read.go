@@ -1,0 +1,76 @@
+package mcpbridge
+
+import (
+	"context"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"trestle/app"
+)
+
+type readParams struct {
+	Path      string `json:"path" jsonschema:"file path relative to the project root"`
+	StartLine int    `json:"start_line,omitempty" jsonschema:"first line to return, 1-based (default 1)"`
+	EndLine   int    `json:"end_line,omitempty" jsonschema:"last line to return, inclusive (default: the last line)"`
+}
+
+type readResult struct {
+	State     string `json:"state"`
+	Path      string `json:"path"`
+	Text      string `json:"text"`
+	Lines     int    `json:"lines"`
+	StartLine int    `json:"start_line"`
+	EndLine   int    `json:"end_line"`
+	SHA256    string `json:"sha256"`
+	Unsaved   bool   `json:"unsaved"`
+}
+
+func (s *Server) readTool() server.ServerTool {
+	tool := mcp.NewTool("trestle_read",
+		mcp.WithDescription("Reads a project file as the person sees it: from the open editor when it has "+
+			"unsaved changes (flagged unsaved), else from disk. Returns the text, the file's line count and the "+
+			"sha256 of the whole text. "+`e.g. {"path":"cmd/main.go","start_line":10,"end_line":40}`),
+		mcp.WithInputSchema[readParams](),
+		hints("Read a file", true, false, true),
+	)
+	return server.ServerTool{Tool: tool, Handler: typed(s.read)}
+}
+
+func (s *Server) read(ctx context.Context, p readParams) *mcp.CallToolResult {
+	rel, err := s.projectRel(p.Path)
+	if err != nil {
+		return failErr(err)
+	}
+	ft, unsaved, err := s.fileText(ctx, rel)
+	if err != nil {
+		return failErr(err)
+	}
+	text, err := app.SliceLines(ft.Text, p.StartLine, p.EndLine)
+	if err != nil {
+		return fail(stateProblem, "read %s: %v", rel, err)
+	}
+	start, end := max(p.StartLine, 1), p.EndLine
+	if end == 0 || end > ft.Lines {
+		end = ft.Lines
+	}
+	res := readResult{State: stateDone, Path: rel, Text: text, Lines: ft.Lines,
+		StartLine: start, EndLine: end, SHA256: ft.SHA256, Unsaved: unsaved}
+	return done(res, "%s", text)
+}
+
+// fileText is what trestle_read returns for rel: the editor buffer when the
+// window has the file open, else the file on disk.
+func (s *Server) fileText(ctx context.Context, rel string) (app.FileText, bool, error) {
+	if w := s.opts.Window; w != nil {
+		text, open, dirty, err := w.Buffer(ctx, rel)
+		if err != nil {
+			return app.FileText{}, false, err
+		}
+		if open {
+			return app.NewFileText(rel, text), dirty, nil
+		}
+	}
+	ft, err := s.opts.Project.ReadFile(rel)
+	return ft, false, err
+}

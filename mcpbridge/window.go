@@ -1,0 +1,23 @@
+package mcpbridge
+
+import (
+	"context"
+
+	"trestle/app"
+)
+
+// Window is what the window tools need from the UI. The ui package
+// implements it; the headless server has none. Every method is one bounded
+// main-thread call: when the UI does not answer within its bound the method
+// returns an error wrapping app.ErrBusy and the work is abandoned. Safe for
+// concurrent use.
+type Window interface {
+	// Tabs returns the open editors in tab order, the active one flagged.
+	Tabs(ctx context.Context) ([]app.Tab, error)
+	// Open opens rel (project-relative, already confined) in a tab, or
+	// focuses its tab, and puts the caret on line (1-based; 0 leaves it).
+	Open(ctx context.Context, rel string, line int) error
+	// Buffer returns the editor text of rel when it is open in a tab, and
+	// whether it differs from disk (unsaved).
+	Buffer(ctx context.Context, rel string) (text string, open, dirty bool, err error)
+}
