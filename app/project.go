@@ -233,7 +233,7 @@ func (p *Project) ListFiles(ctx context.Context, under, glob string, limit int) 
 	} else if !info.IsDir() {
 		return nil, false, fmt.Errorf("list %s: not a folder: %w", under, ErrInvalid)
 	}
-	var files []string
+	files := []string{} // an empty list is [], not null, in JSON
 	truncated := false
 	err = filepath.WalkDir(start, func(abs string, d fs.DirEntry, err error) error {
 		if err != nil {

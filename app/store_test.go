@@ -1,0 +1,106 @@
+package app
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+func TestStoreRemembersLastProject(t *testing.T) {
+	dir := t.TempDir()
+	s, err := OpenStore(filepath.Join(dir, "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.LastProject(); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("empty store: %v", err)
+	}
+	a, b := t.TempDir(), t.TempDir()
+	s.TouchProject(a)
+	time.Sleep(2 * time.Millisecond)
+	s.TouchProject(b)
+	if got, err := s.LastProject(); got != b || err != nil {
+		t.Fatalf("last = %s, %v; want %s", got, err, b)
+	}
+	os.Remove(b)
+	if got, _ := s.LastProject(); got != a {
+		t.Fatalf("after removing %s: last = %s, want %s", b, got, a)
+	}
+}
+
+func TestStoreMovesCorruptFileAside(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.db")
+	if err := os.WriteFile(path, make([]byte, 8192), 0o600); err != nil { // zeroes: not a bbolt file
+		t.Fatal(err)
+	}
+	s, err := OpenStore(path)
+	if err != nil {
+		t.Fatalf("open corrupt store: %v", err)
+	}
+	if err := s.TouchProject(dir); err != nil {
+		t.Fatal(err)
+	}
+	aside, _ := filepath.Glob(path + ".corrupt-*")
+	if len(aside) != 1 {
+		t.Fatalf("corrupt copies: %v", aside)
+	}
+}
+
+func TestWriteScratchKeepsEditsAndDropsTmpl(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(t.TempDir(), "src")
+	writeFiles(t, src, map[string]string{"go.mod.tmpl": "module scratch\n", "main.go.tmpl": "package main\n"})
+	fsys := os.DirFS(src)
+	if err := WriteScratch(fsys, dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte("edited"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteScratch(fsys, dir); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "main.go"))
+	mod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if string(got) != "edited" || string(mod) != "module scratch\n" || err != nil {
+		t.Fatalf("main.go %q, go.mod %q %v", got, mod, err)
+	}
+}
+
+func TestConfigDirOverride(t *testing.T) {
+	t.Setenv("TRESTLE_CONFIG_DIR", "/tmp/trestle-x")
+	if d, _ := ConfigDir(); d != "/tmp/trestle-x" {
+		t.Fatalf("override: %s", d)
+	}
+	t.Setenv("TRESTLE_CONFIG_DIR", "")
+	t.Setenv("XDG_CONFIG_HOME", "/tmp/xdg")
+	if d, _ := ConfigDir(); d != "/tmp/xdg/trestle" {
+		t.Fatalf("xdg: %s", d)
+	}
+}
+
+func TestStoreHeldByAnotherOpenerIsBusyNotHung(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	s, err := OpenStore(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	start := time.Now()
+	err = s.TouchProject("/x")
+	if !errors.Is(err, ErrBusy) {
+		t.Fatalf("got %v, want ErrBusy", err)
+	}
+	if d := time.Since(start); d > StoreLockWait+2*time.Second {
+		t.Fatalf("waited %v", d)
+	}
+}

@@ -1,0 +1,182 @@
+package mcpbridge
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// stdioClient serves p headless over pipes (the --mcp path) and returns an
+// initialized mcp-go client.
+func stdioClient(t *testing.T, p interface{}) *client.Client {
+	t.Helper()
+	project := newTestProject(t)
+	if pp, ok := p.(func(dir string)); ok {
+		pp(project.Root)
+	}
+	srv := NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0)})
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- ServeStdio(context.Background(), srv, inR, outW); outW.Close() }()
+	c := client.NewClient(transport.NewIO(outR, inW, nil))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = "2025-06-18"
+	req.Params.ClientInfo = mcp.Implementation{Name: "tools-test", Version: "1"}
+	if _, err := c.Initialize(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		c.Close()
+		select {
+		case <-served:
+		case <-time.After(5 * time.Second):
+			t.Error("ServeStdio did not end after stdin closed")
+		}
+	})
+	return c
+}
+
+func callTool(t *testing.T, c *client.Client, name string, args map[string]any) (*mcp.CallToolResult, map[string]any) {
+	t.Helper()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = name
+	req.Params.Arguments = args
+	res, err := c.CallTool(context.Background(), req)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	sc, _ := res.StructuredContent.(map[string]any)
+	return res, sc
+}
+
+func textOf(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+func TestHeadlessToolList(t *testing.T) {
+	c := stdioClient(t, nil)
+	res, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+		a := tool.Annotations
+		if a.ReadOnlyHint == nil || !*a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint ||
+			a.OpenWorldHint == nil || *a.OpenWorldHint || tool.Description == "" {
+			t.Errorf("%s: annotations %+v, description %q", tool.Name, a, tool.Description)
+		}
+	}
+	if strings.Join(names, ",") != "trestle_files,trestle_read" {
+		t.Fatalf("headless tools: %v", names)
+	}
+}
+
+func TestReadTool(t *testing.T) {
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("secret\n"), 0o600)
+	c := stdioClient(t, func(dir string) {
+		os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(dir, "link.txt"))
+		os.Symlink(outside, filepath.Join(dir, "linkdir"))
+	})
+	whole := "package main\n\nfunc main() {\n\tprintln(\"hi\")\n}\n"
+	sum := sha256.Sum256([]byte(whole))
+	tests := []struct {
+		name      string
+		args      map[string]any
+		wantState string
+		wantText  string
+	}{
+		{"whole file", map[string]any{"path": "main.go"}, "done", whole},
+		{"line range", map[string]any{"path": "main.go", "start_line": 3, "end_line": 4}, "done", "func main() {\n\tprintln(\"hi\")\n"},
+		{"end past last line", map[string]any{"path": "main.go", "start_line": 5, "end_line": 99}, "done", "}\n"},
+		{"start past last line", map[string]any{"path": "main.go", "start_line": 9}, "problem", "past the last line"},
+		{"dot dot", map[string]any{"path": "../x.go"}, "refused", "outside the project"},
+		{"absolute outside", map[string]any{"path": filepath.Join(outside, "secret.txt")}, "refused", "outside the project"},
+		{"symlink out", map[string]any{"path": "link.txt"}, "refused", "symlink"},
+		{"through symlinked folder", map[string]any{"path": "linkdir/secret.txt"}, "refused", "symlink"},
+		{"missing", map[string]any{"path": "nope.go"}, "none", "no such file"},
+		{"folder", map[string]any{"path": "pkg"}, "problem", "folder"},
+		{"no path", map[string]any{}, "problem", "path is required"},
+		{"wrong type", map[string]any{"path": 42}, "problem", "arguments"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, sc := callTool(t, c, "trestle_read", tt.args)
+			text := textOf(res)
+			if sc["state"] != tt.wantState || res.IsError != (tt.wantState != "done") {
+				t.Fatalf("state %v isError %v: %s", sc["state"], res.IsError, text)
+			}
+			if tt.wantState == "done" {
+				if sc["text"] != tt.wantText || sc["sha256"] != hex.EncodeToString(sum[:]) || sc["lines"] != float64(5) {
+					t.Fatalf("result %v", sc)
+				}
+				return
+			}
+			if !strings.HasPrefix(text, tt.wantState+": ") || !strings.Contains(text, tt.wantText) {
+				t.Fatalf("text %q, want prefix %q and %q", text, tt.wantState, tt.wantText)
+			}
+		})
+	}
+}
+
+func TestFilesTool(t *testing.T) {
+	c := stdioClient(t, nil)
+	tests := []struct {
+		name string
+		args map[string]any
+		want string
+	}{
+		{"all, without .git", map[string]any{}, "docs/readme.txt,go.mod,main.go,pkg/util.go"},
+		{"glob", map[string]any{"glob": "*.go"}, "main.go,pkg/util.go"},
+		{"under", map[string]any{"under": "pkg"}, "pkg/util.go"},
+		{"limit", map[string]any{"limit": 2}, "docs/readme.txt,go.mod"},
+		{"nothing", map[string]any{"glob": "*.rs"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, sc := callTool(t, c, "trestle_files", tt.args)
+			if res.IsError {
+				t.Fatal(textOf(res))
+			}
+			var got []string
+			for _, f := range sc["files"].([]any) {
+				got = append(got, f.(string))
+			}
+			if strings.Join(got, ",") != tt.want {
+				t.Fatalf("files %v, want %s", got, tt.want)
+			}
+			if tt.want == "" && textOf(res) != "No files matched." {
+				t.Fatalf("empty text %q", textOf(res))
+			}
+		})
+	}
+	res, sc := callTool(t, c, "trestle_files", map[string]any{"under": "../"})
+	if !res.IsError || sc["state"] != "refused" {
+		t.Fatalf("under ../: %v", sc)
+	}
+}
