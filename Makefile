@@ -1,0 +1,41 @@
+# Trestle. `make run` opens the window; `make test` runs every test.
+GO      ?= go
+BIN     := bin/trestle
+DIR     ?=
+# Packages without cgo or Fyne: tested with the race detector.
+PURE    := ./app/... ./registry/... ./mcpbridge/... ./assets/...
+
+.PHONY: all deps test-deps build run test check bench clean
+
+all: build
+
+deps:
+	@scripts/deps.sh
+
+test-deps:
+	@scripts/deps.sh --test
+
+build: deps
+	$(GO) build -o $(BIN) ./cmd/trestle
+
+run: build
+	./$(BIN) $(DIR)
+
+# check: formatting, vet, and the layout rules (app builds without cgo and never imports Fyne).
+check:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { gofmt -l .; echo "gofmt: the files above need gofmt -w" >&2; exit 1; }
+	$(GO) vet ./...
+	CGO_ENABLED=0 $(GO) build ./app/...
+	@! $(GO) list -deps ./app/... | grep -q '^fyne.io/' || { echo "layout: app/ must not import Fyne" >&2; exit 1; }
+	@! $(GO) list -deps ./mcpbridge/... ./registry/... | grep -q '^fyne.io/' || { echo "layout: mcpbridge/ and registry/ must not import Fyne" >&2; exit 1; }
+	@! grep -rl --include='*.go' '"fyne.io/fyne/v2/app"' app ui mcpbridge registry assets | grep -q . || { echo "layout: only cmd/trestle may import fyne.io/fyne/v2/app" >&2; exit 1; }
+
+test: test-deps check
+	$(GO) test -race -count=1 $(PURE)
+	$(GO) test -count=1 ./ui/... ./cmd/...
+
+bench: test-deps
+	$(GO) test -run '^$$' -bench . -benchtime 2s ./cmd/trestle
+
+clean:
+	rm -rf bin out

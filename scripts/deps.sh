@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian 12 machine lacks to build Trestle (cgo + Fyne's
+# OpenGL binding) and, with --test, to run its tests (Xvfb and a screenshot
+# tool). As root it runs apt-get; otherwise it prints the exact command.
+set -euo pipefail
+
+pkgs=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev)
+if [[ "${1:-}" == "--test" ]]; then
+  pkgs+=(xvfb imagemagick)
+fi
+
+if ! command -v go >/dev/null 2>&1; then
+  echo "deps: Go is not on PATH; install Go 1.26 (for example to /usr/local/go) and add it to PATH" >&2
+  exit 1
+fi
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+cmd="apt-get install -y --no-install-recommends ${missing[*]}"
+if [[ $(id -u) -ne 0 ]]; then
+  echo "deps: missing Debian packages: ${missing[*]}" >&2
+  echo "deps: install them with: sudo apt-get update && sudo $cmd" >&2
+  exit 1
+fi
+echo "deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+$cmd
