@@ -1,0 +1,317 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"trestle/registry"
+)
+
+// The end-to-end harness: the real binary, a real X server (Xvfb), real
+// registry files in a temp config dir, and mcp-go's client talking through
+// the real --mcp-attach bridge.
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// trestleBin builds the binary once per test run.
+func trestleBin(tb testing.TB) string {
+	tb.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "trestle-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "trestle")
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		tb.Fatal(buildErr)
+	}
+	return binPath
+}
+
+// startXvfb starts a private X server and returns its DISPLAY. Without
+// Xvfb the test is skipped, except in CI where that is a failure.
+func startXvfb(tb testing.TB) string {
+	tb.Helper()
+	if _, err := exec.LookPath("Xvfb"); err != nil {
+		if os.Getenv("CI") != "" {
+			tb.Fatal("Xvfb is not installed; run scripts/deps.sh --test")
+		}
+		tb.Skip("Xvfb is not installed; run scripts/deps.sh --test")
+	}
+	for n := 90 + os.Getpid()%50; n < 400; n++ {
+		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
+			continue
+		}
+		if _, err := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", n)); err == nil {
+			continue
+		}
+		cmd := exec.Command("Xvfb", fmt.Sprintf(":%d", n), "-screen", "0", "1280x800x24", "-nolisten", "tcp")
+		if err := cmd.Start(); err != nil {
+			tb.Fatal(err)
+		}
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		tb.Cleanup(func() { cmd.Process.Kill(); <-done })
+		sock := fmt.Sprintf("/tmp/.X11-unix/X%d", n)
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			select {
+			case <-done:
+				goto next // lost a race for this display; try the next one
+			default:
+			}
+			if _, err := os.Stat(sock); err == nil {
+				return fmt.Sprintf(":%d", n)
+			}
+		}
+		tb.Fatalf("Xvfb :%d did not start", n)
+	next:
+	}
+	tb.Fatal("no free X display")
+	return ""
+}
+
+// testProject writes a small Go module.
+func testProject(tb testing.TB) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	files := map[string]string{
+		"go.mod":      "module example.com/e2e\n\ngo 1.22\n",
+		"main.go":     "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"hello from e2e\")\n}\n",
+		"pkg/calc.go": "package pkg\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	real, _ := filepath.EvalSymlinks(dir)
+	return real
+}
+
+// window is a running Trestle window under Xvfb.
+type window struct {
+	cmd     *exec.Cmd
+	env     []string // TRESTLE_CONFIG_DIR and DISPLAY, for the bridges
+	config  string
+	display string
+	entry   registry.Entry
+	stderr  *syncBuffer
+	exited  chan struct{}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// startWindow runs `trestle DIR` under a fresh Xvfb with a temp config
+// dir and waits for its registry entry.
+func startWindow(tb testing.TB, project string) *window {
+	tb.Helper()
+	bin := trestleBin(tb)
+	w := &window{config: tb.TempDir(), display: startXvfb(tb), stderr: &syncBuffer{}, exited: make(chan struct{})}
+	w.env = []string{"TRESTLE_CONFIG_DIR=" + w.config, "DISPLAY=" + w.display}
+	w.cmd = exec.Command(bin, project)
+	w.cmd.Env = append(os.Environ(), append(w.env, "TRESTLE_TEST_HOOKS=1")...)
+	w.cmd.Stderr = w.stderr
+	w.cmd.Stdout = w.stderr
+	if err := w.cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	go func() { w.cmd.Wait(); close(w.exited) }()
+	tb.Cleanup(func() {
+		w.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-w.exited:
+		case <-time.After(5 * time.Second):
+			w.cmd.Process.Kill()
+			<-w.exited
+		}
+		if strings.Contains(w.stderr.String(), "Error in Fyne call thread") {
+			tb.Errorf("the window touched Fyne off the main goroutine:\n%s", w.stderr.String())
+		}
+	})
+	reg := registry.New(filepath.Join(w.config, "mcp"))
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		select {
+		case <-w.exited:
+			tb.Fatalf("the window exited early:\n%s", w.stderr.String())
+		default:
+		}
+		entries, _ := reg.Reap()
+		for _, e := range entries {
+			if e.PID == w.cmd.Process.Pid {
+				w.entry = e
+				return w
+			}
+		}
+	}
+	tb.Fatalf("no registry entry after 60s:\n%s", w.stderr.String())
+	return nil
+}
+
+// attach starts `trestle --mcp-attach DIR` under mcp-go's stdio client and
+// initializes with protocol 2025-06-18 (an empty version would make the
+// client pick the 2026 stateless protocol).
+func (w *window) attach(tb testing.TB, dir, name string) *client.Client {
+	tb.Helper()
+	return startClient(tb, w.env, name, "--mcp-attach", dir)
+}
+
+func startClient(tb testing.TB, env []string, name string, args ...string) *client.Client {
+	tb.Helper()
+	stderr := &syncBuffer{}
+	c, err := client.NewStdioMCPClientWithOptions(trestleBin(tb), env, args,
+		transport.WithCommandStderrWriter(stderr))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = "2025-06-18"
+	req.Params.ClientInfo = mcp.Implementation{Name: name, Version: "1.0"}
+	res, err := c.Initialize(ctx, req)
+	if err != nil {
+		tb.Fatalf("initialize %v: %v\nstderr: %s", args, err, stderr.String())
+	}
+	if res.ProtocolVersion != "2025-06-18" {
+		tb.Fatalf("negotiated %q", res.ProtocolVersion)
+	}
+	return c
+}
+
+// call runs a tool and returns its result and structured content.
+func call(tb testing.TB, c *client.Client, name string, args map[string]any) (*mcp.CallToolResult, map[string]any) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = name
+	req.Params.Arguments = args
+	res, err := c.CallTool(ctx, req)
+	if err != nil {
+		tb.Fatalf("%s: %v", name, err)
+	}
+	sc, _ := res.StructuredContent.(map[string]any)
+	return res, sc
+}
+
+func resultText(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// screenshot saves the X display as out/screenshots/<name>.png (git-ignored).
+func (w *window) screenshot(tb testing.TB, name string) string {
+	tb.Helper()
+	dir := filepath.Join("..", "..", "out", "screenshots")
+	os.MkdirAll(dir, 0o755)
+	path := filepath.Join(dir, name+".png")
+	out, err := exec.Command("import", "-display", w.display, "-window", "root", path).CombinedOutput()
+	if err != nil {
+		tb.Errorf("screenshot: %v\n%s", err, out)
+	}
+	return path
+}
+
+// rawBridge runs `trestle --mcp-attach` with plain pipes, for exit codes.
+type rawBridge struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout *bufio.Reader
+	stderr *syncBuffer
+	done   chan error
+}
+
+func startRawBridge(tb testing.TB, env []string, args ...string) *rawBridge {
+	tb.Helper()
+	b := &rawBridge{stderr: &syncBuffer{}, done: make(chan error, 1)}
+	b.cmd = exec.Command(trestleBin(tb), args...)
+	b.cmd.Env = append(os.Environ(), env...)
+	b.cmd.Stderr = b.stderr
+	var err error
+	if b.stdin, err = b.cmd.StdinPipe(); err != nil {
+		tb.Fatal(err)
+	}
+	out, err := b.cmd.StdoutPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	b.stdout = bufio.NewReader(out)
+	if err := b.cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	go func() { b.done <- b.cmd.Wait() }()
+	tb.Cleanup(func() { b.cmd.Process.Kill() })
+	return b
+}
+
+func (b *rawBridge) send(tb testing.TB, line string) {
+	tb.Helper()
+	if _, err := io.WriteString(b.stdin, line+"\n"); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// recv reads one stdout line and checks it is a JSON-RPC 2.0 message.
+func (b *rawBridge) recv(tb testing.TB) map[string]any {
+	tb.Helper()
+	line, err := b.stdout.ReadBytes('\n')
+	if err != nil {
+		tb.Fatalf("read stdout: %v (stderr: %s)", err, b.stderr.String())
+	}
+	var m map[string]any
+	if err := json.Unmarshal(line, &m); err != nil || m["jsonrpc"] != "2.0" {
+		tb.Fatalf("stdout line is not JSON-RPC: %q", line)
+	}
+	return m
+}
+
+const initLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
