@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bufio"
+	"net"
+	"slices"
+	"testing"
+	"time"
+)
+
+// The spine's figures (docs/performance.md): a tools/call round trip
+// through the real bridge to a non-UI tool and to a UI tool, against a bare
+// loopback echo of a line of the same size measured in the same run.
+
+// latencies records one duration per iteration and reports p50 and p99.
+type latencies []time.Duration
+
+func (l latencies) report(b *testing.B) {
+	if len(l) == 0 {
+		return
+	}
+	slices.Sort(l)
+	b.ReportMetric(float64(l[len(l)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(l[len(l)*99/100].Microseconds()), "p99-µs")
+}
+
+func BenchmarkLoopbackEcho(b *testing.B) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		r := bufio.NewReader(c)
+		for {
+			line, err := r.ReadBytes('\n')
+			if err != nil {
+				return
+			}
+			c.Write(line)
+		}
+	}()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	r := bufio.NewReader(c)
+	line := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"trestle_files","arguments":{"under":"pkg"}}}` + "\n")
+	var lat latencies
+	for b.Loop() {
+		start := time.Now()
+		c.Write(line)
+		if _, err := r.ReadBytes('\n'); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(start))
+	}
+	lat.report(b)
+}
+
+func benchTool(b *testing.B, tool string, args map[string]any) {
+	w := startWindow(b, testProject(b))
+	c := w.attach(b, "", "bench")
+	if res, _ := call(b, c, tool, args); res.IsError {
+		b.Fatal(resultText(res))
+	}
+	var lat latencies
+	for b.Loop() {
+		start := time.Now()
+		res, _ := call(b, c, tool, args)
+		lat = append(lat, time.Since(start))
+		if res.IsError {
+			b.Fatal(resultText(res))
+		}
+	}
+	lat.report(b)
+}
+
+// BenchmarkBridgeNonUITool: trestle_files, which never touches the UI.
+func BenchmarkBridgeNonUITool(b *testing.B) {
+	benchTool(b, "trestle_files", map[string]any{"under": "pkg"})
+}
+
+// BenchmarkBridgeUITool: trestle_workbench, one bounded main-thread call on
+// an idle window.
+func BenchmarkBridgeUITool(b *testing.B) {
+	benchTool(b, "trestle_workbench", nil)
+}
+

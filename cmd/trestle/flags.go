@@ -1,0 +1,142 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+type mode int
+
+const (
+	modeWindow mode = iota
+	modeMCP
+	modeAttach
+	modeList
+	modeConfig
+	modeHelp
+	modeVersion
+)
+
+// invocation is what the command line asked for.
+type invocation struct {
+	mode   mode
+	dir    string // "" when not given
+	client string // mcp-config --client
+}
+
+const helpText = `Trestle: a Go workbench that coding agents attach to over MCP.
+
+Usage:
+  trestle [DIR]                  open the window on DIR (default: the last project,
+                                 or on first run a scratch Go module)
+  trestle --mcp [DIR]            serve MCP over stdio for DIR (default: the current
+                                 folder), headless: no window
+  trestle --mcp-attach [DIR]     bridge stdio to the live window whose project is or
+                                 contains DIR (default: the current folder, else the
+                                 only open window); this is what an agent runs
+  trestle --list                 list the live windows (pid, port, project, started)
+  trestle mcp-config [--client claude|cursor|codex]
+                                 print the configuration that attaches each client
+  trestle --version              print the version
+  trestle --help                 this text
+
+Per-user state (registry of windows, store, scratch project) lives in
+$XDG_CONFIG_HOME/trestle (usually ~/.config/trestle); TRESTLE_CONFIG_DIR overrides it.
+In --mcp and --mcp-attach modes stdout carries JSON-RPC only; messages go to stderr.
+`
+
+func printHelp(w io.Writer) { io.WriteString(w, helpText) }
+
+// usageError prints one line on stderr and returns exit code 2.
+func usageError(err error) int {
+	fmt.Fprintf(os.Stderr, "trestle: %v (see trestle --help)\n", err)
+	return 2
+}
+
+func parseArgs(args []string) (invocation, error) {
+	if len(args) > 0 && args[0] == "mcp-config" {
+		return parseConfigArgs(args[1:])
+	}
+	fs := flag.NewFlagSet("trestle", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	mcp := fs.Bool("mcp", false, "")
+	attach := fs.Bool("mcp-attach", false, "")
+	list := fs.Bool("list", false, "")
+	help := fs.Bool("help", false, "")
+	fs.BoolVar(help, "h", false, "")
+	ver := fs.Bool("version", false, "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return invocation{mode: modeHelp}, nil
+		}
+		return invocation{}, err
+	}
+	chosen := map[string]bool{"--mcp": *mcp, "--mcp-attach": *attach, "--list": *list}
+	var names []string
+	for name, on := range chosen {
+		if on {
+			names = append(names, name)
+		}
+	}
+	if len(names) > 1 {
+		return invocation{}, fmt.Errorf("choose one of %s", strings.Join(names, ", "))
+	}
+	inv := invocation{mode: modeWindow}
+	switch {
+	case *help:
+		return invocation{mode: modeHelp}, nil
+	case *ver:
+		return invocation{mode: modeVersion}, nil
+	case *mcp:
+		inv.mode = modeMCP
+	case *attach:
+		inv.mode = modeAttach
+	case *list:
+		inv.mode = modeList
+	}
+	return withDir(inv, fs.Args())
+}
+
+// withDir takes the optional DIR argument and checks it is a folder.
+func withDir(inv invocation, rest []string) (invocation, error) {
+	if len(rest) > 1 {
+		return invocation{}, fmt.Errorf("expected at most one DIR, got %q", rest)
+	}
+	if len(rest) == 0 {
+		return inv, nil
+	}
+	if inv.mode == modeList {
+		return invocation{}, fmt.Errorf("--list takes no DIR, got %q", rest[0])
+	}
+	info, err := os.Stat(rest[0])
+	if err != nil {
+		return invocation{}, fmt.Errorf("no such folder: %s", rest[0])
+	}
+	if !info.IsDir() {
+		return invocation{}, fmt.Errorf("not a folder: %s", rest[0])
+	}
+	inv.dir = rest[0]
+	return inv, nil
+}
+
+func parseConfigArgs(args []string) (invocation, error) {
+	fs := flag.NewFlagSet("mcp-config", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	client := fs.String("client", "", "")
+	if err := fs.Parse(args); err != nil {
+		return invocation{}, fmt.Errorf("mcp-config: %v", err)
+	}
+	if fs.NArg() > 0 {
+		return invocation{}, fmt.Errorf("mcp-config takes no arguments, got %q", fs.Args())
+	}
+	switch *client {
+	case "", "claude", "cursor", "codex":
+	default:
+		return invocation{}, fmt.Errorf("mcp-config: unknown client %q; use claude, cursor or codex", *client)
+	}
+	return invocation{mode: modeConfig, client: *client}, nil
+}

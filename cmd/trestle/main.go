@@ -1,0 +1,44 @@
+// Command trestle is the Trestle workbench: a window for a Go project that
+// MCP agents attach to, a headless MCP server, and the bridge between them.
+//
+// main only parses flags and picks a mode; each mode is a function in its
+// own file. This is the only package that imports fyne.io/fyne/v2/app.
+package main
+
+import (
+	"os"
+)
+
+// version is Trestle's version; release builds set it with -ldflags "-X main.version=...".
+var version = "0.1.0"
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+// run parses args and runs the chosen mode, returning the exit code: 0 on
+// success, 1 when the mode failed, 2 for a usage error.
+func run(args []string) int {
+	inv, err := parseArgs(args)
+	if err != nil {
+		return usageError(err)
+	}
+	switch inv.mode {
+	case modeHelp:
+		printHelp(os.Stdout)
+		return 0
+	case modeVersion:
+		os.Stdout.WriteString("trestle " + version + "\n")
+		return 0
+	case modeList:
+		return runList(os.Stdout, os.Stderr)
+	case modeConfig:
+		return runConfig(os.Stdout, os.Stderr, inv.client)
+	case modeMCP:
+		return runMCP(inv.dir)
+	case modeAttach:
+		return runAttach(inv.dir)
+	default:
+		return runWindow(inv.dir)
+	}
+}

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"trestle/mcpbridge"
+)
+
+// guardStdout hands back the real stdout for JSON-RPC and points os.Stdout
+// at stderr, so a stray fmt.Print anywhere in the process cannot corrupt
+// the protocol stream.
+func guardStdout() *os.File {
+	out := os.Stdout
+	os.Stdout = os.Stderr
+	return out
+}
+
+// runMCP serves MCP over stdio for dir, headless (--mcp). It never creates
+// a Fyne app.
+func runMCP(dir string) int {
+	out := guardStdout()
+	project, ok := openProjectOrFail(dir)
+	if !ok {
+		return 1
+	}
+	logger := newLogger()
+	srv := mcpbridge.NewServer(mcpbridge.Options{Project: project, Version: version, Logger: logger})
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := mcpbridge.ServeStdio(ctx, srv, os.Stdin, out); err != nil {
+		fmt.Fprintf(os.Stderr, "trestle: %v\n", err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+
+	"trestle/app"
+	"trestle/registry"
+)
+
+// newLogger logs to stderr: stdout may belong to JSON-RPC.
+func newLogger() *log.Logger {
+	return log.New(os.Stderr, "trestle: ", log.LstdFlags)
+}
+
+// configPaths are the per-user locations, all under app.ConfigDir.
+type configPaths struct {
+	root, registry, store, scratch string
+}
+
+func userPaths() (configPaths, error) {
+	root, err := app.ConfigDir()
+	if err != nil {
+		return configPaths{}, err
+	}
+	return configPaths{
+		root:     root,
+		registry: filepath.Join(root, "mcp"),
+		store:    filepath.Join(root, "state.db"),
+		scratch:  filepath.Join(root, "scratch"),
+	}, nil
+}
+
+func (c configPaths) reg() *registry.Registry { return registry.New(c.registry) }
+
+// openProjectOrFail opens dir (default: the current folder) for the
+// headless modes, printing one line on stderr on failure.
+func openProjectOrFail(dir string) (*app.Project, bool) {
+	if dir == "" {
+		dir = "."
+	}
+	p, err := app.OpenProject(dir)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "trestle: %v\n", err)
+		return nil, false
+	}
+	return p, true
+}

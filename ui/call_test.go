@@ -1,0 +1,178 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+
+	"trestle/app"
+)
+
+// fakeMain is a stand-in for Fyne's main goroutine: it runs queued
+// functions one at a time, in order, until the test ends.
+func fakeMain(t *testing.T) (caller, chan<- func()) {
+	queue := make(chan func(), 100)
+	stop := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		for {
+			select {
+			case fn := <-queue:
+				fn()
+			case <-stop:
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() { close(stop); <-finished })
+	return caller{do: func(fn func()) { queue <- fn }}, queue
+}
+
+func TestCallCompletes(t *testing.T) {
+	c, _ := fakeMain(t)
+	ran := false
+	if err := c.call(context.Background(), time.Second, func() { ran = true }); err != nil {
+		t.Fatalf("call: %v", err)
+	}
+	if !ran {
+		t.Fatal("fn did not run")
+	}
+}
+
+func TestCallStalledMainThreadIsBusy(t *testing.T) {
+	c, queue := fakeMain(t)
+	release := make(chan struct{})
+	queue <- func() { <-release } // the main goroutine is stuck
+	var ran atomic.Bool
+	const bound = 100 * time.Millisecond
+	start := time.Now()
+	err := c.call(context.Background(), bound, func() { ran.Store(true) })
+	elapsed := time.Since(start)
+	if !errors.Is(err, app.ErrBusy) {
+		t.Fatalf("err = %v, want app.ErrBusy", err)
+	}
+	if elapsed > bound+200*time.Millisecond {
+		t.Errorf("took %v, want about %v", elapsed, bound)
+	}
+	// Once the main goroutine moves on, the abandoned fn must do nothing.
+	close(release)
+	done := make(chan struct{})
+	queue <- func() { close(done) }
+	<-done
+	if ran.Load() {
+		t.Error("fn ran after the call was abandoned")
+	}
+}
+
+func TestCallBusyMessageNamesBound(t *testing.T) {
+	c := caller{do: func(func()) {}} // a main goroutine that never answers
+	err := c.call(context.Background(), 50*time.Millisecond, func() {})
+	if !errors.Is(err, app.ErrBusy) || err.Error() != "the window did not answer within 50ms: busy" {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestCallCancelledContext(t *testing.T) {
+	tests := []struct {
+		name     string
+		cancelAt time.Duration // after the call starts; < 0: before
+	}{
+		{name: "cancelled before", cancelAt: -1},
+		{name: "cancelled while waiting", cancelAt: 20 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var ran atomic.Bool
+			queued := make(chan func(), 1)
+			c := caller{do: func(fn func()) { queued <- fn }} // never run until we say
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if tt.cancelAt < 0 {
+				cancel()
+			} else {
+				time.AfterFunc(tt.cancelAt, cancel)
+			}
+			start := time.Now()
+			err := c.call(ctx, 10*time.Second, func() { ran.Store(true) })
+			if !errors.Is(err, app.ErrBusy) || !errors.Is(err, context.Canceled) {
+				t.Fatalf("err = %v, want app.ErrBusy and context.Canceled", err)
+			}
+			if elapsed := time.Since(start); elapsed > time.Second {
+				t.Errorf("took %v after cancel", elapsed)
+			}
+			select {
+			case fn := <-queued:
+				fn()
+			default:
+			}
+			if ran.Load() {
+				t.Error("fn ran after cancellation")
+			}
+		})
+	}
+}
+
+func TestCallConcurrentCallsRunOnce(t *testing.T) {
+	c, _ := fakeMain(t)
+	const n = 50
+	var runs [n]atomic.Int32
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := c.call(context.Background(), 5*time.Second, func() { runs[i].Add(1) }); err != nil {
+				t.Errorf("call %d: %v", i, err)
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range runs {
+		if got := runs[i].Load(); got != 1 {
+			t.Errorf("call %d ran %d times", i, got)
+		}
+	}
+}
+
+func TestCallValue(t *testing.T) {
+	test.NewTempApp(t)
+	got, err := CallValue(context.Background(), 0, func() int { return 42 })
+	if err != nil || got != 42 {
+		t.Fatalf("CallValue = %d, %v; want 42, nil", got, err)
+	}
+}
+
+func TestCallWithFyneTestDriver(t *testing.T) {
+	test.NewTempApp(t)
+	ran := false
+	if err := Call(context.Background(), 0, func() { ran = true }); err != nil {
+		t.Fatalf("Call: %v", err)
+	}
+	if !ran {
+		t.Fatal("fn did not run")
+	}
+}
+
+// TestCallAnswerMatchesWhatRan races the bound against a main goroutine
+// that is sometimes just too slow: a call that answered nil must have run
+// its fn, and one that answered busy must never run it.
+func TestCallAnswerMatchesWhatRan(t *testing.T) {
+	c, queue := fakeMain(t)
+	for i := range 200 {
+		queue <- func() { time.Sleep(time.Duration(i%3) * 500 * time.Microsecond) }
+		var ran atomic.Bool
+		err := c.call(context.Background(), time.Millisecond, func() { ran.Store(true) })
+		done := make(chan struct{})
+		queue <- func() { close(done) }
+		<-done
+		if (err == nil) != ran.Load() {
+			t.Fatalf("call %d: err = %v but ran = %v", i, err, ran.Load())
+		}
+	}
+}

@@ -1,0 +1,49 @@
+package ui
+
+import (
+	"errors"
+	"testing"
+
+	"trestle/app"
+)
+
+func TestMCPText(t *testing.T) {
+	tests := []struct {
+		name string
+		addr string
+		err  error
+		want string
+	}{
+		{name: "off", want: "MCP: off"},
+		{name: "listening", addr: "127.0.0.1:4242", want: "MCP: 127.0.0.1:4242"},
+		{name: "failed", err: errors.New("address in use"), want: "MCP: failed: address in use"},
+		{name: "listening with a problem", addr: "127.0.0.1:4242", err: errors.New("no registry entry"),
+			want: "MCP: 127.0.0.1:4242 (no registry entry)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := mcpText(tt.addr, tt.err); got != tt.want {
+				t.Errorf("mcpText = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestAgentsText(t *testing.T) {
+	tests := []struct {
+		name    string
+		clients []app.Client
+		want    string
+	}{
+		{name: "none", want: "0 agents attached"},
+		{name: "one", clients: []app.Client{{Name: "claude-code"}}, want: "1 agent attached: claude-code"},
+		{name: "two, one unnamed", clients: []app.Client{{Name: "cursor"}, {}}, want: "2 agents attached: cursor, unnamed client"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := agentsText(tt.clients); got != tt.want {
+				t.Errorf("agentsText = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

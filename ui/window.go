@@ -1,0 +1,155 @@
+package ui
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"trestle/app"
+)
+
+// Window is Trestle's main window on one project: the file tree on the
+// left, the open files on the right, the status bar below. Its exported
+// methods are safe for concurrent use from any goroutine except where
+// their comments say otherwise; the window tools reach it through Tabs,
+// Open and Buffer, each one bounded main-thread call.
+type Window struct {
+	project *app.Project
+	win     fyne.Window
+	files   *fileTree
+	tree    *widget.Tree
+	tabs    *tabArea
+	status  *statusBar
+	treeSel string         // the file selected in the tree, or ""
+	loading sync.WaitGroup // file reads started by OpenOnMain
+}
+
+// New builds the window for p. It must be called on the main goroutine,
+// before the app runs; show it with Window().ShowAndRun().
+func New(a fyne.App, p *app.Project) *Window {
+	w := &Window{
+		project: p,
+		win:     a.NewWindow("Trestle — " + filepath.Base(p.Root)),
+		status:  newStatusBar(p.Root),
+		tabs:    newTabArea(),
+	}
+	w.tabs.onChange = w.syncTree
+	w.files = newFileTree(p, func(err error) { w.status.notify(err.Error()) })
+	w.tree = w.files.widget()
+	w.tree.OnSelected = w.treeSelected
+	w.tree.OnUnselected = func(string) { w.treeSel = "" }
+	split := container.NewHSplit(w.tree, w.tabs.content)
+	split.Offset = 0.25
+	w.win.SetContent(container.NewBorder(nil, w.status.bar, nil, nil, split))
+	w.win.Resize(fyne.NewSize(1100, 720))
+	return w
+}
+
+// Window returns the Fyne window, to show and run on the main goroutine.
+func (w *Window) Window() fyne.Window { return w.win }
+
+// Tabs returns the open tabs in tab order, the active one flagged. Safe
+// for concurrent use; busy after DefaultCallBound.
+func (w *Window) Tabs(ctx context.Context) ([]app.Tab, error) {
+	return CallValue(ctx, 0, w.tabs.list)
+}
+
+// Open opens rel in a tab, or focuses its tab, and when line > 0 scrolls
+// to that line and highlights it. The file is read before the main-thread
+// call. A path outside the project, a missing file and a folder are errors
+// wrapping app.ErrOutside, app.ErrNotFound and app.ErrInvalid. Safe for
+// concurrent use; busy after DefaultCallBound.
+func (w *Window) Open(ctx context.Context, rel string, line int) error {
+	f, err := loadFile(w.project, rel)
+	if err != nil {
+		return err
+	}
+	return Call(ctx, 0, func() { w.tabs.show(f, line) })
+}
+
+// Buffer returns the text of rel's tab and open=true, or open=false when
+// rel has no tab with text. dirty is always false: tabs are read-only.
+// Safe for concurrent use; busy after DefaultCallBound.
+func (w *Window) Buffer(ctx context.Context, rel string) (text string, open, dirty bool, err error) {
+	abs, err := w.project.Resolve(rel)
+	if err != nil {
+		return "", false, false, err
+	}
+	rel = w.project.Rel(abs)
+	b, err := CallValue(ctx, 0, func() buffer { return w.tabs.buffer(rel) })
+	return b.text, b.open, false, err
+}
+
+// OpenOnMain opens rel in a tab, reading it on another goroutine first, and
+// shows in the status bar why when it cannot. It must be called on the
+// main goroutine.
+func (w *Window) OpenOnMain(rel string) {
+	if w.tabs.focus(rel) {
+		return
+	}
+	w.loading.Go(func() {
+		f, err := loadFile(w.project, rel)
+		fyne.Do(func() {
+			if err != nil {
+				w.status.notify(err.Error())
+				return
+			}
+			w.tabs.show(f, 0)
+		})
+	})
+}
+
+// SetListener shows the MCP listener's address, or err when it failed to
+// start ("" and nil: off). Safe to call from any goroutine.
+func (w *Window) SetListener(addr string, err error) {
+	text := mcpText(addr, err)
+	fyne.Do(func() { w.status.mcp.SetText(text) })
+}
+
+// SetClients shows the attached MCP clients. Safe to call from any goroutine.
+func (w *Window) SetClients(clients []app.Client) {
+	text := agentsText(clients)
+	fyne.Do(func() { w.status.agents.SetText(text) })
+}
+
+// Notify shows msg in the status bar for a while. Safe to call from any
+// goroutine.
+func (w *Window) Notify(msg string) {
+	fyne.Do(func() { w.status.notify(msg) })
+}
+
+// Stall blocks the main goroutine for d, as soon as it gets to it. It is a
+// test hook: end-to-end tests use it to watch a window tool answer busy.
+// Safe to call from any goroutine.
+func (w *Window) Stall(d time.Duration) {
+	fyne.Do(func() { time.Sleep(d) })
+}
+
+// treeSelected opens a tapped file, or opens or closes a tapped folder.
+func (w *Window) treeSelected(uid string) {
+	if w.files.isBranch(uid) {
+		w.tree.ToggleBranch(uid)
+		w.tree.Unselect(uid)
+		return
+	}
+	w.treeSel = uid
+	w.OpenOnMain(uid)
+}
+
+// syncTree selects the active tab's file in the tree, so that tapping
+// another file, or this one again after its tab closed, always registers.
+func (w *Window) syncTree() {
+	active := w.tabs.active()
+	switch {
+	case active == w.treeSel:
+	case active == "":
+		w.tree.UnselectAll()
+	default:
+		w.tree.Select(active)
+	}
+}

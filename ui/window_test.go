@@ -1,0 +1,207 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"trestle/app"
+)
+
+// Window implements mcpbridge.Window, which ui may not import.
+var _ interface {
+	Tabs(ctx context.Context) ([]app.Tab, error)
+	Open(ctx context.Context, rel string, line int) error
+	Buffer(ctx context.Context, rel string) (text string, open, dirty bool, err error)
+} = (*Window)(nil)
+
+const mainGo = "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"hi\")\n}\n"
+
+func newTestWindow(t *testing.T) *Window {
+	t.Helper()
+	a := test.NewTempApp(t)
+	p := newProject(t, map[string]string{
+		"main.go":     mainGo,
+		"lib/lib.go":  "package lib\n",
+		"go.mod":      "module example.com/demo\n",
+		"data/x.bin":  "\x00\x01",
+		".git/config": "",
+	})
+	w := New(a, p)
+	t.Cleanup(func() {
+		w.Window().Close()
+		w.status.stop() // no timer may fire into a later test
+	})
+	return w
+}
+
+func tabs(t *testing.T, w *Window) []app.Tab {
+	t.Helper()
+	got, err := w.Tabs(context.Background())
+	if err != nil {
+		t.Fatalf("Tabs: %v", err)
+	}
+	return got
+}
+
+func TestWindowTitle(t *testing.T) {
+	w := newTestWindow(t)
+	if got := w.Window().Title(); !strings.HasPrefix(got, "Trestle — ") {
+		t.Errorf("title = %q", got)
+	}
+}
+
+func TestWindowOpen(t *testing.T) {
+	w := newTestWindow(t)
+	ctx := context.Background()
+	if got := tabs(t, w); len(got) != 0 {
+		t.Fatalf("tabs before any Open: %v", got)
+	}
+	if !w.tabs.hint.Visible() {
+		t.Error("the empty tab area shows no hint")
+	}
+
+	if err := w.Open(ctx, "main.go", 3); err != nil {
+		t.Fatalf("Open main.go: %v", err)
+	}
+	want := []app.Tab{{Path: "main.go", Active: true}}
+	if got := tabs(t, w); !slices.Equal(got, want) {
+		t.Fatalf("tabs = %v, want %v", got, want)
+	}
+	if w.tabs.hint.Visible() {
+		t.Error("the hint still shows with a tab open")
+	}
+	if view := w.tabs.find("main.go").view; view.mark != 3 {
+		t.Errorf("marked line = %d, want 3", view.mark)
+	}
+
+	if err := w.Open(ctx, "main.go", 0); err != nil {
+		t.Fatalf("Open main.go again: %v", err)
+	}
+	if got := tabs(t, w); !slices.Equal(got, want) {
+		t.Fatalf("after opening again: tabs = %v, want %v", got, want)
+	}
+
+	if err := w.Open(ctx, "lib/lib.go", 0); err != nil {
+		t.Fatalf("Open lib/lib.go: %v", err)
+	}
+	want = []app.Tab{{Path: "main.go"}, {Path: "lib/lib.go", Active: true}}
+	if got := tabs(t, w); !slices.Equal(got, want) {
+		t.Fatalf("tabs = %v, want %v", got, want)
+	}
+
+	if err := w.Open(ctx, "main.go", 0); err != nil {
+		t.Fatal(err)
+	}
+	want = []app.Tab{{Path: "main.go", Active: true}, {Path: "lib/lib.go"}}
+	if got := tabs(t, w); !slices.Equal(got, want) {
+		t.Fatalf("after focusing main.go: tabs = %v, want %v", got, want)
+	}
+}
+
+func TestWindowOpenErrors(t *testing.T) {
+	w := newTestWindow(t)
+	tests := []struct {
+		name string
+		rel  string
+		want error
+	}{
+		{name: "outside", rel: "../x", want: app.ErrOutside},
+		{name: "missing", rel: "missing.go", want: app.ErrNotFound},
+		{name: "folder", rel: "lib", want: app.ErrInvalid},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := w.Open(context.Background(), tt.rel, 1); !errors.Is(err, tt.want) {
+				t.Errorf("Open(%q) = %v, want %v", tt.rel, err, tt.want)
+			}
+		})
+	}
+	if got := tabs(t, w); len(got) != 0 {
+		t.Errorf("failed opens left tabs: %v", got)
+	}
+}
+
+func TestWindowOpenBinaryShowsNotice(t *testing.T) {
+	w := newTestWindow(t)
+	if err := w.Open(context.Background(), "data/x.bin", 0); err != nil {
+		t.Fatal(err)
+	}
+	if tab := w.tabs.find("data/x.bin"); tab == nil || tab.view != nil {
+		t.Fatalf("binary tab = %+v, want a notice tab", tab)
+	}
+	_, open, _, err := w.Buffer(context.Background(), "data/x.bin")
+	if err != nil || open {
+		t.Errorf("Buffer of a notice tab: open = %v, err = %v; want no buffer", open, err)
+	}
+}
+
+func TestWindowBuffer(t *testing.T) {
+	w := newTestWindow(t)
+	ctx := context.Background()
+	if _, open, _, err := w.Buffer(ctx, "main.go"); err != nil || open {
+		t.Fatalf("Buffer before Open: open = %v, err = %v", open, err)
+	}
+	if err := w.Open(ctx, "main.go", 0); err != nil {
+		t.Fatal(err)
+	}
+	text, open, dirty, err := w.Buffer(ctx, "./main.go")
+	if err != nil || !open || dirty || text != mainGo {
+		t.Errorf("Buffer = %q, open %v, dirty %v, err %v", text, open, dirty, err)
+	}
+	if _, _, _, err := w.Buffer(ctx, "../x"); !errors.Is(err, app.ErrOutside) {
+		t.Errorf("Buffer(../x) err = %v, want app.ErrOutside", err)
+	}
+}
+
+func TestWindowCloseTab(t *testing.T) {
+	w := newTestWindow(t)
+	if err := w.Open(context.Background(), "main.go", 0); err != nil {
+		t.Fatal(err)
+	}
+	w.tabs.docs.CloseIntercept = nil
+	item := w.tabs.find("main.go").item
+	w.tabs.docs.Remove(item)
+	w.tabs.closed(item)
+	if got := tabs(t, w); len(got) != 0 {
+		t.Errorf("tabs after close = %v", got)
+	}
+	if !w.tabs.hint.Visible() {
+		t.Error("no hint after the last tab closed")
+	}
+}
+
+func TestWindowTreeTapOpensFile(t *testing.T) {
+	w := newTestWindow(t)
+	if got := w.files.childUIDs(""); !slices.Equal(got, []string{"data", "lib", "go.mod", "main.go"}) {
+		t.Fatalf("tree root = %q", got)
+	}
+	w.tree.Select("main.go") // OpenOnMain reads on a goroutine, then fyne.Do
+	w.loading.Wait()
+	if got := tabs(t, w); !slices.Equal(got, []app.Tab{{Path: "main.go", Active: true}}) {
+		t.Errorf("tabs = %v", got)
+	}
+}
+
+func TestWindowStatus(t *testing.T) {
+	w := newTestWindow(t)
+	if got := w.status.mcp.Text; got != "MCP: off" {
+		t.Errorf("mcp label = %q before SetListener", got)
+	}
+	w.SetListener("127.0.0.1:4242", nil)
+	if got := w.status.mcp.Text; got != "MCP: 127.0.0.1:4242" {
+		t.Errorf("mcp label = %q", got)
+	}
+	w.SetClients([]app.Client{{Session: "1", Name: "claude-code"}, {Session: "2", Name: "cursor"}})
+	if got := w.status.agents.Text; got != "2 agents attached: claude-code, cursor" {
+		t.Errorf("agents label = %q", got)
+	}
+	w.Notify("hello")
+	if got := w.status.message.Text; got != "hello" {
+		t.Errorf("message = %q", got)
+	}
+}
