@@ -92,4 +92,3 @@ func BenchmarkBridgeNonUITool(b *testing.B) {
 func BenchmarkBridgeUITool(b *testing.B) {
 	benchTool(b, "trestle_workbench", nil)
 }
-

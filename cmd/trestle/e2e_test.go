@@ -190,7 +190,9 @@ func TestStdoutCarriesOnlyJSONRPC(t *testing.T) {
 // TestUsageErrors checks bad command lines: one clear line, exit 2; and
 // attaching with no window open: exit 1 with a message.
 func TestUsageErrors(t *testing.T) {
-	env := []string{"TRESTLE_CONFIG_DIR=" + t.TempDir(), "DISPLAY="}
+	// Fyne's lang package logs "Error parsing user locale C" at init under
+	// LANG=C (as on CI); a desktop session has a real locale.
+	env := []string{"TRESTLE_CONFIG_DIR=" + t.TempDir(), "DISPLAY=", "LANG=en_US.UTF-8", "LC_ALL=", "LC_MESSAGES="}
 	tests := []struct {
 		name string
 		args []string
