@@ -22,7 +22,7 @@ import (
 )
 
 // newTestProject writes a small module and opens it.
-func newTestProject(t *testing.T) *app.Project {
+func newTestProject(t testing.TB) *app.Project {
 	t.Helper()
 	dir := t.TempDir()
 	files := map[string]string{
@@ -76,7 +76,7 @@ type testListener struct {
 	token string
 }
 
-func startListener(t *testing.T) testListener {
+func startListener(t testing.TB) testListener {
 	t.Helper()
 	srv := NewServer(Options{Project: newTestProject(t), Version: "test", Logger: log.New(io.Discard, "", 0)})
 	srv.MCP().AddTools(progressTool())
@@ -97,12 +97,12 @@ func startListener(t *testing.T) testListener {
 
 // rawConn is a client speaking JSON lines by hand.
 type rawConn struct {
-	t *testing.T
+	t testing.TB
 	c net.Conn
 	r *bufio.Reader
 }
 
-func dial(t *testing.T, addr string) *rawConn {
+func dial(t testing.TB, addr string) *rawConn {
 	t.Helper()
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
@@ -113,7 +113,7 @@ func dial(t *testing.T, addr string) *rawConn {
 	return &rawConn{t: t, c: c, r: bufio.NewReaderSize(c, 1<<20)}
 }
 
-func dialAuth(t *testing.T, l testListener) *rawConn {
+func dialAuth(t testing.TB, l testListener) *rawConn {
 	rc := dial(t, l.Addr())
 	rc.sendf(`{"trestle_token":%q}`, l.token)
 	return rc

@@ -92,3 +92,25 @@ func BenchmarkBridgeNonUITool(b *testing.B) {
 func BenchmarkBridgeUITool(b *testing.B) {
 	benchTool(b, "trestle_workbench", nil)
 }
+
+// BenchmarkBridgeRawLine sends the tools/call line straight to the
+// bridge's stdin and reads the reply line: the same path without the
+// client library's own cost.
+func BenchmarkBridgeRawLine(b *testing.B) {
+	w := startWindow(b, testProject(b))
+	br := startRawBridge(b, w.env, "--mcp-attach")
+	br.send(b, initLine)
+	br.recv(b)
+	br.send(b, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	line := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"trestle_files","arguments":{"under":"pkg"}}}`
+	var lat latencies
+	for b.Loop() {
+		start := time.Now()
+		br.send(b, line)
+		if m := br.recv(b); m["result"] == nil {
+			b.Fatalf("reply %v", m)
+		}
+		lat = append(lat, time.Since(start))
+	}
+	lat.report(b)
+}

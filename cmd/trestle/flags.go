@@ -112,6 +112,9 @@ func withDir(inv invocation, rest []string) (invocation, error) {
 	if inv.mode == modeList {
 		return invocation{}, fmt.Errorf("--list takes no DIR, got %q", rest[0])
 	}
+	if rest[0] == "" {
+		return invocation{}, errors.New("DIR is empty; pass a folder or leave it out")
+	}
 	info, err := os.Stat(rest[0])
 	if err != nil {
 		return invocation{}, fmt.Errorf("no such folder: %s", rest[0])

@@ -195,6 +195,9 @@ func startWindow(tb testing.TB, project string) *window {
 // client pick the 2026 stateless protocol).
 func (w *window) attach(tb testing.TB, dir, name string) *client.Client {
 	tb.Helper()
+	if dir == "" {
+		return startClient(tb, w.env, name, "--mcp-attach")
+	}
 	return startClient(tb, w.env, name, "--mcp-attach", dir)
 }
 
