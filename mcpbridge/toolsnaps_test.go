@@ -1,0 +1,104 @@
+package mcpbridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"trestle/app"
+)
+
+// definitionsOnly satisfies Window so the window tool set can be listed; its
+// methods are never called by these tests.
+type definitionsOnly struct{}
+
+var errNoWindow = errors.New("no window in this test")
+
+func (definitionsOnly) Tabs(context.Context) ([]app.Tab, error) { return nil, errNoWindow }
+func (definitionsOnly) Open(context.Context, string, int) error { return errNoWindow }
+func (definitionsOnly) Buffer(context.Context, string) (string, bool, bool, error) {
+	return "", false, false, errNoWindow
+}
+
+func allTools(t *testing.T) map[string]server.ServerTool {
+	t.Helper()
+	p := newTestProject(t)
+	out := map[string]server.ServerTool{}
+	for _, opts := range []Options{
+		{Project: p},
+		{Project: p, Window: definitionsOnly{}},
+	} {
+		for _, tool := range NewServer(opts).tools() {
+			out[tool.Tool.Name] = tool
+		}
+	}
+	return out
+}
+
+// TestToolRegistry checks what every tool must have: a unique trestle_
+// name, a description with an example call, explicit annotations, and
+// read-only tools that say so.
+func TestToolRegistry(t *testing.T) {
+	readOnly := map[string]bool{"trestle_workbench": true, "trestle_files": true, "trestle_read": true}
+	for _, srv := range []*Server{NewServer(Options{Project: newTestProject(t)}), NewServer(Options{Project: newTestProject(t), Window: definitionsOnly{}})} {
+		seen := map[string]bool{}
+		for _, tool := range srv.tools() {
+			tt := tool.Tool
+			if seen[tt.Name] {
+				t.Errorf("%s registered twice", tt.Name)
+			}
+			seen[tt.Name] = true
+			a := tt.Annotations
+			switch {
+			case len(tt.Name) < 9 || tt.Name[:8] != "trestle_":
+				t.Errorf("%s: name must start with trestle_", tt.Name)
+			case tt.Description == "" || !strings.Contains(tt.Description, "e.g. {"):
+				t.Errorf("%s: description needs an example call: %q", tt.Name, tt.Description)
+			case a.ReadOnlyHint == nil || a.DestructiveHint == nil || a.IdempotentHint == nil || a.OpenWorldHint == nil:
+				t.Errorf("%s: every annotation must be set explicitly: %+v", tt.Name, a)
+			case *a.ReadOnlyHint != readOnly[tt.Name]:
+				t.Errorf("%s: readOnlyHint %v, want %v", tt.Name, *a.ReadOnlyHint, readOnly[tt.Name])
+			case *a.ReadOnlyHint && *a.DestructiveHint:
+				t.Errorf("%s: read-only and destructive", tt.Name)
+			}
+		}
+	}
+}
+
+// TestToolSnapshots compares each tool's JSON definition with
+// testdata/toolsnaps/<name>.snap, so a change to the surface shows in
+// review. UPDATE_TOOLSNAPS=true go test ./mcpbridge/... rewrites them.
+func TestToolSnapshots(t *testing.T) {
+	update := os.Getenv("UPDATE_TOOLSNAPS") == "true"
+	dir := filepath.Join("testdata", "toolsnaps")
+	for name, tool := range allTools(t) {
+		t.Run(name, func(t *testing.T) {
+			got, err := json.MarshalIndent(tool.Tool, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, '\n')
+			path := filepath.Join(dir, name+".snap")
+			if update {
+				os.MkdirAll(dir, 0o755)
+				if err := os.WriteFile(path, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("no snapshot for %s; run UPDATE_TOOLSNAPS=true go test ./mcpbridge/...", name)
+			}
+			if string(got) != string(want) {
+				t.Fatalf("%s changed; if intended, run UPDATE_TOOLSNAPS=true go test ./mcpbridge/...\ngot:\n%s\nwant:\n%s", name, got, want)
+			}
+		})
+	}
+}
