@@ -227,3 +227,22 @@ func TestUsageErrors(t *testing.T) {
 		t.Fatalf("mcp-config: %v %q", err, out)
 	}
 }
+
+// TestWindowSIGTERMRemovesEntry: a window stopped with SIGTERM exits 0 and
+// removes its registry entry.
+func TestWindowSIGTERMRemovesEntry(t *testing.T) {
+	w := startWindow(t, testProject(t))
+	entryFile := filepath.Join(w.config, "mcp", itoa(w.entry.PID)+".json")
+	w.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-w.exited:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the window did not exit within 5s of SIGTERM")
+	}
+	if code := w.cmd.ProcessState.ExitCode(); code != 0 {
+		t.Fatalf("exit code %d\n%s", code, w.stderr.String())
+	}
+	if _, err := os.Stat(entryFile); !os.IsNotExist(err) {
+		t.Fatalf("entry still there after SIGTERM: %v", err)
+	}
+}
