@@ -19,8 +19,12 @@ const StoreLockWait = 2 * time.Second
 // Bucket names. Every bucket is created right after open.
 var (
 	bucketRecent   = []byte("recent")   // project dir -> RFC 3339 time last opened
-	bucketSettings = []byte("settings") // key -> value
+	bucketSettings = []byte("settings") // key -> JSON value
+	bucketProjects = []byte("projects") // project dir -> JSON ProjectState
 )
+
+// allBuckets are created in one Update right after open.
+var allBuckets = [][]byte{bucketRecent, bucketSettings, bucketProjects}
 
 // Store is Trestle's bbolt database. Several Trestle processes share the
 // file, so none holds it open between operations: each one opens it with a
@@ -63,7 +67,7 @@ func (s *Store) open() (*bolt.DB, error) {
 		return nil, fmt.Errorf("open store %s: %w", s.path, err)
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketRecent, bucketSettings} {
+		for _, b := range allBuckets {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return fmt.Errorf("create bucket %s: %w", b, err)
 			}
@@ -114,26 +118,12 @@ func (s *Store) TouchProject(dir string) error {
 // LastProject returns the most recently opened project that still exists,
 // or ErrNotFound.
 func (s *Store) LastProject() (string, error) {
-	var best string
-	var bestAt time.Time
-	err := s.view(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketRecent).ForEach(func(k, v []byte) error {
-			at, err := time.Parse(time.RFC3339Nano, string(v))
-			if err != nil || !at.After(bestAt) {
-				return nil
-			}
-			if info, err := os.Stat(string(k)); err != nil || !info.IsDir() {
-				return nil
-			}
-			best, bestAt = string(k), at // string() copies out of the transaction
-			return nil
-		})
-	})
+	dirs, err := s.RecentProjects()
 	if err != nil {
-		return "", fmt.Errorf("read recent projects: %w", err)
+		return "", err
 	}
-	if best == "" {
+	if len(dirs) == 0 {
 		return "", fmt.Errorf("no recent project: %w", ErrNotFound)
 	}
-	return best, nil
+	return dirs[0], nil
 }
