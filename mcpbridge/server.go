@@ -25,6 +25,10 @@ type Options struct {
 	Version string
 	// Logger gets diagnostics; it must not write to stdout.
 	Logger *log.Logger
+	// OnCall, when set, hears of every tool call once it is answered (the
+	// window's Agents pane). It is called on the serving goroutine and must
+	// not block.
+	OnCall func(app.ToolCall)
 	// Stall, when set, adds the hidden test tool trestle_debug_stall that
 	// blocks the UI thread, so tests can see a bounded call answer busy.
 	Stall func(time.Duration)
@@ -51,7 +55,9 @@ func NewServer(opts Options) *Server {
 		server.WithInstructions(instructions),
 		server.WithRecovery(),
 	)
-	s.mcp.AddTools(s.tools()...)
+	for _, t := range s.tools() {
+		s.mcp.AddTools(s.recorded(t))
+	}
 	return s
 }
 

@@ -15,17 +15,23 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"trestle/app"
 )
 
 // stdioClient serves p headless over pipes (the --mcp path) and returns an
 // initialized mcp-go client.
-func stdioClient(t *testing.T, p interface{}) *client.Client {
+func stdioClient(t *testing.T, setup func(dir string), onCall ...func(app.ToolCall)) *client.Client {
 	t.Helper()
 	project := newTestProject(t)
-	if pp, ok := p.(func(dir string)); ok {
-		pp(project.Root)
+	if setup != nil {
+		setup(project.Root)
 	}
-	srv := NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0)})
+	opts := Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0)}
+	if len(onCall) > 0 {
+		opts.OnCall = onCall[0]
+	}
+	srv := NewServer(opts)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	served := make(chan error, 1)
@@ -178,5 +184,25 @@ func TestFilesTool(t *testing.T) {
 	res, sc := callTool(t, c, "trestle_files", map[string]any{"under": "../"})
 	if !res.IsError || sc["state"] != "refused" {
 		t.Fatalf("under ../: %v", sc)
+	}
+}
+
+func TestEveryCallIsRecorded(t *testing.T) {
+	calls := make(chan app.ToolCall, 10)
+	c := stdioClient(t, nil, func(tc app.ToolCall) { calls <- tc })
+	callTool(t, c, "trestle_read", map[string]any{"path": "main.go"})
+	callTool(t, c, "trestle_read", map[string]any{"path": "../secret"})
+	callTool(t, c, "trestle_files", map[string]any{"glob": strings.Repeat("x", 200)})
+	want := []struct{ tool, state, summary string }{
+		{"trestle_read", "done", `{"path":"main.go"}`},
+		{"trestle_read", "refused", `{"path":"../secret"}`},
+		{"trestle_files", "done", `{"glob":"xxxx`},
+	}
+	for _, w := range want {
+		got := <-calls
+		if got.Tool != w.tool || got.State != w.state || got.Client != "tools-test" ||
+			!strings.HasPrefix(got.Summary, w.summary) || len([]rune(got.Summary)) > summaryLen || got.Duration <= 0 {
+			t.Fatalf("got %+v, want %+v", got, w)
+		}
 	}
 }

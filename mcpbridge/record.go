@@ -1,0 +1,68 @@
+package mcpbridge
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"trestle/app"
+)
+
+// summaryLen is how much of a call's arguments the Agents pane shows.
+const summaryLen = 80
+
+// recorded wraps a tool's handler so that every call is reported to
+// Options.OnCall (the window's Agents pane) once it has an answer.
+func (s *Server) recorded(t server.ServerTool) server.ServerTool {
+	if s.opts.OnCall == nil {
+		return t
+	}
+	inner := t.Handler
+	name := t.Tool.Name
+	t.Handler = func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		start := time.Now()
+		res, err := inner(ctx, req)
+		s.opts.OnCall(app.ToolCall{
+			Time: start, Client: clientName(ctx), Tool: name,
+			Summary: summarize(req.Params.Arguments), State: stateOfResult(res, err),
+			Duration: time.Since(start),
+		})
+		return res, err
+	}
+	return t
+}
+
+// stateOfResult reads the state word a handler put in its result.
+func stateOfResult(res *mcp.CallToolResult, err error) string {
+	if err != nil || res == nil {
+		return "error"
+	}
+	if f, ok := res.StructuredContent.(failure); ok {
+		return f.State
+	}
+	if res.IsError {
+		return stateProblem
+	}
+	return stateDone
+}
+
+// summarize renders arguments as compact JSON cut to summaryLen runes.
+func summarize(args any) string {
+	if args == nil {
+		return ""
+	}
+	b, err := json.Marshal(args)
+	if err != nil || string(b) == "{}" || string(b) == "null" {
+		return ""
+	}
+	s := string(b)
+	if utf8.RuneCountInString(s) <= summaryLen {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:summaryLen-1]) + "…"
+}
