@@ -25,6 +25,9 @@ type Window struct {
 	tree    *widget.Tree
 	tabs    *tabArea
 	status  *statusBar
+	panes   *panes
+	// treeSplit holds the tree and the rest; paneSplit the editors and the panes.
+	treeSplit, paneSplit *container.Split
 	treeSel string         // the file selected in the tree, or ""
 	loading sync.WaitGroup // file reads started by OpenOnMain
 }
@@ -43,9 +46,12 @@ func New(a fyne.App, p *app.Project) *Window {
 	w.tree = w.files.widget()
 	w.tree.OnSelected = w.treeSelected
 	w.tree.OnUnselected = func(string) { w.treeSel = "" }
-	split := container.NewHSplit(w.tree, w.tabs.content)
-	split.Offset = 0.25
-	w.win.SetContent(container.NewBorder(nil, w.status.bar, nil, nil, split))
+	w.panes = newPanes(w.openAt)
+	w.paneSplit = container.NewVSplit(w.tabs.content, w.panes.tabs)
+	w.paneSplit.Offset = 0.72
+	w.treeSplit = container.NewHSplit(w.tree, w.paneSplit)
+	w.treeSplit.Offset = 0.25
+	w.win.SetContent(container.NewBorder(nil, w.status.bar, nil, nil, w.treeSplit))
 	w.win.Resize(fyne.NewSize(1100, 720))
 	return w
 }
@@ -92,16 +98,7 @@ func (w *Window) OpenOnMain(rel string) {
 	if w.tabs.focus(rel) {
 		return
 	}
-	w.loading.Go(func() {
-		f, err := loadFile(w.project, rel)
-		fyne.Do(func() {
-			if err != nil {
-				w.status.notify(err.Error())
-				return
-			}
-			w.tabs.show(f, 0)
-		})
-	})
+	w.openAt(rel, 0)
 }
 
 // SetListener shows the MCP listener's address, or err when it failed to
@@ -121,6 +118,27 @@ func (w *Window) SetClients(clients []app.Client) {
 // goroutine.
 func (w *Window) Notify(msg string) {
 	fyne.Do(func() { w.status.notify(msg) })
+}
+
+// RecordCall lists an agent tool call in the Agents pane. Safe to call
+// from any goroutine.
+func (w *Window) RecordCall(c app.ToolCall) {
+	fyne.Do(func() { w.panes.agents.add(c) })
+}
+
+// openAt opens rel at line, reading it on another goroutine first. It must
+// be called on the main goroutine.
+func (w *Window) openAt(rel string, line int) {
+	w.loading.Go(func() {
+		f, err := loadFile(w.project, rel)
+		fyne.Do(func() {
+			if err != nil {
+				w.status.notify(err.Error())
+				return
+			}
+			w.tabs.show(f, line)
+		})
+	})
 }
 
 // Stall blocks the main goroutine for d, as soon as it gets to it. It is a

@@ -89,7 +89,7 @@ func startListener(ctx context.Context, project *app.Project, win *ui.Window, re
 	if _, err := reg.Reap(); err != nil {
 		logger.Print(err)
 	}
-	opts := mcpbridge.Options{Project: project, Window: win, Version: version, Logger: logger}
+	opts := mcpbridge.Options{Project: project, Window: win, Version: version, Logger: logger, OnCall: win.RecordCall}
 	if os.Getenv("TRESTLE_TEST_HOOKS") == "1" {
 		opts.Stall = win.Stall
 	}

@@ -1,0 +1,95 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"trestle/app"
+)
+
+func TestOutputViewKeepsTheLastLines(t *testing.T) {
+	test.NewTempApp(t)
+	o := newOutputView(3)
+	o.append("one", "two")
+	if got := o.text(0); got != "one\ntwo\n" {
+		t.Fatalf("text = %q", got)
+	}
+	o.append("three", "four", "five")
+	if got := o.text(0); got != "[2 earlier lines not shown]\nthree\nfour\nfive\n" {
+		t.Fatalf("bounded text = %q", got)
+	}
+	if got := o.text(1); got != "[4 earlier lines not shown]\nfive\n" {
+		t.Fatalf("tail = %q", got)
+	}
+	o.clear()
+	if got := o.text(0); got != "" {
+		t.Fatalf("cleared = %q", got)
+	}
+}
+
+func TestAgentsPaneIsBounded(t *testing.T) {
+	test.NewTempApp(t)
+	a := newAgentsPane()
+	for i := range maxAgentCalls + 5 {
+		a.add(app.ToolCall{Time: time.Now(), Client: "c", Tool: fmt.Sprintf("t%d", i), State: "done"})
+	}
+	if len(a.calls) != maxAgentCalls || a.calls[0].Tool != "t5" {
+		t.Fatalf("kept %d, first %s", len(a.calls), a.calls[0].Tool)
+	}
+	row := callText(app.ToolCall{Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Client: "claude-code",
+		Tool: "trestle_read", State: "refused", Duration: 1500 * time.Microsecond, Summary: `{"path":"../x"}`})
+	for _, want := range []string{"03:04:05", "claude-code", "trestle_read", "refused", "1.5ms", `{"path":"../x"}`} {
+		if !strings.Contains(row, want) {
+			t.Errorf("row %q lacks %q", row, want)
+		}
+	}
+}
+
+func TestProblemsPaneOpensTheEditorThere(t *testing.T) {
+	test.NewTempApp(t)
+	var opened string
+	p := newProblemsPane(func(rel string, line int) { opened = fmt.Sprintf("%s:%d", rel, line) })
+	p.set([]Problem{{Path: "a.go", Line: 3, Col: 2, Message: "undefined: x"}, {Path: "b/c.go", Line: 9, Message: "vet"}})
+	p.list.Select(1)
+	if opened != "b/c.go:9" {
+		t.Fatalf("opened %q", opened)
+	}
+	if got := p.items[0].String(); got != "a.go:3:2: undefined: x" {
+		t.Fatalf("row %q", got)
+	}
+}
+
+func TestEvalInputSubmitsAndWalksHistory(t *testing.T) {
+	test.NewTempApp(t)
+	e := newEvalPane()
+	var got []string
+	e.onSubmit = func(code string) { got = append(got, code) }
+	w := test.NewWindow(e.content)
+	defer w.Close()
+	test.Type(e.input, "1+1")
+	e.input.OnSubmitted(e.input.Text)
+	test.Type(e.input, "x := 2")
+	e.input.OnSubmitted(e.input.Text)
+	if strings.Join(got, "|") != "1+1|x := 2" || e.input.Text != "" {
+		t.Fatalf("submitted %q, input %q", got, e.input.Text)
+	}
+	e.input.TypedKey(&fyneKeyUp)
+	if e.input.Text != "x := 2" {
+		t.Fatalf("Up gave %q", e.input.Text)
+	}
+	e.input.TypedKey(&fyneKeyUp)
+	e.input.TypedKey(&fyneKeyDown)
+	if e.input.Text != "x := 2" {
+		t.Fatalf("Up Up Down gave %q", e.input.Text)
+	}
+}
+
+var (
+	fyneKeyUp   = fyne.KeyEvent{Name: fyne.KeyUp}
+	fyneKeyDown = fyne.KeyEvent{Name: fyne.KeyDown}
+)
