@@ -29,7 +29,7 @@ func TestHistoryWalksLikeAShell(t *testing.T) {
 		}
 	}
 	for i := range maxHistory + 10 {
-		h.add(string(rune('a' + i%26)) + string(rune('0'+i%10)) + string(rune(i)))
+		h.add(string(rune('a'+i%26)) + string(rune('0'+i%10)) + string(rune(i)))
 	}
 	if len(h.items) != maxHistory {
 		t.Fatalf("kept %d, want %d", len(h.items), maxHistory)

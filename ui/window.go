@@ -28,8 +28,8 @@ type Window struct {
 	panes   *panes
 	// treeSplit holds the tree and the rest; paneSplit the editors and the panes.
 	treeSplit, paneSplit *container.Split
-	treeSel string         // the file selected in the tree, or ""
-	loading sync.WaitGroup // file reads started by OpenOnMain
+	treeSel              string         // the file selected in the tree, or ""
+	loading              sync.WaitGroup // file reads started by OpenOnMain
 }
 
 // New builds the window for p. It must be called on the main goroutine,
