@@ -17,26 +17,40 @@ import (
 const messageLifetime = 10 * time.Second
 
 // statusBar is the strip along the bottom of the window: the project, the
-// MCP listener, the attached agents and a transient message. Used on the
-// main goroutine only.
+// active selection, the evaluator, the MCP listener, the attached agents,
+// a transient message and the caret's line:column. Used on the main
+// goroutine only.
 type statusBar struct {
-	project, mcp, agents, message *widget.Label
-	bar                           fyne.CanvasObject
-	clear                         *time.Timer // clears the message
+	project, selection, eval, mcp, agents, message, cursor *widget.Label
+	bar                                                    fyne.CanvasObject
+	clear                                                  *time.Timer // clears the message
 }
 
 func newStatusBar(root string) *statusBar {
 	s := &statusBar{
-		project: widget.NewLabel(root),
-		mcp:     widget.NewLabel(mcpText("", nil)),
-		agents:  widget.NewLabel(agentsText(nil)),
-		message: widget.NewLabel(""),
+		project:   widget.NewLabel(root),
+		selection: widget.NewLabel("selection: default"),
+		eval:      widget.NewLabel("evaluator: not started"),
+		mcp:       widget.NewLabel(mcpText("", nil)),
+		agents:    widget.NewLabel(agentsText(nil)),
+		message:   widget.NewLabel(""),
+		cursor:    widget.NewLabel(""),
 	}
 	s.message.Truncation = fyne.TextTruncateEllipsis
 	s.message.Importance = widget.HighImportance
-	left := container.NewHBox(s.project, widget.NewSeparator(), s.mcp, widget.NewSeparator(), s.agents, widget.NewSeparator())
-	s.bar = container.NewBorder(widget.NewSeparator(), nil, left, nil, s.message)
+	left := container.NewHBox(s.project, widget.NewSeparator(), s.selection, widget.NewSeparator(), s.eval,
+		widget.NewSeparator(), s.mcp, widget.NewSeparator(), s.agents, widget.NewSeparator())
+	s.bar = container.NewBorder(widget.NewSeparator(), nil, left, s.cursor, s.message)
 	return s
+}
+
+// setCursor shows the caret position, or nothing when no editor is active.
+func (s *statusBar) setCursor(line, col int) {
+	if line <= 0 {
+		s.cursor.SetText("")
+		return
+	}
+	s.cursor.SetText(fmt.Sprintf("Ln %d, Col %d", line, col))
 }
 
 // notify shows msg until messageLifetime passes or another message comes.

@@ -26,6 +26,10 @@ type Window struct {
 	tabs    *tabArea
 	status  *statusBar
 	panes   *panes
+	// actions, settings and policy come from cmd/trestle (menus.go, settings.go).
+	actions  Actions
+	settings app.Settings
+	policy   string
 	// treeSplit holds the tree and the rest; paneSplit the editors and the panes.
 	treeSplit, paneSplit *container.Split
 	treeSel              string         // the file selected in the tree, or ""
@@ -36,10 +40,12 @@ type Window struct {
 // before the app runs; show it with Window().ShowAndRun().
 func New(a fyne.App, p *app.Project) *Window {
 	w := &Window{
-		project: p,
-		win:     a.NewWindow("Trestle — " + filepath.Base(p.Root)),
-		status:  newStatusBar(p.Root),
-		tabs:    newTabArea(),
+		project:  p,
+		win:      a.NewWindow("Trestle — " + filepath.Base(p.Root)),
+		status:   newStatusBar(p.Root),
+		tabs:     newTabArea(),
+		settings: app.DefaultSettings(),
+		policy:   app.PolicyAsk,
 	}
 	w.tabs.onChange = w.syncTree
 	w.files = newFileTree(p, func(err error) { w.status.notify(err.Error()) })

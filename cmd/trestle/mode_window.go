@@ -3,20 +3,17 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log"
 	"os"
+	"os/exec"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
 
 	"trestle/app"
 	"trestle/assets"
-	"trestle/mcpbridge"
-	"trestle/registry"
 	"trestle/ui"
 )
 
@@ -32,31 +29,49 @@ func runWindow(dir string) int {
 		logger.Print(err)
 		return 1
 	}
-	project, err := chooseProject(dir, paths, logger)
+	store := openStore(paths, logger)
+	project, err := chooseProject(dir, paths, store, logger)
 	if err != nil {
 		logger.Print(err)
 		return 1
 	}
+	settings, policy := loadSettings(store, project, logger)
 	a := fyneapp.NewWithID(appID)
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
+	a.Settings().SetTheme(ui.NewTheme(settings))
 	win := ui.New(a, project)
+	win.SetSettings(settings, policy)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	closeListener := startListener(ctx, project, win, paths.reg(), logger)
-	defer closeListener()
+	mcp := newWindowListener(ctx, project, win, paths.reg(), logger)
+	defer mcp.stop()
+	if settings.Listener {
+		mcp.start()
+	}
+	win.SetActions(ui.Actions{
+		Version: version, Store: store, OpenWindow: openWindow, AttachConfig: attachConfig,
+		SetListener: func(on bool) { go mcp.set(on) },
+	})
 	context.AfterFunc(ctx, func() { fyne.Do(a.Quit) })
 	win.Window().ShowAndRun()
 	return 0
 }
 
-// chooseProject opens dir, else the last project from the store, else the
-// scratch project (written on first run), and records it as recent.
-func chooseProject(dir string, paths configPaths, logger *log.Logger) (*app.Project, error) {
+// openStore opens the store, or returns nil (and says so) when it cannot:
+// the window still works, it only forgets.
+func openStore(paths configPaths, logger *log.Logger) *app.Store {
 	store, err := app.OpenStore(paths.store)
 	if err != nil {
-		logger.Printf("%v; recent projects are not remembered this run", err)
+		logger.Printf("%v; settings and recent projects are not remembered this run", err)
+		return nil
 	}
+	return store
+}
+
+// chooseProject opens dir, else the last project from the store, else the
+// scratch project (written on first run), and records it as recent.
+func chooseProject(dir string, paths configPaths, store *app.Store, logger *log.Logger) (*app.Project, error) {
 	if dir == "" && store != nil {
 		if last, err := store.LastProject(); err == nil {
 			dir = last
@@ -82,42 +97,46 @@ func chooseProject(dir string, paths configPaths, logger *log.Logger) (*app.Proj
 	return project, nil
 }
 
-// startListener serves the window's MCP tools on loopback and writes the
-// registry entry that --mcp-attach finds. The window keeps working when
-// this fails; the status bar says why. The returned func stops it all.
-func startListener(ctx context.Context, project *app.Project, win *ui.Window, reg *registry.Registry, logger *log.Logger) func() {
-	if _, err := reg.Reap(); err != nil {
+// loadSettings reads the settings and this project's agent policy,
+// falling back to the defaults.
+func loadSettings(store *app.Store, project *app.Project, logger *log.Logger) (app.Settings, string) {
+	if store == nil {
+		return app.DefaultSettings(), app.PolicyAsk
+	}
+	settings, err := store.Settings()
+	if err != nil {
 		logger.Print(err)
 	}
-	opts := mcpbridge.Options{Project: project, Window: win, Version: version, Logger: logger, OnCall: win.RecordCall}
-	if os.Getenv("TRESTLE_TEST_HOOKS") == "1" {
-		opts.Stall = win.Stall
-	}
-	srv := mcpbridge.NewServer(opts)
-	token, err := mcpbridge.NewToken()
-	var l *mcpbridge.Listener
-	if err == nil {
-		l, err = srv.Listen(token)
-	}
+	state, err := store.ProjectState(project.Root)
 	if err != nil {
-		win.SetListener("", err)
-		return func() {}
+		logger.Print(err)
 	}
-	l.OnClients = win.SetClients
-	go func() {
-		if err := l.Serve(ctx); err != nil {
-			logger.Print(err)
-		}
-	}()
-	entry := registry.Entry{PID: os.Getpid(), Port: l.Port(), Dir: project.Root, Token: token,
-		Started: time.Now(), Version: version}
-	if err := reg.Write(entry); err != nil {
-		win.SetListener(l.Addr(), fmt.Errorf("agents cannot find this window: %w", err))
-	} else {
-		win.SetListener(l.Addr(), nil)
+	if state.Policy == "" {
+		state.Policy = app.PolicyAsk
 	}
-	return func() {
-		reg.Remove(entry.PID)
-		l.Close()
+	return settings, state.Policy
+}
+
+// openWindow starts another Trestle window on dir: one window per project.
+func openWindow(dir string) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
 	}
+	cmd := exec.Command(exe, dir)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	go cmd.Wait() // reap it; the new window lives on its own
+	return nil
+}
+
+// attachConfig is the Claude Code configuration for this binary.
+func attachConfig() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "trestle --mcp-attach"
+	}
+	return clientConfig("claude", exe)
 }

@@ -1,0 +1,152 @@
+package ui
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/widget"
+
+	"trestle/app"
+)
+
+// Actions are what the window asks of the program around it.
+type Actions struct {
+	Version string
+	// Store keeps settings and per-project state; nil remembers nothing.
+	Store *app.Store
+	// OpenWindow opens another Trestle window on dir (one window per project).
+	OpenWindow func(dir string) error
+	// AttachConfig is the MCP configuration that attaches an agent.
+	AttachConfig func() string
+	// SetListener turns the MCP listener on or off. Called on the main
+	// goroutine; it must not block.
+	SetListener func(on bool)
+}
+
+// SetActions installs the actions and builds the main menu and shortcuts.
+// It must be called on the main goroutine, before the window shows.
+func (w *Window) SetActions(a Actions) {
+	w.actions = a
+	w.buildMenu(nil)
+	w.shortcut(fyne.KeyO, w.openFolder)
+	w.shortcut(fyne.KeyComma, w.showSettings)
+	if a.Store != nil {
+		w.loading.Go(w.loadRecent)
+	}
+}
+
+// shortcut binds Ctrl (Cmd on macOS) + key to fn.
+func (w *Window) shortcut(key fyne.KeyName, fn func()) *desktop.CustomShortcut {
+	sc := &desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault}
+	w.win.Canvas().AddShortcut(sc, func(fyne.Shortcut) { fn() })
+	return sc
+}
+
+// loadRecent reads the recent projects off the main goroutine and rebuilds
+// the menu with them.
+func (w *Window) loadRecent() {
+	dirs, err := w.actions.Store.RecentProjects()
+	fyne.Do(func() {
+		if err != nil {
+			w.status.notify(err.Error())
+		}
+		w.buildMenu(dirs)
+	})
+}
+
+func (w *Window) buildMenu(recent []string) {
+	openFolder := fyne.NewMenuItem("Open Folder…", w.openFolder)
+	openFolder.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}
+	settings := fyne.NewMenuItem("Settings…", w.showSettings)
+	settings.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyComma, Modifier: fyne.KeyModifierShortcutDefault}
+	file := fyne.NewMenu("File", openFolder, w.recentMenu(recent), fyne.NewMenuItemSeparator(), settings)
+	view := fyne.NewMenu("View",
+		fyne.NewMenuItem("Eval Pane", func() { w.panes.tabs.SelectIndex(0) }),
+		fyne.NewMenuItem("Run Pane", func() { w.panes.tabs.SelectIndex(1) }),
+		fyne.NewMenuItem("Problems Pane", func() { w.panes.tabs.SelectIndex(2) }),
+		fyne.NewMenuItem("Agents Pane", func() { w.panes.tabs.SelectIndex(3) }))
+	w.win.SetMainMenu(fyne.NewMainMenu(file, view, w.agentsMenu(), fyne.NewMenu("Help",
+		fyne.NewMenuItem("About Trestle", w.showAbout))))
+}
+
+func (w *Window) recentMenu(recent []string) *fyne.MenuItem {
+	item := fyne.NewMenuItem("Open Recent", nil)
+	for _, dir := range recent {
+		if dir == w.project.Root {
+			continue
+		}
+		item.ChildMenu = appendItem(item.ChildMenu, dir, func() { w.openWindow(dir) })
+	}
+	if item.ChildMenu == nil {
+		item.Disabled = true
+	}
+	return item
+}
+
+func appendItem(m *fyne.Menu, label string, fn func()) *fyne.Menu {
+	if m == nil {
+		m = fyne.NewMenu("")
+	}
+	m.Items = append(m.Items, fyne.NewMenuItem(label, fn))
+	return m
+}
+
+func (w *Window) agentsMenu() *fyne.Menu {
+	copyCfg := fyne.NewMenuItem("Copy Attach Configuration", func() {
+		if w.actions.AttachConfig == nil {
+			return
+		}
+		w.win.Clipboard().SetContent(w.actions.AttachConfig())
+		w.status.notify("Copied the MCP configuration: paste it into your agent's settings.")
+	})
+	listener := fyne.NewMenuItem("Listen for Agents", nil)
+	listener.Checked = w.settings.Listener
+	listener.Action = func() {
+		w.settings.Listener = !w.settings.Listener
+		listener.Checked = w.settings.Listener
+		w.applyListener()
+		w.saveSettings(w.settings)
+	}
+	return fyne.NewMenu("Agents", copyCfg, listener,
+		fyne.NewMenuItem("Show Agent Calls", func() { w.panes.tabs.SelectIndex(3) }))
+}
+
+func (w *Window) applyListener() {
+	if w.actions.SetListener != nil {
+		w.actions.SetListener(w.settings.Listener)
+	}
+}
+
+// openFolder asks for a folder and opens it in a new window.
+func (w *Window) openFolder() {
+	d := dialog.NewFolderOpen(func(uri fyne.ListableURI, err error) {
+		if err != nil {
+			dialog.ShowError(err, w.win)
+			return
+		}
+		if uri != nil {
+			w.openWindow(uri.Path())
+		}
+	}, w.win)
+	d.Show()
+}
+
+func (w *Window) openWindow(dir string) {
+	if w.actions.OpenWindow == nil {
+		return
+	}
+	if err := w.actions.OpenWindow(dir); err != nil {
+		dialog.ShowError(fmt.Errorf("open %s: %w", dir, err), w.win)
+		return
+	}
+	w.status.notify("Opening " + filepath.Base(dir) + " in a new window…")
+}
+
+func (w *Window) showAbout() {
+	msg := widget.NewLabel(fmt.Sprintf("Trestle %s\nA Go workbench that coding agents attach to over MCP.\n\nProject: %s",
+		w.actions.Version, w.project.Root))
+	dialog.ShowCustom("About Trestle", "Close", msg, w.win)
+}

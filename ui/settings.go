@@ -1,0 +1,138 @@
+package ui
+
+import (
+	"strconv"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"trestle/app"
+)
+
+// NewTheme is Fyne's theme with the person's theme and font size settings.
+func NewTheme(s app.Settings) fyne.Theme { return newTheme(s) }
+
+// SetSettings gives the window the stored settings and this project's agent
+// policy. It must be called on the main goroutine, before SetActions.
+func (w *Window) SetSettings(s app.Settings, policy string) {
+	w.settings = s
+	w.policy = policy
+}
+
+// Policy is this project's agent permission policy. Main goroutine only.
+func (w *Window) Policy() string { return w.policy }
+
+// settingsForm holds the widgets of the Settings dialog.
+type settingsForm struct {
+	listener, hideIgnored         *widget.Check
+	policy, tabWidth, theme, font *widget.Select
+}
+
+func newSettingsForm(s app.Settings, policy string) *settingsForm {
+	f := &settingsForm{
+		listener:    widget.NewCheck("Listen for agents on loopback", nil),
+		hideIgnored: widget.NewCheck("Hide files .gitignore ignores (else dimmed)", nil),
+		policy:      widget.NewSelect([]string{app.PolicyAsk, app.PolicyAllow, app.PolicyDeny}, nil),
+		tabWidth:    widget.NewSelect([]string{"2", "4", "8"}, nil),
+		theme:       widget.NewSelect([]string{app.ThemeSystem, app.ThemeLight, app.ThemeDark}, nil),
+		font:        widget.NewSelect([]string{"default", "12", "14", "16", "18", "20"}, nil),
+	}
+	f.listener.SetChecked(s.Listener)
+	f.hideIgnored.SetChecked(s.HideIgnored)
+	f.policy.SetSelected(policyOrAsk(policy))
+	f.tabWidth.SetSelected(strconv.Itoa(s.TabWidth))
+	f.theme.SetSelected(s.Theme)
+	f.font.SetSelected("default")
+	if s.FontSize > 0 {
+		f.font.SetSelected(strconv.Itoa(int(s.FontSize)))
+	}
+	return f
+}
+
+func policyOrAsk(p string) string {
+	if p == "" {
+		return app.PolicyAsk
+	}
+	return p
+}
+
+func (f *settingsForm) items() []*widget.FormItem {
+	return []*widget.FormItem{
+		widget.NewFormItem("Agents", f.listener),
+		{Text: "Agent runs and evaluations", Widget: f.policy, HintText: "for this project: ask each time, allow, or deny"},
+		widget.NewFormItem("Tab width", f.tabWidth),
+		widget.NewFormItem("Theme", f.theme),
+		widget.NewFormItem("Font size", f.font),
+		widget.NewFormItem("File tree", f.hideIgnored),
+	}
+}
+
+// values reads the form back into settings and a policy.
+func (f *settingsForm) values() (app.Settings, string) {
+	tab, _ := strconv.Atoi(f.tabWidth.Selected)
+	size, _ := strconv.Atoi(f.font.Selected) // "default" reads as 0
+	return app.Settings{
+		Listener: f.listener.Checked, HideIgnored: f.hideIgnored.Checked,
+		TabWidth: tab, Theme: f.theme.Selected, FontSize: float32(size),
+	}, f.policy.Selected
+}
+
+// showSettings opens the Settings dialog. Main goroutine only.
+func (w *Window) showSettings() {
+	f := newSettingsForm(w.settings, w.policy)
+	d := dialog.NewForm("Settings", "Save", "Cancel", f.items(), func(ok bool) {
+		if ok {
+			w.applySettings(f.values())
+		}
+	}, w.win)
+	d.Resize(fyne.NewSize(520, 0))
+	d.Show()
+}
+
+// applySettings takes effect at once and is stored off the main goroutine.
+func (w *Window) applySettings(s app.Settings, policy string) {
+	if err := s.Validate(); err != nil {
+		dialog.ShowError(err, w.win)
+		return
+	}
+	listenerChanged := s.Listener != w.settings.Listener
+	w.settings, w.policy = s, policy
+	fyne.CurrentApp().Settings().SetTheme(newTheme(s))
+	if listenerChanged {
+		w.applyListener()
+	}
+	w.buildMenu(nil)
+	w.saveSettings(s)
+	w.savePolicy(policy)
+}
+
+func (w *Window) saveSettings(s app.Settings) {
+	if st := w.actions.Store; st != nil {
+		w.loading.Go(func() { w.report(st.SaveSettings(s)) })
+	}
+}
+
+func (w *Window) savePolicy(policy string) {
+	st := w.actions.Store
+	if st == nil {
+		return
+	}
+	root := w.project.Root
+	w.loading.Go(func() {
+		ps, err := st.ProjectState(root)
+		if err == nil {
+			ps.Policy = policy
+			err = st.SaveProjectState(root, ps)
+		}
+		w.report(err)
+	})
+}
+
+// report shows err, if any, in the status bar. Any goroutine.
+func (w *Window) report(err error) {
+	if err != nil {
+		msg := err.Error()
+		fyne.Do(func() { w.status.notify(msg) })
+	}
+}
