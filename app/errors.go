@@ -13,6 +13,8 @@ var (
 	ErrTooLarge = errors.New("too large")
 	// ErrBusy means the UI or a worker did not answer within its bound.
 	ErrBusy = errors.New("busy")
+	// ErrRefused means policy or the person said no.
+	ErrRefused = errors.New("refused")
 	// ErrInvalid means an argument is malformed (a bad range, a folder where a file was expected).
 	ErrInvalid = errors.New("invalid argument")
 )

@@ -42,7 +42,7 @@ func failErr(err error) *mcp.CallToolResult {
 
 func stateOf(err error) string {
 	switch {
-	case errors.Is(err, app.ErrOutside):
+	case errors.Is(err, app.ErrOutside), errors.Is(err, app.ErrRefused):
 		return stateRefused
 	case errors.Is(err, app.ErrBusy):
 		return stateBusy
