@@ -33,8 +33,13 @@ func (w *Window) SetActions(a Actions) {
 	w.buildMenu(nil)
 	w.shortcut(fyne.KeyO, w.openFolder)
 	w.shortcut(fyne.KeyComma, w.showSettings)
+	w.win.SetOnClosed(func() {
+		st := w.layoutState()
+		w.closedLayout = &st
+	})
 	if a.Store != nil {
 		w.loading.Go(w.loadRecent)
+		w.loading.Go(func() { w.restoreLayout(a.Store) })
 	}
 }
 

@@ -27,9 +27,11 @@ type Window struct {
 	status  *statusBar
 	panes   *panes
 	// actions, settings and policy come from cmd/trestle (menus.go, settings.go).
-	actions  Actions
-	settings app.Settings
-	policy   string
+	actions Actions
+	// closedLayout is the layout captured as the window closed (layout.go).
+	closedLayout *app.ProjectState
+	settings     app.Settings
+	policy       string
 	// treeSplit holds the tree and the rest; paneSplit the editors and the panes.
 	treeSplit, paneSplit *container.Split
 	treeSel              string         // the file selected in the tree, or ""

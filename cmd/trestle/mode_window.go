@@ -55,6 +55,9 @@ func runWindow(dir string) int {
 	})
 	context.AfterFunc(ctx, func() { fyne.Do(a.Quit) })
 	win.Window().ShowAndRun()
+	if err := win.SaveLayout(); err != nil {
+		logger.Print(err)
+	}
 	return 0
 }
 

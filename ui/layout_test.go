@@ -1,0 +1,55 @@
+package ui
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"trestle/app"
+)
+
+func TestLayoutIsRestoredOnTheNextStart(t *testing.T) {
+	store, err := app.OpenStore(filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := test.NewTempApp(t)
+	w := New(a, newProject(t, map[string]string{"main.go": mainGo, "lib/lib.go": "package lib\n", "go.mod": "module m\n"}))
+	defer w.status.stop()
+	if err := store.SaveProjectState(w.project.Root, app.ProjectState{Policy: app.PolicyDeny}); err != nil {
+		t.Fatal(err)
+	}
+	w.SetActions(Actions{Store: store})
+	w.loading.Wait()
+	ctx := context.Background()
+	for _, rel := range []string{"lib/lib.go", "main.go", "go.mod"} {
+		if err := w.Open(ctx, rel, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Open(ctx, "main.go", 0)
+	w.treeSplit.SetOffset(0.3)
+	w.Window().Close()
+	if err := w.SaveLayout(); err != nil {
+		t.Fatal(err)
+	}
+
+	again := New(a, w.project)
+	defer again.Window().Close()
+	defer again.status.stop()
+	again.SetActions(Actions{Store: store})
+	again.loading.Wait()
+	got := tabs(t, again)
+	if len(got) != 3 || got[0].Path != "lib/lib.go" || got[2].Path != "go.mod" || !got[1].Active {
+		t.Fatalf("restored tabs %+v", got)
+	}
+	if off := again.treeSplit.Offset; off < 0.29 || off > 0.31 {
+		t.Fatalf("tree split %v", off)
+	}
+	st, _ := store.ProjectState(w.project.Root)
+	if st.Policy != app.PolicyDeny {
+		t.Fatalf("saving the layout lost the policy: %+v", st)
+	}
+}
