@@ -34,8 +34,10 @@ test: test-deps check
 	$(GO) test -race -count=1 $(PURE)
 	$(GO) test -count=1 ./ui/... ./cmd/...
 
-bench: test-deps
-	$(GO) test -run '^$$' -bench . -benchtime 2s ./cmd/trestle
+bench:
+	@scripts/deps.sh --bench
+	$(GO) test -run '^$$' -bench . -benchtime 2s ./cmd/trestle ./mcpbridge
+	$(GO) test -run '^$$' -bench . -benchtime 5x ./app/search
 
 clean:
 	rm -rf bin out

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian 12 machine lacks to build Trestle (cgo + Fyne's
 # OpenGL binding) and, with --test, to run its tests (Xvfb and a screenshot
-# tool). As root it runs apt-get; otherwise it prints the exact command.
+# tool; with --bench also ripgrep). As root it runs apt-get; otherwise it prints the exact command.
 set -euo pipefail
 
 pkgs=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev)
-if [[ "${1:-}" == "--test" ]]; then
-  pkgs+=(xvfb imagemagick)
-fi
+case "${1:-}" in
+  --test) pkgs+=(xvfb imagemagick) ;;
+  --bench) pkgs+=(xvfb imagemagick ripgrep) ;; # ripgrep: the search benchmark's baseline
+esac
 
 if ! command -v go >/dev/null 2>&1; then
   echo "deps: Go is not on PATH; install Go 1.26 (for example to /usr/local/go) and add it to PATH" >&2

@@ -1,0 +1,303 @@
+// Package search finds text in a project's files: literal or regular
+// expression, optionally case-insensitive, filtered by glob, skipping .git,
+// what .gitignore ignores and binary files, in parallel over the tree.
+//
+// It is plain Go (no Fyne, no cgo) and never writes to os.Stdout.
+package search
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"sync"
+	"unicode/utf8"
+)
+
+// Limits of one search.
+const (
+	DefaultLimit = 200
+	MaxLimit     = 5000
+	// MaxFileBytes skips files bigger than this: generated data, not code.
+	MaxFileBytes = 8 << 20
+	// maxLineText is how much of a matching line a result carries.
+	maxLineText = 300
+)
+
+// Query is one search.
+type Query struct {
+	Pattern    string
+	Regexp     bool // Pattern is a Go regular expression, else literal text
+	IgnoreCase bool
+	Glob       string // path.Match against the relative path or the base name; "" for all
+	Limit      int    // most matches (DefaultLimit when 0, at most MaxLimit)
+}
+
+// Match is one matching line.
+type Match struct {
+	Path   string `json:"path"`   // project-relative, forward slashes
+	Line   int    `json:"line"`   // 1-based
+	Column int    `json:"column"` // 1-based, in characters
+	Text   string `json:"text"`   // the line, cut to maxLineText bytes
+}
+
+// Options say what to skip besides .git.
+type Options struct {
+	// Ignored reports whether a project-relative path is ignored (by
+	// .gitignore); nil ignores nothing.
+	Ignored func(rel string, isDir bool) bool
+}
+
+// Result is the matches, sorted by path and line, and whether the limit
+// cut them short.
+type Result struct {
+	Matches   []Match `json:"matches"`
+	Truncated bool    `json:"truncated"`
+	Files     int     `json:"files_searched"`
+}
+
+// Run searches the tree under root. It is safe for concurrent use: each
+// call has its own workers, which end before it returns.
+func Run(ctx context.Context, root string, q Query, opts Options) (Result, error) {
+	re, err := compile(q)
+	if err != nil {
+		return Result{}, err
+	}
+	if q.Glob != "" {
+		if _, err := path.Match(q.Glob, ""); err != nil {
+			return Result{}, fmt.Errorf("glob %q: %w", q.Glob, err)
+		}
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	limit = min(limit, MaxLimit)
+	s := &searcher{root: root, q: q, re: re, opts: opts, limit: limit}
+	if !q.Regexp && !q.IgnoreCase {
+		s.lit = []byte(q.Pattern)
+	}
+	return s.run(ctx)
+}
+
+// compile turns the query into one regexp; a literal is quoted, so one
+// code path serves both (Go's regexp recognises a literal prefix and
+// searches it with a fast byte scan).
+func compile(q Query) (*regexp.Regexp, error) {
+	if q.Pattern == "" {
+		return nil, fmt.Errorf("pattern is empty")
+	}
+	expr := q.Pattern
+	if !q.Regexp {
+		expr = regexp.QuoteMeta(expr)
+	}
+	if q.IgnoreCase {
+		expr = "(?i)" + expr
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, fmt.Errorf("pattern %q is not a valid Go regular expression: %w", q.Pattern, err)
+	}
+	return re, nil
+}
+
+type searcher struct {
+	root  string
+	q     Query
+	re    *regexp.Regexp
+	lit   []byte // the pattern, when a case-sensitive literal: bytes.Index beats regexp
+	opts  Options
+	limit int
+
+	mu      sync.Mutex
+	matches []Match
+	files   int
+	full    bool
+}
+
+func (s *searcher) run(ctx context.Context) (Result, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	paths := make(chan string, 256)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			buf := make([]byte, 0, 64<<10) // one read buffer per worker, reused
+			for rel := range paths {
+				var full bool
+				buf, full = s.searchFile(rel, buf)
+				if full {
+					cancel() // the limit is reached: stop walking
+				}
+			}
+		})
+	}
+	walkErr := s.walk(ctx, paths)
+	close(paths)
+	wg.Wait()
+	if walkErr != nil && ctx.Err() == nil {
+		return Result{}, walkErr
+	}
+	if err := context.Cause(ctx); err != nil && !s.full {
+		return Result{}, err
+	}
+	return s.result(), nil
+}
+
+// walk sends every candidate file to paths until ctx ends.
+func (s *searcher) walk(ctx context.Context, paths chan<- string) error {
+	return filepath.WalkDir(s.root, func(abs string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // unreadable: skipped
+		}
+		rel, _ := filepath.Rel(s.root, abs)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel != "." && (d.Name() == ".git" || s.ignored(rel, true)) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || s.ignored(rel, false) || !s.globMatch(rel) {
+			return nil
+		}
+		select {
+		case paths <- rel:
+			return nil
+		case <-ctx.Done():
+			return filepath.SkipAll
+		}
+	})
+}
+
+func (s *searcher) ignored(rel string, dir bool) bool {
+	return s.opts.Ignored != nil && s.opts.Ignored(rel, dir)
+}
+
+func (s *searcher) globMatch(rel string) bool {
+	if s.q.Glob == "" {
+		return true
+	}
+	if ok, _ := path.Match(s.q.Glob, rel); ok {
+		return true
+	}
+	ok, _ := path.Match(s.q.Glob, path.Base(rel))
+	return ok
+}
+
+// searchFile adds rel's matches and reports whether the limit is reached.
+// It reads into buf and returns it, grown if it had to.
+func (s *searcher) searchFile(rel string, buf []byte) ([]byte, bool) {
+	data, err := readInto(filepath.Join(s.root, filepath.FromSlash(rel)), buf)
+	if err != nil || bytes.IndexByte(data[:min(len(data), 8<<10)], 0) >= 0 {
+		return data, s.count(nil)
+	}
+	if !s.contains(data) { // most files: one pass, no line splitting
+		return data, s.count(nil)
+	}
+	return data, s.count(s.lines(rel, data))
+}
+
+func (s *searcher) contains(data []byte) bool {
+	if s.lit != nil {
+		return bytes.Contains(data, s.lit)
+	}
+	return s.re.Match(data)
+}
+
+// find returns the byte offset of the first match in line, or -1.
+func (s *searcher) find(line []byte) int {
+	if s.lit != nil {
+		return bytes.Index(line, s.lit)
+	}
+	if loc := s.re.FindIndex(line); loc != nil {
+		return loc[0]
+	}
+	return -1
+}
+
+// lines returns the matching lines of data.
+func (s *searcher) lines(rel string, data []byte) []Match {
+	var found []Match
+	line := 1
+	for len(data) > 0 {
+		end := bytes.IndexByte(data, '\n')
+		if end < 0 {
+			end = len(data)
+		}
+		if at := s.find(data[:end]); at >= 0 {
+			found = append(found, matchAt(rel, line, data[:end], at))
+		}
+		data = data[min(end+1, len(data)):]
+		line++
+	}
+	return found
+}
+
+func matchAt(rel string, line int, text []byte, at int) Match {
+	text = bytes.TrimRight(text, "\r")
+	col := utf8.RuneCount(text[:min(at, len(text))]) + 1
+	if len(text) > maxLineText {
+		text = text[:maxLineText]
+	}
+	return Match{Path: rel, Line: line, Column: col, Text: string(bytes.ToValidUTF8(text, []byte("�")))}
+}
+
+// readInto reads the file at abs into buf (grown when too small), refusing
+// files over MaxFileBytes.
+func readInto(abs string, buf []byte) ([]byte, error) {
+	f, err := os.Open(abs)
+	if err != nil {
+		return buf[:0], err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || info.Size() > MaxFileBytes {
+		return buf[:0], fmt.Errorf("skip %s", abs)
+	}
+	size := int(info.Size())
+	if cap(buf) < size {
+		buf = make([]byte, 0, size)
+	}
+	n, err := io.ReadFull(f, buf[:size])
+	if err != nil && err != io.ErrUnexpectedEOF {
+		return buf[:0], err
+	}
+	return buf[:n], nil
+}
+
+// count records a file's matches and reports whether the limit is reached.
+func (s *searcher) count(found []Match) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.files++
+	s.matches = append(s.matches, found...)
+	if len(s.matches) > s.limit {
+		s.full = true
+	}
+	return s.full
+}
+
+func (s *searcher) result() Result {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sort.Slice(s.matches, func(i, j int) bool {
+		a, b := s.matches[i], s.matches[j]
+		return a.Path < b.Path || a.Path == b.Path && a.Line < b.Line
+	})
+	res := Result{Matches: s.matches, Files: s.files}
+	if len(res.Matches) > s.limit {
+		res.Matches, res.Truncated = res.Matches[:s.limit], true
+	}
+	if res.Matches == nil {
+		res.Matches = []Match{}
+	}
+	return res
+}

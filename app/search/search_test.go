@@ -1,0 +1,91 @@
+package search
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func tree(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestRun(t *testing.T) {
+	root := tree(t, map[string]string{
+		"main.go":         "package main\n\nfunc main() {\n\tHello()\n}\n",
+		"hello.go":        "package main\n\n// Hello says héllo.\nfunc Hello() { println(\"héllo\") }\n",
+		"crlf.txt":        "one\r\nhello there\r\n",
+		"vendor/x/x.go":   "package x // Hello\n",
+		".git/HEAD":       "Hello\n",
+		"bin.dat":         "Hello\x00\x01",
+		"docs/readme.md":  "say HELLO\n",
+		"docs/other.md":   "nothing\n",
+		"deep/a/b/c.go":   "package c\nvar hello = 1\n",
+		"deep/a/b/c_test": "hello",
+	})
+	ignored := func(rel string, dir bool) bool { return rel == "vendor" }
+	tests := []struct {
+		name  string
+		q     Query
+		want  []string // path:line:col
+		trunc bool
+	}{
+		{"literal", Query{Pattern: "Hello("}, []string{"hello.go:4:6", "main.go:4:2"}, false},
+		{"case-insensitive", Query{Pattern: "hello", IgnoreCase: true, Glob: "*.md"}, []string{"docs/readme.md:1:5"}, false},
+		{"regexp", Query{Pattern: `h.llo\b`, Regexp: true, Glob: "*.go"}, []string{"deep/a/b/c.go:2:5", "hello.go:3:15", "hello.go:4:25"}, false},
+		{"rune columns and CRLF", Query{Pattern: "there"}, []string{"crlf.txt:2:7"}, false},
+		{"limit", Query{Pattern: "package", Limit: 2}, []string{"deep/a/b/c.go:1:1", "hello.go:1:1"}, true},
+		{"regexp metachars are literal", Query{Pattern: "Hello()"}, []string{"hello.go:4:6", "main.go:4:2"}, false},
+		{"nothing", Query{Pattern: "zzz"}, nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := Run(context.Background(), root, tt.q, Options{Ignored: ignored})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, m := range res.Matches {
+				got = append(got, m.Path+":"+itoa(m.Line)+":"+itoa(m.Column))
+			}
+			if strings.Join(got, " ") != strings.Join(tt.want, " ") || res.Truncated != tt.trunc {
+				t.Fatalf("got %v (truncated %v), want %v (%v)", got, res.Truncated, tt.want, tt.trunc)
+			}
+		})
+	}
+	if res, _ := Run(context.Background(), root, Query{Pattern: "there"}, Options{}); res.Matches[0].Text != "hello there" {
+		t.Fatalf("text %q keeps the CR", res.Matches[0].Text)
+	}
+}
+
+func TestRunRejectsBadInput(t *testing.T) {
+	root := tree(t, map[string]string{"a.go": "x"})
+	for _, q := range []Query{{Pattern: ""}, {Pattern: "(", Regexp: true}, {Pattern: "x", Glob: "["}} {
+		if _, err := Run(context.Background(), root, q, Options{}); err == nil {
+			t.Errorf("%+v: no error", q)
+		}
+	}
+}
+
+func TestRunStopsWhenCancelled(t *testing.T) {
+	root := tree(t, map[string]string{"a.go": "x"})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Run(ctx, root, Query{Pattern: "x"}, Options{}); err == nil {
+		t.Fatal("a cancelled search returned no error")
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
