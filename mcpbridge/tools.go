@@ -16,6 +16,7 @@ func (s *Server) tools() []server.ServerTool {
 		s.filesTool(),
 		s.readTool(),
 		s.openTool(),
+		s.notifyTool(),
 	}
 	if s.opts.Stall != nil {
 		tools = append(tools, s.stallTool())

@@ -25,6 +25,7 @@ func (definitionsOnly) Open(context.Context, string, int) error { return errNoWi
 func (definitionsOnly) Buffer(context.Context, string) (string, bool, bool, error) {
 	return "", false, false, errNoWindow
 }
+func (definitionsOnly) Notice(context.Context, string, string) error { return errNoWindow }
 
 func allTools(t *testing.T) map[string]server.ServerTool {
 	t.Helper()

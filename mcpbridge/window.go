@@ -20,4 +20,6 @@ type Window interface {
 	// Buffer returns the editor text of rel when it is open in a tab, and
 	// whether it differs from disk (unsaved).
 	Buffer(ctx context.Context, rel string) (text string, open, dirty bool, err error)
+	// Notice shows the person a message from client in a dismissable notice.
+	Notice(ctx context.Context, client, message string) error
 }

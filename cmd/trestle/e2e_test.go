@@ -68,6 +68,11 @@ func TestWindowEndToEnd(t *testing.T) {
 	}
 	time.Sleep(300 * time.Millisecond) // let the last frame paint
 	t.Logf("screenshot: %s", w.screenshot(t, "window"))
+	if res, _ := call(t, c, "trestle_notify", map[string]any{"message": "Hello from the end-to-end test."}); res.IsError {
+		t.Fatalf("trestle_notify: %s", resultText(res))
+	}
+	time.Sleep(300 * time.Millisecond)
+	t.Logf("screenshot: %s", w.screenshot(t, "notice"))
 
 	t.Run("busy UI answers busy within the bound", func(t *testing.T) {
 		res, _ := call(t, c, "trestle_debug_stall", map[string]any{"millis": 4000})

@@ -1,0 +1,41 @@
+package mcpbridge
+
+import (
+	"context"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// maxNotifyBytes bounds a message to the person.
+const maxNotifyBytes = 2000
+
+type notifyParams struct {
+	Message string `json:"message" jsonschema:"what to tell the person, one or two sentences, at most 2000 bytes"`
+}
+
+func (s *Server) notifyTool() server.ServerTool {
+	tool := mcp.NewTool("trestle_notify",
+		mcp.WithDescription("Shows a short message to the person in the window, in a dismissable notice that names you. "+
+			"Use it sparingly: to say a change set is ready for review, or that you need them. "+
+			`e.g. {"message":"Proposed a fix for the failing test; see Change Sets."}`),
+		mcp.WithInputSchema[notifyParams](),
+		hints("Tell the person something", false, false, false),
+	)
+	return server.ServerTool{Tool: tool, Handler: typed(s.notify)}
+}
+
+func (s *Server) notify(ctx context.Context, p notifyParams) *mcp.CallToolResult {
+	msg := strings.TrimSpace(p.Message)
+	switch {
+	case msg == "":
+		return fail(stateProblem, "message is empty; say what the person should know")
+	case len(msg) > maxNotifyBytes:
+		return fail(stateProblem, "message is %d bytes, over the %d byte limit; shorten it", len(msg), maxNotifyBytes)
+	}
+	if err := s.opts.Window.Notice(ctx, clientName(ctx), msg); err != nil {
+		return failErr(err)
+	}
+	return done(map[string]string{"state": stateDone}, "The person sees your message.")
+}
