@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"trestle/app"
+	"trestle/app/services"
 )
 
 //go:embed instructions.md
@@ -25,6 +26,11 @@ type Options struct {
 	Version string
 	// Logger gets diagnostics; it must not write to stdout.
 	Logger *log.Logger
+	// Services are the evaluator, tasks and permission gate; tools that
+	// need one that is missing are not offered.
+	Services services.Services
+	// Activity shows agents' evaluations and runs in the window; nil headless.
+	Activity Activity
 	// OnCall, when set, hears of every tool call once it is answered (the
 	// window's Agents pane). It is called on the serving goroutine and must
 	// not block.
@@ -82,6 +88,14 @@ func (s *Server) clients() []app.Client {
 	return []app.Client{}
 }
 
+// sessionID is the calling MCP session's id, "" outside a session.
+func sessionID(ctx context.Context) string {
+	if cs := server.ClientSessionFromContext(ctx); cs != nil {
+		return cs.SessionID()
+	}
+	return ""
+}
+
 // clientName is the name the calling client gave at initialize.
 func clientName(ctx context.Context) string {
 	if cs, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
@@ -92,6 +106,9 @@ func clientName(ctx context.Context) string {
 	return "an agent"
 }
 
+// progressTokenKey carries the call's progress token, when it has one.
+type progressTokenKey struct{}
+
 // typed binds a call's arguments to T and hands them to h. Arguments that
 // do not fit T are a problem the model can fix, not a Go error.
 func typed[T any](h func(context.Context, T) *mcp.CallToolResult) server.ToolHandlerFunc {
@@ -99,6 +116,9 @@ func typed[T any](h func(context.Context, T) *mcp.CallToolResult) server.ToolHan
 		var args T
 		if err := req.BindArguments(&args); err != nil {
 			return fail(stateProblem, "arguments do not fit the input schema: %v", err), nil
+		}
+		if m := req.Params.Meta; m != nil && m.ProgressToken != nil {
+			ctx = context.WithValue(ctx, progressTokenKey{}, m.ProgressToken)
 		}
 		return h(ctx, args), nil
 	}

@@ -1,0 +1,507 @@
+package eval
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"trestle/app"
+	"trestle/app/projconf"
+)
+
+// Deadlines and waits of an evaluation.
+const (
+	DefaultTimeout      = 10 * time.Second // an evaluation's deadline when the caller gives none
+	MaxTimeout          = 60 * time.Second // the longest deadline a caller may ask for
+	BusyWait            = 2 * time.Second  // how long Eval waits for a busy selection
+	DefaultStartTimeout = 30 * time.Second // how long a worker may take to start and preload
+)
+
+// Errors an evaluation can end with, besides app.ErrBusy and app.ErrNotFound.
+// Each is wrapped with the selection and what happened.
+var (
+	ErrDeadline = errors.New("the evaluation deadline passed")
+	ErrStopped  = errors.New("the evaluation was stopped")
+	ErrDied     = errors.New("the evaluator died")
+	ErrClosed   = errors.New("the evaluator manager is closed")
+)
+
+// State is a selection's worker state.
+type State string
+
+// Worker states.
+const (
+	StateIdle    State = "idle"    // a worker is up and waiting
+	StateRunning State = "running" // a worker is evaluating
+	StateStopped State = "stopped" // no worker: never started, stopped, restarted or past a deadline
+	StateDead    State = "dead"    // the worker exited by itself (os.Exit, crash)
+)
+
+// ManagerOptions configures a Manager.
+type ManagerOptions struct {
+	Root       string                        // project root
+	Module     string                        // the project's module path
+	Selections map[string]projconf.Selection // "default" is added when missing
+	// WorkerCommand returns the command that starts a worker process for a
+	// selection (the trestle binary with --eval-worker). The Manager adds
+	// the selection's environment and WorkerOptionsEnv to its Env, sets
+	// Dir to Root when empty, and starts it in its own process group.
+	WorkerCommand func(selection string) *exec.Cmd
+	// StartTimeout bounds a worker's start and preloading; 0 means DefaultStartTimeout.
+	StartTimeout time.Duration
+}
+
+// Result is the outcome of one evaluation.
+type Result struct {
+	Selection string
+	Value     string        // the last expression's value, "" when the input ends in a statement
+	Type      string        // its type
+	Output    string        // what the code wrote to stdout and stderr, at most MaxOutputBytes
+	Err       string        // compile or runtime error, or "panic: message"
+	Notes     []string      // things worth knowing: a fresh worker, output cut, go mod download
+	Duration  time.Duration // wall time of the call, including a worker start
+}
+
+// WorkerStatus describes one selection's worker.
+type WorkerStatus struct {
+	Selection   string
+	State       State
+	PID         int // 0 without a worker
+	Evaluations int // answered by the current worker
+}
+
+// Manager runs one worker process per selection of a project, started on
+// first use. It is safe for concurrent use: evaluations on different
+// selections run in parallel, and one on a busy selection waits at most
+// BusyWait. Close kills every worker.
+type Manager struct {
+	opts ManagerOptions
+	reap sync.WaitGroup // goroutines closing killed processes
+
+	mu         sync.Mutex
+	slots      map[string]*slot
+	closed     bool
+	tmp        string // holds the GOPATH trees, removed by Close
+	seq        int
+	modCache   string
+	downloaded bool // `go mod download` ran (or was tried) once
+}
+
+// slot is one selection's worker. turn is held by the evaluation in progress.
+type slot struct {
+	name string
+	turn chan struct{}
+
+	mu    sync.Mutex
+	proc  *process
+	state State
+	evals int
+	since time.Time // start of the running evaluation
+}
+
+// NewManager returns a Manager for a project. No worker starts until the
+// first Eval.
+func NewManager(opts ManagerOptions) *Manager {
+	sels := map[string]projconf.Selection{projconf.DefaultSelection: {}}
+	for name, s := range opts.Selections {
+		sels[name] = s
+	}
+	opts.Selections = sels
+	if opts.StartTimeout <= 0 {
+		opts.StartTimeout = DefaultStartTimeout
+	}
+	return &Manager{opts: opts, slots: map[string]*slot{}}
+}
+
+// Eval evaluates code in the selection's worker ("" means default), starting
+// the worker if needed. timeout 0 means DefaultTimeout; it is capped at
+// MaxTimeout. An error in the code (compile, runtime, panic) is Result.Err
+// with a nil error; the error is for the evaluator itself: app.ErrBusy when
+// another evaluation holds the selection past BusyWait or ctx,
+// ErrDeadline, ErrStopped, ErrDied, ErrClosed, app.ErrNotFound for an
+// unknown selection, app.ErrTooLarge for code over MaxCodeBytes. After
+// ErrDeadline, ErrStopped or ErrDied the state is lost and the next call
+// starts a fresh worker.
+func (m *Manager) Eval(ctx context.Context, selection, code string, timeout time.Duration) (Result, error) {
+	start := time.Now()
+	s, err := m.slot(selection)
+	if err != nil {
+		return Result{Selection: selection}, err
+	}
+	res := Result{Selection: s.name}
+	if len(code) > MaxCodeBytes {
+		return res, fmt.Errorf("evaluate in selection %q: %d bytes of code is over the %d byte limit: %w", s.name, len(code), MaxCodeBytes, app.ErrTooLarge)
+	}
+	timeout, res.Notes = clampTimeout(timeout)
+	if err := s.acquire(ctx); err != nil {
+		return res, err
+	}
+	defer func() { <-s.turn }()
+	r, notes, err := m.evalHeld(ctx, s, code, timeout)
+	res.Notes = append(res.Notes, notes...)
+	res.Duration = time.Since(start)
+	if err != nil {
+		return res, err
+	}
+	res.Value, res.Type, res.Output, res.Err = r.Value, r.Type, r.Output, r.Error
+	res.Notes = append(res.Notes, r.Notes...)
+	if r.OutputDropped > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("output cut: the first %d bytes are kept, %d more were dropped", MaxOutputBytes, r.OutputDropped))
+	}
+	return res, nil
+}
+
+// evalHeld runs one evaluation while holding s.turn.
+func (m *Manager) evalHeld(ctx context.Context, s *slot, code string, timeout time.Duration) (response, []string, error) {
+	p, notes, err := m.ensure(ctx, s)
+	if err != nil {
+		return response{}, notes, err
+	}
+	s.begin(p)
+	r, err := p.eval(ctx, code, timeout)
+	if err != nil {
+		err = goneError(s.name, p, timeout, err) // before end, which may close p
+	}
+	m.end(s, p, err)
+	return r, notes, err
+}
+
+func clampTimeout(d time.Duration) (time.Duration, []string) {
+	switch {
+	case d <= 0:
+		return DefaultTimeout, nil
+	case d > MaxTimeout:
+		return MaxTimeout, []string{fmt.Sprintf("the timeout %s was capped at %s", d, MaxTimeout)}
+	}
+	return d, nil
+}
+
+// slot returns the selection's slot, creating it on first use.
+func (m *Manager) slot(selection string) (*slot, error) {
+	name := selection
+	if name == "" {
+		name = projconf.DefaultSelection
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, fmt.Errorf("evaluate in selection %q: %w", name, ErrClosed)
+	}
+	if _, ok := m.opts.Selections[name]; !ok {
+		return nil, fmt.Errorf("evaluate: no selection %q (have %v): %w", name, m.selectionNames(), app.ErrNotFound)
+	}
+	s := m.slots[name]
+	if s == nil {
+		s = &slot{name: name, turn: make(chan struct{}, 1), state: StateStopped}
+		m.slots[name] = s
+	}
+	return s, nil
+}
+
+// selectionNames lists the configured selections, default first. m.mu is held.
+func (m *Manager) selectionNames() []string {
+	names := make([]string, 0, len(m.opts.Selections))
+	for name := range m.opts.Selections {
+		if name != projconf.DefaultSelection {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return append([]string{projconf.DefaultSelection}, names...)
+}
+
+// acquire takes the selection's turn, waiting at most BusyWait or ctx.
+func (s *slot) acquire(ctx context.Context) error {
+	select {
+	case s.turn <- struct{}{}:
+		return nil
+	default:
+	}
+	t := time.NewTimer(BusyWait)
+	defer t.Stop()
+	select {
+	case s.turn <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+	case <-t.C:
+	}
+	s.mu.Lock()
+	since := time.Since(s.since).Round(time.Millisecond)
+	s.mu.Unlock()
+	return fmt.Errorf("evaluate in selection %q: another evaluation has been running for %s: %w", s.name, since, app.ErrBusy)
+}
+
+func (s *slot) begin(p *process) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.proc == p {
+		s.state, s.since = StateRunning, time.Now()
+	}
+}
+
+// end records an evaluation's outcome; a worker that is gone is dropped
+// and closed in the background.
+func (m *Manager) end(s *slot, p *process, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.proc != p { // restarted or closed meanwhile: they closed it
+		return
+	}
+	if err == nil {
+		s.state = StateIdle
+		s.evals++
+		return
+	}
+	s.proc, s.state = nil, StateStopped
+	if p.killReason() == "" {
+		s.state = StateDead
+	}
+	m.closeLater(p)
+}
+
+// closeLater closes p on a goroutine that Close waits for.
+func (m *Manager) closeLater(p *process) {
+	m.reap.Add(1)
+	go func() {
+		defer m.reap.Done()
+		p.close()
+	}()
+}
+
+// goneError explains why a worker did not answer.
+func goneError(sel string, p *process, timeout time.Duration, err error) error {
+	const lost = "the evaluator was killed and its state was lost; the next evaluation starts a fresh one"
+	switch p.killReason() {
+	case reasonDeadline:
+		return fmt.Errorf("evaluate in selection %q: the deadline of %s passed; %s: %w", sel, timeout, lost, ErrDeadline)
+	case reasonStopped:
+		return fmt.Errorf("evaluate in selection %q: stopped; %s: %w", sel, lost, ErrStopped)
+	case reasonRestarted:
+		return fmt.Errorf("evaluate in selection %q: the evaluator was restarted during the evaluation; its state was lost: %w", sel, ErrStopped)
+	case reasonCancelled:
+		return fmt.Errorf("evaluate in selection %q: cancelled; %s: %w", sel, lost, err)
+	case reasonClosed:
+		return fmt.Errorf("evaluate in selection %q: %w", sel, ErrClosed)
+	}
+	return fmt.Errorf("evaluate in selection %q: the evaluator died (%s); its state was lost and the next evaluation starts a fresh one%s: %w", sel, p.exitText(), p.stderrText(), ErrDied)
+}
+
+// ensure returns the selection's live worker, starting one if there is none.
+func (m *Manager) ensure(ctx context.Context, s *slot) (*process, []string, error) {
+	s.mu.Lock()
+	p := s.proc
+	s.mu.Unlock()
+	if p != nil && !p.exited() {
+		return p, nil, nil
+	}
+	var notes []string
+	if p != nil {
+		notes = append(notes, fmt.Sprintf("the previous evaluator had died (%s)%s; started a fresh one", p.exitText(), p.stderrText()))
+		m.end(s, p, errGone)
+	}
+	p, startNotes, err := m.start(ctx, s.name)
+	notes = append(notes, startNotes...)
+	if err != nil {
+		return nil, notes, fmt.Errorf("evaluate in selection %q: %w", s.name, err)
+	}
+	m.mu.Lock()
+	closed := m.closed
+	m.mu.Unlock()
+	if closed {
+		m.closeLater(p)
+		return nil, notes, fmt.Errorf("evaluate in selection %q: %w", s.name, ErrClosed)
+	}
+	s.mu.Lock()
+	s.proc, s.state, s.evals = p, StateIdle, 0
+	s.mu.Unlock()
+	return p, append(notes, "started a fresh evaluator"), nil
+}
+
+// start builds a GOPATH tree and starts a worker for the selection.
+func (m *Manager) start(ctx context.Context, name string) (*process, []string, error) {
+	if m.opts.WorkerCommand == nil {
+		return nil, nil, errors.New("start the evaluator: no WorkerCommand configured")
+	}
+	opts, notes, err := m.workerOptions(ctx, name)
+	if err != nil {
+		return nil, notes, err
+	}
+	cmd, err := m.command(name, opts)
+	if err != nil {
+		os.RemoveAll(opts.GoPath)
+		return nil, notes, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, m.opts.StartTimeout)
+	defer cancel()
+	p, ready, err := startProcess(ctx, cmd, opts.GoPath)
+	if err != nil {
+		os.RemoveAll(opts.GoPath)
+	}
+	return p, append(notes, ready...), err
+}
+
+// workerOptions prepares a fresh GOPATH tree and the options for a worker.
+func (m *Manager) workerOptions(ctx context.Context, name string) (WorkerOptions, []string, error) {
+	dir, modCache, download, err := m.prepare(ctx)
+	if err != nil {
+		return WorkerOptions{}, nil, err
+	}
+	notes, err := buildGoPath(ctx, dir, m.opts.Root, modCache, download)
+	if err != nil {
+		os.RemoveAll(dir)
+		return WorkerOptions{}, notes, err
+	}
+	sel := m.opts.Selections[name]
+	return WorkerOptions{
+		Root: m.opts.Root, Module: m.opts.Module, Selection: name,
+		Tags: sel.Tags, Env: sel.Env, Preload: sel.Preload,
+		GoPath: dir, ModCache: modCache,
+	}, notes, nil
+}
+
+// prepare returns a new folder for a GOPATH tree, the module cache, and
+// whether `go mod download` may still be tried.
+func (m *Manager) prepare(ctx context.Context) (dir, modCache string, download bool, err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.tmp == "" {
+		if m.tmp, err = os.MkdirTemp("", "trestle-eval-"); err != nil {
+			return "", "", false, fmt.Errorf("start the evaluator: %w", err)
+		}
+	}
+	if m.modCache == "" {
+		if m.modCache, err = goModCache(ctx); err != nil {
+			return "", "", false, fmt.Errorf("start the evaluator: %w", err)
+		}
+	}
+	m.seq++
+	download, m.downloaded = !m.downloaded, true
+	return filepath.Join(m.tmp, "gopath-"+strconv.Itoa(m.seq)), m.modCache, download, nil
+}
+
+// command completes the caller's worker command with the options.
+func (m *Manager) command(name string, opts WorkerOptions) (*exec.Cmd, error) {
+	cmd := m.opts.WorkerCommand(name)
+	if cmd == nil {
+		return nil, fmt.Errorf("start the evaluator for %q: WorkerCommand returned nil", name)
+	}
+	raw, err := json.Marshal(opts)
+	if err != nil {
+		return nil, fmt.Errorf("start the evaluator: %w", err)
+	}
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	for k, v := range opts.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	cmd.Env = append(cmd.Env, WorkerOptionsEnv+"="+string(raw))
+	if cmd.Dir == "" {
+		cmd.Dir = m.opts.Root
+	}
+	return cmd, nil
+}
+
+// Stop interrupts the evaluation running in the selection: its worker is
+// killed as by a deadline and the evaluation returns ErrStopped. It returns
+// app.ErrNotFound when nothing is running there. It does not wait.
+func (m *Manager) Stop(selection string) error {
+	s, err := m.slot(selection)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	p, state := s.proc, s.state
+	s.mu.Unlock()
+	if p == nil || state != StateRunning {
+		return fmt.Errorf("stop the evaluation in selection %q: nothing is running: %w", s.name, app.ErrNotFound)
+	}
+	p.kill(reasonStopped)
+	return nil
+}
+
+// Restart kills the selection's worker, if any; the next Eval starts a
+// fresh one. An evaluation in progress returns ErrStopped.
+func (m *Manager) Restart(selection string) error {
+	s, err := m.slot(selection)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	p := s.proc
+	s.proc, s.state, s.evals = nil, StateStopped, 0
+	s.mu.Unlock()
+	if p != nil {
+		p.kill(reasonRestarted)
+		m.closeLater(p)
+	}
+	return nil
+}
+
+// Status describes every configured selection's worker, default first.
+func (m *Manager) Status() []WorkerStatus {
+	m.mu.Lock()
+	names := m.selectionNames()
+	slots := make([]*slot, len(names))
+	for i, name := range names {
+		slots[i] = m.slots[name]
+	}
+	m.mu.Unlock()
+	out := make([]WorkerStatus, len(names))
+	for i, name := range names {
+		out[i] = WorkerStatus{Selection: name, State: StateStopped}
+		if slots[i] != nil {
+			out[i] = slots[i].status()
+		}
+	}
+	return out
+}
+
+func (s *slot) status() WorkerStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := WorkerStatus{Selection: s.name, State: s.state, Evaluations: s.evals}
+	if s.proc != nil {
+		st.PID = s.proc.cmd.Process.Pid
+		if s.state == StateIdle && s.proc.exited() {
+			st.State = StateDead
+		}
+	}
+	return st
+}
+
+// Close kills every worker, waits for them to be reaped and removes the
+// GOPATH trees. Later calls to Eval return ErrClosed.
+func (m *Manager) Close() {
+	m.mu.Lock()
+	m.closed = true
+	slots := make([]*slot, 0, len(m.slots))
+	for _, s := range m.slots {
+		slots = append(slots, s)
+	}
+	m.mu.Unlock()
+	for _, s := range slots {
+		s.mu.Lock()
+		p := s.proc
+		s.proc, s.state = nil, StateStopped
+		s.mu.Unlock()
+		if p != nil {
+			p.kill(reasonClosed)
+			m.closeLater(p)
+		}
+	}
+	m.reap.Wait()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.tmp != "" {
+		os.RemoveAll(m.tmp)
+	}
+}

@@ -1,0 +1,215 @@
+package eval
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"strconv"
+	"strings"
+)
+
+// chunkKind says how a top-level piece of input is evaluated.
+type chunkKind int
+
+const (
+	kindStmt   chunkKind = iota // a statement or expression: evaluated inside yaegi's main wrapper
+	kindDecl                    // const, type, var or func declaration: evaluated as a file
+	kindImport                  // an import declaration: evaluated first
+)
+
+// chunk is one top-level piece of the input: src[start:end].
+type chunk struct {
+	kind       chunkKind
+	start, end int
+}
+
+// plan is how one input is evaluated: its imports first, then its other
+// pieces in groups of the same kind, in their order.
+type plan struct {
+	whole    bool     // evaluate src unchanged (a package clause, or it did not scan)
+	imports  []string // the import declarations' source
+	groups   []string // source for each Eval, padded so that line numbers match the input
+	lastExpr bool     // the last non-import piece is an expression whose value is shown
+}
+
+// planInput splits src at top-level statement boundaries. yaegi wants imports
+// first and decides between file and statement mode from the first token, so
+// imports are pulled to the front and the rest is grouped by kind.
+func planInput(src string) plan {
+	chunks, ok := scanChunks(src)
+	if !ok {
+		return plan{whole: true}
+	}
+	var p plan
+	masked := []byte(src)
+	var rest []chunk
+	for _, c := range chunks {
+		if c.kind != kindImport {
+			rest = append(rest, c)
+			continue
+		}
+		p.imports = append(p.imports, src[c.start:c.end])
+		blank(masked[c.start:c.end])
+	}
+	p.groups = groupChunks(string(masked), rest)
+	if len(rest) > 0 {
+		last := rest[len(rest)-1]
+		_, err := parser.ParseExpr(src[last.start:last.end])
+		p.lastExpr = err == nil
+	}
+	return p
+}
+
+// blank replaces everything but newlines with spaces, keeping positions.
+func blank(b []byte) {
+	for i, c := range b {
+		if c != '\n' {
+			b[i] = ' '
+		}
+	}
+}
+
+// groupChunks joins runs of chunks of the same kind, each run padded with
+// newlines so that yaegi's line numbers are the input's.
+func groupChunks(src string, chunks []chunk) []string {
+	var groups []string
+	for i := 0; i < len(chunks); {
+		j := i + 1
+		for j < len(chunks) && chunks[j].kind == chunks[i].kind {
+			j++
+		}
+		start, end := chunks[i].start, chunks[j-1].end
+		pad := strings.Repeat("\n", strings.Count(src[:start], "\n"))
+		groups = append(groups, pad+src[start:end])
+		i = j
+	}
+	return groups
+}
+
+// scanChunks tokenizes src and cuts it at semicolons (explicit or inserted
+// at line ends) outside brackets. It reports false when src does not scan,
+// has unbalanced brackets or starts with a package clause: yaegi then gets
+// the input as it is and reports the problem itself.
+func scanChunks(src string) ([]chunk, bool) {
+	fset := token.NewFileSet()
+	file := fset.AddFile("", -1, len(src))
+	var s scanner.Scanner
+	bad := false
+	s.Init(file, []byte(src), func(token.Position, string) { bad = true }, 0)
+	var chunks []chunk
+	var toks []token.Token
+	depth, start := 0, 0
+	for {
+		pos, tok, _ := s.Scan()
+		off := file.Offset(pos)
+		if tok == token.EOF || (tok == token.SEMICOLON && depth == 0) {
+			if len(toks) > 0 {
+				chunks = append(chunks, chunk{kind: classify(toks), start: start, end: off})
+			}
+			toks = toks[:0]
+			if tok == token.EOF {
+				break
+			}
+			continue
+		}
+		depth += bracketDelta(tok)
+		if len(toks) == 0 {
+			start = off
+		}
+		toks = append(toks, tok)
+	}
+	if bad || depth != 0 || (len(chunks) > 0 && startsWith(src, chunks[0], "package")) {
+		return nil, false
+	}
+	return chunks, true
+}
+
+func startsWith(src string, c chunk, word string) bool {
+	return strings.HasPrefix(src[c.start:c.end], word)
+}
+
+func bracketDelta(tok token.Token) int {
+	switch tok {
+	case token.LPAREN, token.LBRACK, token.LBRACE:
+		return 1
+	case token.RPAREN, token.RBRACK, token.RBRACE:
+		return -1
+	}
+	return 0
+}
+
+// classify tells a piece's kind from its tokens. A func literal statement
+// (func() {...}()) is a statement; a named function or a method is a
+// declaration.
+func classify(toks []token.Token) chunkKind {
+	switch toks[0] {
+	case token.IMPORT:
+		return kindImport
+	case token.CONST, token.TYPE, token.VAR:
+		return kindDecl
+	case token.FUNC:
+		if isFuncDecl(toks) {
+			return kindDecl
+		}
+	}
+	return kindStmt
+}
+
+// isFuncDecl reports whether toks (starting with func) declare a function
+// ("func Name") or a method ("func (r T) Name(").
+func isFuncDecl(toks []token.Token) bool {
+	if len(toks) < 2 {
+		return false
+	}
+	if toks[1] == token.IDENT {
+		return true
+	}
+	if toks[1] != token.LPAREN {
+		return false
+	}
+	depth := 0
+	for i := 1; i < len(toks); i++ {
+		depth += bracketDelta(toks[i])
+		if depth == 0 {
+			return i+2 < len(toks) && toks[i+1] == token.IDENT && toks[i+2] == token.LPAREN
+		}
+	}
+	return false
+}
+
+// importSpec is one import: its local name ("" for the default) and path.
+type importSpec struct {
+	name, path string
+}
+
+// source is the spec as a one-line import declaration.
+func (s importSpec) source() string {
+	if s.name == "" {
+		return "import " + strconv.Quote(s.path)
+	}
+	return "import " + s.name + " " + strconv.Quote(s.path)
+}
+
+// parseImports returns the specs of import declarations.
+func parseImports(decls []string) ([]importSpec, error) {
+	src := "package p\n" + strings.Join(decls, "\n")
+	f, err := parser.ParseFile(token.NewFileSet(), "input", src, parser.ImportsOnly)
+	if err != nil {
+		return nil, err
+	}
+	specs := make([]importSpec, 0, len(f.Imports))
+	for _, is := range f.Imports {
+		specs = append(specs, specOf(is))
+	}
+	return specs, nil
+}
+
+func specOf(is *ast.ImportSpec) importSpec {
+	path, _ := strconv.Unquote(is.Path.Value)
+	s := importSpec{path: path}
+	if is.Name != nil {
+		s.name = is.Name.Name
+	}
+	return s
+}

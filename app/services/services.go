@@ -1,0 +1,30 @@
+// Package services bundles a project's evaluator, task runner,
+// configuration and agent permission gate, which the window and the MCP
+// tools share. It is plain Go: no Fyne, no cgo, nothing on os.Stdout.
+package services
+
+import (
+	"trestle/app"
+	"trestle/app/eval"
+	"trestle/app/projconf"
+	"trestle/app/task"
+)
+
+// Services are one project's running parts. Each is safe for concurrent
+// use; a nil one is not available (the tools that need it are not offered).
+type Services struct {
+	Eval  *eval.Manager
+	Tasks *task.Runner
+	Gate  *app.Gate
+	// Config is .trestle.json merged over the defaults, and the file's
+	// problem if it has one (the defaults are used then).
+	Config func() (projconf.Config, error)
+}
+
+// ProjectConfig returns the configuration, or the defaults without a Config func.
+func (s Services) ProjectConfig() (projconf.Config, error) {
+	if s.Config == nil {
+		return projconf.Defaults(), nil
+	}
+	return s.Config()
+}

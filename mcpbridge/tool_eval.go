@@ -1,0 +1,107 @@
+package mcpbridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"trestle/app/eval"
+)
+
+type evalParams struct {
+	Code           string `json:"code" jsonschema:"Go to evaluate: statements, declarations and imports may be mixed; the value of a final expression is returned"`
+	Selection      string `json:"selection,omitempty" jsonschema:"the .trestle.json selection whose evaluator to use (default: default)"`
+	TimeoutSeconds int    `json:"timeout_seconds,omitempty" jsonschema:"deadline in seconds (default 10, at most 60); past it the evaluator is restarted and its state lost"`
+}
+
+type evalResult struct {
+	State      string   `json:"state"`
+	Selection  string   `json:"selection"`
+	Value      string   `json:"value,omitempty"`
+	Type       string   `json:"type,omitempty"`
+	Output     string   `json:"output,omitempty"`
+	Error      string   `json:"error,omitempty"`
+	Notes      []string `json:"notes,omitempty"`
+	DurationMS int64    `json:"duration_ms"`
+}
+
+func (s *Server) evalTool() server.ServerTool {
+	tool := mcp.NewTool("trestle_eval",
+		mcp.WithDescription("Evaluates Go in the project's evaluator, which can import the project's own packages and "+
+			"its dependencies; state (variables, functions, imports) persists between calls. The person sees the code "+
+			"and result in the Eval pane and may be asked to allow it. "+
+			`e.g. {"code":"import \"example.com/demo/calc\"\ncalc.Add(2, 3)"}`),
+		mcp.WithInputSchema[evalParams](),
+		mcp.WithToolAnnotation(mcp.ToolAnnotation{Title: "Evaluate Go",
+			ReadOnlyHint: mcp.ToBoolPtr(false), DestructiveHint: mcp.ToBoolPtr(true),
+			IdempotentHint: mcp.ToBoolPtr(false), OpenWorldHint: mcp.ToBoolPtr(true)}),
+	)
+	return server.ServerTool{Tool: tool, Handler: typed(s.eval)}
+}
+
+func (s *Server) eval(ctx context.Context, p evalParams) *mcp.CallToolResult {
+	if strings.TrimSpace(p.Code) == "" {
+		return fail(stateProblem, "code is empty; pass Go to evaluate, e.g. {\"code\":\"1+1\"}")
+	}
+	if p.TimeoutSeconds < 0 || p.TimeoutSeconds > int(eval.MaxTimeout/time.Second) {
+		return fail(stateProblem, "timeout_seconds %d is outside 1..%d", p.TimeoutSeconds, int(eval.MaxTimeout/time.Second))
+	}
+	if err := s.permit(ctx, "evaluate", p.Code); err != nil {
+		return failErr(err)
+	}
+	res, err := s.opts.Services.Eval.Eval(ctx, p.Selection, p.Code, time.Duration(p.TimeoutSeconds)*time.Second)
+	if a := s.opts.Activity; a != nil {
+		a.EvalDone(clientName(ctx), p.Selection, p.Code, res, err)
+	}
+	return evalAnswer(res, err)
+}
+
+// evalAnswer turns an evaluation into a tool result: an error in the code
+// or from the evaluator is a problem (busy when it is occupied).
+func evalAnswer(res eval.Result, err error) *mcp.CallToolResult {
+	out := evalResult{State: stateDone, Selection: res.Selection, Value: res.Value, Type: res.Type,
+		Output: res.Output, Error: res.Err, Notes: res.Notes, DurationMS: res.Duration.Milliseconds()}
+	switch {
+	case err != nil && (errors.Is(err, eval.ErrDeadline) || errors.Is(err, eval.ErrDied) || errors.Is(err, eval.ErrStopped)):
+		return fail(stateProblem, "%v; the evaluator's state (variables, imports) was lost and the next call starts fresh", err)
+	case err != nil:
+		return failErr(err)
+	case res.Err != "":
+		out.State = stateProblem
+		r := mcp.NewToolResultStructured(out, fmt.Sprintf("problem: %s%s", res.Err, outputSuffix(res.Output)))
+		r.IsError = true
+		return r
+	}
+	return done(out, "%s", describeEval(res))
+}
+
+func describeEval(res eval.Result) string {
+	var b strings.Builder
+	if res.Output != "" {
+		fmt.Fprintf(&b, "output:\n%s", res.Output)
+		if !strings.HasSuffix(res.Output, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	if res.Value != "" {
+		fmt.Fprintf(&b, "= %s (%s)", res.Value, res.Type)
+	} else if b.Len() == 0 {
+		b.WriteString("ok (no value)")
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(&b, "\nnote: %s", n)
+	}
+	return b.String()
+}
+
+func outputSuffix(out string) string {
+	if out == "" {
+		return ""
+	}
+	return "\noutput before the error:\n" + out
+}

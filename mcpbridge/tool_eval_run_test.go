@@ -1,0 +1,168 @@
+package mcpbridge
+
+import (
+	"context"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"trestle/app"
+	"trestle/app/eval"
+	"trestle/app/projconf"
+	"trestle/app/services"
+	"trestle/app/task"
+)
+
+const trestleJSON = `{"tasks": {
+  "echo": {"command": ["sh", "-c", "echo one; echo two; exit 3"]},
+  "slow": {"command": ["sh", "-c", "echo start; sleep 30"]}
+}}`
+
+// servicesClient serves a project with a real evaluator (this test binary
+// as its worker) and task runner over the stdio path, policy allow.
+func servicesClient(t *testing.T, policy string) (*client.Client, services.Services) {
+	t.Helper()
+	project := newTestProject(t)
+	os.WriteFile(filepath.Join(project.Root, projconf.FileName), []byte(trestleJSON), 0o644)
+	sv := services.Services{
+		Eval: eval.NewManager(eval.ManagerOptions{Root: project.Root, Module: project.Module,
+			WorkerCommand: testWorkerCommand}),
+		Tasks:  task.NewRunner(project.Root),
+		Gate:   app.NewGate(policy, nil),
+		Config: func() (projconf.Config, error) { return projconf.Load(project.Root) },
+	}
+	t.Cleanup(sv.Eval.Close)
+	srv := NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv})
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	go func() { ServeStdio(context.Background(), srv, inR, outW); outW.Close() }()
+	c := client.NewClient(transport.NewIO(outR, inW, nil))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = "2025-06-18"
+	req.Params.ClientInfo = mcp.Implementation{Name: "eval-test", Version: "1"}
+	if _, err := c.Initialize(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c, sv
+}
+
+func TestEvalTool(t *testing.T) {
+	c, _ := servicesClient(t, app.PolicyAllow)
+	tests := []struct {
+		name      string
+		args      map[string]any
+		wantState string
+		want      string // in the text
+	}{
+		{"value", map[string]any{"code": "x := 40\nx + 2"}, "done", "= 42 (int)"},
+		{"state kept", map[string]any{"code": "x * 2"}, "done", "= 80 (int)"},
+		{"output", map[string]any{"code": "import \"fmt\"\nfmt.Println(\"hello\")"}, "done", "hello"},
+		{"compile error", map[string]any{"code": "undefinedThing + 1"}, "problem", "undefined"},
+		{"deadline", map[string]any{"code": "for {}", "timeout_seconds": 1}, "problem", "state (variables, imports) was lost"},
+		{"fresh after deadline", map[string]any{"code": "x"}, "problem", "undefined"},
+		{"empty", map[string]any{"code": "  "}, "problem", "code is empty"},
+		{"timeout too long", map[string]any{"code": "1", "timeout_seconds": 999}, "problem", "outside"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, sc := callTool(t, c, "trestle_eval", tt.args)
+			if sc["state"] != tt.wantState || !strings.Contains(textOf(res), tt.want) {
+				t.Fatalf("state %v, text %q; want %s containing %q", sc["state"], textOf(res), tt.wantState, tt.want)
+			}
+		})
+	}
+}
+
+func TestEvalAndRunRefusedByPolicy(t *testing.T) {
+	c, _ := servicesClient(t, app.PolicyDeny)
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"trestle_eval", map[string]any{"code": "1+1"}},
+		{"trestle_run", map[string]any{"task": "echo"}},
+	} {
+		res, sc := callTool(t, c, tc.tool, tc.args)
+		if !res.IsError || sc["state"] != "refused" || !strings.Contains(textOf(res), "policy denies") {
+			t.Fatalf("%s: %v %q", tc.tool, sc, textOf(res))
+		}
+	}
+}
+
+func TestRunToolStreamsProgressBeforeTheResult(t *testing.T) {
+	c, _ := servicesClient(t, app.PolicyAllow)
+	var mu sync.Mutex
+	var progress []string
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == "notifications/progress" {
+			mu.Lock()
+			progress = append(progress, n.Params.AdditionalFields["message"].(string))
+			mu.Unlock()
+		}
+	})
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "trestle_run"
+	req.Params.Arguments = map[string]any{"task": "echo"}
+	req.Params.Meta = &mcp.Meta{ProgressToken: "tok"}
+	res, err := c.CallTool(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := res.StructuredContent.(map[string]any)
+	if sc["run_state"] != "failed" || sc["exit_code"] != float64(3) || !strings.Contains(sc["output"].(string), "one\ntwo") {
+		t.Fatalf("result %v", sc)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if got := strings.Join(progress, "\n"); got != "one\ntwo" {
+		t.Fatalf("progress before the result: %q", got)
+	}
+}
+
+func TestRunToolBusyStatusAndCancel(t *testing.T) {
+	c, sv := servicesClient(t, app.PolicyAllow)
+	res, sc := callTool(t, c, "trestle_run", map[string]any{"task": "slow", "wait_seconds": 0})
+	if res.IsError || sc["run_state"] != "running" {
+		t.Fatalf("start slow: %v", sc)
+	}
+	id := sc["run_id"].(string)
+	res, sc = callTool(t, c, "trestle_run", map[string]any{"task": "echo"})
+	if sc["state"] != "busy" || !strings.Contains(textOf(res), `"slow"`) {
+		t.Fatalf("second run: %v %q", sc, textOf(res))
+	}
+	if run, ok := sv.Tasks.Get(id); !ok || run.State() != task.StateRunning {
+		t.Fatalf("run %s is not running", id)
+	}
+	// Cancelling a waiting call stops the run it started.
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	sv.Tasks.Stop()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "trestle_run"
+	req.Params.Arguments = map[string]any{"task": "slow"}
+	c.CallTool(ctx, req) // returns when ctx ends; the client sends notifications/cancelled
+	run := sv.Tasks.Last()
+	select {
+	case <-run.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the cancelled call's run is still going")
+	}
+	if run.State() != task.StateStopped {
+		t.Fatalf("run state %s, want stopped", run.State())
+	}
+}

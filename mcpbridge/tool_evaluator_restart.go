@@ -1,0 +1,30 @@
+package mcpbridge
+
+import (
+	"context"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+type restartParams struct {
+	Selection string `json:"selection,omitempty" jsonschema:"the selection whose evaluator to restart (default: default)"`
+}
+
+func (s *Server) evaluatorRestartTool() server.ServerTool {
+	tool := mcp.NewTool("trestle_evaluator_restart",
+		mcp.WithDescription("Restarts a selection's evaluator: its state (variables, imports) is dropped and the next "+
+			`trestle_eval starts fresh, e.g. after the project's code changed. e.g. {"selection":"default"}`),
+		mcp.WithInputSchema[restartParams](),
+		hints("Restart an evaluator", false, true, true),
+	)
+	return server.ServerTool{Tool: tool, Handler: typed(s.evaluatorRestart)}
+}
+
+func (s *Server) evaluatorRestart(_ context.Context, p restartParams) *mcp.CallToolResult {
+	if err := s.opts.Services.Eval.Restart(p.Selection); err != nil {
+		return failErr(err)
+	}
+	return done(map[string]string{"state": stateDone, "selection": selectionOr(p.Selection)},
+		"Restarted the %s evaluator; its state is gone.", selectionOr(p.Selection))
+}

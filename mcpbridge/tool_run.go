@@ -1,0 +1,219 @@
+package mcpbridge
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"trestle/app/task"
+)
+
+// Bounds of trestle_run and trestle_run_status.
+const (
+	defaultRunWait = 60 // seconds a call waits for its run by default
+	maxRunWait     = 600
+	defaultTail    = 200 // output lines a result carries by default
+	maxTail        = task.MaxLines
+	// progressEvery rate-limits progress notifications: a test run can
+	// print thousands of lines a second, and each is a message to the client.
+	progressEvery = 200 * time.Millisecond
+)
+
+type runParams struct {
+	Task        string   `json:"task" jsonschema:"task name: build, test, vet, or one from .trestle.json (see trestle_tasks)"`
+	Args        []string `json:"args,omitempty" jsonschema:"extra arguments appended to the task's command, e.g. [\"-run\",\"TestFoo\",\"./pkg/...\"]"`
+	Selection   string   `json:"selection,omitempty" jsonschema:"selection whose build tags and environment to use (default: default)"`
+	WaitSeconds *int     `json:"wait_seconds,omitempty" jsonschema:"how long to wait for the run to end (default 60, at most 600; 0 returns at once); it goes on after the call returns"`
+	TailLines   int      `json:"tail_lines,omitempty" jsonschema:"output lines to return, from the end (default 200)"`
+}
+
+type runResult struct {
+	State      string         `json:"state"`
+	RunID      string         `json:"run_id"`
+	Task       string         `json:"task"`
+	Command    string         `json:"command"`
+	RunState   string         `json:"run_state"`
+	ExitCode   int            `json:"exit_code"`
+	DurationMS int64          `json:"duration_ms"`
+	Output     string         `json:"output"`
+	Dropped    int            `json:"dropped_lines"`
+	Problems   []task.Problem `json:"problems"`
+}
+
+func (s *Server) runTool() server.ServerTool {
+	tool := mcp.NewTool("trestle_run",
+		mcp.WithDescription("Runs a project task (go build, test, vet, or one from .trestle.json) in plain view: output "+
+			"streams into the window's Run pane and, when you pass a progress token, as progress notifications. "+
+			"Returns when it ends, or after wait_seconds with its run_id (then use trestle_run_status). One run at a "+
+			"time per project. "+`e.g. {"task":"test","args":["-run","TestParse","./app/..."]}`),
+		mcp.WithInputSchema[runParams](),
+		mcp.WithToolAnnotation(mcp.ToolAnnotation{Title: "Run a task",
+			ReadOnlyHint: mcp.ToBoolPtr(false), DestructiveHint: mcp.ToBoolPtr(true),
+			IdempotentHint: mcp.ToBoolPtr(false), OpenWorldHint: mcp.ToBoolPtr(true)}),
+	)
+	return server.ServerTool{Tool: tool, Handler: typed(s.run)}
+}
+
+func (s *Server) run(ctx context.Context, p runParams) *mcp.CallToolResult {
+	wait, tail, bad := runBounds(p.WaitSeconds, p.TailLines)
+	if bad != nil {
+		return bad
+	}
+	conf, _ := s.config()
+	t, ok := conf.Task(p.Task)
+	if !ok {
+		return fail(stateProblem, "no task %q; the tasks are: %s", p.Task, strings.Join(conf.TaskNames(), ", "))
+	}
+	sel, ok := conf.Selection(selectionOr(p.Selection))
+	if !ok {
+		return fail(stateProblem, "no selection %q; the selections are: %s", p.Selection, strings.Join(conf.SelectionNames(), ", "))
+	}
+	if err := s.permit(ctx, "run", commandLine(t, p.Args)); err != nil {
+		return failErr(err)
+	}
+	prog := newProgress(ctx)
+	activity := s.opts.Activity
+	run, err := s.opts.Services.Tasks.Start(context.WithoutCancel(ctx), t, p.Args, sel, func(l task.Line) {
+		if activity != nil {
+			activity.RunLine(l)
+		}
+		prog.line(l)
+	})
+	if err != nil {
+		return failErr(err)
+	}
+	if activity != nil {
+		activity.RunStarted(clientName(ctx), run)
+		go func() { <-run.Done(); activity.RunEnded(run) }()
+	}
+	return awaitRun(ctx, run, wait, tail, prog, true)
+}
+
+// awaitRun waits up to wait for run and describes it. When the caller
+// cancels (notifications/cancelled, or it went away) an owning call stops
+// the run; a status call just answers.
+func awaitRun(ctx context.Context, run *task.Run, wait time.Duration, tail int, prog *progress, own bool) *mcp.CallToolResult {
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-run.Done():
+	case <-timer.C:
+	case <-ctx.Done():
+		if own {
+			run.Stop()
+			<-run.Done()
+		}
+	}
+	prog.flush()
+	return describeRun(run, tail)
+}
+
+func runBounds(waitSeconds *int, tailLines int) (time.Duration, int, *mcp.CallToolResult) {
+	wait := defaultRunWait
+	if waitSeconds != nil {
+		wait = *waitSeconds
+	}
+	if wait < 0 || wait > maxRunWait {
+		return 0, 0, fail(stateProblem, "wait_seconds %d is outside 0..%d", wait, maxRunWait)
+	}
+	if tailLines < 0 || tailLines > maxTail {
+		return 0, 0, fail(stateProblem, "tail_lines %d is outside 0..%d", tailLines, maxTail)
+	}
+	if tailLines == 0 {
+		tailLines = defaultTail
+	}
+	return time.Duration(wait) * time.Second, tailLines, nil
+}
+
+func selectionOr(name string) string {
+	if name == "" {
+		return "default"
+	}
+	return name
+}
+
+// describeRun is a run's result: done while it runs or when it passed; a
+// problem when it failed, timed out or was stopped.
+func describeRun(run *task.Run, tail int) *mcp.CallToolResult {
+	out, dropped := run.Output(tail)
+	probs := run.Problems()
+	if probs == nil {
+		probs = []task.Problem{}
+	}
+	res := runResult{State: stateDone, RunID: run.ID, Task: run.Task.Name, Command: commandLine(run.Task, run.Args),
+		RunState: string(run.State()), ExitCode: run.ExitCode(), DurationMS: run.Duration().Milliseconds(),
+		Output: out, Dropped: dropped, Problems: probs}
+	head := fmt.Sprintf("%s %s: %s", run.ID, res.Command, res.RunState)
+	switch run.State() {
+	case task.StateRunning:
+		head += fmt.Sprintf(" for %s; ask trestle_run_status {\"run_id\":%q,\"wait_seconds\":60} for the rest", run.Duration().Round(time.Second), run.ID)
+	case task.StatePassed:
+	default:
+		res.State = stateProblem
+		head = fmt.Sprintf("problem: %s (exit code %d, %d problems)", head, res.ExitCode, len(probs))
+	}
+	text := fmt.Sprintf("%s\n%s", head, out)
+	r := mcp.NewToolResultStructured(res, text)
+	r.IsError = res.State != stateDone
+	return r
+}
+
+// progress sends a run's output lines as progress notifications to the
+// caller, when it asked for them with a progress token, at most one
+// notification per progressEvery. Safe for concurrent use.
+type progress struct {
+	ctx   context.Context
+	token mcp.ProgressToken
+	srv   *server.MCPServer
+
+	mu      sync.Mutex
+	n       int
+	pending []string
+	last    time.Time
+}
+
+func newProgress(ctx context.Context) *progress {
+	token, _ := ctx.Value(progressTokenKey{}).(mcp.ProgressToken)
+	return &progress{ctx: ctx, srv: server.ServerFromContext(ctx), token: token}
+}
+
+func (p *progress) line(l task.Line) {
+	if p.token == nil || p.srv == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.n = l.N
+	p.pending = append(p.pending, l.Text)
+	if time.Since(p.last) >= progressEvery {
+		p.sendLocked()
+	}
+}
+
+// flush sends what is pending, before the result.
+func (p *progress) flush() {
+	if p.token == nil || p.srv == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.pending) > 0 {
+		p.sendLocked()
+	}
+}
+
+func (p *progress) sendLocked() {
+	msg := strings.Join(p.pending, "\n")
+	if len(msg) > 4000 {
+		msg = "…" + msg[len(msg)-4000:]
+	}
+	p.srv.SendNotificationToClient(p.ctx, "notifications/progress",
+		map[string]any{"progressToken": p.token, "progress": p.n, "message": msg})
+	p.pending = p.pending[:0]
+	p.last = time.Now()
+}

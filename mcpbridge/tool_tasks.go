@@ -1,0 +1,97 @@
+package mcpbridge
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"trestle/app/eval"
+)
+
+type tasksParams struct{}
+
+type taskInfo struct {
+	Name    string `json:"name"`
+	Command string `json:"command"`
+	Dir     string `json:"dir,omitempty"`
+	Timeout string `json:"timeout,omitempty"`
+}
+
+type selectionInfo struct {
+	Name      string            `json:"name"`
+	Tags      []string          `json:"tags,omitempty"`
+	Env       map[string]string `json:"env,omitempty"`
+	Preload   []string          `json:"preload,omitempty"`
+	Evaluator string            `json:"evaluator"` // idle, running, stopped or dead
+}
+
+type tasksResult struct {
+	State       string          `json:"state"`
+	Tasks       []taskInfo      `json:"tasks"`
+	Selections  []selectionInfo `json:"selections"`
+	ConfigError string          `json:"config_error,omitempty"`
+}
+
+func (s *Server) tasksTool() server.ServerTool {
+	tool := mcp.NewTool("trestle_tasks",
+		mcp.WithDescription("Lists the project's tasks (for trestle_run) and selections (build tags, environment and "+
+			"preloaded packages for trestle_eval and trestle_run) from .trestle.json over the defaults, with each "+
+			"selection's evaluator state. e.g. {}"),
+		mcp.WithInputSchema[tasksParams](),
+		hints("List tasks and selections", true, false, true),
+	)
+	return server.ServerTool{Tool: tool, Handler: typed(s.tasks)}
+}
+
+func (s *Server) tasks(context.Context, tasksParams) *mcp.CallToolResult {
+	conf, confErr := s.config()
+	res := tasksResult{State: stateDone, Tasks: []taskInfo{}, Selections: []selectionInfo{}}
+	if confErr != nil {
+		res.ConfigError = confErr.Error()
+	}
+	for _, name := range conf.TaskNames() {
+		t, _ := conf.Task(name)
+		info := taskInfo{Name: name, Command: strings.Join(t.Command, " "), Dir: t.Dir}
+		if t.Timeout > 0 {
+			info.Timeout = t.Timeout.String()
+		}
+		res.Tasks = append(res.Tasks, info)
+	}
+	states := map[string]eval.State{}
+	for _, st := range s.opts.Services.Eval.Status() {
+		states[st.Selection] = st.State
+	}
+	for _, name := range conf.SelectionNames() {
+		sel, _ := conf.Selection(name)
+		state := states[name]
+		if state == "" {
+			state = eval.StateStopped
+		}
+		res.Selections = append(res.Selections, selectionInfo{Name: name, Tags: sel.Tags, Env: sel.Env,
+			Preload: sel.Preload, Evaluator: string(state)})
+	}
+	return done(res, "%s", describeTasks(res))
+}
+
+func describeTasks(r tasksResult) string {
+	var b strings.Builder
+	b.WriteString("Tasks:")
+	for _, t := range r.Tasks {
+		fmt.Fprintf(&b, "\n  %s: %s", t.Name, t.Command)
+	}
+	b.WriteString("\nSelections:")
+	names := make([]string, 0, len(r.Selections))
+	for _, s := range r.Selections {
+		names = append(names, fmt.Sprintf("%s (evaluator %s)", s.Name, s.Evaluator))
+	}
+	sort.Strings(names)
+	b.WriteString(" " + strings.Join(names, ", "))
+	if r.ConfigError != "" {
+		fmt.Fprintf(&b, "\n.trestle.json problem (defaults used): %s", r.ConfigError)
+	}
+	return b.String()
+}
