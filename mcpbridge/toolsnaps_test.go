@@ -8,10 +8,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/server"
 
 	"trestle/app"
+	"trestle/app/eval"
+	"trestle/app/services"
+	"trestle/app/task"
 )
 
 // definitionsOnly satisfies Window so the window tool set can be listed; its
@@ -27,13 +31,28 @@ func (definitionsOnly) Buffer(context.Context, string) (string, bool, bool, erro
 }
 func (definitionsOnly) Notice(context.Context, string, string) error { return errNoWindow }
 
+// TestToolNamesAreUnique checks each server's tool list has no repeats.
+func TestToolNamesAreUnique(t *testing.T) {
+	p := newTestProject(t)
+	for _, opts := range []Options{{Project: p}, {Project: p, Window: definitionsOnly{}}} {
+		seen := map[string]bool{}
+		for _, tool := range NewServer(opts).tools() {
+			if seen[tool.Tool.Name] {
+				t.Errorf("%s registered twice", tool.Tool.Name)
+			}
+			seen[tool.Tool.Name] = true
+		}
+	}
+}
+
 func allTools(t *testing.T) map[string]server.ServerTool {
 	t.Helper()
 	p := newTestProject(t)
+	sv := services.Services{Eval: eval.NewManager(eval.ManagerOptions{Root: p.Root}), Tasks: task.NewRunner(p.Root)}
 	out := map[string]server.ServerTool{}
 	for _, opts := range []Options{
-		{Project: p},
-		{Project: p, Window: definitionsOnly{}},
+		{Project: p, Services: sv},
+		{Project: p, Window: definitionsOnly{}, Services: sv, Stall: func(time.Duration) {}},
 	} {
 		for _, tool := range NewServer(opts).tools() {
 			out[tool.Tool.Name] = tool
@@ -46,28 +65,22 @@ func allTools(t *testing.T) map[string]server.ServerTool {
 // name, a description with an example call, explicit annotations, and
 // read-only tools that say so.
 func TestToolRegistry(t *testing.T) {
-	readOnly := map[string]bool{"trestle_workbench": true, "trestle_files": true, "trestle_read": true}
-	for _, srv := range []*Server{NewServer(Options{Project: newTestProject(t)}), NewServer(Options{Project: newTestProject(t), Window: definitionsOnly{}})} {
-		seen := map[string]bool{}
-		for _, tool := range srv.tools() {
-			tt := tool.Tool
-			if seen[tt.Name] {
-				t.Errorf("%s registered twice", tt.Name)
-			}
-			seen[tt.Name] = true
-			a := tt.Annotations
-			switch {
-			case len(tt.Name) < 9 || tt.Name[:8] != "trestle_":
-				t.Errorf("%s: name must start with trestle_", tt.Name)
-			case tt.Description == "" || !strings.Contains(tt.Description, "e.g. {"):
-				t.Errorf("%s: description needs an example call: %q", tt.Name, tt.Description)
-			case a.ReadOnlyHint == nil || a.DestructiveHint == nil || a.IdempotentHint == nil || a.OpenWorldHint == nil:
-				t.Errorf("%s: every annotation must be set explicitly: %+v", tt.Name, a)
-			case *a.ReadOnlyHint != readOnly[tt.Name]:
-				t.Errorf("%s: readOnlyHint %v, want %v", tt.Name, *a.ReadOnlyHint, readOnly[tt.Name])
-			case *a.ReadOnlyHint && *a.DestructiveHint:
-				t.Errorf("%s: read-only and destructive", tt.Name)
-			}
+	readOnly := map[string]bool{"trestle_workbench": true, "trestle_files": true, "trestle_read": true,
+		"trestle_run_status": true, "trestle_tasks": true}
+	for _, tool := range allTools(t) {
+		tt := tool.Tool
+		a := tt.Annotations
+		switch {
+		case len(tt.Name) < 9 || tt.Name[:8] != "trestle_":
+			t.Errorf("%s: name must start with trestle_", tt.Name)
+		case tt.Description == "" || !strings.Contains(tt.Description, "e.g. {"):
+			t.Errorf("%s: description needs an example call: %q", tt.Name, tt.Description)
+		case a.ReadOnlyHint == nil || a.DestructiveHint == nil || a.IdempotentHint == nil || a.OpenWorldHint == nil:
+			t.Errorf("%s: every annotation must be set explicitly: %+v", tt.Name, a)
+		case *a.ReadOnlyHint != readOnly[tt.Name]:
+			t.Errorf("%s: readOnlyHint %v, want %v", tt.Name, *a.ReadOnlyHint, readOnly[tt.Name])
+		case *a.ReadOnlyHint && *a.DestructiveHint:
+			t.Errorf("%s: read-only and destructive", tt.Name)
 		}
 	}
 }
