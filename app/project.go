@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"golang.org/x/mod/modfile"
+
+	"trestle/app/ignore"
 )
 
 // Limits on what a project read or listing may return.
@@ -210,9 +212,9 @@ func SliceLines(text string, start, end int) (string, error) {
 }
 
 // ListFiles lists the files under the project folder under (""/"." for the
-// root), skipping .git and not following symlinked folders. glob, when set,
-// is matched with path.Match against the project-relative path and against
-// the base name. It returns at most limit paths (sorted, forward slashes) and
+// root), skipping .git and what .gitignore ignores, and not following
+// symlinked folders. glob, when set, is matched with path.Match against the
+// project-relative path and against the base name. It returns at most limit paths (sorted, forward slashes) and
 // whether more were left off.
 func (p *Project) ListFiles(ctx context.Context, under, glob string, limit int) ([]string, bool, error) {
 	if glob != "" {
@@ -235,6 +237,7 @@ func (p *Project) ListFiles(ctx context.Context, under, glob string, limit int) 
 	}
 	files := []string{} // an empty list is [], not null, in JSON
 	truncated := false
+	ignored := ignore.New(p.Root)
 	err = filepath.WalkDir(start, func(abs string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // an unreadable folder is skipped, not fatal
@@ -242,13 +245,16 @@ func (p *Project) ListFiles(ctx context.Context, under, glob string, limit int) 
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return ctxErr
 		}
+		rel := p.Rel(abs)
 		if d.IsDir() {
-			if d.Name() == ".git" {
+			if d.Name() == ".git" || (rel != "." && ignored.Ignored(rel, true)) {
 				return filepath.SkipDir
 			}
 			return nil
 		}
-		rel := p.Rel(abs)
+		if ignored.Ignored(rel, false) {
+			return nil
+		}
 		if glob != "" && !matchGlob(glob, rel) {
 			return nil
 		}

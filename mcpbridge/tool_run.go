@@ -77,21 +77,33 @@ func (s *Server) run(ctx context.Context, p runParams) *mcp.CallToolResult {
 		return failErr(err)
 	}
 	prog := newProgress(ctx)
-	activity := s.opts.Activity
 	run, err := s.opts.Services.Tasks.Start(context.WithoutCancel(ctx), t, p.Args, sel, func(l task.Line) {
-		if activity != nil {
-			activity.RunLine(l)
-		}
+		s.activityLine(l)
 		prog.line(l)
 	})
 	if err != nil {
 		return failErr(err)
 	}
-	if activity != nil {
-		activity.RunStarted(clientName(ctx), run)
-		go func() { <-run.Done(); activity.RunEnded(run) }()
-	}
+	s.announceRun(ctx, run)
 	return awaitRun(ctx, run, wait, tail, prog, true)
+}
+
+// activityLine shows a run's output line in the window, if there is one.
+func (s *Server) activityLine(l task.Line) {
+	if a := s.opts.Activity; a != nil {
+		a.RunLine(l)
+	}
+}
+
+// announceRun tells the window that the calling agent started run, and
+// when it ends.
+func (s *Server) announceRun(ctx context.Context, run *task.Run) {
+	a := s.opts.Activity
+	if a == nil {
+		return
+	}
+	a.RunStarted(clientName(ctx), run)
+	go func() { <-run.Done(); a.RunEnded(run) }()
 }
 
 // awaitRun waits up to wait for run and describes it. When the caller

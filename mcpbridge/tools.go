@@ -8,7 +8,7 @@ import "github.com/mark3labs/mcp-go/server"
 func (s *Server) tools() []server.ServerTool {
 	sv := s.opts.Services
 	if s.opts.Window == nil {
-		tools := []server.ServerTool{s.filesTool(), s.readTool()}
+		tools := []server.ServerTool{s.filesTool(), s.readTool(), s.searchTool()}
 		if sv.Eval != nil {
 			tools = append(tools, s.evalTool())
 		}
@@ -21,6 +21,7 @@ func (s *Server) tools() []server.ServerTool {
 		s.workbenchTool(),
 		s.filesTool(),
 		s.readTool(),
+		s.searchTool(),
 		s.openTool(),
 		s.notifyTool(),
 	}
@@ -31,7 +32,7 @@ func (s *Server) tools() []server.ServerTool {
 		tools = append(tools, s.runTool(), s.runStatusTool())
 	}
 	if sv.Eval != nil && sv.Tasks != nil {
-		tools = append(tools, s.stopTool(), s.tasksTool())
+		tools = append(tools, s.stopTool(), s.tasksTool(), s.outputTool(), s.diagnosticsTool())
 	}
 	if s.opts.Stall != nil {
 		tools = append(tools, s.stallTool())

@@ -97,7 +97,7 @@ func TestHeadlessToolList(t *testing.T) {
 			t.Errorf("%s: annotations %+v, description %q", tool.Name, a, tool.Description)
 		}
 	}
-	if strings.Join(names, ",") != "trestle_files,trestle_read" {
+	if strings.Join(names, ",") != "trestle_files,trestle_read,trestle_search" {
 		t.Fatalf("headless tools: %v", names)
 	}
 }
@@ -204,5 +204,25 @@ func TestEveryCallIsRecorded(t *testing.T) {
 			!strings.HasPrefix(got.Summary, w.summary) || len([]rune(got.Summary)) > summaryLen || got.Duration <= 0 {
 			t.Fatalf("got %+v, want %+v", got, w)
 		}
+	}
+}
+
+func TestSearchTool(t *testing.T) {
+	c := stdioClient(t, func(dir string) {
+		os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("gen/\n"), 0o644)
+		os.MkdirAll(filepath.Join(dir, "gen"), 0o755)
+		os.WriteFile(filepath.Join(dir, "gen", "z.go"), []byte("package gen // println\n"), 0o644)
+	})
+	res, sc := callTool(t, c, "trestle_search", map[string]any{"pattern": "println"})
+	if res.IsError || textOf(res) != "main.go:4:2: \tprintln(\"hi\")\n" || sc["truncated"] != false {
+		t.Fatalf("search: %q %v", textOf(res), sc)
+	}
+	res, sc = callTool(t, c, "trestle_search", map[string]any{"pattern": "(", "regexp": true})
+	if !res.IsError || sc["state"] != "problem" || !strings.Contains(textOf(res), "regular expression") {
+		t.Fatalf("bad regexp: %q", textOf(res))
+	}
+	res, _ = callTool(t, c, "trestle_search", map[string]any{"pattern": "nowhere to be found"})
+	if res.IsError || !strings.HasPrefix(textOf(res), "No matches in ") {
+		t.Fatalf("no matches: %q", textOf(res))
 	}
 }

@@ -30,6 +30,9 @@ func (definitionsOnly) Buffer(context.Context, string) (string, bool, bool, erro
 	return "", false, false, errNoWindow
 }
 func (definitionsOnly) Notice(context.Context, string, string) error { return errNoWindow }
+func (definitionsOnly) Output(context.Context, string, int) (string, error) {
+	return "", errNoWindow
+}
 
 // TestToolNamesAreUnique checks each server's tool list has no repeats.
 func TestToolNamesAreUnique(t *testing.T) {
@@ -66,7 +69,7 @@ func allTools(t *testing.T) map[string]server.ServerTool {
 // read-only tools that say so.
 func TestToolRegistry(t *testing.T) {
 	readOnly := map[string]bool{"trestle_workbench": true, "trestle_files": true, "trestle_read": true,
-		"trestle_run_status": true, "trestle_tasks": true}
+		"trestle_search": true, "trestle_run_status": true, "trestle_output": true, "trestle_tasks": true}
 	for _, tool := range allTools(t) {
 		tt := tool.Tool
 		a := tt.Annotations

@@ -20,6 +20,9 @@ type Window interface {
 	// Buffer returns the editor text of rel when it is open in a tab, and
 	// whether it differs from disk (unsaved).
 	Buffer(ctx context.Context, rel string) (text string, open, dirty bool, err error)
+	// Output is the text of the "run" or "eval" pane, its last tail lines
+	// when tail > 0.
+	Output(ctx context.Context, pane string, tail int) (string, error)
 	// Notice shows the person a message from client in a dismissable notice.
 	Notice(ctx context.Context, client, message string) error
 }

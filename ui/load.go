@@ -5,16 +5,19 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"trestle/app"
+	"trestle/app/textbuf"
 )
 
 // loaded is a file read for a tab, off the main goroutine: either its text
-// or a one-line notice of why it is not shown.
+// as a buffer (highlighted when it is Go source) or a one-line notice of
+// why it is not shown.
 type loaded struct {
-	path   string // project-relative, forward slashes
-	text   string
-	src    sourceText
+	path   string               // project-relative, forward slashes
+	buf    *textbuf.Buffer      // nil for a notice
+	hl     *textbuf.Highlighter // nil unless buf holds Go source
 	notice string
 }
 
@@ -52,8 +55,53 @@ func loadFile(p *app.Project, name string) (loaded, error) {
 	case app.IsBinary(data):
 		f.notice = "This is a binary file, so it is not shown."
 	default:
-		f.text = string(data)
-		f.src = newSourceText(f.text)
+		f.buf = textbuf.New(string(data))
+		if isGoFile(f.path) {
+			f.hl = textbuf.NewHighlighter(f.buf.LineCount(), f.buf.Line)
+		}
 	}
 	return f, nil
+}
+
+// saveFile writes text to the project file rel through a temporary file
+// in the same folder and a rename, so that a failed write (a read-only
+// folder, a full disk) leaves the file as it was. The file keeps its
+// permission bits; a new one gets 0644. It does file I/O: never call it on
+// the main goroutine.
+func saveFile(p *app.Project, rel, text string) error {
+	abs, err := p.Resolve(rel)
+	if err != nil {
+		return fmt.Errorf("save %s: %w", rel, err)
+	}
+	mode := fs.FileMode(0o644)
+	if info, err := os.Stat(abs); err == nil {
+		mode = info.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(abs), "."+filepath.Base(abs)+".trestle-*")
+	if err != nil {
+		return fmt.Errorf("save %s: create a temporary file: %w", rel, err)
+	}
+	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
+	if err := writeAndClose(tmp, text, mode); err != nil {
+		return fmt.Errorf("save %s: write %s: %w", rel, tmp.Name(), err)
+	}
+	if err := os.Rename(tmp.Name(), abs); err != nil {
+		return fmt.Errorf("save %s: %w", rel, err)
+	}
+	return nil
+}
+
+// writeAndClose writes text to f, sets its mode, syncs and closes it.
+func writeAndClose(f *os.File, text string, mode fs.FileMode) error {
+	_, err := f.WriteString(text)
+	if err == nil {
+		err = f.Chmod(mode)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

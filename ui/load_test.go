@@ -57,8 +57,15 @@ func TestLoadFile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if f.path != tt.path || f.text != tt.text {
-				t.Errorf("got path %q text %q, want %q %q", f.path, f.text, tt.path, tt.text)
+			text := ""
+			if f.buf != nil {
+				text = f.buf.FileText()
+			}
+			if f.path != tt.path || text != tt.text {
+				t.Errorf("got path %q text %q, want %q %q", f.path, text, tt.path, tt.text)
+			}
+			if (f.hl != nil) != (f.buf != nil && strings.HasSuffix(f.path, ".go")) {
+				t.Errorf("highlighter %v for %s", f.hl != nil, f.path)
 			}
 			if (tt.notice == "") != (f.notice == "") || !strings.Contains(f.notice, tt.notice) {
 				t.Errorf("notice = %q, want one containing %q", f.notice, tt.notice)

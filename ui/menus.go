@@ -33,9 +33,19 @@ func (w *Window) SetActions(a Actions) {
 	w.buildMenu(nil)
 	w.shortcut(fyne.KeyO, w.openFolder)
 	w.shortcut(fyne.KeyComma, w.showSettings)
+	for key, fn := range map[fyne.KeyName]func(){
+		fyne.KeyB: func() { w.runByPerson("build") },
+		fyne.KeyT: func() { w.runByPerson("test") },
+		fyne.KeyV: func() { w.runByPerson("vet") },
+		fyne.KeyX: w.stopRun,
+	} {
+		sc := &desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
+		w.win.Canvas().AddShortcut(sc, func(fyne.Shortcut) { fn() })
+	}
 	w.win.SetOnClosed(func() {
 		st := w.layoutState()
 		w.closedLayout = &st
+		w.stopWatching()
 	})
 	if a.Store != nil {
 		w.loading.Go(w.loadRecent)
@@ -73,8 +83,24 @@ func (w *Window) buildMenu(recent []string) {
 		fyne.NewMenuItem("Run Pane", func() { w.panes.tabs.SelectIndex(1) }),
 		fyne.NewMenuItem("Problems Pane", func() { w.panes.tabs.SelectIndex(2) }),
 		fyne.NewMenuItem("Agents Pane", func() { w.panes.tabs.SelectIndex(3) }))
-	w.win.SetMainMenu(fyne.NewMainMenu(file, view, w.agentsMenu(), fyne.NewMenu("Help",
+	w.win.SetMainMenu(fyne.NewMainMenu(file, view, w.runMenu(), w.agentsMenu(), fyne.NewMenu("Help",
 		fyne.NewMenuItem("About Trestle", w.showAbout))))
+}
+
+// runMenu starts the project's tasks; the shortcuts are bound in SetActions.
+func (w *Window) runMenu() *fyne.Menu {
+	item := func(label string, key fyne.KeyName, fn func()) *fyne.MenuItem {
+		it := fyne.NewMenuItem(label, fn)
+		it.Shortcut = &desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
+		return it
+	}
+	return fyne.NewMenu("Run",
+		item("Build", fyne.KeyB, func() { w.runByPerson("build") }),
+		item("Test", fyne.KeyT, func() { w.runByPerson("test") }),
+		item("Vet", fyne.KeyV, func() { w.runByPerson("vet") }),
+		fyne.NewMenuItemSeparator(),
+		item("Stop", fyne.KeyX, w.stopRun),
+		fyne.NewMenuItem("Restart Evaluator", w.restartEvaluator))
 }
 
 func (w *Window) recentMenu(recent []string) *fyne.MenuItem {

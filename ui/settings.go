@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"trestle/app"
+	"trestle/app/watch"
 )
 
 // NewTheme is Fyne's theme with the person's theme and font size settings.
@@ -18,6 +19,20 @@ func NewTheme(s app.Settings) fyne.Theme { return newTheme(s) }
 func (w *Window) SetSettings(s app.Settings, policy string) {
 	w.settings = s
 	w.policy = policy
+	w.files.hideIgnored = s.HideIgnored
+}
+
+// setHideIgnored hides or dims what .gitignore ignores, reading the open
+// folders again off the main goroutine. Main goroutine only.
+func (w *Window) setHideIgnored(hide bool) {
+	if w.files.hideIgnored == hide {
+		return
+	}
+	w.files.hideIgnored = hide
+	w.loading.Go(func() {
+		reads := w.files.reread([]watch.Event{{Path: watch.All, Op: watch.Changed}})
+		fyne.Do(func() { w.files.apply(reads) })
+	})
 }
 
 // Policy is this project's agent permission policy. Main goroutine only.
@@ -98,7 +113,11 @@ func (w *Window) applySettings(s app.Settings, policy string) {
 	}
 	listenerChanged := s.Listener != w.settings.Listener
 	w.settings, w.policy = s, policy
+	if g := w.services.Gate; g != nil {
+		g.SetPolicy(policy)
+	}
 	fyne.CurrentApp().Settings().SetTheme(newTheme(s))
+	w.setHideIgnored(s.HideIgnored)
 	if listenerChanged {
 		w.applyListener()
 	}

@@ -1,22 +1,31 @@
 package ui
 
 import (
+	"fmt"
 	"path"
+	"strings"
+	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"trestle/app"
 )
 
+// dirtyMark starts the title of a tab whose text has unsaved changes.
+const dirtyMark = "● "
+
 // fileTab is one open tab.
 type fileTab struct {
 	path string
-	text string    // the file's text; "" for a notice
-	view *fileView // nil for a notice
+	view *editor // nil for a notice
 	item *container.TabItem
 }
+
+// dirty reports whether the tab's text has unsaved changes.
+func (t *fileTab) dirty() bool { return t.view != nil && t.view.buf.Modified() }
 
 // tabArea is the right-hand side of the window: the open files in
 // DocTabs, or a hint when there are none. Used on the main goroutine only.
@@ -25,18 +34,34 @@ type tabArea struct {
 	hint     fyne.CanvasObject
 	content  *fyne.Container
 	byItem   map[*container.TabItem]*fileTab
-	onChange func() // after the active tab changed or a tab closed
+	tabWidth int
+
+	// win, project and notify are set by attach.
+	win     fyne.Window
+	project *app.Project
+	notify  func(string)
+	saving  sync.WaitGroup // writes started by save
+
+	onChange func()              // after the active tab changed or a tab closed
+	onCaret  func(line, col int) // after the active editor's caret moved; 1-based
 }
 
 func newTabArea() *tabArea {
-	a := &tabArea{byItem: map[*container.TabItem]*fileTab{}, onChange: func() {}}
+	a := &tabArea{byItem: map[*container.TabItem]*fileTab{}, onChange: func() {}, notify: func(string) {}}
 	a.docs = container.NewDocTabs()
 	a.docs.OnClosed = a.closed
-	a.docs.OnSelected = func(*container.TabItem) { a.onChange() }
+	a.docs.CloseIntercept = a.askClose
+	a.docs.OnSelected = a.selected
 	a.hint = container.NewCenter(widget.NewLabel("Open a file from the tree"))
 	a.content = container.NewStack(a.hint, a.docs)
 	a.update()
 	return a
+}
+
+// attach gives the tabs the window they show dialogs over, the project
+// they save into and where to show messages.
+func (a *tabArea) attach(win fyne.Window, p *app.Project, notify func(string)) {
+	a.win, a.project, a.notify = win, p, notify
 }
 
 // find returns the tab of rel, or nil.
@@ -49,12 +74,23 @@ func (a *tabArea) find(rel string) *fileTab {
 	return nil
 }
 
+// current returns the selected tab, or nil.
+func (a *tabArea) current() *fileTab { return a.byItem[a.docs.Selected()] }
+
 // active returns the path of the selected tab, or "".
 func (a *tabArea) active() string {
-	if t := a.byItem[a.docs.Selected()]; t != nil {
+	if t := a.current(); t != nil {
 		return t.path
 	}
 	return ""
+}
+
+// activeEditor returns the selected tab's editor, or nil.
+func (a *tabArea) activeEditor() *editor {
+	if t := a.current(); t != nil {
+		return t.view
+	}
+	return nil
 }
 
 // focus selects the tab of rel and reports whether there is one.
@@ -66,44 +102,127 @@ func (a *tabArea) focus(rel string) bool {
 	return t != nil
 }
 
+// selected focuses the text of the newly selected tab and tells onChange.
+func (a *tabArea) selected(item *container.TabItem) {
+	if t := a.byItem[item]; t != nil && t.view != nil {
+		a.focusText(t)
+		t.view.caretMoved()
+	}
+	a.onChange()
+}
+
 // show opens f in a new tab, or focuses its tab when it has one (keeping
-// the text already there), and marks line when line > 0.
+// the text already there), and puts the caret on line when line > 0.
 func (a *tabArea) show(f loaded, line int) {
 	t := a.find(f.path)
 	if t == nil {
 		t = a.add(f)
 	}
 	a.docs.Select(t.item)
+	a.focusText(t)
 	if line > 0 && t.view != nil {
 		t.view.showLine(line)
+		t.view.centreLine(line - 1)
+	}
+}
+
+// focusText gives t's editor the keyboard, unless the person is typing
+// into an entry (the find bar, the Eval line).
+func (a *tabArea) focusText(t *fileTab) {
+	if t.view == nil || a.win == nil {
+		return
+	}
+	c := a.win.Canvas()
+	switch c.Focused().(type) {
+	case *widget.Entry, *barEntry:
+	default:
+		c.Focus(t.view.page)
 	}
 }
 
 func (a *tabArea) add(f loaded) *fileTab {
-	t := &fileTab{path: f.path, text: f.text}
+	t := &fileTab{path: f.path}
 	var content fyne.CanvasObject
 	if f.notice != "" {
 		content = container.NewCenter(widget.NewLabel(f.notice))
 	} else {
-		t.view = newFileView(f.src)
+		t.view = a.newEditor(t, f)
 		content = t.view
 	}
-	t.item = container.NewTabItem(a.title(f.path), content)
+	t.item = container.NewTabItem(a.title(t), content)
 	a.byItem[t.item] = t
 	a.docs.Append(t.item)
 	a.update()
 	return t
 }
 
-// title is the base name of rel, or all of rel when another tab has the
-// same base name.
-func (a *tabArea) title(rel string) string {
-	for _, t := range a.byItem {
-		if path.Base(t.path) == path.Base(rel) {
-			return rel
+func (a *tabArea) newEditor(t *fileTab, f loaded) *editor {
+	e := newEditor(f.buf, f.hl)
+	e.setTabWidth(a.tabWidth)
+	e.onChange = func() { a.retitle(t) }
+	e.onCaret = func(line, col int) {
+		if a.onCaret != nil && a.current() == t {
+			a.onCaret(line, col)
 		}
 	}
-	return path.Base(rel)
+	e.onSave = func() { a.save(t, nil) }
+	return e
+}
+
+// title is the tab's base name, or its whole path when another tab has
+// the same base name, after dirtyMark when it has unsaved changes.
+func (a *tabArea) title(t *fileTab) string {
+	name := path.Base(t.path)
+	for _, other := range a.byItem {
+		if other != t && path.Base(other.path) == name {
+			name = t.path
+		}
+	}
+	if t.dirty() {
+		return dirtyMark + name
+	}
+	return name
+}
+
+// retitle shows whether t has unsaved changes in its title.
+func (a *tabArea) retitle(t *fileTab) {
+	if title := a.title(t); title != t.item.Text {
+		t.item.Text = title
+		a.docs.Refresh()
+	}
+}
+
+// setTabWidth shows tabs at n cells in every editor, now and later.
+func (a *tabArea) setTabWidth(n int) {
+	a.tabWidth = n
+	for _, t := range a.byItem {
+		if t.view != nil {
+			t.view.setTabWidth(n)
+		}
+	}
+}
+
+// askClose closes a tab, asking first whether to save unsaved changes.
+func (a *tabArea) askClose(item *container.TabItem) {
+	t := a.byItem[item]
+	if t == nil || !t.dirty() {
+		a.remove(item)
+		return
+	}
+	msg := fmt.Sprintf("%s has unsaved changes.", t.path)
+	askSave(a.win, "Close "+path.Base(t.path), msg, func() {
+		a.save(t, func(ok bool) {
+			if ok {
+				a.remove(item)
+			}
+		})
+	}, func() { a.remove(item) })
+}
+
+// remove closes the tab of item without asking.
+func (a *tabArea) remove(item *container.TabItem) {
+	a.docs.Remove(item)
+	a.closed(item)
 }
 
 func (a *tabArea) closed(item *container.TabItem) {
@@ -122,35 +241,123 @@ func (a *tabArea) update() {
 	a.docs.Show()
 }
 
-// buffer is the text of an open tab, copied out for another goroutine.
-type buffer struct {
-	text string
-	open bool
+// save writes t's text on another goroutine, then marks what was written
+// saved, or shows why it could not be (the text stays in the editor), and
+// calls done, when not nil, with whether it was written.
+func (a *tabArea) save(t *fileTab, done func(ok bool)) {
+	if t.view == nil || a.project == nil {
+		return
+	}
+	text, state := t.view.snapshot()
+	p := a.project
+	a.saving.Go(func() {
+		err := saveFile(p, t.path, text)
+		fyne.Do(func() {
+			if err != nil {
+				a.showError(err)
+			} else {
+				t.view.savedAt(state)
+				a.notify("Saved " + t.path)
+			}
+			if done != nil {
+				done(err == nil)
+			}
+		})
+	})
 }
 
-// buffer returns the text of rel's tab, if it has one with text.
+// saveActive saves the selected tab.
+func (a *tabArea) saveActive() {
+	if t := a.current(); t != nil {
+		a.save(t, nil)
+	}
+}
+
+// saveAll saves every tab with unsaved changes and calls done, when not
+// nil, once all are written (ok) or any failed.
+func (a *tabArea) saveAll(done func(ok bool)) {
+	dirty := a.dirtyTabs()
+	left, allOK := len(dirty), true
+	if left == 0 && done != nil {
+		done(true)
+	}
+	for _, t := range dirty {
+		a.save(t, func(ok bool) {
+			left--
+			allOK = allOK && ok
+			if left == 0 && done != nil {
+				done(allOK)
+			}
+		})
+	}
+}
+
+// dirtyTabs returns the tabs with unsaved changes, in tab order.
+func (a *tabArea) dirtyTabs() []*fileTab {
+	var out []*fileTab
+	for _, item := range a.docs.Items {
+		if t := a.byItem[item]; t.dirty() {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// showError shows err in a dialog and in the status bar.
+func (a *tabArea) showError(err error) {
+	a.notify(err.Error())
+	if a.win != nil {
+		dialog.ShowError(err, a.win)
+	}
+}
+
+// askSave asks whether to save unsaved changes: Save calls onSave,
+// Discard calls onDiscard and Cancel does nothing. Without a window it
+// does nothing.
+func askSave(win fyne.Window, title, msg string, onSave, onDiscard func()) {
+	if win == nil {
+		return
+	}
+	d := dialog.NewCustomWithoutButtons(title, widget.NewLabel(msg), win)
+	save := widget.NewButton("Save", func() { d.Hide(); onSave() })
+	save.Importance = widget.HighImportance
+	discard := widget.NewButton("Discard", func() { d.Hide(); onDiscard() })
+	discard.Importance = widget.DangerImportance
+	d.SetButtons([]fyne.CanvasObject{widget.NewButton("Cancel", d.Hide), discard, save})
+	d.Show()
+}
+
+// buffer is the text of an open tab, copied out for another goroutine.
+type buffer struct {
+	text        string
+	open, dirty bool
+}
+
+// buffer returns the text of rel's tab as it would be saved, if it has
+// one with text.
 func (a *tabArea) buffer(rel string) buffer {
 	if t := a.find(rel); t != nil && t.view != nil {
-		return buffer{text: t.text, open: true}
+		return buffer{text: t.view.buf.FileText(), open: true, dirty: t.dirty()}
 	}
 	return buffer{}
 }
 
 // list returns the open tabs in tab order, the selected one active.
 func (a *tabArea) list() []app.Tab {
-	paths := make([]string, len(a.docs.Items))
+	tabs := make([]app.Tab, len(a.docs.Items))
+	active := a.docs.SelectedIndex()
 	for i, item := range a.docs.Items {
-		paths[i] = a.byItem[item].path
-	}
-	return tabList(paths, a.docs.SelectedIndex())
-}
-
-// tabList describes open tabs for the tools: paths in tab order, the one at
-// index active flagged. Nothing is dirty while tabs are read-only.
-func tabList(paths []string, active int) []app.Tab {
-	tabs := make([]app.Tab, len(paths))
-	for i, p := range paths {
-		tabs[i] = app.Tab{Path: p, Active: i == active}
+		t := a.byItem[item]
+		tabs[i] = app.Tab{Path: t.path, Active: i == active, Dirty: t.dirty()}
 	}
 	return tabs
+}
+
+// fileNames lists the paths of tabs for a message.
+func fileNames(tabs []*fileTab) string {
+	names := make([]string, len(tabs))
+	for i, t := range tabs {
+		names[i] = t.path
+	}
+	return strings.Join(names, ", ")
 }

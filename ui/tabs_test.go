@@ -1,19 +1,136 @@
 package ui
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 
 	"trestle/app"
 )
 
-func TestTabList(t *testing.T) {
-	got := tabList([]string{"a.go", "b.go"}, 1)
-	want := []app.Tab{{Path: "a.go"}, {Path: "b.go", Active: true}}
-	if !slices.Equal(got, want) {
-		t.Errorf("tabList = %v, want %v", got, want)
+func TestSaveFileKeepsModeAndCRLF(t *testing.T) {
+	p := newProject(t, map[string]string{"run.sh": "echo a\r\necho b\r\n"})
+	abs := filepath.Join(p.Root, "run.sh")
+	if err := os.Chmod(abs, 0o751); err != nil {
+		t.Fatal(err)
 	}
-	if got := tabList(nil, -1); got == nil || len(got) != 0 {
-		t.Errorf("tabList(nil) = %#v, want an empty slice", got)
+	f, err := loadFile(p, "run.sh")
+	if err != nil {
+		t.Fatal(err)
 	}
+	f.buf.Insert(f.buf.End(), "echo c\n")
+	if err := saveFile(p, "run.sh", f.buf.FileText()); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(data); got != "echo a\r\necho b\r\necho c\r\n" {
+		t.Errorf("saved %q", got)
+	}
+	if info, _ := os.Stat(abs); info.Mode().Perm() != 0o751 {
+		t.Errorf("mode = %v, want 0751", info.Mode().Perm())
+	}
+	entries, _ := os.ReadDir(p.Root)
+	if len(entries) != 1 {
+		t.Errorf("temporary files left: %v", entries)
+	}
+}
+
+func TestSaveFileReadOnlyFolder(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes into a read-only folder")
+	}
+	p := newProject(t, map[string]string{"ro/a.txt": "old"})
+	dir := filepath.Join(p.Root, "ro")
+	if err := os.Chmod(dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(dir, 0o755) })
+	err := saveFile(p, "ro/a.txt", "new")
+	if err == nil || !strings.Contains(err.Error(), "ro/a.txt") {
+		t.Fatalf("err = %v, want one naming the file", err)
+	}
+}
+
+// openEditor opens rel in w and returns its editor, laid out.
+func openEditor(t *testing.T, w *Window, rel string) *editor {
+	t.Helper()
+	if err := w.Open(context.Background(), rel, 0); err != nil {
+		t.Fatal(err)
+	}
+	w.Window().Resize(fyne.NewSize(900, 600))
+	e := w.tabs.find(rel).view
+	w.Window().Canvas().Focus(e.page)
+	return e
+}
+
+func TestWindowEditMarksDirtyAndSaves(t *testing.T) {
+	w := newTestWindow(t)
+	e := openEditor(t, w, "main.go")
+	test.Type(e.page, "// x\n")
+	text, open, dirty, err := w.Buffer(context.Background(), "main.go")
+	if err != nil || !open || !dirty || text != "// x\n"+mainGo {
+		t.Fatalf("Buffer = %q open %v dirty %v err %v", text, open, dirty, err)
+	}
+	if got := tabs(t, w); !slices.Equal(got, []app.Tab{{Path: "main.go", Active: true, Dirty: true}}) {
+		t.Errorf("tabs = %v", got)
+	}
+	if title := w.tabs.find("main.go").item.Text; title != dirtyMark+"main.go" {
+		t.Errorf("title = %q", title)
+	}
+	e.page.TypedShortcut(&desktopCtrlS)
+	w.tabs.saving.Wait()
+	data, _ := os.ReadFile(filepath.Join(w.project.Root, "main.go"))
+	if string(data) != "// x\n"+mainGo {
+		t.Errorf("saved %q", data)
+	}
+	if _, _, dirty, _ := w.Buffer(context.Background(), "main.go"); dirty {
+		t.Error("still dirty after save")
+	}
+	if title := w.tabs.find("main.go").item.Text; title != "main.go" {
+		t.Errorf("title after save = %q", title)
+	}
+}
+
+func TestWindowSelection(t *testing.T) {
+	w := newTestWindow(t)
+	if _, err := w.Selection(context.Background()); err == nil {
+		t.Error("Selection with no editor: no error")
+	}
+	if err := w.SelectRange(context.Background(), "main.go", 5, 6, 5, 10); err != nil {
+		t.Fatal(err)
+	}
+	sel, err := w.Selection(context.Background())
+	want := app.EditorSelection{Path: "main.go", Text: "main", StartLine: 5, StartCol: 6, EndLine: 5, EndCol: 10}
+	if err != nil || sel != want {
+		t.Errorf("Selection = %+v, %v; want %+v", sel, err, want)
+	}
+	if line, col := w.CaretPosition(); line != 5 || col != 10 {
+		t.Errorf("CaretPosition = %d:%d", line, col)
+	}
+}
+
+func TestTabWidthSetting(t *testing.T) {
+	w := newTestWindow(t)
+	e := openEditor(t, w, "main.go")
+	w.tabs.setTabWidth(8)
+	e.moveTo(e.buf.End(), false)
+	e.showLine(6) // "\tfmt.Println"
+	for _, r := range e.grid.Rows {
+		if strings.Contains(rowText(r), "fmt.Println") {
+			if got := strings.Index(rowText(r), "fmt"); got != gutterWidth(e.buf.LineCount())+8 {
+				t.Errorf("fmt at cell %d with tab width 8: %q", got, rowText(r))
+			}
+			return
+		}
+	}
+	t.Error("line 6 not in the grid")
 }

@@ -2,104 +2,138 @@ package ui
 
 import (
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2/widget"
+
+	"trestle/app/textbuf"
 )
 
-// tabWidth is the tab stop distance in cells, Fyne's default for TextGrid.
-const tabWidth = 4
-
-// sourceText is a file's text split for display. It is plain data, built
-// off the main goroutine and never changed.
-type sourceText struct {
-	lines []string // without line endings
-	width int      // cells in the widest line, tabs expanded
-}
-
-func newSourceText(text string) sourceText {
-	lines := strings.Split(text, "\n")
-	if len(lines) > 1 && lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1] // a final newline does not start a line
-	}
-	width := 0
-	for i, line := range lines {
-		line = strings.TrimSuffix(line, "\r")
-		lines[i] = line
-		width = max(width, cellWidth(line))
-	}
-	return sourceText{lines: lines, width: width}
-}
-
-// gutter is the width in cells of the line number column: the digits of
-// the last line number and two spaces.
-func (s sourceText) gutter() int {
-	return len(strconv.Itoa(len(s.lines))) + 2
-}
-
-// cellWidth is the number of cells line takes with tabs expanded.
-func cellWidth(line string) int {
-	if !strings.ContainsRune(line, '\t') {
-		return utf8.RuneCountInString(line)
-	}
-	return len(expandTabs(line))
-}
-
-// expandTabs returns the runes of line with each tab replaced by spaces up
-// to the next tab stop.
-func expandTabs(line string) []rune {
-	out := make([]rune, 0, len(line))
-	for _, r := range line {
-		if r != '\t' {
-			out = append(out, r)
-			continue
-		}
-		for stop := (len(out)/tabWidth + 1) * tabWidth; len(out) < stop; {
-			out = append(out, ' ')
-		}
-	}
-	return out
-}
-
-// span is the part of a sourceText a grid shows: rows first..first+count
-// (0-based lines) and text columns col..col+cols after the gutter.
+// span is the part of the text a grid shows: rows first..first+count
+// (0-based lines) and display columns col..col+cols after the gutter.
 type span struct {
 	first, count int
 	col, cols    int
 }
 
-// rowStyles are the grid styles for the line numbers and the marked line.
+// rowStyles are the grid styles an editor draws rows with: the line
+// numbers, the caret's line (a row style), and each syntax kind plain and
+// selected. kinds[textbuf.Plain] is nil so that plain text takes the row's
+// colours.
 type rowStyles struct {
-	gutter, mark widget.TextGridStyle
+	gutter   widget.TextGridStyle
+	current  widget.TextGridStyle
+	kinds    [textbuf.Number + 1]widget.TextGridStyle
+	selected [textbuf.Number + 1]widget.TextGridStyle
 }
 
-// buildRows returns the grid rows for sp of s: each starts with the right
-// aligned line number, and line mark (1-based; 0 for none) gets the mark
-// style across the whole row.
-func buildRows(s sourceText, sp span, mark int, st rowStyles) []widget.TextGridRow {
-	end := min(sp.first+sp.count, len(s.lines))
+// rowSource is what the rows are built from: the text, its highlighting
+// (nil: none), the tab width, the caret's line and the selection (ordered;
+// empty for none).
+type rowSource struct {
+	buf       *textbuf.Buffer
+	hl        *textbuf.Highlighter
+	tabWidth  int
+	caretLine int
+	sel       textbuf.Range
+}
+
+// gutterWidth is the width in cells of the line number column for n
+// lines: the digits of n and two spaces.
+func gutterWidth(n int) int {
+	return len(strconv.Itoa(n)) + 2
+}
+
+// buildRows returns the grid rows for sp of src: each starts with the
+// right-aligned line number, followed by the display cells col..col+cols
+// of its line, coloured by kind and selection.
+func buildRows(src rowSource, sp span, st rowStyles) []widget.TextGridRow {
+	end := min(sp.first+sp.count, src.buf.LineCount())
 	if sp.first >= end {
 		return nil
 	}
-	digits := s.gutter() - 2
 	rows := make([]widget.TextGridRow, 0, end-sp.first)
+	gutter := gutterWidth(src.buf.LineCount())
 	for i := sp.first; i < end; i++ {
-		num := strconv.Itoa(i + 1)
-		cells := make([]widget.TextGridCell, 0, s.gutter()+sp.cols)
-		for _, r := range strings.Repeat(" ", digits-len(num)) + num + "  " {
-			cells = append(cells, widget.TextGridCell{Rune: r, Style: st.gutter})
-		}
-		text := expandTabs(s.lines[i])
-		text = text[min(sp.col, len(text)):min(sp.col+sp.cols, len(text))]
-		for _, r := range text {
-			cells = append(cells, widget.TextGridCell{Rune: r})
-		}
+		cells := make([]widget.TextGridCell, 0, gutter+sp.cols)
+		cells = appendNumber(cells, i+1, gutter, st.gutter)
+		cells = appendLine(cells, src, i, sp, st)
 		row := widget.TextGridRow{Cells: cells}
-		if i+1 == mark {
-			row.Style = st.mark
+		if i == src.caretLine && src.sel.Empty() {
+			row.Style = st.current
 		}
 		rows = append(rows, row)
 	}
 	return rows
+}
+
+func appendNumber(cells []widget.TextGridCell, n, width int, style widget.TextGridStyle) []widget.TextGridCell {
+	num := strconv.Itoa(n)
+	for range width - 2 - len(num) {
+		cells = append(cells, widget.TextGridCell{Rune: ' ', Style: style})
+	}
+	for _, r := range num + "  " {
+		cells = append(cells, widget.TextGridCell{Rune: r, Style: style})
+	}
+	return cells
+}
+
+// appendLine appends the cells of line i in sp's columns.
+func appendLine(cells []widget.TextGridCell, src rowSource, i int, sp span, st rowStyles) []widget.TextGridCell {
+	line := src.buf.Line(i)
+	var spans []textbuf.Span
+	if src.hl != nil {
+		spans = src.hl.Spans(i)
+	}
+	selFrom, selTo := selectedCols(src.sel, i)
+	width := max(src.tabWidth, 1)
+	cell, col, last := 0, 0, sp.col+sp.cols
+	for _, r := range line {
+		if cell >= last {
+			return cells
+		}
+		for len(spans) > 0 && int(spans[0].End) <= col {
+			spans = spans[1:]
+		}
+		kind := textbuf.Plain
+		if len(spans) > 0 && int(spans[0].Start) <= col {
+			kind = spans[0].Kind
+		}
+		style := st.kinds[kind]
+		if col >= selFrom && col < selTo {
+			style = st.selected[kind]
+		}
+		next := cell + 1
+		if r == '\t' {
+			next = (cell/width + 1) * width
+			r = ' '
+		}
+		for ; cell < next; cell++ {
+			if cell >= sp.col && cell < last {
+				cells = append(cells, widget.TextGridCell{Rune: r, Style: style})
+			}
+		}
+		col++
+	}
+	if selTo > col && cell >= sp.col && cell < last { // the selected line break
+		cells = append(cells, widget.TextGridCell{Rune: ' ', Style: st.selected[textbuf.Plain]})
+	}
+	return cells
+}
+
+// selectedCols returns the rune columns [from, to) of line that sel
+// covers; to is past the line's end when the selection goes on to the next
+// line.
+func selectedCols(sel textbuf.Range, line int) (from, to int) {
+	if sel.Empty() || line < sel.Start.Line || line > sel.End.Line {
+		return 0, 0
+	}
+	from, to = 0, utf8.MaxRune
+	if line == sel.Start.Line {
+		from = sel.Start.Col
+	}
+	if line == sel.End.Line {
+		to = sel.End.Col
+	}
+	return from, to
 }

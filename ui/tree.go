@@ -7,6 +7,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -14,19 +15,23 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"trestle/app"
+	"trestle/app/ignore"
+	"trestle/app/watch"
 )
 
 // entry is one name in a project folder.
 type entry struct {
-	name string
-	dir  bool // a folder the tree may open: inside the project, symlinks resolved
+	name    string
+	dir     bool // a folder the tree may open: inside the project, symlinks resolved
+	ignored bool // .gitignore ignores it
 }
 
 // listDir lists the project folder rel ("" for the root) for the tree:
 // folders first, then files, each sorted case-insensitively, without .git.
 // A symlink counts as a folder only when it leads to a folder inside the
-// project; one that leads out is listed as a plain entry.
-func listDir(p *app.Project, rel string) ([]entry, error) {
+// project; one that leads out is listed as a plain entry. Safe for
+// concurrent use.
+func listDir(p *app.Project, ig *ignore.Matcher, rel string) ([]entry, error) {
 	abs, err := p.Resolve(rel)
 	if err != nil {
 		return nil, err
@@ -40,11 +45,12 @@ func listDir(p *app.Project, rel string) ([]entry, error) {
 		if de.Name() == ".git" {
 			continue
 		}
+		child := path.Join(rel, de.Name())
 		dir := de.IsDir()
 		if de.Type()&fs.ModeSymlink != 0 {
-			dir = isProjectDir(p, path.Join(rel, de.Name()))
+			dir = isProjectDir(p, child)
 		}
-		entries = append(entries, entry{name: de.Name(), dir: dir})
+		entries = append(entries, entry{name: de.Name(), dir: dir, ignored: ig.Ignored(child, dir)})
 	}
 	sortEntries(entries)
 	return entries, nil
@@ -74,55 +80,289 @@ func sortEntries(entries []entry) {
 	})
 }
 
+// loadedSet is the set of folders the tree has read. Written on the main
+// goroutine, read from the watcher's; safe for concurrent use.
+type loadedSet struct {
+	mu   sync.Mutex
+	dirs map[string]bool
+}
+
+func (s *loadedSet) set(dir string, loaded bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.dirs == nil {
+		s.dirs = map[string]bool{}
+	}
+	if loaded {
+		s.dirs[dir] = true
+	} else {
+		delete(s.dirs, dir)
+	}
+}
+
+// under returns the loaded folders that are dir or below it.
+func (s *loadedSet) under(dir string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for d := range s.dirs {
+		if isWithin(dir, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func (s *loadedSet) has(dir string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.dirs[dir]
+}
+
+// isWithin reports whether the slash path p is dir or below it ("" is the root).
+func isWithin(dir, p string) bool {
+	return dir == "" || p == dir || strings.HasPrefix(p, dir+"/")
+}
+
 // fileTree feeds a widget.Tree from the project folder. A folder is read
-// once, the first time its branch opens. Its UIDs are project-relative
-// slash paths, "" the root. Used on the main goroutine only.
+// the first time its branch opens, and again when the watcher says its
+// entries changed. Its UIDs are project-relative slash paths, "" the root.
+// Used on the main goroutine, except where a method says otherwise.
 type fileTree struct {
-	project  *app.Project
-	children map[string][]string // folder UID → child UIDs, read so far
-	dirs     map[string]bool     // UIDs known to be folders
-	failed   func(error)         // told when a folder cannot be read
+	project     *app.Project
+	ignore      *ignore.Matcher     // safe for concurrent use
+	hideIgnored bool                // hide what .gitignore ignores instead of dimming it
+	children    map[string][]string // folder UID → child UIDs, read so far
+	dirs        map[string]bool     // UIDs known to be folders
+	ignored     map[string]bool     // UIDs .gitignore ignores
+	loaded      loadedSet           // the keys of children, for the watcher's goroutine
+	failed      func(error)         // told when a folder cannot be read
+	tree        *projectTree
+	win         fyne.Window      // parent of the context menu's dialogs
+	open        func(rel string) // opens a file in the editor
+	io          sync.WaitGroup   // file operations started by the context menu
 }
 
 func newFileTree(p *app.Project, failed func(error)) *fileTree {
-	return &fileTree{project: p, children: map[string][]string{}, dirs: map[string]bool{}, failed: failed}
+	return &fileTree{
+		project: p, ignore: ignore.New(p.Root), failed: failed,
+		children: map[string][]string{}, dirs: map[string]bool{}, ignored: map[string]bool{},
+	}
 }
 
 func (t *fileTree) childUIDs(uid string) []string {
 	if ids, ok := t.children[uid]; ok {
 		return ids
 	}
-	entries, err := listDir(t.project, uid)
+	entries, err := listDir(t.project, t.ignore, uid)
 	if err != nil {
 		t.failed(err)
 	}
-	ids := make([]string, len(entries))
-	for i, e := range entries {
+	return t.setChildren(uid, entries)
+}
+
+// setChildren records the entries of the folder uid and forgets what was
+// read below folders that are gone.
+func (t *fileTree) setChildren(uid string, entries []entry) []string {
+	shown := make([]entry, 0, len(entries))
+	isDir := map[string]bool{}
+	for _, e := range entries {
+		if !e.ignored || !t.hideIgnored {
+			shown = append(shown, e)
+			isDir[path.Join(uid, e.name)] = e.dir
+		}
+	}
+	for _, old := range t.children[uid] {
+		if dir, ok := isDir[old]; !ok || dir != t.dirs[old] {
+			t.forget(old) // gone, or a file now where a folder was
+		}
+	}
+	ids := make([]string, len(shown))
+	for i, e := range shown {
 		ids[i] = path.Join(uid, e.name)
-		t.dirs[ids[i]] = e.dir
+		t.dirs[ids[i]], t.ignored[ids[i]] = e.dir, e.ignored
 	}
 	t.children[uid] = ids
+	t.loaded.set(uid, true)
 	return ids
+}
+
+// forget drops uid and everything read below it.
+func (t *fileTree) forget(uid string) {
+	for _, child := range t.children[uid] {
+		t.forget(child)
+	}
+	delete(t.children, uid)
+	delete(t.dirs, uid)
+	delete(t.ignored, uid)
+	t.loaded.set(uid, false)
 }
 
 func (t *fileTree) isBranch(uid string) bool {
 	return uid == "" || t.dirs[uid]
 }
 
-func (t *fileTree) widget() *widget.Tree {
-	return widget.NewTree(t.childUIDs, t.isBranch, newTreeNode, updateTreeNode)
+// listing is one folder read again after a change.
+type listing struct {
+	entries []entry
+	err     error
 }
 
-func newTreeNode(bool) fyne.CanvasObject {
-	return container.NewHBox(widget.NewIcon(nil), widget.NewLabel(""))
+// reread reads again the loaded folders whose entries events may have
+// changed, and forgets the .gitignore files they touch. It does file I/O:
+// call it off the main goroutine (it is safe for concurrent use) and hand
+// the result to apply on the main goroutine.
+func (t *fileTree) reread(events []watch.Event) map[string]listing {
+	dirs := map[string]bool{}
+	for _, e := range events {
+		switch {
+		case e.Path == watch.All:
+			t.ignore.Forget("")
+			return t.readDirs(t.loaded.under(""))
+		case path.Base(e.Path) == ".gitignore":
+			parent := parentDir(e.Path)
+			t.ignore.Forget(parent)
+			for _, d := range t.loaded.under(parent) {
+				dirs[d] = true
+			}
+		case e.Op != watch.Changed: // a write changes no folder's entries
+			dirs[parentDir(e.Path)] = true
+		}
+	}
+	var list []string
+	for d := range dirs {
+		if t.loaded.has(d) {
+			list = append(list, d)
+		}
+	}
+	return t.readDirs(list)
 }
 
-func updateTreeNode(uid string, branch bool, o fyne.CanvasObject) {
-	box := o.(*fyne.Container)
+// readDirs lists dirs. Safe for concurrent use.
+func (t *fileTree) readDirs(dirs []string) map[string]listing {
+	out := make(map[string]listing, len(dirs))
+	for _, d := range dirs {
+		entries, err := listDir(t.project, t.ignore, d)
+		out[d] = listing{entries, err}
+	}
+	return out
+}
+
+// apply shows folders read again by reread; open branches stay open. A
+// folder that cannot be read any more (it was removed) is forgotten. It
+// must be called on the main goroutine.
+func (t *fileTree) apply(reads map[string]listing) {
+	if len(reads) == 0 {
+		return
+	}
+	for dir, l := range reads {
+		if _, ok := t.children[dir]; !ok {
+			continue // forgotten meanwhile, or never opened
+		}
+		if l.err != nil && dir != "" {
+			t.forget(dir)
+			continue
+		}
+		t.setChildren(dir, l.entries)
+	}
+	if t.tree != nil {
+		t.tree.Refresh()
+	}
+}
+
+// parentDir returns the folder holding the slash path p ("" for the root).
+func parentDir(p string) string {
+	if d := path.Dir(p); d != "." {
+		return d
+	}
+	return ""
+}
+
+// widget builds the tree widget; call it once.
+func (t *fileTree) widget() *projectTree {
+	pt := &projectTree{onMenu: t.showMenu}
+	pt.ChildUIDs, pt.IsBranch = t.childUIDs, t.isBranch
+	pt.CreateNode = func(bool) fyne.CanvasObject { return newTreeItem(t) }
+	pt.UpdateNode = t.updateNode
+	pt.ExtendBaseWidget(pt)
+	t.tree = pt
+	return pt
+}
+
+// updateNode shows uid in the item o: a folder or file icon and the name,
+// dimmed when .gitignore ignores it.
+func (t *fileTree) updateNode(uid string, branch bool, o fyne.CanvasObject) {
+	item := o.(*treeItem)
+	item.uid = uid
 	icon := theme.FileIcon()
 	if branch {
 		icon = theme.FolderIcon()
 	}
-	box.Objects[0].(*widget.Icon).SetResource(icon)
-	box.Objects[1].(*widget.Label).SetText(path.Base(uid))
+	item.icon.SetResource(icon)
+	importance := widget.MediumImportance
+	if t.ignored[uid] {
+		importance = widget.LowImportance
+	}
+	if item.label.Importance != importance {
+		item.label.Importance = importance
+		item.label.Refresh()
+	}
+	item.label.SetText(path.Base(uid))
+}
+
+// projectTree is the file tree widget: a widget.Tree where Enter opens the
+// focused item like Space, and a secondary tap on the empty area offers to
+// create at the project root. Used on the main goroutine.
+type projectTree struct {
+	widget.Tree
+	onMenu func(uid string, pos fyne.Position)
+}
+
+// TypedKey treats Enter and Return as Space: open the focused item.
+func (t *projectTree) TypedKey(ev *fyne.KeyEvent) {
+	if ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter {
+		ev = &fyne.KeyEvent{Name: fyne.KeySpace, Physical: ev.Physical}
+	}
+	t.Tree.TypedKey(ev)
+}
+
+// TappedSecondary shows the root's context menu.
+func (t *projectTree) TappedSecondary(ev *fyne.PointEvent) {
+	t.onMenu("", ev.AbsolutePosition)
+}
+
+// treeItem is one row of the tree: icon and name. It takes the row's taps:
+// a tap selects the row as the tree would, a secondary tap shows the
+// context menu. Used on the main goroutine.
+type treeItem struct {
+	widget.BaseWidget
+	icon  *widget.Icon
+	label *widget.Label
+	uid   string
+	tree  *fileTree
+}
+
+func newTreeItem(t *fileTree) *treeItem {
+	item := &treeItem{icon: widget.NewIcon(nil), label: widget.NewLabel(""), tree: t}
+	item.ExtendBaseWidget(item)
+	return item
+}
+
+// CreateRenderer lays the icon and the name out in a row.
+func (i *treeItem) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(container.NewHBox(i.icon, i.label))
+}
+
+// Tapped selects the row and focuses the tree, as a tap on a tree row does.
+func (i *treeItem) Tapped(*fyne.PointEvent) {
+	pt := i.tree.tree
+	if c := fyne.CurrentApp().Driver().CanvasForObject(pt); c != nil && c.Focused() != pt {
+		c.Focus(pt)
+	}
+	pt.Select(i.uid) // last: selecting a file starts reading it
+}
+
+// TappedSecondary shows the row's context menu.
+func (i *treeItem) TappedSecondary(ev *fyne.PointEvent) {
+	i.tree.showMenu(i.uid, ev.AbsolutePosition)
 }

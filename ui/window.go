@@ -8,9 +8,10 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/widget"
 
 	"trestle/app"
+	"trestle/app/services"
+	"trestle/app/watch"
 )
 
 // Window is Trestle's main window on one project: the file tree on the
@@ -22,12 +23,17 @@ type Window struct {
 	project *app.Project
 	win     fyne.Window
 	files   *fileTree
-	tree    *widget.Tree
+	tree    *projectTree
 	tabs    *tabArea
 	status  *statusBar
 	panes   *panes
 	// actions, settings and policy come from cmd/trestle (menus.go, settings.go).
 	actions Actions
+	// services are the evaluator and tasks (activity.go); selection is the
+	// active .trestle.json selection ("" for default).
+	services  services.Services
+	selection string
+	runLines  lineBatch
 	// closedLayout is the layout captured as the window closed (layout.go).
 	closedLayout *app.ProjectState
 	settings     app.Settings
@@ -36,6 +42,11 @@ type Window struct {
 	treeSplit, paneSplit *container.Split
 	treeSel              string         // the file selected in the tree, or ""
 	loading              sync.WaitGroup // file reads started by OpenOnMain
+
+	watcher *watch.Watcher // set by Watch, closed by stopWatching
+	// onFilesChanged hears of every batch of changes on disk, after the tree
+	// shows them; called on the main goroutine when set.
+	onFilesChanged func([]watch.Event)
 }
 
 // New builds the window for p. It must be called on the main goroutine,
@@ -50,7 +61,11 @@ func New(a fyne.App, p *app.Project) *Window {
 		policy:   app.PolicyAsk,
 	}
 	w.tabs.onChange = w.syncTree
+	w.tabs.attach(w.win, p, func(msg string) { w.status.notify(msg) })
+	w.win.SetCloseIntercept(w.confirmQuit)
+	w.editorShortcuts()
 	w.files = newFileTree(p, func(err error) { w.status.notify(err.Error()) })
+	w.files.win, w.files.open = w.win, w.OpenOnMain
 	w.tree = w.files.widget()
 	w.tree.OnSelected = w.treeSelected
 	w.tree.OnUnselected = func(string) { w.treeSel = "" }
@@ -86,8 +101,9 @@ func (w *Window) Open(ctx context.Context, rel string, line int) error {
 	return Call(ctx, 0, func() { w.tabs.show(f, line) })
 }
 
-// Buffer returns the text of rel's tab and open=true, or open=false when
-// rel has no tab with text. dirty is always false: tabs are read-only.
+// Buffer returns the text of rel's tab as it would be saved (with the
+// file's line endings) and open=true, or open=false when rel has no tab
+// with text; dirty reports unsaved changes.
 // Safe for concurrent use; busy after DefaultCallBound.
 func (w *Window) Buffer(ctx context.Context, rel string) (text string, open, dirty bool, err error) {
 	abs, err := w.project.Resolve(rel)
@@ -96,7 +112,7 @@ func (w *Window) Buffer(ctx context.Context, rel string) (text string, open, dir
 	}
 	rel = w.project.Rel(abs)
 	b, err := CallValue(ctx, 0, func() buffer { return w.tabs.buffer(rel) })
-	return b.text, b.open, false, err
+	return b.text, b.open, b.dirty, err
 }
 
 // OpenOnMain opens rel in a tab, reading it on another goroutine first, and
@@ -126,6 +142,45 @@ func (w *Window) SetClients(clients []app.Client) {
 // goroutine.
 func (w *Window) Notify(msg string) {
 	fyne.Do(func() { w.status.notify(msg) })
+}
+
+// Watch starts watching the project folder until ctx is done or
+// stopWatching: the tree follows created and removed files and
+// onFilesChanged hears of every change. Folders .gitignore ignores are not
+// watched. Problems, such as the system's watch limit, show in the status
+// bar. It must be called on the main goroutine, once.
+func (w *Window) Watch(ctx context.Context) error {
+	wt, err := watch.Start(ctx, w.project.Root, watch.Options{
+		SkipDir: func(rel string) bool { return w.files.ignore.Ignored(rel, true) },
+		OnBatch: w.filesChanged,
+		OnError: func(err error) { w.Notify(err.Error()) },
+	})
+	if err != nil {
+		return err
+	}
+	w.watcher = wt
+	return nil
+}
+
+// filesChanged reads the folders a batch changed, on the watcher's
+// goroutine, then shows them and tells onFilesChanged on the main one.
+func (w *Window) filesChanged(events []watch.Event) {
+	reads := w.files.reread(events)
+	fyne.Do(func() {
+		w.files.apply(reads)
+		if w.onFilesChanged != nil {
+			w.onFilesChanged(events)
+		}
+	})
+}
+
+// stopWatching stops the watcher started by Watch and waits for it. It
+// must be called on the main goroutine, e.g. as the window closes.
+func (w *Window) stopWatching() {
+	if w.watcher != nil {
+		w.watcher.Close()
+		w.watcher = nil
+	}
 }
 
 // RecordCall lists an agent tool call in the Agents pane. Safe to call

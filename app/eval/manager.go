@@ -267,9 +267,19 @@ func (m *Manager) end(s *slot, p *process, err error) {
 	m.closeLater(p)
 }
 
-// closeLater closes p on a goroutine that Close waits for.
+// closeLater closes p on a goroutine that Close waits for; once Close has
+// begun it closes p at once, so that no Add races with Close's Wait.
 func (m *Manager) closeLater(p *process) {
-	m.reap.Add(1)
+	m.mu.Lock()
+	closed := m.closed
+	if !closed {
+		m.reap.Add(1)
+	}
+	m.mu.Unlock()
+	if closed {
+		p.close()
+		return
+	}
 	go func() {
 		defer m.reap.Done()
 		p.close()

@@ -19,6 +19,7 @@ const (
 	modeConfig
 	modeHelp
 	modeVersion
+	modeWorker // hidden: an evaluator worker process
 )
 
 // invocation is what the command line asked for.
@@ -26,6 +27,7 @@ type invocation struct {
 	mode   mode
 	dir    string // "" when not given
 	client string // mcp-config --client
+	policy string // --agent-policy, "" when not given
 }
 
 const helpText = `Trestle: a Go workbench that coding agents attach to over MCP.
@@ -38,6 +40,10 @@ Usage:
   trestle --mcp-attach [DIR]     bridge stdio to the live window whose project is or
                                  contains DIR (default: the current folder, else the
                                  only open window); this is what an agent runs
+  trestle --agent-policy ask|allow|deny [DIR]
+                                 the window, with this policy for agents' evaluations
+                                 and runs (default: the stored setting, ask); with
+                                 --mcp the default is allow
   trestle --list                 list the live windows (pid, port, project, started)
   trestle mcp-config [--client claude|cursor|codex]
                                  print the configuration that attaches each client
@@ -69,13 +75,15 @@ func parseArgs(args []string) (invocation, error) {
 	help := fs.Bool("help", false, "")
 	fs.BoolVar(help, "h", false, "")
 	ver := fs.Bool("version", false, "")
+	worker := fs.Bool("eval-worker", false, "")
+	policy := fs.String("agent-policy", "", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return invocation{mode: modeHelp}, nil
 		}
 		return invocation{}, err
 	}
-	chosen := map[string]bool{"--mcp": *mcp, "--mcp-attach": *attach, "--list": *list}
+	chosen := map[string]bool{"--mcp": *mcp, "--mcp-attach": *attach, "--list": *list, "--eval-worker": *worker}
 	var names []string
 	for name, on := range chosen {
 		if on {
@@ -85,7 +93,13 @@ func parseArgs(args []string) (invocation, error) {
 	if len(names) > 1 {
 		return invocation{}, fmt.Errorf("choose one of %s", strings.Join(names, ", "))
 	}
-	inv := invocation{mode: modeWindow}
+	if *policy != "" && *policy != "ask" && *policy != "allow" && *policy != "deny" {
+		return invocation{}, fmt.Errorf("--agent-policy %q: use ask, allow or deny", *policy)
+	}
+	if *policy != "" && (*attach || *list || *worker) {
+		return invocation{}, errors.New("--agent-policy applies to the window and --mcp only")
+	}
+	inv := invocation{mode: modeWindow, policy: *policy}
 	switch {
 	case *help:
 		return invocation{mode: modeHelp}, nil
@@ -97,6 +111,8 @@ func parseArgs(args []string) (invocation, error) {
 		inv.mode = modeAttach
 	case *list:
 		inv.mode = modeList
+	case *worker:
+		return invocation{mode: modeWorker}, nil
 	}
 	return withDir(inv, fs.Args())
 }

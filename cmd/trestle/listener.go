@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"trestle/app"
+	"trestle/app/services"
 	"trestle/mcpbridge"
 	"trestle/registry"
 	"trestle/ui"
@@ -28,11 +29,12 @@ type windowListener struct {
 	l  *mcpbridge.Listener // nil when off
 }
 
-func newWindowListener(ctx context.Context, project *app.Project, win *ui.Window, reg *registry.Registry, logger *log.Logger) *windowListener {
+func newWindowListener(ctx context.Context, project *app.Project, win *ui.Window, sv services.Services, reg *registry.Registry, logger *log.Logger) *windowListener {
 	if _, err := reg.Reap(); err != nil {
 		logger.Print(err)
 	}
-	opts := mcpbridge.Options{Project: project, Window: win, Version: version, Logger: logger, OnCall: win.RecordCall}
+	opts := mcpbridge.Options{Project: project, Window: win, Version: version, Logger: logger,
+		Services: sv, Activity: win, OnCall: win.RecordCall}
 	if os.Getenv("TRESTLE_TEST_HOOKS") == "1" {
 		opts.Stall = win.Stall
 	}

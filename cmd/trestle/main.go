@@ -35,10 +35,12 @@ func run(args []string) int {
 	case modeConfig:
 		return runConfig(os.Stdout, os.Stderr, inv.client)
 	case modeMCP:
-		return runMCP(inv.dir)
+		return runMCP(inv.dir, inv.policy)
+	case modeWorker:
+		return runWorker()
 	case modeAttach:
 		return runAttach(inv.dir)
 	default:
-		return runWindow(inv.dir)
+		return runWindow(inv.dir, inv.policy)
 	}
 }

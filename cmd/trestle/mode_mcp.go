@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"trestle/app"
 	"trestle/mcpbridge"
 )
 
@@ -21,14 +22,19 @@ func guardStdout() *os.File {
 
 // runMCP serves MCP over stdio for dir, headless (--mcp). It never creates
 // a Fyne app.
-func runMCP(dir string) int {
+func runMCP(dir, policy string) int {
 	out := guardStdout()
 	project, ok := openProjectOrFail(dir)
 	if !ok {
 		return 1
 	}
 	logger := newLogger()
-	srv := mcpbridge.NewServer(mcpbridge.Options{Project: project, Version: version, Logger: logger})
+	if policy == "" {
+		policy = app.PolicyAllow // headless: nobody is there to ask
+	}
+	services := newServices(project, policy, nil)
+	defer services.Eval.Close()
+	srv := mcpbridge.NewServer(mcpbridge.Options{Project: project, Version: version, Logger: logger, Services: services})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := mcpbridge.ServeStdio(ctx, srv, os.Stdin, out); err != nil {

@@ -22,7 +22,7 @@ const appID = "io.trestle.workbench"
 
 // runWindow opens the window on dir (default: the last project, else the
 // scratch project), starts the loopback listener and registers it.
-func runWindow(dir string) int {
+func runWindow(dir, policyFlag string) int {
 	logger := newLogger()
 	paths, err := userPaths()
 	if err != nil {
@@ -40,11 +40,17 @@ func runWindow(dir string) int {
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	a.Settings().SetTheme(ui.NewTheme(settings))
 	win := ui.New(a, project)
+	if policyFlag != "" {
+		policy = policyFlag // for this run only; the stored setting stays
+	}
 	win.SetSettings(settings, policy)
+	services := newServices(project, policy, win.Ask)
+	defer services.Eval.Close()
+	win.SetServices(services)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	mcp := newWindowListener(ctx, project, win, paths.reg(), logger)
+	mcp := newWindowListener(ctx, project, win, services, paths.reg(), logger)
 	defer mcp.stop()
 	if settings.Listener {
 		mcp.start()
@@ -53,6 +59,9 @@ func runWindow(dir string) int {
 		Version: version, Store: store, OpenWindow: openWindow, AttachConfig: attachConfig,
 		SetListener: func(on bool) { go mcp.set(on) },
 	})
+	if err := win.Watch(ctx); err != nil {
+		win.Notify("the file tree does not follow changes on disk: " + err.Error())
+	}
 	context.AfterFunc(ctx, func() { fyne.Do(a.Quit) })
 	win.Window().ShowAndRun()
 	if err := win.SaveLayout(); err != nil {

@@ -1,0 +1,196 @@
+package changeset
+
+import (
+	"fmt"
+	"io/fs"
+	"strings"
+	"time"
+
+	"trestle/app"
+)
+
+// conflict is one file whose current content is not what an apply or a
+// revert expects.
+type conflict struct {
+	path, detail string
+}
+
+// conflictError lists the conflicts, wrapping ErrConflict and app.ErrInvalid.
+func conflictError(what string, cs []conflict) error {
+	lines := make([]string, len(cs))
+	for i, c := range cs {
+		lines[i] = c.detail
+	}
+	return fmt.Errorf("%s refused, nothing was written: %s: %w (%w)", what, strings.Join(lines, "; "), ErrConflict, app.ErrInvalid)
+}
+
+// Apply writes the included files of undecided change set id (include
+// lists paths; empty means every file). First it checks every included
+// file's current content, as current reads it, against its base: on any
+// mismatch it writes nothing, marks those files and the set conflict and
+// returns an error wrapping ErrConflict and app.ErrInvalid that names
+// them. Then it writes each file through a temporary file and a rename,
+// keeping the mode; if any write fails every file is put back and the
+// error says which and why. It records the applied hashes and the state
+// applied (or partly applied) and returns the updated set. Safe for
+// concurrent use; applies and reverts of one Manager run one at a time.
+func (m *Manager) Apply(id string, include []string, current ReadFunc, w Writer) (ChangeSet, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	cs, err := m.Get(id)
+	if err != nil {
+		return ChangeSet{}, fmt.Errorf("apply: %w", err)
+	}
+	if !cs.Undecided() {
+		return ChangeSet{}, fmt.Errorf("apply %s: it is %s, not pending: %w", id, cs.State, app.ErrInvalid)
+	}
+	sel, err := selectFiles(cs, include)
+	if err != nil {
+		return ChangeSet{}, fmt.Errorf("apply %s: %w", id, err)
+	}
+	if cs, err := m.checkBases(cs, sel, current); err != nil {
+		return cs, err
+	}
+	ops, err := m.applyOps(cs, sel)
+	if err != nil {
+		return ChangeSet{}, fmt.Errorf("apply %s: %w", id, err)
+	}
+	return m.commit("apply "+id, id, w, ops, func(cs *ChangeSet, modes map[string]fs.FileMode) {
+		recordApplied(cs, sel, modes, m.now)
+	})
+}
+
+// selectFiles returns the paths to apply, every file when include is empty.
+func selectFiles(cs ChangeSet, include []string) (map[string]bool, error) {
+	sel := make(map[string]bool, len(cs.Files))
+	for _, f := range cs.Files {
+		sel[f.Path] = len(include) == 0
+	}
+	for _, p := range include {
+		if _, ok := sel[p]; !ok {
+			return nil, fmt.Errorf("%s is not a file of this change set: %w", p, app.ErrInvalid)
+		}
+		sel[p] = true
+	}
+	return sel, nil
+}
+
+// checkBases compares each selected file with its base; on a mismatch it
+// records the conflict and returns the error.
+func (m *Manager) checkBases(cs ChangeSet, sel map[string]bool, current ReadFunc) (ChangeSet, error) {
+	var found []conflict
+	for _, f := range cs.Files {
+		if !sel[f.Path] {
+			continue
+		}
+		detail, err := m.compare(f.Path, f.BaseExists, f.BaseSHA256, current)
+		if err != nil {
+			return ChangeSet{}, fmt.Errorf("apply %s: %w", cs.ID, err)
+		}
+		if detail != "" {
+			found = append(found, conflict{f.Path, detail})
+		}
+	}
+	if len(found) == 0 {
+		return cs, nil
+	}
+	updated, err := m.update(cs.ID, func(cs *ChangeSet) error { markConflict(cs, found); return nil })
+	if err != nil {
+		return ChangeSet{}, fmt.Errorf("apply %s: record conflict: %w (%w)", cs.ID, err, conflictError("apply", found))
+	}
+	return updated, fmt.Errorf("apply %s: %w", cs.ID, conflictError("apply", found))
+}
+
+// compare returns "" when path is as expected (existing with hash sum, or
+// missing), else what differs. The path must still resolve to itself.
+func (m *Manager) compare(path string, exists bool, sum string, current ReadFunc) (string, error) {
+	if abs, err := m.project.Resolve(path); err != nil || m.project.Rel(abs) != path {
+		return path + " now leads elsewhere (a symlink or a folder changed)", nil
+	}
+	text, now, err := current(path)
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", path, err)
+	}
+	switch {
+	case exists && !now:
+		return path + " was deleted", nil
+	case !exists && now:
+		return path + " now exists", nil
+	case exists && hashText(text) != sum:
+		return path + " was changed", nil
+	}
+	return "", nil
+}
+
+// markConflict records found on cs, if the person has not decided since.
+func markConflict(cs *ChangeSet, found []conflict) {
+	if !cs.Undecided() {
+		return
+	}
+	cs.State = StateConflict
+	for _, c := range found {
+		if f := cs.File(c.path); f != nil {
+			f.State, f.Detail = StateConflict, c.detail+" since the proposal"
+		}
+	}
+}
+
+// applyOps turns the selected files into file operations.
+func (m *Manager) applyOps(cs ChangeSet, sel map[string]bool) ([]fileOp, error) {
+	var ops []fileOp
+	for _, f := range cs.Files {
+		if !sel[f.Path] {
+			continue
+		}
+		abs, err := m.project.Resolve(f.Path)
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, fileOp{rel: f.Path, abs: abs, remove: f.Action == ActionDelete, data: f.New, mode: NewFileMode})
+	}
+	return ops, nil
+}
+
+// commit writes ops, records the result with record in one store
+// transaction, and only then drops the backups; if recording fails the
+// files are put back.
+func (m *Manager) commit(what, id string, w Writer, ops []fileOp, record func(*ChangeSet, map[string]fs.FileMode)) (ChangeSet, error) {
+	if w == nil {
+		w = OSWriter{}
+	}
+	txn, err := writeFiles(w, ops)
+	if err != nil {
+		return ChangeSet{}, fmt.Errorf("%s: %w", what, err)
+	}
+	cs, err := m.update(id, func(cs *ChangeSet) error { record(cs, txn.modes()); return nil })
+	if err != nil {
+		restored, problems := txn.rollback()
+		return ChangeSet{}, fmt.Errorf("%s: record the result: %w; put back %s; not put back: %s",
+			what, err, strings.Join(restored, ", "), strings.Join(problems, "; "))
+	}
+	txn.finish()
+	return cs, nil
+}
+
+// recordApplied marks the selected files applied with their hashes and
+// modes, the others skipped.
+func recordApplied(cs *ChangeSet, sel map[string]bool, modes map[string]fs.FileMode, now func() time.Time) {
+	all := true
+	for i := range cs.Files {
+		f := &cs.Files[i]
+		f.Detail = ""
+		if !sel[f.Path] {
+			f.State, all = FileSkipped, false
+			continue
+		}
+		f.State, f.AppliedSHA256 = StateApplied, ""
+		if f.Action != ActionDelete {
+			f.AppliedSHA256 = hashText(f.New)
+		}
+		f.BaseMode = uint32(modes[f.Path])
+	}
+	cs.State, cs.Decided = StateApplied, now().UTC()
+	if !all {
+		cs.State = StatePartlyApplied
+	}
+}

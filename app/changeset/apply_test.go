@@ -1,0 +1,224 @@
+package changeset
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"trestle/app"
+)
+
+// fourFiles is a project and a proposal with each action: an edit, a
+// create in a new folder, a replace of an executable and a delete.
+func fourFiles(t testing.TB) (*app.Project, Proposal) {
+	p := newProject(t, map[string]string{
+		"main.go":      "package main\n\nfunc main() {}\n",
+		"run.sh!x":     "#!/bin/sh\necho old\n",
+		"old/gone.txt": "bye\n",
+	})
+	return p, Proposal{Title: "four", Changes: []Change{
+		{Path: "main.go", Action: ActionEdit, Edits: []Edit{{OldText: "func main() {}", NewText: "func main() { run() }"}}},
+		{Path: "pkg/deep/new.go", Action: ActionCreate, Content: "package deep\n"},
+		{Path: "run.sh", Action: ActionReplace, Content: "#!/bin/sh\necho new\n"},
+		{Path: "old/gone.txt", Action: ActionDelete},
+	}}
+}
+
+func TestApplyWritesEveryAction(t *testing.T) {
+	p, in := fourFiles(t)
+	m := newManager(t, p)
+	cs, err := m.Propose(diskReader(p), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, p)
+	got, err := m.Apply(cs.ID, nil, diskReader(p), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := before
+	delete(want, "old/gone.txt")
+	want["main.go"] = tfile{"package main\n\nfunc main() { run() }\n", 0o644}
+	want["run.sh"] = tfile{"#!/bin/sh\necho new\n", 0o755}
+	want["pkg/"], want["pkg/deep/"] = tfile{mode: 0o755}, tfile{mode: 0o755}
+	want["pkg/deep/new.go"] = tfile{"package deep\n", NewFileMode}
+	sameTree(t, p, want) // also: no temporary or backup file is left
+	if got.State != StateApplied || got.Decided.IsZero() {
+		t.Fatalf("state %s decided %v", got.State, got.Decided)
+	}
+	for _, f := range got.Files {
+		wantSum := hashText(f.New)
+		if f.Action == ActionDelete {
+			wantSum = ""
+		}
+		if f.State != StateApplied || f.AppliedSHA256 != wantSum {
+			t.Errorf("%s: state %s applied sha %s", f.Path, f.State, f.AppliedSHA256)
+		}
+	}
+	if stored, _ := m.Get(cs.ID); stored.State != StateApplied || stored.File("run.sh").BaseMode != 0o755 {
+		t.Fatalf("stored %s, run.sh base mode %o", stored.State, stored.File("run.sh").BaseMode)
+	}
+	if _, err := m.Apply(cs.ID, nil, diskReader(p), nil); !errors.Is(err, app.ErrInvalid) {
+		t.Fatalf("second apply: %v", err)
+	}
+}
+
+func TestApplyRefusesConflictAndWritesNothing(t *testing.T) {
+	p, in := fourFiles(t)
+	m := newManager(t, p)
+	cs, _ := m.Propose(diskReader(p), in)
+	os.WriteFile(filepath.Join(p.Root, "run.sh"), []byte("#!/bin/sh\necho mine\n"), 0o755)
+	os.MkdirAll(filepath.Join(p.Root, "pkg/deep"), 0o755)
+	os.WriteFile(filepath.Join(p.Root, "pkg/deep/new.go"), []byte("package mine\n"), 0o644)
+	before := snapshot(t, p)
+	got, err := m.Apply(cs.ID, nil, diskReader(p), nil)
+	if !errors.Is(err, ErrConflict) || !errors.Is(err, app.ErrInvalid) {
+		t.Fatalf("apply: %v", err)
+	}
+	for _, want := range []string{"run.sh was changed", "pkg/deep/new.go now exists", "nothing was written"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	sameTree(t, p, before)
+	if got.State != StateConflict || got.File("run.sh").State != StateConflict || got.File("main.go").State != StatePending {
+		t.Fatalf("states: set %s, run.sh %s, main.go %s", got.State, got.File("run.sh").State, got.File("main.go").State)
+	}
+	if stored, _ := m.Get(cs.ID); stored.State != StateConflict || !strings.Contains(stored.File("run.sh").Detail, "changed") {
+		t.Fatalf("stored %+v", stored)
+	}
+}
+
+func TestApplySeesTheEditorBuffer(t *testing.T) {
+	p := newProject(t, map[string]string{"a.go": "package a\n"})
+	m := newManager(t, p)
+	cs, _ := m.Propose(diskReader(p), Proposal{Title: "t", Changes: []Change{{Path: "a.go", Action: ActionReplace, Content: "package b\n"}}})
+	unsaved := func(rel string) (string, bool, error) { return "package a // typing\n", true, nil }
+	if _, err := m.Apply(cs.ID, nil, unsaved, nil); !errors.Is(err, ErrConflict) {
+		t.Fatalf("apply over a modified buffer: %v", err)
+	}
+}
+
+func TestApplyPartly(t *testing.T) {
+	p, in := fourFiles(t)
+	m := newManager(t, p)
+	cs, _ := m.Propose(diskReader(p), in)
+	before := snapshot(t, p)
+	got, err := m.Apply(cs.ID, []string{"run.sh"}, diskReader(p), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before["run.sh"] = tfile{"#!/bin/sh\necho new\n", 0o755}
+	sameTree(t, p, before)
+	if got.State != StatePartlyApplied || got.File("main.go").State != FileSkipped {
+		t.Fatalf("set %s, main.go %s", got.State, got.File("main.go").State)
+	}
+	if _, err := m.Apply(cs.ID, []string{"nope.go"}, diskReader(p), nil); !errors.Is(err, app.ErrInvalid) {
+		t.Fatalf("unknown include: %v", err)
+	}
+}
+
+// TestApplyRollsBackEveryFailure makes each rename in turn fail, with and
+// without hard links for the backups: every file must be back byte for
+// byte, with its mode, created folders gone, and the set still pending.
+func TestApplyRollsBackEveryFailure(t *testing.T) {
+	for _, noLinks := range []bool{false, true} {
+		for n := 1; n <= 4; n++ {
+			t.Run(fmt.Sprintf("rename %d, no links %v", n, noLinks), func(t *testing.T) {
+				p, in := fourFiles(t)
+				m := newManager(t, p)
+				cs, _ := m.Propose(diskReader(p), in)
+				before := snapshot(t, p)
+				w := &faultyWriter{failRename: n, noLinks: noLinks}
+				_, err := m.Apply(cs.ID, nil, diskReader(p), w)
+				if !errors.Is(err, errInjected) || !strings.Contains(err.Error(), in.Changes[n-1].Path) {
+					t.Fatalf("apply: %v", err)
+				}
+				sameTree(t, p, before)
+				if stored, _ := m.Get(cs.ID); stored.State != StatePending {
+					t.Fatalf("state after a failed apply: %s", stored.State)
+				}
+			})
+		}
+	}
+}
+
+func TestApplyRollsBackFailedTempWrites(t *testing.T) {
+	for n := 1; n <= 3; n++ { // the three changes that write content
+		t.Run(fmt.Sprint("write ", n), func(t *testing.T) {
+			p, in := fourFiles(t)
+			m := newManager(t, p)
+			cs, _ := m.Propose(diskReader(p), in)
+			before := snapshot(t, p)
+			_, err := m.Apply(cs.ID, nil, diskReader(p), &faultyWriter{failWrite: n})
+			if !errors.Is(err, errInjected) || !strings.Contains(err.Error(), in.Changes[n-1].Path) {
+				t.Fatalf("apply: %v", err)
+			}
+			sameTree(t, p, before)
+		})
+	}
+}
+
+func TestApplyReportsRealFailure(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root ignores folder permissions")
+	}
+	p, in := fourFiles(t)
+	m := newManager(t, p)
+	cs, _ := m.Propose(diskReader(p), in)
+	before := snapshot(t, p)
+	old := filepath.Join(p.Root, "old")
+	os.Chmod(old, 0o500) // the delete's rename fails for real
+	defer os.Chmod(old, 0o755)
+	_, err := m.Apply(cs.ID, nil, diskReader(p), nil)
+	if !errors.Is(err, fs.ErrPermission) || !strings.Contains(err.Error(), "old/gone.txt") {
+		t.Fatalf("apply: %v", err)
+	}
+	os.Chmod(old, 0o755)
+	sameTree(t, p, before)
+}
+
+func TestRevert(t *testing.T) {
+	p, in := fourFiles(t)
+	m := newManager(t, p)
+	cs, _ := m.Propose(diskReader(p), in)
+	before := snapshot(t, p)
+	if _, err := m.Apply(cs.ID, nil, diskReader(p), nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err := m.Revert(cs.ID, diskReader(p), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before["pkg/"], before["pkg/deep/"] = tfile{mode: 0o755}, tfile{mode: 0o755} // folders it made stay
+	sameTree(t, p, before)
+	if got.State != StateReverted || got.File("main.go").State != FileReverted {
+		t.Fatalf("set %s, main.go %s", got.State, got.File("main.go").State)
+	}
+	if _, err := m.Revert(cs.ID, diskReader(p), nil); !errors.Is(err, app.ErrInvalid) {
+		t.Fatalf("second revert: %v", err)
+	}
+}
+
+func TestRevertRefusesFilesChangedSince(t *testing.T) {
+	p, in := fourFiles(t)
+	m := newManager(t, p)
+	cs, _ := m.Propose(diskReader(p), in)
+	m.Apply(cs.ID, nil, diskReader(p), nil)
+	os.WriteFile(filepath.Join(p.Root, "main.go"), []byte("mine\n"), 0o644)
+	os.WriteFile(filepath.Join(p.Root, "old/gone.txt"), []byte("back\n"), 0o644)
+	before := snapshot(t, p)
+	_, err := m.Revert(cs.ID, diskReader(p), nil)
+	if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "main.go was changed since the apply") ||
+		!strings.Contains(err.Error(), "old/gone.txt now exists") {
+		t.Fatalf("revert: %v", err)
+	}
+	sameTree(t, p, before)
+	if stored, _ := m.Get(cs.ID); stored.State != StateApplied {
+		t.Fatalf("state %s", stored.State)
+	}
+}

@@ -1,0 +1,128 @@
+package changeset
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"time"
+)
+
+// ErrConflict means a file changed since the change set was proposed (or
+// applied, for a revert), so nothing was written. It is returned wrapped
+// together with app.ErrInvalid, naming the files.
+var ErrConflict = errors.New("files changed since the proposal")
+
+// Limits on one proposal.
+const (
+	// MaxFiles bounds the files of one change set: a person can review that
+	// many diffs, and more is a refactoring tool's job.
+	MaxFiles = 200
+	// MaxTotalBytes bounds what a change set keeps: every file's base plus
+	// new content. The whole set is one store value.
+	MaxTotalBytes = 16 << 20
+	// MaxFileBytes bounds one file's base or new content, as trestle_read does.
+	MaxFileBytes = 8 << 20
+	// MaxTitleBytes and MaxDescriptionBytes bound the texts a person reads.
+	MaxTitleBytes       = 200
+	MaxDescriptionBytes = 64 << 10
+)
+
+// Actions of a file change.
+const (
+	ActionEdit    = "edit"    // exact old_text -> new_text replacements
+	ActionCreate  = "create"  // a new file; refused if it exists
+	ActionReplace = "replace" // whole new content of an existing file
+	ActionDelete  = "delete"  // remove an existing file
+)
+
+// States of a change set. Pending, stale and conflict are undecided: the
+// person may still apply or reject them.
+const (
+	StatePending       = "pending"
+	StateApplied       = "applied"
+	StatePartlyApplied = "partly_applied" // some files applied, the rest skipped
+	StateRejected      = "rejected"
+	StateWithdrawn     = "withdrawn"
+	StateStale         = "stale"    // a file changed since the proposal
+	StateConflict      = "conflict" // an apply was refused: a file changed
+	StateReverted      = "reverted"
+)
+
+// States of one file of a change set (StatePending, StateApplied,
+// StateConflict and StateStale are shared with the set).
+const (
+	FileSkipped  = "skipped"  // left out of a partial apply
+	FileReverted = "reverted" // applied, then restored to its base
+)
+
+// Edit is one exact replacement in a file's base: OldText must occur
+// exactly once.
+type Edit struct {
+	OldText string `json:"old_text"`
+	NewText string `json:"new_text"`
+}
+
+// FileChange is one file of a change set: what was asked, the base it was
+// computed from and the resulting new content.
+type FileChange struct {
+	Path    string `json:"path"` // project-relative, forward slashes, symlinks resolved
+	Action  string `json:"action"`
+	Edits   []Edit `json:"edits,omitempty"`   // ActionEdit
+	Content string `json:"content,omitempty"` // ActionCreate, ActionReplace
+
+	BaseExists bool   `json:"base_exists"`
+	BaseSHA256 string `json:"base_sha256,omitempty"` // hex; "" when the file did not exist
+	Base       string `json:"base"`
+	New        string `json:"new"` // "" for ActionDelete
+
+	State         string `json:"state"`
+	Detail        string `json:"detail,omitempty"`         // why stale or in conflict
+	BaseMode      uint32 `json:"base_mode,omitempty"`      // permission bits found on apply, for a revert
+	AppliedSHA256 string `json:"applied_sha256,omitempty"` // hex of New once applied; "" for a delete
+	Added         int    `json:"added"`                    // diff lines added
+	Removed       int    `json:"removed"`                  // diff lines removed
+}
+
+// ChangeSet is an agent's proposal and the person's decision on it.
+type ChangeSet struct {
+	ID          string       `json:"id"`      // "cs-12"
+	Project     string       `json:"project"` // project root
+	Title       string       `json:"title"`
+	Description string       `json:"description,omitempty"` // markdown
+	Client      string       `json:"client,omitempty"`      // the proposing MCP client
+	Created     time.Time    `json:"created"`
+	State       string       `json:"state"`
+	Reason      string       `json:"reason,omitempty"` // the person's, on reject
+	Decided     time.Time    `json:"decided,omitzero"`
+	Files       []FileChange `json:"files"`
+}
+
+// Undecided reports whether the person may still apply or reject cs.
+func (cs ChangeSet) Undecided() bool {
+	return cs.State == StatePending || cs.State == StateStale || cs.State == StateConflict
+}
+
+// File returns the change to path, or nil.
+func (cs *ChangeSet) File(path string) *FileChange {
+	for i := range cs.Files {
+		if cs.Files[i].Path == path {
+			return &cs.Files[i]
+		}
+	}
+	return nil
+}
+
+// Stats returns the diff lines added and removed over every file.
+func (cs ChangeSet) Stats() (added, removed int) {
+	for _, f := range cs.Files {
+		added += f.Added
+		removed += f.Removed
+	}
+	return added, removed
+}
+
+// hashText is the hex sha256 of text, as app.FileText.SHA256.
+func hashText(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:])
+}

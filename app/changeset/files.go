@@ -1,0 +1,249 @@
+package changeset
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// NewFileMode is the permission of a file a change set creates.
+const NewFileMode fs.FileMode = 0o644
+
+// newFolderMode is the permission of a folder created for a new file.
+const newFolderMode fs.FileMode = 0o755
+
+// fileOp is one file to put in place: new content, or removal.
+type fileOp struct {
+	rel, abs string
+	remove   bool
+	data     string
+	mode     fs.FileMode // for a file that does not exist yet
+}
+
+// step is the progress of one fileOp, for a rollback.
+type step struct {
+	fileOp
+	existed bool
+	temp    string   // new content written beside the target, not yet renamed
+	backup  string   // the old file, kept until the whole apply succeeds
+	dirs    []string // folders created for the file, outermost first
+	placed  bool     // the target holds the new content (or is gone)
+}
+
+// fileTxn writes a group of files so that either all of them end up new or
+// all of them old. It is used by one goroutine.
+type fileTxn struct {
+	w     Writer
+	steps []*step
+}
+
+// writeFiles prepares every op (temporary files, folders), then renames
+// each into place keeping a backup of what it replaces. On a failure it
+// restores every file already written and returns an error naming the file,
+// the cause and what was rolled back. On success the caller must call
+// finish (or rollback, if it cannot record the result).
+func writeFiles(w Writer, ops []fileOp) (*fileTxn, error) {
+	t := &fileTxn{w: w}
+	for _, op := range ops {
+		s := &step{fileOp: op}
+		t.steps = append(t.steps, s)
+		if err := t.prepare(s); err != nil {
+			return nil, t.fail(s.rel, err)
+		}
+	}
+	if err := t.sync(); err != nil {
+		return nil, t.fail("the new files", err)
+	}
+	for _, s := range t.steps {
+		if err := t.place(s); err != nil {
+			return nil, t.fail(s.rel, err)
+		}
+	}
+	return t, nil
+}
+
+// sync flushes every temporary file before any rename.
+func (t *fileTxn) sync() error {
+	var names []string
+	for _, s := range t.steps {
+		if s.temp != "" {
+			names = append(names, s.temp)
+		}
+	}
+	return t.w.Sync(names)
+}
+
+// prepare records the old mode and writes the new content beside the target.
+func (t *fileTxn) prepare(s *step) error {
+	info, err := os.Lstat(s.abs)
+	switch {
+	case err == nil:
+		s.existed, s.mode = true, info.Mode().Perm()
+	case !errors.Is(err, fs.ErrNotExist):
+		return err
+	}
+	if s.remove {
+		return nil
+	}
+	if err := t.mkdirs(s); err != nil {
+		return err
+	}
+	s.temp, err = t.w.WriteTemp(filepath.Dir(s.abs), "."+filepath.Base(s.abs)+".trestle-*", []byte(s.data), s.mode)
+	return err
+}
+
+// mkdirs creates the missing folders above s, remembering them.
+func (t *fileTxn) mkdirs(s *step) error {
+	var missing []string
+	for dir := filepath.Dir(s.abs); ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(dir); err == nil || dir == filepath.Dir(dir) {
+			break
+		}
+		missing = append([]string{dir}, missing...)
+	}
+	for _, dir := range missing {
+		if err := t.w.Mkdir(dir, newFolderMode); err != nil {
+			return fmt.Errorf("create folder %s: %w", dir, err)
+		}
+		s.dirs = append(s.dirs, dir)
+	}
+	return nil
+}
+
+// place backs up the old file and puts the new one in its place.
+func (t *fileTxn) place(s *step) error {
+	if s.remove {
+		if !s.existed {
+			return nil
+		}
+		s.backup = backupName(s.abs)
+		if err := t.w.Rename(s.abs, s.backup); err != nil {
+			s.backup = ""
+			return fmt.Errorf("move aside: %w", err)
+		}
+		s.placed = true
+		return nil
+	}
+	if s.existed {
+		if err := t.keepBackup(s); err != nil {
+			return err
+		}
+	}
+	if err := t.w.Rename(s.temp, s.abs); err != nil {
+		return fmt.Errorf("rename the new content into place: %w", err)
+	}
+	s.temp, s.placed = "", true
+	return nil
+}
+
+// keepBackup hard-links the old file to a backup name, or copies it where
+// the file system has no hard links.
+func (t *fileTxn) keepBackup(s *step) error {
+	name := backupName(s.abs)
+	if err := t.w.Link(s.abs, name); err == nil {
+		s.backup = name
+		return nil
+	}
+	old, err := os.ReadFile(s.abs)
+	if err != nil {
+		return fmt.Errorf("back up: %w", err)
+	}
+	s.backup, err = t.w.WriteTemp(filepath.Dir(s.abs), "."+filepath.Base(s.abs)+".trestle-backup-*", old, s.mode)
+	if err == nil {
+		err = t.w.Sync([]string{s.backup})
+	}
+	if err != nil {
+		return fmt.Errorf("back up: %w", err)
+	}
+	return nil
+}
+
+// backupName is a fresh hidden name beside abs.
+func backupName(abs string) string {
+	var b [8]byte
+	rand.Read(b[:])
+	return filepath.Join(filepath.Dir(abs), "."+filepath.Base(abs)+".trestle-backup-"+hex.EncodeToString(b[:]))
+}
+
+// fail rolls back and describes the failure of rel.
+func (t *fileTxn) fail(rel string, cause error) error {
+	restored, problems := t.rollback()
+	undone := "nothing had been written"
+	if len(restored) > 0 {
+		undone = "put back " + strings.Join(restored, ", ")
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("write %s: %w; %s, but ROLLBACK INCOMPLETE: %s", rel, cause, undone, strings.Join(problems, "; "))
+	}
+	return fmt.Errorf("write %s: %w; %s: every file is as it was", rel, cause, undone)
+}
+
+// rollback undoes every step, last first. It returns the files it put back
+// and what it could not undo (naming where the old content still is).
+func (t *fileTxn) rollback() (restored, problems []string) {
+	for i := len(t.steps) - 1; i >= 0; i-- {
+		s := t.steps[i]
+		if err := t.undo(s); err != nil {
+			problems = append(problems, err.Error())
+		} else if s.placed {
+			restored = append(restored, s.rel)
+		}
+	}
+	return restored, problems
+}
+
+// undo restores one file and removes what was made for it.
+func (t *fileTxn) undo(s *step) error {
+	var errs []error
+	switch {
+	case s.placed && s.backup != "":
+		if err := t.w.Rename(s.backup, s.abs); err != nil {
+			return fmt.Errorf("restore %s: %v (its old content is in %s)", s.rel, err, s.backup)
+		}
+	case s.placed:
+		if err := t.w.Remove(s.abs); err != nil {
+			errs = append(errs, fmt.Errorf("remove created %s: %v", s.rel, err))
+		}
+	case s.backup != "":
+		t.w.Remove(s.backup) // a link to the untouched file
+	}
+	if s.temp != "" {
+		if err := t.w.Remove(s.temp); err != nil {
+			errs = append(errs, fmt.Errorf("remove temporary %s: %v", s.temp, err))
+		}
+	}
+	for i := len(s.dirs) - 1; i >= 0; i-- {
+		if err := t.w.Remove(s.dirs[i]); err != nil {
+			errs = append(errs, fmt.Errorf("remove created folder %s: %v", s.dirs[i], err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// finish drops the backups once the apply is recorded. A backup it cannot
+// remove is left behind, harmless, and returned for a log.
+func (t *fileTxn) finish() []string {
+	var left []string
+	for _, s := range t.steps {
+		if s.backup != "" && t.w.Remove(s.backup) != nil {
+			left = append(left, s.backup)
+		}
+	}
+	return left
+}
+
+// modes returns the permission bits each file had before, for files that existed.
+func (t *fileTxn) modes() map[string]fs.FileMode {
+	out := make(map[string]fs.FileMode, len(t.steps))
+	for _, s := range t.steps {
+		if s.existed {
+			out[s.rel] = s.mode
+		}
+	}
+	return out
+}

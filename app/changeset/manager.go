@@ -1,0 +1,238 @@
+package changeset
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"trestle/app"
+)
+
+// Bucket is the store bucket holding change sets as JSON, keyed by number.
+const Bucket = "changesets"
+
+// idPrefix starts every change set id: "cs-12".
+const idPrefix = "cs-"
+
+// Manager keeps the change sets of one project in the store. Several
+// Managers, in one process or in several (a window and headless servers),
+// may share a store: every state change is one read-modify-write
+// transaction, so none is lost. A Manager is safe for concurrent use;
+// Apply and Revert run one at a time per Manager.
+type Manager struct {
+	store   *app.Store
+	project *app.Project
+	mu      sync.Mutex // serialises Apply and Revert
+	now     func() time.Time
+}
+
+// NewManager returns the Manager for project p's change sets in store.
+func NewManager(store *app.Store, p *app.Project) *Manager {
+	return &Manager{store: store, project: p, now: time.Now}
+}
+
+// Project is the project whose change sets m keeps.
+func (m *Manager) Project() *app.Project { return m.project }
+
+// Propose validates in (see the package function Propose), stores it as a
+// pending change set and returns it with its id. Nothing is stored when it
+// is refused.
+func (m *Manager) Propose(base ReadFunc, in Proposal) (ChangeSet, error) {
+	cs, err := Propose(m.project, base, in)
+	if err != nil {
+		return ChangeSet{}, err
+	}
+	n, err := m.store.NextRecordID(Bucket)
+	if err != nil {
+		return ChangeSet{}, fmt.Errorf("store change set: %w", err)
+	}
+	cs.ID, cs.Created = idPrefix+strconv.FormatUint(n, 10), m.now().UTC()
+	data, err := json.Marshal(cs)
+	if err != nil {
+		return ChangeSet{}, fmt.Errorf("store change set %s: %w", cs.ID, err)
+	}
+	if err := m.store.PutRecord(Bucket, n, data); err != nil {
+		return ChangeSet{}, fmt.Errorf("store change set %s: %w", cs.ID, err)
+	}
+	return cs, nil
+}
+
+// Get returns change set id, or an error wrapping app.ErrNotFound (also for
+// another project's id) or app.ErrInvalid (an id not like "cs-12").
+func (m *Manager) Get(id string) (ChangeSet, error) {
+	n, err := parseID(id)
+	if err != nil {
+		return ChangeSet{}, err
+	}
+	data, err := m.store.GetRecord(Bucket, n)
+	if errors.Is(err, app.ErrNotFound) {
+		return ChangeSet{}, fmt.Errorf("change set %s: no such change set: %w", id, app.ErrNotFound)
+	}
+	if err != nil {
+		return ChangeSet{}, fmt.Errorf("change set %s: %w", id, err)
+	}
+	return m.decode(id, data)
+}
+
+// List returns the project's change sets, newest first; state, when not
+// "", keeps only those in that state.
+func (m *Manager) List(state string) ([]ChangeSet, error) {
+	if state != "" && !knownState(state) {
+		return nil, fmt.Errorf("list change sets: state %q is not one of %s: %w", state, strings.Join(setStates, ", "), app.ErrInvalid)
+	}
+	recs, err := m.store.ListRecords(Bucket)
+	if err != nil {
+		return nil, fmt.Errorf("list change sets: %w", err)
+	}
+	out := []ChangeSet{}
+	for _, r := range slices.Backward(recs) {
+		var cs ChangeSet
+		if err := json.Unmarshal(r.Value, &cs); err != nil {
+			return nil, fmt.Errorf("list change sets: decode %s%d: %w", idPrefix, r.ID, err)
+		}
+		if cs.Project == m.project.Root && (state == "" || cs.State == state) {
+			out = append(out, cs)
+		}
+	}
+	return out, nil
+}
+
+// Withdraw marks an undecided change set withdrawn, for the agent that
+// proposed it.
+func (m *Manager) Withdraw(id string) (ChangeSet, error) {
+	return m.decide(id, StateWithdrawn, "")
+}
+
+// Reject marks an undecided change set rejected with the person's reason,
+// which the agent can read.
+func (m *Manager) Reject(id, reason string) (ChangeSet, error) {
+	return m.decide(id, StateRejected, reason)
+}
+
+func (m *Manager) decide(id, state, reason string) (ChangeSet, error) {
+	return m.update(id, func(cs *ChangeSet) error {
+		if !cs.Undecided() {
+			return fmt.Errorf("change set %s is %s; only a pending, stale or conflicting one can be %s: %w", id, cs.State, state, app.ErrInvalid)
+		}
+		cs.State, cs.Reason, cs.Decided = state, reason, m.now().UTC()
+		return nil
+	})
+}
+
+// MarkStale marks stale every pending change set of the project touching
+// one of paths (project-relative, forward slashes), naming the file, and
+// returns their ids. The watcher calls it when files change.
+func (m *Manager) MarkStale(paths []string) ([]string, error) {
+	pending, err := m.List(StatePending)
+	if err != nil {
+		return nil, err
+	}
+	var marked []string
+	for _, cs := range pending {
+		if !touchesAny(cs, paths) {
+			continue
+		}
+		changed := false
+		_, err := m.update(cs.ID, func(cs *ChangeSet) error {
+			changed = markStale(cs, paths)
+			return nil
+		})
+		if err != nil {
+			return marked, fmt.Errorf("mark stale: %w", err)
+		}
+		if changed {
+			marked = append(marked, cs.ID)
+		}
+	}
+	return marked, nil
+}
+
+func touchesAny(cs ChangeSet, paths []string) bool {
+	for _, p := range paths {
+		if cs.File(p) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// markStale marks cs stale if it is still pending and touches paths.
+func markStale(cs *ChangeSet, paths []string) bool {
+	if cs.State != StatePending {
+		return false
+	}
+	changed := false
+	for _, p := range paths {
+		if f := cs.File(p); f != nil {
+			f.State, f.Detail, changed = StateStale, f.Path+" changed since the proposal", true
+		}
+	}
+	if changed {
+		cs.State = StateStale
+	}
+	return changed
+}
+
+// update applies fn to change set id in one store transaction and returns
+// the result. An error from fn leaves the record unchanged.
+func (m *Manager) update(id string, fn func(*ChangeSet) error) (ChangeSet, error) {
+	n, err := parseID(id)
+	if err != nil {
+		return ChangeSet{}, err
+	}
+	var out ChangeSet
+	var refused error // from decode or fn: already names the change set
+	err = m.store.UpdateRecord(Bucket, n, func(old []byte) ([]byte, error) {
+		cs, err := m.decode(id, old)
+		if err == nil {
+			err = fn(&cs)
+		}
+		if err != nil {
+			refused = err
+			return nil, err
+		}
+		out = cs
+		return json.Marshal(cs)
+	})
+	if refused != nil {
+		return ChangeSet{}, refused
+	}
+	if errors.Is(err, app.ErrNotFound) {
+		return ChangeSet{}, fmt.Errorf("change set %s: no such change set: %w", id, app.ErrNotFound)
+	}
+	if err != nil {
+		return ChangeSet{}, fmt.Errorf("change set %s: %w", id, err)
+	}
+	return out, nil
+}
+
+// decode reads a stored change set, hiding other projects' ones.
+func (m *Manager) decode(id string, data []byte) (ChangeSet, error) {
+	var cs ChangeSet
+	if err := json.Unmarshal(data, &cs); err != nil {
+		return ChangeSet{}, fmt.Errorf("decode change set %s: %w", id, err)
+	}
+	if cs.Project != m.project.Root {
+		return ChangeSet{}, fmt.Errorf("change set %s belongs to another project: %w", id, app.ErrNotFound)
+	}
+	return cs, nil
+}
+
+// parseID turns "cs-12" into 12.
+func parseID(id string) (uint64, error) {
+	n, err := strconv.ParseUint(strings.TrimPrefix(id, idPrefix), 10, 64)
+	if err != nil || !strings.HasPrefix(id, idPrefix) || n == 0 {
+		return 0, fmt.Errorf("change set id %q is not like %s12: %w", id, idPrefix, app.ErrInvalid)
+	}
+	return n, nil
+}
+
+var setStates = []string{StatePending, StateApplied, StatePartlyApplied, StateRejected,
+	StateWithdrawn, StateStale, StateConflict, StateReverted}
+
+func knownState(s string) bool { return slices.Contains(setStates, s) }

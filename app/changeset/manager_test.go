@@ -1,0 +1,122 @@
+package changeset
+
+import (
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"trestle/app"
+)
+
+func proposeOne(t testing.TB, m *Manager, path string) ChangeSet {
+	t.Helper()
+	cs, err := m.Propose(diskReader(m.Project()), Proposal{Title: "t " + path, Client: "agent", Changes: []Change{
+		{Path: path, Action: ActionReplace, Content: "new " + path + "\n"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
+}
+
+func TestManagerStates(t *testing.T) {
+	p := newProject(t, map[string]string{"a.go": "a\n", "b.go": "b\n"})
+	m := newManager(t, p)
+	a, b := proposeOne(t, m, "a.go"), proposeOne(t, m, "b.go")
+	if a.ID != "cs-1" || b.ID != "cs-2" || a.Created.IsZero() {
+		t.Fatalf("ids %s %s, created %v", a.ID, b.ID, a.Created)
+	}
+	if got, err := m.Reject(a.ID, "not now"); err != nil || got.State != StateRejected || got.Reason != "not now" {
+		t.Fatalf("reject: %+v %v", got, err)
+	}
+	if _, err := m.Withdraw(a.ID); !errors.Is(err, app.ErrInvalid) || !strings.Contains(err.Error(), "cs-1 is rejected") {
+		t.Fatalf("withdraw a rejected set: %v", err)
+	}
+	if got, err := m.Withdraw(b.ID); err != nil || got.State != StateWithdrawn {
+		t.Fatalf("withdraw: %+v %v", got, err)
+	}
+	list, _ := m.List("")
+	if len(list) != 2 || list[0].ID != "cs-2" {
+		t.Fatalf("list: %v", ids(list))
+	}
+	if list, _ := m.List(StateRejected); len(list) != 1 || list[0].ID != "cs-1" {
+		t.Fatalf("rejected: %v", ids(list))
+	}
+	if _, err := m.List("done"); !errors.Is(err, app.ErrInvalid) {
+		t.Fatalf("unknown filter: %v", err)
+	}
+	for _, id := range []string{"cs-9", "12", "cs-x", "cs-0"} {
+		if _, err := m.Get(id); !errors.Is(err, app.ErrNotFound) && !errors.Is(err, app.ErrInvalid) {
+			t.Errorf("get %q: %v", id, err)
+		}
+	}
+}
+
+func TestMarkStale(t *testing.T) {
+	p := newProject(t, map[string]string{"a.go": "a\n", "b.go": "b\n"})
+	m := newManager(t, p)
+	a, b := proposeOne(t, m, "a.go"), proposeOne(t, m, "b.go")
+	m.Reject(b.ID, "")
+	marked, err := m.MarkStale([]string{"a.go", "b.go", "c.go"})
+	if err != nil || !slices.Equal(marked, []string{a.ID}) {
+		t.Fatalf("marked %v, %v", marked, err)
+	}
+	got, _ := m.Get(a.ID)
+	if got.State != StateStale || got.Files[0].State != StateStale || !strings.Contains(got.Files[0].Detail, "a.go changed") {
+		t.Fatalf("a: %+v", got)
+	}
+	if got, _ := m.Get(b.ID); got.State != StateRejected {
+		t.Fatalf("b became %s", got.State)
+	}
+	// A stale set whose file is back to its base still applies: the hash decides.
+	if got, err := m.Apply(a.ID, nil, diskReader(p), nil); err != nil || got.State != StateApplied {
+		t.Fatalf("apply stale: %v", err)
+	}
+}
+
+// TestManagersShareTheStore opens the store file twice, as a window and a
+// headless server do, with a Manager on each.
+func TestManagersShareTheStore(t *testing.T) {
+	p := newProject(t, map[string]string{"a.go": "a\n", "b.go": "b\n"})
+	path := filepath.Join(t.TempDir(), "state.db")
+	s1, err := app.OpenStore(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, _ := app.OpenStore(path)
+	window, headless := NewManager(s1, p), NewManager(s2, p)
+	cs := proposeOne(t, headless, "a.go")
+	seen, err := window.List(StatePending)
+	if err != nil || len(seen) != 1 || seen[0].ID != cs.ID || seen[0].Client != "agent" {
+		t.Fatalf("window sees %v, %v", ids(seen), err)
+	}
+	if _, err := window.Apply(cs.ID, nil, diskReader(p), nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := headless.Get(cs.ID); got.State != StateApplied {
+		t.Fatalf("headless sees %s", got.State)
+	}
+	other := NewManager(s2, newProject(t, map[string]string{"a.go": "a\n"}))
+	if _, err := other.Get(cs.ID); !errors.Is(err, app.ErrNotFound) {
+		t.Fatalf("another project's set: %v", err)
+	}
+	if list, _ := other.List(""); len(list) != 0 {
+		t.Fatalf("another project lists %v", ids(list))
+	}
+	two := proposeOne(t, window, "b.go")
+	if _, err := headless.Withdraw(two.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := window.Reject(two.ID, "late"); !errors.Is(err, app.ErrInvalid) {
+		t.Fatalf("reject after the other process withdrew: %v", err)
+	}
+}
+
+func ids(list []ChangeSet) []string {
+	var out []string
+	for _, cs := range list {
+		out = append(out, cs.ID+":"+cs.State)
+	}
+	return out
+}

@@ -1,0 +1,235 @@
+package changeset
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"syscall"
+	"unicode/utf8"
+
+	"trestle/app"
+)
+
+// ReadFunc returns the text of the project file rel (project-relative,
+// forward slashes) as the person sees it now: the open editor buffer when
+// there is one, else disk. A missing file is exists == false with a nil
+// error. It may be called from any goroutine.
+type ReadFunc func(rel string) (text string, exists bool, err error)
+
+// Proposal is what an agent asks for: a title, a markdown description and
+// the file changes.
+type Proposal struct {
+	Title       string   `json:"title"`
+	Description string   `json:"description,omitempty"`
+	Client      string   `json:"client,omitempty"` // the MCP client's name
+	Changes     []Change `json:"changes"`
+}
+
+// Change is one file change of a Proposal; Action says which fields apply.
+type Change struct {
+	Path    string `json:"path"`
+	Action  string `json:"action"`            // ActionEdit, ActionCreate, ActionReplace or ActionDelete
+	Edits   []Edit `json:"edits,omitempty"`   // ActionEdit
+	Content string `json:"content,omitempty"` // ActionCreate, ActionReplace
+}
+
+// Propose validates in against the project p and the base that base reads,
+// and returns the pending change set (no ID yet) with each file's new
+// content and diff stats. Every refusal wraps app.ErrInvalid (app.ErrOutside
+// for a path out of the project) and names the file and the reason. It
+// reads but never writes, and is safe for concurrent use if base is.
+func Propose(p *app.Project, base ReadFunc, in Proposal) (ChangeSet, error) {
+	if err := checkHeader(in); err != nil {
+		return ChangeSet{}, fmt.Errorf("propose change set: %w", err)
+	}
+	cs := ChangeSet{Project: p.Root, Title: strings.TrimSpace(in.Title), Description: in.Description,
+		Client: in.Client, State: StatePending, Files: make([]FileChange, 0, len(in.Changes))}
+	seen := make(map[string]int, len(in.Changes))
+	total := 0
+	for i, ch := range in.Changes {
+		fc, err := proposeFile(p, base, ch)
+		if err != nil {
+			return ChangeSet{}, fmt.Errorf("propose change set: change %d: %w", i+1, err)
+		}
+		if j, dup := seen[fc.Path]; dup {
+			return ChangeSet{}, invalid("propose change set: changes %d and %d both touch %s; merge them into one", j+1, i+1, fc.Path)
+		}
+		seen[fc.Path] = i
+		if total += len(fc.Base) + len(fc.New); total > MaxTotalBytes {
+			return ChangeSet{}, tooLarge("propose change set: at %s the base and new content reach %d bytes, over the %d byte limit", fc.Path, total, MaxTotalBytes)
+		}
+		cs.Files = append(cs.Files, fc)
+	}
+	return cs, nil
+}
+
+// checkHeader checks the title, the description and the input sizes before
+// any file is read.
+func checkHeader(in Proposal) error {
+	input := len(in.Title) + len(in.Description)
+	for _, ch := range in.Changes {
+		input += len(ch.Content)
+		for _, e := range ch.Edits {
+			input += len(e.OldText) + len(e.NewText)
+		}
+	}
+	switch {
+	case strings.TrimSpace(in.Title) == "":
+		return invalid("title is required")
+	case len(in.Title) > MaxTitleBytes:
+		return tooLarge("title is %d bytes, over the %d byte limit", len(in.Title), MaxTitleBytes)
+	case len(in.Description) > MaxDescriptionBytes:
+		return tooLarge("description is %d bytes, over the %d byte limit", len(in.Description), MaxDescriptionBytes)
+	case len(in.Changes) == 0:
+		return invalid("changes is empty")
+	case len(in.Changes) > MaxFiles:
+		return tooLarge("%d file changes, over the limit of %d", len(in.Changes), MaxFiles)
+	case input > MaxTotalBytes:
+		return tooLarge("the changes hold %d bytes, over the %d byte limit", input, MaxTotalBytes)
+	}
+	return nil
+}
+
+// proposeFile validates one change and computes its new content.
+func proposeFile(p *app.Project, base ReadFunc, ch Change) (FileChange, error) {
+	if err := checkShape(ch); err != nil {
+		return FileChange{}, err
+	}
+	rel, err := resolvePath(p, ch.Path)
+	if err != nil {
+		return FileChange{}, err
+	}
+	text, exists, err := base(rel)
+	if err != nil {
+		return FileChange{}, fmt.Errorf("read the base of %s: %w", rel, err)
+	}
+	if err := checkExists(rel, ch.Action, exists); err != nil {
+		return FileChange{}, err
+	}
+	fc := FileChange{Path: rel, Action: ch.Action, Edits: ch.Edits, Content: ch.Content,
+		BaseExists: exists, Base: text, State: StatePending}
+	if exists {
+		fc.BaseSHA256 = hashText(text)
+	}
+	if fc.New, err = newContent(rel, text, ch); err != nil {
+		return FileChange{}, err
+	}
+	fc.Added, fc.Removed = diffStats(fc.Base, fc.New)
+	return fc, nil
+}
+
+// checkShape checks that the fields set fit the action.
+func checkShape(ch Change) error {
+	name := ch.Path
+	switch ch.Action {
+	case ActionEdit:
+		if len(ch.Edits) == 0 || ch.Content != "" {
+			return invalid("%s: an edit takes edits (old_text/new_text pairs) and no content", name)
+		}
+	case ActionCreate, ActionReplace:
+		if len(ch.Edits) != 0 {
+			return invalid("%s: %s takes content, not edits", name, ch.Action)
+		}
+	case ActionDelete:
+		if len(ch.Edits) != 0 || ch.Content != "" {
+			return invalid("%s: delete takes neither content nor edits", name)
+		}
+	default:
+		return invalid("%s: action %q is not edit, create, replace or delete", name, ch.Action)
+	}
+	return nil
+}
+
+// resolvePath confines name to the project and returns it project-relative.
+// It refuses the root, folders, anything under .git and paths through a file.
+func resolvePath(p *app.Project, name string) (string, error) {
+	if strings.TrimSpace(name) == "" {
+		return "", invalid("path is empty")
+	}
+	abs, err := p.Resolve(name)
+	if errors.Is(err, syscall.ENOTDIR) {
+		return "", invalid("%s: a folder on its way is a file", name)
+	}
+	if err != nil {
+		return "", err
+	}
+	rel := p.Rel(abs)
+	if rel == "." {
+		return "", invalid("%s: is the project folder, not a file", name)
+	}
+	if rel == ".git" || strings.HasPrefix(rel, ".git/") || strings.Contains(rel, "/.git/") {
+		return "", invalid("%s: change sets never touch .git", rel)
+	}
+	if info, err := os.Lstat(abs); err == nil && info.IsDir() {
+		return "", invalid("%s: is a folder, not a file", rel)
+	}
+	return rel, nil
+}
+
+// checkExists checks the action against whether the base exists.
+func checkExists(rel, action string, exists bool) error {
+	if action == ActionCreate && exists {
+		return invalid("%s: create refused: the file exists; use replace or edit", rel)
+	}
+	if action != ActionCreate && !exists {
+		return invalid("%s: %s refused: no such file; use create", rel, action)
+	}
+	return nil
+}
+
+// newContent computes the file's content after the change and checks it.
+func newContent(rel, base string, ch Change) (string, error) {
+	if len(base) > MaxFileBytes {
+		return "", tooLarge("%s: the file is %d bytes, over the %d byte limit", rel, len(base), MaxFileBytes)
+	}
+	if !utf8.ValidString(base) {
+		return "", invalid("%s: the file is not UTF-8 text; change sets hold UTF-8 text only", rel)
+	}
+	text := ch.Content
+	switch ch.Action {
+	case ActionDelete:
+		return "", nil
+	case ActionEdit:
+		var err error
+		if text, err = applyEdits(rel, base, ch.Edits); err != nil {
+			return "", err
+		}
+	}
+	switch {
+	case len(text) > MaxFileBytes:
+		return "", tooLarge("%s: the new content is %d bytes, over the %d byte limit", rel, len(text), MaxFileBytes)
+	case !utf8.ValidString(text):
+		return "", invalid("%s: the new content is not UTF-8 text", rel)
+	case app.IsBinary([]byte(text)):
+		return "", invalid("%s: the new content has NUL bytes; change sets hold text only", rel)
+	case ch.Action != ActionCreate && text == base:
+		return "", invalid("%s: the %s leaves the file unchanged", rel, ch.Action)
+	}
+	return text, nil
+}
+
+// firstLine is the first non-blank line of s, shortened for a message.
+func firstLine(s string) string {
+	line := strings.TrimSpace(s)
+	line, _, _ = strings.Cut(line, "\n")
+	const max = 80
+	if len(line) <= max {
+		return line
+	}
+	n := max
+	for n > 0 && !utf8.RuneStart(line[n]) {
+		n--
+	}
+	return line[:n] + "…"
+}
+
+// invalid is a refusal the agent can fix, wrapping app.ErrInvalid.
+func invalid(format string, args ...any) error {
+	return fmt.Errorf(format+": %w", append(args, app.ErrInvalid)...)
+}
+
+// tooLarge is a size refusal, wrapping app.ErrTooLarge and app.ErrInvalid.
+func tooLarge(format string, args ...any) error {
+	return fmt.Errorf(format+": %w (%w)", append(args, app.ErrTooLarge, app.ErrInvalid)...)
+}

@@ -1,0 +1,13 @@
+package app
+
+// EditorSelection is the active editor's selection as the window shows
+// it. Lines and columns are 1-based; columns count runes. With nothing
+// selected, Text is "" and the range is the caret.
+type EditorSelection struct {
+	Path      string `json:"path"` // project-relative, forward slashes
+	Text      string `json:"text"`
+	StartLine int    `json:"start_line"`
+	StartCol  int    `json:"start_col"`
+	EndLine   int    `json:"end_line"`
+	EndCol    int    `json:"end_col"`
+}

@@ -1,0 +1,108 @@
+package ignore
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// writeFiles writes files (slash paths → content) under a temp folder.
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, text := range files {
+		abs := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func TestIgnored(t *testing.T) {
+	root := writeFiles(t, map[string]string{
+		".gitignore": "# build output\n*.log\n!keep.log\nbin/\n/top.txt\nvendor/\n!vendor/keep.go\n" +
+			"docs/**/*.pdf\nspaced.txt   \r\n",
+		"sub/.gitignore":      "local.txt\n/anchored.txt\n!root.tmp\n",
+		".git/info/exclude":   "secret.env\n",
+		"deep/a/b/.gitignore": "*.gen.go\n",
+		"crlf/.gitignore":     "x.txt\r\n",
+		"notdir/bin":          "",
+		"sub/nested/.gitkeep": "",
+		"root.tmp":            "",
+		"vendor/keep.go":      "",
+	})
+	tests := []struct {
+		name  string
+		rel   string
+		isDir bool
+		want  bool
+	}{
+		{name: "root", rel: "", isDir: true, want: false},
+		{name: "dot", rel: ".", isDir: true, want: false},
+		{name: ".git folder", rel: ".git", isDir: true, want: true},
+		{name: "inside .git", rel: ".git/HEAD", want: true},
+		{name: "nested .git", rel: "sub/.git/config", want: true},
+		{name: "plain file", rel: "main.go", want: false},
+		{name: "glob anywhere", rel: "a/b/c.log", want: true},
+		{name: "negation", rel: "keep.log", want: false},
+		{name: "negation nested", rel: "x/keep.log", want: false},
+		{name: "dir-only pattern on a folder", rel: "bin", isDir: true, want: true},
+		{name: "dir-only pattern on a file", rel: "notdir/bin", want: false},
+		{name: "below a dir-only folder", rel: "tools/bin/run", want: true},
+		{name: "anchored at root", rel: "top.txt", want: true},
+		{name: "anchored not below", rel: "sub/top.txt", want: false},
+		{name: "negation cannot undo an ignored parent", rel: "vendor/keep.go", want: true},
+		{name: "double star", rel: "docs/a/b/x.pdf", want: true},
+		{name: "double star zero dirs", rel: "docs/x.pdf", want: true},
+		{name: "double star other ext", rel: "docs/a/x.md", want: false},
+		{name: "trailing spaces trimmed", rel: "spaced.txt", want: true},
+		{name: "nested gitignore", rel: "sub/local.txt", want: true},
+		{name: "nested gitignore deeper", rel: "sub/x/local.txt", want: true},
+		{name: "nested gitignore not outside", rel: "local.txt", want: false},
+		{name: "nested anchored", rel: "sub/anchored.txt", want: true},
+		{name: "nested anchored deeper", rel: "sub/x/anchored.txt", want: false},
+		{name: "nested negation of root pattern", rel: "sub/keep.log", want: false},
+		{name: "deep nested", rel: "deep/a/b/c/x.gen.go", want: true},
+		{name: "deep nested not above", rel: "deep/a/x.gen.go", want: false},
+		{name: "info exclude", rel: "secret.env", want: true},
+		{name: "crlf", rel: "crlf/x.txt", want: true},
+		{name: "unclean path", rel: "./sub//local.txt", want: true},
+	}
+	m := New(root)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := m.Ignored(tt.rel, tt.isDir); got != tt.want {
+				t.Errorf("Ignored(%q, %v) = %v, want %v", tt.rel, tt.isDir, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestForget(t *testing.T) {
+	root := writeFiles(t, map[string]string{"sub/.gitignore": "a.txt\n"})
+	m := New(root)
+	if !m.Ignored("sub/a.txt", false) || m.Ignored("sub/b.txt", false) {
+		t.Fatal("initial patterns not applied")
+	}
+	if err := os.WriteFile(filepath.Join(root, "sub", ".gitignore"), []byte("b.txt\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !m.Ignored("sub/a.txt", false) {
+		t.Error("patterns read again before Forget")
+	}
+	m.Forget("sub")
+	if m.Ignored("sub/a.txt", false) || !m.Ignored("sub/b.txt", false) {
+		t.Error("changed .gitignore not read after Forget")
+	}
+}
+
+func TestNoGitignore(t *testing.T) {
+	m := New(t.TempDir())
+	if m.Ignored("anything/at/all.go", false) {
+		t.Error("ignored without any ignore file")
+	}
+}

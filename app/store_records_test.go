@@ -1,0 +1,127 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+)
+
+func openTestStore(t *testing.T) *Store {
+	t.Helper()
+	s, err := OpenStore(filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestRecordsRoundTripInIDOrder(t *testing.T) {
+	s := openTestStore(t)
+	if recs, err := s.ListRecords("things"); err != nil || len(recs) != 0 {
+		t.Fatalf("unused bucket: %v, %v", recs, err)
+	}
+	var ids []uint64
+	for i := range 260 { // past 255, where a little-endian key would sort wrong
+		id, err := s.NextRecordID("things")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.PutRecord("things", id, []byte(strconv.Itoa(i))); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	recs, err := s.ListRecords("things")
+	if err != nil || len(recs) != 260 {
+		t.Fatalf("list: %d records, %v", len(recs), err)
+	}
+	for i, r := range recs {
+		if r.ID != ids[i] || string(r.Value) != strconv.Itoa(i) {
+			t.Fatalf("record %d = %d %q, want %d %q", i, r.ID, r.Value, ids[i], strconv.Itoa(i))
+		}
+	}
+	got, err := s.GetRecord("things", ids[42])
+	if err != nil || string(got) != "42" {
+		t.Fatalf("get: %q, %v", got, err)
+	}
+}
+
+func TestRecordsMissing(t *testing.T) {
+	s := openTestStore(t)
+	if _, err := s.GetRecord("things", 1); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("get from missing bucket: %v", err)
+	}
+	s.PutRecord("things", 1, []byte("x"))
+	if _, err := s.GetRecord("things", 2); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("get missing id: %v", err)
+	}
+	called := false
+	err := s.UpdateRecord("things", 2, func([]byte) ([]byte, error) { called = true; return nil, nil })
+	if !errors.Is(err, ErrNotFound) || called {
+		t.Fatalf("update missing id: %v, fn called %v", err, called)
+	}
+}
+
+func TestRecordsRefuseStoreBuckets(t *testing.T) {
+	s := openTestStore(t)
+	for _, name := range []string{"", "recent", "settings", "projects"} {
+		if err := s.PutRecord(name, 1, []byte("x")); !errors.Is(err, ErrInvalid) {
+			t.Errorf("put into %q: %v", name, err)
+		}
+	}
+}
+
+func TestUpdateRecordErrorKeepsValue(t *testing.T) {
+	s := openTestStore(t)
+	s.PutRecord("things", 1, []byte("old"))
+	boom := errors.New("boom")
+	err := s.UpdateRecord("things", 1, func(old []byte) ([]byte, error) {
+		old[0] = 'X' // a copy: must not reach the store
+		return nil, boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("update: %v", err)
+	}
+	if got, _ := s.GetRecord("things", 1); string(got) != "old" {
+		t.Fatalf("after a failed update: %q", got)
+	}
+}
+
+// TestUpdateRecordIsAtomicAcrossStores runs read-modify-write increments
+// from two Store values on one file, as a window and a headless server
+// would: none may be lost.
+func TestUpdateRecordIsAtomicAcrossStores(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	a, err := OpenStore(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := OpenStore(path)
+	a.PutRecord("counter", 1, []byte("0"))
+	const each = 25
+	var wg sync.WaitGroup
+	for _, s := range []*Store{a, b, a, b} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range each {
+				err := s.UpdateRecord("counter", 1, func(old []byte) ([]byte, error) {
+					n, err := strconv.Atoi(string(old))
+					return []byte(strconv.Itoa(n + 1)), err
+				})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	got, _ := b.GetRecord("counter", 1)
+	if want := fmt.Sprint(4 * each); string(got) != want {
+		t.Fatalf("counter = %s, want %s", got, want)
+	}
+}

@@ -1,0 +1,68 @@
+package textbuf
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Find returns every match of query in the text, in order, as ranges on
+// one line each; matches do not overlap. An empty query or one holding a
+// line break finds nothing. Without matchCase, letters match regardless of
+// case (rune by rune, so columns stay exact for any script).
+func (b *Buffer) Find(query string, matchCase bool) []Range {
+	if query == "" || strings.ContainsAny(query, "\n\r") {
+		return nil
+	}
+	if !matchCase {
+		return b.findFold([]rune(foldString(query)))
+	}
+	var out []Range
+	for i, line := range b.lines {
+		for off := 0; ; {
+			j := strings.Index(line[off:], query)
+			if j < 0 {
+				break
+			}
+			start := utf8.RuneCountInString(line[:off+j])
+			out = append(out, Range{Pos{i, start}, Pos{i, start + utf8.RuneCountInString(query)}})
+			off += j + len(query)
+		}
+	}
+	return out
+}
+
+// findFold finds q (already folded) in every line, folding each line rune
+// by rune.
+func (b *Buffer) findFold(q []rune) []Range {
+	var out []Range
+	var line []rune
+	for i, s := range b.lines {
+		line = line[:0]
+		for _, r := range s {
+			line = append(line, unicode.ToLower(r))
+		}
+		for col := 0; col+len(q) <= len(line); {
+			if runesEqual(line[col:col+len(q)], q) {
+				out = append(out, Range{Pos{i, col}, Pos{i, col + len(q)}})
+				col += len(q)
+				continue
+			}
+			col++
+		}
+	}
+	return out
+}
+
+func foldString(s string) string {
+	return strings.Map(unicode.ToLower, s)
+}
+
+func runesEqual(a, b []rune) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"trestle/app"
+	"trestle/app/eval"
+	"trestle/app/projconf"
+	"trestle/app/services"
+	"trestle/app/task"
+)
+
+// newServices builds the project's evaluator, task runner and permission
+// gate. ask is nil for the headless server (nobody to ask). Close the
+// evaluator when done.
+func newServices(p *app.Project, policy string, ask func(context.Context, app.PermissionRequest) (app.Decision, error)) services.Services {
+	conf := &projectConfig{root: p.Root}
+	c, _ := conf.get()
+	return services.Services{
+		Eval: eval.NewManager(eval.ManagerOptions{
+			Root: p.Root, Module: p.Module, Selections: c.Selections, WorkerCommand: workerCommand,
+		}),
+		Tasks:  task.NewRunner(p.Root),
+		Gate:   app.NewGate(policy, ask),
+		Config: conf.get,
+	}
+}
+
+// workerCommand starts this binary as an evaluator worker.
+func workerCommand(string) *exec.Cmd {
+	exe, err := os.Executable()
+	if err != nil {
+		exe = os.Args[0]
+	}
+	return exec.Command(exe, "--eval-worker")
+}
+
+// projectConfig reads .trestle.json again when it changed on disk. Safe
+// for concurrent use.
+type projectConfig struct {
+	root string
+
+	mu    sync.Mutex
+	mod   time.Time
+	size  int64
+	conf  projconf.Config
+	err   error
+	valid bool
+}
+
+// get returns the configuration (the defaults when the file is malformed)
+// and the file's problem, if any.
+func (c *projectConfig) get() (projconf.Config, error) {
+	var mod time.Time
+	var size int64
+	if info, err := os.Stat(filepath.Join(c.root, projconf.FileName)); err == nil {
+		mod, size = info.ModTime(), info.Size()
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.valid || !mod.Equal(c.mod) || size != c.size {
+		c.conf, c.err = projconf.Load(c.root)
+		c.mod, c.size, c.valid = mod, size, true
+	}
+	return c.conf, c.err
+}
+
+// runWorker is the hidden --eval-worker mode: one evaluator for the
+// evaluator manager that started this process, over stdin and stdout.
+func runWorker() int {
+	opts, err := eval.WorkerOptionsFromEnv()
+	if err == nil {
+		err = eval.RunWorker(context.Background(), os.Stdin, os.Stdout, opts)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "trestle eval worker: %v\n", err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,112 @@
+package mcpbridge
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"trestle/app/task"
+)
+
+// vetWait bounds a refreshing trestle_diagnostics call.
+const vetWait = 120 * time.Second
+
+type diagnosticsParams struct {
+	Path    string `json:"path,omitempty" jsonschema:"only problems in this file or folder (relative to the project root)"`
+	Refresh bool   `json:"refresh,omitempty" jsonschema:"run go vet first (on path's package, else ./...), in the Run pane"`
+}
+
+type diagnosticsResult struct {
+	State    string         `json:"state"`
+	RunID    string         `json:"run_id,omitempty"`
+	Command  string         `json:"command,omitempty"`
+	Problems []task.Problem `json:"problems"`
+}
+
+func (s *Server) diagnosticsTool() server.ServerTool {
+	tool := mcp.NewTool("trestle_diagnostics",
+		mcp.WithDescription("Problems (file:line:col: message) from the last build, vet or test run, optionally "+
+			"refreshed by running go vet. The person sees them in the Problems pane. "+
+			`e.g. {"path":"app/","refresh":true}`),
+		mcp.WithInputSchema[diagnosticsParams](),
+		mcp.WithToolAnnotation(mcp.ToolAnnotation{Title: "Problems",
+			ReadOnlyHint: mcp.ToBoolPtr(false), DestructiveHint: mcp.ToBoolPtr(false),
+			IdempotentHint: mcp.ToBoolPtr(true), OpenWorldHint: mcp.ToBoolPtr(true)}),
+	)
+	return server.ServerTool{Tool: tool, Handler: typed(s.diagnostics)}
+}
+
+func (s *Server) diagnostics(ctx context.Context, p diagnosticsParams) *mcp.CallToolResult {
+	filter := ""
+	if p.Path != "" {
+		rel, err := s.projectRel(p.Path)
+		if err != nil {
+			return failErr(err)
+		}
+		filter = rel
+	}
+	run := s.opts.Services.Tasks.Last()
+	if p.Refresh {
+		var bad *mcp.CallToolResult
+		if run, bad = s.vet(ctx, filter); bad != nil {
+			return bad
+		}
+	}
+	if run == nil {
+		return fail(stateNone, "nothing has run yet; pass refresh:true to run go vet")
+	}
+	res := diagnosticsResult{State: stateDone, RunID: run.ID, Command: commandLine(run.Task, run.Args), Problems: []task.Problem{}}
+	for _, pr := range run.Problems() {
+		if filter == "" || pr.Path == filter || strings.HasPrefix(pr.Path, strings.TrimSuffix(filter, "/")+"/") {
+			res.Problems = append(res.Problems, pr)
+		}
+	}
+	return done(res, "%s", describeProblems(res))
+}
+
+// vet runs go vet on the package of filter (or the whole module) and waits.
+func (s *Server) vet(ctx context.Context, filter string) (*task.Run, *mcp.CallToolResult) {
+	conf, _ := s.config()
+	t, _ := conf.Task("vet")
+	t.Name, t.Command = "vet", []string{"go", "vet"}
+	pkg := "./..."
+	if filter != "" {
+		dir := filter
+		if path.Ext(filter) != "" {
+			dir = path.Dir(filter)
+		}
+		pkg = "./" + dir
+	}
+	if err := s.permit(ctx, "run", "go vet "+pkg); err != nil {
+		return nil, failErr(err)
+	}
+	sel, _ := conf.Selection("default")
+	run, err := s.opts.Services.Tasks.Start(context.WithoutCancel(ctx), t, []string{pkg}, sel, s.activityLine)
+	if err != nil {
+		return nil, failErr(err)
+	}
+	s.announceRun(ctx, run)
+	awaitRun(ctx, run, vetWait, 0, newProgress(ctx), true)
+	return run, nil
+}
+
+func describeProblems(r diagnosticsResult) string {
+	if len(r.Problems) == 0 {
+		return fmt.Sprintf("No problems from %s (%s).", r.RunID, r.Command)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d problems from %s (%s):\n", len(r.Problems), r.RunID, r.Command)
+	for _, p := range r.Problems {
+		if p.Col > 0 {
+			fmt.Fprintf(&b, "%s:%d:%d: %s\n", p.Path, p.Line, p.Col, p.Message)
+		} else {
+			fmt.Fprintf(&b, "%s:%d: %s\n", p.Path, p.Line, p.Message)
+		}
+	}
+	return b.String()
+}

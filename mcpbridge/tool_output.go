@@ -1,0 +1,46 @@
+package mcpbridge
+
+import (
+	"context"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+type outputParams struct {
+	Pane      string `json:"pane" jsonschema:"run (the Run pane: task output) or eval (the Eval pane: the transcript)"`
+	TailLines int    `json:"tail_lines,omitempty" jsonschema:"only the last this many lines (default: all the pane keeps)"`
+}
+
+type outputResult struct {
+	State string `json:"state"`
+	Pane  string `json:"pane"`
+	Text  string `json:"text"`
+}
+
+func (s *Server) outputTool() server.ServerTool {
+	tool := mcp.NewTool("trestle_output",
+		mcp.WithDescription("The text of the window's Run or Eval pane, as the person sees it (including what they "+
+			`ran themselves). e.g. {"pane":"run","tail_lines":50}`),
+		mcp.WithInputSchema[outputParams](),
+		hints("Read the Run or Eval pane", true, false, true),
+	)
+	return server.ServerTool{Tool: tool, Handler: typed(s.output)}
+}
+
+func (s *Server) output(ctx context.Context, p outputParams) *mcp.CallToolResult {
+	if p.Pane != "run" && p.Pane != "eval" {
+		return fail(stateProblem, "pane is %q; use \"run\" or \"eval\"", p.Pane)
+	}
+	if p.TailLines < 0 {
+		return fail(stateProblem, "tail_lines %d is negative", p.TailLines)
+	}
+	text, err := s.opts.Window.Output(ctx, p.Pane, p.TailLines)
+	if err != nil {
+		return failErr(err)
+	}
+	if text == "" {
+		return done(outputResult{State: stateDone, Pane: p.Pane}, "The %s pane is empty.", p.Pane)
+	}
+	return done(outputResult{State: stateDone, Pane: p.Pane, Text: text}, "%s", text)
+}

@@ -1,0 +1,60 @@
+package mcpbridge
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"trestle/app/ignore"
+	"trestle/app/search"
+)
+
+type searchParams struct {
+	Pattern    string `json:"pattern" jsonschema:"text to find, or a Go regular expression when regexp is true"`
+	Regexp     bool   `json:"regexp,omitempty" jsonschema:"treat pattern as a Go regular expression (RE2 syntax)"`
+	IgnoreCase bool   `json:"ignore_case,omitempty" jsonschema:"match without regard to case"`
+	Glob       string `json:"glob,omitempty" jsonschema:"only files whose relative path or base name match this path.Match pattern, e.g. *.go"`
+	Limit      int    `json:"limit,omitempty" jsonschema:"most matches to return (default 200, at most 5000)"`
+}
+
+type searchResult struct {
+	State string `json:"state"`
+	search.Result
+}
+
+func (s *Server) searchTool() server.ServerTool {
+	tool := mcp.NewTool("trestle_search",
+		mcp.WithDescription("Searches the project's files for text or a regular expression, skipping .git, what "+
+			".gitignore ignores and binary files. Returns path, line, column and the line's text for each match. "+
+			`e.g. {"pattern":"func New","glob":"*.go"}`),
+		mcp.WithInputSchema[searchParams](),
+		hints("Search the project", true, false, true),
+	)
+	return server.ServerTool{Tool: tool, Handler: typed(s.search)}
+}
+
+func (s *Server) search(ctx context.Context, p searchParams) *mcp.CallToolResult {
+	if p.Limit < 0 || p.Limit > search.MaxLimit {
+		return fail(stateProblem, "limit %d is outside 1..%d", p.Limit, search.MaxLimit)
+	}
+	q := search.Query{Pattern: p.Pattern, Regexp: p.Regexp, IgnoreCase: p.IgnoreCase, Glob: p.Glob, Limit: p.Limit}
+	res, err := search.Run(ctx, s.opts.Project.Root, q, search.Options{Ignored: ignore.New(s.opts.Project.Root).Ignored})
+	if err != nil {
+		return fail(stateProblem, "search: %v", err)
+	}
+	out := searchResult{State: stateDone, Result: res}
+	if len(res.Matches) == 0 {
+		return done(out, "No matches in %d files.", res.Files)
+	}
+	var b strings.Builder
+	for _, m := range res.Matches {
+		fmt.Fprintf(&b, "%s:%d:%d: %s\n", m.Path, m.Line, m.Column, m.Text)
+	}
+	if res.Truncated {
+		fmt.Fprintf(&b, "(more matches were left off at %d; narrow the pattern or glob, or raise limit)\n", len(res.Matches))
+	}
+	return done(out, "%s", b.String())
+}

@@ -1,0 +1,230 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"trestle/app/eval"
+	"trestle/app/services"
+	"trestle/app/task"
+)
+
+// person is how the Eval and Run panes name what the person asked for.
+const person = "you"
+
+// lineFlushEvery batches a run's output into main-thread updates: a test
+// run can print thousands of lines a second, and one fyne.Do per line would
+// starve the UI.
+const lineFlushEvery = 50 * time.Millisecond
+
+// SetServices connects the Eval pane and the Run menu to the project's
+// evaluator and tasks. It must be called on the main goroutine, before
+// SetActions.
+func (w *Window) SetServices(s services.Services) {
+	w.services = s
+	w.panes.eval.onSubmit = w.evalByPerson
+}
+
+// evalByPerson evaluates what the person typed, off the main goroutine.
+func (w *Window) evalByPerson(code string) {
+	if w.services.Eval == nil {
+		w.status.notify("evaluation is not available in this window")
+		return
+	}
+	sel := w.selection
+	w.status.eval.SetText("evaluator: running")
+	w.loading.Go(func() {
+		res, err := w.services.Eval.Eval(context.Background(), sel, code, 0)
+		w.EvalDone(person, sel, code, res, err)
+	})
+}
+
+// EvalDone shows an evaluation in the Eval pane. Safe for concurrent use.
+func (w *Window) EvalDone(client, selection, code string, res eval.Result, err error) {
+	lines := transcript(client, code, res, err)
+	state := w.evalState()
+	fyne.Do(func() {
+		w.panes.eval.transcript.append(lines...)
+		w.status.eval.SetText("evaluator: " + state)
+	})
+}
+
+// evalState summarises the evaluators for the status bar.
+func (w *Window) evalState() string {
+	if w.services.Eval == nil {
+		return "off"
+	}
+	for _, st := range w.services.Eval.Status() {
+		if st.Selection == selectionName(w.selection) {
+			return string(st.State)
+		}
+	}
+	return string(eval.StateStopped)
+}
+
+func selectionName(s string) string {
+	if s == "" {
+		return "default"
+	}
+	return s
+}
+
+// transcript renders one evaluation for the Eval pane.
+func transcript(client, code string, res eval.Result, err error) []string {
+	var out []string
+	for i, l := range strings.Split(strings.TrimRight(code, "\n"), "\n") {
+		prefix := "  "
+		if i == 0 {
+			prefix = fmt.Sprintf("» [%s] ", client)
+		}
+		out = append(out, prefix+l)
+	}
+	if res.Output != "" {
+		out = append(out, strings.Split(strings.TrimRight(res.Output, "\n"), "\n")...)
+	}
+	switch {
+	case err != nil:
+		out = append(out, "! "+err.Error())
+	case res.Err != "":
+		out = append(out, "! "+res.Err)
+	case res.Value != "":
+		out = append(out, fmt.Sprintf("= %s (%s)", res.Value, res.Type))
+	}
+	for _, n := range res.Notes {
+		out = append(out, "note: "+n)
+	}
+	return append(out, "")
+}
+
+// RunStarted shows a new run in the Run pane. Safe for concurrent use.
+func (w *Window) RunStarted(client string, run *task.Run) {
+	head := fmt.Sprintf("$ %s    [%s, %s]", strings.Join(append(append([]string{}, run.Task.Command...), run.Args...), " "), run.ID, client)
+	fyne.Do(func() {
+		w.panes.run.clear()
+		w.panes.run.append(head)
+		w.panes.tabs.Select(w.panes.runTab)
+		w.panes.problems.set(nil)
+	})
+}
+
+// RunLine adds one output line to the Run pane, batched. Safe for
+// concurrent use.
+func (w *Window) RunLine(l task.Line) {
+	w.runLines.add(l.Text, func(lines []string) {
+		fyne.Do(func() { w.panes.run.append(lines...) })
+	})
+}
+
+// RunEnded shows how a run ended and its problems. Safe for concurrent use.
+func (w *Window) RunEnded(run *task.Run) {
+	w.runLines.flush()
+	tail := fmt.Sprintf("[%s %s: exit code %d, %s]", run.ID, run.State(), run.ExitCode(), run.Duration().Round(time.Millisecond))
+	var probs []Problem
+	for _, p := range run.Problems() {
+		probs = append(probs, Problem{Path: p.Path, Line: p.Line, Col: p.Col, Message: p.Message})
+	}
+	fyne.Do(func() {
+		w.panes.run.append(tail)
+		w.panes.problems.set(probs)
+	})
+}
+
+// runByPerson starts a task from the Run menu, off the main goroutine.
+func (w *Window) runByPerson(name string) {
+	if w.services.Tasks == nil {
+		return
+	}
+	sel := w.selection
+	w.loading.Go(func() {
+		conf, _ := w.services.ProjectConfig()
+		t, ok := conf.Task(name)
+		s, _ := conf.Selection(selectionName(sel))
+		if !ok {
+			w.Notify(fmt.Sprintf("there is no task %q", name))
+			return
+		}
+		run, err := w.services.Tasks.Start(context.Background(), t, nil, s, w.RunLine)
+		if err != nil {
+			w.Notify(err.Error())
+			return
+		}
+		w.RunStarted(person, run)
+		<-run.Done()
+		w.RunEnded(run)
+	})
+}
+
+// restartEvaluator restarts the active selection's evaluator.
+func (w *Window) restartEvaluator() {
+	if w.services.Eval == nil {
+		return
+	}
+	sel := w.selection
+	w.loading.Go(func() {
+		if err := w.services.Eval.Restart(sel); err != nil {
+			w.Notify(err.Error())
+			return
+		}
+		w.Notify("Restarted the " + selectionName(sel) + " evaluator.")
+		state := w.evalState()
+		fyne.Do(func() { w.status.eval.SetText("evaluator: " + state) })
+	})
+}
+
+// stopRun stops the running task, off the main goroutine.
+func (w *Window) stopRun() {
+	if w.services.Tasks == nil {
+		return
+	}
+	w.loading.Go(func() {
+		if err := w.services.Tasks.Stop(); err != nil {
+			w.Notify(err.Error())
+		}
+	})
+}
+
+// lineBatch collects lines and hands them on at most every lineFlushEvery.
+// Safe for concurrent use.
+type lineBatch struct {
+	mu      sync.Mutex
+	lines   []string
+	send    func([]string)
+	pending bool
+}
+
+func (b *lineBatch) add(line string, send func([]string)) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.lines = append(b.lines, line)
+	b.send = send
+	if !b.pending {
+		b.pending = true
+		time.AfterFunc(lineFlushEvery, b.flush)
+	}
+}
+
+func (b *lineBatch) flush() {
+	b.mu.Lock()
+	lines, send := b.lines, b.send
+	b.lines, b.pending = nil, false
+	b.mu.Unlock()
+	if len(lines) > 0 && send != nil {
+		send(lines)
+	}
+}
+
+// Output is the text of the Run ("run") or Eval ("eval") pane, its last
+// tail lines when tail > 0. One bounded main-thread call; safe for
+// concurrent use from any goroutine but the main one.
+func (w *Window) Output(ctx context.Context, pane string, tail int) (string, error) {
+	view := w.panes.run
+	if pane == "eval" {
+		view = w.panes.eval.transcript
+	}
+	return CallValue(ctx, 0, func() string { return view.text(tail) })
+}

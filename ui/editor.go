@@ -1,0 +1,339 @@
+package ui
+
+import (
+	"path"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"trestle/app/textbuf"
+)
+
+// editor is a code editor for one file. The page inside its Scroll is as
+// large as the whole text, but its TextGrid holds only the rows and
+// columns in view, so a file of 100k lines costs no more than a screenful
+// to draw; a keystroke changes one line of the buffer, re-highlights the
+// lines it touched and rebuilds the visible rows. The text model (buffer,
+// undo, highlighting, find) is app/textbuf; this file holds the editing
+// commands, editor_input.go the keyboard and mouse, editor_render.go the
+// drawing and editor_find.go the find and go-to-line bars. Like every
+// widget it must be used on the main goroutine.
+type editor struct {
+	widget.BaseWidget
+
+	buf      *textbuf.Buffer
+	hl       *textbuf.Highlighter // nil: not Go source
+	caret    textbuf.Pos
+	anchor   textbuf.Pos // the other end of the selection; == caret for none
+	wantCell int         // the display column Up and Down aim for; -1 for the caret's
+	lastCell int         // the display column the last Up or Down aimed for
+	tabWidth int
+	maxCells int // display cells in the widest line seen; only grows
+	mark     int // the line Open last brought into view, 1-based; 0 for none
+	version  int // counts edits, for the find bar
+
+	page    *editorPage
+	scroll  *container.Scroll
+	grid    *widget.TextGrid
+	cursor  *canvas.Rectangle
+	bars    *editorBars
+	content *fyne.Container
+
+	look     editorLook
+	shown    span // what grid holds now
+	stale    bool // the grid's rows no longer match the text, caret or selection
+	pending  bool // bring the caret into view at the next layout
+	shift    bool // a Shift key is down
+	pressed  bool // MouseDown placed the caret; the Tapped that follows is ignored
+	modified bool // the buffer's Modified at the last onChange
+
+	onChange func()              // after an edit changed whether the text is modified
+	onCaret  func(line, col int) // after the caret moved; 1-based
+	onSave   func()              // Ctrl+S
+}
+
+// newEditor returns an editor on buf, highlighted with hl (nil for none),
+// for the file named name (used to decide on colours).
+func newEditor(buf *textbuf.Buffer, hl *textbuf.Highlighter) *editor {
+	e := &editor{buf: buf, hl: hl, wantCell: -1, tabWidth: textbuf.DefaultTabWidth, stale: true}
+	e.grid = widget.NewTextGrid()
+	e.cursor = canvas.NewRectangle(nil)
+	e.page = newEditorPage(e)
+	e.scroll = container.NewScroll(e.page)
+	e.scroll.OnScrolled = func(fyne.Position) { e.place() }
+	e.bars = newEditorBars(e)
+	e.content = container.NewBorder(e.bars.box, nil, nil, nil, e.scroll)
+	e.maxCells = e.measureAll()
+	if hl != nil {
+		buf.OnChange = func(c textbuf.Change) { hl.Apply(c, buf.LineCount(), buf.Line) }
+	}
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+// isGoFile reports whether name is highlighted as Go source.
+func isGoFile(name string) bool { return path.Ext(name) == ".go" }
+
+// measureAll returns the display width of the widest line.
+func (e *editor) measureAll() int {
+	widest := 0
+	for i := range e.buf.LineCount() {
+		widest = max(widest, textbuf.Cells(e.buf.Line(i), e.tabWidth))
+	}
+	return widest
+}
+
+// setTabWidth shows tabs at n cells (n < 1: the default).
+func (e *editor) setTabWidth(n int) {
+	if n < 1 {
+		n = textbuf.DefaultTabWidth
+	}
+	if n == e.tabWidth {
+		return
+	}
+	e.tabWidth = n
+	e.maxCells = e.measureAll()
+	e.invalidate()
+}
+
+// selection returns the selected range, ordered; empty when none.
+func (e *editor) selection() textbuf.Range {
+	return textbuf.Range{Start: e.anchor, End: e.caret}.Ordered()
+}
+
+// selectedText returns the selected text with LF line endings.
+func (e *editor) selectedText() string {
+	return e.buf.Slice(e.selection())
+}
+
+// moveTo puts the caret at p (clamped), extending the selection when
+// extend is set and collapsing it otherwise. A move ends the typing run.
+func (e *editor) moveTo(p textbuf.Pos, extend bool) {
+	e.buf.Seal()
+	e.setCaret(p, extend)
+}
+
+// setCaret puts the caret at p without ending the typing run.
+func (e *editor) setCaret(p textbuf.Pos, extend bool) {
+	p = e.buf.Clamp(p)
+	old := e.selection()
+	oldCaret := e.caret
+	e.caret = p
+	if !extend {
+		e.anchor = p
+	}
+	if e.caret == oldCaret && e.selection() == old {
+		return
+	}
+	e.wantCell = -1
+	e.invalidate()
+	e.revealCaret()
+	e.caretMoved()
+}
+
+// selectRange selects r, the caret at its end.
+func (e *editor) selectRange(r textbuf.Range) {
+	e.moveTo(r.Start, false)
+	e.moveTo(r.End, true)
+}
+
+// replaceSelection replaces the selection (or inserts at the caret) with s
+// and puts the caret after it.
+func (e *editor) replaceSelection(s string) {
+	end := e.buf.Replace(e.selection(), s)
+	e.edited(end)
+}
+
+// edited updates everything that follows a change to the text: the page
+// size, the rows, the caret (going to p, the selection collapsed) and the
+// modified flag.
+func (e *editor) edited(p textbuf.Pos) {
+	e.version++
+	p = e.buf.Clamp(p)
+	e.maxCells = max(e.maxCells, textbuf.Cells(e.buf.Line(p.Line), e.tabWidth))
+	e.caret, e.anchor, e.wantCell = p, p, -1
+	e.stale = true
+	e.scroll.Refresh() // resizes the page when the text grew or shrank, and redraws it
+	e.revealCaret()
+	e.caretMoved()
+	e.checkModified()
+}
+
+// checkModified tells onChange when the modified flag changed.
+func (e *editor) checkModified() {
+	if m := e.buf.Modified(); m != e.modified {
+		e.modified = m
+		if e.onChange != nil {
+			e.onChange()
+		}
+	}
+}
+
+// caretMoved tells onCaret where the caret is.
+func (e *editor) caretMoved() {
+	if e.onCaret != nil {
+		e.onCaret(e.caret.Line+1, e.caret.Col+1)
+	}
+}
+
+// typeText replaces the selection with s, as typing does.
+func (e *editor) typeText(s string) {
+	e.replaceSelection(s)
+}
+
+// newline replaces the selection with a line break and the leading spaces
+// and tabs of the caret's line (no more of them than lie before the caret).
+func (e *editor) newline() {
+	sel := e.selection()
+	line := e.buf.Line(sel.Start.Line)
+	indent := []rune(textbuf.LeadingSpace(line))
+	indent = indent[:min(len(indent), sel.Start.Col)]
+	e.replaceSelection("\n" + string(indent))
+}
+
+// backspace deletes the selection, or the rune before the caret (joining
+// lines at a line's start).
+func (e *editor) backspace() {
+	sel := e.selection()
+	if sel.Empty() {
+		sel.Start = e.before(e.caret)
+	}
+	e.deleteRange(sel)
+}
+
+// deleteForward deletes the selection, or the rune after the caret.
+func (e *editor) deleteForward() {
+	sel := e.selection()
+	if sel.Empty() {
+		sel.End = e.after(e.caret)
+	}
+	e.deleteRange(sel)
+}
+
+func (e *editor) deleteRange(r textbuf.Range) {
+	if r.Empty() {
+		return
+	}
+	e.buf.Delete(r)
+	e.edited(r.Start)
+}
+
+// before returns the position one rune before p, across line breaks.
+func (e *editor) before(p textbuf.Pos) textbuf.Pos {
+	switch {
+	case p.Col > 0:
+		return textbuf.Pos{Line: p.Line, Col: p.Col - 1}
+	case p.Line > 0:
+		return textbuf.Pos{Line: p.Line - 1, Col: e.buf.LineLen(p.Line - 1)}
+	}
+	return p
+}
+
+// after returns the position one rune after p, across line breaks.
+func (e *editor) after(p textbuf.Pos) textbuf.Pos {
+	switch {
+	case p.Col < e.buf.LineLen(p.Line):
+		return textbuf.Pos{Line: p.Line, Col: p.Col + 1}
+	case p.Line < e.buf.LineCount()-1:
+		return textbuf.Pos{Line: p.Line + 1}
+	}
+	return p
+}
+
+// selectedLines returns the lines a line command (indent, outdent) works
+// on: those of the selection, not counting a last line the selection only
+// reaches the start of.
+func (e *editor) selectedLines() (first, last int) {
+	sel := e.selection()
+	first, last = sel.Start.Line, sel.End.Line
+	if last > first && sel.End.Col == 0 {
+		last--
+	}
+	return first, last
+}
+
+// indent puts a tab before every non-empty selected line.
+func (e *editor) indent() {
+	e.rewriteLines(func(line string) string {
+		if line == "" {
+			return line
+		}
+		return "\t" + line
+	})
+}
+
+// outdent removes one tab, or up to a tab width of spaces, from the start
+// of every selected line.
+func (e *editor) outdent() {
+	e.rewriteLines(func(line string) string {
+		if strings.HasPrefix(line, "\t") {
+			return line[1:]
+		}
+		n := len(line) - len(strings.TrimLeft(line, " "))
+		return line[min(n, e.tabWidth):]
+	})
+}
+
+// rewriteLines replaces each selected line by fn of it, as one undo step,
+// and selects the lines.
+func (e *editor) rewriteLines(fn func(string) string) {
+	first, last := e.selectedLines()
+	lines := make([]string, 0, last-first+1)
+	for i := first; i <= last; i++ {
+		lines = append(lines, fn(e.buf.Line(i)))
+	}
+	r := textbuf.Range{Start: textbuf.Pos{Line: first}, End: textbuf.Pos{Line: last, Col: e.buf.LineLen(last)}}
+	if e.buf.Slice(r) == strings.Join(lines, "\n") {
+		return
+	}
+	end := e.buf.Replace(r, strings.Join(lines, "\n"))
+	e.edited(end)
+	e.anchor = r.Start
+	e.invalidate()
+}
+
+// undo takes back the last group of edits.
+func (e *editor) undo() {
+	if p, ok := e.buf.Undo(); ok {
+		e.edited(p)
+	}
+}
+
+// redo makes the last undone group of edits again.
+func (e *editor) redo() {
+	if p, ok := e.buf.Redo(); ok {
+		e.edited(p)
+	}
+}
+
+// showLine puts the caret at the start of line (1-based, clamped) and
+// scrolls it into view, now or at the first layout.
+func (e *editor) showLine(line int) {
+	line = min(max(line, 1), e.buf.LineCount())
+	e.mark = line
+	e.moveTo(textbuf.Pos{Line: line - 1}, false)
+	e.revealCaret()
+}
+
+// snapshot returns the text as it is saved and the state that marks it
+// saved when the write succeeds (see savedAt). It ends the typing run, so
+// typing during the write is a change.
+func (e *editor) snapshot() (text string, state int) {
+	return e.buf.FileText(), e.buf.SaveState()
+}
+
+// savedAt records that the text of state was written, and tells onChange
+// when that changed the modified flag.
+func (e *editor) savedAt(state int) {
+	e.buf.MarkSavedAt(state)
+	e.checkModified()
+}
+
+// invalidate marks the rows stale and redraws them.
+func (e *editor) invalidate() {
+	e.stale = true
+	e.page.Refresh()
+}

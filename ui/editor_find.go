@@ -1,0 +1,186 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"trestle/app/textbuf"
+)
+
+// editorBars are the small bars over an editor: find in file (Ctrl+F)
+// and go to line (Ctrl+G). At most one shows. Main goroutine only.
+type editorBars struct {
+	e   *editor
+	box *fyne.Container // holds the bar that shows, or nothing
+
+	query, line *barEntry
+	count       *widget.Label
+	find, goTo  fyne.CanvasObject
+
+	matches []textbuf.Range
+	current int // index in matches of the selected match; -1 for none
+	version int // the editor's version matches were found at
+}
+
+func newEditorBars(e *editor) *editorBars {
+	b := &editorBars{e: e, current: -1}
+	b.query = newBarEntry(b.hide)
+	b.query.SetPlaceHolder("Find")
+	b.query.OnChanged = func(string) { b.search() }
+	b.query.OnSubmitted = func(string) { b.step(1) }
+	b.count = widget.NewLabel("")
+	b.find = container.NewBorder(nil, nil, nil, container.NewHBox(b.count,
+		widget.NewButtonWithIcon("", theme.MoveUpIcon(), func() { b.step(-1) }),
+		widget.NewButtonWithIcon("", theme.MoveDownIcon(), func() { b.step(1) }),
+		widget.NewButtonWithIcon("", theme.CancelIcon(), b.hide)), b.query)
+	b.line = newBarEntry(b.hide)
+	b.line.SetPlaceHolder("Go to line")
+	b.line.OnSubmitted = b.goToLine
+	b.goTo = container.NewBorder(nil, nil, nil, container.NewHBox(
+		widget.NewButton("Go", func() { b.goToLine(b.line.Text) }),
+		widget.NewButtonWithIcon("", theme.CancelIcon(), b.hide)), b.line)
+	b.box = container.NewStack()
+	return b
+}
+
+// showFind shows the find bar, seeded with the selection when it is on
+// one line, and focuses its entry.
+func (b *editorBars) showFind() {
+	if sel := b.e.selection(); !sel.Empty() && sel.Start.Line == sel.End.Line {
+		b.query.SetText(b.e.selectedText())
+	}
+	b.show(b.find, b.query)
+	b.search()
+}
+
+// showGoto shows the go-to-line bar and focuses its entry.
+func (b *editorBars) showGoto() {
+	b.line.SetText("")
+	b.show(b.goTo, b.line)
+}
+
+func (b *editorBars) show(bar fyne.CanvasObject, entry *barEntry) {
+	b.box.Objects = []fyne.CanvasObject{bar}
+	b.box.Refresh()
+	b.e.content.Refresh()
+	if c := fyne.CurrentApp().Driver().CanvasForObject(b.e.page); c != nil {
+		c.Focus(entry)
+	}
+}
+
+// hide hides the bar and gives the keyboard back to the text.
+func (b *editorBars) hide() {
+	if len(b.box.Objects) == 0 {
+		return
+	}
+	b.box.Objects = nil
+	b.box.Refresh()
+	b.e.content.Refresh()
+	b.e.page.focus()
+}
+
+// search finds the query and selects the first match at or after the
+// selection's start.
+func (b *editorBars) search() {
+	b.matches = b.e.buf.Find(b.query.Text, false)
+	b.version = b.e.version
+	b.current = -1
+	if len(b.matches) > 0 {
+		b.selectMatch(b.firstFrom(b.e.selection().Start))
+	}
+	b.showCount()
+}
+
+// step selects the next match (dir 1) or the previous one (dir -1) from
+// the caret, wrapping around the text.
+func (b *editorBars) step(dir int) {
+	if b.version != b.e.version {
+		b.matches = b.e.buf.Find(b.query.Text, false)
+		b.version = b.e.version
+	}
+	if len(b.matches) == 0 {
+		b.current = -1
+		b.showCount()
+		return
+	}
+	sel := b.e.selection()
+	i := b.firstFrom(sel.End)
+	if dir < 0 {
+		i = b.firstFrom(sel.Start) - 1
+	}
+	b.selectMatch((i + len(b.matches)) % len(b.matches))
+	b.showCount()
+}
+
+// firstFrom returns the index of the first match starting at or after p.
+func (b *editorBars) firstFrom(p textbuf.Pos) int {
+	for i, m := range b.matches {
+		if !m.Start.Before(p) {
+			return i
+		}
+	}
+	return len(b.matches)
+}
+
+func (b *editorBars) selectMatch(i int) {
+	i %= len(b.matches)
+	b.current = i
+	b.e.selectRange(b.matches[i])
+}
+
+func (b *editorBars) showCount() {
+	switch {
+	case b.query.Text == "":
+		b.count.SetText("")
+	case len(b.matches) == 0:
+		b.count.SetText("No matches")
+	default:
+		b.count.SetText(fmt.Sprintf("%d of %d", b.current+1, len(b.matches)))
+	}
+}
+
+// find shows the find bar (Ctrl+F).
+func (e *editor) find() { e.bars.showFind() }
+
+// goToLine shows the go-to-line bar (Ctrl+G).
+func (e *editor) goToLine() { e.bars.showGoto() }
+
+// goToLine moves the caret to the line number in text and hides the bar.
+func (b *editorBars) goToLine(text string) {
+	n, err := strconv.Atoi(strings.TrimSpace(text))
+	if err != nil || n < 1 {
+		b.line.SetText("")
+		return
+	}
+	b.hide()
+	b.e.showLine(n)
+	b.e.centreLine(b.e.caret.Line)
+}
+
+// barEntry is the entry of a bar: Escape hides the bar.
+type barEntry struct {
+	widget.Entry
+	onEscape func()
+}
+
+func newBarEntry(onEscape func()) *barEntry {
+	e := &barEntry{onEscape: onEscape}
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+// TypedKey hides the bar on Escape and otherwise types as an Entry does.
+// Main goroutine, like every event.
+func (e *barEntry) TypedKey(ev *fyne.KeyEvent) {
+	if ev.Name == fyne.KeyEscape {
+		e.onEscape()
+		return
+	}
+	e.Entry.TypedKey(ev)
+}

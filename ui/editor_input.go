@@ -1,0 +1,293 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+
+	"trestle/app/textbuf"
+)
+
+// The editor page takes the keyboard and the mouse for its editor.
+var (
+	_ fyne.Focusable      = (*editorPage)(nil)
+	_ fyne.Tappable       = (*editorPage)(nil)
+	_ fyne.DoubleTappable = (*editorPage)(nil)
+	_ fyne.Draggable      = (*editorPage)(nil)
+	_ fyne.Shortcutable   = (*editorPage)(nil)
+	_ fyne.Tabbable       = (*editorPage)(nil)
+	_ desktop.Mouseable   = (*editorPage)(nil)
+	_ desktop.Keyable     = (*editorPage)(nil)
+)
+
+// FocusGained is called by Fyne on the main goroutine, like every event here.
+func (p *editorPage) FocusGained() {}
+
+// FocusLost forgets a held Shift key: its KeyUp goes elsewhere.
+func (p *editorPage) FocusLost() { p.e.shift = false }
+
+// AcceptsTab makes Tab indent instead of moving the focus.
+func (p *editorPage) AcceptsTab() bool { return true }
+
+// TypedRune types r over the selection.
+func (p *editorPage) TypedRune(r rune) { p.e.typeText(string(r)) }
+
+// KeyDown notes a Shift key going down, for Shift+arrows.
+func (p *editorPage) KeyDown(ev *fyne.KeyEvent) {
+	if ev.Name == desktop.KeyShiftLeft || ev.Name == desktop.KeyShiftRight {
+		p.e.shift = true
+	}
+}
+
+// KeyUp notes a Shift key coming up.
+func (p *editorPage) KeyUp(ev *fyne.KeyEvent) {
+	if ev.Name == desktop.KeyShiftLeft || ev.Name == desktop.KeyShiftRight {
+		p.e.shift = false
+	}
+}
+
+// TypedKey moves the caret or edits for a key without Ctrl.
+func (p *editorPage) TypedKey(ev *fyne.KeyEvent) {
+	e := p.e
+	if e.editKey(ev.Name) {
+		return
+	}
+	if to, ok := e.moveKey(ev.Name); ok {
+		e.moveTo(to, e.shift)
+		e.keepCell(ev.Name)
+	}
+}
+
+// editKey does what an editing key does and reports whether name was one.
+func (e *editor) editKey(name fyne.KeyName) bool {
+	switch name {
+	case fyne.KeyReturn, fyne.KeyEnter:
+		e.newline()
+	case fyne.KeyBackspace:
+		e.backspace()
+	case fyne.KeyDelete:
+		e.deleteForward()
+	case fyne.KeyTab:
+		e.tab()
+	case fyne.KeyEscape:
+		e.bars.hide()
+	default:
+		return false
+	}
+	return true
+}
+
+// tab indents the selected lines, or types a tab; with Shift it outdents.
+func (e *editor) tab() {
+	first, last := e.selectedLines()
+	switch {
+	case e.shift:
+		e.outdent()
+	case first != last || !e.selection().Empty() && e.selection().Start.Col == 0:
+		e.indent()
+	default:
+		e.typeText("\t")
+	}
+}
+
+// moveKey returns where a movement key takes the caret.
+func (e *editor) moveKey(name fyne.KeyName) (textbuf.Pos, bool) {
+	c, sel := e.caret, e.selection()
+	switch name {
+	case fyne.KeyLeft:
+		if !sel.Empty() && !e.shift {
+			return sel.Start, true
+		}
+		return e.before(c), true
+	case fyne.KeyRight:
+		if !sel.Empty() && !e.shift {
+			return sel.End, true
+		}
+		return e.after(c), true
+	case fyne.KeyUp:
+		return e.lineMove(-1), true
+	case fyne.KeyDown:
+		return e.lineMove(1), true
+	case fyne.KeyPageUp:
+		return e.lineMove(-e.pageRows()), true
+	case fyne.KeyPageDown:
+		return e.lineMove(e.pageRows()), true
+	case fyne.KeyHome:
+		return e.home(), true
+	case fyne.KeyEnd:
+		return textbuf.Pos{Line: c.Line, Col: e.buf.LineLen(c.Line)}, true
+	}
+	return c, false
+}
+
+// keepCell remembers the display column Up and Down started from, so a
+// run of them through short lines comes back to it.
+func (e *editor) keepCell(name fyne.KeyName) {
+	switch name {
+	case fyne.KeyUp, fyne.KeyDown, fyne.KeyPageUp, fyne.KeyPageDown:
+		e.wantCell = e.lastCell
+	}
+}
+
+// lineMove returns the position n lines down (up when n < 0) at the same
+// display column, or the nearest one.
+func (e *editor) lineMove(n int) textbuf.Pos {
+	cell := e.wantCell
+	if cell < 0 {
+		cell = textbuf.CellOf(e.buf.Line(e.caret.Line), e.caret.Col, e.tabWidth)
+	}
+	e.lastCell = cell
+	line := min(max(e.caret.Line+n, 0), e.buf.LineCount()-1)
+	return textbuf.Pos{Line: line, Col: textbuf.ColAt(e.buf.Line(line), cell, e.tabWidth)}
+}
+
+// pageRows is how many lines PageUp and PageDown move: a screenful less one.
+func (e *editor) pageRows() int {
+	if e.look.cell.Height == 0 {
+		return 1
+	}
+	return max(int(e.scroll.Size().Height/e.look.cell.Height)-1, 1)
+}
+
+// home returns the first non-blank column of the caret's line, or column
+// 0 when the caret is there already.
+func (e *editor) home() textbuf.Pos {
+	line := e.buf.Line(e.caret.Line)
+	indent := len([]rune(textbuf.LeadingSpace(line)))
+	if e.caret.Col == indent {
+		indent = 0
+	}
+	return textbuf.Pos{Line: e.caret.Line, Col: indent}
+}
+
+// TypedShortcut runs the editing and navigation shortcuts; others go to
+// the window.
+func (p *editorPage) TypedShortcut(s fyne.Shortcut) {
+	e := p.e
+	switch s := s.(type) {
+	case *fyne.ShortcutCopy:
+		e.copySelection()
+	case *fyne.ShortcutCut:
+		e.copySelection()
+		e.deleteRange(e.selection())
+	case *fyne.ShortcutPaste:
+		e.paste()
+	case *fyne.ShortcutSelectAll:
+		e.selectRange(textbuf.Range{End: e.buf.End()})
+	case *fyne.ShortcutUndo:
+		e.undo()
+	case *fyne.ShortcutRedo:
+		e.redo()
+	case *desktop.CustomShortcut:
+		if !e.customShortcut(s) {
+			p.forward(s)
+		}
+	default:
+		p.forward(s)
+	}
+}
+
+// forward hands a shortcut the editor does not know to the window's
+// canvas, whose shortcuts (Ctrl+O, Ctrl+,) a focused widget would
+// otherwise swallow.
+func (p *editorPage) forward(s fyne.Shortcut) {
+	c := fyne.CurrentApp().Driver().CanvasForObject(p)
+	if sh, ok := c.(fyne.Shortcutable); ok {
+		sh.TypedShortcut(s)
+	}
+}
+
+// customShortcut runs a Ctrl shortcut and reports whether it knew it.
+func (e *editor) customShortcut(s *desktop.CustomShortcut) bool {
+	ctrl := fyne.KeyModifierShortcutDefault
+	shift := s.Modifier&fyne.KeyModifierShift != 0
+	if s.Modifier&^fyne.KeyModifierShift != ctrl {
+		return false
+	}
+	switch s.KeyName {
+	case fyne.KeyZ:
+		if !shift {
+			return false
+		}
+		e.redo()
+	case fyne.KeyHome:
+		e.moveTo(textbuf.Pos{}, shift)
+	case fyne.KeyEnd:
+		e.moveTo(e.buf.End(), shift)
+	case fyne.KeyS:
+		if e.onSave != nil {
+			e.onSave()
+		}
+	case fyne.KeyF:
+		e.bars.showFind()
+	case fyne.KeyG:
+		e.bars.showGoto()
+	default:
+		return false
+	}
+	return true
+}
+
+// copySelection puts the selected text on the clipboard.
+func (e *editor) copySelection() {
+	if text := e.selectedText(); text != "" {
+		fyne.CurrentApp().Clipboard().SetContent(text)
+	}
+}
+
+// paste types the clipboard's text over the selection.
+func (e *editor) paste() {
+	if text := fyne.CurrentApp().Clipboard().Content(); text != "" {
+		e.buf.Seal()
+		e.replaceSelection(text)
+		e.buf.Seal()
+	}
+}
+
+// MouseDown focuses the editor and places the caret, or with Shift
+// extends the selection to the pointer.
+func (p *editorPage) MouseDown(ev *desktop.MouseEvent) {
+	p.focus()
+	if ev.Button != desktop.MouseButtonPrimary {
+		return
+	}
+	p.e.pressed = true
+	extend := ev.Modifier&fyne.KeyModifierShift != 0
+	p.e.moveTo(p.e.posAt(ev.Position), extend)
+}
+
+// MouseUp does nothing: a click was handled when the button went down.
+func (p *editorPage) MouseUp(*desktop.MouseEvent) {}
+
+// Tapped places the caret, unless MouseDown already did.
+func (p *editorPage) Tapped(ev *fyne.PointEvent) {
+	if p.e.pressed {
+		p.e.pressed = false
+		return
+	}
+	p.focus()
+	p.e.moveTo(p.e.posAt(ev.Position), false)
+}
+
+// DoubleTapped selects the word at the pointer.
+func (p *editorPage) DoubleTapped(ev *fyne.PointEvent) {
+	e := p.e
+	e.pressed = false
+	at := e.runeAt(ev.Position)
+	start, end := textbuf.WordAt(e.buf.Line(at.Line), at.Col)
+	e.selectRange(textbuf.Range{Start: textbuf.Pos{Line: at.Line, Col: start}, End: textbuf.Pos{Line: at.Line, Col: end}})
+}
+
+// Dragged extends the selection to the pointer.
+func (p *editorPage) Dragged(ev *fyne.DragEvent) {
+	p.e.moveTo(p.e.posAt(ev.Position), true)
+}
+
+// DragEnd ends a drag selection.
+func (p *editorPage) DragEnd() {}
+
+// focus gives the page the keyboard.
+func (p *editorPage) focus() {
+	if c := fyne.CurrentApp().Driver().CanvasForObject(p); c != nil {
+		c.Focus(p)
+	}
+}

@@ -1,0 +1,133 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+
+	"fyne.io/fyne/v2"
+
+	"trestle/app"
+	"trestle/app/textbuf"
+)
+
+// Selection returns the active editor's path, selected text and range.
+// With no editor open it is an error wrapping app.ErrNotFound. Safe for
+// concurrent use; busy after DefaultCallBound.
+func (w *Window) Selection(ctx context.Context) (app.EditorSelection, error) {
+	var sel app.EditorSelection
+	var ok bool
+	err := Call(ctx, 0, func() { sel, ok = w.tabs.selection() })
+	if err == nil && !ok {
+		err = fmt.Errorf("selection: no editor is open: %w", app.ErrNotFound)
+	}
+	return sel, err
+}
+
+// SelectRange opens rel (or focuses its tab) and selects from startLine,
+// startCol to endLine, endCol (1-based, columns in runes, clamped to the
+// text), scrolling the selection into view. Errors are those of Open, and
+// app.ErrInvalid for a file shown as a notice. Safe for concurrent use;
+// busy after DefaultCallBound.
+func (w *Window) SelectRange(ctx context.Context, rel string, startLine, startCol, endLine, endCol int) error {
+	f, err := loadFile(w.project, rel)
+	if err != nil {
+		return err
+	}
+	r := textbuf.Range{
+		Start: textbuf.Pos{Line: startLine - 1, Col: startCol - 1},
+		End:   textbuf.Pos{Line: endLine - 1, Col: endCol - 1},
+	}
+	var shown bool
+	if err := Call(ctx, 0, func() { shown = w.tabs.selectRange(f, r) }); err != nil {
+		return err
+	}
+	if !shown {
+		return fmt.Errorf("select in %s: the file is not shown as text: %w", f.path, app.ErrInvalid)
+	}
+	return nil
+}
+
+// CaretPosition returns the active editor's caret line and column
+// (1-based, columns in runes), or 0, 0 with no editor. It must be called
+// on the main goroutine.
+func (w *Window) CaretPosition() (line, col int) {
+	if e := w.tabs.activeEditor(); e != nil {
+		return e.caret.Line + 1, e.caret.Col + 1
+	}
+	return 0, 0
+}
+
+// confirmQuit closes the window, first asking whether to save when any tab
+// has unsaved changes. It is the window's close intercept and runs on the
+// main goroutine.
+func (w *Window) confirmQuit() {
+	dirty := w.tabs.dirtyTabs()
+	if len(dirty) == 0 {
+		w.win.Close()
+		return
+	}
+	msg := fmt.Sprintf("%d file(s) have unsaved changes: %s", len(dirty), fileNames(dirty))
+	askSave(w.win, "Quit Trestle", msg, func() {
+		w.tabs.saveAll(func(ok bool) {
+			if ok {
+				w.win.Close()
+			}
+		})
+	}, w.win.Close)
+}
+
+// editorShortcuts binds Ctrl+S (save), Ctrl+W (close the tab), Ctrl+F
+// (find) and Ctrl+G (go to line) for
+// when the focus is outside the editor; a focused editor saves itself.
+// Main goroutine only.
+func (w *Window) editorShortcuts() {
+	w.shortcut(fyne.KeyS, w.tabs.saveActive)
+	w.shortcut(fyne.KeyW, w.closeActiveTab)
+	w.shortcut(fyne.KeyF, func() { w.withEditor((*editor).find) })
+	w.shortcut(fyne.KeyG, func() { w.withEditor((*editor).goToLine) })
+}
+
+// withEditor calls fn with the active editor, if there is one.
+func (w *Window) withEditor(fn func(*editor)) {
+	if e := w.tabs.activeEditor(); e != nil {
+		fn(e)
+	}
+}
+
+// saveAll saves every tab with unsaved changes. Main goroutine only.
+func (w *Window) saveAll() { w.tabs.saveAll(nil) }
+
+// closeActiveTab closes the selected tab, asking first when it has unsaved
+// changes. Main goroutine only.
+func (w *Window) closeActiveTab() {
+	if t := w.tabs.current(); t != nil {
+		w.tabs.askClose(t.item)
+	}
+}
+
+// selection describes the active editor's selection for the tools.
+func (a *tabArea) selection() (app.EditorSelection, bool) {
+	t := a.current()
+	if t == nil || t.view == nil {
+		return app.EditorSelection{}, false
+	}
+	sel := t.view.selection()
+	return app.EditorSelection{
+		Path: t.path, Text: t.view.selectedText(),
+		StartLine: sel.Start.Line + 1, StartCol: sel.Start.Col + 1,
+		EndLine: sel.End.Line + 1, EndCol: sel.End.Col + 1,
+	}, true
+}
+
+// selectRange shows f and selects r in it, reporting false when f is a
+// notice.
+func (a *tabArea) selectRange(f loaded, r textbuf.Range) bool {
+	a.show(f, 0)
+	t := a.find(f.path)
+	if t == nil || t.view == nil {
+		return false
+	}
+	t.view.selectRange(r)
+	t.view.centreLine(t.view.caret.Line)
+	return true
+}
