@@ -5,7 +5,7 @@ DIR     ?=
 # Packages without cgo or Fyne: tested with the race detector.
 PURE    := ./app/... ./registry/... ./mcpbridge/... ./assets/...
 
-.PHONY: all deps test-deps build run test check bench clean
+.PHONY: all deps test-deps client-deps build run test check bench clean
 
 all: build
 
@@ -14,6 +14,15 @@ deps:
 
 test-deps:
 	@scripts/deps.sh --test
+
+# client-deps: the MCP TypeScript SDK for the real-client tests, pinned by
+# test/clients/package-lock.json; `npm ci` needs only the npm registry.
+CLIENTS := test/clients
+client-deps: test-deps $(CLIENTS)/node_modules/.installed
+
+$(CLIENTS)/node_modules/.installed: $(CLIENTS)/package.json $(CLIENTS)/package-lock.json
+	cd $(CLIENTS) && npm ci --no-audit --no-fund
+	@touch $@
 
 build: deps
 	$(GO) build -o $(BIN) ./cmd/trestle
@@ -30,7 +39,7 @@ check:
 	@! $(GO) list -deps ./mcpbridge/... ./registry/... | grep -q '^fyne.io/' || { echo "layout: mcpbridge/ and registry/ must not import Fyne" >&2; exit 1; }
 	@! grep -rl --include='*.go' '"fyne.io/fyne/v2/app"' app ui mcpbridge registry assets | grep -q . || { echo "layout: only cmd/trestle may import fyne.io/fyne/v2/app" >&2; exit 1; }
 
-test: test-deps check
+test: test-deps client-deps check
 	$(GO) test -race -count=1 $(PURE)
 	$(GO) test -count=1 ./ui/... ./cmd/...
 

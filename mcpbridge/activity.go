@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"trestle/app"
+	"trestle/app/changeset"
 	"trestle/app/eval"
 	"trestle/app/projconf"
 	"trestle/app/task"
@@ -19,6 +20,7 @@ type Activity interface {
 	RunStarted(client string, run *task.Run)
 	RunLine(line task.Line)
 	RunEnded(run *task.Run)
+	ChangeSetProposed(cs changeset.ChangeSet)
 }
 
 // permit asks the gate whether the calling client may do kind with detail.

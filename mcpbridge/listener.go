@@ -55,10 +55,12 @@ func NewToken() (string, error) {
 // 127.0.0.1, checks each one's token and serves it as its own MCP session.
 // Safe for concurrent use.
 type Listener struct {
-	srv    *server.MCPServer
-	token  []byte
-	ln     net.Listener
-	logger *log.Logger
+	srv   *server.MCPServer
+	token []byte
+	// writeTimeout drops a client that stops reading (tests shorten it).
+	writeTimeout time.Duration
+	ln           net.Listener
+	logger       *log.Logger
 
 	// OnClients, when set before Serve, is called (from any goroutine) with
 	// the attached clients whenever they change.
@@ -78,7 +80,7 @@ func Listen(srv *server.MCPServer, token string, logger *log.Logger) (*Listener,
 		return nil, fmt.Errorf("listen on loopback: %w", err)
 	}
 	return &Listener{
-		srv: srv, token: []byte(token), ln: ln, logger: logger,
+		srv: srv, token: []byte(token), ln: ln, logger: logger, writeTimeout: defaultWriteTimeout,
 		sessions: map[string]*session{}, conns: map[net.Conn]struct{}{},
 	}, nil
 }
@@ -162,7 +164,7 @@ func (l *Listener) serveConn(ctx context.Context, c net.Conn) {
 		return
 	}
 	defer l.leave(sess)
-	st := stream{r: r, w: c, close: func() { c.Close() }}
+	st := stream{r: r, w: c, close: func() { c.Close() }, writeTimeout: l.writeTimeout}
 	if err := serveSession(ctx, l.srv, sess, st, l.logger); err != nil {
 		l.logger.Printf("mcp: %v", err)
 	}

@@ -74,11 +74,13 @@ func progressTool() server.ServerTool {
 type testListener struct {
 	*Listener
 	token string
+	root  string // the project it serves
 }
 
 func startListener(t testing.TB) testListener {
 	t.Helper()
-	srv := NewServer(Options{Project: newTestProject(t), Version: "test", Logger: log.New(io.Discard, "", 0)})
+	project := newTestProject(t)
+	srv := NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0)})
 	srv.MCP().AddTools(progressTool())
 	token, err := NewToken()
 	if err != nil {
@@ -92,7 +94,7 @@ func startListener(t testing.TB) testListener {
 	served := make(chan struct{})
 	go func() { l.Serve(ctx); close(served) }()
 	t.Cleanup(func() { cancel(); <-served })
-	return testListener{l, token}
+	return testListener{l, token, project.Root}
 }
 
 // rawConn is a client speaking JSON lines by hand.

@@ -20,18 +20,24 @@ const (
 	// MaxLineBytes is the longest JSON-RPC line a session accepts. A longer
 	// one gets an error and the session goes on with the next line.
 	MaxLineBytes = 16 << 20
-	// writeTimeout bounds one write to a client: a client that stops reading
-	// is dropped rather than left holding its handlers and memory.
-	writeTimeout = 10 * time.Second
 	// outQueue is how many finished responses may wait for the writer.
 	outQueue = 64
+	// inFlight is how many requests of one session run at once; more wait
+	// their turn, so a client that floods the window cannot take every core
+	// from the others (the read loop goes on, so cancellations still arrive).
+	inFlight = 4
 )
+
+// defaultWriteTimeout bounds one write to a client: a client that stops
+// reading is dropped rather than left holding its handlers and memory.
+const defaultWriteTimeout = 10 * time.Second
 
 // stream is one client's byte streams: a TCP connection, or stdin/stdout.
 type stream struct {
-	r     *bufio.Reader
-	w     io.Writer
-	close func() // unblocks a pending read; may be nil (stdio)
+	r            *bufio.Reader
+	w            io.Writer
+	close        func()        // unblocks a pending read; may be nil (stdio)
+	writeTimeout time.Duration // per write, when w has a write deadline
 }
 
 // serveSession runs one MCP session over st until the client closes its
@@ -49,7 +55,7 @@ func serveSession(ctx context.Context, srv *server.MCPServer, sess *session, st 
 	out := make(chan []byte, outQueue)
 	writerDone := make(chan error, 1)
 	go func() {
-		err := writeLoop(st.w, out, sess.notifications)
+		err := writeLoop(st.w, st.writeTimeout, out, sess.notifications)
 		if err != nil {
 			cancel()
 			if st.close != nil {
@@ -64,7 +70,8 @@ func serveSession(ctx context.Context, srv *server.MCPServer, sess *session, st 
 		case <-ctx.Done():
 		}
 	}
-	d := &dispatcher{srv: srv, ctx: srv.WithContext(ctx, sess), send: send, logger: logger}
+	d := &dispatcher{srv: srv, ctx: srv.WithContext(ctx, sess), send: send, logger: logger,
+		turns: make(chan struct{}, inFlight)}
 	readErr := readLines(st.r, d.line, d.tooLong)
 	d.wg.Wait() // answer what the client already asked before closing
 	close(out)
@@ -116,11 +123,11 @@ func readLines(r *bufio.Reader, onLine func([]byte), onTooLong func(n int)) erro
 
 // writeLoop owns w. Before each response it writes the notifications
 // already queued, so a handler's progress always precedes its result.
-func writeLoop(w io.Writer, out <-chan []byte, notes <-chan mcp.JSONRPCNotification) error {
+func writeLoop(w io.Writer, timeout time.Duration, out <-chan []byte, notes <-chan mcp.JSONRPCNotification) error {
 	bw := bufio.NewWriter(w)
 	write := func(b []byte) error {
 		if d, ok := w.(interface{ SetWriteDeadline(time.Time) error }); ok {
-			d.SetWriteDeadline(time.Now().Add(writeTimeout))
+			d.SetWriteDeadline(time.Now().Add(timeout))
 		}
 		bw.Write(b)
 		bw.WriteByte('\n')
@@ -189,6 +196,7 @@ type dispatcher struct {
 	send   func([]byte)
 	logger *log.Logger
 	wg     sync.WaitGroup
+	turns  chan struct{} // a slot per running request
 }
 
 func (d *dispatcher) tooLong(n int) {
@@ -218,9 +226,19 @@ func (d *dispatcher) line(line []byte) {
 		d.send(errorLine(base.ID, mcp.INVALID_REQUEST, "invalid request: no method"))
 	case base.ID == nil:
 		d.handle(line, nil) // notifications run in order, on the read loop
+	case base.Method == "initialize":
+		d.handle(line, base.ID) // on the read loop too: what follows runs after it
 	default:
 		msg := bytes.Clone(line)
-		d.wg.Go(func() { d.handle(msg, base.ID) })
+		d.wg.Go(func() {
+			select {
+			case d.turns <- struct{}{}:
+				defer func() { <-d.turns }()
+			case <-d.ctx.Done():
+				return
+			}
+			d.handle(msg, base.ID)
+		})
 	}
 }
 

@@ -9,8 +9,11 @@ import (
 )
 
 type openParams struct {
-	Path string `json:"path" jsonschema:"file path relative to the project root"`
-	Line int    `json:"line,omitempty" jsonschema:"line to show, 1-based (default: leave the caret where it is)"`
+	Path      string `json:"path" jsonschema:"file path relative to the project root"`
+	Line      int    `json:"line,omitempty" jsonschema:"line to show, 1-based (default: leave the caret where it is)"`
+	Column    int    `json:"column,omitempty" jsonschema:"with end_line: the selection's first column, 1-based (default 1)"`
+	EndLine   int    `json:"end_line,omitempty" jsonschema:"select from line:column to end_line:end_column"`
+	EndColumn int    `json:"end_column,omitempty" jsonschema:"with end_line: the column just past the selection (default: the end_line's start)"`
 }
 
 type openResult struct {
@@ -21,8 +24,9 @@ type openResult struct {
 
 func (s *Server) openTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_open",
-		mcp.WithDescription("Opens a file in the person's window, or focuses its tab, and shows the line. "+
-			"Use it to point the person at something. "+`e.g. {"path":"app/project.go","line":42}`),
+		mcp.WithDescription("Opens a file in the person's window, or focuses its tab, and shows the line, "+
+			"optionally selecting a range. Use it to point the person at something. "+
+			`e.g. {"path":"app/project.go","line":42} or {"path":"main.go","line":3,"end_line":5}`),
 		mcp.WithInputSchema[openParams](),
 		hints("Open a file in the window", false, false, true),
 	)
@@ -34,10 +38,18 @@ func (s *Server) open(ctx context.Context, p openParams) *mcp.CallToolResult {
 	if err != nil {
 		return failErr(err)
 	}
-	if p.Line < 0 {
-		return fail(stateProblem, "line %d is negative; lines start at 1", p.Line)
+	if p.Line < 0 || p.Column < 0 || p.EndLine < 0 || p.EndColumn < 0 {
+		return fail(stateProblem, "line and column numbers start at 1")
 	}
-	if err := s.opts.Window.Open(ctx, rel, p.Line); err != nil {
+	if p.EndLine > 0 {
+		if p.Line == 0 || p.EndLine < p.Line {
+			return fail(stateProblem, "end_line %d needs a line at or before it (line is %d)", p.EndLine, p.Line)
+		}
+		err = s.opts.Window.SelectRange(ctx, rel, p.Line, max(p.Column, 1), p.EndLine, max(p.EndColumn, 1))
+	} else {
+		err = s.opts.Window.Open(ctx, rel, p.Line)
+	}
+	if err != nil {
 		return failErr(err)
 	}
 	at := ""

@@ -219,6 +219,19 @@ func (p *progress) flush() {
 	}
 }
 
+// note sends one message as a progress notification, when the caller
+// asked for progress.
+func (p *progress) note(msg string) {
+	if p.token == nil || p.srv == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.n++
+	p.pending = append(p.pending[:0], msg)
+	p.sendLocked()
+}
+
 func (p *progress) sendLocked() {
 	msg := strings.Join(p.pending, "\n")
 	if len(msg) > 4000 {

@@ -4,29 +4,48 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"trestle/app"
+	"trestle/app/changeset"
+	"trestle/app/eval"
+	"trestle/app/gitstatus"
 )
 
 type workbenchParams struct{}
 
+type runInfo struct {
+	RunID    string `json:"run_id"`
+	Task     string `json:"task"`
+	State    string `json:"state"`
+	Duration string `json:"duration"`
+}
+
 type workbenchResult struct {
-	State    string       `json:"state"`
-	Root     string       `json:"root"`
-	Module   string       `json:"module"`
-	Tabs     []app.Tab    `json:"tabs"`
-	Active   string       `json:"active"`
-	Listener string       `json:"listener"`
-	Clients  []app.Client `json:"clients"`
+	State       string               `json:"state"`
+	Root        string               `json:"root"`
+	Module      string               `json:"module"`
+	Tabs        []app.Tab            `json:"tabs"`
+	Active      string               `json:"active"`
+	Selection   *app.EditorSelection `json:"selection,omitempty"`
+	Evaluators  []eval.WorkerStatus  `json:"evaluators,omitempty"`
+	Run         *runInfo             `json:"run,omitempty"`
+	Pending     []string             `json:"pending_change_sets"`
+	Git         *gitstatus.Status    `json:"git,omitempty"`
+	GitError    string               `json:"git_error,omitempty"`
+	Listener    string               `json:"listener"`
+	Clients     []app.Client         `json:"clients"`
+	ConfigError string               `json:"config_error,omitempty"`
 }
 
 func (s *Server) workbenchTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_workbench",
-		mcp.WithDescription("Shows what the person sees in the Trestle window: project root, module path, "+
-			"open tabs and the active one, the listener address and the attached agents. Call it first. e.g. {}"),
+		mcp.WithDescription("Shows what the person sees in the Trestle window: project root and module, open tabs "+
+			"(active, unsaved), the caret and selection, evaluators, the running task, pending change sets, the git "+
+			"branch and changed files, and the attached agents. Call it first. e.g. {}"),
 		mcp.WithInputSchema[workbenchParams](),
 		hints("Look at the workbench", true, false, true),
 	)
@@ -39,7 +58,7 @@ func (s *Server) workbench(ctx context.Context, _ workbenchParams) *mcp.CallTool
 		return failErr(err)
 	}
 	res := workbenchResult{State: stateDone, Root: s.opts.Project.Root, Module: s.opts.Project.Module,
-		Tabs: tabs, Clients: s.clients()}
+		Tabs: tabs, Clients: s.clients(), Pending: []string{}}
 	if l := s.listener.Load(); l != nil {
 		res.Listener = l.Addr()
 	}
@@ -48,7 +67,46 @@ func (s *Server) workbench(ctx context.Context, _ workbenchParams) *mcp.CallTool
 			res.Active = t.Path
 		}
 	}
+	if sel, err := s.opts.Window.Selection(ctx); err == nil {
+		res.Selection = &sel
+	}
+	s.addServices(&res)
+	s.addGit(ctx, &res)
 	return done(res, "%s", describeWorkbench(res))
+}
+
+// addServices adds the evaluators, the run and the pending change sets.
+func (s *Server) addServices(res *workbenchResult) {
+	sv := s.opts.Services
+	if sv.Eval != nil {
+		res.Evaluators = sv.Eval.Status()
+	}
+	if sv.Tasks != nil {
+		if run := sv.Tasks.Current(); run != nil {
+			res.Run = &runInfo{RunID: run.ID, Task: run.Task.Name, State: string(run.State()),
+				Duration: run.Duration().Round(time.Millisecond).String()}
+		}
+	}
+	if sv.ChangeSets != nil {
+		if list, err := sv.ChangeSets.List(changeset.StatePending); err == nil {
+			for _, cs := range list {
+				res.Pending = append(res.Pending, cs.ID)
+			}
+		}
+	}
+	if _, err := s.config(); err != nil {
+		res.ConfigError = err.Error()
+	}
+}
+
+func (s *Server) addGit(ctx context.Context, res *workbenchResult) {
+	st, ok, err := gitstatus.Read(ctx, s.opts.Project.Root)
+	switch {
+	case err != nil:
+		res.GitError = err.Error()
+	case ok:
+		res.Git = &st
+	}
 }
 
 func describeWorkbench(w workbenchResult) string {
@@ -70,6 +128,21 @@ func describeWorkbench(w workbenchResult) string {
 			mark += " (unsaved)"
 		}
 		fmt.Fprintf(&b, "\n  %s%s", t.Path, mark)
+	}
+	if sel := w.Selection; sel != nil {
+		fmt.Fprintf(&b, "\nCaret %s:%d:%d", sel.Path, sel.StartLine, sel.StartCol)
+		if sel.Text != "" {
+			fmt.Fprintf(&b, ", selected to %d:%d (%d bytes)", sel.EndLine, sel.EndCol, len(sel.Text))
+		}
+	}
+	if w.Run != nil {
+		fmt.Fprintf(&b, "\nRunning: %s %s for %s", w.Run.RunID, w.Run.Task, w.Run.Duration)
+	}
+	if len(w.Pending) > 0 {
+		fmt.Fprintf(&b, "\nPending change sets: %s", strings.Join(w.Pending, ", "))
+	}
+	if g := w.Git; g != nil {
+		fmt.Fprintf(&b, "\nGit branch %s, %d changed files", g.Branch, len(g.Changed))
 	}
 	names := make([]string, len(w.Clients))
 	for i, c := range w.Clients {

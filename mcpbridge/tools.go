@@ -15,6 +15,9 @@ func (s *Server) tools() []server.ServerTool {
 		if sv.Tasks != nil {
 			tools = append(tools, s.runTool())
 		}
+		if sv.ChangeSets != nil {
+			tools = append(tools, s.proposeTool(), s.changeSetTool())
+		}
 		return tools
 	}
 	tools := []server.ServerTool{
@@ -22,17 +25,21 @@ func (s *Server) tools() []server.ServerTool {
 		s.filesTool(),
 		s.readTool(),
 		s.searchTool(),
+		s.selectionTool(),
 		s.openTool(),
 		s.notifyTool(),
 	}
 	if sv.Eval != nil {
-		tools = append(tools, s.evalTool(), s.evaluatorRestartTool())
+		tools = append(tools, s.evalTool(), s.evalSelectionTool(), s.evaluatorRestartTool())
 	}
 	if sv.Tasks != nil {
 		tools = append(tools, s.runTool(), s.runStatusTool())
 	}
 	if sv.Eval != nil && sv.Tasks != nil {
 		tools = append(tools, s.stopTool(), s.tasksTool(), s.outputTool(), s.diagnosticsTool())
+	}
+	if sv.ChangeSets != nil {
+		tools = append(tools, s.proposeTool(), s.changeSetsTool(), s.changeSetTool(), s.withdrawTool())
 	}
 	if s.opts.Stall != nil {
 		tools = append(tools, s.stallTool())

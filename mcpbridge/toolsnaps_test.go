@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"trestle/app"
+	"trestle/app/changeset"
 	"trestle/app/eval"
 	"trestle/app/services"
 	"trestle/app/task"
@@ -30,6 +31,12 @@ func (definitionsOnly) Buffer(context.Context, string) (string, bool, bool, erro
 	return "", false, false, errNoWindow
 }
 func (definitionsOnly) Notice(context.Context, string, string) error { return errNoWindow }
+func (definitionsOnly) Selection(context.Context) (app.EditorSelection, error) {
+	return app.EditorSelection{}, errNoWindow
+}
+func (definitionsOnly) SelectRange(context.Context, string, int, int, int, int) error {
+	return errNoWindow
+}
 func (definitionsOnly) Output(context.Context, string, int) (string, error) {
 	return "", errNoWindow
 }
@@ -51,7 +58,12 @@ func TestToolNamesAreUnique(t *testing.T) {
 func allTools(t *testing.T) map[string]server.ServerTool {
 	t.Helper()
 	p := newTestProject(t)
-	sv := services.Services{Eval: eval.NewManager(eval.ManagerOptions{Root: p.Root}), Tasks: task.NewRunner(p.Root)}
+	store, err := app.OpenStore(filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv := services.Services{Eval: eval.NewManager(eval.ManagerOptions{Root: p.Root}), Tasks: task.NewRunner(p.Root),
+		ChangeSets: changeset.NewManager(store, p)}
 	out := map[string]server.ServerTool{}
 	for _, opts := range []Options{
 		{Project: p, Services: sv},
@@ -69,7 +81,8 @@ func allTools(t *testing.T) map[string]server.ServerTool {
 // read-only tools that say so.
 func TestToolRegistry(t *testing.T) {
 	readOnly := map[string]bool{"trestle_workbench": true, "trestle_files": true, "trestle_read": true,
-		"trestle_search": true, "trestle_run_status": true, "trestle_output": true, "trestle_tasks": true}
+		"trestle_search": true, "trestle_run_status": true, "trestle_output": true,
+		"trestle_change_set": true, "trestle_change_sets": true, "trestle_selection": true, "trestle_tasks": true}
 	for _, tool := range allTools(t) {
 		tt := tool.Tool
 		a := tt.Annotations

@@ -20,6 +20,11 @@ type Window interface {
 	// Buffer returns the editor text of rel when it is open in a tab, and
 	// whether it differs from disk (unsaved).
 	Buffer(ctx context.Context, rel string) (text string, open, dirty bool, err error)
+	// Selection is the active editor's path, selected text and range; an
+	// error wrapping app.ErrNotFound when no editor is open.
+	Selection(ctx context.Context) (app.EditorSelection, error)
+	// SelectRange opens rel and selects the range (1-based, columns in runes).
+	SelectRange(ctx context.Context, rel string, startLine, startCol, endLine, endCol int) error
 	// Output is the text of the "run" or "eval" pane, its last tail lines
 	// when tail > 0.
 	Output(ctx context.Context, pane string, tail int) (string, error)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian 12 machine lacks to build Trestle (cgo + Fyne's
-# OpenGL binding) and, with --test, to run its tests (Xvfb and a screenshot
-# tool; with --bench also ripgrep). As root it runs apt-get; otherwise it prints the exact command.
+# OpenGL binding) and, with --test, to run its tests (Xvfb, a screenshot
+# tool, Node and npm; with --bench also ripgrep). As root it runs apt-get; otherwise it prints the exact command.
 set -euo pipefail
 
 pkgs=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev)
@@ -19,6 +19,11 @@ missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# Node and npm run the MCP TypeScript SDK client test (test/clients); any
+# install on PATH will do (Debian 12's nodejs is 18, enough for the SDK).
+if [[ ${1:-} == --test ]] && ! { command -v node && command -v npm; } >/dev/null 2>&1; then
+  missing+=(nodejs npm)
+fi
 [[ ${#missing[@]} -eq 0 ]] && exit 0
 
 cmd="apt-get install -y --no-install-recommends ${missing[*]}"

@@ -33,13 +33,17 @@ type editor struct {
 	tabWidth int
 	maxCells int // display cells in the widest line seen; only grows
 	mark     int // the line Open last brought into view, 1-based; 0 for none
-	version  int // counts edits, for the find bar
+	version  int // counts edits and reloads, for the find bar
+	// diskHash is the sha256 of the file as this editor last read or
+	// wrote it, so that a watcher event for our own save is ignored.
+	diskHash [32]byte
 
 	page    *editorPage
 	scroll  *container.Scroll
 	grid    *widget.TextGrid
 	cursor  *canvas.Rectangle
 	bars    *editorBars
+	banner  *editorBanner
 	content *fyne.Container
 
 	look     editorLook
@@ -53,6 +57,7 @@ type editor struct {
 	onChange func()              // after an edit changed whether the text is modified
 	onCaret  func(line, col int) // after the caret moved; 1-based
 	onSave   func()              // Ctrl+S
+	onEval   func(code string)   // Ctrl+Enter, with the code to evaluate
 }
 
 // newEditor returns an editor on buf, highlighted with hl (nil for none),
@@ -65,13 +70,33 @@ func newEditor(buf *textbuf.Buffer, hl *textbuf.Highlighter) *editor {
 	e.scroll = container.NewScroll(e.page)
 	e.scroll.OnScrolled = func(fyne.Position) { e.place() }
 	e.bars = newEditorBars(e)
-	e.content = container.NewBorder(e.bars.box, nil, nil, nil, e.scroll)
+	e.banner = newEditorBanner(func() { e.content.Refresh() })
+	e.content = container.NewBorder(container.NewVBox(e.banner.box, e.bars.box), nil, nil, nil, e.scroll)
 	e.maxCells = e.measureAll()
+	e.followEdits()
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+// followEdits keeps the highlighting in step with every edit of the buffer.
+func (e *editor) followEdits() {
+	buf, hl := e.buf, e.hl
 	if hl != nil {
 		buf.OnChange = func(c textbuf.Change) { hl.Apply(c, buf.LineCount(), buf.Line) }
 	}
-	e.ExtendBaseWidget(e)
-	return e
+}
+
+// setText replaces the text with buf, highlighted with hl (nil for none),
+// as read from disk with the given hash: the editor is unmodified, the
+// undo history starts again and the caret stays on its line where the new
+// text has one. Main goroutine only.
+func (e *editor) setText(buf *textbuf.Buffer, hl *textbuf.Highlighter, hash [32]byte) {
+	e.buf, e.hl, e.diskHash = buf, hl, hash
+	e.followEdits()
+	e.maxCells = e.measureAll()
+	e.banner.hide()
+	e.buf.Seal()
+	e.edited(e.caret)
 }
 
 // isGoFile reports whether name is highlighted as Go source.

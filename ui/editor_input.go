@@ -214,9 +214,17 @@ func (e *editor) customShortcut(s *desktop.CustomShortcut) bool {
 	case fyne.KeyEnd:
 		e.moveTo(e.buf.End(), shift)
 	case fyne.KeyS:
+		if shift {
+			return false // Save All, the window's
+		}
 		if e.onSave != nil {
 			e.onSave()
 		}
+	case fyne.KeyReturn, fyne.KeyEnter:
+		if shift {
+			return false
+		}
+		e.evaluate()
 	case fyne.KeyF:
 		e.bars.showFind()
 	case fyne.KeyG:

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -19,6 +20,7 @@ type loaded struct {
 	buf    *textbuf.Buffer      // nil for a notice
 	hl     *textbuf.Highlighter // nil unless buf holds Go source
 	notice string
+	hash   [sha256.Size]byte // of the bytes read, when buf is set
 }
 
 // loadFile reads the project file name for a tab. A name outside the
@@ -55,6 +57,7 @@ func loadFile(p *app.Project, name string) (loaded, error) {
 	case app.IsBinary(data):
 		f.notice = "This is a binary file, so it is not shown."
 	default:
+		f.hash = sha256.Sum256(data)
 		f.buf = textbuf.New(string(data))
 		if isGoFile(f.path) {
 			f.hl = textbuf.NewHighlighter(f.buf.LineCount(), f.buf.Line)

@@ -77,13 +77,15 @@ func (w *Window) buildMenu(recent []string) {
 	openFolder.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}
 	settings := fyne.NewMenuItem("Settings…", w.showSettings)
 	settings.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyComma, Modifier: fyne.KeyModifierShortcutDefault}
-	file := fyne.NewMenu("File", openFolder, w.recentMenu(recent), fyne.NewMenuItemSeparator(), settings)
+	file := fyne.NewMenu("File", openFolder, w.recentMenu(recent), fyne.NewMenuItemSeparator())
+	file.Items = append(file.Items, w.fileItems()...)
+	file.Items = append(file.Items, fyne.NewMenuItemSeparator(), settings)
 	view := fyne.NewMenu("View",
 		fyne.NewMenuItem("Eval Pane", func() { w.panes.tabs.SelectIndex(0) }),
 		fyne.NewMenuItem("Run Pane", func() { w.panes.tabs.SelectIndex(1) }),
 		fyne.NewMenuItem("Problems Pane", func() { w.panes.tabs.SelectIndex(2) }),
 		fyne.NewMenuItem("Agents Pane", func() { w.panes.tabs.SelectIndex(3) }))
-	w.win.SetMainMenu(fyne.NewMainMenu(file, view, w.runMenu(), w.agentsMenu(), fyne.NewMenu("Help",
+	w.win.SetMainMenu(fyne.NewMainMenu(file, w.editMenu(), view, w.runMenu(), w.agentsMenu(), fyne.NewMenu("Help",
 		fyne.NewMenuItem("About Trestle", w.showAbout))))
 }
 

@@ -20,6 +20,7 @@ func (w *Window) SetSettings(s app.Settings, policy string) {
 	w.settings = s
 	w.policy = policy
 	w.files.hideIgnored = s.HideIgnored
+	w.tabs.setTabWidth(s.TabWidth)
 }
 
 // setHideIgnored hides or dims what .gitignore ignores, reading the open
@@ -118,6 +119,7 @@ func (w *Window) applySettings(s app.Settings, policy string) {
 	}
 	fyne.CurrentApp().Settings().SetTheme(newTheme(s))
 	w.setHideIgnored(s.HideIgnored)
+	w.tabs.setTabWidth(s.TabWidth)
 	if listenerChanged {
 		w.applyListener()
 	}

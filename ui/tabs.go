@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"path"
 	"strings"
@@ -43,7 +44,8 @@ type tabArea struct {
 	saving  sync.WaitGroup // writes started by save
 
 	onChange func()              // after the active tab changed or a tab closed
-	onCaret  func(line, col int) // after the active editor's caret moved; 1-based
+	onCaret  func(line, col int) // after the active editor's caret moved; 1-based, 0, 0 for no editor
+	onEval   func(code string)   // Ctrl+Enter in an editor
 }
 
 func newTabArea() *tabArea {
@@ -106,9 +108,22 @@ func (a *tabArea) focus(rel string) bool {
 func (a *tabArea) selected(item *container.TabItem) {
 	if t := a.byItem[item]; t != nil && t.view != nil {
 		a.focusText(t)
-		t.view.caretMoved()
 	}
+	a.caretChanged()
 	a.onChange()
+}
+
+// caretChanged tells onCaret where the active editor's caret is, or 0, 0
+// when no editor is active.
+func (a *tabArea) caretChanged() {
+	if a.onCaret == nil {
+		return
+	}
+	if e := a.activeEditor(); e != nil {
+		a.onCaret(e.caret.Line+1, e.caret.Col+1)
+		return
+	}
+	a.onCaret(0, 0)
 }
 
 // show opens f in a new tab, or focuses its tab when it has one (keeping
@@ -124,6 +139,7 @@ func (a *tabArea) show(f loaded, line int) {
 		t.view.showLine(line)
 		t.view.centreLine(line - 1)
 	}
+	a.caretChanged() // Select is silent for the only tab
 }
 
 // focusText gives t's editor the keyboard, unless the person is typing
@@ -166,6 +182,12 @@ func (a *tabArea) newEditor(t *fileTab, f loaded) *editor {
 		}
 	}
 	e.onSave = func() { a.save(t, nil) }
+	e.onEval = func(code string) {
+		if a.onEval != nil {
+			a.onEval(code)
+		}
+	}
+	e.diskHash = f.hash
 	return e
 }
 
@@ -228,6 +250,7 @@ func (a *tabArea) remove(item *container.TabItem) {
 func (a *tabArea) closed(item *container.TabItem) {
 	delete(a.byItem, item)
 	a.update()
+	a.caretChanged()
 	a.onChange()
 }
 
@@ -249,6 +272,7 @@ func (a *tabArea) save(t *fileTab, done func(ok bool)) {
 		return
 	}
 	text, state := t.view.snapshot()
+	t.view.diskHash = sha256.Sum256([]byte(text)) // the watcher's event for this write is ours
 	p := a.project
 	a.saving.Go(func() {
 		err := saveFile(p, t.path, text)

@@ -47,6 +47,8 @@ type Window struct {
 	// onFilesChanged hears of every batch of changes on disk, after the tree
 	// shows them; called on the main goroutine when set.
 	onFilesChanged func([]watch.Event)
+	// changes is the Change Sets pane, set by SetChangeSets (changesets.go).
+	changes *changeSetsView
 }
 
 // New builds the window for p. It must be called on the main goroutine,
@@ -61,6 +63,9 @@ func New(a fyne.App, p *app.Project) *Window {
 		policy:   app.PolicyAsk,
 	}
 	w.tabs.onChange = w.syncTree
+	w.tabs.onCaret = func(line, col int) { w.status.setCursor(line, col) }
+	w.tabs.onEval = w.evalByPerson
+	w.onFilesChanged = w.filesChangedOnDisk
 	w.tabs.attach(w.win, p, func(msg string) { w.status.notify(msg) })
 	w.win.SetCloseIntercept(w.confirmQuit)
 	w.editorShortcuts()
@@ -165,6 +170,7 @@ func (w *Window) Watch(ctx context.Context) error {
 // filesChanged reads the folders a batch changed, on the watcher's
 // goroutine, then shows them and tells onFilesChanged on the main one.
 func (w *Window) filesChanged(events []watch.Event) {
+	w.changeSetsSawFiles(events)
 	reads := w.files.reread(events)
 	fyne.Do(func() {
 		w.files.apply(reads)
@@ -174,12 +180,16 @@ func (w *Window) filesChanged(events []watch.Event) {
 	})
 }
 
-// stopWatching stops the watcher started by Watch and waits for it. It
+// stopWatching stops the watcher started by Watch and the change-set
+// poll started by SetChangeSets, and waits for them. It
 // must be called on the main goroutine, e.g. as the window closes.
 func (w *Window) stopWatching() {
 	if w.watcher != nil {
 		w.watcher.Close()
 		w.watcher = nil
+	}
+	if w.changes != nil {
+		w.changes.stopPolling()
 	}
 }
 

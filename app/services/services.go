@@ -5,6 +5,7 @@ package services
 
 import (
 	"trestle/app"
+	"trestle/app/changeset"
 	"trestle/app/eval"
 	"trestle/app/projconf"
 	"trestle/app/task"
@@ -16,6 +17,8 @@ type Services struct {
 	Eval  *eval.Manager
 	Tasks *task.Runner
 	Gate  *app.Gate
+	// ChangeSets stores agents' proposals for the person to review.
+	ChangeSets *changeset.Manager
 	// Config is .trestle.json merged over the defaults, and the file's
 	// problem if it has one (the defaults are used then).
 	Config func() (projconf.Config, error)

@@ -19,15 +19,17 @@ const (
 	modeConfig
 	modeHelp
 	modeVersion
-	modeWorker // hidden: an evaluator worker process
+	modeWorker  // hidden: an evaluator worker process
+	modeChanges // changes list|show|apply|reject
 )
 
 // invocation is what the command line asked for.
 type invocation struct {
-	mode   mode
-	dir    string // "" when not given
-	client string // mcp-config --client
-	policy string // --agent-policy, "" when not given
+	mode    mode
+	dir     string     // "" when not given
+	client  string     // mcp-config --client
+	policy  string     // --agent-policy, "" when not given
+	changes changesCmd // the changes subcommand (mode_changes.go)
 }
 
 const helpText = `Trestle: a Go workbench that coding agents attach to over MCP.
@@ -45,8 +47,15 @@ Usage:
                                  and runs (default: the stored setting, ask); with
                                  --mcp the default is allow
   trestle --list                 list the live windows (pid, port, project, started)
-  trestle mcp-config [--client claude|cursor|codex]
+  trestle mcp-config [--client claude|cursor|codex|all]
                                  print the configuration that attaches each client
+  trestle changes list [DIR]     list the change sets agents proposed for DIR (default:
+                                 the current folder), newest first
+  trestle changes show ID [DIR]  print a change set's description and unified diffs
+  trestle changes apply ID [DIR] apply every file of a change set; refused, with the
+                                 files named, when any changed since the proposal
+  trestle changes reject ID [--reason R] [DIR]
+                                 reject a change set, with a reason the agent can read
   trestle --version              print the version
   trestle --help                 this text
 
@@ -66,6 +75,9 @@ func usageError(err error) int {
 func parseArgs(args []string) (invocation, error) {
 	if len(args) > 0 && args[0] == "mcp-config" {
 		return parseConfigArgs(args[1:])
+	}
+	if len(args) > 0 && args[0] == "changes" {
+		return parseChangesArgs(args[1:])
 	}
 	fs := flag.NewFlagSet("trestle", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -153,9 +165,9 @@ func parseConfigArgs(args []string) (invocation, error) {
 		return invocation{}, fmt.Errorf("mcp-config takes no arguments, got %q", fs.Args())
 	}
 	switch *client {
-	case "", "claude", "cursor", "codex":
+	case "", "all", "claude", "cursor", "codex":
 	default:
-		return invocation{}, fmt.Errorf("mcp-config: unknown client %q; use claude, cursor or codex", *client)
+		return invocation{}, fmt.Errorf("mcp-config: unknown client %q; use claude, cursor, codex or all", *client)
 	}
 	return invocation{mode: modeConfig, client: *client}, nil
 }

@@ -148,10 +148,16 @@ func (s *syncBuffer) String() string {
 // dir and waits for its registry entry.
 func startWindow(tb testing.TB, project string) *window {
 	tb.Helper()
-	bin := trestleBin(tb)
+	return startWindowArgs(tb, project)
+}
+
+// startWindowArgs is startWindow with extra flags before DIR (e.g.
+// --agent-policy allow).
+func startWindowArgs(tb testing.TB, project string, args ...string) *window {
+	tb.Helper()
 	w := &window{config: tb.TempDir(), display: startXvfb(tb), stderr: &syncBuffer{}, exited: make(chan struct{})}
 	w.env = []string{"TRESTLE_CONFIG_DIR=" + w.config, "DISPLAY=" + w.display}
-	w.cmd = exec.Command(bin, project)
+	w.cmd = exec.Command(trestleBin(tb), append(args, project)...)
 	w.cmd.Env = append(os.Environ(), append(w.env, "TRESTLE_TEST_HOOKS=1")...)
 	w.cmd.Stderr = w.stderr
 	w.cmd.Stdout = w.stderr

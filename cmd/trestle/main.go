@@ -40,6 +40,8 @@ func run(args []string) int {
 		return runWorker()
 	case modeAttach:
 		return runAttach(inv.dir)
+	case modeChanges:
+		return runChanges(os.Stdout, os.Stderr, inv.changes)
 	default:
 		return runWindow(inv.dir, inv.policy)
 	}

@@ -21,7 +21,7 @@ func runAttach(dir string) int {
 		fmt.Fprintf(os.Stderr, "trestle: %v\n", err)
 		return 1
 	}
-	entries, err := paths.reg().Reap()
+	entries, err := paths.reg().ReapUnanswered(registry.ProbeTimeout)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "trestle: %v\n", err)
 		return 1

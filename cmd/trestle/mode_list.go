@@ -14,7 +14,7 @@ func runList(stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "trestle: %v\n", err)
 		return 1
 	}
-	entries, err := paths.reg().Reap()
+	entries, err := paths.reg().ReapUnanswered(registry.ProbeTimeout)
 	if err != nil {
 		fmt.Fprintf(stderr, "trestle: %v\n", err)
 		return 1

@@ -32,7 +32,12 @@ func runMCP(dir, policy string) int {
 	if policy == "" {
 		policy = app.PolicyAllow // headless: nobody is there to ask
 	}
-	services := newServices(project, policy, nil)
+	paths, err := userPaths()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "trestle: %v\n", err)
+		return 1
+	}
+	services := newServices(project, openStore(paths, logger), policy, nil)
 	defer services.Eval.Close()
 	srv := mcpbridge.NewServer(mcpbridge.Options{Project: project, Version: version, Logger: logger, Services: services})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

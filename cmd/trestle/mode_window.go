@@ -44,9 +44,10 @@ func runWindow(dir, policyFlag string) int {
 		policy = policyFlag // for this run only; the stored setting stays
 	}
 	win.SetSettings(settings, policy)
-	services := newServices(project, policy, win.Ask)
+	services := newServices(project, store, policy, win.Ask)
 	defer services.Eval.Close()
 	win.SetServices(services)
+	win.SetChangeSets(services.ChangeSets)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

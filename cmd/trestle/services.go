@@ -10,19 +10,25 @@ import (
 	"time"
 
 	"trestle/app"
+	"trestle/app/changeset"
 	"trestle/app/eval"
 	"trestle/app/projconf"
 	"trestle/app/services"
 	"trestle/app/task"
 )
 
-// newServices builds the project's evaluator, task runner and permission
-// gate. ask is nil for the headless server (nobody to ask). Close the
-// evaluator when done.
-func newServices(p *app.Project, policy string, ask func(context.Context, app.PermissionRequest) (app.Decision, error)) services.Services {
+// newServices builds the project's evaluator, task runner, permission gate
+// and, with a store, change sets. ask is nil for the headless server
+// (nobody to ask). Close the evaluator when done.
+func newServices(p *app.Project, store *app.Store, policy string, ask func(context.Context, app.PermissionRequest) (app.Decision, error)) services.Services {
 	conf := &projectConfig{root: p.Root}
 	c, _ := conf.get()
+	var changes *changeset.Manager
+	if store != nil {
+		changes = changeset.NewManager(store, p)
+	}
 	return services.Services{
+		ChangeSets: changes,
 		Eval: eval.NewManager(eval.ManagerOptions{
 			Root: p.Root, Module: p.Module, Selections: c.Selections, WorkerCommand: workerCommand,
 		}),
