@@ -51,14 +51,18 @@ func OpenStore(path string) (*Store, error) {
 // Path is the database file.
 func (s *Store) Path() string { return s.path }
 
-func (s *Store) open() (*bolt.DB, error) {
-	db, err := bolt.Open(s.path, 0o600, &bolt.Options{Timeout: StoreLockWait})
-	if err != nil && isCorrupt(err) {
+// open opens the file, read-only (a shared lock, so readers in several
+// processes run at once) or for writing (an exclusive lock). Opening for
+// writing moves a corrupt file aside and starts a new one.
+func (s *Store) open(readOnly bool) (*bolt.DB, error) {
+	opts := &bolt.Options{Timeout: StoreLockWait, ReadOnly: readOnly}
+	db, err := bolt.Open(s.path, 0o600, opts)
+	if err != nil && !readOnly && isCorrupt(err) {
 		aside := fmt.Sprintf("%s.corrupt-%s", s.path, time.Now().Format("20060102-150405"))
 		if mvErr := os.Rename(s.path, aside); mvErr != nil {
 			return nil, fmt.Errorf("open store %s: %w (and moving it aside failed: %v)", s.path, err, mvErr)
 		}
-		db, err = bolt.Open(s.path, 0o600, &bolt.Options{Timeout: StoreLockWait})
+		db, err = bolt.Open(s.path, 0o600, opts)
 	}
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("open store %s: another process held it for %s: %w", s.path, StoreLockWait, ErrBusy)
@@ -66,20 +70,22 @@ func (s *Store) open() (*bolt.DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", s.path, err)
 	}
-	err = db.Update(func(tx *bolt.Tx) error {
-		for _, b := range allBuckets {
-			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
-				return fmt.Errorf("create bucket %s: %w", b, err)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("open store %s: %w", s.path, err)
-	}
 	return db, nil
 }
+
+// createBuckets makes every bucket of ours, inside a write transaction.
+func createBuckets(tx *bolt.Tx) error {
+	for _, b := range allBuckets {
+		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+			return fmt.Errorf("create bucket %s: %w", b, err)
+		}
+	}
+	return nil
+}
+
+// errNoBuckets means a read found a file without our buckets (new, or
+// replaced by another process); the read is retried after creating them.
+var errNoBuckets = errors.New("store has no buckets yet")
 
 func isCorrupt(err error) bool {
 	return errors.Is(err, bolterrors.ErrInvalid) || errors.Is(err, bolterrors.ErrChecksum) ||
@@ -87,21 +93,46 @@ func isCorrupt(err error) bool {
 }
 
 func (s *Store) update(fn func(*bolt.Tx) error) error {
-	db, err := s.open()
+	db, err := s.open(false)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	return db.Update(fn)
+	return db.Update(func(tx *bolt.Tx) error {
+		if err := createBuckets(tx); err != nil {
+			return err
+		}
+		return fn(tx)
+	})
 }
 
+// view runs fn in a read-only transaction on a read-only open, so it never
+// commits or fsyncs and readers do not wait for each other.
 func (s *Store) view(fn func(*bolt.Tx) error) error {
-	db, err := s.open()
+	err := s.viewOnce(fn)
+	if errors.Is(err, errNoBuckets) {
+		if err := s.update(func(*bolt.Tx) error { return nil }); err != nil {
+			return err
+		}
+		err = s.viewOnce(fn)
+	}
+	return err
+}
+
+func (s *Store) viewOnce(fn func(*bolt.Tx) error) error {
+	db, err := s.open(true)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	return db.View(fn)
+	return db.View(func(tx *bolt.Tx) error {
+		for _, b := range allBuckets {
+			if tx.Bucket(b) == nil {
+				return errNoBuckets
+			}
+		}
+		return fn(tx)
+	})
 }
 
 // TouchProject records dir as opened now.

@@ -47,6 +47,7 @@ type Server struct {
 	opts     Options
 	logger   *log.Logger
 	listener atomic.Pointer[Listener]
+	git      gitCache
 }
 
 // NewServer builds the server: the window tool set when opts.Window is

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -100,7 +101,7 @@ func (s *Server) addServices(res *workbenchResult) {
 }
 
 func (s *Server) addGit(ctx context.Context, res *workbenchResult) {
-	st, ok, err := gitstatus.Read(ctx, s.opts.Project.Root)
+	st, ok, err := s.git.read(ctx, s.opts.Project.Root)
 	switch {
 	case err != nil:
 		res.GitError = err.Error()
@@ -150,4 +151,28 @@ func describeWorkbench(w workbenchResult) string {
 	}
 	fmt.Fprintf(&b, "\nListener %s; attached: %s", w.Listener, strings.Join(names, ", "))
 	return b.String()
+}
+
+// gitTTL is how long a git status is reused: agents call trestle_workbench
+// often, and each git status is a process that scans the work tree.
+const gitTTL = 2 * time.Second
+
+// gitCache remembers the last git status for gitTTL; concurrent callers
+// wait for one read instead of starting their own. Safe for concurrent use.
+type gitCache struct {
+	mu  sync.Mutex
+	at  time.Time
+	st  gitstatus.Status
+	ok  bool
+	err error
+}
+
+func (c *gitCache) read(ctx context.Context, dir string) (gitstatus.Status, bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if time.Since(c.at) > gitTTL {
+		c.st, c.ok, c.err = gitstatus.Read(ctx, dir)
+		c.at = time.Now()
+	}
+	return c.st, c.ok, c.err
 }
