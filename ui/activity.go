@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -10,8 +11,10 @@ import (
 	"fyne.io/fyne/v2"
 
 	"trestle/app/eval"
+	"trestle/app/projconf"
 	"trestle/app/services"
 	"trestle/app/task"
+	"trestle/app/watch"
 )
 
 // person is how the Eval and Run panes name what the person asked for.
@@ -28,6 +31,12 @@ const lineFlushEvery = 50 * time.Millisecond
 func (w *Window) SetServices(s services.Services) {
 	w.services = s
 	w.panes.eval.onSubmit = w.evalByPerson
+	w.status.selection.OnChanged = func(name string) {
+		if name != selectionName(w.selection) {
+			w.selectSelection(name)
+		}
+	}
+	w.loadConfig()
 }
 
 // evalByPerson evaluates what the person typed, off the main goroutine.
@@ -227,4 +236,58 @@ func (w *Window) Output(ctx context.Context, pane string, tail int) (string, err
 		view = w.panes.eval.transcript
 	}
 	return CallValue(ctx, 0, func() string { return view.text(tail) })
+}
+
+// loadConfig reads .trestle.json off the main goroutine and shows its
+// selections in the status bar's picker, and its problem, if any, in the
+// status bar (the defaults are used then).
+func (w *Window) loadConfig() {
+	w.loading.Go(func() {
+		conf, err := w.services.ProjectConfig()
+		names := conf.SelectionNames()
+		fyne.Do(func() {
+			w.status.selection.Options = names
+			if !slices.Contains(names, selectionName(w.selection)) {
+				w.selectSelection("default")
+			}
+			w.status.selection.Refresh()
+			if err != nil {
+				w.status.notify(fmt.Sprintf("%v; using the defaults until it is fixed", err))
+			}
+		})
+	})
+}
+
+// selectSelection makes name the active selection. Main goroutine only.
+func (w *Window) selectSelection(name string) {
+	if name == "default" {
+		name = ""
+	}
+	w.selection = name
+	w.status.selection.SetSelected(selectionName(name))
+	w.status.eval.SetText("evaluator: " + w.evalState())
+}
+
+// configSawFiles reads .trestle.json again when a batch touched it. Any
+// goroutine.
+func (w *Window) configSawFiles(events []watch.Event) {
+	for _, e := range events {
+		if e.Path == projconf.FileName || e.Path == watch.All {
+			fyne.Do(w.loadConfig)
+			return
+		}
+	}
+}
+
+// stopEval stops the active selection's evaluation, off the main goroutine.
+func (w *Window) stopEval() {
+	if w.services.Eval == nil {
+		return
+	}
+	sel := w.selection
+	w.loading.Go(func() {
+		if err := w.services.Eval.Stop(sel); err != nil {
+			w.Notify(err.Error())
+		}
+	})
 }

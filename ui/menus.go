@@ -102,6 +102,7 @@ func (w *Window) runMenu() *fyne.Menu {
 		item("Vet", fyne.KeyV, func() { w.runByPerson("vet") }),
 		fyne.NewMenuItemSeparator(),
 		item("Stop", fyne.KeyX, w.stopRun),
+		fyne.NewMenuItem("Stop Evaluation", w.stopEval),
 		fyne.NewMenuItem("Restart Evaluator", w.restartEvaluator))
 }
 

@@ -21,21 +21,23 @@ const messageLifetime = 10 * time.Second
 // a transient message and the caret's line:column. Used on the main
 // goroutine only.
 type statusBar struct {
-	project, selection, eval, mcp, agents, message, cursor *widget.Label
-	bar                                                    fyne.CanvasObject
-	clear                                                  *time.Timer // clears the message
+	project, eval, mcp, agents, message, cursor *widget.Label
+	selection                                   *widget.Select // the active .trestle.json selection
+	bar                                         fyne.CanvasObject
+	clear                                       *time.Timer // clears the message
 }
 
 func newStatusBar(root string) *statusBar {
 	s := &statusBar{
 		project:   widget.NewLabel(root),
-		selection: widget.NewLabel("selection: default"),
+		selection: widget.NewSelect([]string{"default"}, nil),
 		eval:      widget.NewLabel("evaluator: not started"),
 		mcp:       widget.NewLabel(mcpText("", nil)),
 		agents:    widget.NewLabel(agentsText(nil)),
 		message:   widget.NewLabel(""),
 		cursor:    widget.NewLabel(""),
 	}
+	s.selection.SetSelected("default")
 	s.message.Truncation = fyne.TextTruncateEllipsis
 	s.message.Importance = widget.HighImportance
 	left := container.NewHBox(s.project, widget.NewSeparator(), s.selection, widget.NewSeparator(), s.eval,

@@ -171,6 +171,7 @@ func (w *Window) Watch(ctx context.Context) error {
 // goroutine, then shows them and tells onFilesChanged on the main one.
 func (w *Window) filesChanged(events []watch.Event) {
 	w.changeSetsSawFiles(events)
+	w.configSawFiles(events)
 	reads := w.files.reread(events)
 	fyne.Do(func() {
 		w.files.apply(reads)
