@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -31,7 +32,8 @@ var allBuckets = [][]byte{bucketRecent, bucketSettings, bucketProjects}
 // bounded lock wait, runs one transaction and closes it. Store is safe for
 // concurrent use; callers never see a transaction.
 type Store struct {
-	path string
+	path      string
+	recovered atomic.Pointer[string] // where a corrupt file was moved
 }
 
 // OpenStore returns the store at path, creating the file and its folder.
@@ -48,6 +50,15 @@ func OpenStore(path string) (*Store, error) {
 	return s, nil
 }
 
+// Recovered returns where a corrupt store file was moved aside, or "" when
+// none was: the person should hear that settings and proposals started over.
+func (s *Store) Recovered() string {
+	if p := s.recovered.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+
 // Path is the database file.
 func (s *Store) Path() string { return s.path }
 
@@ -62,6 +73,7 @@ func (s *Store) open(readOnly bool) (*bolt.DB, error) {
 		if mvErr := os.Rename(s.path, aside); mvErr != nil {
 			return nil, fmt.Errorf("open store %s: %w (and moving it aside failed: %v)", s.path, err, mvErr)
 		}
+		s.recovered.Store(&aside)
 		db, err = bolt.Open(s.path, 0o600, opts)
 	}
 	if errors.Is(err, bolterrors.ErrTimeout) {

@@ -46,8 +46,8 @@ func TestStoreMovesCorruptFileAside(t *testing.T) {
 		t.Fatal(err)
 	}
 	aside, _ := filepath.Glob(path + ".corrupt-*")
-	if len(aside) != 1 {
-		t.Fatalf("corrupt copies: %v", aside)
+	if len(aside) != 1 || s.Recovered() != aside[0] {
+		t.Fatalf("corrupt copies: %v, Recovered %q", aside, s.Recovered())
 	}
 }
 

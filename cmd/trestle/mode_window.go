@@ -44,6 +44,9 @@ func runWindow(dir, policyFlag string) int {
 		policy = policyFlag // for this run only; the stored setting stays
 	}
 	win.SetSettings(settings, policy)
+	if store != nil && store.Recovered() != "" {
+		win.Notify("Trestle's store was damaged and was moved to " + store.Recovered() + "; settings start over.")
+	}
 	services := newServices(project, store, policy, win.Ask)
 	defer services.Eval.Close()
 	win.SetServices(services)
@@ -78,6 +81,9 @@ func openStore(paths configPaths, logger *log.Logger) *app.Store {
 	if err != nil {
 		logger.Printf("%v; settings and recent projects are not remembered this run", err)
 		return nil
+	}
+	if aside := store.Recovered(); aside != "" {
+		logger.Printf("the store %s was damaged; it was moved to %s and a new one started (settings and change sets start over)", store.Path(), aside)
 	}
 	return store
 }
