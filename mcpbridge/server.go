@@ -38,6 +38,9 @@ type Options struct {
 	// Stall, when set, adds the hidden test tool trestle_debug_stall that
 	// blocks the UI thread, so tests can see a bounded call answer busy.
 	Stall func(time.Duration)
+	// ApplyAsPerson, when set, adds the hidden test tool trestle_debug_apply
+	// that presses Apply in the window's Change Sets pane.
+	ApplyAsPerson func(ctx context.Context, id string) error
 }
 
 // Server is Trestle's MCP server for one project, in window or headless

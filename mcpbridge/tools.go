@@ -44,5 +44,8 @@ func (s *Server) tools() []server.ServerTool {
 	if s.opts.Stall != nil {
 		tools = append(tools, s.stallTool())
 	}
+	if s.opts.ApplyAsPerson != nil {
+		tools = append(tools, s.debugApplyTool())
+	}
 	return tools
 }

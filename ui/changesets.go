@@ -47,14 +47,20 @@ type changeSetsView struct {
 	detail  *fyne.Container
 	seen    map[string]bool // ids already listed or announced
 	loaded  bool            // the first list arrived
+	// following is set while the list re-selects the shown set after a reload.
+	following bool
 
 	apply, reject, revert *widget.Button
 
-	mu     sync.Mutex // serialises list reads with their fyne.Do, so the newest wins
-	lastFP string     // under mu: the fingerprint of the last list sent to the view
-	stop   chan struct{}
-	poll   sync.WaitGroup // the poller
-	busy   sync.WaitGroup // store and file work started by the view
+	mu      sync.Mutex // serialises list reads with their fyne.Do, so the newest wins
+	lastFP  string     // under mu: the fingerprint of the last list sent to the view
+	lastErr string     // under mu: the last store error shown
+	stop    chan struct{}
+	poll    sync.WaitGroup // the poller
+	busy    sync.WaitGroup // store and file work started by the view
+	// async runs store and file work off the main goroutine: busy.Go, or
+	// inline in tests, whose driver runs fyne.Do inline on any goroutine.
+	async func(func())
 	// refreshed receives (without blocking) after each list shown; tests wait on it.
 	refreshed chan struct{}
 }
@@ -79,7 +85,7 @@ func (w *Window) ChangeSetProposed(cs changeset.ChangeSet) {
 	fyne.Do(func() {
 		if v := w.changes; v != nil {
 			v.announce(cs)
-			v.busy.Go(v.reload)
+			v.async(v.reload)
 		}
 	})
 }
@@ -121,8 +127,9 @@ func (w *Window) currentReader() changeset.ReadFunc {
 func newChangeSetsView(w *Window, m *changeset.Manager) *changeSetsView {
 	v := &changeSetsView{w: w, m: m, seen: map[string]bool{}, include: map[string]bool{},
 		stop: make(chan struct{}), refreshed: make(chan struct{}, 1)}
+	v.async = v.busy.Go
 	v.list = newChangeList(func() int { return len(v.sets) }, v.row)
-	v.list.OnSelected = func(id widget.ListItemID) { v.show(v.sets[id].ID) }
+	v.list.OnSelected = v.selected
 	v.apply = widget.NewButton("Apply", v.applySelected)
 	v.apply.Importance = widget.HighImportance
 	v.reject = widget.NewButton("Reject…", v.askReject)
@@ -177,9 +184,13 @@ func (v *changeSetsView) load(always bool) {
 	defer v.mu.Unlock()
 	sets, err := v.m.List("")
 	if err != nil {
-		v.w.Notify("change sets: " + err.Error())
+		if msg := "change sets: " + err.Error(); msg != v.lastErr { // once, not every poll
+			v.lastErr = msg
+			v.w.Notify(msg)
+		}
 		return
 	}
+	v.lastErr = ""
 	fp := listFingerprint(sets)
 	if !always && fp == v.lastFP {
 		return
@@ -223,7 +234,9 @@ func (v *changeSetsView) setSets(sets []changeset.ChangeSet) {
 	v.list.Refresh()
 	v.setBadge()
 	if i := v.index(v.shown); i >= 0 {
-		v.list.Select(i)
+		v.following = true
+		v.list.Select(i) // the row may have moved
+		v.following = false
 		if setFingerprint(sets[i]) != v.shownFP {
 			v.build(sets[i])
 		}
@@ -233,6 +246,18 @@ func (v *changeSetsView) setSets(sets []changeset.ChangeSet) {
 	select {
 	case v.refreshed <- struct{}{}:
 	default:
+	}
+}
+
+// selected shows the set of row id. A row the person picked gives the
+// list the keyboard: Fyne's tap focuses an extended List's inner List,
+// which is not on the canvas. Main goroutine only.
+func (v *changeSetsView) selected(id widget.ListItemID) {
+	v.show(v.sets[id].ID)
+	if !v.following {
+		if c := fyne.CurrentApp().Driver().CanvasForObject(v.list); c != nil {
+			c.Focus(v.list)
+		}
 	}
 }
 
@@ -454,7 +479,7 @@ func (v *changeSetsView) rejectWith(id, reason string) {
 // list shown enables them again. Main goroutine only.
 func (v *changeSetsView) work(fn func()) {
 	v.setButtons(changeset.ChangeSet{})
-	v.busy.Go(fn)
+	v.async(fn)
 }
 
 // finish reports an apply or a revert and, when it wrote files, shows
@@ -599,7 +624,7 @@ func (w *Window) changeSetsSawFiles(events []watch.Event) {
 	if len(paths) == 0 {
 		return
 	}
-	v.busy.Go(func() {
+	v.async(func() {
 		ids, err := v.m.MarkStale(paths)
 		if err != nil {
 			v.w.Notify("change sets: " + err.Error())

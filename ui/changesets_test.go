@@ -46,6 +46,7 @@ func startChanges(t *testing.T, w *Window, m *changeset.Manager, every time.Dura
 	v := w.changes
 	t.Cleanup(func() { v.stopPolling(); v.busy.Wait() })
 	waitRefreshed(t, v)
+	v.async = func(fn func()) { fn() } // the test driver runs fyne.Do inline: stay on one goroutine
 	return v
 }
 

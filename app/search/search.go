@@ -9,9 +9,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -82,7 +80,7 @@ func Run(ctx context.Context, root string, q Query, opts Options) (Result, error
 	limit = min(limit, MaxLimit)
 	s := &searcher{root: root, q: q, re: re, opts: opts, limit: limit}
 	if !q.Regexp && !q.IgnoreCase {
-		s.lit = []byte(q.Pattern)
+		s.lit = newLiteral([]byte(q.Pattern))
 	}
 	return s.run(ctx)
 }
@@ -112,7 +110,7 @@ type searcher struct {
 	root  string
 	q     Query
 	re    *regexp.Regexp
-	lit   []byte // the pattern, when a case-sensitive literal: bytes.Index beats regexp
+	lit   *literal // the pattern, when a case-sensitive literal: faster than regexp
 	opts  Options
 	limit int
 
@@ -127,7 +125,9 @@ func (s *searcher) run(ctx context.Context) (Result, error) {
 	defer cancel()
 	paths := make(chan string, 256)
 	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
+	// Reading files is mostly system calls, so more workers than cores
+	// keep the cores busy while others wait on the kernel.
+	for range 4 * runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			buf := make([]byte, 0, 64<<10) // one read buffer per worker, reused
 			for rel := range paths {
@@ -199,23 +199,16 @@ func (s *searcher) searchFile(rel string, buf []byte) ([]byte, bool) {
 	if err != nil || bytes.IndexByte(data[:min(len(data), 8<<10)], 0) >= 0 {
 		return data, s.count(nil)
 	}
-	if !s.contains(data) { // most files: one pass, no line splitting
+	if s.lit == nil && !s.re.Match(data) { // most files: one pass, no line splitting
 		return data, s.count(nil)
 	}
 	return data, s.count(s.lines(rel, data))
 }
 
-func (s *searcher) contains(data []byte) bool {
-	if s.lit != nil {
-		return bytes.Contains(data, s.lit)
-	}
-	return s.re.Match(data)
-}
-
 // find returns the byte offset of the first match in line, or -1.
 func (s *searcher) find(line []byte) int {
 	if s.lit != nil {
-		return bytes.Index(line, s.lit)
+		return s.lit.index(line)
 	}
 	if loc := s.re.FindIndex(line); loc != nil {
 		return loc[0]
@@ -225,6 +218,9 @@ func (s *searcher) find(line []byte) int {
 
 // lines returns the matching lines of data.
 func (s *searcher) lines(rel string, data []byte) []Match {
+	if s.lit != nil && !bytes.ContainsRune(s.lit.pat, '\n') {
+		return s.literalLines(rel, data)
+	}
 	var found []Match
 	line := 1
 	for len(data) > 0 {
@@ -241,6 +237,35 @@ func (s *searcher) lines(rel string, data []byte) []Match {
 	return found
 }
 
+// literalLines finds a literal's lines by jumping from match to match over
+// the whole file, counting the newlines in between, instead of testing
+// every line: most lines of a file with a match do not match.
+func (s *searcher) literalLines(rel string, data []byte) []Match {
+	var found []Match
+	line, lineStart, counted := 1, 0, 0
+	for pos := 0; pos < len(data); {
+		i := s.lit.index(data[pos:])
+		if i < 0 {
+			break
+		}
+		at := pos + i
+		line += bytes.Count(data[counted:at], []byte{'\n'})
+		counted = at
+		if nl := bytes.LastIndexByte(data[:at], '\n'); nl >= 0 {
+			lineStart = nl + 1
+		} else {
+			lineStart = 0
+		}
+		end := bytes.IndexByte(data[at:], '\n')
+		if end < 0 {
+			end = len(data) - at
+		}
+		found = append(found, matchAt(rel, line, data[lineStart:at+end], at-lineStart))
+		pos = at + end + 1 // one match per line
+	}
+	return found
+}
+
 func matchAt(rel string, line int, text []byte, at int) Match {
 	text = bytes.TrimRight(text, "\r")
 	col := utf8.RuneCount(text[:min(at, len(text))]) + 1
@@ -248,29 +273,6 @@ func matchAt(rel string, line int, text []byte, at int) Match {
 		text = text[:maxLineText]
 	}
 	return Match{Path: rel, Line: line, Column: col, Text: string(bytes.ToValidUTF8(text, []byte("�")))}
-}
-
-// readInto reads the file at abs into buf (grown when too small), refusing
-// files over MaxFileBytes.
-func readInto(abs string, buf []byte) ([]byte, error) {
-	f, err := os.Open(abs)
-	if err != nil {
-		return buf[:0], err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil || info.Size() > MaxFileBytes {
-		return buf[:0], fmt.Errorf("skip %s", abs)
-	}
-	size := int(info.Size())
-	if cap(buf) < size {
-		buf = make([]byte, 0, size)
-	}
-	n, err := io.ReadFull(f, buf[:size])
-	if err != nil && err != io.ErrUnexpectedEOF {
-		return buf[:0], err
-	}
-	return buf[:n], nil
 }
 
 // count records a file's matches and reports whether the limit is reached.

@@ -37,6 +37,7 @@ func newWindowListener(ctx context.Context, project *app.Project, win *ui.Window
 		Services: sv, Activity: win, OnCall: win.RecordCall}
 	if os.Getenv("TRESTLE_TEST_HOOKS") == "1" {
 		opts.Stall = win.Stall
+		opts.ApplyAsPerson = win.ApplyAsPerson
 	}
 	return &windowListener{ctx: ctx, project: project, win: win, reg: reg, logger: logger, srv: mcpbridge.NewServer(opts)}
 }

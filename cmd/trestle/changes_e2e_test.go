@@ -1,0 +1,51 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestHeadlessProposalIsAppliedInTheWindow: an agent on the headless
+// server proposes a change; it appears in the running window (through the
+// shared store) and is applied there through the Change Sets pane's Apply;
+// the headless agent then learns the decision.
+func TestHeadlessProposalIsAppliedInTheWindow(t *testing.T) {
+	project := testProject(t)
+	w := startWindow(t, project)
+	headless := startClient(t, []string{"TRESTLE_CONFIG_DIR=" + w.config, "DISPLAY="}, "headless-agent", "--mcp", project)
+	res, sc := call(t, headless, "trestle_change_set_propose", map[string]any{
+		"title": "Greet the change set",
+		"changes": []any{map[string]any{"action": "edit", "path": "main.go",
+			"edits": []any{map[string]any{"old_text": "hello from e2e", "new_text": "hello from a change set"}}}},
+	})
+	if res.IsError {
+		t.Fatalf("propose: %s", resultText(res))
+	}
+	id := sc["id"].(string)
+
+	window := w.attach(t, project, "e2e-reviewer")
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		res, sc = call(t, window, "trestle_debug_apply", map[string]any{"id": id})
+		if !res.IsError {
+			break
+		}
+		if sc["state"] != "none" || time.Now().After(deadline) {
+			t.Fatalf("apply in the window: %s", resultText(res))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	res, sc = call(t, headless, "trestle_change_set", map[string]any{"id": id, "wait_seconds": 20})
+	if res.IsError || sc["change_set_state"] != "applied" {
+		t.Fatalf("decision seen headless: %s", resultText(res))
+	}
+	data, err := os.ReadFile(filepath.Join(project, "main.go"))
+	if err != nil || !strings.Contains(string(data), "hello from a change set") {
+		t.Fatalf("main.go after apply: %q %v", data, err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	t.Logf("screenshot: %s", w.screenshot(t, "change-sets"))
+}
