@@ -206,6 +206,20 @@ func (m *Manager) slot(selection string) (*slot, error) {
 	return s, nil
 }
 
+// SetSelections replaces the configured selections, e.g. after
+// .trestle.json changed ("default" is kept). A worker already running keeps
+// the selection it started with until it is restarted; a selection that is
+// gone can no longer be evaluated in. Safe for concurrent use.
+func (m *Manager) SetSelections(sels map[string]projconf.Selection) {
+	next := map[string]projconf.Selection{projconf.DefaultSelection: {}}
+	for name, s := range sels {
+		next[name] = s
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.opts.Selections = next
+}
+
 // selectionNames lists the configured selections, default first. m.mu is held.
 func (m *Manager) selectionNames() []string {
 	names := make([]string, 0, len(m.opts.Selections))
@@ -369,7 +383,9 @@ func (m *Manager) workerOptions(ctx context.Context, name string) (WorkerOptions
 		os.RemoveAll(dir)
 		return WorkerOptions{}, notes, err
 	}
+	m.mu.Lock()
 	sel := m.opts.Selections[name]
+	m.mu.Unlock()
 	return WorkerOptions{
 		Root: m.opts.Root, Module: m.opts.Module, Selection: name,
 		Tags: sel.Tags, Env: sel.Env, Preload: sel.Preload,

@@ -249,3 +249,22 @@ func waitState(t *testing.T, m *Manager, sel string, want State) {
 	}
 	t.Fatalf("selection %s never reached %s: %+v", sel, want, m.Status())
 }
+
+func TestSetSelectionsAddsAndRemoves(t *testing.T) {
+	m := NewManager(ManagerOptions{Root: t.TempDir(), WorkerCommand: testWorkerCommand})
+	defer m.Close()
+	if err := m.Restart("extra"); !errors.Is(err, app.ErrNotFound) {
+		t.Fatalf("unknown selection: %v", err)
+	}
+	m.SetSelections(map[string]projconf.Selection{"extra": {Tags: []string{"x"}}})
+	if err := m.Restart("extra"); err != nil {
+		t.Fatalf("after SetSelections: %v", err)
+	}
+	if err := m.Restart("default"); err != nil {
+		t.Fatalf("default was dropped: %v", err)
+	}
+	m.SetSelections(nil)
+	if err := m.Restart("extra"); !errors.Is(err, app.ErrNotFound) {
+		t.Fatalf("removed selection still there: %v", err)
+	}
+}

@@ -27,14 +27,16 @@ func newServices(p *app.Project, store *app.Store, policy string, ask func(conte
 	if store != nil {
 		changes = changeset.NewManager(store, p)
 	}
+	evals := eval.NewManager(eval.ManagerOptions{
+		Root: p.Root, Module: p.Module, Selections: c.Selections, WorkerCommand: workerCommand,
+	})
+	conf.onReload = func(c projconf.Config) { evals.SetSelections(c.Selections) }
 	return services.Services{
 		ChangeSets: changes,
-		Eval: eval.NewManager(eval.ManagerOptions{
-			Root: p.Root, Module: p.Module, Selections: c.Selections, WorkerCommand: workerCommand,
-		}),
-		Tasks:  task.NewRunner(p.Root),
-		Gate:   app.NewGate(policy, ask),
-		Config: conf.get,
+		Eval:       evals,
+		Tasks:      task.NewRunner(p.Root),
+		Gate:       app.NewGate(policy, ask),
+		Config:     conf.get,
 	}
 }
 
@@ -58,6 +60,8 @@ type projectConfig struct {
 	conf  projconf.Config
 	err   error
 	valid bool
+	// onReload, when set, hears of each configuration read after the first.
+	onReload func(projconf.Config)
 }
 
 // get returns the configuration (the defaults when the file is malformed)
@@ -71,8 +75,12 @@ func (c *projectConfig) get() (projconf.Config, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.valid || !mod.Equal(c.mod) || size != c.size {
+		reload := c.valid
 		c.conf, c.err = projconf.Load(c.root)
 		c.mod, c.size, c.valid = mod, size, true
+		if reload && c.onReload != nil {
+			c.onReload(c.conf)
+		}
 	}
 	return c.conf, c.err
 }
