@@ -18,10 +18,11 @@ type Client struct {
 
 // ToolCall is one agent tool call, as the Agents pane lists it.
 type ToolCall struct {
+	ID       uint64        `json:"id"` // the same for a call's start and end
 	Time     time.Time     `json:"time"`
 	Client   string        `json:"client"`
 	Tool     string        `json:"tool"`
 	Summary  string        `json:"summary"` // the arguments, shortened
-	State    string        `json:"state"`   // done, refused, busy, problem, none, or error
+	State    string        `json:"state"`   // running, then done, refused, busy, problem, none, or error
 	Duration time.Duration `json:"duration"`
 }

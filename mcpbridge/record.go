@@ -16,7 +16,8 @@ import (
 const summaryLen = 80
 
 // recorded wraps a tool's handler so that every call is reported to
-// Options.OnCall (the window's Agents pane) once it has an answer.
+// Options.OnCall (the window's Agents pane) as it starts, with state
+// "running", and again with the same ID once it has an answer.
 func (s *Server) recorded(t server.ServerTool) server.ServerTool {
 	if s.opts.OnCall == nil {
 		return t
@@ -24,13 +25,12 @@ func (s *Server) recorded(t server.ServerTool) server.ServerTool {
 	inner := t.Handler
 	name := t.Tool.Name
 	t.Handler = func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		start := time.Now()
+		call := app.ToolCall{ID: s.calls.Add(1), Time: time.Now(), Client: clientName(ctx), Tool: name,
+			Summary: summarize(req.Params.Arguments), State: "running"}
+		s.opts.OnCall(call)
 		res, err := inner(ctx, req)
-		s.opts.OnCall(app.ToolCall{
-			Time: start, Client: clientName(ctx), Tool: name,
-			Summary: summarize(req.Params.Arguments), State: stateOfResult(res, err),
-			Duration: time.Since(start),
-		})
+		call.State, call.Duration = stateOfResult(res, err), time.Since(call.Time)
+		s.opts.OnCall(call)
 		return res, err
 	}
 	return t

@@ -51,6 +51,7 @@ type Server struct {
 	logger   *log.Logger
 	listener atomic.Pointer[Listener]
 	git      gitCache
+	calls    atomic.Uint64 // numbers tool calls for the Agents pane
 }
 
 // NewServer builds the server: the window tool set when opts.Window is

@@ -199,7 +199,11 @@ func TestEveryCallIsRecorded(t *testing.T) {
 		{"trestle_files", "done", `{"glob":"xxxx`},
 	}
 	for _, w := range want {
+		start := <-calls
 		got := <-calls
+		if start.State != "running" || start.ID != got.ID {
+			t.Fatalf("start %+v, end %+v", start, got)
+		}
 		if got.Tool != w.tool || got.State != w.state || got.Client != "tools-test" ||
 			!strings.HasPrefix(got.Summary, w.summary) || len([]rune(got.Summary)) > summaryLen || got.Duration <= 0 {
 			t.Fatalf("got %+v, want %+v", got, w)

@@ -67,7 +67,15 @@ func newAgentsPane() *agentsPane {
 	return a
 }
 
+// add lists a call as it starts, and updates its row when it ends.
 func (a *agentsPane) add(c app.ToolCall) {
+	for i := len(a.calls) - 1; i >= 0 && i >= len(a.calls)-64; i-- { // ends come soon after starts
+		if a.calls[i].ID == c.ID && c.ID != 0 {
+			a.calls[i] = c
+			a.list.RefreshItem(i)
+			return
+		}
+	}
 	a.calls = append(a.calls, c)
 	if over := len(a.calls) - maxAgentCalls; over > 0 {
 		a.calls = append(a.calls[:0:0], a.calls[over:]...)

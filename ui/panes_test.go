@@ -36,7 +36,11 @@ func TestAgentsPaneIsBounded(t *testing.T) {
 	test.NewTempApp(t)
 	a := newAgentsPane()
 	for i := range maxAgentCalls + 5 {
-		a.add(app.ToolCall{Time: time.Now(), Client: "c", Tool: fmt.Sprintf("t%d", i), State: "done"})
+		a.add(app.ToolCall{ID: uint64(i + 1), Time: time.Now(), Client: "c", Tool: fmt.Sprintf("t%d", i), State: "running"})
+		a.add(app.ToolCall{ID: uint64(i + 1), Time: time.Now(), Client: "c", Tool: fmt.Sprintf("t%d", i), State: "done"})
+	}
+	if last := a.calls[len(a.calls)-1]; last.State != "done" {
+		t.Fatalf("the end of a call did not update its row: %+v", last)
 	}
 	if len(a.calls) != maxAgentCalls || a.calls[0].Tool != "t5" {
 		t.Fatalf("kept %d, first %s", len(a.calls), a.calls[0].Tool)
