@@ -5,7 +5,7 @@ DIR     ?=
 # Packages without cgo or Fyne: tested with the race detector.
 PURE    := ./app/... ./registry/... ./mcpbridge/... ./assets/...
 
-.PHONY: all deps test-deps client-deps build run test check bench clean
+.PHONY: all deps test-deps client-deps build run test check bench fuzz clean
 
 all: build
 
@@ -42,11 +42,29 @@ check:
 test: test-deps client-deps check
 	$(GO) test -race -count=1 $(PURE)
 	$(GO) test -count=1 ./ui/... ./cmd/...
+	$(MAKE) --no-print-directory package
+	scripts/check-package.sh out/Trestle.tar.xz
+
+# package: the Linux desktop bundle (binary, .desktop entry, icon and an
+# installing Makefile: `make user-install` inside it) made by `fyne package`
+# from FyneApp.toml and assets/icon.png.
+FYNE_TOOL := fyne.io/tools/cmd/fyne@v1.7.4
+package: build
+	@mkdir -p out
+	$(GO) run $(FYNE_TOOL) package -os linux --exe $(BIN) --icon assets/icon.png --release
+	mv Trestle.tar.xz out/Trestle.tar.xz
 
 bench:
 	@scripts/deps.sh --bench
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./cmd/trestle ./mcpbridge
 	$(GO) test -run '^$$' -bench . -benchtime 5x ./app/search
+
+# fuzz: the MCP message loop under random lines for a bounded time (`make
+# test` runs the committed corpus in mcpbridge/testdata/fuzz). FUZZTIME=5m
+# runs longer; a failing input is saved under testdata/fuzz for review.
+FUZZTIME ?= 60s
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzSessionLines -fuzztime $(FUZZTIME) ./mcpbridge
 
 clean:
 	rm -rf bin out

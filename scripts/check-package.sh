@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Checks the desktop bundle `make package` made: it unpacks, its desktop
+# entry names the app, its binary and its icon, and `make user-install`
+# puts them under a (temporary) home folder.
+set -euo pipefail
+bundle="${1:-out/Trestle.tar.xz}"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+tar -xJf "$bundle" -C "$work"
+entry="$work/trestle/usr/local/share/applications/io.trestle.workbench.desktop"
+for want in "Type=Application" "Name=Trestle" "Exec=trestle" "Icon=io.trestle.workbench"; do
+  grep -qx "$want" "$entry" || { echo "package: $entry lacks $want" >&2; exit 1; }
+done
+test -x "$work/trestle/usr/local/bin/trestle" || { echo "package: no executable trestle in the bundle" >&2; exit 1; }
+"$work/trestle/usr/local/bin/trestle" --version | grep -q '^trestle ' || { echo "package: the bundled binary does not run" >&2; exit 1; }
+HOME="$work/home" make -s -C "$work/trestle" user-install >/dev/null
+for f in .local/bin/trestle .local/share/applications/io.trestle.workbench.desktop .local/share/icons/io.trestle.workbench.png; do
+  test -e "$work/home/$f" || { echo "package: user-install did not create ~/$f" >&2; ls -R "$work/home" >&2; exit 1; }
+done
+echo "package: $bundle unpacks, its desktop entry is complete and user-install works"
