@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"trestle/app"
@@ -42,23 +41,7 @@ func servicesClient(t *testing.T, policy string) (*client.Client, services.Servi
 	}
 	t.Cleanup(sv.Eval.Close)
 	srv := NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv})
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	go func() { ServeStdio(context.Background(), srv, inR, outW); outW.Close() }()
-	c := client.NewClient(transport.NewIO(outR, inW, nil))
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = "2025-06-18"
-	req.Params.ClientInfo = mcp.Implementation{Name: "eval-test", Version: "1"}
-	if _, err := c.Initialize(ctx, req); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c, sv
+	return connectStdio(t, srv, "eval-test"), sv
 }
 
 func TestEvalTool(t *testing.T) {

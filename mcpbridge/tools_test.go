@@ -31,7 +31,14 @@ func stdioClient(t *testing.T, setup func(dir string), onCall ...func(app.ToolCa
 	if len(onCall) > 0 {
 		opts.OnCall = onCall[0]
 	}
-	srv := NewServer(opts)
+	return connectStdio(t, NewServer(opts), "tools-test")
+}
+
+// connectStdio serves srv over pipes, as --mcp does over stdin and stdout,
+// and returns an initialized mcp-go client named name. Cleanup closes the
+// client and checks the server then ends.
+func connectStdio(t *testing.T, srv *Server, name string) *client.Client {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	served := make(chan error, 1)
@@ -44,7 +51,7 @@ func stdioClient(t *testing.T, setup func(dir string), onCall ...func(app.ToolCa
 	}
 	req := mcp.InitializeRequest{}
 	req.Params.ProtocolVersion = "2025-06-18"
-	req.Params.ClientInfo = mcp.Implementation{Name: "tools-test", Version: "1"}
+	req.Params.ClientInfo = mcp.Implementation{Name: name, Version: "1"}
 	if _, err := c.Initialize(ctx, req); err != nil {
 		t.Fatal(err)
 	}

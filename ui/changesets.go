@@ -327,24 +327,11 @@ func setRowText(cs changeset.ChangeSet, now time.Time) string {
 	if client == "" {
 		client = "unknown client"
 	}
-	return fmt.Sprintf("%s · %s · %s · %s · +%d −%d", stateText(cs.State), cs.ID, client, age(now.Sub(cs.Created)), added, removed)
+	return fmt.Sprintf("%s · %s · %s · %s · +%d −%d", stateText(cs.State), cs.ID, client, changeset.Age(now.Sub(cs.Created)), added, removed)
 }
 
 // stateText is a state as a person reads it: "partly applied".
 func stateText(s string) string { return strings.ReplaceAll(s, "_", " ") }
-
-// age is a duration as "just now", "3 min ago", "2 h ago" or "4 days ago".
-func age(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return fmt.Sprintf("%d min ago", int(d/time.Minute))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%d h ago", int(d/time.Hour))
-	}
-	return fmt.Sprintf("%d days ago", int(d/(24*time.Hour)))
-}
 
 // changeList is a List whose Enter and Return select the focused row, as
 // Space does.

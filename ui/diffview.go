@@ -247,7 +247,7 @@ func metaText(cs changeset.ChangeSet) string {
 		client = "unknown client"
 	}
 	s := fmt.Sprintf("%s · %s · proposed by %s %s · %d files, +%d −%d", cs.ID, stateText(cs.State), client,
-		age(time.Since(cs.Created)), len(cs.Files), added, removed)
+		changeset.Age(time.Since(cs.Created)), len(cs.Files), added, removed)
 	if cs.Reason != "" {
 		s += " · reason: " + cs.Reason
 	}

@@ -155,7 +155,7 @@ func listChanges(w io.Writer, m *changeset.Manager) error {
 	for _, cs := range sets {
 		added, removed := cs.Stats()
 		fmt.Fprintf(tw, "%s\t%s\t%d\t+%d -%d\t%s\t%s\t%s\n", cs.ID, cs.State, len(cs.Files), added, removed,
-			ago(now.Sub(cs.Created)), orUnknown(cs.Client), cs.Title)
+			changeset.Age(now.Sub(cs.Created)), orUnknown(cs.Client), cs.Title)
 	}
 	return tw.Flush()
 }
@@ -165,7 +165,7 @@ func listChanges(w io.Writer, m *changeset.Manager) error {
 func showChange(w io.Writer, cs changeset.ChangeSet, now time.Time) {
 	added, removed := cs.Stats()
 	fmt.Fprintf(w, "%s  %s\nstate: %s; proposed by %s %s; %d files, +%d -%d\n", cs.ID, cs.Title, cs.State,
-		orUnknown(cs.Client), ago(now.Sub(cs.Created)), len(cs.Files), added, removed)
+		orUnknown(cs.Client), changeset.Age(now.Sub(cs.Created)), len(cs.Files), added, removed)
 	if cs.Reason != "" {
 		fmt.Fprintf(w, "reason: %s\n", cs.Reason)
 	}
@@ -209,19 +209,6 @@ func orUnknown(client string) string {
 		return "unknown client"
 	}
 	return client
-}
-
-// ago is a duration as "just now", "3 min ago", "2 h ago" or "4 days ago".
-func ago(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return fmt.Sprintf("%d min ago", int(d/time.Minute))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%d h ago", int(d/time.Hour))
-	}
-	return fmt.Sprintf("%d days ago", int(d/(24*time.Hour)))
 }
 
 // oneLine keeps an error message on one line for stderr.
