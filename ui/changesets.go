@@ -51,6 +51,7 @@ type changeSetsView struct {
 	following bool
 
 	apply, reject, revert *widget.Button
+	sideBySide            bool // diffs side by side instead of unified
 
 	mu      sync.Mutex // serialises list reads with their fyne.Do, so the newest wins
 	lastFP  string     // under mu: the fingerprint of the last list sent to the view

@@ -204,7 +204,14 @@ func (v *changeSetsView) build(cs changeset.ChangeSet) {
 	title.Wrapping = fyne.TextWrapWord
 	meta := widget.NewLabel(metaText(cs))
 	meta.Wrapping = fyne.TextWrapWord
-	body := container.NewVBox(title, meta)
+	side := widget.NewCheck("Side by side", func(on bool) {
+		if on != v.sideBySide {
+			v.sideBySide = on
+			v.build(cs)
+		}
+	})
+	side.Checked = v.sideBySide
+	body := container.NewVBox(title, meta, side)
 	if strings.TrimSpace(cs.Description) != "" {
 		desc := widget.NewRichTextFromMarkdown(cs.Description)
 		desc.Wrapping = fyne.TextWrapWord
@@ -215,7 +222,11 @@ func (v *changeSetsView) build(cs changeset.ChangeSet) {
 	for _, f := range cs.Files {
 		body.Add(widget.NewSeparator())
 		body.Add(v.fileCheck(cs, f))
-		body.Add(newDiffGrid(f, styles))
+		if v.sideBySide {
+			body.Add(newSideGrid(f, styles))
+		} else {
+			body.Add(newDiffGrid(f, styles))
+		}
 	}
 	v.detail.Objects = []fyne.CanvasObject{container.NewScroll(body)}
 	v.detail.Refresh()
