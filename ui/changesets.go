@@ -75,6 +75,7 @@ func (w *Window) SetChangeSets(m *changeset.Manager) {
 		return
 	}
 	w.changes = newChangeSetsView(w, m)
+	w.tabs.onEdit = w.bufferEdited
 	w.panes.tabs.Append(w.changes.item)
 	w.changes.start(changePollEvery)
 }

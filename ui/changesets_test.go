@@ -292,6 +292,28 @@ func TestChangeSetsStaleOnFileChange(t *testing.T) {
 	}
 }
 
+func TestChangeSetsStaleWhenTheEditorBufferChanges(t *testing.T) {
+	w, m, _ := newChangesWindow(t)
+	if err := w.Open(context.Background(), "main.go", 0); err != nil {
+		t.Fatal(err)
+	}
+	proposeTwo(t, m)
+	v := startChanges(t, w, m, time.Hour)
+	w.checkBufferAgainstProposals("main.go") // the buffer is the base: nothing changes
+	v.busy.Wait()
+	if v.sets[0].State != changeset.StatePending {
+		t.Fatalf("an unchanged buffer made the set %q", v.sets[0].State)
+	}
+	e := w.tabs.find("main.go").view
+	e.buf.Insert(textbuf.Pos{}, "// typed\n")
+	e.edited(textbuf.Pos{})
+	w.checkBufferAgainstProposals("main.go") // what the debounce timer runs
+	v.busy.Wait()
+	if v.sets[0].State != changeset.StateStale {
+		t.Fatalf("state %q after typing, want stale", v.sets[0].State)
+	}
+}
+
 func TestCurrentTextPrefersTheEditor(t *testing.T) {
 	w, _, _ := newChangesWindow(t)
 	ctx := context.Background()

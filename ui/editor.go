@@ -56,6 +56,7 @@ type editor struct {
 
 	onChange func()              // after an edit changed whether the text is modified
 	onCaret  func(line, col int) // after the caret moved; 1-based
+	onEdit   func()              // after the text changed
 	onSave   func()              // Ctrl+S
 	onEval   func(code string)   // Ctrl+Enter, with the code to evaluate
 }
@@ -185,6 +186,9 @@ func (e *editor) edited(p textbuf.Pos) {
 	e.revealCaret()
 	e.caretMoved()
 	e.checkModified()
+	if e.onEdit != nil {
+		e.onEdit()
+	}
 }
 
 // checkModified tells onChange when the modified flag changed.

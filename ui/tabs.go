@@ -45,6 +45,7 @@ type tabArea struct {
 
 	onChange func()              // after the active tab changed or a tab closed
 	onCaret  func(line, col int) // after the active editor's caret moved; 1-based, 0, 0 for no editor
+	onEdit   func(rel string)    // after an editor's text changed
 	onEval   func(code string)   // Ctrl+Enter in an editor
 }
 
@@ -182,6 +183,11 @@ func (a *tabArea) newEditor(t *fileTab, f loaded) *editor {
 		}
 	}
 	e.onSave = func() { a.save(t, nil) }
+	e.onEdit = func() {
+		if a.onEdit != nil {
+			a.onEdit(t.path)
+		}
+	}
 	e.onEval = func(code string) {
 		if a.onEval != nil {
 			a.onEval(code)

@@ -49,6 +49,8 @@ type Window struct {
 	onFilesChanged func([]watch.Event)
 	// changes is the Change Sets pane, set by SetChangeSets (changesets.go).
 	changes *changeSetsView
+	// editTimers debounce the stale check of edited buffers (changesets_stale.go).
+	editTimers map[string]*time.Timer
 }
 
 // New builds the window for p. It must be called on the main goroutine,
