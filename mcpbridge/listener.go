@@ -25,9 +25,9 @@ const (
 	// MaxClients is how many clients may be attached at once; the next one
 	// is told so and closed.
 	MaxClients = 8
-	// handshakeTimeout bounds how long a new connection may take to send
-	// its token line.
-	handshakeTimeout = 5 * time.Second
+	// defaultHandshakeTimeout bounds how long a new connection may take to
+	// send its token line.
+	defaultHandshakeTimeout = 5 * time.Second
 	// maxTokenLine is the longest first line read: a token line is ~80 bytes.
 	maxTokenLine = 4 << 10
 	// readBuffer is the read buffer of one connection.
@@ -61,6 +61,8 @@ type Listener struct {
 	writeTimeout time.Duration
 	ln           net.Listener
 	logger       *log.Logger
+	// handshakeTimeout bounds a new connection's token line (tests shorten it).
+	handshakeTimeout time.Duration
 
 	// OnClients, when set before Serve, is called (from any goroutine) with
 	// the attached clients whenever they change.
@@ -80,7 +82,8 @@ func Listen(srv *server.MCPServer, token string, logger *log.Logger) (*Listener,
 		return nil, fmt.Errorf("listen on loopback: %w", err)
 	}
 	return &Listener{
-		srv: srv, token: []byte(token), ln: ln, logger: logger, writeTimeout: defaultWriteTimeout,
+		srv: srv, token: []byte(token), ln: ln, logger: logger,
+		writeTimeout: defaultWriteTimeout, handshakeTimeout: defaultHandshakeTimeout,
 		sessions: map[string]*session{}, conns: map[net.Conn]struct{}{},
 	}, nil
 }
@@ -152,13 +155,13 @@ func (l *Listener) serveConn(ctx context.Context, c net.Conn) {
 	defer c.Close()
 	r := bufio.NewReaderSize(c, readBuffer)
 	if msg := l.handshake(c, r); msg != "" {
-		c.SetWriteDeadline(time.Now().Add(handshakeTimeout))
+		c.SetWriteDeadline(time.Now().Add(l.handshakeTimeout))
 		c.Write(append(errorLine(nil, codeRefused, msg), '\n'))
 		return
 	}
 	sess, ok := l.admit()
 	if !ok {
-		c.SetWriteDeadline(time.Now().Add(handshakeTimeout))
+		c.SetWriteDeadline(time.Now().Add(l.handshakeTimeout))
 		c.Write(append(errorLine(nil, codeRefused, fmt.Sprintf(
 			"refused: %d clients are already attached to this window, the most it serves; detach one and try again", MaxClients)), '\n'))
 		return
@@ -173,7 +176,7 @@ func (l *Listener) serveConn(ctx context.Context, c net.Conn) {
 // handshake reads the token line and returns "" when it carries the token,
 // else the refusal message. The comparison is constant time.
 func (l *Listener) handshake(c net.Conn, r *bufio.Reader) string {
-	c.SetReadDeadline(time.Now().Add(handshakeTimeout))
+	c.SetReadDeadline(time.Now().Add(l.handshakeTimeout))
 	defer c.SetReadDeadline(time.Time{})
 	const notToken = "refused: the first line must be the Trestle token line; connect with `trestle --mcp-attach`"
 	line, err := r.ReadSlice('\n')
@@ -181,7 +184,7 @@ func (l *Listener) handshake(c net.Conn, r *bufio.Reader) string {
 		return notToken
 	}
 	if err != nil {
-		return "refused: no token line within " + handshakeTimeout.String() + "; connect with `trestle --mcp-attach`"
+		return "refused: no token line within " + l.handshakeTimeout.String() + "; connect with `trestle --mcp-attach`"
 	}
 	var tl TokenLine
 	if json.Unmarshal(line, &tl) != nil || tl.Token == "" {

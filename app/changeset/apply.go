@@ -156,7 +156,7 @@ func (m *Manager) applyOps(cs ChangeSet, sel map[string]bool) ([]fileOp, error) 
 // files are put back.
 func (m *Manager) commit(what, id string, w Writer, ops []fileOp, record func(*ChangeSet, map[string]fs.FileMode)) (ChangeSet, error) {
 	if w == nil {
-		w = OSWriter{}
+		w = OSWriter{Root: m.project.Root}
 	}
 	txn, err := writeFiles(w, ops)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"syscall"
+	"unicode"
 	"unicode/utf8"
 
 	"trestle/app"
@@ -146,6 +147,9 @@ func checkShape(ch Change) error {
 func resolvePath(p *app.Project, name string) (string, error) {
 	if strings.TrimSpace(name) == "" {
 		return "", invalid("path is empty")
+	}
+	if strings.IndexFunc(name, unicode.IsControl) >= 0 {
+		return "", invalid("%q: the path has control characters (a newline, a tab...), which would show falsely in the review", name)
 	}
 	abs, err := p.Resolve(name)
 	if errors.Is(err, syscall.ENOTDIR) {

@@ -1,11 +1,17 @@
 package changeset
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
+
+	"trestle/app"
 )
 
 // Writer is how Apply and Revert change the file system. OSWriter is the
@@ -29,13 +35,45 @@ type Writer interface {
 	Mkdir(name string, perm fs.FileMode) error
 }
 
-// OSWriter is the Writer on the real file system. It is safe for
-// concurrent use.
-type OSWriter struct{}
+// OSWriter is the Writer on the real file system. With Root set, every
+// name must lie inside Root and is reached through an os.Root, so a folder
+// swapped for a symlink out of Root between an apply's checks and its
+// writes makes the write fail instead of landing outside; Apply and Revert
+// use it so. It is safe for concurrent use.
+type OSWriter struct {
+	Root string // "" for no confinement
+}
+
+// open returns Root opened and name relative to it, or a nil *os.Root and
+// name unchanged when there is no Root. The caller closes the root.
+func (w OSWriter) open(name string) (*os.Root, string, error) {
+	if w.Root == "" {
+		return nil, name, nil
+	}
+	rel, err := filepath.Rel(w.Root, name)
+	if err != nil || !filepath.IsLocal(rel) {
+		return nil, "", fmt.Errorf("%s is outside %s: %w", name, w.Root, app.ErrOutside)
+	}
+	r, err := os.OpenRoot(w.Root)
+	if err != nil {
+		return nil, "", err
+	}
+	return r, rel, nil
+}
 
 // WriteTemp implements Writer.
-func (OSWriter) WriteTemp(dir, pattern string, data []byte, perm fs.FileMode) (string, error) {
-	f, err := os.CreateTemp(dir, pattern)
+func (w OSWriter) WriteTemp(dir, pattern string, data []byte, perm fs.FileMode) (string, error) {
+	r, rel, err := w.open(dir)
+	if err != nil {
+		return "", fmt.Errorf("write temporary file in %s: %w", dir, err)
+	}
+	var f *os.File
+	if r == nil {
+		f, err = os.CreateTemp(dir, pattern)
+	} else {
+		defer r.Close()
+		f, err = createTempIn(r, rel, pattern)
+	}
 	if err != nil {
 		return "", err
 	}
@@ -48,10 +86,29 @@ func (OSWriter) WriteTemp(dir, pattern string, data []byte, perm fs.FileMode) (s
 		err = closeErr
 	}
 	if err != nil {
-		os.Remove(name)
+		w.Remove(name)
 		return "", fmt.Errorf("write temporary file %s: %w", name, err)
 	}
 	return name, nil
+}
+
+// createTempIn is os.CreateTemp inside r: a new file in dir named after
+// pattern, its last "*" replaced by a random string.
+func createTempIn(r *os.Root, dir, pattern string) (*os.File, error) {
+	prefix, suffix := pattern, ""
+	if i := strings.LastIndex(pattern, "*"); i >= 0 {
+		prefix, suffix = pattern[:i], pattern[i+1:]
+	}
+	for range 100 {
+		var b [8]byte
+		rand.Read(b[:])
+		name := filepath.Join(dir, prefix+hex.EncodeToString(b[:])+suffix)
+		f, err := r.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, fmt.Errorf("create a temporary file in %s: every name tried exists", dir)
 }
 
 // syncWorkers is how many files OSWriter.Sync flushes at once: the file
@@ -61,9 +118,9 @@ func (OSWriter) WriteTemp(dir, pattern string, data []byte, perm fs.FileMode) (s
 const syncWorkers = 32
 
 // Sync implements Writer, flushing up to syncWorkers files at once.
-func (OSWriter) Sync(names []string) error {
+func (w OSWriter) Sync(names []string) error {
 	errs := make([]error, len(names))
-	inParallel(len(names), func(i int) { errs[i] = syncFile(names[i]) })
+	inParallel(len(names), func(i int) { errs[i] = w.syncFile(names[i]) })
 	return errors.Join(errs...)
 }
 
@@ -86,8 +143,15 @@ func inParallel(n int, fn func(i int)) {
 	wg.Wait()
 }
 
-func syncFile(name string) error {
-	f, err := os.Open(name)
+func (w OSWriter) syncFile(name string) error {
+	var f *os.File
+	r, rel, err := w.open(name)
+	if err == nil && r == nil {
+		f, err = os.Open(name)
+	} else if err == nil {
+		f, err = r.Open(rel)
+		r.Close()
+	}
 	if err != nil {
 		return err
 	}
@@ -102,13 +166,54 @@ func syncFile(name string) error {
 }
 
 // Link implements Writer.
-func (OSWriter) Link(oldname, newname string) error { return os.Link(oldname, newname) }
+func (w OSWriter) Link(oldname, newname string) error {
+	return w.two(oldname, newname, os.Link, (*os.Root).Link)
+}
 
 // Rename implements Writer.
-func (OSWriter) Rename(oldpath, newpath string) error { return os.Rename(oldpath, newpath) }
+func (w OSWriter) Rename(oldpath, newpath string) error {
+	return w.two(oldpath, newpath, os.Rename, (*os.Root).Rename)
+}
+
+// two runs a two-name operation, inside Root when there is one.
+func (w OSWriter) two(a, b string, plain func(a, b string) error, inRoot func(r *os.Root, a, b string) error) error {
+	r, relA, err := w.open(a)
+	if err != nil || r == nil {
+		if err == nil {
+			err = plain(a, b)
+		}
+		return err
+	}
+	defer r.Close()
+	_, relB, err := w.open(b)
+	if err != nil {
+		return err
+	}
+	return inRoot(r, relA, relB)
+}
 
 // Remove implements Writer.
-func (OSWriter) Remove(name string) error { return os.Remove(name) }
+func (w OSWriter) Remove(name string) error {
+	r, rel, err := w.open(name)
+	if err != nil || r == nil {
+		if err == nil {
+			err = os.Remove(name)
+		}
+		return err
+	}
+	defer r.Close()
+	return r.Remove(rel)
+}
 
 // Mkdir implements Writer.
-func (OSWriter) Mkdir(name string, perm fs.FileMode) error { return os.Mkdir(name, perm) }
+func (w OSWriter) Mkdir(name string, perm fs.FileMode) error {
+	r, rel, err := w.open(name)
+	if err != nil || r == nil {
+		if err == nil {
+			err = os.Mkdir(name, perm)
+		}
+		return err
+	}
+	defer r.Close()
+	return r.Mkdir(rel, perm)
+}

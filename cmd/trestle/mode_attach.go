@@ -21,7 +21,12 @@ func runAttach(dir string) int {
 		fmt.Fprintf(os.Stderr, "trestle: %v\n", err)
 		return 1
 	}
-	entries, err := paths.reg().ReapUnanswered(registry.ProbeTimeout)
+	reg := paths.reg()
+	if err := reg.CheckPrivate(); err != nil { // before trusting any entry in it
+		fmt.Fprintf(os.Stderr, "trestle: %v\n", err)
+		return 1
+	}
+	entries, err := reg.ReapUnanswered(registry.ProbeTimeout)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "trestle: %v\n", err)
 		return 1

@@ -1,0 +1,177 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// hostileProject is a project beside a folder outside it that holds a
+// secret, with symlinks from the project to that file and that folder (and
+// a relative one up out of the project).
+func hostileProject(t *testing.T) (p *Project, outside string) {
+	t.Helper()
+	base := t.TempDir()
+	root, outside := filepath.Join(base, "proj"), filepath.Join(base, "outside")
+	for _, d := range []string{filepath.Join(root, "a", "b"), outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(root, "a", "b", "in.go"), []byte("package b\n"), 0o644)
+	os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("secret\n"), 0o644)
+	os.WriteFile(filepath.Join(base, "sibling.txt"), []byte("secret\n"), 0o644)
+	os.WriteFile(filepath.Join(base, "projx"), []byte("secret\n"), 0o644) // shares the root's name as a prefix
+	for link, target := range map[string]string{
+		"filelink": filepath.Join(outside, "secret.txt"), "dirlink": outside, "a/up": "../..",
+		"a/b/rel": "../../../outside", "loop1": "loop2", "loop2": "loop1", "a/inside": "b",
+	} {
+		if err := os.Symlink(target, filepath.Join(root, filepath.FromSlash(link))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := OpenProject(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, outside
+}
+
+// TestResolveRefusesEveryEscape tries ".." in every position, absolute
+// paths, symlinks to files and folders outside, names with newlines and
+// NULs and very long names: none resolves outside the root.
+func TestResolveRefusesEveryEscape(t *testing.T) {
+	p, outside := hostileProject(t)
+	tests := []struct {
+		name string
+		path string
+		want error // ErrOutside, ErrInvalid, or nil for any other error
+	}{
+		{"dot dot", "..", ErrOutside},
+		{"dot dot slash", "../", ErrOutside},
+		{"leading", "../x", ErrOutside},
+		{"leading to a sibling", "../sibling.txt", ErrOutside},
+		{"root name prefix", "../projx", ErrOutside},
+		{"middle", "a/../../x", ErrOutside},
+		{"deep middle", "a/b/../../../sibling.txt", ErrOutside},
+		{"dot first", "./../x", ErrOutside},
+		{"trailing", "a/b/../../..", ErrOutside},
+		{"trailing slash", "a/../../", ErrOutside},
+		{"doubled slashes", "a//..//..//x", ErrOutside},
+		{"many", strings.Repeat("../", 40) + "etc/passwd", ErrOutside},
+		{"absolute outside", filepath.Join(outside, "secret.txt"), ErrOutside},
+		{"absolute root of fs", "/", ErrOutside},
+		{"absolute etc", "/etc/passwd", ErrOutside},
+		{"absolute through the root", filepath.Join(p.Root, "..", "sibling.txt"), ErrOutside},
+		{"absolute sibling with root as prefix", p.Root + "x", ErrOutside},
+		{"symlink to a file outside", "filelink", ErrOutside},
+		{"symlink to a folder outside", "dirlink", ErrOutside},
+		{"through a symlinked folder", "dirlink/secret.txt", ErrOutside},
+		{"new file through a symlinked folder", "dirlink/new.go", ErrOutside},
+		{"new folders through a symlinked folder", "dirlink/x/y/z.go", ErrOutside},
+		{"relative symlink up", "a/up", ErrOutside},
+		{"through a relative symlink up", "a/up/sibling.txt", ErrOutside},
+		{"relative symlink out", "a/b/rel/secret.txt", ErrOutside},
+		{"absolute path through a symlink", filepath.Join(p.Root, "dirlink", "secret.txt"), ErrOutside},
+		{"NUL", "a\x00b", ErrInvalid},
+		{"NUL then dot dot", "in.go\x00/../../x", ErrInvalid},
+		{"only NUL", "\x00", ErrInvalid},
+		{"symlink loop", "loop1", nil},
+		{"over 255 bytes, then dot dot", strings.Repeat("n", 300) + "/../../x", ErrOutside},
+		{"4096+ bytes, then dot dot", strings.Repeat("d/", 2100) + strings.Repeat("../", 2101) + "x", ErrOutside},
+		{"over 255 bytes through a symlink", "dirlink/" + strings.Repeat("n", 300), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			abs, err := p.Resolve(tt.path)
+			if err == nil {
+				t.Fatalf("%.80q resolved to %s", tt.path, abs)
+			}
+			if tt.want != nil && !errors.Is(err, tt.want) {
+				t.Fatalf("%.80q: %v, want %v", tt.path, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestResolveLongNames: a path over PATH_MAX or with a component over
+// NAME_MAX is refused or resolves inside the root, never outside.
+func TestResolveLongNames(t *testing.T) {
+	p, _ := hostileProject(t)
+	long := strings.Repeat("n", 256)
+	for _, name := range []string{strings.Repeat("d/", 2100) + "x", "a/" + long, long, "a/b/" + long + "/x",
+		"a/b/in.go/" + long, strings.Repeat("a/b/../", 700) + "a/b/in.go", strings.Repeat("x", 5000)} {
+		t.Run(name[:min(len(name), 40)], func(t *testing.T) {
+			abs, err := p.Resolve(name)
+			if err == nil && !within(p.Root, abs) {
+				t.Fatalf("resolved outside: %s", abs)
+			}
+			if _, err := p.ReadFile(name); err == nil {
+				t.Fatal("read a file by a name that names none")
+			}
+		})
+	}
+}
+
+// TestResolveKeepsOddNamesInside: names that only look hostile (newlines,
+// "..." components, ".." inside a name, escapes spelled out) resolve inside
+// the root, to themselves.
+func TestResolveKeepsOddNamesInside(t *testing.T) {
+	p, _ := hostileProject(t)
+	tests := []struct{ path, want string }{
+		{"name\nwith newline", "name\nwith newline"},
+		{"\n../x", "\n../x"},
+		{"a/..", "."},
+		{"a/../a/b/in.go", "a/b/in.go"},
+		{"...", "..."},
+		{"..x", "..x"},
+		{"x..", "x.."},
+		{`..\x`, `..\x`},
+		{"%2e%2e/x", "%2e%2e/x"},
+		{"~/x", "~/x"},
+		{"a/inside/in.go", "a/b/in.go"},
+		{"dirlink/../a", "a"}, // cleaned as text first, so it never passes through the link
+		{strings.Repeat("n", 255), strings.Repeat("n", 255)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			abs, err := p.Resolve(tt.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := p.Rel(abs); got != tt.want {
+				t.Fatalf("%q resolved to %q, want %q", tt.path, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestReadAndListNeverEscape reads and lists through the hostile paths:
+// nothing outside is returned.
+func TestReadAndListNeverEscape(t *testing.T) {
+	p, outside := hostileProject(t)
+	paths := []string{"../sibling.txt", "a/../../sibling.txt", "filelink", "dirlink", "dirlink/secret.txt",
+		"a/up", "a/up/sibling.txt", "a/b/rel", "a/b/rel/secret.txt", outside, filepath.Join(outside, "secret.txt")}
+	for _, name := range paths {
+		t.Run(name, func(t *testing.T) {
+			if ft, err := p.ReadFile(name); !errors.Is(err, ErrOutside) {
+				t.Fatalf("ReadFile(%q): %q, %v", name, ft.Text, err)
+			}
+			if files, _, err := p.ListFiles(context.Background(), name, "", 0); !errors.Is(err, ErrOutside) {
+				t.Fatalf("ListFiles(%q): %v, %v", name, files, err)
+			}
+		})
+	}
+	files, _, err := p.ListFiles(context.Background(), "", "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.Contains(f, "secret") || strings.Contains(f, "sibling") {
+			t.Fatalf("ListFiles walked out of the project: %v", files)
+		}
+	}
+}
