@@ -12,6 +12,7 @@ require (
 	github.com/traefik/yaegi v0.16.1
 	go.etcd.io/bbolt v1.5.0
 	golang.org/x/mod v0.43.0
+	golang.org/x/sys v0.47.0
 )
 
 require (
@@ -54,7 +55,6 @@ require (
 	golang.org/x/net v0.57.0 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.22.0 // indirect
-	golang.org/x/sys v0.47.0 // indirect
 	golang.org/x/text v0.41.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 	gopkg.in/warnings.v0 v0.1.2 // indirect

@@ -58,3 +58,27 @@ func stateOf(err error) string {
 func done(structured any, format string, args ...any) *mcp.CallToolResult {
 	return mcp.NewToolResultStructured(structured, fmt.Sprintf(format, args...))
 }
+
+// stateResult is the structured content of tools that only say it worked.
+type stateResult struct {
+	State     string `json:"state"`
+	RunID     string `json:"run_id,omitempty"`
+	Selection string `json:"selection,omitempty"`
+}
+
+// results sets a tool's output schema from its success type T, loosened so
+// that a failed call's structured content ({state, message}) validates too:
+// nothing is required and other properties are allowed. Clients such as the
+// TypeScript SDK check structured content against the schema even on errors.
+func results[T any]() mcp.ToolOption {
+	set := mcp.WithOutputSchema[T]()
+	return func(t *mcp.Tool) {
+		set(t)
+		t.OutputSchema.Required = nil
+		t.OutputSchema.AdditionalProperties = nil
+		if t.OutputSchema.Properties == nil {
+			t.OutputSchema.Properties = map[string]any{}
+		}
+		t.OutputSchema.Properties["message"] = map[string]any{"type": "string", "description": "why the call failed"}
+	}
+}

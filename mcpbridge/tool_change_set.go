@@ -30,6 +30,7 @@ func (s *Server) changeSetTool() server.ServerTool {
 			"conflict, reverted), each file's state, and the person's decision and reason. With wait_seconds it waits "+
 			`for the decision. e.g. {"id":"cs-3","wait_seconds":120}`),
 		mcp.WithInputSchema[changeSetParams](),
+		results[changeSetResult](),
 		hints("Look at a change set", true, false, true),
 	)
 	return server.ServerTool{Tool: tool, Handler: typed(s.changeSet)}
@@ -78,6 +79,7 @@ func (s *Server) changeSetsTool() server.ServerTool {
 		mcp.WithDescription("Lists this project's change sets, newest first, optionally by state. "+
 			`e.g. {"state":"pending"}`),
 		mcp.WithInputSchema[changeSetsParams](),
+		results[changeSetsResult](),
 		hints("List change sets", true, false, true),
 	)
 	return server.ServerTool{Tool: tool, Handler: typed(s.changeSets)}
@@ -109,6 +111,7 @@ func (s *Server) withdrawTool() server.ServerTool {
 		mcp.WithDescription("Withdraws a change set you proposed that the person has not decided on yet, e.g. "+
 			`before proposing a better one. e.g. {"id":"cs-3"}`),
 		mcp.WithInputSchema[withdrawParams](),
+		results[changeSetResult](),
 		hints("Withdraw a change set", false, false, true),
 	)
 	return server.ServerTool{Tool: tool, Handler: typed(s.withdraw)}

@@ -18,6 +18,7 @@ func (s *Server) debugApplyTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_debug_apply",
 		mcp.WithDescription(`Test hook: applies a change set through the window's Change Sets pane. e.g. {"id":"cs-1"}`),
 		mcp.WithInputSchema[debugApplyParams](),
+		results[stateResult](),
 		hints("Apply as the person (test hook)", false, true, false),
 	)
 	return server.ServerTool{Tool: tool, Handler: typed(s.debugApply)}
@@ -27,5 +28,5 @@ func (s *Server) debugApply(ctx context.Context, p debugApplyParams) *mcp.CallTo
 	if err := s.opts.ApplyAsPerson(ctx, p.ID); err != nil {
 		return failErr(err)
 	}
-	return done(map[string]string{"state": stateDone}, "Pressed Apply on %s.", p.ID)
+	return done(stateResult{State: stateDone}, "Pressed Apply on %s.", p.ID)
 }

@@ -34,6 +34,7 @@ func (s *Server) diagnosticsTool() server.ServerTool {
 			"refreshed by running go vet. The person sees them in the Problems pane. "+
 			`e.g. {"path":"app/","refresh":true}`),
 		mcp.WithInputSchema[diagnosticsParams](),
+		results[diagnosticsResult](),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{Title: "Problems",
 			ReadOnlyHint: mcp.ToBoolPtr(false), DestructiveHint: mcp.ToBoolPtr(false),
 			IdempotentHint: mcp.ToBoolPtr(true), OpenWorldHint: mcp.ToBoolPtr(true)}),

@@ -37,6 +37,7 @@ func (s *Server) evalTool() server.ServerTool {
 			"and result in the Eval pane and may be asked to allow it. "+
 			`e.g. {"code":"import \"example.com/demo/calc\"\ncalc.Add(2, 3)"}`),
 		mcp.WithInputSchema[evalParams](),
+		results[evalResult](),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{Title: "Evaluate Go",
 			ReadOnlyHint: mcp.ToBoolPtr(false), DestructiveHint: mcp.ToBoolPtr(true),
 			IdempotentHint: mcp.ToBoolPtr(false), OpenWorldHint: mcp.ToBoolPtr(true)}),

@@ -16,6 +16,7 @@ func (s *Server) evaluatorRestartTool() server.ServerTool {
 		mcp.WithDescription("Restarts a selection's evaluator: its state (variables, imports) is dropped and the next "+
 			`trestle_eval starts fresh, e.g. after the project's code changed. e.g. {"selection":"default"}`),
 		mcp.WithInputSchema[restartParams](),
+		results[stateResult](),
 		hints("Restart an evaluator", false, true, true),
 	)
 	return server.ServerTool{Tool: tool, Handler: typed(s.evaluatorRestart)}
@@ -25,6 +26,6 @@ func (s *Server) evaluatorRestart(_ context.Context, p restartParams) *mcp.CallT
 	if err := s.opts.Services.Eval.Restart(p.Selection); err != nil {
 		return failErr(err)
 	}
-	return done(map[string]string{"state": stateDone, "selection": selectionOr(p.Selection)},
+	return done(stateResult{State: stateDone, Selection: selectionOr(p.Selection)},
 		"Restarted the %s evaluator; its state is gone.", selectionOr(p.Selection))
 }

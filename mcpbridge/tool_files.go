@@ -27,6 +27,7 @@ func (s *Server) filesTool() server.ServerTool {
 		mcp.WithDescription("Lists the project's files (relative paths, sorted), skipping .git. "+
 			`e.g. {"under":"cmd","glob":"*.go"}`),
 		mcp.WithInputSchema[filesParams](),
+		results[filesResult](),
 		hints("List project files", true, false, true),
 	)
 	return server.ServerTool{Tool: tool, Handler: typed(s.files)}

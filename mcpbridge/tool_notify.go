@@ -21,6 +21,7 @@ func (s *Server) notifyTool() server.ServerTool {
 			"Use it sparingly: to say a change set is ready for review, or that you need them. "+
 			`e.g. {"message":"Proposed a fix for the failing test; see Change Sets."}`),
 		mcp.WithInputSchema[notifyParams](),
+		results[stateResult](),
 		hints("Tell the person something", false, false, false),
 	)
 	return server.ServerTool{Tool: tool, Handler: typed(s.notify)}
@@ -37,5 +38,5 @@ func (s *Server) notify(ctx context.Context, p notifyParams) *mcp.CallToolResult
 	if err := s.opts.Window.Notice(ctx, clientName(ctx), msg); err != nil {
 		return failErr(err)
 	}
-	return done(map[string]string{"state": stateDone}, "The person sees your message.")
+	return done(stateResult{State: stateDone}, "The person sees your message.")
 }

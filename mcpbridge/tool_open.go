@@ -28,6 +28,7 @@ func (s *Server) openTool() server.ServerTool {
 			"optionally selecting a range. Use it to point the person at something. "+
 			`e.g. {"path":"app/project.go","line":42} or {"path":"main.go","line":3,"end_line":5}`),
 		mcp.WithInputSchema[openParams](),
+		results[openResult](),
 		hints("Open a file in the window", false, false, true),
 	)
 	return server.ServerTool{Tool: tool, Handler: typed(s.open)}

@@ -32,6 +32,7 @@ func (s *Server) readTool() server.ServerTool {
 			"unsaved changes (flagged unsaved), else from disk. Returns the text, the file's line count and the "+
 			"sha256 of the whole text. "+`e.g. {"path":"cmd/main.go","start_line":10,"end_line":40}`),
 		mcp.WithInputSchema[readParams](),
+		results[readResult](),
 		hints("Read a file", true, false, true),
 	)
 	return server.ServerTool{Tool: tool, Handler: typed(s.read)}

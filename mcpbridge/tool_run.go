@@ -52,6 +52,7 @@ func (s *Server) runTool() server.ServerTool {
 			"Returns when it ends, or after wait_seconds with its run_id (then use trestle_run_status). One run at a "+
 			"time per project. "+`e.g. {"task":"test","args":["-run","TestParse","./app/..."]}`),
 		mcp.WithInputSchema[runParams](),
+		results[runResult](),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{Title: "Run a task",
 			ReadOnlyHint: mcp.ToBoolPtr(false), DestructiveHint: mcp.ToBoolPtr(true),
 			IdempotentHint: mcp.ToBoolPtr(false), OpenWorldHint: mcp.ToBoolPtr(true)}),

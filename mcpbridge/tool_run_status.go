@@ -18,6 +18,7 @@ func (s *Server) runStatusTool() server.ServerTool {
 		mcp.WithDescription("State, exit code, problems and output of a run, optionally waiting for it to end. "+
 			`e.g. {"run_id":"run-3","wait_seconds":60}`),
 		mcp.WithInputSchema[runStatusParams](),
+		results[runResult](),
 		hints("Check a run", true, false, true),
 	)
 	return server.ServerTool{Tool: tool, Handler: typed(s.runStatus)}

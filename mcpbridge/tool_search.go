@@ -31,6 +31,7 @@ func (s *Server) searchTool() server.ServerTool {
 			".gitignore ignores and binary files. Returns path, line, column and the line's text for each match. "+
 			`e.g. {"pattern":"func New","glob":"*.go"}`),
 		mcp.WithInputSchema[searchParams](),
+		results[searchResult](),
 		hints("Search the project", true, false, true),
 	)
 	return server.ServerTool{Tool: tool, Handler: typed(s.search)}

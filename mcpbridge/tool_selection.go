@@ -23,6 +23,7 @@ func (s *Server) selectionTool() server.ServerTool {
 			"lines, columns in characters); with nothing selected the range is the caret. "+
 			"Use it when the person says \"this\". e.g. {}"),
 		mcp.WithInputSchema[selectionParams](),
+		results[selectionResult](),
 		hints("Read the person's selection", true, false, true),
 	)
 	return server.ServerTool{Tool: tool, Handler: typed(s.selection)}
@@ -51,6 +52,7 @@ func (s *Server) evalSelectionTool() server.ServerTool {
 		mcp.WithDescription("Evaluates the Go the person has selected in the active editor, as trestle_eval does; "+
 			`"none" when nothing is selected. e.g. {}`),
 		mcp.WithInputSchema[evalSelectionParams](),
+		results[evalResult](),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{Title: "Evaluate the person's selection",
 			ReadOnlyHint: mcp.ToBoolPtr(false), DestructiveHint: mcp.ToBoolPtr(true),
 			IdempotentHint: mcp.ToBoolPtr(false), OpenWorldHint: mcp.ToBoolPtr(true)}),

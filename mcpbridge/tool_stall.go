@@ -19,6 +19,7 @@ func (s *Server) stallTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_debug_stall",
 		mcp.WithDescription(`Test hook: blocks the window's UI thread. e.g. {"millis":3000}`),
 		mcp.WithInputSchema[stallParams](),
+		results[stateResult](),
 		hints("Stall the UI (test hook)", false, false, false),
 	)
 	return server.ServerTool{Tool: tool, Handler: typed(s.stall)}
@@ -29,5 +30,5 @@ func (s *Server) stall(_ context.Context, p stallParams) *mcp.CallToolResult {
 		return fail(stateProblem, "millis %d is outside 1..10000", p.Millis)
 	}
 	s.opts.Stall(time.Duration(p.Millis) * time.Millisecond)
-	return done(map[string]string{"state": stateDone}, "The UI thread is blocked for %d ms.", p.Millis)
+	return done(stateResult{State: stateDone}, "The UI thread is blocked for %d ms.", p.Millis)
 }

@@ -17,6 +17,7 @@ func (s *Server) stopTool() server.ServerTool {
 		mcp.WithDescription("Stops the running task (its whole process group) or the running evaluation (its "+
 			`evaluator restarts, state lost). e.g. {"what":"run"}`),
 		mcp.WithInputSchema[stopParams](),
+		results[stateResult](),
 		hints("Stop a run or evaluation", false, true, true),
 	)
 	return server.ServerTool{Tool: tool, Handler: typed(s.stop)}
@@ -32,12 +33,12 @@ func (s *Server) stop(_ context.Context, p stopParams) *mcp.CallToolResult {
 		if err := s.opts.Services.Tasks.Stop(); err != nil {
 			return failErr(err)
 		}
-		return done(map[string]string{"state": stateDone, "run_id": run.ID}, "Stopped %s (%s).", run.ID, run.Task.Name)
+		return done(stateResult{State: stateDone, RunID: run.ID}, "Stopped %s (%s).", run.ID, run.Task.Name)
 	case "eval":
 		if err := s.opts.Services.Eval.Stop(p.Selection); err != nil {
 			return failErr(err) // nothing running is "none"
 		}
-		return done(map[string]string{"state": stateDone}, "Stopped the evaluation; the evaluator starts fresh on the next call.")
+		return done(stateResult{State: stateDone}, "Stopped the evaluation; the evaluator starts fresh on the next call.")
 	}
 	return fail(stateProblem, "what is %q; use \"run\" or \"eval\"", p.What)
 }

@@ -42,6 +42,7 @@ func (s *Server) tasksTool() server.ServerTool {
 			"preloaded packages for trestle_eval and trestle_run) from .trestle.json over the defaults, with each "+
 			"selection's evaluator state. e.g. {}"),
 		mcp.WithInputSchema[tasksParams](),
+		results[tasksResult](),
 		hints("List tasks and selections", true, false, true),
 	)
 	return server.ServerTool{Tool: tool, Handler: typed(s.tasks)}

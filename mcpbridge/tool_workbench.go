@@ -48,6 +48,7 @@ func (s *Server) workbenchTool() server.ServerTool {
 			"(active, unsaved), the caret and selection, evaluators, the running task, pending change sets, the git "+
 			"branch and changed files, and the attached agents. Call it first. e.g. {}"),
 		mcp.WithInputSchema[workbenchParams](),
+		results[workbenchResult](),
 		hints("Look at the workbench", true, false, true),
 	)
 	return server.ServerTool{Tool: tool, Handler: typed(s.workbench)}

@@ -85,7 +85,7 @@ func saveFile(p *app.Project, rel, text string) error {
 		return fmt.Errorf("save %s: create a temporary file: %w", rel, err)
 	}
 	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	if err := writeAndClose(tmp, text, mode); err != nil {
+	if err := writeTemp(tmp, text, mode); err != nil {
 		return fmt.Errorf("save %s: write %s: %w", rel, tmp.Name(), err)
 	}
 	if err := os.Rename(tmp.Name(), abs); err != nil {
@@ -93,6 +93,10 @@ func saveFile(p *app.Project, rel, text string) error {
 	}
 	return nil
 }
+
+// writeTemp writes a save's temporary file: writeAndClose, replaced by
+// tests to fail as a full or read-only disk would.
+var writeTemp = writeAndClose
 
 // writeAndClose writes text to f, sets its mode, syncs and closes it.
 func writeAndClose(f *os.File, text string, mode fs.FileMode) error {

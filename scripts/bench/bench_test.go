@@ -1,0 +1,65 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	out := `goos: linux
+BenchmarkBridgeUITool-2   	    5000	    410000 ns/op	       353.0 p50-µs	       912.0 p99-µs
+BenchmarkSearchTrestle/literal-2         	       5	  81234567 ns/op
+BenchmarkIdleRSS 	       1	2001234567 ns/op	        95.50 window-MiB
+--- SKIP: BenchmarkSearchRipgrep
+PASS
+`
+	res := results{}
+	parse(strings.NewReader(out), res)
+	tests := []struct {
+		name, bench, unit string
+		want              float64
+	}{
+		{"custom metric", "BenchmarkBridgeUITool", "p50-µs", 353},
+		{"sub-benchmark", "BenchmarkSearchTrestle/literal", "ns/op", 81234567},
+		{"no GOMAXPROCS suffix", "BenchmarkIdleRSS", "window-MiB", 95.5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, ok := res.get(tt.bench, tt.unit); !ok || got != tt.want {
+				t.Errorf("%s %s = %v %v, want %v", tt.bench, tt.unit, got, ok, tt.want)
+			}
+		})
+	}
+}
+
+func TestReplaceSection(t *testing.T) {
+	doc := "# Title\n\n" + startMarker + "\nold table\n" + endMarker + "\n\n## Rest\nkept\n"
+	got, err := replaceSection(doc, "new table\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "# Title\n\n" + startMarker + "\nnew table\n" + endMarker + "\n\n## Rest\nkept\n"
+	if got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	if _, err := replaceSection("no markers", "x"); err == nil {
+		t.Error("no error without markers")
+	}
+}
+
+func TestRenderTableRatios(t *testing.T) {
+	res := results{
+		"BenchmarkLoopbackEcho":     {"p50-µs": 20, "ns/op": 25000},
+		"BenchmarkBridgeNonUITool":  {"p50-µs": 300, "p99-µs": 1500},
+		"BenchmarkEntryKeystroke3k": {"ns/op": 2e9},
+	}
+	rows := []row{rows[0], {label: "k", value: metric{"BenchmarkEditorKeystroke100k", "ns/op"}, base: entryKey, baseName: "entry"}}
+	res["BenchmarkEditorKeystroke100k"] = map[string]float64{"ns/op": 2e6}
+	got := renderTable(rows, res)
+	for _, want := range []string{"| 300 µs (p99 1.50 ms) | loopback echo p50 20 µs | 15× | ≤ 10× loopback: **not met** |",
+		"| 2.00 ms | entry 2.00 s | 0.001× (1000× faster) |"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("table lacks %q:\n%s", want, got)
+		}
+	}
+}

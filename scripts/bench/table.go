@@ -1,0 +1,225 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// metric names one figure of one benchmark.
+type metric struct {
+	bench, unit string
+}
+
+// row is one line of the table: a figure, optionally the baseline it is
+// compared with (measured in the same run) and a target.
+type row struct {
+	label    string
+	value    metric
+	p99      string // unit of a p99 to show beside a p50, if any
+	base     *metric
+	baseName string
+	target   float64 // in the value's unit; 0 when none
+	targetIs string  // how the target reads, e.g. "≤ 5 ms"
+}
+
+var (
+	loopbackP50 = &metric{"BenchmarkLoopbackEcho", "p50-µs"}
+	loopbackNs  = &metric{"BenchmarkLoopbackEcho", "ns/op"}
+	nonUIP50    = &metric{"BenchmarkBridgeNonUITool", "p50-µs"}
+	entryKey    = &metric{"BenchmarkEntryKeystroke3k", "ns/op"}
+	entrySet    = &metric{"BenchmarkEntrySetText3k", "ns/op"}
+	busyBound   = &metric{"", "bound-ms"} // the 2 s bound of a UI call, a constant
+)
+
+func searchRows(pattern string) []row {
+	trestle := metric{"BenchmarkSearchTrestle/" + pattern, "ns/op"}
+	return []row{
+		{label: "search GOROOT/src, " + pattern + " pattern: Trestle vs ripgrep", value: trestle,
+			base: &metric{"BenchmarkSearchRipgrep/" + pattern, "ns/op"}, baseName: "ripgrep"},
+		{label: "search GOROOT/src, " + pattern + " pattern: Trestle vs git grep", value: trestle,
+			base: &metric{"BenchmarkSearchGitGrep/" + pattern, "ns/op"}, baseName: "git grep"},
+	}
+}
+
+// rows is the table, in the order of docs/performance.md.
+var rows = append(append(append([]row{
+	{label: "bridge round trip, `trestle_files` (mcp-go client → bridge → window)", value: metric{"BenchmarkBridgeNonUITool", "p50-µs"}, p99: "p99-µs",
+		base: loopbackP50, baseName: "loopback echo p50", target: 10, targetIs: "≤ 10× loopback"},
+	{label: "bridge round trip, the same line written by hand", value: metric{"BenchmarkBridgeRawLine", "p50-µs"}, p99: "p99-µs",
+		base: loopbackP50, baseName: "loopback echo p50", target: 10, targetIs: "≤ 10× loopback"},
+	{label: "UI tool `trestle_workbench` on an idle window", value: metric{"BenchmarkBridgeUITool", "p50-µs"}, p99: "p99-µs",
+		base: nonUIP50, baseName: "non-UI tool p50", target: 5000, targetIs: "p50 ≤ 5 ms"},
+	{label: "blocked UI (3 s stall): time until `busy`", value: metric{"BenchmarkBusyUI", "busy-ms"},
+		base: busyBound, baseName: "the 2 s bound", target: 2100, targetIs: "≤ bound + 100 ms"},
+	{label: "in process: mcp-go handles a ping", value: metric{"BenchmarkHandleMessagePing", "ns/op"},
+		base: loopbackNs, baseName: "loopback echo"},
+	{label: "in process: listener round trip, ping", value: metric{"BenchmarkListenerRoundTrip/ping", "ns/op"},
+		base: loopbackNs, baseName: "loopback echo"},
+	{label: "in process: listener round trip, `trestle_files`", value: metric{"BenchmarkListenerRoundTrip/files", "ns/op"},
+		base: loopbackNs, baseName: "loopback echo"},
+	{label: "editor: one keystroke at 100k lines", value: metric{"BenchmarkEditorKeystroke100k", "ns/op"},
+		base: entryKey, baseName: "`widget.Entry` keystroke at 3k", target: 16e6, targetIs: "≤ 16 ms"},
+	{label: "editor: keystroke opening `/*` at 100k lines", value: metric{"BenchmarkEditorKeystrokeOpensComment100k", "ns/op"},
+		base: entryKey, baseName: "`widget.Entry` keystroke at 3k", target: 16e6, targetIs: "≤ 16 ms"},
+	{label: "editor: scroll a page at 100k lines", value: metric{"BenchmarkEditorScrollPage100k", "ns/op"}, target: 16e6, targetIs: "≤ 16 ms"},
+	{label: "editor: open a 100k-line Go file", value: metric{"BenchmarkEditorOpen100k", "ns/op"},
+		base: entrySet, baseName: "`widget.Entry` SetText at 3k"},
+}, searchRows("literal")...), searchRows("common")...), []row{
+	{label: "evaluation: `1+1` on a warm worker", value: metric{"BenchmarkEvalWarm", "ns/op"}, target: 2e6, targetIs: "≤ 2 ms"},
+	{label: "evaluation: worker cold start and first answer", value: metric{"BenchmarkColdStart", "ns/op"}, target: 300e6, targetIs: "≤ 300 ms"},
+	{label: "evaluation: answer past a 200 ms deadline", value: metric{"BenchmarkDeadlineOverrun", "ms-past-deadline"}, target: 100, targetIs: "≤ 100 ms"},
+	{label: "change set: apply 200 files of ≈4 KB", value: metric{"BenchmarkApply200Files", "ns/op"}, target: 200e6, targetIs: "≤ 200 ms"},
+	{label: "change set: validate an edit of a 1 MB file", value: metric{"BenchmarkProposeEdit1MB", "ns/op"}},
+	{label: "idle RSS: the window (under Xvfb)", value: metric{"BenchmarkIdleRSS", "window-MiB"}},
+	{label: "idle RSS: the bridge (`--mcp-attach`)", value: metric{"BenchmarkIdleRSS", "bridge-MiB"}},
+	{label: "idle RSS: headless (`--mcp`)", value: metric{"BenchmarkIdleRSS", "headless-MiB"}},
+}...)
+
+// renderTable formats rows as a Markdown table; a figure not measured
+// (a skipped or failed benchmark) shows as "—".
+func renderTable(rows []row, res results) string {
+	var b strings.Builder
+	b.WriteString("| figure | measured | baseline (same run) | ratio | target |\n| --- | --- | --- | --- | --- |\n")
+	for _, r := range rows {
+		v, ok := res.get(r.value.bench, r.value.unit)
+		measured, base, ratio, target := "—", "", "", r.targetIs
+		if ok {
+			measured = format(v, r.value.unit)
+			if p99, ok := res.get(r.value.bench, r.p99); ok {
+				measured = fmt.Sprintf("%s (p99 %s)", measured, format(p99, r.p99))
+			}
+			if r.target > 0 {
+				target += verdict(r, v, res)
+			}
+		}
+		if r.base != nil {
+			bv, bok := baseline(r.base, res)
+			base = r.baseName + " —"
+			if bok {
+				base = fmt.Sprintf("%s %s", r.baseName, format(bv, r.base.unit))
+			}
+			if ok && bok && bv > 0 {
+				ratio = formatRatio(v / bv)
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", r.label, measured, base, ratio, target)
+	}
+	return b.String()
+}
+
+// baseline is a baseline's value; the busy bound is the constant 2 s.
+func baseline(m *metric, res results) (float64, bool) {
+	if m == busyBound {
+		return 2000, true
+	}
+	return res.get(m.bench, m.unit)
+}
+
+// verdict says whether v meets r's target; a target of "≤ 10× loopback"
+// is checked on the ratio.
+func verdict(r row, v float64, res results) string {
+	if r.base != nil && r.base.unit == loopbackP50.unit && r.base.bench == loopbackP50.bench {
+		bv, ok := baseline(r.base, res)
+		if !ok || bv == 0 {
+			return ""
+		}
+		v = v / bv
+	}
+	if v <= r.target {
+		return ": met"
+	}
+	return ": **not met**"
+}
+
+// format writes a value in its unit: durations scaled, MiB and ms as is.
+func format(v float64, unit string) string {
+	switch unit {
+	case "ns/op":
+		return formatDuration(time.Duration(v))
+	case "p50-µs", "p99-µs":
+		return formatDuration(time.Duration(v * 1e3))
+	case "busy-ms", "ms-past-deadline", "bound-ms":
+		return formatDuration(time.Duration(v * 1e6))
+	case "window-MiB", "bridge-MiB", "headless-MiB":
+		return fmt.Sprintf("%.0f MiB", v)
+	}
+	return fmt.Sprintf("%.3g %s", v, unit)
+}
+
+func formatDuration(d time.Duration) string {
+	switch {
+	case d >= time.Second:
+		return fmt.Sprintf("%.2f s", d.Seconds())
+	case d >= 100*time.Millisecond:
+		return fmt.Sprintf("%.1f ms", float64(d)/1e6) // a target of 200 ms is judged to 0.1 ms
+	case d >= 10*time.Millisecond:
+		return fmt.Sprintf("%.0f ms", float64(d)/1e6)
+	case d >= time.Millisecond:
+		return fmt.Sprintf("%.2f ms", float64(d)/1e6)
+	case d >= 10*time.Microsecond:
+		return fmt.Sprintf("%.0f µs", float64(d)/1e3)
+	}
+	return fmt.Sprintf("%.1f µs", float64(d)/1e3)
+}
+
+// formatRatio writes measured/baseline; below 1 it also says how many
+// times faster.
+func formatRatio(r float64) string {
+	switch {
+	case r >= 10:
+		return fmt.Sprintf("%.0f×", r)
+	case r >= 0.5:
+		return fmt.Sprintf("%.2f×", r)
+	}
+	return fmt.Sprintf("%.2g× (%s× faster)", r, roundSig(1/r))
+}
+
+// roundSig writes x with two significant digits, without an exponent.
+func roundSig(x float64) string {
+	if x < 10 {
+		return fmt.Sprintf("%.1f", x)
+	}
+	p := math.Pow(10, math.Floor(math.Log10(x))-1)
+	return fmt.Sprintf("%.0f", math.Round(x/p)*p)
+}
+
+// machine describes where and when the run happened.
+func machine(took time.Duration) string {
+	cpu := cpuName // as go test names it
+	if cpu == "" {
+		cpu = cpuInfoModel()
+	}
+	return fmt.Sprintf("Run of %s: %d cores (%s), %s/%s, %s, load average %s at the start; the whole run took %s.\n",
+		time.Now().Format("2006-01-02 15:04"), runtime.NumCPU(), cpu, runtime.GOOS, runtime.GOARCH,
+		runtime.Version(), startLoad, took.Round(time.Second))
+}
+
+// startLoad is the 1-minute load average when the run began: other work
+// on the machine inflates every figure, though less so the ratios.
+var startLoad = loadAverage()
+
+func loadAverage() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(data)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "unknown"
+}
+
+// cpuInfoModel is the first model name in /proc/cpuinfo.
+func cpuInfoModel() string {
+	data, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return "unknown CPU"
+	}
+	for line := range strings.Lines(string(data)) {
+		if v, ok := strings.CutPrefix(line, "model name"); ok {
+			return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(v), ":"))
+		}
+	}
+	return "unknown CPU"
+}
