@@ -278,12 +278,14 @@ func (a *tabArea) save(t *fileTab, done func(ok bool)) {
 		return
 	}
 	text, state := t.view.snapshot()
+	before := t.view.diskHash
 	t.view.diskHash = sha256.Sum256([]byte(text)) // the watcher's event for this write is ours
 	p := a.project
 	a.saving.Go(func() {
 		err := saveFile(p, t.path, text)
 		fyne.Do(func() {
 			if err != nil {
+				t.view.diskHash = before // the disk still holds what it held
 				a.showError(err)
 			} else {
 				t.view.savedAt(state)

@@ -3,6 +3,8 @@ package eval
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -266,5 +268,22 @@ func TestSetSelectionsAddsAndRemoves(t *testing.T) {
 	m.SetSelections(nil)
 	if err := m.Restart("extra"); !errors.Is(err, app.ErrNotFound) {
 		t.Fatalf("removed selection still there: %v", err)
+	}
+}
+
+func TestWorkersRunBelowTheWindow(t *testing.T) {
+	m := NewManager(ManagerOptions{Root: t.TempDir(), WorkerCommand: testWorkerCommand})
+	defer m.Close()
+	if _, err := m.Eval(context.Background(), "", "1", 0); err != nil {
+		t.Fatal(err)
+	}
+	pid := m.Status()[0].PID
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		t.Skip("no /proc here: ", err)
+	}
+	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+2:]))
+	if nice := fields[16]; nice != fmt.Sprint(workerNiceness) { // field 19 of stat, counted after the command
+		t.Fatalf("worker %d runs at nice %s, want %d", pid, nice, workerNiceness)
 	}
 }

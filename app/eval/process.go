@@ -35,6 +35,9 @@ const (
 	stderrTail = 4 << 10
 )
 
+// workerNiceness is how far below the window an evaluator runs.
+const workerNiceness = 10
+
 // process is one running worker. Its goroutines (the reader and the waiter)
 // end when the process has exited and its stdout is closed; kill and close
 // make sure both happen. All methods are safe for concurrent use; eval must
@@ -110,6 +113,9 @@ func spawn(cmd *exec.Cmd, gopath string) (*process, error) {
 		outR.Close()
 		return nil, fmt.Errorf("start the evaluator %s: %w", cmd.Path, err)
 	}
+	// A runaway evaluation must not starve the window of both cores; the
+	// worker keeps running, only at a lower priority. Best effort.
+	procgroup.Lower(cmd, workerNiceness)
 	go p.wait()
 	go p.read()
 	return p, nil

@@ -24,3 +24,6 @@ func Kill(cmd *exec.Cmd) error {
 	}
 	return nil
 }
+
+// Lower does nothing where priorities are not supported this way.
+func Lower(cmd *exec.Cmd, niceness int) error { return nil }

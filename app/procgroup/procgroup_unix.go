@@ -36,3 +36,14 @@ func signal(cmd *exec.Cmd, sig syscall.Signal) error {
 	}
 	return err
 }
+
+// Lower lowers the scheduling priority of cmd's process (started) by
+// niceness steps, so that a runaway child cannot starve the window's UI
+// thread of the cores. Failing to lower it is not an error worth stopping
+// for; the error is returned for the caller to log.
+func Lower(cmd *exec.Cmd, niceness int) error {
+	if cmd.Process == nil {
+		return nil
+	}
+	return syscall.Setpriority(syscall.PRIO_PROCESS, cmd.Process.Pid, niceness)
+}
