@@ -56,24 +56,34 @@ func (w *Window) evalByPerson(code string) {
 // EvalDone shows an evaluation in the Eval pane. Safe for concurrent use.
 func (w *Window) EvalDone(client, selection, code string, res eval.Result, err error) {
 	lines := transcript(client, code, res, err)
-	state := w.evalState()
+	statuses := w.evalStatuses()
 	fyne.Do(func() {
 		w.panes.eval.transcript.append(lines...)
-		w.status.eval.SetText("evaluator: " + state)
+		w.showEvalState(statuses)
 	})
 }
 
-// evalState summarises the evaluators for the status bar.
-func (w *Window) evalState() string {
+// evalStatuses reads the evaluators' states; safe on any goroutine.
+func (w *Window) evalStatuses() []eval.WorkerStatus {
 	if w.services.Eval == nil {
-		return "off"
+		return nil
 	}
-	for _, st := range w.services.Eval.Status() {
+	return w.services.Eval.Status()
+}
+
+// showEvalState shows the active selection's evaluator state in the status
+// bar. Main goroutine only (it reads the active selection).
+func (w *Window) showEvalState(statuses []eval.WorkerStatus) {
+	state := "off"
+	if w.services.Eval != nil {
+		state = string(eval.StateStopped)
+	}
+	for _, st := range statuses {
 		if st.Selection == selectionName(w.selection) {
-			return string(st.State)
+			state = string(st.State)
 		}
 	}
-	return string(eval.StateStopped)
+	w.status.eval.SetText("evaluator: " + state)
 }
 
 func selectionName(s string) string {
@@ -180,8 +190,8 @@ func (w *Window) restartEvaluator() {
 			return
 		}
 		w.Notify("Restarted the " + selectionName(sel) + " evaluator.")
-		state := w.evalState()
-		fyne.Do(func() { w.status.eval.SetText("evaluator: " + state) })
+		statuses := w.evalStatuses()
+		fyne.Do(func() { w.showEvalState(statuses) })
 	})
 }
 
@@ -265,7 +275,7 @@ func (w *Window) selectSelection(name string) {
 	}
 	w.selection = name
 	w.status.selection.SetSelected(selectionName(name))
-	w.status.eval.SetText("evaluator: " + w.evalState())
+	w.showEvalState(w.evalStatuses())
 }
 
 // configSawFiles reads .trestle.json again when a batch touched it. Any
