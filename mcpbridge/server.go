@@ -130,13 +130,23 @@ func typed[T any](h func(context.Context, T) *mcp.CallToolResult) server.ToolHan
 }
 
 // hints sets every annotation explicitly (mcp-go defaults every tool to
-// destructive and open-world).
+// destructive and open-world) for a tool that stays inside Trestle.
 func hints(title string, readOnly, destructive, idempotent bool) mcp.ToolOption {
+	return annotate(title, readOnly, destructive, idempotent, false)
+}
+
+// runsCode sets the annotations of a tool that runs the project's code
+// (evaluations, tasks): open-world, since that code may do anything.
+func runsCode(title string, destructive, idempotent bool) mcp.ToolOption {
+	return annotate(title, false, destructive, idempotent, true)
+}
+
+func annotate(title string, readOnly, destructive, idempotent, openWorld bool) mcp.ToolOption {
 	return mcp.WithToolAnnotation(mcp.ToolAnnotation{
 		Title:           title,
 		ReadOnlyHint:    mcp.ToBoolPtr(readOnly),
 		DestructiveHint: mcp.ToBoolPtr(destructive),
 		IdempotentHint:  mcp.ToBoolPtr(idempotent),
-		OpenWorldHint:   mcp.ToBoolPtr(false),
+		OpenWorldHint:   mcp.ToBoolPtr(openWorld),
 	})
 }

@@ -35,9 +35,7 @@ func (s *Server) diagnosticsTool() server.ServerTool {
 			`e.g. {"path":"app/","refresh":true}`),
 		mcp.WithInputSchema[diagnosticsParams](),
 		results[diagnosticsResult](),
-		mcp.WithToolAnnotation(mcp.ToolAnnotation{Title: "Problems",
-			ReadOnlyHint: mcp.ToBoolPtr(false), DestructiveHint: mcp.ToBoolPtr(false),
-			IdempotentHint: mcp.ToBoolPtr(true), OpenWorldHint: mcp.ToBoolPtr(true)}),
+		runsCode("Problems", false, true),
 	)
 	return server.ServerTool{Tool: tool, Handler: typed(s.diagnostics)}
 }

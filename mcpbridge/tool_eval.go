@@ -38,9 +38,7 @@ func (s *Server) evalTool() server.ServerTool {
 			`e.g. {"code":"import \"example.com/demo/calc\"\ncalc.Add(2, 3)"}`),
 		mcp.WithInputSchema[evalParams](),
 		results[evalResult](),
-		mcp.WithToolAnnotation(mcp.ToolAnnotation{Title: "Evaluate Go",
-			ReadOnlyHint: mcp.ToBoolPtr(false), DestructiveHint: mcp.ToBoolPtr(true),
-			IdempotentHint: mcp.ToBoolPtr(false), OpenWorldHint: mcp.ToBoolPtr(true)}),
+		runsCode("Evaluate Go", true, false),
 	)
 	return server.ServerTool{Tool: tool, Handler: typed(s.eval)}
 }

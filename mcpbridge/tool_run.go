@@ -53,9 +53,7 @@ func (s *Server) runTool() server.ServerTool {
 			"time per project. "+`e.g. {"task":"test","args":["-run","TestParse","./app/..."]}`),
 		mcp.WithInputSchema[runParams](),
 		results[runResult](),
-		mcp.WithToolAnnotation(mcp.ToolAnnotation{Title: "Run a task",
-			ReadOnlyHint: mcp.ToBoolPtr(false), DestructiveHint: mcp.ToBoolPtr(true),
-			IdempotentHint: mcp.ToBoolPtr(false), OpenWorldHint: mcp.ToBoolPtr(true)}),
+		runsCode("Run a task", true, false),
 	)
 	return server.ServerTool{Tool: tool, Handler: typed(s.run)}
 }

@@ -53,9 +53,7 @@ func (s *Server) evalSelectionTool() server.ServerTool {
 			`"none" when nothing is selected. e.g. {}`),
 		mcp.WithInputSchema[evalSelectionParams](),
 		results[evalResult](),
-		mcp.WithToolAnnotation(mcp.ToolAnnotation{Title: "Evaluate the person's selection",
-			ReadOnlyHint: mcp.ToBoolPtr(false), DestructiveHint: mcp.ToBoolPtr(true),
-			IdempotentHint: mcp.ToBoolPtr(false), OpenWorldHint: mcp.ToBoolPtr(true)}),
+		runsCode("Evaluate the person's selection", true, false),
 	)
 	return server.ServerTool{Tool: tool, Handler: typed(s.evalSelection)}
 }
