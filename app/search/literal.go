@@ -55,6 +55,9 @@ func byteRank(b byte) int {
 		return 200
 	case b == '.' || b == '(' || b == ')' || b == ',' || b == '"' || b == '_' || b == '=' || b == '/':
 		return 160
+	case b == '*' || b == '&' || b == '{' || b == '}' || b == '[' || b == ']' || b == ':' || b == ';' ||
+		b == '-' || b == '+' || b == '\'' || b == '<' || b == '>' || b == '!':
+		return 140 // Go's pointers, blocks, slices and operators
 	case b >= '0' && b <= '9':
 		return 130
 	case b >= 'A' && b <= 'Z':
