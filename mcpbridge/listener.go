@@ -132,13 +132,16 @@ func (l *Listener) closeAll() {
 	l.wg.Wait()
 }
 
-// Clients lists the attached clients, ordered by session id.
+// Clients lists the attached clients that have initialized, ordered by
+// session id.
 func (l *Listener) Clients() []app.Client {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	out := make([]app.Client, 0, len(l.sessions))
 	for _, s := range l.sessions {
-		out = append(out, s.client())
+		if s.Initialized() { // a connection that never says who it is (a probe) is no agent
+			out = append(out, s.client())
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return sessionNum(out[i].Session) < sessionNum(out[j].Session) })
 	return out
@@ -196,7 +199,25 @@ func (l *Listener) handshake(c net.Conn, r *bufio.Reader) string {
 	return ""
 }
 
+// admitWait is how long a connection waits for a free place when the window
+// is full: connections that only check the token (the registry's probe
+// before an attach) leave within milliseconds, and a real client should not
+// be refused because one was still closing.
+const admitWait = 300 * time.Millisecond
+
+// admit makes a session for a new connection, waiting up to admitWait for
+// a place, or reports that MaxClients are attached.
 func (l *Listener) admit() (*session, bool) {
+	deadline := time.Now().Add(admitWait)
+	for {
+		if sess, ok := l.tryAdmit(); ok || time.Now().After(deadline) {
+			return sess, ok
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func (l *Listener) tryAdmit() (*session, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(l.sessions) >= MaxClients {
@@ -212,7 +233,9 @@ func (l *Listener) leave(sess *session) {
 	l.mu.Lock()
 	delete(l.sessions, sess.id)
 	l.mu.Unlock()
-	l.changed()
+	if sess.Initialized() {
+		l.changed()
+	}
 }
 
 // track records c so Close can end it, from accept on.

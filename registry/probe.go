@@ -1,6 +1,8 @@
 package registry
 
 import (
+	"encoding/json"
+	"errors"
 	"net"
 	"os"
 	"strconv"
@@ -8,20 +10,33 @@ import (
 	"time"
 )
 
-// ProbeTimeout bounds one probe of a window's port: loopback answers in
-// microseconds, so this only matters for a window that is wedged.
-const ProbeTimeout = 500 * time.Millisecond
+// ProbeTimeout is how long a probe waits for a refusal after sending the
+// token: a wrong-token refusal comes back over loopback in well under a
+// millisecond, so silence this long means the window accepted the token.
+const ProbeTimeout = 150 * time.Millisecond
 
-// Answers reports whether something accepts connections on the entry's
-// loopback port within timeout. A pid that is alive but was reused by
-// another program has no listener there.
+// Answers reports whether the window of e is listening on its port: it
+// connects and sends e's token line, as `--mcp-attach` does. A Trestle window
+// that knows the token says nothing until the client speaks; anything else
+// answers at once (another window refuses the token) or closes, or nothing
+// listens there at all (a pid reused by another program). The token line's
+// format is the listener's (mcpbridge.TokenLine); registry may not import it.
 func Answers(e Entry, timeout time.Duration) bool {
 	c, err := net.DialTimeout("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(e.Port)), timeout)
 	if err != nil {
 		return false
 	}
-	c.Close()
-	return true
+	defer c.Close()
+	line, _ := json.Marshal(struct {
+		Token string `json:"trestle_token"`
+	}{e.Token})
+	c.SetDeadline(time.Now().Add(timeout))
+	if _, err := c.Write(append(line, '\n')); err != nil {
+		return false
+	}
+	_, err = c.Read(make([]byte, 1))
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout() // silence: it accepted the token
 }
 
 // ReapUnanswered is Reap, and also removes the entries of live pids whose

@@ -40,3 +40,43 @@ func TestReapUnansweredDropsAPidThatIsNotAWindow(t *testing.T) {
 		t.Fatalf("the reused pid's entry is still there: %v", err)
 	}
 }
+
+func TestAnswersNeedsTheWindowToAcceptTheToken(t *testing.T) {
+	serve := func(reply bool) int {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ln.Close() })
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				if reply { // as a window with another token does
+					c.Write([]byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"refused: wrong token"}}` + "\n"))
+					c.Close()
+				} else {
+					defer c.Close() // silent: the token was right
+				}
+			}
+		}()
+		return ln.Addr().(*net.TCPAddr).Port
+	}
+	tests := []struct {
+		name string
+		port int
+		want bool
+	}{
+		{"accepts the token", serve(false), true},
+		{"refuses the token", serve(true), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Answers(Entry{Port: tt.port, Token: "ab"}, ProbeTimeout); got != tt.want {
+				t.Fatalf("Answers = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
