@@ -2,7 +2,8 @@
 GO      ?= go
 BIN     := bin/trestle
 DIR     ?=
-# Packages without cgo or Fyne: tested with the race detector.
+# Packages without cgo or Fyne: tested with the race detector (and ui too,
+# whose Fyne build with -race costs a few more minutes on a cold machine).
 PURE    := ./app/... ./registry/... ./mcpbridge/... ./assets/...
 
 .PHONY: all deps test-deps client-deps build run test check bench fuzz clean
@@ -40,8 +41,8 @@ check:
 	@! grep -rl --include='*.go' '"fyne.io/fyne/v2/app"' app ui mcpbridge registry assets | grep -q . || { echo "layout: only cmd/trestle may import fyne.io/fyne/v2/app" >&2; exit 1; }
 
 test: test-deps client-deps check
-	$(GO) test -race -count=1 $(PURE)
-	$(GO) test -count=1 ./ui/... ./cmd/...
+	$(GO) test -race -count=1 $(PURE) ./ui/...
+	$(GO) test -count=1 ./cmd/...
 	$(MAKE) --no-print-directory package
 	scripts/check-package.sh out/Trestle.tar.xz
 

@@ -50,6 +50,18 @@ func TestAskReturnsThePersonsAnswer(t *testing.T) {
 	} {
 		t.Run(tc.button, func(t *testing.T) {
 			w := newTestWindow(t)
+			// One fake main goroutine runs both Ask's bounded call and the
+			// test's look at the dialog, as the real driver's would: the test
+			// driver would otherwise run them inline on two goroutines at once.
+			fake, run := fakeMain(t)
+			old := mainThread
+			mainThread = fake
+			defer func() { mainThread = old }()
+			onMain := func(fn func()) {
+				done := make(chan struct{})
+				run <- func() { fn(); close(done) }
+				<-done
+			}
 			req := app.PermissionRequest{Client: "claude-code", Session: "conn-1", Kind: "evaluate", Detail: "os.RemoveAll(\"/\")"}
 			got := make(chan app.Decision, 1)
 			go func() {
@@ -61,12 +73,12 @@ func TestAskReturnsThePersonsAnswer(t *testing.T) {
 			}()
 			var b *widget.Button
 			for deadline := time.Now().Add(5 * time.Second); b == nil && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-				fyne.DoAndWait(func() { b = findButton(w.win.Canvas(), tc.button) })
+				onMain(func() { b = findButton(w.win.Canvas(), tc.button) })
 			}
 			if b == nil {
 				t.Fatalf("no %q button in the dialog", tc.button)
 			}
-			fyne.DoAndWait(func() { test.Tap(b) })
+			onMain(func() { test.Tap(b) })
 			select {
 			case d := <-got:
 				if d != tc.want {
