@@ -65,6 +65,8 @@ type Run struct {
 	head     int      // index of the oldest line once the ring is full
 	total    int
 	problems []Problem
+	module   string      // the project's module path, to place test problems
+	pkgStart int         // problems from here on await their package's verdict
 	kill     *time.Timer // SIGKILL after a SIGTERM
 }
 
@@ -258,6 +260,8 @@ func (r *Run) emit(text string, onLine func(Line)) {
 	}
 	if p, ok := ParseProblem(text, r.root, r.Task.Dir); ok && len(r.problems) < maxProblems {
 		r.problems = append(r.problems, p)
+	} else {
+		r.placeTestProblems(text)
 	}
 	r.mu.Unlock()
 	if onLine != nil {

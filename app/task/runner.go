@@ -91,6 +91,7 @@ func startRun(id string, t projconf.Task, args []string, sel projconf.Selection,
 	run := &Run{
 		ID: id, Task: t, Args: args, Started: time.Now(),
 		root: root, cmd: cmd, done: make(chan struct{}), state: StateRunning, exitCode: -1,
+		module: moduleOf(root),
 	}
 	return run, out, nil
 }

@@ -247,3 +247,30 @@ func groupMembers(pgid int) []int {
 	}
 	return pids
 }
+
+// TestTestProblemsLandInTheirPackage: go test prints a failing test's file
+// relative to its package; the verdict line after it names the package,
+// and the problem is moved into that package's folder.
+func TestTestProblemsLandInTheirPackage(t *testing.T) {
+	root := t.TempDir()
+	for name, text := range map[string]string{
+		"go.mod":            "module example.com/demo\n",
+		"calc/calc_test.go": "package calc\n",
+		"main_test.go":      "package main\n",
+	} {
+		os.MkdirAll(filepath.Join(root, filepath.Dir(name)), 0o755)
+		os.WriteFile(filepath.Join(root, name), []byte(text), 0o644)
+	}
+	script := `printf '    calc_test.go:7: 2+2 is not 5\nFAIL\nFAIL\texample.com/demo/calc\t0.01s\n' ` +
+		`&& printf '    main_test.go:3: boom\nnowhere.go:1: gone\nFAIL\texample.com/demo\t0.01s\n' ` +
+		`&& printf 'x_test.go:2: other module\nFAIL\tother.org/x\t0.01s\n'`
+	run := startWait(t, NewRunner(root), shTask("test", script), nil)
+	var got []string
+	for _, p := range run.Problems() {
+		got = append(got, fmt.Sprintf("%s:%d", p.Path, p.Line))
+	}
+	want := "calc/calc_test.go:7 main_test.go:3 nowhere.go:1 x_test.go:2"
+	if strings.Join(got, " ") != want {
+		t.Fatalf("problems %v, want %s", got, want)
+	}
+}
