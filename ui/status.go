@@ -29,7 +29,7 @@ type statusBar struct {
 
 func newStatusBar(root string) *statusBar {
 	s := &statusBar{
-		project:   widget.NewLabel(root),
+		project:   widget.NewLabel(shortPath(root)),
 		selection: widget.NewSelect([]string{"default"}, nil),
 		eval:      widget.NewLabel("evaluator: not started"),
 		mcp:       widget.NewLabel(mcpText("", nil)),
@@ -109,4 +109,18 @@ func agentsText(clients []app.Client) string {
 		noun = "agent"
 	}
 	return fmt.Sprintf("%d %s attached: %s", len(clients), noun, strings.Join(names, ", "))
+}
+
+// maxPathShown is how much of the project path the status bar shows: the
+// end of a long path names the project, and the whole path would push the
+// window wider than the screen.
+const maxPathShown = 40
+
+// shortPath keeps the last maxPathShown characters of p, marking the cut.
+func shortPath(p string) string {
+	r := []rune(p)
+	if len(r) <= maxPathShown {
+		return p
+	}
+	return "…" + string(r[len(r)-maxPathShown+1:])
 }

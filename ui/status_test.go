@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"trestle/app"
@@ -45,5 +46,16 @@ func TestAgentsText(t *testing.T) {
 				t.Errorf("agentsText = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestShortPathKeepsTheEnd(t *testing.T) {
+	long := "/home/someone/src/github.com/example/a-rather-long-project-name"
+	got := shortPath(long)
+	if len([]rune(got)) != maxPathShown || !strings.HasSuffix(long, strings.TrimPrefix(got, "…")) {
+		t.Fatalf("shortPath = %q", got)
+	}
+	if shortPath("/tmp/p") != "/tmp/p" {
+		t.Fatal("a short path changed")
 	}
 }

@@ -14,7 +14,11 @@ func runList(stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "trestle: %v\n", err)
 		return 1
 	}
-	entries, err := paths.reg().ReapUnanswered(registry.ProbeTimeout)
+	reg := paths.reg()
+	if err := reg.CheckPrivate(); err != nil { // listing is harmless, but say so: attaching will refuse
+		fmt.Fprintf(stderr, "trestle: warning: %v\n", err)
+	}
+	entries, err := reg.ReapUnanswered(registry.ProbeTimeout)
 	if err != nil {
 		fmt.Fprintf(stderr, "trestle: %v\n", err)
 		return 1
