@@ -50,6 +50,7 @@ type editor struct {
 	shown    span // what grid holds now
 	stale    bool // the grid's rows no longer match the text, caret or selection
 	pending  bool // bring the caret into view at the next layout
+	centre   bool // bring it a third down the view, not just inside it (a jump)
 	shift    bool // a Shift key is down
 	pressed  bool // MouseDown placed the caret; the Tapped that follows is ignored
 	modified bool // the buffer's Modified at the last onChange
@@ -343,6 +344,7 @@ func (e *editor) redo() {
 func (e *editor) showLine(line int) {
 	line = min(max(line, 1), e.buf.LineCount())
 	e.mark = line
+	e.centre = true
 	e.moveTo(textbuf.Pos{Line: line - 1}, false)
 	e.revealCaret()
 }

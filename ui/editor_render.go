@@ -152,7 +152,11 @@ func (e *editor) revealCaret() {
 	cell := e.look.cell
 	off := e.scroll.Offset
 	y := float32(e.caret.Line) * cell.Height
+	centre := e.centre
+	e.centre = false
 	switch {
+	case centre && (y < off.Y || y+cell.Height > off.Y+size.Height):
+		off.Y = max(0, y-size.Height/3) // a jump lands a third down, with context above
 	case y < off.Y:
 		off.Y = y
 	case y+cell.Height > off.Y+size.Height:
