@@ -140,21 +140,53 @@ type fileTree struct {
 	tree        *projectTree
 	win         fyne.Window      // parent of the context menu's dialogs
 	open        func(rel string) // opens a file in the editor
-	io          sync.WaitGroup   // file operations started by the context menu
+	io          sync.WaitGroup   // file operations started by the context menu, and folder reads
+	// async runs a first read of a folder off the main goroutine once the
+	// window is up (New sets it); nil reads at once, as New does for the root.
+	async   func(func())
+	reading map[string]bool // folders being read by async
 }
 
 func newFileTree(p *app.Project, failed func(error)) *fileTree {
 	return &fileTree{
 		project: p, ignore: ignore.New(p.Root), failed: failed,
 		children: map[string][]string{}, dirs: map[string]bool{}, ignored: map[string]bool{},
+		reading: map[string]bool{},
 	}
 }
 
+// childUIDs returns the children of folder uid. A folder not read yet is
+// read off the main goroutine (with async set) and shows once it is; until
+// then it has no children. Main goroutine only.
 func (t *fileTree) childUIDs(uid string) []string {
 	if ids, ok := t.children[uid]; ok {
 		return ids
 	}
+	if t.async == nil {
+		entries, err := listDir(t.project, t.ignore, uid)
+		return t.show(uid, entries, err)
+	}
+	if !t.reading[uid] {
+		t.reading[uid] = true
+		t.async(func() { t.read(uid) })
+	}
+	return t.children[uid] // nil until the read shows (tests may read inline)
+}
+
+// read lists folder uid off the main goroutine and shows it on the main one.
+func (t *fileTree) read(uid string) {
 	entries, err := listDir(t.project, t.ignore, uid)
+	fyne.Do(func() {
+		delete(t.reading, uid)
+		t.show(uid, entries, err)
+		if t.tree != nil {
+			t.tree.Refresh()
+		}
+	})
+}
+
+// show records a folder's listing, or reports why it could not be read.
+func (t *fileTree) show(uid string, entries []entry, err error) []string {
 	if err != nil {
 		t.failed(err)
 	}

@@ -311,8 +311,8 @@ func TestWindowWatchShowsNewFiles(t *testing.T) {
 	w := newTestWindow(t)
 	changed := make(chan []watch.Event, 16)
 	w.onFilesChanged = func(ev []watch.Event) { changed <- ev }
+	readFolder(w, "lib") // read first: opening an unread branch reads it on a goroutine
 	w.tree.OpenBranch("lib")
-	w.files.childUIDs("lib")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	if err := w.Watch(ctx); err != nil {
@@ -349,7 +349,7 @@ func writeFile(t *testing.T, root, name, text string) {
 // name, press Enter; the file exists, shows in the tree and opens.
 func TestNewFileDialogCreatesAndOpens(t *testing.T) {
 	w := newTestWindow(t)
-	w.files.childUIDs("lib")
+	readFolder(w, "lib")
 	w.files.askNew("New File", "lib", w.files.createFile)
 	var entry *widget.Entry
 	for _, o := range test.LaidOutObjects(w.Window().Canvas().Overlays().Top()) {
@@ -374,5 +374,32 @@ func TestNewFileDialogCreatesAndOpens(t *testing.T) {
 	}
 	if got := tabs(t, w); !slices.ContainsFunc(got, func(tb app.Tab) bool { return tb.Path == "lib/sub/new.go" }) {
 		t.Errorf("tabs = %v, want lib/sub/new.go open", got)
+	}
+}
+
+// readFolder asks the window's tree for folder uid and waits for the read
+// that goes on off the main goroutine.
+func readFolder(w *Window, uid string) []string {
+	w.files.childUIDs(uid)
+	w.files.io.Wait()
+	return w.files.childUIDs(uid)
+}
+
+func TestWindowTreeReadsFoldersOffTheMainGoroutine(t *testing.T) {
+	a := test.NewTempApp(t)
+	w := New(a, newProject(t, map[string]string{"lib/lib.go": "package lib\n"}))
+	defer w.Window().Close()
+	var queued []func()
+	w.files.async = func(fn func()) { queued = append(queued, fn) } // as New's goroutine, but held
+	if got := w.files.childUIDs("lib"); got != nil || len(queued) != 1 {
+		t.Fatalf("a folder was read at once on the main goroutine: %q (%d reads queued)", got, len(queued))
+	}
+	w.files.childUIDs("lib")
+	if len(queued) != 1 {
+		t.Fatalf("a folder being read was read again: %d reads queued", len(queued))
+	}
+	queued[0]() // the read, then its fyne.Do
+	if got := w.files.childUIDs("lib"); !slices.Equal(got, []string{"lib/lib.go"}) {
+		t.Fatalf("lib = %q", got)
 	}
 }

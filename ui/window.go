@@ -73,6 +73,8 @@ func New(a fyne.App, p *app.Project) *Window {
 	w.editorShortcuts()
 	w.files = newFileTree(p, func(err error) { w.status.notify(err.Error()) })
 	w.files.win, w.files.open = w.win, w.OpenOnMain
+	w.files.childUIDs("") // the root, before the window shows; later folders are read off the main goroutine
+	w.files.async = func(fn func()) { w.files.io.Go(fn) }
 	w.tree = w.files.widget()
 	w.tree.OnSelected = w.treeSelected
 	w.tree.OnUnselected = func(string) { w.treeSel = "" }

@@ -32,6 +32,11 @@ func newTestWindow(t *testing.T) *Window {
 		".git/config": "",
 	})
 	w := New(a, p)
+	// Fyne's test driver runs fyne.Do inline on the calling goroutine, so a
+	// folder read on a goroutine would touch the tree beside the test: read
+	// inline instead (TestWindowTreeReadsFoldersOffTheMainGoroutine checks
+	// the real window's reads go off the main goroutine).
+	w.files.async = func(fn func()) { fn() }
 	t.Cleanup(func() {
 		w.Window().Close()
 		w.status.stop() // no timer may fire into a later test
