@@ -1,8 +1,3 @@
-// Command trestle is the Trestle workbench: a window for a Go project that
-// MCP agents attach to, a headless MCP server, and the bridge between them.
-//
-// main only parses flags and picks a mode; each mode is a function in its
-// own file. This is the only package that imports fyne.io/fyne/v2/app.
 package main
 
 import (

@@ -1,0 +1,8 @@
+// Command trestle is the Trestle workbench: a window for a Go project that
+// MCP agents attach to, a headless MCP server, and the bridge between them.
+//
+// main only parses flags and picks a mode; each mode is a function in its
+// own file. This is the only package that imports fyne.io/fyne/v2/app.
+// In --mcp and --mcp-attach modes nothing here writes to the real stdout
+// but the JSON-RPC stream: guardStdout points os.Stdout at stderr.
+package main
