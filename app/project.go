@@ -162,6 +162,8 @@ func (p *Project) ReadFile(name string) (FileText, error) {
 		return FileText{}, fmt.Errorf("read %s: %w", rel, err)
 	case info.IsDir():
 		return FileText{}, fmt.Errorf("read %s: it is a folder; list it with trestle_files: %w", rel, ErrInvalid)
+	case !info.Mode().IsRegular(): // a FIFO or device would block the read, or never end
+		return FileText{}, fmt.Errorf("read %s: not a regular file (%v): %w", rel, info.Mode().Type(), ErrInvalid)
 	case info.Size() > MaxReadBytes:
 		return FileText{}, fmt.Errorf("read %s: %d bytes is over the %d byte limit: %w", rel, info.Size(), MaxReadBytes, ErrTooLarge)
 	}

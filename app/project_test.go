@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func writeFiles(t *testing.T, dir string, files map[string]string) {
@@ -151,5 +153,23 @@ func TestListFilesSkipsGitAndCapsResults(t *testing.T) {
 	}
 	if _, _, err := p.ListFiles(ctx, "", "[", 0); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("bad glob: %v", err)
+	}
+}
+
+func TestReadFileRefusesAFIFO(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644); err != nil {
+		t.Skip("no FIFOs here: ", err)
+	}
+	p, _ := OpenProject(dir)
+	done := make(chan error, 1)
+	go func() { _, err := p.ReadFile("pipe"); done <- err }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrInvalid) {
+			t.Fatalf("ReadFile(pipe) = %v, want ErrInvalid", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("ReadFile blocked on a FIFO")
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"trestle/app/changeset"
+	"trestle/app/textbuf"
 )
 
 // maxDiffRows bounds the rows one file's diff shows: a person reviews a few
@@ -108,19 +109,7 @@ func expandTabs(s string) string {
 	if !strings.Contains(s, "\t") {
 		return s
 	}
-	var b strings.Builder
-	col := 0
-	for _, r := range s {
-		if r == '\t' {
-			n := diffTabWidth - col%diffTabWidth
-			b.WriteString(strings.Repeat(" ", n))
-			col += n
-			continue
-		}
-		b.WriteRune(r)
-		col++
-	}
-	return b.String()
+	return string(textbuf.ExpandTabs(nil, s, diffTabWidth))
 }
 
 func lineNo(n int, has bool) string {
