@@ -1,12 +1,11 @@
 package ui
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"time"
 
 	"fyne.io/fyne/v2"
 
+	"trestle/app"
 	"trestle/app/changeset"
 )
 
@@ -42,8 +41,7 @@ func (w *Window) checkBufferAgainstProposals(rel string) {
 	if v == nil || !b.open {
 		return
 	}
-	sum := sha256.Sum256([]byte(b.text))
-	hash := hex.EncodeToString(sum[:])
+	hash := app.NewFileText(rel, b.text).SHA256 // the base hash is trestle_read's
 	stale := false
 	for _, cs := range v.sets {
 		if f := cs.File(rel); f != nil && cs.State == changeset.StatePending && f.BaseSHA256 != hash {
