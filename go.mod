@@ -9,6 +9,7 @@ require (
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/sahilm/fuzzy v0.1.3
 	github.com/traefik/yaegi v0.16.1
 	go.etcd.io/bbolt v1.5.0
 	golang.org/x/mod v0.43.0

@@ -33,6 +33,8 @@ func (w *Window) SetActions(a Actions) {
 	w.buildMenu(nil)
 	w.shortcut(fyne.KeyO, w.openFolder)
 	w.shortcut(fyne.KeyComma, w.showSettings)
+	w.shortcut(fyne.KeyP, w.showGoToFile)
+	w.win.Canvas().AddShortcut(ctrlKey(fyne.KeyP, true), func(fyne.Shortcut) { w.showPalette() })
 	for key, fn := range map[fyne.KeyName]func(){
 		fyne.KeyB: func() { w.runByPerson("build") },
 		fyne.KeyT: func() { w.runByPerson("test") },
@@ -77,10 +79,13 @@ func (w *Window) buildMenu(recent []string) {
 	openFolder.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}
 	settings := fyne.NewMenuItem("Settings…", w.showSettings)
 	settings.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyComma, Modifier: fyne.KeyModifierShortcutDefault}
-	file := fyne.NewMenu("File", openFolder, w.recentMenu(recent), fyne.NewMenuItemSeparator())
+	goToFile := menuItem("Go to File…", ctrlKey(fyne.KeyP, false), w.showGoToFile)
+	file := fyne.NewMenu("File", openFolder, w.recentMenu(recent), goToFile, fyne.NewMenuItemSeparator())
 	file.Items = append(file.Items, w.fileItems()...)
 	file.Items = append(file.Items, fyne.NewMenuItemSeparator(), settings)
 	view := fyne.NewMenu("View",
+		menuItem(paletteLabel+"…", ctrlKey(fyne.KeyP, true), w.showPalette),
+		fyne.NewMenuItemSeparator(),
 		fyne.NewMenuItem("Eval Pane", func() { w.panes.tabs.SelectIndex(0) }),
 		fyne.NewMenuItem("Run Pane", func() { w.panes.tabs.SelectIndex(1) }),
 		fyne.NewMenuItem("Problems Pane", func() { w.panes.tabs.SelectIndex(2) }),

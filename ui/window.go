@@ -51,6 +51,8 @@ type Window struct {
 	changes *changeSetsView
 	// editTimers debounce the stale check of edited buffers (changesets_stale.go).
 	editTimers map[string]*time.Timer
+	// finders is Go to File's and the command palette's state (quickopen.go).
+	finders finders
 }
 
 // New builds the window for p. It must be called on the main goroutine,

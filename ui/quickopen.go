@@ -1,0 +1,164 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+
+	"fyne.io/fyne/v2"
+
+	"trestle/app"
+	"trestle/app/quickopen"
+)
+
+// finders holds what Go to File and the command palette keep between
+// uses: the last listing of the project's files, shown at once the next
+// time while a fresh listing is read. Used on the main goroutine only.
+type finders struct {
+	files []string
+	open  *finder // the finder on screen, or nil
+}
+
+// showGoToFile opens Go to File (Ctrl+P): a fuzzy finder over the
+// project's files (without what .gitignore ignores); "name:12" opens at
+// line 12 and ":12" goes to line 12 of the active file. The listing is read
+// off the main goroutine. It must be called on the main goroutine.
+func (w *Window) showGoToFile() {
+	f := w.newFinder("Go to file — name, name:line or :line")
+	f.rank = func(q string) []quickopen.Result {
+		pattern, line := quickopen.ParseQuery(q)
+		if pattern == "" && line > 0 {
+			return nil // ":12" is a line of the active file
+		}
+		return quickopen.Rank(pattern, w.finders.files, finderLimit)
+	}
+	f.detail = func(r quickopen.Result) string {
+		if dir := path.Dir(r.Name); dir != "." {
+			return dir
+		}
+		return ""
+	}
+	f.pick = func(r quickopen.Result, q string) {
+		pattern, line := quickopen.ParseQuery(q)
+		switch {
+		case pattern == "" && line > 0:
+			if active := w.tabs.active(); active != "" {
+				w.openAt(active, line)
+			}
+		case r.Index >= 0:
+			w.openAt(r.Name, line)
+		}
+	}
+	if len(w.finders.files) == 0 {
+		f.setStatus("Listing the project's files…")
+	}
+	f.show(w.win.Canvas())
+	w.loading.Go(func() {
+		files, more, err := w.project.ListFiles(context.Background(), "", "", app.MaxListLimit)
+		fyne.Do(func() {
+			switch {
+			case err != nil:
+				f.setStatus(err.Error())
+				return
+			case more:
+				f.setStatus(fmt.Sprintf("The first %d files of the project (the rest are left off).", len(files)))
+			default:
+				f.setStatus(fmt.Sprintf("%d files", len(files)))
+			}
+			w.finders.files = files
+			if w.finders.open == f {
+				f.refresh()
+			}
+		})
+	})
+}
+
+// command is one action of the palette: its menu path and shortcut.
+type command struct {
+	label, shortcut string
+	run             func()
+}
+
+// showPalette opens the command palette (Ctrl+Shift+P): every action of
+// the main menu by name, fuzzy, with its shortcut. It must be called on
+// the main goroutine.
+func (w *Window) showPalette() {
+	cmds := menuCommands(w.win.MainMenu())
+	labels := make([]string, len(cmds))
+	for i, c := range cmds {
+		labels[i] = c.label
+	}
+	f := w.newFinder("Run a command by name")
+	f.rank = func(q string) []quickopen.Result { return quickopen.Rank(q, labels, finderLimit) }
+	f.detail = func(r quickopen.Result) string { return cmds[r.Index].shortcut }
+	f.pick = func(r quickopen.Result, _ string) {
+		if r.Index >= 0 {
+			cmds[r.Index].run()
+		}
+	}
+	f.show(w.win.Canvas())
+}
+
+func (w *Window) newFinder(placeholder string) *finder {
+	if w.finders.open != nil {
+		w.finders.open.close()
+	}
+	f := newFinder(w.win.Canvas(), placeholder)
+	w.finders.open = f
+	return f
+}
+
+// menuCommands flattens a main menu into commands: "File › Save" for each
+// enabled item with an action, submenus included, separators and the
+// palette itself left out.
+func menuCommands(m *fyne.MainMenu) []command {
+	var out []command
+	var walk func(prefix string, items []*fyne.MenuItem)
+	walk = func(prefix string, items []*fyne.MenuItem) {
+		for _, it := range items {
+			label := strings.TrimSuffix(it.Label, "…")
+			switch {
+			case it.IsSeparator || it.Disabled:
+			case it.ChildMenu != nil:
+				walk(prefix+label+" › ", it.ChildMenu.Items)
+			case it.Action != nil && label != paletteLabel:
+				out = append(out, command{label: prefix + label, shortcut: shortcutText(it.Shortcut), run: it.Action})
+			}
+		}
+	}
+	if m == nil {
+		return nil
+	}
+	for _, menu := range m.Items {
+		walk(menu.Label+" › ", menu.Items)
+	}
+	return out
+}
+
+// paletteLabel is the palette's own menu item, which the palette leaves out.
+const paletteLabel = "Command Palette"
+
+// shortcutText is how a person reads a shortcut: "Ctrl+Shift+B".
+func shortcutText(sc fyne.Shortcut) string {
+	ks, ok := sc.(fyne.KeyboardShortcut)
+	if !ok || sc == nil {
+		return ""
+	}
+	var parts []string
+	mod := ks.Mod()
+	for _, m := range []struct {
+		bit  fyne.KeyModifier
+		name string
+	}{
+		{fyne.KeyModifierControl, "Ctrl"},
+		{fyne.KeyModifierAlt, "Alt"},
+		{fyne.KeyModifierShift, "Shift"},
+		{fyne.KeyModifierSuper, "Super"},
+	} {
+		if mod&m.bit != 0 {
+			parts = append(parts, m.name)
+		}
+	}
+	return strings.Join(append(parts, string(ks.Key())), "+")
+}

@@ -1,0 +1,119 @@
+package ui
+
+import (
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+)
+
+// openFinder shows Go to File and waits for its listing.
+func openGoToFile(t *testing.T, w *Window) *finder {
+	t.Helper()
+	w.showGoToFile()
+	w.loading.Wait()
+	f := w.finders.open
+	if f == nil || !f.popup.Visible() {
+		t.Fatal("Go to File did not show")
+	}
+	return f
+}
+
+func press(f *finder, key fyne.KeyName) { f.entry.TypedKey(&fyne.KeyEvent{Name: key}) }
+
+func TestGoToFileOpensTheTopMatch(t *testing.T) {
+	w := newTestWindow(t)
+	w.SetActions(Actions{})
+	w.Window().Resize(fyne.NewSize(900, 600))
+	f := openGoToFile(t, w)
+	if got := w.win.Canvas().Focused(); got != f.entry {
+		t.Fatalf("focus = %T, want the query line", got)
+	}
+	test.Type(f.entry, "liblib")
+	if len(f.results) == 0 || f.results[0].Name != "lib/lib.go" {
+		t.Fatalf("results for liblib = %v, want lib/lib.go first", f.results)
+	}
+	for _, r := range f.results {
+		if r.Name == ".git/config" {
+			t.Errorf(".git/config is offered: %v", f.results)
+		}
+	}
+	press(f, fyne.KeyReturn)
+	w.loading.Wait()
+	if f.popup.Visible() {
+		t.Error("the finder is still shown after Enter")
+	}
+	if got := w.tabs.active(); got != "lib/lib.go" {
+		t.Errorf("active tab = %q, want lib/lib.go", got)
+	}
+}
+
+func TestGoToFileLineSuffixAndKeys(t *testing.T) {
+	w := newTestWindow(t)
+	w.SetActions(Actions{})
+	w.Window().Resize(fyne.NewSize(900, 600))
+
+	f := openGoToFile(t, w)
+	test.Type(f.entry, "main.go:6")
+	press(f, fyne.KeyReturn)
+	w.loading.Wait()
+	e := w.tabs.activeEditor()
+	if e == nil || w.tabs.active() != "main.go" || e.caret.Line != 5 {
+		t.Fatalf("main.go:6 opened %q at line %v, want main.go at line 6", w.tabs.active(), caretLine(e))
+	}
+
+	f = openGoToFile(t, w)
+	test.Type(f.entry, ":2")
+	press(f, fyne.KeyReturn)
+	w.loading.Wait()
+	if e := w.tabs.activeEditor(); e.caret.Line != 1 {
+		t.Errorf(":2 put the caret on line %d, want 2", e.caret.Line+1)
+	}
+
+	f = openGoToFile(t, w)
+	if len(f.results) < 2 {
+		t.Fatalf("an empty query lists %d files, want every file", len(f.results))
+	}
+	press(f, fyne.KeyDown)
+	press(f, fyne.KeyDown)
+	press(f, fyne.KeyUp)
+	if f.cursor != 1 {
+		t.Errorf("cursor after Down, Down, Up = %d, want 1", f.cursor)
+	}
+	press(f, fyne.KeyEscape)
+	if f.popup.Visible() {
+		t.Error("Escape did not close Go to File")
+	}
+}
+
+func TestPaletteListsMenuActionsWithShortcuts(t *testing.T) {
+	w := newTestWindow(t)
+	w.SetActions(Actions{})
+	w.Window().Resize(fyne.NewSize(900, 600))
+	w.showPalette()
+	f := w.finders.open
+	test.Type(f.entry, "save all")
+	if len(f.results) == 0 || f.results[0].Name != "File › Save All" {
+		t.Fatalf("palette results for \"save all\" = %v, want File › Save All first", f.results)
+	}
+	if got := f.detail(f.results[0]); got != "Ctrl+Shift+S" {
+		t.Errorf("Save All shows shortcut %q, want Ctrl+Shift+S", got)
+	}
+	for _, r := range f.rank("") {
+		if r.Name == "View › "+paletteLabel {
+			t.Error("the palette lists itself")
+		}
+	}
+	f.entry.SetText("problems pane")
+	press(f, fyne.KeyReturn)
+	if got := w.panes.tabs.SelectedIndex(); got != 2 {
+		t.Errorf("after View › Problems Pane the pane tab is %d, want 2 (Problems)", got)
+	}
+}
+
+func caretLine(e *editor) int {
+	if e == nil {
+		return 0
+	}
+	return e.caret.Line + 1
+}
