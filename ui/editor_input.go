@@ -226,6 +226,9 @@ func (e *editor) customShortcut(s *desktop.CustomShortcut) bool {
 		}
 		e.evaluate()
 	case fyne.KeyF:
+		if shift {
+			return false // Find in Files, the window's
+		}
 		e.bars.showFind()
 	case fyne.KeyG:
 		e.bars.showGoto()

@@ -34,6 +34,7 @@ func (w *Window) SetActions(a Actions) {
 	w.shortcut(fyne.KeyO, w.openFolder)
 	w.shortcut(fyne.KeyComma, w.showSettings)
 	w.shortcut(fyne.KeyP, w.showGoToFile)
+	w.win.Canvas().AddShortcut(ctrlKey(fyne.KeyF, true), func(fyne.Shortcut) { w.showSearch() })
 	w.win.Canvas().AddShortcut(ctrlKey(fyne.KeyP, true), func(fyne.Shortcut) { w.showPalette() })
 	for key, fn := range map[fyne.KeyName]func(){
 		fyne.KeyB: func() { w.runByPerson("build") },
@@ -86,10 +87,11 @@ func (w *Window) buildMenu(recent []string) {
 	view := fyne.NewMenu("View",
 		menuItem(paletteLabel+"…", ctrlKey(fyne.KeyP, true), w.showPalette),
 		fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem("Eval Pane", func() { w.panes.tabs.SelectIndex(0) }),
-		fyne.NewMenuItem("Run Pane", func() { w.panes.tabs.SelectIndex(1) }),
-		fyne.NewMenuItem("Problems Pane", func() { w.panes.tabs.SelectIndex(2) }),
-		fyne.NewMenuItem("Agents Pane", func() { w.panes.tabs.SelectIndex(3) }))
+		menuItem("Find in Files…", ctrlKey(fyne.KeyF, true), w.showSearch),
+		fyne.NewMenuItemSeparator())
+	for _, pane := range []string{"Eval", "Run", "Problems", "Agents", "Search", "Change Sets"} {
+		view.Items = append(view.Items, fyne.NewMenuItem(pane+" Pane", func() { w.selectPane(pane) }))
+	}
 	w.win.SetMainMenu(fyne.NewMainMenu(file, w.editMenu(), view, w.runMenu(), w.agentsMenu(), fyne.NewMenu("Help",
 		fyne.NewMenuItem("About Trestle", w.showAbout))))
 }
@@ -150,7 +152,7 @@ func (w *Window) agentsMenu() *fyne.Menu {
 		w.saveSettings(w.settings)
 	}
 	return fyne.NewMenu("Agents", copyCfg, listener,
-		fyne.NewMenuItem("Show Agent Calls", func() { w.panes.tabs.SelectIndex(3) }))
+		fyne.NewMenuItem("Show Agent Calls", func() { w.selectPane("Agents") }))
 }
 
 func (w *Window) applyListener() {

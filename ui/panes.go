@@ -30,6 +30,9 @@ type panes struct {
 	agents   *agentsPane
 	runTab   *container.TabItem
 	evalTab  *container.TabItem
+	// search is find in files (searchpane.go), added by the window.
+	search    *searchPane
+	searchTab *container.TabItem
 }
 
 func newPanes(open func(rel string, line int)) *panes {

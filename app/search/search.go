@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"unicode/utf8"
 )
@@ -74,6 +75,15 @@ func Run(ctx context.Context, root string, q Query, opts Options) (Result, error
 	}
 	limit = min(limit, MaxLimit)
 	s := &searcher{root: root, q: q, re: re, opts: opts, limit: limit}
+	// The one-pass test of a whole file needs ^ and $ to work at every
+	// line, as they do on the split lines; $ before a CR of a CRLF file
+	// is only seen on split (and trimmed) lines, so such patterns skip it.
+	switch {
+	case !q.Regexp:
+		s.whole = re
+	case !strings.Contains(q.Pattern, "$"):
+		s.whole = regexp.MustCompile("(?m)" + re.String())
+	}
 	if !q.Regexp && !q.IgnoreCase {
 		s.lit = newLiteral([]byte(q.Pattern))
 	}
@@ -105,7 +115,8 @@ type searcher struct {
 	root  string
 	q     Query
 	re    *regexp.Regexp
-	lit   *literal // the pattern, when a case-sensitive literal: faster than regexp
+	whole *regexp.Regexp // re for a whole file at once, or nil: split every file
+	lit   *literal       // the pattern, when a case-sensitive literal: faster than regexp
 	opts  Options
 	limit int
 
@@ -194,7 +205,7 @@ func (s *searcher) searchFile(rel string, buf []byte) ([]byte, bool) {
 	if err != nil || bytes.IndexByte(data[:min(len(data), 8<<10)], 0) >= 0 {
 		return data, s.count(nil)
 	}
-	if s.lit == nil && !s.re.Match(data) { // most files: one pass, no line splitting
+	if s.lit == nil && s.whole != nil && !s.whole.Match(data) { // most files: one pass, no line splitting
 		return data, s.count(nil)
 	}
 	return data, s.count(s.lines(rel, data))
@@ -223,7 +234,11 @@ func (s *searcher) lines(rel string, data []byte) []Match {
 		if end < 0 {
 			end = len(data)
 		}
-		if at := s.find(data[:end]); at >= 0 {
+		text := data[:end]
+		if s.q.Regexp && len(text) > 0 && text[len(text)-1] == '\r' {
+			text = text[:len(text)-1] // $ ends a CRLF line before its CR
+		}
+		if at := s.find(text); at >= 0 {
 			found = append(found, matchAt(rel, line, data[:end], at))
 		}
 		data = data[min(end+1, len(data)):]

@@ -89,3 +89,40 @@ func TestRunStopsWhenCancelled(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestAnchorsMatchEveryLine: ^ and $ in a regexp match at each line, as a
+// person reading "per line" expects, in LF and CRLF files alike (the
+// one-pass test of a whole file once let only the first line match ^).
+func TestAnchorsMatchEveryLine(t *testing.T) {
+	root := t.TempDir()
+	for name, text := range map[string]string{
+		"lf.go":   "// x\npackage lf\n",
+		"crlf.go": "// x\r\npackage crlf\r\n",
+		"no.go":   "// package no more\n",
+	} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, pattern := range []string{`^package \w+$`, `^package`, `\w+$`} {
+		res, err := Run(context.Background(), root, Query{Pattern: pattern, Regexp: true, Glob: "*.go"}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]int{}
+		for _, m := range res.Matches {
+			if _, seen := got[m.Path]; !seen {
+				got[m.Path] = m.Line // the first matching line
+			}
+		}
+		if pattern == `\w+$` {
+			if got["lf.go"] != 1 || got["crlf.go"] != 1 || got["no.go"] != 1 {
+				t.Errorf("%s: matches %v, want line 1 of every file", pattern, got)
+			}
+			continue
+		}
+		if len(got) != 2 || got["lf.go"] != 2 || got["crlf.go"] != 2 {
+			t.Errorf("%s: matches %v, want line 2 of lf.go and crlf.go only", pattern, got)
+		}
+	}
+}

@@ -1,0 +1,99 @@
+package ui
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+)
+
+// syncSearch makes s search inline: Fyne's test driver runs fyne.Do on
+// the calling goroutine, so a search on a goroutine would touch the list
+// beside the test.
+func syncSearch(s *searchPane) { s.async = func(fn func()) { fn() } }
+
+func TestSearchPaneFindsAndOpens(t *testing.T) {
+	w := newTestWindow(t)
+	w.SetActions(Actions{})
+	w.Window().Resize(fyne.NewSize(900, 600))
+	s := w.panes.search
+	syncSearch(s)
+	openEditor(t, w, "lib/lib.go")
+	w.showSearch()
+	if w.panes.tabs.Selected() != w.panes.searchTab || w.win.Canvas().Focused() != s.pattern {
+		t.Fatal("Ctrl+Shift+F did not show the Search pane with the keyboard in its pattern")
+	}
+	test.Type(s.pattern, "PRINTLN")
+	s.pattern.OnSubmitted(s.pattern.Text)
+	if len(s.rows) != 2 || !s.rows[0].head || s.rows[0].path != "main.go" || s.rows[1].match.Line != 6 {
+		t.Fatalf("rows = %+v, want main.go's heading and its line 6 (case ignored)", s.rows)
+	}
+	s.list.Select(1)
+	w.loading.Wait()
+	if e := w.tabs.activeEditor(); w.tabs.active() != "main.go" || e.caret.Line != 5 {
+		t.Errorf("a click opened %q at line %d, want main.go at 6", w.tabs.active(), caretLine(e))
+	}
+
+	s.matchCase.SetChecked(true)
+	if len(s.rows) != 0 || !strings.HasPrefix(s.status.Text, "No matches") {
+		t.Errorf("Match case: rows %+v, status %q; want none", s.rows, s.status.Text)
+	}
+	s.pattern.SetText(`^package \w+$`)
+	s.regexp.SetChecked(true)
+	if files := headings(s); strings.Join(files, " ") != "lib/lib.go main.go" {
+		t.Errorf("regexp matched files %v, want lib/lib.go and main.go", files)
+	}
+	s.glob.SetText("lib/*")
+	s.glob.OnSubmitted(s.glob.Text)
+	if files := headings(s); strings.Join(files, " ") != "lib/lib.go" {
+		t.Errorf("glob lib/* matched files %v, want lib/lib.go", files)
+	}
+	s.pattern.SetText(`(`)
+	s.search()
+	if len(s.rows) != 0 || !strings.Contains(s.status.Text, "Search:") {
+		t.Errorf("a bad regexp: rows %+v, status %q; want the error shown", s.rows, s.status.Text)
+	}
+}
+
+// TestSearchPaneOnBbolt searches a real module nobody here wrote: bbolt
+// from the module cache (a dependency of Trestle, so always there).
+func TestSearchPaneOnBbolt(t *testing.T) {
+	test.NewTempApp(t)
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "go.etcd.io/bbolt").Output()
+	if err != nil {
+		t.Fatalf("go list -m go.etcd.io/bbolt: %v", err)
+	}
+	root := strings.TrimSpace(string(out))
+	var opened string
+	s := newSearchPane(root, func(rel string, line int) { opened = rel })
+	syncSearch(s)
+	s.regexp.SetChecked(true)
+	s.glob.SetText("*.go")
+	s.pattern.SetText(`func \(db \*DB\) Update\(`)
+	s.search()
+	if files := headings(s); len(files) != 1 || files[0] != "db.go" {
+		t.Fatalf("DB.Update found in %v (status %q), want db.go", files, s.status.Text)
+	}
+	s.list.Select(1)
+	if opened != "db.go" {
+		t.Errorf("a click opened %q, want db.go", opened)
+	}
+	s.regexp.SetChecked(false)
+	s.pattern.SetText("bolt.Open(")
+	s.search()
+	if n := len(headings(s)); n < 5 {
+		t.Errorf("bolt.Open( is in %d files of bbolt, want many (status %q)", n, s.status.Text)
+	}
+}
+
+func headings(s *searchPane) []string {
+	var out []string
+	for _, r := range s.rows {
+		if r.head {
+			out = append(out, r.path)
+		}
+	}
+	return out
+}
