@@ -153,8 +153,10 @@ func (w *Window) RunEnded(run *task.Run) {
 	})
 }
 
-// runByPerson starts a task from the Run menu, off the main goroutine.
-func (w *Window) runByPerson(name string) {
+// runByPerson starts a task from the Run menu, off the main goroutine, with
+// args after the task's own (the runner lets package patterns in args
+// replace the task's packages).
+func (w *Window) runByPerson(name string, args ...string) {
 	if w.services.Tasks == nil {
 		return
 	}
@@ -167,7 +169,7 @@ func (w *Window) runByPerson(name string) {
 			w.Notify(fmt.Sprintf("there is no task %q", name))
 			return
 		}
-		run, err := w.services.Tasks.Start(context.Background(), t, nil, s, w.RunLine)
+		run, err := w.services.Tasks.Start(context.Background(), t, args, s, w.RunLine)
 		if err != nil {
 			w.Notify(err.Error())
 			return

@@ -38,7 +38,7 @@ func (w *Window) SetActions(a Actions) {
 	w.win.Canvas().AddShortcut(ctrlKey(fyne.KeyP, true), func(fyne.Shortcut) { w.showPalette() })
 	for key, fn := range map[fyne.KeyName]func(){
 		fyne.KeyB: func() { w.runByPerson("build") },
-		fyne.KeyT: func() { w.runByPerson("test") },
+		fyne.KeyT: w.testAtCursor,
 		fyne.KeyV: func() { w.runByPerson("vet") },
 		fyne.KeyX: w.stopRun,
 	} {
@@ -105,7 +105,8 @@ func (w *Window) runMenu() *fyne.Menu {
 	}
 	return fyne.NewMenu("Run",
 		item("Build", fyne.KeyB, func() { w.runByPerson("build") }),
-		item("Test", fyne.KeyT, func() { w.runByPerson("test") }),
+		item("Test at Cursor", fyne.KeyT, w.testAtCursor),
+		fyne.NewMenuItem("Test All", func() { w.runByPerson("test") }),
 		item("Vet", fyne.KeyV, func() { w.runByPerson("vet") }),
 		fyne.NewMenuItemSeparator(),
 		item("Stop", fyne.KeyX, w.stopRun),

@@ -23,15 +23,20 @@ const mainGo = "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\
 
 func newTestWindow(t *testing.T) *Window {
 	t.Helper()
-	a := test.NewTempApp(t)
-	p := newProject(t, map[string]string{
+	return newTestWindowWith(t, map[string]string{
 		"main.go":     mainGo,
 		"lib/lib.go":  "package lib\n",
 		"go.mod":      "module example.com/demo\n",
 		"data/x.bin":  "\x00\x01",
 		".git/config": "",
 	})
-	w := New(a, p)
+}
+
+// newTestWindowWith is a window on a new project of files.
+func newTestWindowWith(t *testing.T, files map[string]string) *Window {
+	t.Helper()
+	a := test.NewTempApp(t)
+	w := New(a, newProject(t, files))
 	// Fyne's test driver runs fyne.Do inline on the calling goroutine, so a
 	// folder read on a goroutine would touch the tree beside the test: read
 	// inline instead (TestWindowTreeReadsFoldersOffTheMainGoroutine checks
