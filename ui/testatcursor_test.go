@@ -1,39 +1,61 @@
 package ui
 
 import (
+	"context"
+	"slices"
 	"strings"
 	"testing"
 
-	"trestle/app/services"
+	"trestle/app/projconf"
 	"trestle/app/task"
 	"trestle/app/textbuf"
 )
 
-// TestTestAtCursorRunsOnlyThatTest runs a real go test: TestFails fails,
-// TestPasses passes. With the caret in TestPasses only it runs (the run
-// passes); outside any test, every test runs (and fails).
+// TestTestAtCursorRunsOnlyThatTest runs a real go test with what Ctrl+Shift+T
+// asks for: TestFails fails, TestPasses passes. With the caret in
+// TestPasses only it runs, and the run passes; outside any test, every test
+// runs (and fails). The run goes straight to the runner: the test driver
+// would run the Run pane's fyne.Do calls on two goroutines at once.
 func TestTestAtCursorRunsOnlyThatTest(t *testing.T) {
-	test := "package calc\n\nimport \"testing\"\n\nfunc TestFails(t *testing.T) { t.Fatal(\"boom\") }\n\nfunc TestPasses(t *testing.T) {\n\tt.Log(\"fine\")\n}\n"
+	src := "package calc\n\nimport \"testing\"\n\nfunc TestFails(t *testing.T) { t.Fatal(\"boom\") }\n\nfunc TestPasses(t *testing.T) {\n\tt.Log(\"fine\")\n}\n"
 	w := newTestWindowWith(t, map[string]string{
 		"go.mod":            "module example.com/calc\n\ngo 1.22\n",
 		"calc/calc.go":      "package calc\n",
-		"calc/calc_test.go": test,
+		"calc/calc_test.go": src,
 	})
-	w.SetServices(services.Services{Tasks: task.NewRunner(w.project.Root)})
 	e := openEditor(t, w, "calc/calc_test.go")
-
 	e.setCaret(textbuf.Pos{Line: 7}, false) // inside TestPasses
-	w.testAtCursor()
-	w.loading.Wait()
-	out := w.panes.run.text(0)
-	if !strings.Contains(out, "ok") || strings.Contains(out, "FAIL") || !strings.Contains(out, "-run ^TestPasses$ ./calc") {
-		t.Fatalf("the caret in TestPasses ran:\n%s\nwant go test -run ^TestPasses$ ./calc, passing", out)
+	args, name := w.testAtCursorArgs()
+	if name != "TestPasses" || !slices.Equal(args, []string{"-run", "^TestPasses$", "./calc"}) {
+		t.Fatalf("caret in TestPasses: args %q for %q", args, name)
 	}
-
+	if code, out := runTest(t, w.project.Root, args); code != 0 || strings.Contains(out, "boom") {
+		t.Fatalf("go test %q exited %d:\n%s\nwant only TestPasses, passing", args, code, out)
+	}
 	e.setCaret(textbuf.Pos{Line: 1}, false) // between functions
-	w.testAtCursor()
-	w.loading.Wait()
-	if out := w.panes.run.text(0); !strings.Contains(out, "boom") {
-		t.Fatalf("the caret outside a test should run every test (TestFails fails):\n%s", out)
+	if args, name := w.testAtCursorArgs(); args != nil || name != "" {
+		t.Fatalf("caret outside a test: args %q for %q, want none (every test)", args, name)
 	}
+	if code, out := runTest(t, w.project.Root, nil); code == 0 || !strings.Contains(out, "boom") {
+		t.Fatalf("every test exited %d:\n%s\nwant TestFails to fail", code, out)
+	}
+}
+
+func runTest(t *testing.T, root string, args []string) (int, string) {
+	t.Helper()
+	conf := projconf.Defaults()
+	tk, _ := conf.Task("test")
+	s, _ := conf.Selection("default")
+	var out strings.Builder
+	lines := make(chan string, 1024)
+	run, err := task.NewRunner(root).Start(context.Background(), tk, args, s, func(l task.Line) { lines <- l.Text })
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-run.Done()
+	close(lines)
+	for l := range lines {
+		out.WriteString(l + "\n")
+	}
+	return run.ExitCode(), out.String()
 }
