@@ -214,21 +214,36 @@ func (e *editor) typeText(s string) {
 	e.replaceSelection(s)
 }
 
-// newline replaces the selection with a line break and the leading spaces
-// and tabs of the caret's line (no more of them than lie before the caret).
+// typeRune types r as a code editor does: brackets and quotes pair and
+// step over their closers, a } first on a line outdents it
+// (textbuf.TypeRune).
+func (e *editor) typeRune(r rune) {
+	e.apply(e.buf.TypeRune(e.selection(), r))
+}
+
+// newline is Enter: a line break indented as the line before, one step
+// deeper after an opening bracket or a case label (textbuf.Newline).
 func (e *editor) newline() {
-	sel := e.selection()
-	line := e.buf.Line(sel.Start.Line)
-	indent := []rune(textbuf.LeadingSpace(line))
-	indent = indent[:min(len(indent), sel.Start.Col)]
-	e.replaceSelection("\n" + string(indent))
+	e.apply(e.buf.Newline(e.selection()))
+}
+
+// apply makes a typed edit, or only moves the caret when it changes no text.
+func (e *editor) apply(t textbuf.Typed) {
+	if t.Text == "" && t.Replace.Empty() {
+		e.setCaret(t.Caret, false)
+		return
+	}
+	e.buf.Replace(t.Replace, t.Text)
+	e.edited(t.Caret)
 }
 
 // backspace deletes the selection, or the rune before the caret (joining
 // lines at a line's start).
 func (e *editor) backspace() {
 	sel := e.selection()
-	if sel.Empty() {
+	if pair, ok := e.buf.PairAround(e.caret); ok && sel.Empty() {
+		sel = pair // "(|)": both go
+	} else if sel.Empty() {
 		sel.Start = e.before(e.caret)
 	}
 	e.deleteRange(sel)

@@ -17,6 +17,7 @@ var (
 	_ fyne.Tabbable       = (*editorPage)(nil)
 	_ desktop.Mouseable   = (*editorPage)(nil)
 	_ desktop.Keyable     = (*editorPage)(nil)
+	_ fyne.Scrollable     = (*editorPage)(nil)
 )
 
 // FocusGained is called by Fyne on the main goroutine, like every event here.
@@ -29,7 +30,7 @@ func (p *editorPage) FocusLost() { p.e.shift = false }
 func (p *editorPage) AcceptsTab() bool { return true }
 
 // TypedRune types r over the selection.
-func (p *editorPage) TypedRune(r rune) { p.e.typeText(string(r)) }
+func (p *editorPage) TypedRune(r rune) { p.e.typeRune(r) }
 
 // KeyDown notes a Shift key going down, for Shift+arrows.
 func (p *editorPage) KeyDown(ev *fyne.KeyEvent) {
@@ -301,4 +302,34 @@ func (p *editorPage) focus() {
 	if c := fyne.CurrentApp().Driver().CanvasForObject(p); c != nil {
 		c.Focus(p)
 	}
+}
+
+// wheelNotch is how far Fyne says one notch of a mouse wheel scrolls on
+// Linux and Windows (its scrollSpeed, 25 px): about one and a half lines
+// of code, where editors move three.
+const wheelNotch = 25
+
+// wheelLines is how many lines one notch scrolls.
+const wheelLines = 3
+
+// Scrolled scrolls the view wheelLines lines a notch (a touchpad's small
+// deltas in proportion); Shift scrolls sideways. The page takes the
+// event before the scroll container under it would.
+func (p *editorPage) Scrolled(ev *fyne.ScrollEvent) {
+	e := p.e
+	cell := e.look.cell
+	if cell.Height == 0 {
+		return
+	}
+	dx, dy := ev.Scrolled.DX, ev.Scrolled.DY
+	if e.shift && dx == 0 {
+		dx, dy = dy, 0
+	}
+	off := e.scroll.Offset
+	off.X -= dx / wheelNotch * wheelLines * cell.Width * 2 // columns are narrow: six a notch
+	off.Y -= dy / wheelNotch * wheelLines * cell.Height
+	content, view := e.page.MinSize(), e.scroll.Size()
+	off.X = min(off.X, max(0, content.Width-view.Width))
+	off.Y = min(off.Y, max(0, content.Height-view.Height))
+	e.scrollTo(off)
 }

@@ -77,7 +77,11 @@ func TestEditorTyping(t *testing.T) {
 		caret textbuf.Pos
 	}{
 		{name: "type", text: "ac", at: textbuf.Pos{Col: 1}, do: func(e *editor) { test.Type(e.page, "b") }, want: "abc", caret: textbuf.Pos{Col: 2}},
-		{name: "auto-indent", text: "\tif x {", at: textbuf.Pos{Col: 7}, do: func(e *editor) { key(e, fyne.KeyReturn); test.Type(e.page, "y") }, want: "\tif x {\n\ty", caret: textbuf.Pos{Line: 1, Col: 2}},
+		{name: "auto-indent", text: "\tif x {", at: textbuf.Pos{Col: 7}, do: func(e *editor) { key(e, fyne.KeyReturn); test.Type(e.page, "y") }, want: "\tif x {\n\t\ty", caret: textbuf.Pos{Line: 1, Col: 3}},
+		{name: "keep indent", text: "\tx := 1", at: textbuf.Pos{Col: 8}, do: func(e *editor) { key(e, fyne.KeyReturn); test.Type(e.page, "y") }, want: "\tx := 1\n\ty", caret: textbuf.Pos{Line: 1, Col: 2}},
+		{name: "brackets pair and step over", text: "", at: textbuf.Pos{}, do: func(e *editor) { test.Type(e.page, "f(x)") }, want: "f(x)", caret: textbuf.Pos{Col: 4}},
+		{name: "enter between braces", text: "func f() ", at: textbuf.Pos{Col: 9}, do: func(e *editor) { test.Type(e.page, "{"); key(e, fyne.KeyReturn); test.Type(e.page, "x") }, want: "func f() {\n\tx\n}", caret: textbuf.Pos{Line: 1, Col: 2}},
+		{name: "backspace deletes an empty pair", text: "", at: textbuf.Pos{}, do: func(e *editor) { test.Type(e.page, "(\""); key(e, fyne.KeyBackspace); key(e, fyne.KeyBackspace) }, want: "", caret: textbuf.Pos{}},
 		{name: "backspace joins lines", text: "a\nb", at: textbuf.Pos{Line: 1}, do: func(e *editor) { key(e, fyne.KeyBackspace) }, want: "ab", caret: textbuf.Pos{Col: 1}},
 		{name: "delete", text: "abc", at: textbuf.Pos{Col: 1}, do: func(e *editor) { key(e, fyne.KeyDelete) }, want: "ac", caret: textbuf.Pos{Col: 1}},
 		{name: "backspace one rune of many bytes", text: "a世🙂", at: textbuf.Pos{Col: 3}, do: func(e *editor) { key(e, fyne.KeyBackspace) }, want: "a世", caret: textbuf.Pos{Col: 2}},

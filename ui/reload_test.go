@@ -179,7 +179,7 @@ func TestEditMenuActsOnFocus(t *testing.T) {
 		}
 		edit = append(edit, it.Label)
 	}
-	if got := strings.Join(file, ","); !strings.Contains(got, "Open Recent,,Save,Save All,Close Tab") {
+	if got := strings.Join(file, ","); !strings.Contains(got, "Open Recent,Go to File…,,Save,Save All,Close Tab") {
 		t.Errorf("File menu = %s", got)
 	}
 	if w.win.MainMenu().Items[1].Label != "Edit" {
