@@ -1,11 +1,15 @@
 package ui
 
 import (
+	"image/color"
+	"math"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 
 	"trestle/app/textbuf"
 )
@@ -38,4 +42,35 @@ func TestWheelScrollsThreeLinesANotch(t *testing.T) {
 	if e.scroll.Offset.Y != 0 {
 		t.Errorf("one notch up left the view at %v, want the top", e.scroll.Offset.Y)
 	}
+}
+
+// TestLineNumbersReadInBothThemes: the gutter's numbers keep a contrast of
+// at least 3:1 (WCAG's large-text floor) against the page, dark or light.
+func TestLineNumbersReadInBothThemes(t *testing.T) {
+	for _, v := range []fyne.ThemeVariant{theme.VariantDark, theme.VariantLight} {
+		th := theme.DefaultTheme()
+		fg := nrgba(th.Color(theme.ColorNameForeground, v))
+		bg := nrgba(th.Color(theme.ColorNameBackground, v))
+		var c [9]color.NRGBA
+		c[7], c[8] = fg, bg
+		gutter := nrgba(newRowStyles(c, false).gutter.(*widget.CustomTextGridStyle).FGColor)
+		if r := contrast(gutter, bg); r < 3 {
+			t.Errorf("variant %d: line numbers %v on %v have contrast %.2f, want >= 3", v, gutter, bg, r)
+		}
+	}
+}
+
+func contrast(a, b color.NRGBA) float64 {
+	lum := func(c color.NRGBA) float64 {
+		ch := func(v uint8) float64 {
+			s := float64(v) / 255
+			if s <= 0.03928 {
+				return s / 12.92
+			}
+			return math.Pow((s+0.055)/1.055, 2.4)
+		}
+		return 0.2126*ch(c.R) + 0.7152*ch(c.G) + 0.0722*ch(c.B)
+	}
+	la, lb := lum(a), lum(b)
+	return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
 }
