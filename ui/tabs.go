@@ -197,13 +197,17 @@ func (a *tabArea) newEditor(t *fileTab, f loaded) *editor {
 	return e
 }
 
-// title is the tab's base name, or its whole path when another tab has
-// the same base name, after dirtyMark when it has unsaved changes.
+// title is the tab's base name, followed by its folder when another tab
+// has the same base name ("calc.go — internal/calc"; a file at the root
+// keeps its bare name), after dirtyMark when it has unsaved changes.
 func (a *tabArea) title(t *fileTab) string {
 	name := path.Base(t.path)
 	for _, other := range a.byItem {
 		if other != t && path.Base(other.path) == name {
-			name = t.path
+			if dir := path.Dir(t.path); dir != "." {
+				name += " — " + dir
+			}
+			break
 		}
 	}
 	if t.dirty() {
@@ -261,6 +265,9 @@ func (a *tabArea) closed(item *container.TabItem) {
 }
 
 func (a *tabArea) update() {
+	for _, t := range a.byItem {
+		a.retitle(t) // a tab that came or went may make a name collide, or no longer
+	}
 	if len(a.docs.Items) == 0 {
 		a.docs.Hide()
 		a.hint.Show()

@@ -134,3 +134,26 @@ func TestTabWidthSetting(t *testing.T) {
 	}
 	t.Error("line 6 not in the grid")
 }
+
+// TestTabTitlesNameTheFolderWhenNamesCollide: two doc.go tabs show their
+// folders, both of them, from the moment the second opens; when one
+// closes the other goes back to its bare name.
+func TestTabTitlesNameTheFolderWhenNamesCollide(t *testing.T) {
+	w := newTestWindowWith(t, map[string]string{"a/doc.go": "package a\n", "b/c/doc.go": "package c\n", "doc.go": "package x\n"})
+	openEditor(t, w, "a/doc.go")
+	if got := w.tabs.find("a/doc.go").item.Text; got != "doc.go" {
+		t.Fatalf("a lone tab is titled %q, want doc.go", got)
+	}
+	openEditor(t, w, "b/c/doc.go")
+	openEditor(t, w, "doc.go")
+	for rel, want := range map[string]string{"a/doc.go": "doc.go — a", "b/c/doc.go": "doc.go — b/c", "doc.go": "doc.go"} {
+		if got := w.tabs.find(rel).item.Text; got != want {
+			t.Errorf("tab of %s is titled %q, want %q", rel, got, want)
+		}
+	}
+	w.tabs.remove(w.tabs.find("b/c/doc.go").item)
+	w.tabs.remove(w.tabs.find("doc.go").item)
+	if got := w.tabs.find("a/doc.go").item.Text; got != "doc.go" {
+		t.Errorf("after the others closed, a/doc.go is titled %q, want doc.go", got)
+	}
+}
