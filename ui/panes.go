@@ -50,10 +50,12 @@ func newPanes(open func(rel string, line int)) *panes {
 	return p
 }
 
-// agentsPane lists agent tool calls, newest last. Main goroutine only.
+// agentsPane lists agent tool calls, newest last; a click opens one
+// (onOpen, set by the window). Main goroutine only.
 type agentsPane struct {
-	calls []app.ToolCall
-	list  *widget.List
+	calls  []app.ToolCall
+	list   *widget.List
+	onOpen func(app.ToolCall)
 }
 
 func newAgentsPane() *agentsPane {
@@ -67,6 +69,12 @@ func newAgentsPane() *agentsPane {
 		},
 		func(id widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(callText(a.calls[id])) },
 	)
+	a.list.OnSelected = func(id widget.ListItemID) {
+		a.list.Unselect(id)
+		if id < len(a.calls) && a.onOpen != nil {
+			a.onOpen(a.calls[id])
+		}
+	}
 	return a
 }
 

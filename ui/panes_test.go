@@ -2,12 +2,14 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"trestle/app"
 )
@@ -97,3 +99,42 @@ var (
 	fyneKeyUp   = fyne.KeyEvent{Name: fyne.KeyUp}
 	fyneKeyDown = fyne.KeyEvent{Name: fyne.KeyDown}
 )
+
+// TestAgentCallOpensWhole: a click on a call in the Agents pane shows its
+// whole arguments and result.
+func TestAgentCallOpensWhole(t *testing.T) {
+	w := newTestWindow(t)
+	w.Window().Resize(fyne.NewSize(1000, 700))
+	code := "x := 1\nif x < 2 {\n\tfmt.Println(\"small\")\n}\n" + strings.Repeat("// more\n", 20)
+	w.panes.agents.add(app.ToolCall{ID: 7, Client: "claude-code", Tool: "trestle_eval", State: "done",
+		Summary: "{\"code\":\"x := 1…", Arguments: "{\n  \"code\": " + strconv.Quote(code) + "\n}", Result: "small\n= <nil>"})
+	w.panes.agents.list.Select(0)
+	var texts []string
+	for _, o := range w.win.Canvas().Overlays().List() {
+		texts = append(texts, labelTexts(o)...)
+	}
+	all := strings.Join(texts, "\n")
+	for _, want := range []string{"trestle_eval — claude-code", strconv.Quote(code), "small\n= <nil>"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the call's dialog lacks %q; it shows:\n%s", want, all)
+		}
+	}
+}
+
+func labelTexts(o fyne.CanvasObject) []string {
+	var out []string
+	switch v := o.(type) {
+	case *widget.Label:
+		out = append(out, v.Text)
+	case fyne.Widget:
+		r := test.WidgetRenderer(v)
+		for _, c := range r.Objects() {
+			out = append(out, labelTexts(c)...)
+		}
+	case *fyne.Container:
+		for _, c := range v.Objects {
+			out = append(out, labelTexts(c)...)
+		}
+	}
+	return out
+}

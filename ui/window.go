@@ -81,6 +81,7 @@ func New(a fyne.App, p *app.Project) *Window {
 	w.tree.OnSelected = w.treeSelected
 	w.tree.OnUnselected = func(string) { w.treeSel = "" }
 	w.panes = newPanes(w.openAt)
+	w.panes.agents.onOpen = w.showCall
 	w.addSearchPane()
 	w.paneSplit = container.NewVSplit(w.tabs.content, w.panes.tabs)
 	w.paneSplit.Offset = 0.72
