@@ -124,8 +124,7 @@ func transcript(client, code string, res eval.Result, err error) []string {
 func (w *Window) RunStarted(client string, run *task.Run) {
 	head := fmt.Sprintf("$ %s    [%s, %s]", strings.Join(append(append([]string{}, run.Task.Command...), run.Args...), " "), run.ID, client)
 	fyne.Do(func() {
-		w.panes.run.clear()
-		w.panes.run.append(head)
+		w.panes.runView.begin(head)
 		w.panes.tabs.Select(w.panes.runTab)
 		w.panes.problems.set(nil)
 	})
@@ -148,7 +147,7 @@ func (w *Window) RunEnded(run *task.Run) {
 		probs = append(probs, Problem{Path: p.Path, Line: p.Line, Col: p.Col, Message: p.Message})
 	}
 	fyne.Do(func() {
-		w.panes.run.append(tail)
+		w.panes.runView.end(tail)
 		w.panes.problems.set(probs)
 	})
 }

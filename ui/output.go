@@ -6,6 +6,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
+
+	"trestle/app/textbuf"
 )
 
 // outputView is a bounded, append-only text pane (the Run output, the Eval
@@ -16,6 +18,8 @@ type outputView struct {
 	grid    *widget.TextGrid
 	max     int
 	dropped int
+	// style, when set, styles each new row (the Run pane's links).
+	style func(row *widget.TextGridRow, line string)
 }
 
 func newOutputView(max int) *outputView {
@@ -27,7 +31,11 @@ func newOutputView(max int) *outputView {
 // append adds lines (each without its newline) and scrolls to the end.
 func (o *outputView) append(lines ...string) {
 	for _, l := range lines {
-		o.grid.Rows = append(o.grid.Rows, rowOf(l))
+		row := rowOf(l)
+		if o.style != nil {
+			o.style(&row, l)
+		}
+		o.grid.Rows = append(o.grid.Rows, row)
 	}
 	if over := len(o.grid.Rows) - o.max; over > 0 {
 		o.grid.Rows = append(o.grid.Rows[:0:0], o.grid.Rows[over:]...)
@@ -58,19 +66,26 @@ func (o *outputView) text(tail int) string {
 		fmt.Fprintf(&b, "[%d earlier lines not shown]\n", skipped)
 	}
 	for _, r := range rows {
-		for _, c := range r.Cells {
-			b.WriteRune(c.Rune)
-		}
+		b.WriteString(rowText(r))
 		b.WriteByte('\n')
 	}
 	return b.String()
 }
 
+// outputTabWidth is how wide a tab in output is: go test indents stack
+// lines and t.Log output with tabs.
+const outputTabWidth = 4
+
+// rowOf is a line as grid cells, tabs expanded to spaces: TextGrid expects
+// a tab's padding cells after it and would otherwise draw over the runes
+// that follow ("\t/home/x.go:3" showed as "\t/x.go:3"), and one cell a
+// column keeps taps and text in step.
 func rowOf(line string) widget.TextGridRow {
 	line = strings.TrimRight(line, "\r")
-	cells := make([]widget.TextGridCell, 0, len(line))
-	for _, r := range line {
-		cells = append(cells, widget.TextGridCell{Rune: r})
+	runes := textbuf.ExpandTabs(nil, line, outputTabWidth)
+	cells := make([]widget.TextGridCell, len(runes))
+	for i, r := range runes {
+		cells[i] = widget.TextGridCell{Rune: r}
 	}
 	return widget.TextGridRow{Cells: cells}
 }

@@ -26,6 +26,7 @@ type panes struct {
 	tabs     *container.AppTabs
 	eval     *evalPane
 	run      *outputView
+	runView  *runPane
 	problems *problemsPane
 	agents   *agentsPane
 	runTab   *container.TabItem
@@ -35,15 +36,16 @@ type panes struct {
 	searchTab *container.TabItem
 }
 
-func newPanes(open func(rel string, line int)) *panes {
+func newPanes(root string, open func(rel string, line int)) *panes {
 	p := &panes{
 		eval:     newEvalPane(),
-		run:      newOutputView(maxRunLines),
+		runView:  newRunPane(root, open),
 		problems: newProblemsPane(open),
 		agents:   newAgentsPane(),
 	}
+	p.run = p.runView.out
 	p.evalTab = container.NewTabItem("Eval", p.eval.content)
-	p.runTab = container.NewTabItem("Run", p.run.grid)
+	p.runTab = container.NewTabItem("Run", p.runView.content)
 	p.tabs = container.NewAppTabs(p.evalTab, p.runTab,
 		container.NewTabItem("Problems", p.problems.list),
 		container.NewTabItem("Agents", p.agents.list))

@@ -9,14 +9,6 @@ import (
 	"trestle/app/textbuf"
 )
 
-func rowText(r widget.TextGridRow) string {
-	runes := make([]rune, len(r.Cells))
-	for i, c := range r.Cells {
-		runes[i] = c.Rune
-	}
-	return string(runes)
-}
-
 func testStyles() rowStyles {
 	st := rowStyles{gutter: &widget.CustomTextGridStyle{}, current: &widget.CustomTextGridStyle{}}
 	for k := range st.kinds {

@@ -80,7 +80,7 @@ func New(a fyne.App, p *app.Project) *Window {
 	w.tree = w.files.widget()
 	w.tree.OnSelected = w.treeSelected
 	w.tree.OnUnselected = func(string) { w.treeSel = "" }
-	w.panes = newPanes(w.openAt)
+	w.panes = newPanes(p.Root, w.openAt)
 	w.panes.agents.onOpen = w.showCall
 	w.addSearchPane()
 	w.paneSplit = container.NewVSplit(w.tabs.content, w.panes.tabs)
