@@ -36,10 +36,10 @@ type panes struct {
 	searchTab *container.TabItem
 }
 
-func newPanes(root string, open func(rel string, line int)) *panes {
+func newPanes(root string, open func(rel string, line int), named func(base string) []string) *panes {
 	p := &panes{
 		eval:     newEvalPane(),
-		runView:  newRunPane(root, open),
+		runView:  newRunPane(root, open, named),
 		problems: newProblemsPane(open),
 		agents:   newAgentsPane(),
 	}

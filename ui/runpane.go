@@ -41,9 +41,11 @@ type runPane struct {
 	started  time.Time
 	tick     func(fn func()) (stop func()) // calls fn every second on the main goroutine until stopped
 	stopTick func()
-	// open opens a project file at a line; root is the project's folder.
-	open func(rel string, line int)
-	root string
+	// open opens a project file at a line; root is the project's folder;
+	// named lists the project's files with a base name (at most two).
+	open  func(rel string, line int)
+	root  string
+	named func(base string) []string
 }
 
 // pastRun is one finished run as the picker offers it.
@@ -52,8 +54,8 @@ type pastRun struct {
 	rows  []widget.TextGridRow
 }
 
-func newRunPane(root string, open func(rel string, line int)) *runPane {
-	r := &runPane{open: open, root: root, tick: everySecond}
+func newRunPane(root string, open func(rel string, line int), named func(base string) []string) *runPane {
+	r := &runPane{open: open, root: root, named: named, tick: everySecond}
 	r.grid = newLinkGrid(r.tapped)
 	r.out = &outputView{grid: &r.grid.TextGrid, max: maxRunLines, style: r.styleRow}
 	r.state = widget.NewLabel("No run yet: Run › Build, Test or Vet, or Ctrl+Shift+T for the test at the cursor.")
@@ -189,9 +191,9 @@ func (r *runPane) tapped(row, col int) {
 }
 
 // resolve finds the project file a reference names: project-relative,
-// absolute inside the project, or a package-relative name that one
-// earlier line of this run placed ("calc_test.go" after "--- FAIL" lines
-// name the package's folder); false when none is a file.
+// absolute inside the project, a package-relative name that a longer
+// reference of this run places, or else the project's only file of that
+// name; false when none is a file.
 func (r *runPane) resolve(ref string) (string, bool) {
 	if filepath.IsAbs(ref) {
 		rel, err := filepath.Rel(r.root, ref)
@@ -209,6 +211,11 @@ func (r *runPane) resolve(ref string) (string, bool) {
 			if cand := filepath.ToSlash(m[1]); cand != ref && strings.HasSuffix(cand, "/"+ref) && r.exists(cand) {
 				return cand, true
 			}
+		}
+	}
+	if !strings.Contains(ref, "/") && r.named != nil {
+		if files := r.named(ref); len(files) == 1 {
+			return files[0], true
 		}
 	}
 	return "", false

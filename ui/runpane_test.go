@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,7 +20,10 @@ func newTestRunPane(t *testing.T, files map[string]string) (*runPane, *[]opened)
 	test.NewTempApp(t)
 	p := newProject(t, files)
 	var got []opened
-	r := newRunPane(p.Root, func(rel string, line int) { got = append(got, opened{rel, line}) })
+	r := newRunPane(p.Root, func(rel string, line int) { got = append(got, opened{rel, line}) }, func(base string) []string {
+		files, _, _ := p.ListFiles(context.Background(), "", base, 2)
+		return files
+	})
 	r.tick = func(func()) func() { return func() {} } // no ticking goroutine beside the test
 	w := test.NewTempWindow(t, r.content)
 	w.Resize(fyne.NewSize(900, 400))
@@ -33,7 +37,8 @@ func tapAt(r *runPane, row, col int) {
 }
 
 func TestRunPaneOpensFileReferences(t *testing.T) {
-	r, got := newTestRunPane(t, map[string]string{"calc/calc_test.go": "package calc\n", "main.go": "package main\n"})
+	r, got := newTestRunPane(t, map[string]string{"calc/calc_test.go": "package calc\n", "main.go": "package main\n",
+		"deep/er/lone.go": "package er\n", "a/doc.go": "package a\n", "b/doc.go": "package b\n"})
 	r.begin("$ go test ./...")
 	r.out.append(
 		"--- FAIL: TestAdd (0.00s)",
@@ -42,6 +47,8 @@ func TestRunPaneOpensFileReferences(t *testing.T) {
 		"calc/calc_test.go:9:2: undefined: x", // 4
 		"\t"+filepath.Join(r.root, "main.go")+":3 +0x1d", // 5: a stack line with an absolute path
 		"../../etc/passwd.go:1: nope",                    // 6: outside the project
+		"lone.go:4: only one file has this name",         // 7
+		"doc.go:1: two files have this name",             // 8
 	)
 	tapAt(r, 2, 6)  // on "calc_test.go:7"
 	tapAt(r, 4, 0)  // on "calc/calc_test.go:9:2"
@@ -49,7 +56,9 @@ func TestRunPaneOpensFileReferences(t *testing.T) {
 	tapAt(r, 6, 3)  // outside the project: nothing
 	tapAt(r, 1, 3)  // no reference on the line
 	tapAt(r, 2, 20) // past the reference
-	want := []opened{{"calc/calc_test.go", 7}, {"calc/calc_test.go", 9}, {"main.go", 3}}
+	tapAt(r, 7, 1)  // the only lone.go
+	tapAt(r, 8, 1)  // a doc.go, but which: nothing
+	want := []opened{{"calc/calc_test.go", 7}, {"calc/calc_test.go", 9}, {"main.go", 3}, {"deep/er/lone.go", 4}}
 	if len(*got) != len(want) {
 		t.Fatalf("opened %v, want %v", *got, want)
 	}

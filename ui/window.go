@@ -80,7 +80,7 @@ func New(a fyne.App, p *app.Project) *Window {
 	w.tree = w.files.widget()
 	w.tree.OnSelected = w.treeSelected
 	w.tree.OnUnselected = func(string) { w.treeSel = "" }
-	w.panes = newPanes(p.Root, w.openAt)
+	w.panes = newPanes(p.Root, w.openAt, w.filesNamed)
 	w.panes.agents.onOpen = w.showCall
 	w.addSearchPane()
 	w.paneSplit = container.NewVSplit(w.tabs.content, w.panes.tabs)
@@ -90,6 +90,17 @@ func New(a fyne.App, p *app.Project) *Window {
 	w.win.SetContent(container.NewBorder(nil, w.status.bar, nil, nil, w.treeSplit))
 	w.win.Resize(fyne.NewSize(1100, 720))
 	return w
+}
+
+// filesNamed lists the project's files whose base name is base, at most
+// two (the Run pane opens a bare file.go:12 when only one file has that
+// name). It walks the tree: a person's click, not a hot path.
+func (w *Window) filesNamed(base string) []string {
+	files, _, err := w.project.ListFiles(context.Background(), "", base, 2)
+	if err != nil {
+		return nil
+	}
+	return files
 }
 
 // Window returns the Fyne window, to show and run on the main goroutine.
