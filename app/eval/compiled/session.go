@@ -111,6 +111,7 @@ func (s *Session) Run(ctx context.Context, code string, deadline time.Duration) 
 		return res, err
 	}
 	start := time.Now()
+	known = append(append([]importDecl{}, known...), s.autoImports(next, known, in)...)
 	bin, problem, err := s.build(ctx, dir, next, known, in)
 	res.Build = time.Since(start)
 	if err != nil || problem != "" {
