@@ -25,6 +25,7 @@ type genOptions struct {
 	noShow     bool            // the last expression has no value: run it as a statement
 	allImports bool            // keep imports whose guessed name looks unused
 	drop       map[string]bool // import paths the compiler said are unused
+	version    string          // the toolchain's language version, for //go:build
 }
 
 // generate writes the program for one input over the accumulated set:
@@ -36,6 +37,11 @@ type genOptions struct {
 // does not fail the build (GoNB does the same).
 func generate(set declSet, known []importDecl, in *input, o genOptions) string {
 	var b strings.Builder
+	if o.version != "" {
+		// A file's //go:build version raises its language version over the
+		// module's go line, so range over func works in a go 1.22 module.
+		fmt.Fprintf(&b, "//go:build %s\n\n", o.version)
+	}
 	b.WriteString("package main\n\n")
 	b.WriteString(helperImports)
 	used := usedQualifiers(set, in)

@@ -12,8 +12,9 @@ import (
 // names that only one non-internal standard package has ("rand" has two
 // and is left out). It is read once per process with `go list std`.
 var stdPackages = struct {
-	once   sync.Once
-	byName map[string]string
+	once    sync.Once
+	byName  map[string]string
+	version string // the toolchain's language version, e.g. go1.26
 }{}
 
 func standardPackages(goCmd string) map[string]string {
@@ -39,8 +40,33 @@ func standardPackages(goCmd string) map[string]string {
 			}
 		}
 		stdPackages.byName = m
+		if v, err := exec.CommandContext(ctx, goCmd, "env", "GOVERSION").Output(); err == nil {
+			stdPackages.version = languageVersion(strings.TrimSpace(string(v)))
+		}
 	})
 	return stdPackages.byName
+}
+
+// toolchainVersion is the go command's language version ("go1.26"), "" if unknown.
+func toolchainVersion(goCmd string) string {
+	standardPackages(goCmd)
+	return stdPackages.version
+}
+
+// languageVersion cuts go1.26.8 (or go1.26rc1) to go1.26.
+func languageVersion(v string) string {
+	if !strings.HasPrefix(v, "go1.") {
+		return ""
+	}
+	rest := v[len("go1."):]
+	end := 0
+	for end < len(rest) && rest[end] >= '0' && rest[end] <= '9' {
+		end++
+	}
+	if end == 0 {
+		return ""
+	}
+	return "go1." + rest[:end]
 }
 
 // autoImports are the standard packages the input uses by name without an
