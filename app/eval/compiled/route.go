@@ -24,7 +24,8 @@ import (
 //     they can be ranged over;
 //  3. a range over a call of a project package's function whose result is
 //     iterator-shaped (read from the package's source with go/parser);
-//  4. a use of a name an earlier compiled input declared.
+//  4. a use of a name an earlier compiled input declared, or of a package
+//     only a compiled input imported.
 //
 // Anything else tries the interpreter first. Whether a range is over a func
 // cannot be known from syntax alone, so an interpreter compile error that
@@ -80,8 +81,20 @@ func (s *Session) Wants(code, module string) (bool, string) {
 			return true, why
 		}
 	}
+	compiledOnly := map[string]bool{} // packages imported by compiled inputs only
+	for _, i := range set.imports {
+		compiledOnly[i.local()] = true
+	}
+	for _, i := range append(append([]importDecl{}, known...), in.imports...) {
+		delete(compiledOnly, i.local())
+	}
 	for _, n := range nodes {
-		_, idents := namesIn(n)
+		quals, idents := namesIn(n)
+		for q := range quals {
+			if compiledOnly[q] {
+				return true, "it uses the package " + q + ", which a compiled input imported"
+			}
+		}
 		for name := range idents {
 			if set.declares(name) && !declaredBy(in, name) {
 				return true, "it uses " + name + ", which an earlier compiled input declared"
