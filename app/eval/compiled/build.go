@@ -30,6 +30,9 @@ func (s *Session) build(ctx context.Context, dir string, set declSet, known []im
 	if _, err := os.Stat(filepath.Join(s.opts.Root, "go.mod")); err != nil {
 		return "", "", fmt.Errorf("compiled evaluation needs the project to be a Go module: no go.mod in the project folder")
 	}
+	if _, err := os.Stat(filepath.Join(s.opts.Root, pkgDir)); err == nil {
+		return "", "", fmt.Errorf("compiled evaluation: the project has a folder %s, where the generated program would go; rename it", pkgDir)
+	}
 	o := genOptions{drop: map[string]bool{}, version: toolchainVersion(s.opts.GoCommand)}
 	var last []compileError
 	var raw string

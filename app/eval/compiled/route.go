@@ -239,10 +239,17 @@ func (s *Session) projectIterator(rel, name string) bool {
 // package), a standard package it cannot load, or a range or type it
 // cannot handle (range over func, "nil type", a CFG panic).
 func Unsupported(errText string) bool {
-	for _, s := range []string{"has no symbol", "undefined selector: ", "range over func", "cannot range over", "nil type", "CFG post-order panic"} {
+	for _, s := range []string{"has no symbol", "range over func", "cannot range over", "nil type", "CFG post-order panic"} {
 		if strings.Contains(errText, s) {
 			return true
 		}
+	}
+	// "undefined selector: slices.Sorted": only on a standard package, not
+	// on a value of the person's that lacks a field
+	const undefSel = "undefined selector: "
+	if i := strings.Index(errText, undefSel); i >= 0 {
+		pkg, _, found := strings.Cut(errText[i+len(undefSel):], ".")
+		return found && (unsupportedPackages[pkg] || unsupportedFuncs[pkg] != nil)
 	}
 	const missing = `unable to find source related to: "`
 	if i := strings.Index(errText, missing); i >= 0 {

@@ -39,7 +39,7 @@ func Sum[T ~int | ~float64](s iter.Seq[T]) T {
 `,
 }
 
-func writeModule(t *testing.T, files map[string]string) string {
+func writeModule(t testing.TB, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
 	for name, body := range files {

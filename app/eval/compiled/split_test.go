@@ -101,6 +101,7 @@ func TestUnsupportedRecognizesInterpreterLimits(t *testing.T) {
 		{`1:21: import "iter" error: unable to find source related to: "iter". Either the GOPATH`, true},
 		{`import "example.com/nope" error: unable to find source related to: "example.com/nope"`, false},
 		{"1:28: undefined: undefinedThing", false},
+		{"1:10: undefined selector: p.Missing", false},
 		{"panic: boom", false},
 	} {
 		if got := Unsupported(tc.err); got != tc.want {
