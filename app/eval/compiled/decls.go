@@ -105,20 +105,31 @@ func recvName(e ast.Expr) string {
 }
 
 // namesIn collects the identifiers used as qualifiers (X in X.Sel) and
-// every identifier in n.
+// every other identifier in n (not the Sel of a selector: a field or a
+// package member is not a name of the file's).
 func namesIn(n ast.Node) (quals, idents map[string]bool) {
 	quals, idents = map[string]bool{}, map[string]bool{}
-	ast.Inspect(n, func(n ast.Node) bool {
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.SelectorExpr:
 			if id, ok := x.X.(*ast.Ident); ok {
 				quals[id.Name] = true
+				return false
 			}
+			ast.Inspect(x.X, visit)
+			return false
+		case *ast.Field: // field and parameter names are not the file's names
+			if x.Type != nil {
+				ast.Inspect(x.Type, visit)
+			}
+			return false
 		case *ast.Ident:
 			idents[x.Name] = true
 		}
 		return true
-	})
+	}
+	ast.Inspect(n, visit)
 	return quals, idents
 }
 

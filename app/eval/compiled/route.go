@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -88,6 +89,7 @@ func (s *Session) Wants(code, module string) (bool, string) {
 	for _, i := range append(append([]importDecl{}, known...), in.imports...) {
 		delete(compiledOnly, i.local())
 	}
+	defined := definedNames(in) // x := ... in the interpreter is the interpreter's own x
 	for _, n := range nodes {
 		quals, idents := namesIn(n)
 		for q := range quals {
@@ -96,7 +98,7 @@ func (s *Session) Wants(code, module string) (bool, string) {
 			}
 		}
 		for name := range idents {
-			if set.declares(name) && !declaredBy(in, name) {
+			if set.declares(name) && !declaredBy(in, name) && !slices.Contains(defined, name) {
 				return true, "it uses " + name + ", which an earlier compiled input declared"
 			}
 		}

@@ -173,6 +173,8 @@ func TestWantsRoutesWhatTheInterpreterCannotRun(t *testing.T) {
 		{"for _, p := range strings.Split(\"a,b\", \",\") { println(p) }", false},
 		{"x := 1\nx + 1", false},
 		{"import \"example.com/iterdemo/internal/seq\"\nseq.Count", false},
+		{"base := 3\nbase * 2", false},                 // the interpreter's own base
+		{"type T struct{ base int }\nT{}.base", false}, // a field, not the compiled var
 	} {
 		if got, why := s.Wants(tc.code, "example.com/iterdemo"); got != tc.want {
 			t.Errorf("Wants(%q) = %v (%s), want %v", tc.code, got, why, tc.want)
