@@ -118,6 +118,34 @@ func TestEvalPaneOffersReplayAfterTheStateIsLost(t *testing.T) {
 	}
 }
 
+// TestEvalPaneReplaysThroughARealEvaluator: a deadline kills a real
+// worker; Replay sends the defining input again, and its state is back.
+func TestEvalPaneReplaysThroughARealEvaluator(t *testing.T) {
+	w := newTestWindow(t)
+	m := eval.NewManager(eval.ManagerOptions{Root: w.project.Root, Module: "example.com/demo", WorkerCommand: testWorkerCommand})
+	t.Cleanup(m.Close)
+	w.SetServices(services.Services{Eval: m})
+	w.loading.Wait()
+	w.settings.EvalDeadline = 20
+	w.evalByPerson("x := 41")
+	w.loading.Wait()
+	w.settings.EvalDeadline = 1
+	w.evalByPerson("for {}")
+	w.loading.Wait()
+	p := w.panes.eval
+	if !p.replay.Visible() || len(p.pending.codes) != 1 {
+		t.Fatalf("no replay offered after the deadline: %q\n%s", p.lostText.Text, p.transcript.text(0))
+	}
+	w.settings.EvalDeadline = 20
+	test.Tap(p.replay)
+	w.loading.Wait()
+	w.evalByPerson("x + 1")
+	w.loading.Wait()
+	if got := p.transcript.text(0); !strings.Contains(got, "» [replay] x := 41") || !strings.HasSuffix(got, "» [you] x + 1\n= 42 (int)\n\n") {
+		t.Fatalf("transcript:\n%s", got)
+	}
+}
+
 func TestDefinesState(t *testing.T) {
 	for code, want := range map[string]bool{
 		`import "fmt"`: true, "x := 1": true, "x = 2": true, "n++": true, "total += 3": true,
@@ -135,4 +163,19 @@ func TestDefinesState(t *testing.T) {
 func servicesWithEval(w *Window) services.Services {
 	m := eval.NewManager(eval.ManagerOptions{Root: w.project.Root})
 	return services.Services{Eval: m}
+}
+
+func TestTranscriptMarksCompiledAndColoursEachErrorLine(t *testing.T) {
+	lines := transcript("you", "for range 3 {}\n  nope", eval.Result{Mode: eval.ModeCompiled,
+		Err: "2:3: undefined: nope\n(this input ran compiled)", Notes: []string{"ran compiled because x"}}, nil)
+	if !strings.HasPrefix(lines[0].text, "» [you, compiled] ") {
+		t.Fatalf("first line %q", lines[0].text)
+	}
+	var kinds []lineKind
+	for _, l := range lines[2:] {
+		kinds = append(kinds, l.kind)
+	}
+	if fmt.Sprint(kinds) != fmt.Sprint([]lineKind{lineError, lineError, lineNote, lineInput}) {
+		t.Fatalf("kinds %v of %q", kinds, linesText(lines))
+	}
 }
