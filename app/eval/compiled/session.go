@@ -63,6 +63,7 @@ type Session struct {
 	set    declSet      // committed declarations and imports
 	known  []importDecl // imports the interpreter did (NoteImports)
 	inputs int          // compiled inputs committed so far
+	gen    int          // bumped by Reset, so that a run begun before it commits nothing
 	dir    string       // temporary folder: main.go, overlay.json, the binary
 	cancel context.CancelCauseFunc
 }
@@ -94,7 +95,7 @@ func (s *Session) Run(ctx context.Context, code string, deadline time.Duration) 
 	defer cancel(nil)
 	s.mu.Lock()
 	s.cancel = cancel
-	set, known, n := s.set, s.known, s.inputs
+	set, known, n, gen := s.set, s.known, s.inputs, s.gen
 	s.mu.Unlock()
 	defer s.clearCancel()
 
@@ -122,7 +123,9 @@ func (s *Session) Run(ctx context.Context, code string, deadline time.Duration) 
 		return res, err
 	}
 	s.mu.Lock()
-	s.set, s.inputs = next.committed(earlierFile(n+1)), n+1
+	if s.gen == gen {
+		s.set, s.inputs = next.committed(earlierFile(n+1)), n+1
+	}
 	s.mu.Unlock()
 	start = time.Now()
 	s.execute(ctx, dir, bin, deadline, &res)
@@ -166,6 +169,7 @@ func (s *Session) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.set, s.known, s.inputs = declSet{}, nil, 0
+	s.gen++
 	if s.cancel != nil {
 		s.cancel(errStopped)
 	}

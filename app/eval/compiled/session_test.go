@@ -123,6 +123,9 @@ func TestRunCompiledStatementsAndPanics(t *testing.T) {
 		t.Fatalf("a call without results has no value: %+v", res)
 	}
 	want(t, run(t, s, "import \"strconv\"\nstrconv.Atoi(\"42\")"), "42, <nil>", "(int, <nil>)")
+	if res := run(t, s, "os.Exit(3)"); !strings.Contains(res.Err, "exit status 3") {
+		t.Fatalf("os.Exit(3): %+v", res)
+	}
 	res = run(t, s, "a := []int{}\n\n_ = a[3]")
 	if !strings.HasPrefix(res.Err, "panic: runtime error: index out of range") || !strings.Contains(res.Err, "input line 3") {
 		t.Fatalf("err %q", res.Err)
