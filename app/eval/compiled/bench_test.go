@@ -24,3 +24,23 @@ func BenchmarkCompiledWarm(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCompiledFirst is the first compiled input of a session on a
+// project not built before (its packages and the generated main compile;
+// the standard library comes from the build cache).
+func BenchmarkCompiledFirst(b *testing.B) {
+	code := "import \"example.com/iterdemo/internal/seq\"\nseq.Sum(seq.Count(10))"
+	for b.Loop() {
+		b.StopTimer()
+		root := writeModule(b, iterFiles)
+		s := New(Options{Root: root})
+		b.StartTimer()
+		res, err := s.Run(context.Background(), code, 20*time.Second)
+		if err != nil || res.Value != "55" {
+			b.Fatalf("%+v %v", res, err)
+		}
+		b.StopTimer()
+		s.Close()
+		b.StartTimer()
+	}
+}
