@@ -101,10 +101,17 @@ func (m *Manager) stopCompiled(name string) bool {
 	return false
 }
 
-// resetCompiled forgets the selection's compiled declarations (Restart).
+// resetCompiled forgets the selection's compiled declarations (Restart):
+// the session is stopped and dropped, and the next compiled input starts a
+// new one with the selection's current tags and environment.
 func (m *Manager) resetCompiled(name string) {
-	if s := m.existingCompiled(name); s != nil {
-		s.Reset()
+	m.compiled.mu.Lock()
+	s := m.compiled.sessions[name]
+	delete(m.compiled.sessions, name)
+	m.compiled.mu.Unlock()
+	if s != nil {
+		s.Reset() // stops a run in progress; it commits nothing
+		s.Close()
 	}
 }
 

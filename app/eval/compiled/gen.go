@@ -63,10 +63,10 @@ func generate(set declSet, known []importDecl, in *input, o genOptions) string {
 		fmt.Fprintf(&b, "%s/*line %s:%d:%d*/%s\n", d.kw, d.origin, d.line, d.col, d.src)
 	}
 	b.WriteString("\nfunc main() {\n\tdefer __trestleDone()\n")
-	last, hasLast := in.lastExpr()
+	_, hasLast := in.lastExpr()
 	for i, st := range in.stmts {
 		if hasLast && !o.noShow && i == len(in.stmts)-1 {
-			fmt.Fprintf(&b, "\t__trestleShow(/*line %s:%d:%d*/%s)\n", inputFile, st.line, st.col, exprText(in, st, last))
+			fmt.Fprintf(&b, "\t__trestleShow(/*line %s:%d:%d*/%s)\n", inputFile, st.line, st.col, st.src)
 			continue
 		}
 		fmt.Fprintf(&b, "/*line %s:%d:%d*/%s\n", inputFile, st.line, st.col, st.src)
@@ -81,9 +81,6 @@ func generate(set declSet, known []importDecl, in *input, o genOptions) string {
 	b.WriteString("}\n")
 	return b.String()
 }
-
-// exprText is the last statement's expression: the whole statement text.
-func exprText(in *input, st stmtItem, _ *ast.ExprStmt) string { return st.src }
 
 // keepImport leaves out an import nothing uses, which the compiler refuses.
 func keepImport(imp importDecl, used map[string]bool, o genOptions) bool {

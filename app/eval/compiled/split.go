@@ -133,13 +133,13 @@ func scanPieces(src string) ([]piece, error) {
 	if depth != 0 {
 		return nil, fmt.Errorf("%d:%d: unbalanced brackets: the input ends inside ( [ or {", file.Position(file.Pos(len(src))).Line, file.Position(file.Pos(len(src))).Column)
 	}
-	if len(pieces) > 0 && toksStartWithPackage(src, pieces[0]) {
+	if len(pieces) > 0 && startsWithPackage(src, pieces[0]) {
 		return nil, fmt.Errorf("%d:%d: a package clause cannot be evaluated; leave it out", pieces[0].line, pieces[0].col)
 	}
 	return pieces, nil
 }
 
-func toksStartWithPackage(src string, p piece) bool {
+func startsWithPackage(src string, p piece) bool {
 	return strings.HasPrefix(src[p.start:p.end], "package")
 }
 
@@ -186,8 +186,9 @@ func isMethod(toks []token.Token) bool {
 	return false
 }
 
-// parsed parses text wrapped in prefix and suffix, with errors reported at
-// the input's positions (p is where text starts in the input).
+// wrapped is a piece of input parsed inside prefix and suffix (a package
+// clause, a func body), with the arithmetic that maps its positions back to
+// the input's lines and columns.
 type wrapped struct {
 	fset   *token.FileSet
 	file   *ast.File
@@ -196,6 +197,8 @@ type wrapped struct {
 	text   string
 }
 
+// parseWrapped parses text wrapped in prefix and suffix; a syntax error is
+// reported at the input's position (p is where text starts in the input).
 func parseWrapped(p piece, text, prefix, suffix string) (*wrapped, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "input", prefix+text+suffix, parser.SkipObjectResolution)
