@@ -2,6 +2,8 @@ package eval
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -66,5 +68,31 @@ func TestEvalStopsAndRestartsCompiled(t *testing.T) {
 	res := mustEval(t, m, "", "for range 2 {}\nfor range each {}")
 	if !strings.Contains(res.Err, "undefined: each") {
 		t.Fatalf("after a restart the compiled declarations are gone: %+v", res)
+	}
+}
+
+// TestEvalFallsBackToCompiledOnTheInterpretersError: a range over a
+// variable holding an iterator cannot be told from syntax; the
+// interpreter's error sends the input to compiled, and the note says so.
+func TestEvalFallsBackToCompiledOnTheInterpretersError(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/itr\n\ngo 1.23\n",
+		"seq/seq.go": "package seq\n\nimport \"iter\"\n\n// Count yields 1..n.\nfunc Count(n int) iter.Seq[int] {\n" +
+			"\treturn func(yield func(int) bool) {\n\t\tfor i := 1; i <= n && yield(i); i++ {\n\t\t}\n\t}\n}\n",
+	}
+	for name, body := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := NewManager(ManagerOptions{Root: root, Module: "example.com/itr", WorkerCommand: testWorkerCommand})
+	t.Cleanup(m.Close)
+	res := mustEval(t, m, "", "import \"example.com/itr/seq\"\nit := seq.Count(3)\ns := 0\nfor v := range it { s += v }\ns")
+	wantValue(t, res, "6", "int")
+	if res.Mode != ModeCompiled || !strings.Contains(strings.Join(res.Notes, "\n"), "the interpreter could not run this") {
+		t.Fatalf("mode %q notes %v", res.Mode, res.Notes)
 	}
 }
