@@ -52,6 +52,7 @@ func newEvalPane() *evalPane {
 	e.lost.Hide()
 	bottom := container.NewVBox(e.lost, container.NewBorder(nil, nil, nil, e.stop, e.input))
 	e.content = container.NewBorder(nil, bottom, nil, nil, e.transcript.box)
+	e.input.relayout = func() { bottom.Refresh(); e.content.Refresh() }
 	return e
 }
 
@@ -94,10 +95,12 @@ func (e *evalPane) tapReplay() {
 // the history, Esc stops the running evaluation. Main goroutine only.
 type evalInput struct {
 	widget.Entry
-	hist   history
-	shift  bool
-	submit func(string)
-	stop   func()
+	hist     history
+	shift    bool
+	rows     int // rows shown, see fitRows
+	submit   func(string)
+	stop     func()
+	relayout func() // the pane's, after the input's height changed
 }
 
 func newEvalInput(submit func(string), stop func()) *evalInput {
@@ -105,8 +108,30 @@ func newEvalInput(submit func(string), stop func()) *evalInput {
 	e.MultiLine = true
 	e.Wrapping = fyne.TextWrapWord
 	e.ExtendBaseWidget(e)
-	e.SetMinRowsVisible(2)
+	e.SetMinRowsVisible(minInputRows)
+	e.OnChanged = e.fitRows
 	return e
+}
+
+// The input grows with its text from minInputRows to maxInputRows lines,
+// then scrolls.
+const (
+	minInputRows = 2
+	maxInputRows = 8
+)
+
+// fitRows shows as many rows as the text has lines, within the bounds, and
+// has the pane lay itself out again when that changed.
+func (e *evalInput) fitRows(text string) {
+	rows := min(max(strings.Count(text, "\n")+1, minInputRows), maxInputRows)
+	if rows == e.rows {
+		return
+	}
+	e.rows = rows
+	e.SetMinRowsVisible(rows)
+	if e.relayout != nil {
+		e.relayout()
+	}
 }
 
 // KeyDown tracks Shift for Shift+Enter (desktop.Keyable).

@@ -35,6 +35,9 @@ func TestEvalInputShiftEnterAddsALineEnterRunsEscStops(t *testing.T) {
 		t.Fatalf("Shift+Enter: submitted %q, input %q", got, e.input.Text)
 	}
 	test.Type(e.input, "x + 1")
+	if e.input.rows != 2 {
+		t.Fatalf("a two-line input shows %d rows", e.input.rows)
+	}
 	e.input.TypedKey(&fyneKeyReturn)
 	if len(got) != 1 || got[0] != "x := 1\nx + 1" || e.input.Text != "" {
 		t.Fatalf("Enter: submitted %q, input %q", got, e.input.Text)
@@ -43,6 +46,10 @@ func TestEvalInputShiftEnterAddsALineEnterRunsEscStops(t *testing.T) {
 	e.input.TypedKey(&fyneKeyUp)
 	if e.input.Text != "x := 1\nx + 1" {
 		t.Fatalf("Up gave %q", e.input.Text)
+	}
+	test.Type(e.input, strings.Repeat("\n", 12))
+	if e.input.rows != maxInputRows {
+		t.Fatalf("a 14-line input shows %d rows, want %d", e.input.rows, maxInputRows)
 	}
 	test.Tap(e.stop)
 	e.input.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
