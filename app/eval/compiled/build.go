@@ -27,8 +27,8 @@ type compileError struct {
 // the guess was wrong, so every import is kept. It returns the binary, or
 // the problem in the person's terms.
 func (s *Session) build(ctx context.Context, dir string, set declSet, known []importDecl, in *input) (string, string, error) {
-	if _, err := os.Stat(filepath.Join(s.opts.Root, "go.mod")); err != nil {
-		return "", "", fmt.Errorf("compiled evaluation needs the project to be a Go module: no go.mod in the project folder")
+	if !inModule(s.opts.Root) {
+		return "", "", fmt.Errorf("compiled evaluation needs the project to be in a Go module: no go.mod in the project folder or above it")
 	}
 	if _, err := os.Stat(filepath.Join(s.opts.Root, pkgDir)); err == nil {
 		return "", "", fmt.Errorf("compiled evaluation: the project has a folder %s, where the generated program would go; rename it", pkgDir)
@@ -75,6 +75,20 @@ func isLastStmt(in *input, line int) bool {
 	}
 	st := in.stmts[len(in.stmts)-1]
 	return line >= st.line && line <= st.line+strings.Count(st.src, "\n")
+}
+
+// inModule reports whether dir or a folder above it has a go.mod.
+func inModule(dir string) bool {
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return true
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return false
+		}
+		dir = parent
+	}
 }
 
 // quotedPath is the first "quoted" string of msg.

@@ -109,3 +109,26 @@ func TestUnsupportedRecognizesInterpreterLimits(t *testing.T) {
 		}
 	}
 }
+
+func TestGenerateKeepsUnusedNamesFromFailingTheBuild(t *testing.T) {
+	in, err := splitInput("import \"os\"\nimport \"strings\"\nx, y := 1, 2\nstrings.Repeat(\"a\", x)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := generate(declSet{}.with(in), nil, in, genOptions{})
+	for _, want := range []string{
+		`/*line input:2:8*/import "strings"`,
+		"__trestleShow(/*line input:4:1*/strings.Repeat(\"a\", x))",
+		"_ = x; _ = y;",
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("the program lacks %q:\n%s", want, src)
+		}
+	}
+	if strings.Contains(src, `import "os"`) {
+		t.Errorf("the unused import of os is in the program:\n%s", src)
+	}
+	if all := generate(declSet{}.with(in), nil, in, genOptions{allImports: true}); !strings.Contains(all, `import "os"`) {
+		t.Error("allImports keeps every import")
+	}
+}
