@@ -43,7 +43,7 @@ func (s *Session) build(ctx context.Context, dir string, set declSet, known []im
 			return bin, "", err
 		}
 		last, raw = parseBuildOutput(out), out
-		if !adjust(&o, last, in) {
+		if !adjust(&o, last, in, prunedAny(set, in, o), usedQualifiers(set, in)) {
 			break
 		}
 	}
@@ -51,8 +51,9 @@ func (s *Session) build(ctx context.Context, dir string, set declSet, known []im
 }
 
 // adjust changes o for a rebuild when an error is the generator's; it
-// reports whether it changed anything.
-func adjust(o *genOptions, errs []compileError, in *input) bool {
+// reports whether it changed anything. pruned says an import was left out
+// as unused; quals are the names used as qualifiers.
+func adjust(o *genOptions, errs []compileError, in *input, pruned bool, quals map[string]bool) bool {
 	changed := false
 	for _, e := range errs {
 		switch {
@@ -62,11 +63,23 @@ func adjust(o *genOptions, errs []compileError, in *input) bool {
 			}
 		case strings.Contains(e.msg, "used as value") && e.file == inputFile && !o.noShow && isLastStmt(in, e.line):
 			o.noShow, changed = true, true
-		case strings.HasPrefix(e.msg, "undefined: ") && !o.allImports:
+		case strings.HasPrefix(e.msg, "undefined: ") && !o.allImports && pruned && quals[strings.TrimPrefix(e.msg, "undefined: ")]:
 			o.allImports, changed = true, true
 		}
 	}
 	return changed
+}
+
+// prunedAny reports whether generate leaves out an import by its guessed
+// name (a wrong guess shows as an undefined qualifier).
+func prunedAny(set declSet, in *input, o genOptions) bool {
+	used := usedQualifiers(set, in)
+	for _, imp := range set.imports {
+		if !keepImport(imp, used, o) && !o.drop[imp.path] {
+			return true
+		}
+	}
+	return false
 }
 
 func isLastStmt(in *input, line int) bool {

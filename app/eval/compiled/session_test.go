@@ -13,6 +13,7 @@ import (
 // generics, iter.Seq, range over func, in an internal package.
 var iterFiles = map[string]string{
 	"go.mod": "module example.com/iterdemo\n\ngo 1.23\n",
+	"bar-baz/b.go": "package barbaz\n\n// V is seven.\nfunc V() int { return 7 }\n", // a name unlike its path
 	"internal/seq/seq.go": `package seq
 
 import "iter"
@@ -93,9 +94,11 @@ total + seq.Sum(seq.Count(3))`)
 	// declarations carry over; the unused import of the first input does not fail this build
 	want(t, run(t, s, "import \"maps\"\nimport \"slices\"\nvar m = map[string]int{\"b\": 2, \"a\": 1}\nfunc keys() []string { return slices.Sorted(maps.Keys(m)) }\nkeys()"), "[a b]", "[]string")
 	want(t, run(t, s, "n := 0\nfor l := range strings.Lines(\"x\\ny\\nz\\n\") { n += len(l) }\nlen(keys()) * n"), "12", "int")
+	// a package whose name is not its path's last element
+	want(t, run(t, s, "import \"example.com/iterdemo/bar-baz\"\nbarbaz.V()"), "7", "int")
 	// a redefinition replaces the earlier one
 	want(t, run(t, s, "func keys() []string { return []string{\"only\"} }\nkeys()"), "[only]", "[]string")
-	if entries, _ := os.ReadDir(root); len(entries) != 2 {
+	if entries, _ := os.ReadDir(root); len(entries) != 3 {
 		t.Errorf("the project folder changed: %v", entries)
 	}
 }
