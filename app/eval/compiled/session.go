@@ -79,6 +79,11 @@ func New(opts Options) *Session {
 	if opts.MaxOutput <= 0 {
 		opts.MaxOutput = 1 << 20
 	}
+	// The overlay names files by absolute path and the go command works
+	// from the real folder, so the root is used with symlinks resolved.
+	if real, err := filepath.EvalSymlinks(opts.Root); err == nil {
+		opts.Root = real
+	}
 	return &Session{opts: opts}
 }
 
@@ -274,8 +279,10 @@ func (s *Session) execute(ctx context.Context, dir, bin string, deadline time.Du
 			killed = "cancelled; the compiled program was killed"
 		}
 	}
+	// The group is killed also after main returned: what the program
+	// started does not outlive it, as each run is a fresh process.
+	procgroup.Kill(cmd)
 	if killed != "" {
-		procgroup.Kill(cmd)
 		<-done
 	}
 	res.Output, res.Dropped = out.text()
