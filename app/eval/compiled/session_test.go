@@ -12,7 +12,7 @@ import (
 // iterFiles is a module that uses what the interpreter cannot run:
 // generics, iter.Seq, range over func, in an internal package.
 var iterFiles = map[string]string{
-	"go.mod": "module example.com/iterdemo\n\ngo 1.23\n",
+	"go.mod":       "module example.com/iterdemo\n\ngo 1.23\n",
 	"bar-baz/b.go": "package barbaz\n\n// V is seven.\nfunc V() int { return 7 }\n", // a name unlike its path
 	"internal/seq/seq.go": `package seq
 
