@@ -107,6 +107,7 @@ func newEvalInput(submit func(string), stop func()) *evalInput {
 	e := &evalInput{submit: submit, stop: stop}
 	e.MultiLine = true
 	e.Wrapping = fyne.TextWrapWord
+	e.TextStyle = fyne.TextStyle{Monospace: true} // code, as in the transcript
 	e.ExtendBaseWidget(e)
 	e.SetMinRowsVisible(minInputRows)
 	e.OnChanged = e.fitRows
