@@ -90,7 +90,7 @@ func (e *evalPane) tapReplay() {
 	}
 }
 
-// evalInput is the Eval pane's input: multi-line, word-wrapped; Enter runs,
+// evalInput is the Eval pane's input: multi-line, wrapped; Enter runs,
 // Shift+Enter adds a line, Up on the first line and Down on the last walk
 // the history, Esc stops the running evaluation. Main goroutine only.
 type evalInput struct {
@@ -106,7 +106,7 @@ type evalInput struct {
 func newEvalInput(submit func(string), stop func()) *evalInput {
 	e := &evalInput{submit: submit, stop: stop}
 	e.MultiLine = true
-	e.Wrapping = fyne.TextWrapWord
+	e.Wrapping = fyne.TextWrapBreak // not TextWrapWord: see TestEvalInputTypesIntactWhenItWraps
 	e.TextStyle = fyne.TextStyle{Monospace: true} // code, as in the transcript
 	e.ExtendBaseWidget(e)
 	e.SetMinRowsVisible(minInputRows)

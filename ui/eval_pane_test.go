@@ -186,3 +186,19 @@ func TestTranscriptMarksCompiledAndColoursEachErrorLine(t *testing.T) {
 		t.Fatalf("kinds %v of %q", kinds, linesText(lines))
 	}
 }
+
+// TestEvalInputTypesIntactWhenItWraps: Fyne's word wrapping moved a space
+// typed at a wrap point to the end of the text; the input wraps at any
+// character instead, so what is typed in a narrow pane stays as typed.
+func TestEvalInputTypesIntactWhenItWraps(t *testing.T) {
+	test.NewTempApp(t)
+	e := newEvalPane()
+	w := test.NewWindow(e.content)
+	defer w.Close()
+	w.Resize(fyne.NewSize(120, 200))
+	code := "for i := range 10 { s += i } // and a long comment that wraps"
+	test.Type(e.input, code)
+	if e.input.Text != code {
+		t.Fatalf("typed %q", e.input.Text)
+	}
+}
