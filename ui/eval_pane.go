@@ -106,7 +106,7 @@ type evalInput struct {
 func newEvalInput(submit func(string), stop func()) *evalInput {
 	e := &evalInput{submit: submit, stop: stop}
 	e.MultiLine = true
-	e.Wrapping = fyne.TextWrapBreak // not TextWrapWord: see TestEvalInputTypesIntactWhenItWraps
+	e.Wrapping = fyne.TextWrapBreak               // not TextWrapWord: see TestEvalInputTypesIntactWhenItWraps
 	e.TextStyle = fyne.TextStyle{Monospace: true} // code, as in the transcript
 	e.ExtendBaseWidget(e)
 	e.SetMinRowsVisible(minInputRows)
