@@ -84,6 +84,10 @@ func New(opts Options) *Session {
 	if real, err := filepath.EvalSymlinks(opts.Root); err == nil {
 		opts.Root = real
 	}
+	// Read the standard library's package list (~300 ms, once per process)
+	// ahead of the first compiled input; the goroutine ends with `go list`,
+	// which is bounded by its own timeout.
+	go standardPackages(opts.GoCommand)
 	return &Session{opts: opts}
 }
 
