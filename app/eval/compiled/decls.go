@@ -186,6 +186,8 @@ func isIterSel(e ast.Expr) bool {
 
 // declSet is the declarations that carry over between compiled inputs.
 // A declaration replaces the earlier ones that declare any of its names.
+// As in GoNB (goexec.executeCellImpl), an input's set is committed only
+// once its program built, so an input that does not compile changes nothing.
 type declSet struct {
 	decls   []decl
 	imports []importDecl
