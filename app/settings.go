@@ -32,11 +32,18 @@ type Settings struct {
 	Theme       string  `json:"theme"`        // ThemeSystem, ThemeLight or ThemeDark
 	FontSize    float32 `json:"font_size"`    // 0: the theme's size
 	HideIgnored bool    `json:"hide_ignored"` // hide, rather than dim, what .gitignore ignores
+	// EvalDeadline is the person's evaluation deadline in seconds; 0 means
+	// the evaluator's default (10 s). Agents give theirs per call.
+	EvalDeadline int `json:"eval_deadline_seconds"`
 }
+
+// MaxEvalDeadline is the longest evaluation deadline, in seconds (the
+// evaluator caps a longer one at the same bound).
+const MaxEvalDeadline = 60
 
 // DefaultSettings are the settings before the person changes any.
 func DefaultSettings() Settings {
-	return Settings{Listener: true, TabWidth: 4, Theme: ThemeSystem}
+	return Settings{Listener: true, TabWidth: 4, Theme: ThemeSystem, EvalDeadline: 10}
 }
 
 // Validate reports the first setting out of range, for a person to fix.
@@ -46,6 +53,8 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("tab width %d is outside 1..16: %w", s.TabWidth, ErrInvalid)
 	case s.Theme != ThemeSystem && s.Theme != ThemeLight && s.Theme != ThemeDark:
 		return fmt.Errorf("theme %q is not system, light or dark: %w", s.Theme, ErrInvalid)
+	case s.EvalDeadline < 0 || s.EvalDeadline > MaxEvalDeadline:
+		return fmt.Errorf("evaluation deadline %d s is outside 1..%d: %w", s.EvalDeadline, MaxEvalDeadline, ErrInvalid)
 	case s.FontSize != 0 && (s.FontSize < 8 || s.FontSize > 40):
 		return fmt.Errorf("font size %.0f is outside 8..40: %w", s.FontSize, ErrInvalid)
 	}

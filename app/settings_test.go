@@ -32,6 +32,7 @@ func TestSettingsRoundTripAndValidate(t *testing.T) {
 		{TabWidth: 0, Theme: ThemeDark},
 		{TabWidth: 4, Theme: "purple"},
 		{TabWidth: 4, Theme: ThemeDark, FontSize: 100},
+		{TabWidth: 4, Theme: ThemeDark, EvalDeadline: MaxEvalDeadline + 1},
 	}
 	for _, b := range bad {
 		if err := s.SaveSettings(b); !errors.Is(err, ErrInvalid) {

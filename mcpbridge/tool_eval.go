@@ -16,7 +16,7 @@ import (
 type evalParams struct {
 	Code           string `json:"code" jsonschema:"Go to evaluate: statements, declarations and imports may be mixed; the value of a final expression is returned"`
 	Selection      string `json:"selection,omitempty" jsonschema:"the .trestle.json selection whose evaluator to use (default: default)"`
-	TimeoutSeconds int    `json:"timeout_seconds,omitempty" jsonschema:"deadline in seconds (default 10, at most 60); past it the evaluator is restarted and its state lost"`
+	TimeoutSeconds int    `json:"timeout_seconds,omitempty" jsonschema:"this call's deadline in seconds (default 10, at most 60); past it the evaluator is restarted and its state lost (a compiled input's run is killed; declarations are kept)"`
 }
 
 type evalResult struct {
@@ -27,6 +27,7 @@ type evalResult struct {
 	Output     string   `json:"output,omitempty"`
 	Error      string   `json:"error,omitempty"`
 	Notes      []string `json:"notes,omitempty"`
+	Mode       string   `json:"mode,omitempty"` // interpreted, or compiled for input the interpreter cannot run
 	DurationMS int64    `json:"duration_ms"`
 }
 
@@ -64,7 +65,7 @@ func (s *Server) eval(ctx context.Context, p evalParams) *mcp.CallToolResult {
 // or from the evaluator is a problem (busy when it is occupied).
 func evalAnswer(res eval.Result, err error) *mcp.CallToolResult {
 	out := evalResult{State: stateDone, Selection: res.Selection, Value: res.Value, Type: res.Type,
-		Output: res.Output, Error: res.Err, Notes: res.Notes, DurationMS: res.Duration.Milliseconds()}
+		Output: res.Output, Error: res.Err, Notes: res.Notes, Mode: res.Mode, DurationMS: res.Duration.Milliseconds()}
 	switch {
 	case err != nil && (errors.Is(err, eval.ErrDeadline) || errors.Is(err, eval.ErrDied) || errors.Is(err, eval.ErrStopped)):
 		return fail(stateProblem, "%v; the evaluator's state (variables, imports) was lost and the next call starts fresh", err)
@@ -72,7 +73,7 @@ func evalAnswer(res eval.Result, err error) *mcp.CallToolResult {
 		return failErr(err)
 	case res.Err != "":
 		out.State = stateProblem
-		r := mcp.NewToolResultStructured(out, fmt.Sprintf("problem: %s%s", res.Err, outputSuffix(res.Output)))
+		r := mcp.NewToolResultStructured(out, fmt.Sprintf("problem: %s%s%s", res.Err, modeSuffix(res.Mode), outputSuffix(res.Output)))
 		r.IsError = true
 		return r
 	}
@@ -92,10 +93,19 @@ func describeEval(res eval.Result) string {
 	} else if b.Len() == 0 {
 		b.WriteString("ok (no value)")
 	}
+	b.WriteString(modeSuffix(res.Mode))
 	for _, n := range res.Notes {
 		fmt.Fprintf(&b, "\nnote: %s", n)
 	}
 	return b.String()
+}
+
+// modeSuffix marks a compiled evaluation, whose state is apart from the interpreter's.
+func modeSuffix(mode string) string {
+	if mode == eval.ModeCompiled {
+		return " [compiled]"
+	}
+	return ""
 }
 
 func outputSuffix(out string) string {

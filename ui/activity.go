@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -31,6 +32,8 @@ const lineFlushEvery = 50 * time.Millisecond
 func (w *Window) SetServices(s services.Services) {
 	w.services = s
 	w.panes.eval.onSubmit = w.evalByPerson
+	w.panes.eval.onStop = w.stopEval
+	w.panes.eval.onReplay = w.replayEval
 	w.status.selection.OnChanged = func(name string) {
 		if name != selectionName(w.selection) {
 			w.selectSelection(name)
@@ -46,20 +49,68 @@ func (w *Window) evalByPerson(code string) {
 		return
 	}
 	sel := w.selection
+	deadline := w.evalDeadline()
 	w.status.eval.SetText("evaluator: running")
 	w.loading.Go(func() {
-		res, err := w.services.Eval.Eval(context.Background(), sel, code, 0)
+		res, err := w.services.Eval.Eval(context.Background(), sel, code, deadline)
 		w.EvalDone(person, sel, code, res, err)
 	})
 }
 
-// EvalDone shows an evaluation in the Eval pane. Safe for concurrent use.
+// evalDeadline is the person's evaluation deadline setting. Main goroutine only.
+func (w *Window) evalDeadline() time.Duration {
+	if s := w.settings.EvalDeadline; s > 0 {
+		return time.Duration(s) * time.Second
+	}
+	return eval.DefaultTimeout
+}
+
+// replayClient names replayed inputs in the transcript.
+const replayClient = "replay"
+
+// replayEval evaluates again, in order, the inputs that defined a lost
+// evaluator's state, stopping at the first that fails. Main goroutine.
+func (w *Window) replayEval(sel string, codes []string) {
+	if w.services.Eval == nil {
+		return
+	}
+	if sel == "default" {
+		sel = ""
+	}
+	deadline := w.evalDeadline()
+	w.loading.Go(func() {
+		for _, code := range codes {
+			res, err := w.services.Eval.Eval(context.Background(), sel, code, deadline)
+			w.EvalDone(replayClient, sel, code, res, err)
+			if err != nil || res.Err != "" {
+				return
+			}
+		}
+	})
+}
+
+// EvalDone shows an evaluation in the Eval pane, records the inputs that
+// define interpreter state, and offers to replay them when the evaluator
+// was killed. Safe for concurrent use.
 func (w *Window) EvalDone(client, selection, code string, res eval.Result, err error) {
 	lines := transcript(client, code, res, err)
 	statuses := w.evalStatuses()
+	sel := selectionName(selection)
+	lost := errors.Is(err, eval.ErrDeadline) || errors.Is(err, eval.ErrStopped) || errors.Is(err, eval.ErrDied)
+	defines := err == nil && res.Err == "" && res.Mode != eval.ModeCompiled && definesState(code)
 	fyne.Do(func() {
 		w.panes.eval.transcript.append(lines...)
 		w.showEvalState(statuses)
+		switch {
+		case lost:
+			w.panes.eval.offerReplay(sel, w.evalDefs[sel])
+			delete(w.evalDefs, sel)
+		case defines:
+			if w.evalDefs == nil {
+				w.evalDefs = map[string][]string{}
+			}
+			w.evalDefs[sel] = append(w.evalDefs[sel], code)
+		}
 	})
 }
 
@@ -93,31 +144,44 @@ func selectionName(s string) string {
 	return s
 }
 
-// transcript renders one evaluation for the Eval pane.
-func transcript(client, code string, res eval.Result, err error) []string {
-	var out []string
+// transcript renders one evaluation for the Eval pane. A compiled one is
+// marked on its input's first line.
+func transcript(client, code string, res eval.Result, err error) []evalLine {
+	var out []evalLine
+	tag := client
+	if res.Mode == eval.ModeCompiled {
+		tag += ", compiled"
+	}
 	for i, l := range strings.Split(strings.TrimRight(code, "\n"), "\n") {
 		prefix := "  "
 		if i == 0 {
-			prefix = fmt.Sprintf("» [%s] ", client)
+			prefix = fmt.Sprintf("» [%s] ", tag)
 		}
-		out = append(out, prefix+l)
+		out = append(out, evalLine{prefix + l, lineInput})
 	}
 	if res.Output != "" {
-		out = append(out, strings.Split(strings.TrimRight(res.Output, "\n"), "\n")...)
+		for _, l := range strings.Split(strings.TrimRight(res.Output, "\n"), "\n") {
+			out = append(out, evalLine{l, lineOutput})
+		}
 	}
 	switch {
 	case err != nil:
-		out = append(out, "! "+err.Error())
+		out = append(out, evalLine{"! " + err.Error(), lineError})
 	case res.Err != "":
-		out = append(out, "! "+res.Err)
+		for i, l := range strings.Split(res.Err, "\n") {
+			prefix := "! "
+			if i > 0 {
+				prefix = "  "
+			}
+			out = append(out, evalLine{prefix + l, lineError})
+		}
 	case res.Value != "":
-		out = append(out, fmt.Sprintf("= %s (%s)", res.Value, res.Type))
+		out = append(out, evalLine{fmt.Sprintf("= %s (%s)", res.Value, res.Type), lineValue})
 	}
 	for _, n := range res.Notes {
-		out = append(out, "note: "+n)
+		out = append(out, evalLine{"note: " + n, lineNote})
 	}
-	return append(out, "")
+	return append(out, evalLine{})
 }
 
 // RunStarted shows a new run in the Run pane. Safe for concurrent use.
@@ -192,7 +256,11 @@ func (w *Window) restartEvaluator() {
 		}
 		w.Notify("Restarted the " + selectionName(sel) + " evaluator.")
 		statuses := w.evalStatuses()
-		fyne.Do(func() { w.showEvalState(statuses) })
+		fyne.Do(func() {
+			delete(w.evalDefs, selectionName(sel))
+			w.panes.eval.hideReplay()
+			w.showEvalState(statuses)
+		})
 	})
 }
 
@@ -242,11 +310,10 @@ func (b *lineBatch) flush() {
 // tail lines when tail > 0. One bounded main-thread call; safe for
 // concurrent use from any goroutine but the main one.
 func (w *Window) Output(ctx context.Context, pane string, tail int) (string, error) {
-	view := w.panes.run
 	if pane == "eval" {
-		view = w.panes.eval.transcript
+		return CallValue(ctx, 0, func() string { return w.panes.eval.transcript.text(tail) })
 	}
-	return CallValue(ctx, 0, func() string { return view.text(tail) })
+	return CallValue(ctx, 0, func() string { return w.panes.run.text(tail) })
 }
 
 // loadConfig reads .trestle.json off the main goroutine and shows its

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -143,58 +142,4 @@ func newProblemsPane(open func(rel string, line int)) *problemsPane {
 func (p *problemsPane) set(items []Problem) {
 	p.items = items
 	p.list.Refresh()
-}
-
-// evalPane is an input line with history over a transcript of
-// evaluations. Main goroutine only.
-type evalPane struct {
-	input      *historyEntry
-	transcript *outputView
-	content    fyne.CanvasObject
-	onSubmit   func(code string) // set by the window; nil: evaluation is not available
-}
-
-func newEvalPane() *evalPane {
-	e := &evalPane{transcript: newOutputView(maxEvalLines)}
-	e.input = newHistoryEntry(func(code string) {
-		if e.onSubmit == nil || strings.TrimSpace(code) == "" {
-			return
-		}
-		e.onSubmit(code)
-	})
-	e.input.SetPlaceHolder("Go to evaluate, e.g. strings.ToUpper(\"trestle\") — Enter runs, Up/Down walk the history")
-	e.content = container.NewBorder(nil, e.input, nil, nil, e.transcript.grid)
-	return e
-}
-
-// historyEntry is a one-line entry whose Up and Down keys walk its history
-// and whose Enter submits. Main goroutine only.
-type historyEntry struct {
-	widget.Entry
-	hist history
-}
-
-func newHistoryEntry(submit func(string)) *historyEntry {
-	e := &historyEntry{}
-	e.ExtendBaseWidget(e)
-	e.OnSubmitted = func(text string) {
-		e.hist.add(text)
-		e.SetText("")
-		submit(text)
-	}
-	return e
-}
-
-// TypedKey walks the history on Up and Down.
-func (e *historyEntry) TypedKey(k *fyne.KeyEvent) {
-	switch k.Name {
-	case fyne.KeyUp:
-		e.SetText(e.hist.prev(e.Text))
-		e.CursorColumn = len([]rune(e.Text))
-	case fyne.KeyDown:
-		e.SetText(e.hist.next())
-		e.CursorColumn = len([]rune(e.Text))
-	default:
-		e.Entry.TypedKey(k)
-	}
 }

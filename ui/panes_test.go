@@ -78,9 +78,9 @@ func TestEvalInputSubmitsAndWalksHistory(t *testing.T) {
 	w := test.NewWindow(e.content)
 	defer w.Close()
 	test.Type(e.input, "1+1")
-	e.input.OnSubmitted(e.input.Text)
+	e.input.TypedKey(&fyneKeyReturn)
 	test.Type(e.input, "x := 2")
-	e.input.OnSubmitted(e.input.Text)
+	e.input.TypedKey(&fyneKeyReturn)
 	if strings.Join(got, "|") != "1+1|x := 2" || e.input.Text != "" {
 		t.Fatalf("submitted %q, input %q", got, e.input.Text)
 	}
@@ -96,8 +96,9 @@ func TestEvalInputSubmitsAndWalksHistory(t *testing.T) {
 }
 
 var (
-	fyneKeyUp   = fyne.KeyEvent{Name: fyne.KeyUp}
-	fyneKeyDown = fyne.KeyEvent{Name: fyne.KeyDown}
+	fyneKeyUp     = fyne.KeyEvent{Name: fyne.KeyUp}
+	fyneKeyDown   = fyne.KeyEvent{Name: fyne.KeyDown}
+	fyneKeyReturn = fyne.KeyEvent{Name: fyne.KeyReturn}
 )
 
 // TestAgentCallOpensWhole: a click on a call in the Agents pane shows its

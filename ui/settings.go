@@ -2,12 +2,14 @@ package ui
 
 import (
 	"strconv"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"trestle/app"
+	"trestle/app/eval"
 	"trestle/app/watch"
 )
 
@@ -43,17 +45,20 @@ func (w *Window) Policy() string { return w.policy }
 type settingsForm struct {
 	listener, hideIgnored         *widget.Check
 	policy, tabWidth, theme, font *widget.Select
+	evalDeadline                  *widget.Select
 }
 
 func newSettingsForm(s app.Settings, policy string) *settingsForm {
 	f := &settingsForm{
-		listener:    widget.NewCheck("Listen for agents on loopback", nil),
-		hideIgnored: widget.NewCheck("Hide files .gitignore ignores (else dimmed)", nil),
-		policy:      widget.NewSelect([]string{app.PolicyAsk, app.PolicyAllow, app.PolicyDeny}, nil),
-		tabWidth:    widget.NewSelect([]string{"2", "4", "8"}, nil),
-		theme:       widget.NewSelect([]string{app.ThemeSystem, app.ThemeLight, app.ThemeDark}, nil),
-		font:        widget.NewSelect([]string{"default", "12", "14", "16", "18", "20"}, nil),
+		listener:     widget.NewCheck("Listen for agents on loopback", nil),
+		hideIgnored:  widget.NewCheck("Hide files .gitignore ignores (else dimmed)", nil),
+		policy:       widget.NewSelect([]string{app.PolicyAsk, app.PolicyAllow, app.PolicyDeny}, nil),
+		tabWidth:     widget.NewSelect([]string{"2", "4", "8"}, nil),
+		theme:        widget.NewSelect([]string{app.ThemeSystem, app.ThemeLight, app.ThemeDark}, nil),
+		font:         widget.NewSelect([]string{"default", "12", "14", "16", "18", "20"}, nil),
+		evalDeadline: widget.NewSelect([]string{"5", "10", "20", "30", "60"}, nil),
 	}
+	f.evalDeadline.SetSelected(strconv.Itoa(evalDeadlineSeconds(s)))
 	f.listener.SetChecked(s.Listener)
 	f.hideIgnored.SetChecked(s.HideIgnored)
 	f.policy.SetSelected(policyOrAsk(policy))
@@ -81,6 +86,7 @@ func (f *settingsForm) items() []*widget.FormItem {
 		widget.NewFormItem("Theme", f.theme),
 		widget.NewFormItem("Font size", f.font),
 		widget.NewFormItem("File tree", f.hideIgnored),
+		{Text: "Evaluation deadline", Widget: f.evalDeadline, HintText: "seconds an evaluation you start may run; past it the evaluator is killed"},
 	}
 }
 
@@ -88,10 +94,20 @@ func (f *settingsForm) items() []*widget.FormItem {
 func (f *settingsForm) values() (app.Settings, string) {
 	tab, _ := strconv.Atoi(f.tabWidth.Selected)
 	size, _ := strconv.Atoi(f.font.Selected) // "default" reads as 0
+	deadline, _ := strconv.Atoi(f.evalDeadline.Selected)
 	return app.Settings{
 		Listener: f.listener.Checked, HideIgnored: f.hideIgnored.Checked,
 		TabWidth: tab, Theme: f.theme.Selected, FontSize: float32(size),
+		EvalDeadline: deadline,
 	}, f.policy.Selected
+}
+
+// evalDeadlineSeconds is the setting, its default (10 s) when unset.
+func evalDeadlineSeconds(s app.Settings) int {
+	if s.EvalDeadline > 0 {
+		return s.EvalDeadline
+	}
+	return int(eval.DefaultTimeout / time.Second)
 }
 
 // showSettings opens the Settings dialog. Main goroutine only.

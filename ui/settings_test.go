@@ -17,7 +17,7 @@ func TestSettingsFormRoundTrips(t *testing.T) {
 		policy string
 	}{
 		{"defaults", app.DefaultSettings(), app.PolicyAsk},
-		{"changed", app.Settings{Listener: false, TabWidth: 8, Theme: app.ThemeLight, FontSize: 16, HideIgnored: true}, app.PolicyDeny},
+		{"changed", app.Settings{Listener: false, TabWidth: 8, Theme: app.ThemeLight, FontSize: 16, HideIgnored: true, EvalDeadline: 30}, app.PolicyDeny},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -67,6 +67,7 @@ type Result struct {
 	Output    string        // what the code wrote to stdout and stderr, at most MaxOutputBytes
 	Err       string        // compile or runtime error, or "panic: message"
 	Notes     []string      // things worth knowing: a fresh worker, output cut, go mod download
+	Mode      string        // ModeInterpreted or ModeCompiled (see route.go)
 	Duration  time.Duration // wall time of the call, including a worker start
 }
 
@@ -93,6 +94,8 @@ type Manager struct {
 	seq        int
 	modCache   string
 	downloaded bool // `go mod download` ran (or was tried) once
+
+	compiled compiledSessions // compiled evaluation, see route.go
 }
 
 // slot is one selection's worker. turn is held by the evaluation in progress.
@@ -145,6 +148,10 @@ func (m *Manager) Eval(ctx context.Context, selection, code string, timeout time
 		return res, err
 	}
 	defer func() { <-s.turn }()
+	// Routing seam (route.go): input the interpreter cannot run is compiled.
+	if ok, why := m.wantsCompiled(s.name, code); ok {
+		return m.evalCompiled(ctx, s.name, code, timeout, res, start, why)
+	}
 	r, notes, err := m.evalHeld(ctx, s, code, timeout)
 	res.Notes = append(res.Notes, notes...)
 	res.Duration = time.Since(start)
@@ -156,6 +163,12 @@ func (m *Manager) Eval(ctx context.Context, selection, code string, timeout time
 	if r.OutputDropped > 0 {
 		res.Notes = append(res.Notes, fmt.Sprintf("output cut: the first %d bytes are kept, %d more were dropped", MaxOutputBytes, r.OutputDropped))
 	}
+	res.Mode = ModeInterpreted
+	if fallBackCompiled(res) { // routing seam, second part (route.go)
+		res.Notes = append(res.Notes, "the interpreter could not run this: "+res.Err)
+		return m.evalCompiled(ctx, s.name, code, timeout, res, start, "the interpreter lacks what it uses")
+	}
+	m.noteInterpreted(s.name, code, res)
 	return res, nil
 }
 
@@ -444,6 +457,9 @@ func (m *Manager) Stop(selection string) error {
 	if err != nil {
 		return err
 	}
+	if m.stopCompiled(s.name) { // routing seam (route.go)
+		return nil
+	}
 	s.mu.Lock()
 	p, state := s.proc, s.state
 	s.mu.Unlock()
@@ -461,6 +477,7 @@ func (m *Manager) Restart(selection string) error {
 	if err != nil {
 		return err
 	}
+	m.resetCompiled(s.name) // routing seam (route.go)
 	s.mu.Lock()
 	p := s.proc
 	s.proc, s.state, s.evals = nil, StateStopped, 0
@@ -524,6 +541,7 @@ func (m *Manager) Close() {
 			m.closeLater(p)
 		}
 	}
+	m.closeCompiled() // routing seam (route.go)
 	m.reap.Wait()
 	m.mu.Lock()
 	defer m.mu.Unlock()

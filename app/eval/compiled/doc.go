@@ -1,0 +1,20 @@
+// Package compiled runs evaluator input that the interpreter (yaegi) cannot
+// run — range over func, the generic standard library (slices, maps, iter),
+// Go 1.23+ APIs such as strings.Lines — as a compiled program, the way the
+// GoNB notebook kernel does.
+//
+// A Session keeps the declarations (imports, funcs, types, vars, consts) of
+// the compiled inputs it has run. Each input is split with go/scanner and
+// go/parser into imports, declarations and statements; the accumulated
+// declarations, the input's declarations and a main holding the input's
+// statements make one generated file that `go build -overlay` places inside
+// the project's module (no byte is written into the project), so the
+// project's packages, internal ones included, and its dependencies import
+// as they do in the project's own build. The program runs in its own process
+// group under the caller's deadline; the value of a last expression comes
+// back formatted as the interpreter formats it. Compiler errors are mapped
+// to the input's own lines and columns with /*line*/ directives.
+//
+// Nothing here imports Fyne or writes to os.Stdout; the program's output is
+// captured.
+package compiled

@@ -1,0 +1,194 @@
+package compiled
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"slices"
+	"strings"
+)
+
+// File names of the /*line*/ directives: the current input is "input", so
+// that an error reads as the interpreter's do (line:col of the input);
+// declarations kept from earlier compiled inputs name their input.
+const (
+	inputFile     = "input"
+	generatedFile = "trestle-generated"
+	resultEnv     = "TRESTLE_COMPILED_RESULT"
+)
+
+// earlierFile names the n-th compiled input in positions.
+func earlierFile(n int) string { return fmt.Sprintf("compiled-input-%d", n) }
+
+// genOptions are the choices a rebuild can change (see Session.build).
+type genOptions struct {
+	noShow     bool            // the last expression has no value: run it as a statement
+	allImports bool            // keep imports whose guessed name looks unused
+	drop       map[string]bool // import paths the compiler said are unused
+	version    string          // the toolchain's language version, for //go:build
+}
+
+// generate writes the program for one input over the accumulated set:
+// imports that something uses, every declaration, and main with the
+// input's statements. Each piece of the person's text is preceded by a
+// /*line file:line:col*/ directive, so the compiler's positions, and a
+// panic's stack, are those of the input. Every name a top-level statement
+// defines gets a `_ = name` after the statements, so an unused variable
+// does not fail the build (GoNB does the same).
+func generate(set declSet, known []importDecl, in *input, o genOptions) string {
+	var b strings.Builder
+	if o.version != "" {
+		// A file's //go:build version raises its language version over the
+		// module's go line, so range over func works in a go 1.22 module.
+		fmt.Fprintf(&b, "//go:build %s\n\n", o.version)
+	}
+	b.WriteString("package main\n\n")
+	b.WriteString(helperImports)
+	used := usedQualifiers(set, in)
+	bound := map[string]bool{}
+	for _, imp := range set.imports {
+		bound[imp.local()] = true
+		if keepImport(imp, used, o) {
+			fmt.Fprintf(&b, "/*line %s:%d:%d*/%s\n", imp.origin, imp.line, imp.col, imp.source())
+		}
+	}
+	for _, imp := range known { // imports of interpreted inputs, available when used
+		if !bound[imp.local()] && used[imp.local()] && !o.drop[imp.path] && imp.name != "_" && imp.name != "." {
+			bound[imp.local()] = true
+			fmt.Fprintf(&b, "/*line %s:1:1*/%s\n", generatedFile, imp.source())
+		}
+	}
+	b.WriteString(helperCode)
+	for _, d := range set.decls {
+		fmt.Fprintf(&b, "%s/*line %s:%d:%d*/%s\n", d.kw, d.origin, d.line, d.col, d.src)
+	}
+	b.WriteString("\nfunc main() {\n\tdefer __trestleDone()\n")
+	_, hasLast := in.lastExpr()
+	for i, st := range in.stmts {
+		if hasLast && !o.noShow && i == len(in.stmts)-1 {
+			fmt.Fprintf(&b, "\t__trestleShow(/*line %s:%d:%d*/%s)\n", inputFile, st.line, st.col, st.src)
+			continue
+		}
+		fmt.Fprintf(&b, "/*line %s:%d:%d*/%s\n", inputFile, st.line, st.col, st.src)
+	}
+	if names := definedNames(in); len(names) > 0 {
+		fmt.Fprintf(&b, "/*line %s:1:1*/", generatedFile)
+		for _, n := range names {
+			fmt.Fprintf(&b, "_ = %s; ", n)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// keepImport leaves out an import nothing uses, which the compiler refuses.
+func keepImport(imp importDecl, used map[string]bool, o genOptions) bool {
+	switch {
+	case o.drop[imp.path]:
+		return false
+	case imp.name == "_" || imp.name == "." || o.allImports:
+		return true
+	}
+	return used[imp.local()]
+}
+
+// usedQualifiers is every X of an X.Sel in the declarations and statements.
+func usedQualifiers(set declSet, in *input) map[string]bool {
+	used := map[string]bool{}
+	for _, d := range set.decls {
+		for q := range d.quals {
+			used[q] = true
+		}
+	}
+	for _, st := range in.stmts {
+		q, _ := namesIn(st.node)
+		for n := range q {
+			used[n] = true
+		}
+	}
+	return used
+}
+
+// definedNames are the names := defines in main's top level, in order.
+func definedNames(in *input) []string {
+	var names []string
+	for _, st := range in.stmts {
+		a, ok := st.node.(*ast.AssignStmt)
+		if !ok || a.Tok != token.DEFINE {
+			continue
+		}
+		for _, l := range a.Lhs {
+			if id, ok := l.(*ast.Ident); ok && id.Name != "_" && !slices.Contains(names, id.Name) {
+				names = append(names, id.Name)
+			}
+		}
+	}
+	return names
+}
+
+// helperImports and helperCode report the last expression's value and a
+// panic back to the Session through the file named by resultEnv. Their
+// names start with __trestle so that they cannot meet the person's.
+const helperImports = `import __trestle_json "encoding/json"
+import __trestle_fmt "fmt"
+import __trestle_os "os"
+import __trestle_runtime "runtime"
+import __trestle_strconv "strconv"
+import __trestle_strings "strings"
+`
+
+const helperCode = `
+var __trestleResult struct {
+	Value string ` + "`json:\"value,omitempty\"`" + `
+	Type  string ` + "`json:\"type,omitempty\"`" + `
+	Error string ` + "`json:\"error,omitempty\"`" + `
+}
+
+func __trestleShow(vs ...any) {
+	var vals, types []string
+	for _, v := range vs {
+		var s string
+		switch x := v.(type) {
+		case string:
+			s = __trestle_strconv.Quote(x)
+		case error:
+			s = __trestle_fmt.Sprintf("%v", x)
+		default:
+			s = __trestle_fmt.Sprintf("%+v", x)
+		}
+		if len(s) > 64<<10 {
+			s = s[:64<<10] + __trestle_fmt.Sprintf("… (%d more bytes)", len(s)-64<<10)
+		}
+		vals, types = append(vals, s), append(types, __trestle_fmt.Sprintf("%T", v))
+	}
+	__trestleResult.Value = __trestle_strings.Join(vals, ", ")
+	__trestleResult.Type = __trestle_strings.Join(types, ", ")
+	if len(types) != 1 {
+		__trestleResult.Type = "(" + __trestleResult.Type + ")"
+	}
+}
+
+func __trestleDone() {
+	if r := recover(); r != nil {
+		__trestleResult.Error = __trestle_fmt.Sprintf("panic: %v%s", r, __trestleWhere())
+	}
+	b, _ := __trestle_json.Marshal(__trestleResult)
+	__trestle_os.WriteFile(__trestle_os.Getenv("` + resultEnv + `"), b, 0o600)
+}
+
+// __trestleWhere names the input line that panicked.
+func __trestleWhere() string {
+	pcs := make([]uintptr, 64)
+	frames := __trestle_runtime.CallersFrames(pcs[:__trestle_runtime.Callers(2, pcs)])
+	for {
+		f, more := frames.Next()
+		if f.File == "` + inputFile + `" {
+			return __trestle_fmt.Sprintf(" (at input line %d)", f.Line)
+		}
+		if !more {
+			return ""
+		}
+	}
+}
+`

@@ -1,0 +1,204 @@
+package ui
+
+import (
+	"fmt"
+	"image/color"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"trestle/app/eval"
+	"trestle/app/services"
+)
+
+func TestEvalInputShiftEnterAddsALineEnterRunsEscStops(t *testing.T) {
+	test.NewTempApp(t)
+	e := newEvalPane()
+	var got []string
+	stops := 0
+	e.onSubmit = func(code string) { got = append(got, code) }
+	e.onStop = func() { stops++ }
+	w := test.NewWindow(e.content)
+	defer w.Close()
+	w.Resize(fyne.NewSize(600, 300))
+	w.Canvas().Focus(e.input)
+	test.Type(e.input, "x := 1")
+	e.input.KeyDown(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+	e.input.TypedKey(&fyneKeyReturn)
+	e.input.KeyUp(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+	if len(got) != 0 || e.input.Text != "x := 1\n" {
+		t.Fatalf("Shift+Enter: submitted %q, input %q", got, e.input.Text)
+	}
+	test.Type(e.input, "x + 1")
+	if e.input.rows != 2 {
+		t.Fatalf("a two-line input shows %d rows", e.input.rows)
+	}
+	e.input.TypedKey(&fyneKeyReturn)
+	if len(got) != 1 || got[0] != "x := 1\nx + 1" || e.input.Text != "" {
+		t.Fatalf("Enter: submitted %q, input %q", got, e.input.Text)
+	}
+	// Up on the first line brings the two-line input back
+	e.input.TypedKey(&fyneKeyUp)
+	if e.input.Text != "x := 1\nx + 1" {
+		t.Fatalf("Up gave %q", e.input.Text)
+	}
+	test.Type(e.input, strings.Repeat("\n", 12))
+	if e.input.rows != maxInputRows {
+		t.Fatalf("a 14-line input shows %d rows, want %d", e.input.rows, maxInputRows)
+	}
+	test.Tap(e.stop)
+	e.input.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if stops != 2 {
+		t.Fatalf("Stop and Esc stopped %d times, want 2", stops)
+	}
+}
+
+func TestEvalTranscriptWrapsAndColoursErrors(t *testing.T) {
+	test.NewTempApp(t)
+	tr := newEvalTranscript(100)
+	tr.append(evalLine{"» [you] strings.Repeat(\"ab\", 20)", lineInput}, evalLine{"! 1:8: undefined: nope", lineError})
+	tr.setCols(10)
+	if n := len(tr.grid.Rows); n != 4+3 { // 33 cells in 4 rows, 22 in 3
+		t.Fatalf("%d rows after wrapping at 10 columns", n)
+	}
+	if tr.grid.Rows[0].Style != nil {
+		t.Error("an input line is drawn in the text colour")
+	}
+	errColour := theme.Color(theme.ColorNameError)
+	for _, r := range tr.grid.Rows[4:] {
+		s, ok := r.Style.(*widget.CustomTextGridStyle)
+		if !ok || !sameColour(s.FGColor, errColour) {
+			t.Fatalf("an error row is not in the error colour: %#v", r.Style)
+		}
+	}
+	if got := tr.text(0); got != "» [you] strings.Repeat(\"ab\", 20)\n! 1:8: undefined: nope\n" {
+		t.Fatalf("text is the unwrapped lines: %q", got)
+	}
+	tr.setCols(40)
+	if n := len(tr.grid.Rows); n != 2 {
+		t.Fatalf("%d rows after widening", n)
+	}
+	// laid out, the grid's width sets the columns
+	w := test.NewWindow(tr.box)
+	defer w.Close()
+	w.Resize(fyne.NewSize(200, 200))
+	if tr.cols < 5 || tr.cols > 40 {
+		t.Fatalf("a 200-wide pane wraps at %d columns", tr.cols)
+	}
+}
+
+func sameColour(a, b color.Color) bool {
+	r1, g1, b1, a1 := a.RGBA()
+	r2, g2, b2, a2 := b.RGBA()
+	return r1 == r2 && g1 == g2 && b1 == b2 && a1 == a2
+}
+
+func TestEvalPaneOffersReplayAfterTheStateIsLost(t *testing.T) {
+	w := newTestWindow(t)
+	w.SetServices(servicesWithEval(w))
+	w.EvalDone(person, "", "import \"strings\"", eval.Result{Mode: eval.ModeInterpreted}, nil)
+	w.EvalDone(person, "", "s := strings.ToUpper(\"a\")", eval.Result{Mode: eval.ModeInterpreted}, nil)
+	w.EvalDone(person, "", "s", eval.Result{Mode: eval.ModeInterpreted, Value: `"A"`, Type: "string"}, nil)
+	w.EvalDone(person, "", "var c = 1", eval.Result{Mode: eval.ModeCompiled}, nil)     // compiled state is not lost
+	w.EvalDone(person, "", "x := nope", eval.Result{Err: "1:6: undefined: nope"}, nil) // a failed input defined nothing
+	p := w.panes.eval
+	if p.lost.Visible() {
+		t.Fatal("the state-lost bar shows before anything was lost")
+	}
+	w.EvalDone(person, "", "for {}", eval.Result{}, fmt.Errorf("evaluate: the deadline passed; state lost: %w", eval.ErrDeadline))
+	if !p.lost.Visible() || !p.replay.Visible() || !strings.Contains(p.lostText.Text, "state was lost") {
+		t.Fatalf("after a deadline the pane offers no replay: %q", p.lostText.Text)
+	}
+	var replayed []string
+	p.onReplay = func(sel string, codes []string) { replayed = append([]string{sel}, codes...) }
+	test.Tap(p.replay)
+	if got := strings.Join(replayed, "|"); got != "default|import \"strings\"|s := strings.ToUpper(\"a\")" {
+		t.Fatalf("replayed %q", got)
+	}
+	if p.lost.Visible() {
+		t.Fatal("the bar stays after Replay")
+	}
+}
+
+// TestEvalPaneReplaysThroughARealEvaluator: a deadline kills a real
+// worker; Replay sends the defining input again, and its state is back.
+func TestEvalPaneReplaysThroughARealEvaluator(t *testing.T) {
+	w := newTestWindow(t)
+	m := eval.NewManager(eval.ManagerOptions{Root: w.project.Root, Module: "example.com/demo", WorkerCommand: testWorkerCommand})
+	t.Cleanup(m.Close)
+	w.SetServices(services.Services{Eval: m})
+	w.loading.Wait()
+	w.settings.EvalDeadline = 20
+	w.evalByPerson("x := 41")
+	w.loading.Wait()
+	w.settings.EvalDeadline = 1
+	w.evalByPerson("for {}")
+	w.loading.Wait()
+	p := w.panes.eval
+	if !p.replay.Visible() || len(p.pending.codes) != 1 {
+		t.Fatalf("no replay offered after the deadline: %q\n%s", p.lostText.Text, p.transcript.text(0))
+	}
+	w.settings.EvalDeadline = 20
+	test.Tap(p.replay)
+	w.loading.Wait()
+	w.evalByPerson("x + 1")
+	w.loading.Wait()
+	if got := p.transcript.text(0); !strings.Contains(got, "» [replay] x := 41") || !strings.HasSuffix(got, "» [you] x + 1\n= 42 (int)\n\n") {
+		t.Fatalf("transcript:\n%s", got)
+	}
+}
+
+func TestDefinesState(t *testing.T) {
+	for code, want := range map[string]bool{
+		`import "fmt"`: true, "x := 1": true, "x = 2": true, "n++": true, "total += 3": true,
+		"func f() {}": true, "type T int": true, "var v int": true, "const c = 1": true,
+		"1 + 1": false, `fmt.Println("x")`: false, "f(x)": false, "x == 1": false,
+	} {
+		if got := definesState(code); got != want {
+			t.Errorf("definesState(%q) = %v, want %v", code, got, want)
+		}
+	}
+}
+
+// servicesWithEval gives the window an evaluator manager (no worker ever
+// starts in these tests: they feed EvalDone directly).
+func servicesWithEval(w *Window) services.Services {
+	m := eval.NewManager(eval.ManagerOptions{Root: w.project.Root})
+	return services.Services{Eval: m}
+}
+
+func TestTranscriptMarksCompiledAndColoursEachErrorLine(t *testing.T) {
+	lines := transcript("you", "for range 3 {}\n  nope", eval.Result{Mode: eval.ModeCompiled,
+		Err: "2:3: undefined: nope\n(this input ran compiled)", Notes: []string{"ran compiled because x"}}, nil)
+	if !strings.HasPrefix(lines[0].text, "» [you, compiled] ") {
+		t.Fatalf("first line %q", lines[0].text)
+	}
+	var kinds []lineKind
+	for _, l := range lines[2:] {
+		kinds = append(kinds, l.kind)
+	}
+	if fmt.Sprint(kinds) != fmt.Sprint([]lineKind{lineError, lineError, lineNote, lineInput}) {
+		t.Fatalf("kinds %v of %q", kinds, linesText(lines))
+	}
+}
+
+// TestEvalInputTypesIntactWhenItWraps: Fyne's word wrapping moved a space
+// typed at a wrap point to the end of the text; the input wraps at any
+// character instead, so what is typed in a narrow pane stays as typed.
+func TestEvalInputTypesIntactWhenItWraps(t *testing.T) {
+	test.NewTempApp(t)
+	e := newEvalPane()
+	w := test.NewWindow(e.content)
+	defer w.Close()
+	w.Resize(fyne.NewSize(120, 200))
+	code := "for i := range 10 { s += i } // and a long comment that wraps"
+	test.Type(e.input, code)
+	if e.input.Text != code {
+		t.Fatalf("typed %q", e.input.Text)
+	}
+}
