@@ -119,8 +119,8 @@ type progressTokenKey struct{}
 func typed[T any](h func(context.Context, T) *mcp.CallToolResult) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var args T
-		if err := req.BindArguments(&args); err != nil {
-			return fail(stateProblem, "arguments do not fit the input schema: %v", err), nil
+		if msg := decodeArgs(req.Params.Arguments, &args); msg != "" {
+			return fail(stateProblem, "%s", msg), nil
 		}
 		if m := req.Params.Meta; m != nil && m.ProgressToken != nil {
 			ctx = context.WithValue(ctx, progressTokenKey{}, m.ProgressToken)

@@ -49,6 +49,7 @@ func (s *Server) proposeTool() server.ServerTool {
 			`trestle_change_set {"id":...,"wait_seconds":120}. e.g. {"title":"Fix off-by-one in Parse",`+
 			`"changes":[{"action":"edit","path":"parse.go","edits":[{"old_text":"i <= n","new_text":"i < n"}]}]}`),
 		mcp.WithInputSchema[proposeParams](),
+		withEnum("changes.action", changeset.ActionEdit, changeset.ActionCreate, changeset.ActionReplace, changeset.ActionDelete),
 		results[changeSetResult](),
 		hints("Propose a change set", false, false, false),
 	)

@@ -23,6 +23,7 @@ func (s *Server) outputTool() server.ServerTool {
 		mcp.WithDescription("The text of the window's Run or Eval pane, as the person sees it (including what they "+
 			`ran themselves). e.g. {"pane":"run","tail_lines":50}`),
 		mcp.WithInputSchema[outputParams](),
+		withEnum("pane", "run", "eval"),
 		results[outputResult](),
 		hints("Read the Run or Eval pane", true, false, true),
 	)

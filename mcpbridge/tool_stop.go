@@ -17,6 +17,7 @@ func (s *Server) stopTool() server.ServerTool {
 		mcp.WithDescription("Stops the running task (its whole process group) or the running evaluation (its "+
 			`evaluator restarts, state lost). e.g. {"what":"run"}`),
 		mcp.WithInputSchema[stopParams](),
+		withEnum("what", "run", "eval"),
 		results[stateResult](),
 		hints("Stop a run or evaluation", false, true, true),
 	)

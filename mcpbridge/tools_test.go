@@ -135,7 +135,7 @@ func TestReadTool(t *testing.T) {
 		{"missing", map[string]any{"path": "nope.go"}, "none", "no such file"},
 		{"folder", map[string]any{"path": "pkg"}, "problem", "folder"},
 		{"no path", map[string]any{}, "problem", "path is required"},
-		{"wrong type", map[string]any{"path": 42}, "problem", "arguments"},
+		{"wrong type", map[string]any{"path": 42}, "problem", "path must be a string"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
