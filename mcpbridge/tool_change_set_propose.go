@@ -43,9 +43,10 @@ type changeSetResult struct {
 
 func (s *Server) proposeTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_change_set_propose",
-		mcp.WithDescription("Proposes a multi-file change for the person to review in the window; it applies nothing. "+
-			"Read each file first: edits are exact old_text -> new_text replacements checked against what trestle_read "+
-			"returns now (unsaved editor text included). Returns the change set id; follow the decision with "+
+		mcp.WithDescription(s.inMode("Proposes a multi-file change for the person to review in the window; it applies nothing. ",
+			"Proposes a multi-file change for the person to review; it applies nothing: the person reviews it with "+
+				"`trestle changes`. ")+"Read each file first: edits are exact old_text -> new_text replacements checked against what trestle_read "+
+			s.inMode("returns now (unsaved editor text included). ", "returns now. ")+"Returns the change set id; follow the decision with "+
 			`trestle_change_set {"id":...,"wait_seconds":120}. e.g. {"title":"Fix off-by-one in Parse",`+
 			`"changes":[{"action":"edit","path":"parse.go","edits":[{"old_text":"i <= n","new_text":"i < n"}]}]}`),
 		mcp.WithInputSchema[proposeParams](),
@@ -69,9 +70,10 @@ func (s *Server) propose(ctx context.Context, p proposeParams) *mcp.CallToolResu
 		a.ChangeSetProposed(cs)
 	}
 	added, removed := cs.Stats()
-	return done(summarizeChangeSet(cs), "Proposed %s (%q): %d files, +%d -%d. The person will review it in the window; "+
+	return done(summarizeChangeSet(cs), "Proposed %s (%q): %d files, +%d -%d. %s; "+
 		"call trestle_change_set {\"id\":%q,\"wait_seconds\":120} to learn their decision.",
-		cs.ID, cs.Title, len(cs.Files), added, removed, cs.ID)
+		cs.ID, cs.Title, len(cs.Files), added, removed,
+		s.inMode("The person will review it in the window", "The person reviews it with `trestle changes`"), cs.ID)
 }
 
 // currentText reads a file as trestle_read does: the open editor's text,

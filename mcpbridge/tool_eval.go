@@ -33,8 +33,9 @@ type evalResult struct {
 func (s *Server) evalTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_eval",
 		mcp.WithDescription("Evaluates Go in the project's evaluator, which can import the project's own packages and "+
-			"its dependencies; state (variables, functions, imports) persists between calls. The person sees the code "+
-			"and result in the Eval pane and may be asked to allow it. "+
+			"its dependencies; state (variables, functions, imports) persists between calls. "+
+			s.inMode("The person sees the code and result in the Eval pane and may be asked to allow it. ",
+				"The project's policy may refuse it. ")+
 			`e.g. {"code":"import \"example.com/demo/calc\"\ncalc.Add(2, 3)"}`),
 		mcp.WithInputSchema[evalParams](),
 		results[evalResult](),

@@ -28,8 +28,9 @@ type readResult struct {
 
 func (s *Server) readTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_read",
-		mcp.WithDescription("Reads a project file as the person sees it: from the open editor when it has "+
-			"unsaved changes (flagged unsaved), else from disk. Returns the text, the file's line count and the "+
+		mcp.WithDescription(s.inMode("Reads a project file as the person sees it: from the open editor when it has "+
+			"unsaved changes (flagged unsaved), else from disk. ", "Reads a project file from disk. ")+
+			"Returns the text, the file's line count and the "+
 			"sha256 of the whole text. "+`e.g. {"path":"cmd/main.go","start_line":10,"end_line":40}`),
 		mcp.WithInputSchema[readParams](),
 		results[readResult](),

@@ -47,10 +47,14 @@ type runResult struct {
 
 func (s *Server) runTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_run",
-		mcp.WithDescription("Runs a project task (go build, test, vet, or one from .trestle.json) in plain view: output "+
-			"streams into the window's Run pane and, when you pass a progress token, as progress notifications. "+
-			"Returns when it ends, or after wait_seconds with its run_id (then use trestle_run_status). One run at a "+
-			"time per project. "+`e.g. {"task":"test","args":["-run","TestParse","./app/..."]}`),
+		mcp.WithDescription("Runs a project task (go build, test, vet, or one from .trestle.json; see trestle_tasks)"+
+			s.inMode(" in plain view: output streams into the window's Run pane and, when you pass a progress token, as "+
+				"progress notifications. ", ": output comes back in the result and, when you pass a progress token, as "+
+				"progress notifications. ")+
+			"Returns its output and problems (file:line:col from build, vet and test failures) when it ends, or after "+
+			"wait_seconds with its run_id (then use trestle_run_status). One run at a time per project. Package "+
+			"patterns in args (./app/..., ./cmd/x) replace the task's default ./...: "+
+			`e.g. {"task":"test","args":["-run","TestParse","./app/..."]} runs go test -run TestParse ./app/...`),
 		mcp.WithInputSchema[runParams](),
 		results[runResult](),
 		runsCode("Run a task", true, false),

@@ -63,8 +63,10 @@ func (s *Server) tasks(context.Context, tasksParams) *mcp.CallToolResult {
 		res.Tasks = append(res.Tasks, info)
 	}
 	states := map[string]eval.State{}
-	for _, st := range s.opts.Services.Eval.Status() {
-		states[st.Selection] = st.State
+	if ev := s.opts.Services.Eval; ev != nil {
+		for _, st := range ev.Status() {
+			states[st.Selection] = st.State
+		}
 	}
 	for _, name := range conf.SelectionNames() {
 		sel, _ := conf.Selection(name)

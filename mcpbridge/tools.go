@@ -18,13 +18,16 @@ func (s *Server) tools() []server.ServerTool {
 // whose service (evaluator, task runner) is missing are not offered.
 func (s *Server) toolList() []server.ServerTool {
 	sv := s.opts.Services
-	if s.opts.Window == nil {
+	if s.headless() {
 		tools := []server.ServerTool{s.filesTool(), s.readTool(), s.searchTool()}
 		if sv.Eval != nil {
 			tools = append(tools, s.evalTool())
 		}
 		if sv.Tasks != nil {
-			tools = append(tools, s.runTool())
+			tools = append(tools, s.runTool(), s.runStatusTool())
+		}
+		if sv.Eval != nil || sv.Tasks != nil {
+			tools = append(tools, s.stopTool(), s.tasksTool())
 		}
 		if sv.ChangeSets != nil {
 			tools = append(tools, s.proposeTool(), s.changeSetTool())
