@@ -26,7 +26,7 @@ const (
 
 type runParams struct {
 	Task        string   `json:"task" jsonschema:"task name: build, test, vet, or one from .trestle.json (see trestle_tasks)"`
-	Args        []string `json:"args,omitempty" jsonschema:"extra arguments appended to the task's command, e.g. [\"-run\",\"TestFoo\",\"./pkg/...\"]"`
+	Args        []string `json:"args,omitempty" jsonschema:"extra arguments for the task's command; for go build, test and vet, package patterns here replace the task's own (./...), e.g. [\"-run\",\"TestFoo\",\"./pkg/...\"] runs go test -run TestFoo ./pkg/..."`
 	Selection   string   `json:"selection,omitempty" jsonschema:"selection whose build tags and environment to use (default: default)"`
 	WaitSeconds *int     `json:"wait_seconds,omitempty" jsonschema:"how long to wait for the run to end (default 60, at most 600; 0 returns at once); it goes on after the call returns"`
 	TailLines   int      `json:"tail_lines,omitempty" jsonschema:"output lines to return, from the end (default 200)"`

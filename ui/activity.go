@@ -122,7 +122,7 @@ func transcript(client, code string, res eval.Result, err error) []string {
 
 // RunStarted shows a new run in the Run pane. Safe for concurrent use.
 func (w *Window) RunStarted(client string, run *task.Run) {
-	head := fmt.Sprintf("$ %s    [%s, %s]", strings.Join(append(append([]string{}, run.Task.Command...), run.Args...), " "), run.ID, client)
+	head := fmt.Sprintf("$ %s    [%s, %s]", strings.Join(run.Command(), " "), run.ID, client)
 	fyne.Do(func() {
 		w.panes.run.clear()
 		w.panes.run.append(head)
