@@ -151,4 +151,3 @@ func (r *Run) flushTestProblems() {
 }
 
 func indented(s string) bool { return s != "" && (s[0] == ' ' || s[0] == '\t') }
-
