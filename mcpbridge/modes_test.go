@@ -22,13 +22,21 @@ import (
 	"trestle/app/task"
 )
 
+// modesJSON is trestleJSON with a task in a folder with a timeout and a
+// selection with tags, environment and preloads.
+const modesJSON = `{"tasks": {
+  "echo": {"command": ["sh", "-c", "echo one; echo two; exit 3"]},
+  "slow": {"command": ["sh", "-c", "echo start; sleep 30"]},
+  "inpkg": {"command": ["ls"], "dir": "pkg", "timeout": "30s"}
+}, "selections": {"tagged": {"tags": ["integration"], "env": {"DEMO": "on"}, "preload": ["example.com/demo/pkg"]}}}`
+
 // modeClient serves a project with every service, in the window form
 // (window set) or headless, over the stdio path, and returns the client,
 // its initialize answer and the names tools/list gives.
 func modeClient(t *testing.T, window Window) (*client.Client, *mcp.InitializeResult, []string) {
 	t.Helper()
 	p := newTestProject(t)
-	os.WriteFile(filepath.Join(p.Root, projconf.FileName), []byte(trestleJSON), 0o644)
+	os.WriteFile(filepath.Join(p.Root, projconf.FileName), []byte(modesJSON), 0o644)
 	store, err := app.OpenStore(filepath.Join(t.TempDir(), "state.db"))
 	if err != nil {
 		t.Fatal(err)

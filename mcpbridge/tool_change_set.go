@@ -132,5 +132,5 @@ func (s *Server) withdraw(_ context.Context, p withdrawParams) *mcp.CallToolResu
 	if a := s.opts.Activity; a != nil {
 		a.ChangeSetProposed(cs) // the view refreshes the same way
 	}
-	return done(summarizeChangeSet(cs), "Withdrew %s.", cs.ID)
+	return done(summarizeChangeSet(cs), "Withdrew %s.\n%s", cs.ID, describeChangeSet(cs))
 }

@@ -70,10 +70,11 @@ func (s *Server) propose(ctx context.Context, p proposeParams) *mcp.CallToolResu
 		a.ChangeSetProposed(cs)
 	}
 	added, removed := cs.Stats()
-	return done(summarizeChangeSet(cs), "Proposed %s (%q): %d files, +%d -%d. %s; "+
-		"call trestle_change_set {\"id\":%q,\"wait_seconds\":120} to learn their decision.",
-		cs.ID, cs.Title, len(cs.Files), added, removed,
-		s.inMode("The person will review it in the window", "The person reviews it with `trestle changes`"), cs.ID)
+	return done(summarizeChangeSet(cs), "Proposed %s: %d files, +%d -%d. %s; "+
+		"call trestle_change_set {\"id\":%q,\"wait_seconds\":120} to learn their decision.\n%s",
+		cs.ID, len(cs.Files), added, removed,
+		s.inMode("The person will review it in the window", "The person reviews it with `trestle changes`"), cs.ID,
+		describeChangeSet(cs))
 }
 
 // currentText reads a file as trestle_read does: the open editor's text,
@@ -100,9 +101,20 @@ func summarizeChangeSet(cs changeset.ChangeSet) changeSetResult {
 	}
 	for _, f := range cs.Files {
 		r.Files = append(r.Files, fileSummary{Path: f.Path, Action: f.Action, Added: f.Added, Removed: f.Removed,
-			State: f.State, Detail: f.Detail})
+			State: fileState(cs, f), Detail: f.Detail})
 	}
 	return r
+}
+
+// fileState is a file's state as agents are told it: the files of a
+// withdrawn or rejected set that were never applied share the set's state
+// (the store keeps them as they were when it was decided).
+func fileState(cs changeset.ChangeSet, f changeset.FileChange) string {
+	undecided := f.State == changeset.StatePending || f.State == changeset.StateStale || f.State == changeset.StateConflict
+	if undecided && (cs.State == changeset.StateWithdrawn || cs.State == changeset.StateRejected) {
+		return cs.State
+	}
+	return f.State
 }
 
 func describeChangeSet(cs changeset.ChangeSet) string {
@@ -112,7 +124,7 @@ func describeChangeSet(cs changeset.ChangeSet) string {
 		fmt.Fprintf(&b, " (reason: %s)", cs.Reason)
 	}
 	for _, f := range cs.Files {
-		fmt.Fprintf(&b, "\n  %s %s +%d -%d: %s", f.Action, f.Path, f.Added, f.Removed, f.State)
+		fmt.Fprintf(&b, "\n  %s %s +%d -%d: %s", f.Action, f.Path, f.Added, f.Removed, fileState(cs, f))
 		if f.Detail != "" {
 			fmt.Fprintf(&b, " (%s)", f.Detail)
 		}

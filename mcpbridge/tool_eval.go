@@ -73,7 +73,7 @@ func evalAnswer(res eval.Result, err error) *mcp.CallToolResult {
 		return failErr(err)
 	case res.Err != "":
 		out.State = stateProblem
-		r := mcp.NewToolResultStructured(out, fmt.Sprintf("problem: %s%s", res.Err, outputSuffix(res.Output)))
+		r := mcp.NewToolResultStructured(out, fmt.Sprintf("problem: %s%s\n(selection %s)", res.Err, outputSuffix(res.Output), res.Selection))
 		r.IsError = true
 		return r
 	}
@@ -96,6 +96,7 @@ func describeEval(res eval.Result) string {
 	for _, n := range res.Notes {
 		fmt.Fprintf(&b, "\nnote: %s", n)
 	}
+	fmt.Fprintf(&b, "\n(selection %s)", res.Selection)
 	return b.String()
 }
 

@@ -44,5 +44,5 @@ func (s *Server) output(ctx context.Context, p outputParams) *mcp.CallToolResult
 	if text == "" {
 		return done(outputResult{State: stateDone, Pane: p.Pane}, "The %s pane is empty.", p.Pane)
 	}
-	return done(outputResult{State: stateDone, Pane: p.Pane, Text: text}, "%s", text)
+	return done(outputResult{State: stateDone, Pane: p.Pane, Text: text}, "The %s pane:\n%s", p.Pane, text)
 }

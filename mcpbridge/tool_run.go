@@ -168,11 +168,20 @@ func describeRun(run *task.Run, tail int) *mcp.CallToolResult {
 	case task.StateRunning:
 		head += fmt.Sprintf(" for %s; ask trestle_run_status {\"run_id\":%q,\"wait_seconds\":60} for the rest", run.Duration().Round(time.Second), run.ID)
 	case task.StatePassed:
+		head += " (exit code 0)"
 	default:
 		res.State = stateProblem
 		head = fmt.Sprintf("problem: %s (exit code %d, %d problems)", head, res.ExitCode, len(probs))
 	}
-	text := fmt.Sprintf("%s\n%s", head, out)
+	var b strings.Builder
+	b.WriteString(head)
+	for _, p := range probs {
+		b.WriteString("\n" + problemLine(p))
+	}
+	if dropped > 0 {
+		fmt.Fprintf(&b, "\n(%d earlier output lines were dropped)", dropped)
+	}
+	text := fmt.Sprintf("%s\n%s", b.String(), out)
 	r := mcp.NewToolResultStructured(res, text)
 	r.IsError = res.State != stateDone
 	return r
