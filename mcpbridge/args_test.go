@@ -180,3 +180,20 @@ func TestDecodeProblemsNameTheField(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// TestUnknownToolNamesTheClosest: a call of a tool the server does not
+// have is a -32602 error that names the closest tools it has.
+func TestUnknownToolNamesTheClosest(t *testing.T) {
+	c := stdioClient(t, nil)
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "trestle_raed"
+	_, err := c.CallTool(context.Background(), req)
+	want := `unknown tool "trestle_raed"; the closest: trestle_read, trestle_files, trestle_search (tools/list has all 3)`
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "invalid params") {
+		t.Fatalf("got %v, want -32602 %s", err, want)
+	}
+	req.Params.Name = "trestle_workbench" // a window tool, asked of the headless server
+	if _, err = c.CallTool(context.Background(), req); err == nil || !strings.Contains(err.Error(), `unknown tool "trestle_workbench"; the closest: `) {
+		t.Fatalf("got %v", err)
+	}
+}
