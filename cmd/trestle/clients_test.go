@@ -331,7 +331,8 @@ func TestProtocolVersions(t *testing.T) {
 					}
 
 					call := b.rpc(t, 3, "tools/call", map[string]any{"name": "trestle_read", "arguments": map[string]any{"path": "go.mod"}})
-					if _, text, isErr := rawResult(t, call); isErr || !strings.HasPrefix(text, "module example.com/e2e") {
+					if _, text, isErr := rawResult(t, call); isErr || !strings.HasPrefix(text, "go.mod lines 1-3 of 3, sha256 ") ||
+						!strings.Contains(text, ":\nmodule example.com/e2e") {
 						t.Fatalf("trestle_read: %v", call)
 					}
 
