@@ -42,7 +42,10 @@ func toolsDoc(tools, headless map[string]server.ServerTool) string {
 	b.WriteString("# Trestle's MCP tools\n\nGenerated from the tool definitions by `UPDATE_TOOLSNAPS=true go test ./mcpbridge/...`;\n" +
 		"a test keeps it up to date. `trestle --mcp-attach` serves every tool; `trestle --mcp` (headless) the ones\n" +
 		"marked so. A failed call has `isError` and text starting with its state: `refused`, `busy`, `problem` or\n" +
-		"`none`; its `structuredContent.state` says the same. Success is `done`.\n")
+		"`none`; its `structuredContent.state` says the same. Success is `done`. Arguments are checked against each\n" +
+		"tool's input schema: an unknown argument, a value of the wrong type or one outside an `enum` is a `problem`\n" +
+		"that names the argument (`path must be a string`); a tool the server lacks is a -32602 error naming the\n" +
+		"closest ones. A result's text carries what its structured content says that an agent acts on.\n")
 	for _, name := range names {
 		tool := tools[name].Tool
 		a := tool.Annotations
