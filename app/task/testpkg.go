@@ -62,16 +62,16 @@ func (o *testOutput) line(text string, isProblem bool) {
 	if isProblem {
 		switch {
 		case o.after == "FAIL":
-			o.failed = append(o.failed, text)
+			o.failed = keep(o.failed, text)
 		case o.after != "":
 			// a passing or skipped test's output
 		case o.current != "":
 			if o.pending == nil {
 				o.pending = map[string][]string{}
 			}
-			o.pending[o.current] = append(o.pending[o.current], text)
+			o.pending[o.current] = keep(o.pending[o.current], text)
 		default: // no test said it was talking: keep it, as a failure would be
-			o.failed = append(o.failed, text)
+			o.failed = keep(o.failed, text)
 		}
 		return
 	}
@@ -82,7 +82,9 @@ func (o *testOutput) line(text string, isProblem bool) {
 	if m := testVerdictLine.FindStringSubmatch(text); m != nil {
 		o.after = m[1]
 		if m[1] == "FAIL" {
-			o.failed = append(o.failed, o.pending[m[2]]...)
+			for _, l := range o.pending[m[2]] {
+				o.failed = keep(o.failed, l)
+			}
 		}
 		delete(o.pending, m[2])
 	}
@@ -148,6 +150,15 @@ func (r *Run) flushTestProblems() {
 	for _, l := range r.tests.rest() {
 		r.addTestProblem(l, r.Task.Dir)
 	}
+}
+
+// keep appends line to lines unless they already hold as many as a run
+// keeps problems: a test that logs a million lines holds no more.
+func keep(lines []string, line string) []string {
+	if len(lines) >= maxProblems {
+		return lines
+	}
+	return append(lines, line)
 }
 
 func indented(s string) bool { return s != "" && (s[0] == ' ' || s[0] == '\t') }
