@@ -197,3 +197,36 @@ func TestUnknownToolNamesTheClosest(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+var snakeCase = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
+
+// TestSchemasAreSnakeCase: every property name in every tool's input and
+// output schema is snake_case (the output once mixed Path, Line, Col,
+// Message, Selection, State and PID in).
+func TestSchemasAreSnakeCase(t *testing.T) {
+	var walk func(tool, where string, v any)
+	walk = func(tool, where string, v any) {
+		switch val := v.(type) {
+		case map[string]any:
+			if props, ok := val["properties"].(map[string]any); ok {
+				for name, sub := range props {
+					if !snakeCase.MatchString(name) {
+						t.Errorf("%s: %s property %q is not snake_case", tool, where, name)
+					}
+					walk(tool, where, sub)
+				}
+			}
+			if items, ok := val["items"]; ok {
+				walk(tool, where, items)
+			}
+		}
+	}
+	for name, tool := range allTools(t) {
+		var in, out any
+		json.Unmarshal(tool.Tool.RawInputSchema, &in)
+		raw, _ := json.Marshal(tool.Tool.OutputSchema)
+		json.Unmarshal(raw, &out)
+		walk(name, "input", in)
+		walk(name, "output", out)
+	}
+}

@@ -152,6 +152,9 @@ func leaves(v any, path string) []leaf {
 	case map[string]any:
 		keys := make([]string, 0, len(val))
 		for k := range val {
+			if !snakeCase.MatchString(k) && !strings.HasSuffix(path, ".env") { // env's keys are data
+				out = append(out, leaf{path: path + "." + k + " (a field name that is not snake_case)", value: "\x00"})
+			}
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
