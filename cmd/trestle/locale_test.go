@@ -51,3 +51,25 @@ func cleanLocaleEnv() []string {
 	}
 	return env
 }
+
+// TestWindowUnderCLocale: the window, and an agent attached through
+// --mcp-attach, under LANG=C.UTF-8 log no Fyne locale error, at start or
+// while drawing.
+func TestWindowUnderCLocale(t *testing.T) {
+	t.Setenv("LANG", "C.UTF-8")
+	t.Setenv("LC_ALL", "")
+	t.Setenv("LC_MESSAGES", "")
+	t.Setenv("LANGUAGE", "")
+	project := testProject(t)
+	w := startWindow(t, project)
+	c := w.attach(t, project, "locale-test")
+	if res, _ := call(t, c, "trestle_open", map[string]any{"path": "pkg/calc.go", "line": 1}); res.IsError {
+		t.Fatal(resultText(res))
+	}
+	if res, _ := call(t, c, "trestle_workbench", nil); res.IsError {
+		t.Fatal(resultText(res))
+	}
+	if strings.Contains(w.stderr.String(), "Fyne error") {
+		t.Fatalf("the window logged a Fyne error:\n%s", w.stderr.String())
+	}
+}
