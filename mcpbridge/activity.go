@@ -41,5 +41,5 @@ func (s *Server) config() (projconf.Config, error) {
 }
 
 func commandLine(t projconf.Task, args []string) string {
-	return strings.Join(append(append([]string{}, t.Command...), args...), " ")
+	return strings.Join(task.Argv(t, args), " ")
 }

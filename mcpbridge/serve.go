@@ -251,7 +251,7 @@ func (d *dispatcher) handle(msg []byte, id any) {
 			}
 		}
 	}()
-	resp := d.srv.HandleMessage(d.ctx, json.RawMessage(msg))
+	resp := explainUnknownTool(d.srv, msg, d.srv.HandleMessage(d.ctx, json.RawMessage(msg)))
 	if resp != nil {
 		d.send(marshalLine(resp))
 	}

@@ -14,8 +14,14 @@ import (
 	"trestle/app/services"
 )
 
-//go:embed instructions.md
-var instructions string
+// The instructions sent at initialize, one per mode: each names only the
+// tools that mode serves.
+var (
+	//go:embed instructions.md
+	windowInstructions string
+	//go:embed instructions_headless.md
+	headlessInstructions string
+)
 
 // Options is what a Server serves.
 type Options struct {
@@ -63,13 +69,32 @@ func NewServer(opts Options) *Server {
 	s := &Server{opts: opts, logger: opts.Logger}
 	s.mcp = server.NewMCPServer("trestle", opts.Version,
 		server.WithToolCapabilities(false),
-		server.WithInstructions(instructions),
+		server.WithInstructions(s.instructions()),
 		server.WithRecovery(),
 	)
 	for _, t := range s.tools() {
 		s.mcp.AddTools(s.recorded(t))
 	}
 	return s
+}
+
+// headless reports whether this is the server without a window (--mcp).
+func (s *Server) headless() bool { return s.opts.Window == nil }
+
+// instructions is what the server tells an agent at initialize.
+func (s *Server) instructions() string {
+	if s.headless() {
+		return headlessInstructions
+	}
+	return windowInstructions
+}
+
+// inMode picks a text by mode: the window's, or the headless server's.
+func (s *Server) inMode(window, headless string) string {
+	if s.headless() {
+		return headless
+	}
+	return window
 }
 
 // MCP is the underlying mcp-go server.
@@ -119,8 +144,8 @@ type progressTokenKey struct{}
 func typed[T any](h func(context.Context, T) *mcp.CallToolResult) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var args T
-		if err := req.BindArguments(&args); err != nil {
-			return fail(stateProblem, "arguments do not fit the input schema: %v", err), nil
+		if msg := decodeArgs(req.Params.Arguments, &args); msg != "" {
+			return fail(stateProblem, "%s", msg), nil
 		}
 		if m := req.Params.Meta; m != nil && m.ProgressToken != nil {
 			ctx = context.WithValue(ctx, progressTokenKey{}, m.ProgressToken)

@@ -6,6 +6,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"trestle/app/changeset"
 )
 
 // Bounds of waiting for a decision.
@@ -69,6 +71,10 @@ type changeSetsParams struct {
 	State string `json:"state,omitempty" jsonschema:"only change sets in this state (pending, applied, rejected, ...); empty for all"`
 }
 
+// changeSetStates are the states trestle_change_sets filters by.
+var changeSetStates = []string{changeset.StatePending, changeset.StateApplied, changeset.StatePartlyApplied,
+	changeset.StateRejected, changeset.StateWithdrawn, changeset.StateStale, changeset.StateConflict, changeset.StateReverted}
+
 type changeSetsResult struct {
 	State      string            `json:"state"`
 	ChangeSets []changeSetResult `json:"change_sets"`
@@ -79,6 +85,7 @@ func (s *Server) changeSetsTool() server.ServerTool {
 		mcp.WithDescription("Lists this project's change sets, newest first, optionally by state. "+
 			`e.g. {"state":"pending"}`),
 		mcp.WithInputSchema[changeSetsParams](),
+		withEnum("state", changeSetStates...),
 		results[changeSetsResult](),
 		hints("List change sets", true, false, true),
 	)
@@ -125,5 +132,5 @@ func (s *Server) withdraw(_ context.Context, p withdrawParams) *mcp.CallToolResu
 	if a := s.opts.Activity; a != nil {
 		a.ChangeSetProposed(cs) // the view refreshes the same way
 	}
-	return done(summarizeChangeSet(cs), "Withdrew %s.", cs.ID)
+	return done(summarizeChangeSet(cs), "Withdrew %s.\n%s", cs.ID, describeChangeSet(cs))
 }

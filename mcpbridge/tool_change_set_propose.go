@@ -43,12 +43,14 @@ type changeSetResult struct {
 
 func (s *Server) proposeTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_change_set_propose",
-		mcp.WithDescription("Proposes a multi-file change for the person to review in the window; it applies nothing. "+
-			"Read each file first: edits are exact old_text -> new_text replacements checked against what trestle_read "+
-			"returns now (unsaved editor text included). Returns the change set id; follow the decision with "+
+		mcp.WithDescription(s.inMode("Proposes a multi-file change for the person to review in the window; it applies nothing. ",
+			"Proposes a multi-file change for the person to review; it applies nothing: the person reviews it with "+
+				"`trestle changes`. ")+"Read each file first: edits are exact old_text -> new_text replacements checked against what trestle_read "+
+			s.inMode("returns now (unsaved editor text included). ", "returns now. ")+"Returns the change set id; follow the decision with "+
 			`trestle_change_set {"id":...,"wait_seconds":120}. e.g. {"title":"Fix off-by-one in Parse",`+
 			`"changes":[{"action":"edit","path":"parse.go","edits":[{"old_text":"i <= n","new_text":"i < n"}]}]}`),
 		mcp.WithInputSchema[proposeParams](),
+		withEnum("changes.action", changeset.ActionEdit, changeset.ActionCreate, changeset.ActionReplace, changeset.ActionDelete),
 		results[changeSetResult](),
 		hints("Propose a change set", false, false, false),
 	)
@@ -68,9 +70,11 @@ func (s *Server) propose(ctx context.Context, p proposeParams) *mcp.CallToolResu
 		a.ChangeSetProposed(cs)
 	}
 	added, removed := cs.Stats()
-	return done(summarizeChangeSet(cs), "Proposed %s (%q): %d files, +%d -%d. The person will review it in the window; "+
-		"call trestle_change_set {\"id\":%q,\"wait_seconds\":120} to learn their decision.",
-		cs.ID, cs.Title, len(cs.Files), added, removed, cs.ID)
+	return done(summarizeChangeSet(cs), "Proposed %s: %d files, +%d -%d. %s; "+
+		"call trestle_change_set {\"id\":%q,\"wait_seconds\":120} to learn their decision.\n%s",
+		cs.ID, len(cs.Files), added, removed,
+		s.inMode("The person will review it in the window", "The person reviews it with `trestle changes`"), cs.ID,
+		describeChangeSet(cs))
 }
 
 // currentText reads a file as trestle_read does: the open editor's text,
@@ -97,9 +101,20 @@ func summarizeChangeSet(cs changeset.ChangeSet) changeSetResult {
 	}
 	for _, f := range cs.Files {
 		r.Files = append(r.Files, fileSummary{Path: f.Path, Action: f.Action, Added: f.Added, Removed: f.Removed,
-			State: f.State, Detail: f.Detail})
+			State: fileState(cs, f), Detail: f.Detail})
 	}
 	return r
+}
+
+// fileState is a file's state as agents are told it: the files of a
+// withdrawn or rejected set that were never applied share the set's state
+// (the store keeps them as they were when it was decided).
+func fileState(cs changeset.ChangeSet, f changeset.FileChange) string {
+	undecided := f.State == changeset.StatePending || f.State == changeset.StateStale || f.State == changeset.StateConflict
+	if undecided && (cs.State == changeset.StateWithdrawn || cs.State == changeset.StateRejected) {
+		return cs.State
+	}
+	return f.State
 }
 
 func describeChangeSet(cs changeset.ChangeSet) string {
@@ -109,7 +124,7 @@ func describeChangeSet(cs changeset.ChangeSet) string {
 		fmt.Fprintf(&b, " (reason: %s)", cs.Reason)
 	}
 	for _, f := range cs.Files {
-		fmt.Fprintf(&b, "\n  %s %s +%d -%d: %s", f.Action, f.Path, f.Added, f.Removed, f.State)
+		fmt.Fprintf(&b, "\n  %s %s +%d -%d: %s", f.Action, f.Path, f.Added, f.Removed, fileState(cs, f))
 		if f.Detail != "" {
 			fmt.Fprintf(&b, " (%s)", f.Detail)
 		}

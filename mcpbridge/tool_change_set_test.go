@@ -38,7 +38,7 @@ func TestProposeAndFollowAChangeSet(t *testing.T) {
 		{Action: "create", Path: "docs/new.md", Content: "# New\n"},
 	}})
 	sc := res.StructuredContent.(changeSetResult)
-	if res.IsError || sc.ID == "" || sc.SetState != "pending" || len(sc.Files) != 2 || !strings.Contains(textOf(res), "will review") {
+	if res.IsError || sc.ID == "" || sc.SetState != "pending" || len(sc.Files) != 2 || !strings.Contains(textOf(res), "reviews it with `trestle changes`") {
 		t.Fatalf("propose: %q %+v", textOf(res), sc)
 	}
 	data, _ := os.ReadFile(filepath.Join(srv.opts.Project.Root, "main.go"))

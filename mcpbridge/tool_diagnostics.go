@@ -101,11 +101,15 @@ func describeProblems(r diagnosticsResult) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d problems from %s (%s):\n", len(r.Problems), r.RunID, r.Command)
 	for _, p := range r.Problems {
-		if p.Col > 0 {
-			fmt.Fprintf(&b, "%s:%d:%d: %s\n", p.Path, p.Line, p.Col, p.Message)
-		} else {
-			fmt.Fprintf(&b, "%s:%d: %s\n", p.Path, p.Line, p.Message)
-		}
+		b.WriteString(problemLine(p) + "\n")
 	}
 	return b.String()
+}
+
+// problemLine is a problem as the compiler would print it.
+func problemLine(p task.Problem) string {
+	if p.Col > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", p.Path, p.Line, p.Col, p.Message)
+	}
+	return fmt.Sprintf("%s:%d: %s", p.Path, p.Line, p.Message)
 }

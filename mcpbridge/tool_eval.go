@@ -34,8 +34,9 @@ type evalResult struct {
 func (s *Server) evalTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_eval",
 		mcp.WithDescription("Evaluates Go in the project's evaluator, which can import the project's own packages and "+
-			"its dependencies; state (variables, functions, imports) persists between calls. The person sees the code "+
-			"and result in the Eval pane and may be asked to allow it. "+
+			"its dependencies; state (variables, functions, imports) persists between calls. "+
+			s.inMode("The person sees the code and result in the Eval pane and may be asked to allow it. ",
+				"The project's policy may refuse it. ")+
 			`e.g. {"code":"import \"example.com/demo/calc\"\ncalc.Add(2, 3)"}`),
 		mcp.WithInputSchema[evalParams](),
 		results[evalResult](),
@@ -73,7 +74,7 @@ func evalAnswer(res eval.Result, err error) *mcp.CallToolResult {
 		return failErr(err)
 	case res.Err != "":
 		out.State = stateProblem
-		r := mcp.NewToolResultStructured(out, fmt.Sprintf("problem: %s%s%s", res.Err, modeSuffix(res.Mode), outputSuffix(res.Output)))
+		r := mcp.NewToolResultStructured(out, fmt.Sprintf("problem: %s%s%s\n%s", res.Err, modeSuffix(res.Mode), outputSuffix(res.Output), where(res)))
 		r.IsError = true
 		return r
 	}
@@ -97,7 +98,17 @@ func describeEval(res eval.Result) string {
 	for _, n := range res.Notes {
 		fmt.Fprintf(&b, "\nnote: %s", n)
 	}
+	b.WriteString("\n" + where(res))
 	return b.String()
+}
+
+// where is the last line of an evaluation's text: its selection and how it
+// ran ("(selection default, interpreted)").
+func where(res eval.Result) string {
+	if res.Mode == "" {
+		return fmt.Sprintf("(selection %s)", res.Selection)
+	}
+	return fmt.Sprintf("(selection %s, %s)", res.Selection, res.Mode)
 }
 
 // modeSuffix marks a compiled evaluation, whose state is apart from the interpreter's.

@@ -2,10 +2,13 @@ package mcpbridge
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"log"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -30,6 +33,13 @@ const trestleJSON = `{"tasks": {
 // as its worker) and task runner over the stdio path, policy allow.
 func servicesClient(t *testing.T, policy string) (*client.Client, services.Services) {
 	t.Helper()
+	c, sv, _ := servicesClientRoot(t, policy)
+	return c, sv
+}
+
+// servicesClientRoot is servicesClient that also returns the project root.
+func servicesClientRoot(t *testing.T, policy string) (*client.Client, services.Services, string) {
+	t.Helper()
 	project := newTestProject(t)
 	os.WriteFile(filepath.Join(project.Root, projconf.FileName), []byte(trestleJSON), 0o644)
 	sv := services.Services{
@@ -41,7 +51,7 @@ func servicesClient(t *testing.T, policy string) (*client.Client, services.Servi
 	}
 	t.Cleanup(sv.Eval.Close)
 	srv := NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv})
-	return connectStdio(t, srv, "eval-test"), sv
+	return connectStdio(t, srv, "eval-test"), sv, project.Root
 }
 
 func TestEvalTool(t *testing.T) {
@@ -147,5 +157,41 @@ func TestRunToolBusyStatusAndCancel(t *testing.T) {
 	}
 	if run.State() != task.StateStopped {
 		t.Fatalf("run state %s, want stopped", run.State())
+	}
+}
+
+// TestRunDescriptionExampleIsTrue runs the call trestle_run's description
+// gives as its example, against a real go test on a project where ./...
+// would also run a failing package: only the asked package runs, with the
+// command line the description promises.
+func TestRunDescriptionExampleIsTrue(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go is not on PATH")
+	}
+	c, _, root := servicesClientRoot(t, app.PolicyAllow)
+	srvTools := allTools(t)
+	desc := srvTools["trestle_run"].Tool.Description
+	m := regexp.MustCompile(`e\.g\. (\{.*\}) runs (go test [^\n]*)$`).FindStringSubmatch(desc)
+	if m == nil {
+		t.Fatalf("no example with its command line in %q", desc)
+	}
+	var args map[string]any
+	if err := json.Unmarshal([]byte(m[1]), &args); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{
+		"app/parse.go":        "package app\n\nfunc Parse(s string) int { return len(s) }\n",
+		"app/parse_test.go":   "package app\n\nimport \"testing\"\n\nfunc TestParse(t *testing.T) {\n\tt.Log(\"parsing\")\n\tif Parse(\"ab\") != 2 {\n\t\tt.Fatal(\"bad\")\n\t}\n}\n\nfunc TestOther(t *testing.T) { t.Fatal(\"not asked for\") }\n",
+		"other/other_test.go": "package other\n\nimport \"testing\"\n\nfunc TestBroken(t *testing.T) { t.Fatal(\"not asked for\") }\n",
+	} {
+		os.MkdirAll(filepath.Join(root, filepath.Dir(name)), 0o755)
+		os.WriteFile(filepath.Join(root, name), []byte(text), 0o644)
+	}
+	args["wait_seconds"] = 300
+	res, sc := callTool(t, c, "trestle_run", args)
+	out, _ := sc["output"].(string)
+	if res.IsError || sc["command"] != m[2] || sc["run_state"] != "passed" || strings.Contains(out, "not asked for") ||
+		len(sc["problems"].([]any)) != 0 {
+		t.Fatalf("command %q (want %q), state %v:\n%s", sc["command"], m[2], sc["run_state"], textOf(res))
 	}
 }

@@ -23,6 +23,7 @@ func (s *Server) outputTool() server.ServerTool {
 		mcp.WithDescription("The text of the window's Run or Eval pane, as the person sees it (including what they "+
 			`ran themselves). e.g. {"pane":"run","tail_lines":50}`),
 		mcp.WithInputSchema[outputParams](),
+		withEnum("pane", "run", "eval"),
 		results[outputResult](),
 		hints("Read the Run or Eval pane", true, false, true),
 	)
@@ -43,5 +44,5 @@ func (s *Server) output(ctx context.Context, p outputParams) *mcp.CallToolResult
 	if text == "" {
 		return done(outputResult{State: stateDone, Pane: p.Pane}, "The %s pane is empty.", p.Pane)
 	}
-	return done(outputResult{State: stateDone, Pane: p.Pane, Text: text}, "%s", text)
+	return done(outputResult{State: stateDone, Pane: p.Pane, Text: text}, "The %s pane:\n%s", p.Pane, text)
 }

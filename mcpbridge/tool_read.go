@@ -2,6 +2,7 @@ package mcpbridge
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -28,8 +29,9 @@ type readResult struct {
 
 func (s *Server) readTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_read",
-		mcp.WithDescription("Reads a project file as the person sees it: from the open editor when it has "+
-			"unsaved changes (flagged unsaved), else from disk. Returns the text, the file's line count and the "+
+		mcp.WithDescription(s.inMode("Reads a project file as the person sees it: from the open editor when it has "+
+			"unsaved changes (flagged unsaved), else from disk. ", "Reads a project file from disk. ")+
+			"Returns the text, the file's line count and the "+
 			"sha256 of the whole text. "+`e.g. {"path":"cmd/main.go","start_line":10,"end_line":40}`),
 		mcp.WithInputSchema[readParams](),
 		results[readResult](),
@@ -57,7 +59,17 @@ func (s *Server) read(ctx context.Context, p readParams) *mcp.CallToolResult {
 	}
 	res := readResult{State: stateDone, Path: rel, Text: text, Lines: ft.Lines,
 		StartLine: start, EndLine: end, SHA256: ft.SHA256, Unsaved: unsaved}
-	return done(res, "%s", text)
+	return done(res, "%s\n%s", readHeader(res), text)
+}
+
+// readHeader is the first line of trestle_read's text: what the structured
+// content says besides the text, for clients that show only the text.
+func readHeader(r readResult) string {
+	unsaved := ""
+	if r.Unsaved {
+		unsaved = ", unsaved editor text"
+	}
+	return fmt.Sprintf("%s lines %d-%d of %d%s, sha256 %s:", r.Path, r.StartLine, r.EndLine, r.Lines, unsaved, r.SHA256)
 }
 
 // fileText is what trestle_read returns for rel: the editor buffer when the

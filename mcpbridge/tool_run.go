@@ -26,7 +26,7 @@ const (
 
 type runParams struct {
 	Task        string   `json:"task" jsonschema:"task name: build, test, vet, or one from .trestle.json (see trestle_tasks)"`
-	Args        []string `json:"args,omitempty" jsonschema:"extra arguments appended to the task's command, e.g. [\"-run\",\"TestFoo\",\"./pkg/...\"]"`
+	Args        []string `json:"args,omitempty" jsonschema:"extra arguments for the task's command; for go build, test and vet, package patterns here replace the task's own (./...), e.g. [\"-run\",\"TestFoo\",\"./pkg/...\"] runs go test -run TestFoo ./pkg/..."`
 	Selection   string   `json:"selection,omitempty" jsonschema:"selection whose build tags and environment to use (default: default)"`
 	WaitSeconds *int     `json:"wait_seconds,omitempty" jsonschema:"how long to wait for the run to end (default 60, at most 600; 0 returns at once); it goes on after the call returns"`
 	TailLines   int      `json:"tail_lines,omitempty" jsonschema:"output lines to return, from the end (default 200)"`
@@ -47,10 +47,14 @@ type runResult struct {
 
 func (s *Server) runTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_run",
-		mcp.WithDescription("Runs a project task (go build, test, vet, or one from .trestle.json) in plain view: output "+
-			"streams into the window's Run pane and, when you pass a progress token, as progress notifications. "+
-			"Returns when it ends, or after wait_seconds with its run_id (then use trestle_run_status). One run at a "+
-			"time per project. "+`e.g. {"task":"test","args":["-run","TestParse","./app/..."]}`),
+		mcp.WithDescription("Runs a project task (go build, test, vet, or one from .trestle.json; see trestle_tasks)"+
+			s.inMode(" in plain view: output streams into the window's Run pane and, when you pass a progress token, as "+
+				"progress notifications. ", ": output comes back in the result and, when you pass a progress token, as "+
+				"progress notifications. ")+
+			"Returns its output and problems (file:line:col from build, vet and test failures) when it ends, or after "+
+			"wait_seconds with its run_id (then use trestle_run_status). One run at a time per project. Package "+
+			"patterns in args (./app/..., ./cmd/x) replace the task's default ./...: "+
+			`e.g. {"task":"test","args":["-run","TestParse","./app/..."]} runs go test -run TestParse ./app/...`),
 		mcp.WithInputSchema[runParams](),
 		results[runResult](),
 		runsCode("Run a task", true, false),
@@ -164,11 +168,20 @@ func describeRun(run *task.Run, tail int) *mcp.CallToolResult {
 	case task.StateRunning:
 		head += fmt.Sprintf(" for %s; ask trestle_run_status {\"run_id\":%q,\"wait_seconds\":60} for the rest", run.Duration().Round(time.Second), run.ID)
 	case task.StatePassed:
+		head += " (exit code 0)"
 	default:
 		res.State = stateProblem
 		head = fmt.Sprintf("problem: %s (exit code %d, %d problems)", head, res.ExitCode, len(probs))
 	}
-	text := fmt.Sprintf("%s\n%s", head, out)
+	var b strings.Builder
+	b.WriteString(head)
+	for _, p := range probs {
+		b.WriteString("\n" + problemLine(p))
+	}
+	if dropped > 0 {
+		fmt.Fprintf(&b, "\n(%d earlier output lines were dropped)", dropped)
+	}
+	text := fmt.Sprintf("%s\n%s", b.String(), out)
 	r := mcp.NewToolResultStructured(res, text)
 	r.IsError = res.State != stateDone
 	return r

@@ -17,6 +17,7 @@ func (s *Server) stopTool() server.ServerTool {
 		mcp.WithDescription("Stops the running task (its whole process group) or the running evaluation (its "+
 			`evaluator restarts, state lost). e.g. {"what":"run"}`),
 		mcp.WithInputSchema[stopParams](),
+		withEnum("what", "run", "eval"),
 		results[stateResult](),
 		hints("Stop a run or evaluation", false, true, true),
 	)
@@ -24,6 +25,10 @@ func (s *Server) stopTool() server.ServerTool {
 }
 
 func (s *Server) stop(_ context.Context, p stopParams) *mcp.CallToolResult {
+	switch {
+	case p.What == "run" && s.opts.Services.Tasks == nil, p.What == "eval" && s.opts.Services.Eval == nil:
+		return fail(stateNone, "this server has no %s to stop", map[string]string{"run": "task runner", "eval": "evaluator"}[p.What])
+	}
 	switch p.What {
 	case "run":
 		run := s.opts.Services.Tasks.Current()

@@ -3,6 +3,7 @@ package mcpbridge
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -63,8 +64,10 @@ func (s *Server) tasks(context.Context, tasksParams) *mcp.CallToolResult {
 		res.Tasks = append(res.Tasks, info)
 	}
 	states := map[string]eval.State{}
-	for _, st := range s.opts.Services.Eval.Status() {
-		states[st.Selection] = st.State
+	if ev := s.opts.Services.Eval; ev != nil {
+		for _, st := range ev.Status() {
+			states[st.Selection] = st.State
+		}
 	}
 	for _, name := range conf.SelectionNames() {
 		sel, _ := conf.Selection(name)
@@ -83,14 +86,33 @@ func describeTasks(r tasksResult) string {
 	b.WriteString("Tasks:")
 	for _, t := range r.Tasks {
 		fmt.Fprintf(&b, "\n  %s: %s", t.Name, t.Command)
+		if t.Dir != "" {
+			fmt.Fprintf(&b, " (in %s)", t.Dir)
+		}
+		if t.Timeout != "" {
+			fmt.Fprintf(&b, " (timeout %s)", t.Timeout)
+		}
 	}
 	b.WriteString("\nSelections:")
-	names := make([]string, 0, len(r.Selections))
-	for _, s := range r.Selections {
-		names = append(names, fmt.Sprintf("%s (evaluator %s)", s.Name, s.Evaluator))
+	sels := slices.Clone(r.Selections)
+	sort.Slice(sels, func(i, j int) bool { return sels[i].Name < sels[j].Name })
+	for _, s := range sels {
+		fmt.Fprintf(&b, "\n  %s (evaluator %s)", s.Name, s.Evaluator)
+		if len(s.Tags) > 0 {
+			fmt.Fprintf(&b, " tags %s", strings.Join(s.Tags, ","))
+		}
+		keys := make([]string, 0, len(s.Env))
+		for k := range s.Env {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(&b, " %s=%s", k, s.Env[k])
+		}
+		if len(s.Preload) > 0 {
+			fmt.Fprintf(&b, " preload %s", strings.Join(s.Preload, " "))
+		}
 	}
-	sort.Strings(names)
-	b.WriteString(" " + strings.Join(names, ", "))
 	if r.ConfigError != "" {
 		fmt.Fprintf(&b, "\n.trestle.json problem (defaults used): %s", r.ConfigError)
 	}

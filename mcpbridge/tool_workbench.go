@@ -133,8 +133,18 @@ func describeWorkbench(w workbenchResult) string {
 	}
 	if sel := w.Selection; sel != nil {
 		fmt.Fprintf(&b, "\nCaret %s:%d:%d", sel.Path, sel.StartLine, sel.StartCol)
-		if sel.Text != "" {
-			fmt.Fprintf(&b, ", selected to %d:%d (%d bytes)", sel.EndLine, sel.EndCol, len(sel.Text))
+		switch {
+		case sel.Text == "":
+		case len(sel.Text) <= maxSelectionInText:
+			fmt.Fprintf(&b, ", selected to %d:%d: %q", sel.EndLine, sel.EndCol, sel.Text)
+		default:
+			fmt.Fprintf(&b, ", selected to %d:%d (%d bytes; read them with trestle_selection)", sel.EndLine, sel.EndCol, len(sel.Text))
+		}
+	}
+	for _, e := range w.Evaluators {
+		fmt.Fprintf(&b, "\nEvaluator %s: %s", e.Selection, e.State)
+		if e.PID > 0 {
+			fmt.Fprintf(&b, " (pid %d)", e.PID)
 		}
 	}
 	if w.Run != nil {
@@ -145,6 +155,18 @@ func describeWorkbench(w workbenchResult) string {
 	}
 	if g := w.Git; g != nil {
 		fmt.Fprintf(&b, "\nGit branch %s, %d changed files", g.Branch, len(g.Changed))
+		if g.Head != "" {
+			fmt.Fprintf(&b, " (head %s)", g.Head)
+		}
+		for _, c := range g.Changed {
+			fmt.Fprintf(&b, "\n  %s", c)
+		}
+	}
+	if w.GitError != "" {
+		fmt.Fprintf(&b, "\nGit: %s", w.GitError)
+	}
+	if w.ConfigError != "" {
+		fmt.Fprintf(&b, "\n.trestle.json problem (defaults used): %s", w.ConfigError)
 	}
 	names := make([]string, len(w.Clients))
 	for i, c := range w.Clients {
@@ -153,6 +175,10 @@ func describeWorkbench(w workbenchResult) string {
 	fmt.Fprintf(&b, "\nListener %s; attached: %s", w.Listener, strings.Join(names, ", "))
 	return b.String()
 }
+
+// maxSelectionInText is how much selected text the workbench's text
+// quotes; more is left to trestle_selection.
+const maxSelectionInText = 200
 
 // gitTTL is how long a git status is reused: agents call trestle_workbench
 // often, and each git status is a process that scans the work tree.

@@ -2,18 +2,32 @@ package mcpbridge
 
 import "github.com/mark3labs/mcp-go/server"
 
-// tools is Trestle's whole tool surface, in one place. The headless server
-// has no window, so it gets the tools that do not touch the UI; tools whose
-// service (evaluator, task runner) is missing are not offered.
+// tools is the server's tool surface as clients see it: each schema tidied
+// for strict clients and each call's arguments checked against it.
 func (s *Server) tools() []server.ServerTool {
+	list := s.toolList()
+	for i := range list {
+		tidySchemas(&list[i].Tool)
+		list[i] = checked(list[i])
+	}
+	return list
+}
+
+// toolList is Trestle's whole tool surface, in one place. The headless
+// server has no window, so it gets the tools that do not touch the UI; tools
+// whose service (evaluator, task runner) is missing are not offered.
+func (s *Server) toolList() []server.ServerTool {
 	sv := s.opts.Services
-	if s.opts.Window == nil {
+	if s.headless() {
 		tools := []server.ServerTool{s.filesTool(), s.readTool(), s.searchTool()}
 		if sv.Eval != nil {
 			tools = append(tools, s.evalTool())
 		}
 		if sv.Tasks != nil {
-			tools = append(tools, s.runTool())
+			tools = append(tools, s.runTool(), s.runStatusTool())
+		}
+		if sv.Eval != nil || sv.Tasks != nil {
+			tools = append(tools, s.stopTool(), s.tasksTool())
 		}
 		if sv.ChangeSets != nil {
 			tools = append(tools, s.proposeTool(), s.changeSetTool())

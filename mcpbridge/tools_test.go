@@ -39,6 +39,14 @@ func stdioClient(t *testing.T, setup func(dir string), onCall ...func(app.ToolCa
 // client and checks the server then ends.
 func connectStdio(t *testing.T, srv *Server, name string) *client.Client {
 	t.Helper()
+	c, _ := connectStdioInit(t, srv, name)
+	return c
+}
+
+// connectStdioInit is connectStdio that also returns the server's answer
+// to initialize.
+func connectStdioInit(t *testing.T, srv *Server, name string) (*client.Client, *mcp.InitializeResult) {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	served := make(chan error, 1)
@@ -52,7 +60,8 @@ func connectStdio(t *testing.T, srv *Server, name string) *client.Client {
 	req := mcp.InitializeRequest{}
 	req.Params.ProtocolVersion = "2025-06-18"
 	req.Params.ClientInfo = mcp.Implementation{Name: name, Version: "1"}
-	if _, err := c.Initialize(ctx, req); err != nil {
+	init, err := c.Initialize(ctx, req)
+	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
@@ -63,7 +72,7 @@ func connectStdio(t *testing.T, srv *Server, name string) *client.Client {
 			t.Error("ServeStdio did not end after stdin closed")
 		}
 	})
-	return c
+	return c, init
 }
 
 func callTool(t *testing.T, c *client.Client, name string, args map[string]any) (*mcp.CallToolResult, map[string]any) {
@@ -135,7 +144,7 @@ func TestReadTool(t *testing.T) {
 		{"missing", map[string]any{"path": "nope.go"}, "none", "no such file"},
 		{"folder", map[string]any{"path": "pkg"}, "problem", "folder"},
 		{"no path", map[string]any{}, "problem", "path is required"},
-		{"wrong type", map[string]any{"path": 42}, "problem", "arguments"},
+		{"wrong type", map[string]any{"path": 42}, "problem", "path must be a string"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -15,7 +15,8 @@ import (
 // TestToolsDoc keeps docs/tools.md equal to what the tool definitions say;
 // UPDATE_TOOLSNAPS=true go test ./mcpbridge/... rewrites it.
 func TestToolsDoc(t *testing.T) {
-	got := toolsDoc(allTools(t), headlessNames(t))
+	headless, _ := modeTools(t)
+	got := toolsDoc(allTools(t), headless)
 	path := filepath.Join("..", "docs", "tools.md")
 	if os.Getenv("UPDATE_TOOLSNAPS") == "true" {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
@@ -29,21 +30,7 @@ func TestToolsDoc(t *testing.T) {
 	}
 }
 
-// headlessNames are the tools `trestle --mcp` serves.
-func headlessNames(t *testing.T) map[string]bool {
-	all := allTools(t)
-	names := map[string]bool{}
-	for _, name := range []string{"trestle_files", "trestle_read", "trestle_search", "trestle_eval", "trestle_run",
-		"trestle_change_set_propose", "trestle_change_set"} {
-		if _, ok := all[name]; !ok {
-			t.Fatalf("headless tool %s is not defined", name)
-		}
-		names[name] = true
-	}
-	return names
-}
-
-func toolsDoc(tools map[string]server.ServerTool, headless map[string]bool) string {
+func toolsDoc(tools, headless map[string]server.ServerTool) string {
 	names := make([]string, 0, len(tools))
 	for name := range tools {
 		if name != "trestle_debug_stall" { // a test hook, not part of the surface
@@ -55,16 +42,24 @@ func toolsDoc(tools map[string]server.ServerTool, headless map[string]bool) stri
 	b.WriteString("# Trestle's MCP tools\n\nGenerated from the tool definitions by `UPDATE_TOOLSNAPS=true go test ./mcpbridge/...`;\n" +
 		"a test keeps it up to date. `trestle --mcp-attach` serves every tool; `trestle --mcp` (headless) the ones\n" +
 		"marked so. A failed call has `isError` and text starting with its state: `refused`, `busy`, `problem` or\n" +
-		"`none`; its `structuredContent.state` says the same. Success is `done`.\n")
+		"`none`; its `structuredContent.state` says the same. Success is `done`. Arguments are checked against each\n" +
+		"tool's input schema: an unknown argument, a value of the wrong type or one outside an `enum` is a `problem`\n" +
+		"that names the argument (`path must be a string`); a tool the server lacks is a -32602 error naming the\n" +
+		"closest ones. A result's text carries what its structured content says that an agent acts on.\n")
 	for _, name := range names {
 		tool := tools[name].Tool
 		a := tool.Annotations
 		modes := "window"
-		if headless[name] {
+		h, inHeadless := headless[name]
+		if inHeadless {
 			modes = "window and headless"
 		}
-		fmt.Fprintf(&b, "\n## %s\n\n%s\n\n- served by: %s\n- read-only %v, destructive %v, idempotent %v, open-world %v\n",
-			name, tool.Description, modes, *a.ReadOnlyHint, *a.DestructiveHint, *a.IdempotentHint, *a.OpenWorldHint)
+		fmt.Fprintf(&b, "\n## %s\n\n%s\n\n", name, tool.Description)
+		if inHeadless && h.Tool.Description != tool.Description {
+			fmt.Fprintf(&b, "Headless: %s\n\n", h.Tool.Description)
+		}
+		fmt.Fprintf(&b, "- served by: %s\n- read-only %v, destructive %v, idempotent %v, open-world %v\n",
+			modes, *a.ReadOnlyHint, *a.DestructiveHint, *a.IdempotentHint, *a.OpenWorldHint)
 		writeParams(&b, tool.RawInputSchema)
 	}
 	return b.String()

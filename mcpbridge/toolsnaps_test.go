@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -55,7 +56,19 @@ func TestToolNamesAreUnique(t *testing.T) {
 	}
 }
 
+// allTools is every tool by name, in its window form where it has one.
 func allTools(t *testing.T) map[string]server.ServerTool {
+	t.Helper()
+	headless, window := modeTools(t)
+	for name, tool := range window {
+		headless[name] = tool
+	}
+	return headless
+}
+
+// modeTools is the headless server's tools and the window's, each with
+// every service.
+func modeTools(t *testing.T) (headless, window map[string]server.ServerTool) {
 	t.Helper()
 	p := newTestProject(t)
 	store, err := app.OpenStore(filepath.Join(t.TempDir(), "state.db"))
@@ -64,16 +77,15 @@ func allTools(t *testing.T) map[string]server.ServerTool {
 	}
 	sv := services.Services{Eval: eval.NewManager(eval.ManagerOptions{Root: p.Root}), Tasks: task.NewRunner(p.Root),
 		ChangeSets: changeset.NewManager(store, p)}
-	out := map[string]server.ServerTool{}
-	for _, opts := range []Options{
-		{Project: p, Services: sv},
-		{Project: p, Window: definitionsOnly{}, Services: sv, Stall: func(time.Duration) {}},
-	} {
+	byName := func(opts Options) map[string]server.ServerTool {
+		out := map[string]server.ServerTool{}
 		for _, tool := range NewServer(opts).tools() {
 			out[tool.Tool.Name] = tool
 		}
+		return out
 	}
-	return out
+	return byName(Options{Project: p, Services: sv}),
+		byName(Options{Project: p, Window: definitionsOnly{}, Services: sv, Stall: func(time.Duration) {}})
 }
 
 // TestToolRegistry checks what every tool must have: a unique trestle_
@@ -102,12 +114,20 @@ func TestToolRegistry(t *testing.T) {
 }
 
 // TestToolSnapshots compares each tool's JSON definition with
-// testdata/toolsnaps/<name>.snap, so a change to the surface shows in
-// review. UPDATE_TOOLSNAPS=true go test ./mcpbridge/... rewrites them.
+// testdata/toolsnaps/<name>.snap (<name>.headless.snap for a headless
+// definition that differs), so a change to the surface shows in review.
+// UPDATE_TOOLSNAPS=true go test ./mcpbridge/... rewrites them.
 func TestToolSnapshots(t *testing.T) {
 	update := os.Getenv("UPDATE_TOOLSNAPS") == "true"
 	dir := filepath.Join("testdata", "toolsnaps")
-	for name, tool := range allTools(t) {
+	snaps := allTools(t)
+	headless, window := modeTools(t)
+	for name, tool := range headless {
+		if w, ok := window[name]; ok && !reflect.DeepEqual(w.Tool, tool.Tool) {
+			snaps[name+".headless"] = tool
+		}
+	}
+	for name, tool := range snaps {
 		t.Run(name, func(t *testing.T) {
 			got, err := json.MarshalIndent(tool.Tool, "", "  ")
 			if err != nil {

@@ -186,7 +186,7 @@ func transcript(client, code string, res eval.Result, err error) []evalLine {
 
 // RunStarted shows a new run in the Run pane. Safe for concurrent use.
 func (w *Window) RunStarted(client string, run *task.Run) {
-	head := fmt.Sprintf("$ %s    [%s, %s]", strings.Join(append(append([]string{}, run.Task.Command...), run.Args...), " "), run.ID, client)
+	head := fmt.Sprintf("$ %s    [%s, %s]", strings.Join(run.Command(), " "), run.ID, client)
 	fyne.Do(func() {
 		w.panes.runView.begin(head)
 		w.panes.tabs.Select(w.panes.runTab)

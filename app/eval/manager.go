@@ -73,10 +73,10 @@ type Result struct {
 
 // WorkerStatus describes one selection's worker.
 type WorkerStatus struct {
-	Selection   string
-	State       State
-	PID         int // 0 without a worker
-	Evaluations int // answered by the current worker
+	Selection   string `json:"selection"`
+	State       State  `json:"state"`
+	PID         int    `json:"pid"`         // 0 without a worker
+	Evaluations int    `json:"evaluations"` // answered by the current worker
 }
 
 // Manager runs one worker process per selection of a project, started on

@@ -9,10 +9,10 @@ import (
 
 // Problem is one "file:line:col: message" from a compiler, vet or a test.
 type Problem struct {
-	Path    string // project-relative with forward slashes, or absolute when outside the project
-	Line    int
-	Col     int // 0 when the line gave none
-	Message string
+	Path    string `json:"path"` // project-relative with forward slashes, or absolute when outside the project
+	Line    int    `json:"line"`
+	Col     int    `json:"column"` // 0 when the line gave none
+	Message string `json:"message"`
 }
 
 // problemLine matches "path.ext:line:col: message" and "path.ext:line: message".

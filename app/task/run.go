@@ -66,9 +66,12 @@ type Run struct {
 	total    int
 	problems []Problem
 	module   string      // the project's module path, to place test problems
-	pkgStart int         // problems from here on await their package's verdict
+	tests    testOutput  // what tests print, until their verdicts
 	kill     *time.Timer // SIGKILL after a SIGTERM
 }
+
+// Command is the command line the run executes (see Argv).
+func (r *Run) Command() []string { return Argv(r.Task, r.Args) }
 
 // State returns the run's state.
 func (r *Run) State() State {
@@ -214,6 +217,7 @@ func (r *Run) finish(waitErr error) {
 	if r.cmd.ProcessState != nil {
 		r.exitCode = r.cmd.ProcessState.ExitCode()
 	}
+	r.flushTestProblems()
 	switch {
 	case r.reason != "":
 		r.state = r.reason
@@ -258,11 +262,7 @@ func (r *Run) emit(text string, onLine func(Line)) {
 		r.lines[r.head] = text
 		r.head = (r.head + 1) % MaxLines
 	}
-	if p, ok := ParseProblem(text, r.root, r.Task.Dir); ok && len(r.problems) < maxProblems {
-		r.problems = append(r.problems, p)
-	} else {
-		r.placeTestProblems(text)
-	}
+	r.problemsOf(text)
 	r.mu.Unlock()
 	if onLine != nil {
 		onLine(line)

@@ -37,7 +37,7 @@ type Runner struct {
 // NewRunner returns a Runner for the project at root.
 func NewRunner(root string) *Runner { return &Runner{root: root} }
 
-// Start starts t with args appended to its command, in its folder, with the
+// Start starts t with args added to its command as Argv says, in its folder, with the
 // selection's environment (and its tags as GOFLAGS=-tags=a,b), in a new
 // process group. onLine, if not nil, is called for each output line in
 // order, from the run's reader goroutine: it must return quickly. When ctx
@@ -73,7 +73,8 @@ func (rn *Runner) Start(ctx context.Context, t projconf.Task, args []string, sel
 
 // startRun starts the command with stdout and stderr on one pipe of ours.
 func startRun(id string, t projconf.Task, args []string, sel projconf.Selection, root, dir string) (*Run, *os.File, error) {
-	cmd := exec.Command(t.Command[0], append(append([]string(nil), t.Command[1:]...), args...)...)
+	argv := Argv(t, args)
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = taskEnv(os.Environ(), sel)
 	procgroup.Set(cmd)

@@ -269,7 +269,7 @@ func TestTestProblemsLandInTheirPackage(t *testing.T) {
 	for _, p := range run.Problems() {
 		got = append(got, fmt.Sprintf("%s:%d", p.Path, p.Line))
 	}
-	want := "calc/calc_test.go:7 main_test.go:3 nowhere.go:1 x_test.go:2"
+	want := "calc/calc_test.go:7 nowhere.go:1 main_test.go:3 x_test.go:2"
 	if strings.Join(got, " ") != want {
 		t.Fatalf("problems %v, want %s", got, want)
 	}

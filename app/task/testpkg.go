@@ -2,7 +2,6 @@ package task
 
 import (
 	"os"
-	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -37,30 +36,129 @@ func packageDir(mod, pkg string) (string, bool) {
 	return "", false
 }
 
-// placeTestProblems moves the problems found since the previous package
-// verdict into the folder of the package this line gives a verdict on, when
-// they name a file that is not where the task ran but is in that folder: a
-// test prints "calc_test.go:7: ..." relative to its package, and only the
-// verdict that follows says which package that was. r.mu is held.
-func (r *Run) placeTestProblems(line string) {
-	m := testResultLine.FindStringSubmatch(strings.TrimSpace(line))
-	if m == nil {
-		return
-	}
-	dir, ok := packageDir(r.module, m[1])
-	for i := r.pkgStart; ok && i < len(r.problems); i++ {
-		p := &r.problems[i]
-		if exists(filepath.Join(r.root, filepath.FromSlash(p.Path))) {
-			continue
-		}
-		if moved := path.Join(dir, p.Path); exists(filepath.Join(r.root, filepath.FromSlash(moved))) {
-			p.Path = moved
-		}
-	}
-	r.pkgStart = len(r.problems)
+// Lines of go test output that say which test is talking, and its verdict.
+var (
+	testStartLine   = regexp.MustCompile(`^=== (?:RUN|CONT|NAME)\s+(\S+)`)
+	testVerdictLine = regexp.MustCompile(`^\s*--- (FAIL|PASS|SKIP): (\S+)`)
+)
+
+// testOutput sorts the "file:line: message" lines that tests print (always
+// indented) into problems: a failed test's lines are problems, a passing
+// test's t.Log lines are not. With -v a test's lines come before its
+// verdict; without -v a failed test's come after it. Its paths are relative
+// to the package, which only the package's verdict line names, so problems
+// wait for it and are then placed in the package's folder. Not safe for
+// concurrent use: the Run holds its lock.
+type testOutput struct {
+	current string              // the test whose lines are coming (go test -v)
+	pending map[string][]string // lines of tests that have no verdict yet
+	after   string              // "FAIL", "PASS" or "SKIP" after a verdict line, until the next test
+	failed  []string            // lines of failed tests, awaiting the package's verdict
 }
 
-func exists(name string) bool {
-	_, err := os.Stat(name)
-	return err == nil
+// line takes one output line that is not a build or vet problem; isProblem
+// says whether it has the form of one (an indented test line).
+func (o *testOutput) line(text string, isProblem bool) {
+	if isProblem {
+		switch {
+		case o.after == "FAIL":
+			o.failed = keep(o.failed, text)
+		case o.after != "":
+			// a passing or skipped test's output
+		case o.current != "":
+			if o.pending == nil {
+				o.pending = map[string][]string{}
+			}
+			o.pending[o.current] = keep(o.pending[o.current], text)
+		default: // no test said it was talking: keep it, as a failure would be
+			o.failed = keep(o.failed, text)
+		}
+		return
+	}
+	if m := testStartLine.FindStringSubmatch(text); m != nil {
+		o.current, o.after = m[1], ""
+		return
+	}
+	if m := testVerdictLine.FindStringSubmatch(text); m != nil {
+		o.after = m[1]
+		if m[1] == "FAIL" {
+			for _, l := range o.pending[m[2]] {
+				o.failed = keep(o.failed, l)
+			}
+		}
+		delete(o.pending, m[2])
+	}
 }
+
+// verdict takes a package's verdict line ("ok  pkg", "FAIL pkg") and
+// returns the lines of its failed tests, to be read relative to the
+// package; the state starts over for the next package.
+func (o *testOutput) verdict(text string) (pkg string, failed []string, ok bool) {
+	m := testResultLine.FindStringSubmatch(strings.TrimSpace(text))
+	if m == nil {
+		return "", nil, false
+	}
+	if strings.HasPrefix(strings.TrimSpace(text), "FAIL") {
+		failed = o.failed
+	}
+	*o = testOutput{}
+	return m[1], failed, true
+}
+
+// rest returns the failed tests' lines still waiting for a package
+// verdict that will not come (the run ended); the lines of tests that had
+// no verdict of their own were cut off, not failed, and are dropped.
+func (o *testOutput) rest() []string {
+	failed := o.failed
+	*o = testOutput{}
+	return failed
+}
+
+// addTestProblem records a test's problem line, its path read relative to
+// the package folder dir (project-relative). r.mu is held.
+func (r *Run) addTestProblem(line, dir string) {
+	if p, ok := ParseProblem(line, r.root, dir); ok && len(r.problems) < maxProblems {
+		r.problems = append(r.problems, p)
+	}
+}
+
+// problemsOf parses one output line for problems. r.mu is held.
+func (r *Run) problemsOf(text string) {
+	p, ok := ParseProblem(text, r.root, r.Task.Dir)
+	if ok && !indented(text) { // build and vet errors, and other tools' file:line: lines
+		if len(r.problems) < maxProblems {
+			r.problems = append(r.problems, p)
+		}
+		return
+	}
+	if pkg, failed, isVerdict := r.tests.verdict(text); isVerdict {
+		dir, inModule := packageDir(r.module, pkg)
+		if !inModule {
+			dir = r.Task.Dir
+		}
+		for _, l := range failed {
+			r.addTestProblem(l, dir)
+		}
+		return
+	}
+	r.tests.line(text, ok)
+}
+
+// flushTestProblems records what failed tests printed when no package
+// verdict followed (the run was stopped, or it is not go test). r.mu is held.
+func (r *Run) flushTestProblems() {
+	for _, l := range r.tests.rest() {
+		r.addTestProblem(l, r.Task.Dir)
+	}
+}
+
+// keep appends line to lines unless they already hold as many as a run
+// keeps problems: a test that logs a million lines holds no more.
+func keep(lines []string, line string) []string {
+	if len(lines) >= maxProblems {
+		return lines
+	}
+	return append(lines, line)
+}
+
+func indented(s string) bool { return s != "" && (s[0] == ' ' || s[0] == '\t') }

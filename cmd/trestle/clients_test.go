@@ -257,6 +257,31 @@ func testGoSDK(t *testing.T, m clientMode, version string) {
 	if !res.IsError || !strings.HasPrefix(goSDKText(res), "refused") || sc["state"] != "refused" {
 		t.Fatalf("trestle_read ../x: want isError, refused; got %v %q %v", res.IsError, goSDKText(res), sc)
 	}
+
+	// Arguments are checked against the schema, in words an agent can act on.
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"trestle_read", map[string]any{"path": "go.mod", "bogus": 1}, `problem: unknown argument "bogus"; allowed: path, start_line, end_line`},
+		{"trestle_read", map[string]any{"path": 42}, "problem: path must be a string"},
+		{"trestle_stop", map[string]any{"what": "everything"}, `problem: what must be one of "run", "eval", not "everything"`},
+	} {
+		res, sc = goSDKCall(t, cs, c.tool, c.args)
+		if !res.IsError || goSDKText(res) != c.want || sc["state"] != "problem" {
+			t.Fatalf("%s %v: got %q %v, want %q", c.tool, c.args, goSDKText(res), sc, c.want)
+		}
+	}
+	// The headless server serves trestle_stop (and trestle_run_status, trestle_tasks) too, with enums.
+	for _, tool := range tools.Tools {
+		if tool.Name == "trestle_stop" {
+			js, _ := json.Marshal(tool.InputSchema)
+			if !strings.Contains(string(js), `"enum":["run","eval"]`) {
+				t.Fatalf("trestle_stop's what is not an enum: %s", js)
+			}
+		}
+	}
 }
 
 // protocolVersions are the MCP versions Trestle must speak, oldest first.
@@ -331,7 +356,8 @@ func TestProtocolVersions(t *testing.T) {
 					}
 
 					call := b.rpc(t, 3, "tools/call", map[string]any{"name": "trestle_read", "arguments": map[string]any{"path": "go.mod"}})
-					if _, text, isErr := rawResult(t, call); isErr || !strings.HasPrefix(text, "module example.com/e2e") {
+					if _, text, isErr := rawResult(t, call); isErr || !strings.HasPrefix(text, "go.mod lines 1-3 of 3, sha256 ") ||
+						!strings.Contains(text, ":\nmodule example.com/e2e") {
 						t.Fatalf("trestle_read: %v", call)
 					}
 

@@ -299,9 +299,9 @@ func evaluator(t *testing.T, c *client.Client) (pid int, state string) {
 	evals, _ := sc["evaluators"].([]any)
 	for _, e := range evals {
 		m, _ := e.(map[string]any)
-		if m["Selection"] == "default" {
-			n, _ := m["PID"].(float64)
-			s, _ := m["State"].(string)
+		if m["selection"] == "default" {
+			n, _ := m["pid"].(float64)
+			s, _ := m["state"].(string)
 			return int(n), s
 		}
 	}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"os"
+
+	_ "trestle/cmd/trestle/fynelocale" // before Fyne's init reads the locale
 )
 
 // version is Trestle's version; release builds set it with -ldflags "-X main.version=...".

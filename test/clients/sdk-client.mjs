@@ -65,6 +65,7 @@ async function main() {
   if (mode === "attach") want.push("trestle_workbench");
   for (const w of want) check(names.includes(w), `tools/list ${JSON.stringify(names)} lacks ${w}`);
   for (const t of tools) {
+    check(!/"type":\[/.test(JSON.stringify(t)), `${t.name} declares a type list, which strict clients reject: ${JSON.stringify(t)}`);
     check(t.description && t.description.length > 20, `${t.name} has no useful description`);
     check(t.inputSchema?.type === "object", `${t.name} has no object input schema`);
   }
@@ -75,6 +76,13 @@ async function main() {
   check(res.structuredContent?.state === "done", `trestle_read structuredContent: ${JSON.stringify(res.structuredContent)}`);
   check(/^module /.test(res.structuredContent.text), `trestle_read text: ${JSON.stringify(res.structuredContent.text)}`);
   check(/^[0-9a-f]{64}$/.test(res.structuredContent.sha256), `trestle_read sha256: ${res.structuredContent.sha256}`);
+  check(text(res).includes(res.structuredContent.sha256), `trestle_read text content lacks the sha256: ${text(res)}`);
+
+  res = await client.callTool({ name: "trestle_read", arguments: { path: "go.mod", bogus: 1 } });
+  check(res.isError && text(res) === 'problem: unknown argument "bogus"; allowed: path, start_line, end_line',
+    `trestle_read with an unknown argument: ${JSON.stringify(res)}`);
+  res = await client.callTool({ name: "trestle_read", arguments: { path: 42 } });
+  check(res.isError && text(res) === "problem: path must be a string", `trestle_read path 42: ${JSON.stringify(res)}`);
 
   res = await client.callTool({ name: "trestle_read", arguments: { path: "../outside.txt" } });
   check(res.isError && text(res).startsWith("refused"), `trestle_read ../outside.txt: want isError "refused…", got ${JSON.stringify(res)}`);

@@ -1,0 +1,147 @@
+package mcpbridge
+
+import (
+	"context"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"trestle/app"
+	"trestle/app/changeset"
+	"trestle/app/eval"
+	"trestle/app/projconf"
+	"trestle/app/services"
+	"trestle/app/task"
+)
+
+// modesJSON is trestleJSON with a task in a folder with a timeout and a
+// selection with tags, environment and preloads.
+const modesJSON = `{"tasks": {
+  "echo": {"command": ["sh", "-c", "echo one; echo two; exit 3"]},
+  "slow": {"command": ["sh", "-c", "echo start; sleep 30"]},
+  "inpkg": {"command": ["ls"], "dir": "pkg", "timeout": "30s"}
+}, "selections": {"tagged": {"tags": ["integration"], "env": {"DEMO": "on"}, "preload": ["example.com/demo/pkg"]}}}`
+
+// modeClient serves a project with every service, in the window form
+// (window set) or headless, over the stdio path, and returns the client,
+// its initialize answer and the names tools/list gives.
+func modeClient(t *testing.T, window Window) (*client.Client, *mcp.InitializeResult, []string) {
+	t.Helper()
+	p := newTestProject(t)
+	os.WriteFile(filepath.Join(p.Root, projconf.FileName), []byte(modesJSON), 0o644)
+	store, err := app.OpenStore(filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv := services.Services{
+		Eval:       eval.NewManager(eval.ManagerOptions{Root: p.Root, Module: p.Module, WorkerCommand: testWorkerCommand}),
+		Tasks:      task.NewRunner(p.Root),
+		ChangeSets: changeset.NewManager(store, p),
+		Gate:       app.NewGate(app.PolicyAllow, nil),
+		Config:     func() (projconf.Config, error) { return projconf.Load(p.Root) },
+	}
+	t.Cleanup(sv.Eval.Close)
+	srv := NewServer(Options{Project: p, Window: window, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv})
+	c, init := connectStdioInit(t, srv, "modes-test")
+	list, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range list.Tools {
+		names = append(names, tool.Name)
+	}
+	return c, init, names
+}
+
+var toolWord = regexp.MustCompile(`\btrestle_[a-z_]+`)
+
+// namesOnly fails when text names a trestle_ tool that is not in served.
+func namesOnly(t *testing.T, what, text string, served []string) {
+	t.Helper()
+	for _, w := range toolWord.FindAllString(text, -1) {
+		if !slices.Contains(served, w) {
+			t.Errorf("%s names %s, which this mode does not serve (it serves %s)", what, w, strings.Join(served, ", "))
+		}
+	}
+}
+
+// TestEachModeNamesOnlyItsTools: the instructions and every tool
+// description a mode sends name only tools that mode's tools/list has.
+func TestEachModeNamesOnlyItsTools(t *testing.T) {
+	for _, mode := range []struct {
+		name   string
+		window Window
+	}{{"headless", nil}, {"window", definitionsOnly{}}} {
+		t.Run(mode.name, func(t *testing.T) {
+			c, init, served := modeClient(t, mode.window)
+			if !strings.Contains(init.Instructions, "trestle_") {
+				t.Fatalf("instructions name no tools: %q", init.Instructions)
+			}
+			namesOnly(t, "the instructions", init.Instructions, served)
+			list, _ := c.ListTools(context.Background(), mcp.ListToolsRequest{})
+			for _, tool := range list.Tools {
+				namesOnly(t, tool.Name+"'s description", tool.Description, served)
+				for _, w := range []string{"window", "Run pane", "Eval pane", "editor"} {
+					if mode.window == nil && strings.Contains(tool.Description, w) {
+						t.Errorf("headless %s's description speaks of the %s: %q", tool.Name, w, tool.Description)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestHeadlessServesRunStatusStopAndTasks: trestle_run's answers point at
+// trestle_run_status, so the headless server has it, with trestle_stop and
+// trestle_tasks, and a run started headless can be followed and stopped.
+func TestHeadlessServesRunStatusStopAndTasks(t *testing.T) {
+	c, init, served := modeClient(t, nil)
+	want := []string{"trestle_files", "trestle_read", "trestle_search", "trestle_eval", "trestle_run", "trestle_run_status",
+		"trestle_stop", "trestle_tasks", "trestle_change_set_propose", "trestle_change_set"}
+	slices.Sort(want)
+	if !slices.Equal(served, want) {
+		t.Fatalf("headless tools %v, want %v", served, want)
+	}
+	if !strings.Contains(init.Instructions, "`trestle changes`") {
+		t.Errorf("headless instructions do not say how the person reviews: %q", init.Instructions)
+	}
+	res, sc := callTool(t, c, "trestle_run", map[string]any{"task": "slow", "wait_seconds": 0})
+	if res.IsError || sc["run_state"] != "running" {
+		t.Fatalf("start: %q", textOf(res))
+	}
+	namesOnly(t, "trestle_run's answer", textOf(res), served)
+	if !strings.Contains(textOf(res), "trestle_run_status") {
+		t.Fatalf("a running run's answer does not say how to follow it: %q", textOf(res))
+	}
+	id := sc["run_id"].(string)
+	res, sc = callTool(t, c, "trestle_run_status", map[string]any{"run_id": id})
+	if res.IsError || sc["run_state"] != "running" {
+		t.Fatalf("status: %q", textOf(res))
+	}
+	res, sc = callTool(t, c, "trestle_stop", map[string]any{"what": "run"})
+	if res.IsError || sc["run_id"] != id {
+		t.Fatalf("stop: %q", textOf(res))
+	}
+	res, sc = callTool(t, c, "trestle_run_status", map[string]any{"run_id": id, "wait_seconds": 30})
+	if sc["run_state"] != "stopped" {
+		t.Fatalf("after stop: %q", textOf(res))
+	}
+	res, _ = callTool(t, c, "trestle_tasks", nil)
+	if res.IsError || !strings.Contains(textOf(res), "slow: sh -c") {
+		t.Fatalf("tasks: %q", textOf(res))
+	}
+	res, _ = callTool(t, c, "trestle_change_set_propose", map[string]any{"title": "t",
+		"changes": []any{map[string]any{"action": "create", "path": "new.txt", "content": "x\n"}}})
+	if res.IsError || !strings.Contains(textOf(res), "`trestle changes`") || strings.Contains(textOf(res), "window") {
+		t.Fatalf("headless proposal's answer: %q", textOf(res))
+	}
+}
