@@ -27,6 +27,7 @@ var runs = []run{
 	{"./mcpbridge", ".", "1s"},
 	{"./ui", ".", "1s"},
 	{"./app/search", ".", "5x"},
+	{"./app/quickopen", ".", "20x"},
 	{"./app/eval", ".", "1s"},
 	{"./app/changeset", ".", "5x"},
 }

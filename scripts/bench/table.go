@@ -68,6 +68,7 @@ var rows = append(append(append([]row{
 	{label: "editor: scroll a page at 100k lines", value: metric{"BenchmarkEditorScrollPage100k", "ns/op"}, target: 16e6, targetIs: "≤ 16 ms"},
 	{label: "editor: open a 100k-line Go file", value: metric{"BenchmarkEditorOpen100k", "ns/op"},
 		base: entrySet, baseName: "`widget.Entry` SetText at 3k"},
+	{label: "Go to File: rank GOROOT/src's files for one keystroke", value: metric{"BenchmarkRankGOROOT", "ns/op"}, target: 16e6, targetIs: "≤ 16 ms"},
 }, searchRows("literal")...), searchRows("common")...), []row{
 	{label: "evaluation: `1+1` on a warm worker", value: metric{"BenchmarkEvalWarm", "ns/op"}, target: 2e6, targetIs: "≤ 2 ms"},
 	{label: "evaluation: worker cold start and first answer", value: metric{"BenchmarkColdStart", "ns/op"}, target: 300e6, targetIs: "≤ 300 ms"},
