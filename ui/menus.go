@@ -76,6 +76,7 @@ func (w *Window) loadRecent() {
 }
 
 func (w *Window) buildMenu(recent []string) {
+	w.recent = recent
 	openFolder := fyne.NewMenuItem("Open Folder…", w.openFolder)
 	openFolder.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}
 	settings := fyne.NewMenuItem("Settings…", w.showSettings)
@@ -126,6 +127,17 @@ func (w *Window) recentMenu(recent []string) *fyne.MenuItem {
 		item.Disabled = true
 	}
 	return item
+}
+
+// withFirst is list with dir first and nowhere else.
+func withFirst(dir string, list []string) []string {
+	out := []string{dir}
+	for _, d := range list {
+		if d != dir {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 func appendItem(m *fyne.Menu, label string, fn func()) *fyne.Menu {
@@ -184,6 +196,7 @@ func (w *Window) openWindow(dir string) {
 		dialog.ShowError(fmt.Errorf("open %s: %w", dir, err), w.win)
 		return
 	}
+	w.buildMenu(withFirst(dir, w.recent)) // Open Recent has it at once, before the store is read again
 	w.status.notify("Opening " + filepath.Base(dir) + " in a new window…")
 }
 

@@ -117,3 +117,24 @@ func caretLine(e *editor) int {
 	}
 	return e.caret.Line + 1
 }
+
+// TestOpenRecentListsAFolderOpenedFromThisWindow: after Open Folder opens
+// another project, Open Recent lists it at once.
+func TestOpenRecentListsAFolderOpenedFromThisWindow(t *testing.T) {
+	w := newTestWindow(t)
+	var opened []string
+	w.SetActions(Actions{OpenWindow: func(dir string) error { opened = append(opened, dir); return nil }})
+	other := t.TempDir()
+	w.openWindow(other)
+	var recent []string
+	for _, it := range w.win.MainMenu().Items[0].Items {
+		if it.Label == "Open Recent" && it.ChildMenu != nil {
+			for _, c := range it.ChildMenu.Items {
+				recent = append(recent, c.Label)
+			}
+		}
+	}
+	if len(opened) != 1 || len(recent) == 0 || recent[0] != other {
+		t.Fatalf("opened %v; Open Recent lists %v, want %s first", opened, recent, other)
+	}
+}

@@ -56,6 +56,8 @@ type Window struct {
 	editTimers map[string]*time.Timer
 	// finders is Go to File's and the command palette's state (quickopen.go).
 	finders finders
+	// recent is what Open Recent lists (menus.go).
+	recent []string
 }
 
 // New builds the window for p. It must be called on the main goroutine,
