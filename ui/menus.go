@@ -174,20 +174,6 @@ func (w *Window) applyListener() {
 	}
 }
 
-// openFolder asks for a folder and opens it in a new window.
-func (w *Window) openFolder() {
-	d := dialog.NewFolderOpen(func(uri fyne.ListableURI, err error) {
-		if err != nil {
-			dialog.ShowError(err, w.win)
-			return
-		}
-		if uri != nil {
-			w.openWindow(uri.Path())
-		}
-	}, w.win)
-	d.Show()
-}
-
 func (w *Window) openWindow(dir string) {
 	if w.actions.OpenWindow == nil {
 		return

@@ -56,8 +56,10 @@ type Window struct {
 	editTimers map[string]*time.Timer
 	// finders is Go to File's and the command palette's state (quickopen.go).
 	finders finders
-	// recent is what Open Recent lists (menus.go).
-	recent []string
+	// recent is what Open Recent lists (menus.go); openFolderShown is the
+	// last Open Folder dialog (openfolder.go).
+	recent          []string
+	openFolderShown *openFolderDialog
 }
 
 // New builds the window for p. It must be called on the main goroutine,
