@@ -138,9 +138,13 @@ func markConflict(cs *ChangeSet, found []conflict) {
 // applyOps turns the selected files into file operations.
 func (m *Manager) applyOps(cs ChangeSet, sel map[string]bool) ([]fileOp, error) {
 	var ops []fileOp
+	headIn := headFinder(m.project.Root)
 	for _, f := range cs.Files {
 		if !sel[f.Path] {
 			continue
+		}
+		if why := gitMetadata(f.Path, headIn); why != "" {
+			return nil, invalid("%s: %s", f.Path, why)
 		}
 		abs, err := m.project.Resolve(f.Path)
 		if err != nil {
