@@ -274,7 +274,7 @@ func (v *changeSetsView) announce(cs changeset.ChangeSet) {
 	if client == "" {
 		client = "an agent"
 	}
-	v.w.status.notify(fmt.Sprintf("%s proposed %s (%s)", client, cs.Title, cs.ID))
+	v.w.status.notify(fmt.Sprintf("%s proposed %s (%s)", changeset.MarkControls(client), changeset.MarkControls(cs.Title), cs.ID))
 }
 
 // setBadge shows how many change sets await a decision in the tab title.
@@ -308,7 +308,7 @@ func (v *changeSetsView) index(id string) int {
 func (v *changeSetsView) row(id widget.ListItemID, o fyne.CanvasObject) {
 	lines := o.(*fyne.Container).Objects
 	cs := v.sets[id]
-	lines[0].(*widget.Label).SetText(cs.Title)
+	lines[0].(*widget.Label).SetText(changeset.MarkControls(cs.Title))
 	lines[1].(*widget.Label).SetText(setRowText(cs, time.Now()))
 }
 
@@ -437,7 +437,7 @@ func (v *changeSetsView) askReject() {
 	reason := widget.NewEntry()
 	reason.SetPlaceHolder("optional: why, for the agent to read")
 	items := []*widget.FormItem{widget.NewFormItem("Reason", reason)}
-	d := dialog.NewForm("Reject "+cs.ID+": "+cs.Title, "Reject", "Cancel", items, func(ok bool) {
+	d := dialog.NewForm("Reject "+cs.ID+": "+changeset.MarkControls(cs.Title), "Reject", "Cancel", items, func(ok bool) {
 		if ok {
 			v.rejectWith(cs.ID, reason.Text)
 		}
