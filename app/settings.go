@@ -32,11 +32,32 @@ type Settings struct {
 	Theme       string  `json:"theme"`        // ThemeSystem, ThemeLight or ThemeDark
 	FontSize    float32 `json:"font_size"`    // 0: the theme's size
 	HideIgnored bool    `json:"hide_ignored"` // hide, rather than dim, what .gitignore ignores
+	// ChangeSetRetentionDays is how long a decided change set (applied,
+	// rejected, withdrawn, reverted) is kept before it is pruned.
+	ChangeSetRetentionDays int `json:"change_set_retention_days"`
+}
+
+// DefaultChangeSetRetentionDays keeps a decided change set a month: long
+// enough to revert it or read why it was rejected, short enough that the
+// store does not grow without end.
+const DefaultChangeSetRetentionDays = 30
+
+// MaxChangeSetRetentionDays bounds the retention a person can set.
+const MaxChangeSetRetentionDays = 3650
+
+// ChangeSetRetention is the retention of decided change sets, the
+// default when none is set.
+func (s Settings) ChangeSetRetention() time.Duration {
+	days := s.ChangeSetRetentionDays
+	if days <= 0 {
+		days = DefaultChangeSetRetentionDays
+	}
+	return time.Duration(days) * 24 * time.Hour
 }
 
 // DefaultSettings are the settings before the person changes any.
 func DefaultSettings() Settings {
-	return Settings{Listener: true, TabWidth: 4, Theme: ThemeSystem}
+	return Settings{Listener: true, TabWidth: 4, Theme: ThemeSystem, ChangeSetRetentionDays: DefaultChangeSetRetentionDays}
 }
 
 // Validate reports the first setting out of range, for a person to fix.
@@ -48,6 +69,8 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("theme %q is not system, light or dark: %w", s.Theme, ErrInvalid)
 	case s.FontSize != 0 && (s.FontSize < 8 || s.FontSize > 40):
 		return fmt.Errorf("font size %.0f is outside 8..40: %w", s.FontSize, ErrInvalid)
+	case s.ChangeSetRetentionDays < 0 || s.ChangeSetRetentionDays > MaxChangeSetRetentionDays:
+		return fmt.Errorf("change set retention %d days is outside 1..%d (0 for the default): %w", s.ChangeSetRetentionDays, MaxChangeSetRetentionDays, ErrInvalid)
 	}
 	return nil
 }

@@ -37,7 +37,7 @@ func conflictError(what string, cs []conflict) error {
 func (m *Manager) Apply(id string, include []string, current ReadFunc, w Writer) (ChangeSet, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	cs, err := m.Get(id)
+	cs, err := m.Full(id)
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("apply: %w", err)
 	}
@@ -55,8 +55,8 @@ func (m *Manager) Apply(id string, include []string, current ReadFunc, w Writer)
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("apply %s: %w", id, err)
 	}
-	return m.commit("apply "+id, id, w, ops, func(cs *ChangeSet, modes map[string]fs.FileMode) {
-		recordApplied(cs, sel, modes, m.now)
+	return m.commit("apply "+id, cs, w, ops, func(rec *ChangeSet, modes map[string]fs.FileMode) {
+		recordApplied(rec, cs, sel, modes, m.now)
 	})
 }
 
@@ -98,7 +98,7 @@ func (m *Manager) checkBases(cs ChangeSet, sel map[string]bool, current ReadFunc
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("apply %s: record conflict: %w (%w)", cs.ID, err, conflictError("apply", found))
 	}
-	return updated, fmt.Errorf("apply %s: %w", cs.ID, conflictError("apply", found))
+	return attach(updated, bodiesOf(cs)), fmt.Errorf("apply %s: %w", cs.ID, conflictError("apply", found))
 }
 
 // compare returns "" when path is as expected (existing with hash sum, or
@@ -157,8 +157,8 @@ func (m *Manager) applyOps(cs ChangeSet, sel map[string]bool) ([]fileOp, error) 
 
 // commit writes ops, records the result with record in one store
 // transaction, and only then drops the backups; if recording fails the
-// files are put back.
-func (m *Manager) commit(what, id string, w Writer, ops []fileOp, record func(*ChangeSet, map[string]fs.FileMode)) (ChangeSet, error) {
+// files are put back. full is the set whole; the result has its bodies.
+func (m *Manager) commit(what string, full ChangeSet, w Writer, ops []fileOp, record func(*ChangeSet, map[string]fs.FileMode)) (ChangeSet, error) {
 	if w == nil {
 		w = OSWriter{Root: m.project.Root}
 	}
@@ -166,19 +166,19 @@ func (m *Manager) commit(what, id string, w Writer, ops []fileOp, record func(*C
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("%s: %w", what, err)
 	}
-	cs, err := m.update(id, func(cs *ChangeSet) error { record(cs, txn.modes()); return nil })
+	cs, err := m.update(full.ID, func(cs *ChangeSet) error { record(cs, txn.modes()); return nil })
 	if err != nil {
 		restored, problems := txn.rollback()
 		return ChangeSet{}, fmt.Errorf("%s: record the result: %w; put back %s; not put back: %s",
 			what, err, strings.Join(restored, ", "), strings.Join(problems, "; "))
 	}
 	txn.finish()
-	return cs, nil
+	return attach(cs, bodiesOf(full)), nil
 }
 
-// recordApplied marks the selected files applied with their hashes and
-// modes, the others skipped.
-func recordApplied(cs *ChangeSet, sel map[string]bool, modes map[string]fs.FileMode, now func() time.Time) {
+// recordApplied marks the selected files of the record cs applied with
+// their hashes (of full's new contents) and modes, the others skipped.
+func recordApplied(cs *ChangeSet, full ChangeSet, sel map[string]bool, modes map[string]fs.FileMode, now func() time.Time) {
 	all := true
 	for i := range cs.Files {
 		f := &cs.Files[i]
@@ -189,7 +189,7 @@ func recordApplied(cs *ChangeSet, sel map[string]bool, modes map[string]fs.FileM
 		}
 		f.State, f.AppliedSHA256 = StateApplied, ""
 		if f.Action != ActionDelete {
-			f.AppliedSHA256 = hashText(f.New)
+			f.AppliedSHA256 = hashText(full.File(f.Path).New)
 		}
 		f.BaseMode = uint32(modes[f.Path])
 	}

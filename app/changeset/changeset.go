@@ -100,6 +100,15 @@ type ChangeSet struct {
 	Reason      string       `json:"reason,omitempty"` // the person's, on reject
 	Decided     time.Time    `json:"decided,omitzero"`
 	Files       []FileChange `json:"files"`
+	Bytes       int          `json:"bytes,omitempty"`   // the stored file bodies, for the limits on what waits
+	History     []Event      `json:"history,omitempty"` // what happened to the set, oldest first
+}
+
+// Event is one entry of a change set's history, for the person and the
+// agent: "interrupted apply rolled back at start".
+type Event struct {
+	Time time.Time `json:"time"`
+	What string    `json:"what"`
 }
 
 // Undecided reports whether the person may still apply or reject cs.

@@ -30,7 +30,7 @@ func gitMetadata(rel string, headIn func(dir string) bool) string {
 		name := strings.ToLower(strings.TrimRight(part, ". "))
 		for _, g := range gitDirNames {
 			if name == g {
-				return "change sets never touch a .git folder or file (git's repository metadata), in any letter case"
+				return "change sets never touch .git (git's repository metadata), in any folder or letter case"
 			}
 		}
 	}
@@ -48,7 +48,7 @@ func gitMetadata(rel string, headIn func(dir string) bool) string {
 			}
 			return where + " holds a HEAD file, so git takes it for a repository; change sets never create or edit git's repository metadata"
 		}
-		if dir == "." {
+		if dir == "." || dir == path.Dir(dir) { // the root, or "/" for a path not yet confined
 			return ""
 		}
 	}
