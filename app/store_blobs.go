@@ -126,3 +126,17 @@ func (s *Store) BlobIDs(bucket string) ([]uint64, error) {
 	}
 	return ids, nil
 }
+
+// Folder returns a private folder (0700) beside the database named for
+// name, creating it: for files that need more than a blob, like a
+// journal held locked while it is in use. name is checked as a bucket name.
+func (s *Store) Folder(name string) (string, error) {
+	if err := checkRecordBucket(name); err != nil {
+		return "", err
+	}
+	dir := s.blobDir(name)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("create folder %s: %w", dir, err)
+	}
+	return dir, nil
+}

@@ -155,18 +155,31 @@ func (m *Manager) applyOps(cs ChangeSet, sel map[string]bool) ([]fileOp, error) 
 	return ops, nil
 }
 
-// commit writes ops, records the result with record in one store
-// transaction, and only then drops the backups; if recording fails the
-// files are put back. full is the set whole; the result has its bodies.
+// commit writes ops under an intent journal, records the result with
+// record in one store transaction (with the journal's id, so a recovery
+// knows it was recorded), and only then drops the backups and the
+// journal; if recording fails the files are put back. full is the set
+// whole; the result has its bodies.
 func (m *Manager) commit(what string, full ChangeSet, w Writer, ops []fileOp, record func(*ChangeSet, map[string]fs.FileMode)) (ChangeSet, error) {
 	if w == nil {
 		w = OSWriter{Root: m.project.Root}
 	}
-	txn, err := writeFiles(w, ops)
+	verb, _, _ := strings.Cut(what, " ")
+	j := newJournal(verb, full.ID, m.project.Root, ops)
+	held, err := m.writeJournal(j)
+	if err != nil {
+		return ChangeSet{}, fmt.Errorf("%s: nothing was written: %w", what, err)
+	}
+	defer held.done()
+	txn, err := writeFiles(w, j.ID, ops)
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("%s: %w", what, err)
 	}
-	cs, err := m.update(full.ID, func(cs *ChangeSet) error { record(cs, txn.modes()); return nil })
+	cs, err := m.update(full.ID, func(cs *ChangeSet) error {
+		record(cs, txn.modes())
+		cs.Txn = j.ID
+		return nil
+	})
 	if err != nil {
 		restored, problems := txn.rollback()
 		return ChangeSet{}, fmt.Errorf("%s: record the result: %w; put back %s; not put back: %s",

@@ -102,6 +102,7 @@ type ChangeSet struct {
 	Files       []FileChange `json:"files"`
 	Bytes       int          `json:"bytes,omitempty"`   // the stored file bodies, for the limits on what waits
 	History     []Event      `json:"history,omitempty"` // what happened to the set, oldest first
+	Txn         string       `json:"txn,omitempty"`     // the last apply or revert recorded, by its journal id
 }
 
 // Event is one entry of a change set's history, for the person and the
