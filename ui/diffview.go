@@ -169,7 +169,27 @@ func (v *changeSetsView) show(id string) {
 		return
 	}
 	v.shown, v.include = id, map[string]bool{}
-	v.build(v.sets[i])
+	v.loadDetail(v.sets[i])
+}
+
+// loadDetail reads set cs whole (lists hold no file bodies) off the main
+// goroutine, then builds its detail if it is still the one shown. Main
+// goroutine only.
+func (v *changeSetsView) loadDetail(cs changeset.ChangeSet) {
+	id := cs.ID
+	v.shownFP = setFingerprint(cs)
+	v.async(func() {
+		full, err := v.m.Full(id)
+		fyne.Do(func() {
+			switch {
+			case v.shown != id:
+			case err != nil:
+				v.w.Notify("change sets: " + err.Error())
+			default:
+				v.build(full)
+			}
+		})
+	})
 }
 
 // showNothing empties the detail and disables the buttons. Main goroutine only.

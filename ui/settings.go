@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strconv"
 
 	"fyne.io/fyne/v2"
@@ -43,6 +44,7 @@ func (w *Window) Policy() string { return w.policy }
 type settingsForm struct {
 	listener, hideIgnored         *widget.Check
 	policy, tabWidth, theme, font *widget.Select
+	retention                     *widget.Select // days decided change sets are kept
 }
 
 func newSettingsForm(s app.Settings, policy string) *settingsForm {
@@ -53,7 +55,16 @@ func newSettingsForm(s app.Settings, policy string) *settingsForm {
 		tabWidth:    widget.NewSelect([]string{"2", "4", "8"}, nil),
 		theme:       widget.NewSelect([]string{app.ThemeSystem, app.ThemeLight, app.ThemeDark}, nil),
 		font:        widget.NewSelect([]string{"default", "12", "14", "16", "18", "20"}, nil),
+		retention:   widget.NewSelect([]string{"7", "30", "90", "365"}, nil),
 	}
+	days := s.ChangeSetRetentionDays
+	if days <= 0 {
+		days = app.DefaultChangeSetRetentionDays
+	}
+	if !slices.Contains(f.retention.Options, strconv.Itoa(days)) {
+		f.retention.Options = append(f.retention.Options, strconv.Itoa(days)) // set elsewhere: kept as it is
+	}
+	f.retention.SetSelected(strconv.Itoa(days))
 	f.listener.SetChecked(s.Listener)
 	f.hideIgnored.SetChecked(s.HideIgnored)
 	f.policy.SetSelected(policyOrAsk(policy))
@@ -81,6 +92,7 @@ func (f *settingsForm) items() []*widget.FormItem {
 		widget.NewFormItem("Theme", f.theme),
 		widget.NewFormItem("Font size", f.font),
 		widget.NewFormItem("File tree", f.hideIgnored),
+		{Text: "Keep decided change sets (days)", Widget: f.retention, HintText: "applied, rejected and withdrawn ones are removed after this"},
 	}
 }
 
@@ -88,9 +100,10 @@ func (f *settingsForm) items() []*widget.FormItem {
 func (f *settingsForm) values() (app.Settings, string) {
 	tab, _ := strconv.Atoi(f.tabWidth.Selected)
 	size, _ := strconv.Atoi(f.font.Selected) // "default" reads as 0
+	days, _ := strconv.Atoi(f.retention.Selected)
 	return app.Settings{
 		Listener: f.listener.Checked, HideIgnored: f.hideIgnored.Checked,
-		TabWidth: tab, Theme: f.theme.Selected, FontSize: float32(size),
+		TabWidth: tab, Theme: f.theme.Selected, FontSize: float32(size), ChangeSetRetentionDays: days,
 	}, f.policy.Selected
 }
 

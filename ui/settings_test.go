@@ -17,7 +17,8 @@ func TestSettingsFormRoundTrips(t *testing.T) {
 		policy string
 	}{
 		{"defaults", app.DefaultSettings(), app.PolicyAsk},
-		{"changed", app.Settings{Listener: false, TabWidth: 8, Theme: app.ThemeLight, FontSize: 16, HideIgnored: true}, app.PolicyDeny},
+		{"changed", app.Settings{Listener: false, TabWidth: 8, Theme: app.ThemeLight, FontSize: 16, HideIgnored: true, ChangeSetRetentionDays: 90}, app.PolicyDeny},
+		{"retention set elsewhere", app.Settings{TabWidth: 4, Theme: app.ThemeDark, ChangeSetRetentionDays: 12}, app.PolicyAllow},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

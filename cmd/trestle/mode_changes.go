@@ -83,6 +83,13 @@ func (c *changesCmd) takeReason(args []string) ([]string, error) {
 func runChanges(stdout, stderr io.Writer, c changesCmd) int {
 	m, err := openChanges(c.dir)
 	if err == nil {
+		var rec []changeset.Recovery
+		rec, err = m.Start()
+		for _, r := range rec {
+			fmt.Fprintf(stderr, "trestle: change set %s: %s\n", r.ID, r.What)
+		}
+	}
+	if err == nil {
 		err = c.run(stdout, m)
 	}
 	if err != nil {
@@ -117,7 +124,7 @@ func (c changesCmd) run(stdout io.Writer, m *changeset.Manager) error {
 	case "list":
 		return listChanges(stdout, m)
 	case "show":
-		cs, err := m.Get(c.id)
+		cs, err := m.Full(c.id)
 		if err != nil {
 			return err
 		}
