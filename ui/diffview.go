@@ -169,6 +169,10 @@ func (v *changeSetsView) show(id string) {
 		return
 	}
 	v.shown, v.include = id, map[string]bool{}
+	for _, f := range v.sets[i].Files {
+		v.include[f.Path] = true // every file, as the checkboxes will start
+	}
+	v.setButtons(changeset.ChangeSet{}) // until the person can see the diffs
 	v.loadDetail(v.sets[i])
 }
 

@@ -37,6 +37,11 @@ func conflictError(what string, cs []conflict) error {
 func (m *Manager) Apply(id string, include []string, current ReadFunc, w Writer) (ChangeSet, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	// An apply or revert another process was killed in since this one
+	// started is undone first, so its files are whole again.
+	if _, err := m.Recover(); err != nil {
+		return ChangeSet{}, fmt.Errorf("apply %s: %w", id, err)
+	}
 	cs, err := m.Full(id)
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("apply: %w", err)

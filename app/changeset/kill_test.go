@@ -218,3 +218,38 @@ func waitForNew(path, want string, _ *exec.Cmd) {
 		}
 	}
 }
+
+// TestKillRecoveredByALiveProcessAtApply: a process that started before
+// another one was killed mid-apply recovers that apply when it applies
+// itself, instead of refusing on files the kill left new.
+func TestKillRecoveredByALiveProcessAtApply(t *testing.T) {
+	dir, store := t.TempDir(), filepath.Join(t.TempDir(), "state.db")
+	files := map[string]string{}
+	for i := range killFiles {
+		files[killName(i)] = killBase(i)
+	}
+	p := newProjectIn(t, dir, files)
+	s, err := app.OpenStore(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var changes []Change
+	for i := range killFiles {
+		changes = append(changes, Change{Action: ActionReplace, Path: killName(i), Content: killNew(i)})
+	}
+	live := NewManager(s, p)
+	cs, err := live.Propose(diskReader(p), Proposal{Title: "many", Changes: changes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	killApply(t, dir, store, cs.ID, -1)
+	if _, err := live.Apply(cs.ID, nil, diskReader(p), nil); err != nil {
+		if got, _ := live.Get(cs.ID); got.State != StateApplied {
+			t.Fatalf("apply after another process was killed applying: %v", err)
+		}
+	}
+	if n := countNew(t, dir); n != killFiles {
+		t.Fatalf("%d of %d files new", n, killFiles)
+	}
+	assertNoLeftovers(t, dir, store)
+}

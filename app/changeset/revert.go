@@ -17,6 +17,11 @@ import (
 func (m *Manager) Revert(id string, current ReadFunc, w Writer) (ChangeSet, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	// An apply or revert another process was killed in since this one
+	// started is undone first, so its files are whole again.
+	if _, err := m.Recover(); err != nil {
+		return ChangeSet{}, fmt.Errorf("revert %s: %w", id, err)
+	}
 	cs, err := m.Full(id)
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("revert: %w", err)
