@@ -38,7 +38,7 @@ func TestListReadsOnlySmallRecords(t *testing.T) {
 	const size = 7_900_000
 	var last ChangeSet
 	for i := range 3 {
-		cs, err := proposeBig(m, "agent", i*2, size)
+		cs, err := proposeBig(m, fmt.Sprintf("agent-%d", i), i*2, size)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,12 +131,21 @@ func TestProposeLimitsBytes(t *testing.T) {
 	p := newProject(t, map[string]string{"a.go": "package a\n"})
 	m := newManager(t, p)
 	const size = 7_900_000
-	for i := range 4 {
+	for i := range 2 {
+		if _, err := proposeBig(m, "hog", i*2, size); err != nil {
+			t.Fatalf("set %d: %v", i, err)
+		}
+	}
+	_, err := proposeBig(m, "hog", 50, size)
+	if !errors.Is(err, app.ErrRefused) || !strings.Contains(err.Error(), "MiB limit per client") {
+		t.Fatalf("past the per-client byte limit: %v", err)
+	}
+	for i := 2; i < 4; i++ {
 		if _, err := proposeBig(m, fmt.Sprintf("c%d", i), i*2, size); err != nil {
 			t.Fatalf("set %d: %v", i, err)
 		}
 	}
-	_, err := proposeBig(m, "c9", 100, size)
+	_, err = proposeBig(m, "c9", 100, size)
 	if !errors.Is(err, app.ErrRefused) || !strings.Contains(err.Error(), "MiB limit per project") {
 		t.Fatalf("past the byte limit: %v", err)
 	}

@@ -2,6 +2,7 @@ package changeset
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -23,11 +24,15 @@ const (
 	// it gave at initialize) has in one project, so one agent cannot take
 	// every place from the others.
 	MaxPendingPerClient = 20
+	// MaxPendingBytesPerClient bounds the file bodies of one client's
+	// undecided sets in one project: half the project's.
+	MaxPendingBytesPerClient = MaxPendingBytesPerProject / 2
 )
 
 // pendingLoad is what the undecided sets of a project hold.
 type pendingLoad struct {
-	sets, bytes, client int
+	sets, bytes             int
+	clientSets, clientBytes int
 }
 
 // loadOf sums the undecided sets of the project in tx, and those of client.
@@ -49,7 +54,8 @@ func (m *Manager) loadOf(tx *app.RecordTx, client string) (pendingLoad, error) {
 		load.sets++
 		load.bytes += cs.Bytes
 		if cs.Client == client {
-			load.client++
+			load.clientSets++
+			load.clientBytes += cs.Bytes
 		}
 	}
 	return load, nil
@@ -62,8 +68,11 @@ func (l pendingLoad) check(client string, size int) error {
 	switch {
 	case l.sets >= MaxPendingPerProject:
 		return fmt.Errorf("refused: the project already has %d change sets waiting for review, the limit; %s: %w", l.sets, todo, app.ErrRefused)
-	case l.client >= MaxPendingPerClient:
-		return fmt.Errorf("refused: %s already has %d change sets waiting for review in this project, the limit per client; %s: %w", orUnknown(client), l.client, todo, app.ErrRefused)
+	case l.clientSets >= MaxPendingPerClient:
+		return fmt.Errorf("refused: %s already has %d change sets waiting for review in this project, the limit per client; %s: %w", orUnknown(client), l.clientSets, todo, app.ErrRefused)
+	case l.clientBytes+size > MaxPendingBytesPerClient:
+		return fmt.Errorf("refused: the change sets %s has waiting for review would hold %d MiB of file contents, over the %d MiB limit per client; %s: %w",
+			orUnknown(client), (l.clientBytes+size)>>20, MaxPendingBytesPerClient>>20, todo, app.ErrRefused)
 	case l.bytes+size > MaxPendingBytesPerProject:
 		return fmt.Errorf("refused: the change sets waiting for review would hold %d MiB of file contents, over the %d MiB limit per project; %s: %w",
 			(l.bytes+size)>>20, MaxPendingBytesPerProject>>20, todo, app.ErrRefused)
@@ -110,8 +119,15 @@ func (m *Manager) prune() (int, error) {
 				kept[n] = true
 			}
 		}
-		return m.dropOrphanBodies(kept)
+		orphans, err := m.dropOrphanBodies(kept)
+		if err == nil && removed == 0 && orphans == 0 {
+			return errNothingPruned // roll back: no commit, no write, no store event
+		}
+		return err
 	})
+	if errors.Is(err, errNothingPruned) {
+		return 0, nil
+	}
 	if err != nil {
 		return 0, fmt.Errorf("prune decided change sets: %w", err)
 	}
@@ -137,19 +153,25 @@ func pruneOne(tx *app.RecordTx, n uint64, cutoff time.Time) (bool, error) {
 	return true, tx.RemoveFromIndex(indexBucket, cs.Project, n)
 }
 
-// dropOrphanBodies removes the bodies of sets not in kept. It runs inside
-// a write transaction, so no proposal is between its blob and its record.
-func (m *Manager) dropOrphanBodies(kept map[uint64]bool) error {
+// errNothingPruned ends a prune transaction that changed nothing.
+var errNothingPruned = errors.New("nothing to prune")
+
+// dropOrphanBodies removes the bodies of sets not in kept and returns how
+// many. It runs inside a write transaction, so no proposal is between its
+// blob and its record.
+func (m *Manager) dropOrphanBodies(kept map[uint64]bool) (int, error) {
 	blobs, err := m.store.BlobIDs(bodiesBucket)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	for _, n := range blobs {
-		if !kept[n] {
-			if err := m.store.RemoveBlob(bodiesBucket, n); err != nil {
-				return err
+	n := 0
+	for _, id := range blobs {
+		if !kept[id] {
+			if err := m.store.RemoveBlob(bodiesBucket, id); err != nil {
+				return n, err
 			}
+			n++
 		}
 	}
-	return nil
+	return n, nil
 }
