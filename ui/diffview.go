@@ -310,6 +310,9 @@ func metaText(cs changeset.ChangeSet) string {
 	if cs.Reason != "" {
 		s += " · reason: " + changeset.MarkControls(cs.Reason)
 	}
+	if n := len(cs.History); n > 0 {
+		s += " · " + cs.History[n-1].What
+	}
 	return s
 }
 
