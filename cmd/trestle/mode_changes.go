@@ -86,14 +86,14 @@ func runChanges(stdout, stderr io.Writer, c changesCmd) int {
 		var rec []changeset.Recovery
 		rec, err = m.Start()
 		for _, r := range rec {
-			fmt.Fprintf(stderr, "trestle: change set %s: %s\n", r.ID, r.What)
+			fmt.Fprintf(stderr, "trestle: change set %s: %s\n", r.ID, esc(r.What))
 		}
 	}
 	if err == nil {
 		err = c.run(stdout, m)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "trestle: %s\n", oneLine(err))
+		fmt.Fprintf(stderr, "trestle: %s\n", esc(oneLine(err)))
 		return 1
 	}
 	return 0
