@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"trestle/app"
 )
 
 // Recovery is what Start did about one apply or revert a crash
@@ -127,8 +128,8 @@ func (m *Manager) recoverOne(j journal) (Recovery, error) {
 			return nil
 		})
 	}
-	if errors.Is(err, fs.ErrNotExist) || err != nil && strings.Contains(err.Error(), "no such change set") {
-		err = nil // the set was pruned; the files are back all the same
+	if errors.Is(err, app.ErrNotFound) {
+		err = nil // the set was pruned (or the store started over); the files are back all the same
 	}
 	return Recovery{ID: j.Set, What: what}, err
 }
