@@ -253,3 +253,45 @@ func TestKillRecoveredByALiveProcessAtApply(t *testing.T) {
 	}
 	assertNoLeftovers(t, dir, store)
 }
+
+// TestRecoverLeavesALiveApplyAlone: a journal whose process still holds
+// it (an apply under way in another process or Manager) is not touched.
+func TestRecoverLeavesALiveApplyAlone(t *testing.T) {
+	p := newProject(t, map[string]string{"a.go": "package a\n"})
+	m := newManager(t, p)
+	cs := proposeOne(t, m, "a.go")
+	abs := filepath.Join(p.Root, "a.go")
+	ops := []fileOp{{rel: "a.go", abs: abs, data: "new a.go\n", mode: NewFileMode}}
+	j := newJournal("apply", cs.ID, p.Root, ops)
+	held, err := m.writeJournal(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	temp := filepath.Join(p.Root, tempPrefix(abs, j.ID)+"x")
+	os.WriteFile(temp, []byte("new a.go\n"), 0o644)
+	if err := os.Link(abs, backupPath(abs, j.ID)); err != nil {
+		t.Fatal(err)
+	}
+	other := NewManager(m.store, p)
+	if rec, err := other.Recover(); err != nil || len(rec) != 0 {
+		t.Fatalf("recovered a live apply: %v %v", rec, err)
+	}
+	for _, f := range []string{temp, backupPath(abs, j.ID), held.path} {
+		if _, err := os.Stat(f); err != nil {
+			t.Fatalf("%s of the live apply was removed: %v", f, err)
+		}
+	}
+	held.f.Close() // the applying process dies without removing its journal
+	rec, err := other.Recover()
+	if err != nil || len(rec) != 1 || !strings.Contains(rec[0].What, "rolled back") {
+		t.Fatalf("after its process died: %v %v", rec, err)
+	}
+	for _, f := range []string{temp, backupPath(abs, j.ID), held.path} {
+		if _, err := os.Stat(f); err == nil {
+			t.Errorf("%s left after recovery", f)
+		}
+	}
+	if data, _ := os.ReadFile(abs); string(data) != "package a\n" {
+		t.Errorf("a.go is %q after recovery", data)
+	}
+}
