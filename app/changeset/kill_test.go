@@ -58,6 +58,9 @@ func TestKillMidApplyRecoversAtStart(t *testing.T) {
 	reverted := false
 	for round, after := range moments {
 		killApply(t, dir, store, cs.ID, after)
+		if n := countNew(t, dir); n > 0 && n < killFiles {
+			outcomes["half applied before the start"]++
+		}
 		m := NewManager(s, p) // the next process
 		rec, err := m.Start()
 		if err != nil {
