@@ -35,6 +35,27 @@ type Settings struct {
 	// EvalDeadline is the person's evaluation deadline in seconds; 0 means
 	// the evaluator's default (10 s). Agents give theirs per call.
 	EvalDeadline int `json:"eval_deadline_seconds"`
+	// ChangeSetRetentionDays is how long a decided change set (applied,
+	// rejected, withdrawn, reverted) is kept before it is pruned.
+	ChangeSetRetentionDays int `json:"change_set_retention_days"`
+}
+
+// DefaultChangeSetRetentionDays keeps a decided change set a month: long
+// enough to revert it or read why it was rejected, short enough that the
+// store does not grow without end.
+const DefaultChangeSetRetentionDays = 30
+
+// MaxChangeSetRetentionDays bounds the retention a person can set.
+const MaxChangeSetRetentionDays = 3650
+
+// ChangeSetRetention is the retention of decided change sets, the
+// default when none is set.
+func (s Settings) ChangeSetRetention() time.Duration {
+	days := s.ChangeSetRetentionDays
+	if days <= 0 {
+		days = DefaultChangeSetRetentionDays
+	}
+	return time.Duration(days) * 24 * time.Hour
 }
 
 // MaxEvalDeadline is the longest evaluation deadline, in seconds (the
@@ -43,7 +64,7 @@ const MaxEvalDeadline = 60
 
 // DefaultSettings are the settings before the person changes any.
 func DefaultSettings() Settings {
-	return Settings{Listener: true, TabWidth: 4, Theme: ThemeSystem, EvalDeadline: 10}
+	return Settings{Listener: true, TabWidth: 4, Theme: ThemeSystem, EvalDeadline: 10, ChangeSetRetentionDays: DefaultChangeSetRetentionDays}
 }
 
 // Validate reports the first setting out of range, for a person to fix.
@@ -57,6 +78,8 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("evaluation deadline %d s is outside 1..%d: %w", s.EvalDeadline, MaxEvalDeadline, ErrInvalid)
 	case s.FontSize != 0 && (s.FontSize < 8 || s.FontSize > 40):
 		return fmt.Errorf("font size %.0f is outside 8..40: %w", s.FontSize, ErrInvalid)
+	case s.ChangeSetRetentionDays < 0 || s.ChangeSetRetentionDays > MaxChangeSetRetentionDays:
+		return fmt.Errorf("change set retention %d days is outside 1..%d (0 for the default): %w", s.ChangeSetRetentionDays, MaxChangeSetRetentionDays, ErrInvalid)
 	}
 	return nil
 }

@@ -125,3 +125,64 @@ func TestUpdateRecordIsAtomicAcrossStores(t *testing.T) {
 		t.Fatalf("counter = %s, want %s", got, want)
 	}
 }
+
+// TestRecordTxIndexAndBlobs: an index keeps each key's ids apart (a key
+// that is a prefix of another included), a failed transaction stores
+// nothing, and blobs round-trip beside the database.
+func TestRecordTxIndexAndBlobs(t *testing.T) {
+	s := openTestStore(t)
+	err := s.UpdateRecords(func(tx *RecordTx) error {
+		for _, key := range []string{"/a", "/ab", "/a"} {
+			id, err := tx.NextID("things")
+			if err != nil {
+				return err
+			}
+			if err := tx.Put("things", id, []byte(key)); err != nil {
+				return err
+			}
+			if err := tx.AddToIndex("things-by-key", key, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, ab []uint64
+	s.ViewRecords(func(tx *RecordTx) error {
+		a, _ = tx.Indexed("things-by-key", "/a")
+		ab, _ = tx.Indexed("things-by-key", "/ab")
+		return nil
+	})
+	if fmt.Sprint(a) != "[1 3]" || fmt.Sprint(ab) != "[2]" {
+		t.Fatalf("indexed /a %v, /ab %v", a, ab)
+	}
+	failed := errors.New("changed my mind")
+	err = s.UpdateRecords(func(tx *RecordTx) error {
+		tx.Put("things", 9, []byte("x"))
+		return failed
+	})
+	if !errors.Is(err, failed) {
+		t.Fatalf("error %v", err)
+	}
+	if _, err := s.GetRecord("things", 9); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("a failed transaction stored its write: %v", err)
+	}
+	if err := s.WriteBlob("things", 3, []byte("body")); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.ReadBlob("things", 3); err != nil || string(got) != "body" {
+		t.Fatalf("blob %q %v", got, err)
+	}
+	if ids, _ := s.BlobIDs("things"); fmt.Sprint(ids) != "[3]" {
+		t.Fatalf("blob ids %v", ids)
+	}
+	s.RemoveBlob("things", 3)
+	if _, err := s.ReadBlob("things", 3); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("removed blob: %v", err)
+	}
+	if err := s.WriteBlob("settings", 1, nil); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("a blob named for the store's own bucket: %v", err)
+	}
+}

@@ -21,10 +21,11 @@ import (
 )
 
 // changePollEvery is how often the window looks for change sets made by
-// another process (a headless trestle --mcp on the same store): one short
-// read transaction every two seconds costs nothing, and a proposal shows up
-// before the person wonders where it is.
-var changePollEvery = 2 * time.Second
+// another process (a headless trestle --mcp on the same store) only when
+// the store's folder cannot be watched (no inotify instance left): then a
+// proposal still shows up, late. Otherwise a StoreWatcher reports each
+// change and nothing polls.
+var changePollEvery = 10 * time.Second
 
 // changesTitle is the Change Sets tab's title without its badge.
 const changesTitle = "Change Sets"
@@ -67,7 +68,7 @@ type changeSetsView struct {
 }
 
 // SetChangeSets shows m's change sets in a Change Sets tab of the bottom
-// panes and starts polling the store for proposals from other processes
+// panes and starts watching the store for proposals from other processes
 // until the window closes. A nil m does nothing. It must be called on the
 // main goroutine, once, before the window shows.
 func (w *Window) SetChangeSets(m *changeset.Manager) {
@@ -146,10 +147,19 @@ func newChangeSetsView(w *Window, m *changeset.Manager) *changeSetsView {
 	return v
 }
 
-// start loads the list and polls the store every interval until stopPolling.
+// start loads the list and reloads it whenever the store file changes
+// until stopPolling; where the store cannot be watched it polls every
+// interval instead.
 func (v *changeSetsView) start(every time.Duration) {
 	v.poll.Go(func() {
-		v.reload()
+		sw, err := changeset.WatchStore(v.m, v.pollOnce)
+		v.reload() // after the watch starts, so no change falls between
+		if err == nil {
+			<-v.stop
+			sw.Close()
+			return
+		}
+		v.w.Notify(err.Error() + "; proposals from other processes show up within " + every.String())
 		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
@@ -240,7 +250,7 @@ func (v *changeSetsView) setSets(sets []changeset.ChangeSet) {
 		v.list.Select(i) // the row may have moved
 		v.following = false
 		if setFingerprint(sets[i]) != v.shownFP {
-			v.build(sets[i])
+			v.loadDetail(sets[i])
 		}
 	} else if v.shown != "" {
 		v.showNothing()
@@ -274,7 +284,7 @@ func (v *changeSetsView) announce(cs changeset.ChangeSet) {
 	if client == "" {
 		client = "an agent"
 	}
-	v.w.status.notify(fmt.Sprintf("%s proposed %s (%s)", client, cs.Title, cs.ID))
+	v.w.status.notify(fmt.Sprintf("%s proposed %s (%s)", changeset.MarkControls(client), changeset.MarkControls(cs.Title), cs.ID))
 }
 
 // setBadge shows how many change sets await a decision in the tab title.
@@ -308,7 +318,7 @@ func (v *changeSetsView) index(id string) int {
 func (v *changeSetsView) row(id widget.ListItemID, o fyne.CanvasObject) {
 	lines := o.(*fyne.Container).Objects
 	cs := v.sets[id]
-	lines[0].(*widget.Label).SetText(cs.Title)
+	lines[0].(*widget.Label).SetText(changeset.MarkControls(cs.Title))
 	lines[1].(*widget.Label).SetText(setRowText(cs, time.Now()))
 }
 
@@ -437,7 +447,7 @@ func (v *changeSetsView) askReject() {
 	reason := widget.NewEntry()
 	reason.SetPlaceHolder("optional: why, for the agent to read")
 	items := []*widget.FormItem{widget.NewFormItem("Reason", reason)}
-	d := dialog.NewForm("Reject "+cs.ID+": "+cs.Title, "Reject", "Cancel", items, func(ok bool) {
+	d := dialog.NewForm("Reject "+cs.ID+": "+changeset.MarkControls(cs.Title), "Reject", "Cancel", items, func(ok bool) {
 		if ok {
 			v.rejectWith(cs.ID, reason.Text)
 		}

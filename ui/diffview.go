@@ -48,6 +48,7 @@ func parseDiff(diff string) []diffLine {
 		if s == "" && diff == "" {
 			break
 		}
+		s = changeset.MarkControls(s) // an escape or a bidi control shows as a sign
 		l := diffLine{kind: diffContext}
 		switch {
 		case strings.HasPrefix(s, "--- ") || strings.HasPrefix(s, "+++ "):
@@ -168,7 +169,31 @@ func (v *changeSetsView) show(id string) {
 		return
 	}
 	v.shown, v.include = id, map[string]bool{}
-	v.build(v.sets[i])
+	for _, f := range v.sets[i].Files {
+		v.include[f.Path] = true // every file, as the checkboxes will start
+	}
+	v.setButtons(changeset.ChangeSet{}) // until the person can see the diffs
+	v.loadDetail(v.sets[i])
+}
+
+// loadDetail reads set cs whole (lists hold no file bodies) off the main
+// goroutine, then builds its detail if it is still the one shown. Main
+// goroutine only.
+func (v *changeSetsView) loadDetail(cs changeset.ChangeSet) {
+	id := cs.ID
+	v.shownFP = setFingerprint(cs)
+	v.async(func() {
+		full, err := v.m.Full(id)
+		fyne.Do(func() {
+			switch {
+			case v.shown != id:
+			case err != nil:
+				v.w.Notify("change sets: " + err.Error())
+			default:
+				v.build(full)
+			}
+		})
+	})
 }
 
 // showNothing empties the detail and disables the buttons. Main goroutine only.
@@ -189,7 +214,7 @@ func (v *changeSetsView) showNothing() {
 // changed keep their value. Main goroutine only.
 func (v *changeSetsView) build(cs changeset.ChangeSet) {
 	v.shownFP = setFingerprint(cs)
-	title := widget.NewLabelWithStyle(cs.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	title := widget.NewLabelWithStyle(changeset.MarkControls(cs.Title), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.Wrapping = fyne.TextWrapWord
 	meta := widget.NewLabel(metaText(cs))
 	meta.Wrapping = fyne.TextWrapWord
@@ -200,7 +225,11 @@ func (v *changeSetsView) build(cs changeset.ChangeSet) {
 		}
 	})
 	side.Checked = v.sideBySide
-	body := container.NewVBox(title, meta, side)
+	body := container.NewVBox(title, meta)
+	for _, w := range reviewWarnings(cs) {
+		body.Add(w)
+	}
+	body.Add(side)
 	if strings.TrimSpace(cs.Description) != "" {
 		desc := widget.NewRichTextFromMarkdown(cs.Description)
 		desc.Wrapping = fyne.TextWrapWord
@@ -239,6 +268,36 @@ func (v *changeSetsView) fileCheck(cs changeset.ChangeSet, f changeset.FileChang
 	return c
 }
 
+// reviewWarnings are the labels, in the theme's danger colour, that a
+// review shows above the diffs: that the set changes what runs, that
+// some text holds invisible or control characters. Main goroutine only.
+func reviewWarnings(cs changeset.ChangeSet) []fyne.CanvasObject {
+	var out []fyne.CanvasObject
+	for _, text := range warningTexts(cs) {
+		l := widget.NewLabelWithStyle(text, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		l.Importance = widget.DangerImportance
+		l.Wrapping = fyne.TextWrapWord
+		out = append(out, l)
+	}
+	return out
+}
+
+// warningTexts are the warnings of reviewWarnings, as plain text.
+func warningTexts(cs changeset.ChangeSet) []string {
+	var out []string
+	if runs := cs.RunsWhat(); len(runs) > 0 {
+		out = append(out, "⚠ Changes what runs: "+strings.Join(runs, ", ")+" — its tasks and environment become commands at the next build, test, run or evaluation.")
+	}
+	hidden := changeset.HasHiddenText(cs.Title)
+	for _, f := range cs.Files {
+		hidden = hidden || changeset.HasHiddenText(f.Path) || changeset.HasHiddenText(f.New) || changeset.HasHiddenText(f.Base)
+	}
+	if hidden {
+		out = append(out, "⚠ Control or invisible characters: shown as ␛, ␍ or ⟦U+202E⟧ in the title and diffs; in a terminal they could make text show as something else.")
+	}
+	return out
+}
+
 // metaText is the line under a change set's title.
 func metaText(cs changeset.ChangeSet) string {
 	added, removed := cs.Stats()
@@ -249,7 +308,10 @@ func metaText(cs changeset.ChangeSet) string {
 	s := fmt.Sprintf("%s · %s · proposed by %s %s · %d files, +%d −%d", cs.ID, stateText(cs.State), client,
 		changeset.Age(time.Since(cs.Created)), len(cs.Files), added, removed)
 	if cs.Reason != "" {
-		s += " · reason: " + cs.Reason
+		s += " · reason: " + changeset.MarkControls(cs.Reason)
+	}
+	if n := len(cs.History); n > 0 {
+		s += " · " + cs.History[n-1].What
 	}
 	return s
 }
@@ -257,7 +319,10 @@ func metaText(cs changeset.ChangeSet) string {
 // fileText is a file's checkbox label: action, path, stats and, when not
 // pending, its state and why.
 func fileText(f changeset.FileChange) string {
-	s := fmt.Sprintf("%s %s  +%d −%d", f.Action, f.Path, f.Added, f.Removed)
+	s := fmt.Sprintf("%s %s  +%d −%d", f.Action, changeset.MarkControls(f.Path), f.Added, f.Removed)
+	if f.ChangesWhatRuns() {
+		s += "  ⚠ changes what runs"
+	}
 	if f.State != changeset.StatePending {
 		s += "  [" + stateText(f.State) + "]"
 	}

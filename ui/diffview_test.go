@@ -2,6 +2,7 @@ package ui
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2/widget"
@@ -86,4 +87,38 @@ func diffRowString(r widget.TextGridRow) string {
 		runes[i] = c.Rune
 	}
 	return string(runes)
+}
+
+// TestDiffMarksControlCharacters: a proposed line that would erase itself
+// in a terminal, and a bidi override, show as visible signs in the diff.
+func TestDiffMarksControlCharacters(t *testing.T) {
+	fc := changeset.FileChange{Path: "a\u202e.go", Action: changeset.ActionReplace, BaseExists: true,
+		Base: "package a\n", New: "package a\n// ok\x1b[2K\rexec()\n"}
+	var rows []string
+	for _, l := range parseDiff(changeset.Diff(fc)) {
+		rows = append(rows, l.format())
+	}
+	if !slices.Contains(rows, "          2 +// ok␛[2K␍exec()") {
+		t.Errorf("the hostile line is not marked: %q", rows)
+	}
+	if !slices.Contains(rows, "+++ b/a⟦U+202E⟧.go") {
+		t.Errorf("the bidi override in the path is not marked: %q", rows)
+	}
+	warn := warningTexts(changeset.ChangeSet{Files: []changeset.FileChange{fc}})
+	if len(warn) != 1 || !strings.Contains(warn[0], "Control or invisible characters") {
+		t.Errorf("no warning above the diff: %q", warn)
+	}
+}
+
+// TestReviewFlagsWhatRuns: a change to .trestle.json is flagged above the
+// diffs and on its file.
+func TestReviewFlagsWhatRuns(t *testing.T) {
+	fc := changeset.FileChange{Path: ".trestle.json", Action: changeset.ActionReplace, BaseExists: true, Base: "{}\n", New: "{\"x\":1}\n"}
+	warn := warningTexts(changeset.ChangeSet{Files: []changeset.FileChange{fc}})
+	if len(warn) != 1 || !strings.Contains(warn[0], "Changes what runs: .trestle.json") {
+		t.Errorf("warnings %q", warn)
+	}
+	if !strings.Contains(fileText(fc), "changes what runs") {
+		t.Errorf("file label %q", fileText(fc))
+	}
 }

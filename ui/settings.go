@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strconv"
 	"time"
 
@@ -46,6 +47,7 @@ type settingsForm struct {
 	listener, hideIgnored         *widget.Check
 	policy, tabWidth, theme, font *widget.Select
 	evalDeadline                  *widget.Select
+	retention                     *widget.Select // days decided change sets are kept
 }
 
 func newSettingsForm(s app.Settings, policy string) *settingsForm {
@@ -57,8 +59,17 @@ func newSettingsForm(s app.Settings, policy string) *settingsForm {
 		theme:        widget.NewSelect([]string{app.ThemeSystem, app.ThemeLight, app.ThemeDark}, nil),
 		font:         widget.NewSelect([]string{"default", "12", "14", "16", "18", "20"}, nil),
 		evalDeadline: widget.NewSelect([]string{"5", "10", "20", "30", "60"}, nil),
+		retention:    widget.NewSelect([]string{"7", "30", "90", "365"}, nil),
 	}
 	f.evalDeadline.SetSelected(strconv.Itoa(evalDeadlineSeconds(s)))
+	days := s.ChangeSetRetentionDays
+	if days <= 0 {
+		days = app.DefaultChangeSetRetentionDays
+	}
+	if !slices.Contains(f.retention.Options, strconv.Itoa(days)) {
+		f.retention.Options = append(f.retention.Options, strconv.Itoa(days)) // set elsewhere: kept as it is
+	}
+	f.retention.SetSelected(strconv.Itoa(days))
 	f.listener.SetChecked(s.Listener)
 	f.hideIgnored.SetChecked(s.HideIgnored)
 	f.policy.SetSelected(policyOrAsk(policy))
@@ -87,6 +98,7 @@ func (f *settingsForm) items() []*widget.FormItem {
 		widget.NewFormItem("Font size", f.font),
 		widget.NewFormItem("File tree", f.hideIgnored),
 		{Text: "Evaluation deadline", Widget: f.evalDeadline, HintText: "seconds an evaluation you start may run; past it the evaluator is killed"},
+		{Text: "Keep decided change sets (days)", Widget: f.retention, HintText: "applied, rejected and withdrawn ones are removed after this"},
 	}
 }
 
@@ -95,10 +107,11 @@ func (f *settingsForm) values() (app.Settings, string) {
 	tab, _ := strconv.Atoi(f.tabWidth.Selected)
 	size, _ := strconv.Atoi(f.font.Selected) // "default" reads as 0
 	deadline, _ := strconv.Atoi(f.evalDeadline.Selected)
+	days, _ := strconv.Atoi(f.retention.Selected)
 	return app.Settings{
 		Listener: f.listener.Checked, HideIgnored: f.hideIgnored.Checked,
 		TabWidth: tab, Theme: f.theme.Selected, FontSize: float32(size),
-		EvalDeadline: deadline,
+		EvalDeadline: deadline, ChangeSetRetentionDays: days,
 	}, f.policy.Selected
 }
 

@@ -37,7 +37,12 @@ func conflictError(what string, cs []conflict) error {
 func (m *Manager) Apply(id string, include []string, current ReadFunc, w Writer) (ChangeSet, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	cs, err := m.Get(id)
+	// An apply or revert another process was killed in since this one
+	// started is undone first, so its files are whole again.
+	if _, err := m.Recover(); err != nil {
+		return ChangeSet{}, fmt.Errorf("apply %s: %w", id, err)
+	}
+	cs, err := m.Full(id)
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("apply: %w", err)
 	}
@@ -55,8 +60,8 @@ func (m *Manager) Apply(id string, include []string, current ReadFunc, w Writer)
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("apply %s: %w", id, err)
 	}
-	return m.commit("apply "+id, id, w, ops, func(cs *ChangeSet, modes map[string]fs.FileMode) {
-		recordApplied(cs, sel, modes, m.now)
+	return m.commit("apply "+id, cs, w, ops, func(rec *ChangeSet, modes map[string]fs.FileMode) {
+		recordApplied(rec, cs, sel, modes, m.now)
 	})
 }
 
@@ -98,7 +103,7 @@ func (m *Manager) checkBases(cs ChangeSet, sel map[string]bool, current ReadFunc
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("apply %s: record conflict: %w (%w)", cs.ID, err, conflictError("apply", found))
 	}
-	return updated, fmt.Errorf("apply %s: %w", cs.ID, conflictError("apply", found))
+	return attach(updated, bodiesOf(cs)), fmt.Errorf("apply %s: %w", cs.ID, conflictError("apply", found))
 }
 
 // compare returns "" when path is as expected (existing with hash sum, or
@@ -138,9 +143,13 @@ func markConflict(cs *ChangeSet, found []conflict) {
 // applyOps turns the selected files into file operations.
 func (m *Manager) applyOps(cs ChangeSet, sel map[string]bool) ([]fileOp, error) {
 	var ops []fileOp
+	headIn := headFinder(m.project.Root)
 	for _, f := range cs.Files {
 		if !sel[f.Path] {
 			continue
+		}
+		if why := gitMetadata(f.Path, headIn); why != "" {
+			return nil, invalid("%s: %s", f.Path, why)
 		}
 		abs, err := m.project.Resolve(f.Path)
 		if err != nil {
@@ -151,30 +160,43 @@ func (m *Manager) applyOps(cs ChangeSet, sel map[string]bool) ([]fileOp, error) 
 	return ops, nil
 }
 
-// commit writes ops, records the result with record in one store
-// transaction, and only then drops the backups; if recording fails the
-// files are put back.
-func (m *Manager) commit(what, id string, w Writer, ops []fileOp, record func(*ChangeSet, map[string]fs.FileMode)) (ChangeSet, error) {
+// commit writes ops under an intent journal, records the result with
+// record in one store transaction (with the journal's id, so a recovery
+// knows it was recorded), and only then drops the backups and the
+// journal; if recording fails the files are put back. full is the set
+// whole; the result has its bodies.
+func (m *Manager) commit(what string, full ChangeSet, w Writer, ops []fileOp, record func(*ChangeSet, map[string]fs.FileMode)) (ChangeSet, error) {
 	if w == nil {
 		w = OSWriter{Root: m.project.Root}
 	}
-	txn, err := writeFiles(w, ops)
+	verb, _, _ := strings.Cut(what, " ")
+	j := newJournal(verb, full.ID, m.project.Root, ops)
+	held, err := m.writeJournal(j)
+	if err != nil {
+		return ChangeSet{}, fmt.Errorf("%s: nothing was written: %w", what, err)
+	}
+	defer held.done()
+	txn, err := writeFiles(w, j.ID, ops)
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("%s: %w", what, err)
 	}
-	cs, err := m.update(id, func(cs *ChangeSet) error { record(cs, txn.modes()); return nil })
+	cs, err := m.update(full.ID, func(cs *ChangeSet) error {
+		record(cs, txn.modes())
+		cs.Txn = j.ID
+		return nil
+	})
 	if err != nil {
 		restored, problems := txn.rollback()
 		return ChangeSet{}, fmt.Errorf("%s: record the result: %w; put back %s; not put back: %s",
 			what, err, strings.Join(restored, ", "), strings.Join(problems, "; "))
 	}
 	txn.finish()
-	return cs, nil
+	return attach(cs, bodiesOf(full)), nil
 }
 
-// recordApplied marks the selected files applied with their hashes and
-// modes, the others skipped.
-func recordApplied(cs *ChangeSet, sel map[string]bool, modes map[string]fs.FileMode, now func() time.Time) {
+// recordApplied marks the selected files of the record cs applied with
+// their hashes (of full's new contents) and modes, the others skipped.
+func recordApplied(cs *ChangeSet, full ChangeSet, sel map[string]bool, modes map[string]fs.FileMode, now func() time.Time) {
 	all := true
 	for i := range cs.Files {
 		f := &cs.Files[i]
@@ -185,7 +207,7 @@ func recordApplied(cs *ChangeSet, sel map[string]bool, modes map[string]fs.FileM
 		}
 		f.State, f.AppliedSHA256 = StateApplied, ""
 		if f.Action != ActionDelete {
-			f.AppliedSHA256 = hashText(f.New)
+			f.AppliedSHA256 = hashText(full.File(f.Path).New)
 		}
 		f.BaseMode = uint32(modes[f.Path])
 	}

@@ -1,10 +1,14 @@
 package changeset
 
 import (
+	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"trestle/app"
 )
 
 // BenchmarkApply200Files applies a change set editing 200 files of about
@@ -53,4 +57,58 @@ func BenchmarkProposeEdit1MB(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkList20BigProposals lists a project holding 20 proposals of two
+// 7.9 MB files each (the store-bloat attack): "legacy layout" as List read
+// them before (every record of every project decoded, bodies included),
+// "current" as it reads them now (the project's small records only).
+func BenchmarkList20BigProposals(b *testing.B) {
+	p := newProject(b, map[string]string{"main.go": "package main\n"})
+	full, err := Propose(p, diskReader(p), Proposal{Title: "big", Client: "agent", Changes: []Change{
+		{Path: "gen/a.go", Action: ActionCreate, Content: bigText(1, 7_900_000)},
+		{Path: "gen/b.go", Action: ActionCreate, Content: bigText(2, 7_900_000)},
+	}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	store, err := app.OpenStore(filepath.Join(b.TempDir(), "state.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for range 20 {
+		putLegacy(b, store, full)
+	}
+	b.Run("legacy layout", func(b *testing.B) {
+		for b.Loop() {
+			recs, err := store.ListRecords(legacyBucket)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n := 0
+			for _, r := range recs {
+				var cs ChangeSet
+				if err := json.Unmarshal(r.Value, &cs); err != nil {
+					b.Fatal(err)
+				}
+				if cs.Project == p.Root {
+					n++
+				}
+			}
+			if n != 20 {
+				b.Fatalf("%d sets", n)
+			}
+		}
+	})
+	m := NewManager(store, p)
+	if _, err := m.Start(); err != nil { // moves the sets to the current layout
+		b.Fatal(err)
+	}
+	b.Run("current", func(b *testing.B) {
+		for b.Loop() {
+			if list, err := m.List(""); err != nil || len(list) != 20 {
+				b.Fatalf("%d sets, %v", len(list), err)
+			}
+		}
+	})
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"trestle/app/projconf"
 )
 
 // ErrConflict means a file changed since the change set was proposed (or
@@ -52,8 +54,10 @@ const (
 // States of one file of a change set (StatePending, StateApplied,
 // StateConflict and StateStale are shared with the set).
 const (
-	FileSkipped  = "skipped"  // left out of a partial apply
-	FileReverted = "reverted" // applied, then restored to its base
+	FileSkipped   = "skipped"   // left out of a partial apply
+	FileReverted  = "reverted"  // applied, then restored to its base
+	FileRejected  = "rejected"  // not applied: the person rejected the set
+	FileWithdrawn = "withdrawn" // not applied: the agent withdrew the set
 )
 
 // Edit is one exact replacement in a file's base: OldText must occur
@@ -96,6 +100,16 @@ type ChangeSet struct {
 	Reason      string       `json:"reason,omitempty"` // the person's, on reject
 	Decided     time.Time    `json:"decided,omitzero"`
 	Files       []FileChange `json:"files"`
+	Bytes       int          `json:"bytes,omitempty"`   // the stored file bodies, for the limits on what waits
+	History     []Event      `json:"history,omitempty"` // what happened to the set, oldest first
+	Txn         string       `json:"txn,omitempty"`     // the last apply or revert recorded, by its journal id
+}
+
+// Event is one entry of a change set's history, for the person and the
+// agent: "interrupted apply rolled back at start".
+type Event struct {
+	Time time.Time `json:"time"`
+	What string    `json:"what"`
 }
 
 // Undecided reports whether the person may still apply or reject cs.
@@ -112,6 +126,28 @@ func (cs *ChangeSet) File(path string) *FileChange {
 	}
 	return nil
 }
+
+// ChangesWhatRuns reports whether f changes what Trestle runs for the
+// person: the project configuration (.trestle.json), whose tasks and
+// selection environments (CC, GOFLAGS, ...) become commands at the next
+// run, build or evaluation. A review flags such a file.
+func (f FileChange) ChangesWhatRuns() bool { return f.Path == projconf.FileName }
+
+// RunsWhat returns the paths of cs that change what runs (see
+// FileChange.ChangesWhatRuns).
+func (cs ChangeSet) RunsWhat() []string {
+	var out []string
+	for _, f := range cs.Files {
+		if f.ChangesWhatRuns() {
+			out = append(out, f.Path)
+		}
+	}
+	return out
+}
+
+// ChangesWhatRunsNote is the warning a review shows above a change set
+// that changes what runs.
+const ChangesWhatRunsNote = "changes what runs: this change set edits the project configuration (.trestle.json); its tasks and environment run as commands at the next build, test, run or evaluation"
 
 // Stats returns the diff lines added and removed over every file.
 func (cs ChangeSet) Stats() (added, removed int) {

@@ -39,6 +39,7 @@ type step struct {
 // all of them old. It is used by one goroutine.
 type fileTxn struct {
 	w     Writer
+	id    string // names its temporary and backup files, as its journal does
 	steps []*step
 }
 
@@ -46,9 +47,11 @@ type fileTxn struct {
 // each into place keeping a backup of what it replaces. On a failure it
 // restores every file already written and returns an error naming the file,
 // the cause and what was rolled back. On success the caller must call
-// finish (or rollback, if it cannot record the result).
-func writeFiles(w Writer, ops []fileOp) (*fileTxn, error) {
-	t := &fileTxn{w: w}
+// finish (or rollback, if it cannot record the result). id names the
+// temporary and backup files (see tempPattern and backupPath), so the
+// journal of id can find them after a crash.
+func writeFiles(w Writer, id string, ops []fileOp) (*fileTxn, error) {
+	t := &fileTxn{w: w, id: id}
 	for _, op := range ops {
 		s := &step{fileOp: op}
 		t.steps = append(t.steps, s)
@@ -93,7 +96,7 @@ func (t *fileTxn) prepare(s *step) error {
 	if err := t.mkdirs(s); err != nil {
 		return err
 	}
-	s.temp, err = t.w.WriteTemp(filepath.Dir(s.abs), "."+filepath.Base(s.abs)+".trestle-*", []byte(s.data), s.mode)
+	s.temp, err = t.w.WriteTemp(filepath.Dir(s.abs), tempPattern(s.abs, t.id), []byte(s.data), s.mode)
 	return err
 }
 
@@ -121,7 +124,7 @@ func (t *fileTxn) place(s *step) error {
 		if !s.existed {
 			return nil
 		}
-		s.backup = backupName(s.abs)
+		s.backup = backupPath(s.abs, t.id)
 		if err := t.w.Rename(s.abs, s.backup); err != nil {
 			s.backup = ""
 			return fmt.Errorf("move aside: %w", err)
@@ -141,10 +144,12 @@ func (t *fileTxn) place(s *step) error {
 	return nil
 }
 
-// keepBackup hard-links the old file to a backup name, or copies it where
-// the file system has no hard links.
+// keepBackup hard-links the old file to its backup name, or copies it
+// where the file system has no hard links: to a temporary file, flushed,
+// then renamed, so a file under the backup name is always whole (a
+// recovery puts it back over the target).
 func (t *fileTxn) keepBackup(s *step) error {
-	name := backupName(s.abs)
+	name := backupPath(s.abs, t.id)
 	if err := t.w.Link(s.abs, name); err == nil {
 		s.backup = name
 		return nil
@@ -153,21 +158,39 @@ func (t *fileTxn) keepBackup(s *step) error {
 	if err != nil {
 		return fmt.Errorf("back up: %w", err)
 	}
-	s.backup, err = t.w.WriteTemp(filepath.Dir(s.abs), "."+filepath.Base(s.abs)+".trestle-backup-*", old, s.mode)
+	copied, err := t.w.WriteTemp(filepath.Dir(s.abs), tempPattern(s.abs, t.id), old, s.mode)
 	if err == nil {
-		err = t.w.Sync([]string{s.backup})
+		if err = t.w.Sync([]string{copied}); err == nil {
+			err = t.w.Rename(copied, name)
+		}
+		if err != nil {
+			t.w.Remove(copied)
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("back up: %w", err)
 	}
+	s.backup = name
 	return nil
 }
 
-// backupName is a fresh hidden name beside abs.
-func backupName(abs string) string {
+// tempPattern names the temporary files of transaction id beside abs,
+// for WriteTemp: hidden, and found again by tempPrefix.
+func tempPattern(abs, id string) string { return tempPrefix(abs, id) + "*" }
+
+// tempPrefix starts the name of every temporary file of id beside abs.
+func tempPrefix(abs, id string) string { return "." + filepath.Base(abs) + ".trestle-" + id + "-" }
+
+// backupPath is where transaction id keeps the old content of abs.
+func backupPath(abs, id string) string {
+	return filepath.Join(filepath.Dir(abs), "."+filepath.Base(abs)+".trestle-backup-"+id)
+}
+
+// newTxnID is a fresh transaction id: 16 hex digits.
+func newTxnID() string {
 	var b [8]byte
 	rand.Read(b[:])
-	return filepath.Join(filepath.Dir(abs), "."+filepath.Base(abs)+".trestle-backup-"+hex.EncodeToString(b[:]))
+	return hex.EncodeToString(b[:])
 }
 
 // fail rolls back and describes the failure of rel.

@@ -3,6 +3,7 @@ package changeset
 import (
 	"bufio"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,67 +24,151 @@ func killBase(i int) string {
 }
 func killNew(i int) string { return strings.Replace(killBase(i), "// file", "// changed file", 1) }
 
-// TestKillMidApplyLeavesNoHalfWrittenFile kills a process that is applying
-// a change set (SIGKILL, at several moments) and checks that every file is
-// then exactly its base or exactly its new content, never anything between.
-func TestKillMidApplyLeavesNoHalfWrittenFile(t *testing.T) {
+// TestKillMidApplyRecoversAtStart is the crash mid-apply: a real child
+// process applying a change set of killFiles files is killed (SIGKILL) at
+// a different moment each round; then a new Manager starts on the store,
+// as the next Trestle process would. Every file must be all old (rolled
+// back) or, if the apply was recorded, all new; no temporary, backup or
+// journal file may be left; the set's history must say what happened; and
+// the next apply must work. The last round is not killed.
+func TestKillMidApplyRecoversAtStart(t *testing.T) {
+	dir, store := t.TempDir(), filepath.Join(t.TempDir(), "state.db")
+	files := map[string]string{}
+	for i := range killFiles {
+		files[killName(i)] = killBase(i)
+	}
+	p := newProjectIn(t, dir, files)
+	s, err := app.OpenStore(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var changes []Change
+	for i := range killFiles {
+		changes = append(changes, Change{Action: ActionReplace, Path: killName(i), Content: killNew(i)})
+	}
+	changes = append(changes, Change{Action: ActionCreate, Path: "new/deep/made.go", Content: "package deep\n"})
+	cs, err := NewManager(s, p).Propose(diskReader(p), Proposal{Title: "many", Changes: changes})
+	if err != nil {
+		t.Fatal(err)
+	}
 	// -1: as soon as the first file is renamed into place (mid-rename phase).
-	for _, after := range []time.Duration{0, 10 * time.Millisecond, 60 * time.Millisecond, -1} {
-		name := "after the first rename"
-		if after >= 0 {
-			name = after.String() + " after it starts"
+	moments := []time.Duration{-1, 0, 2 * time.Millisecond, 5 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond,
+		40 * time.Millisecond, 60 * time.Millisecond, 90 * time.Millisecond, -1, 130 * time.Millisecond, -1}
+	outcomes := map[string]int{}
+	reverted := false
+	for round, after := range moments {
+		killApply(t, dir, store, cs.ID, after)
+		if n := countNew(t, dir); n > 0 && n < killFiles {
+			outcomes["half applied before the start"]++
 		}
-		t.Run(name, func(t *testing.T) {
-			dir, store := t.TempDir(), filepath.Join(t.TempDir(), "state.db")
-			files := map[string]string{}
-			for i := range killFiles {
-				files[fmt.Sprintf("f%03d.go", i)] = killBase(i)
+		m := NewManager(s, p) // the next process
+		rec, err := m.Start()
+		if err != nil {
+			t.Fatalf("round %d: start after the kill: %v", round, err)
+		}
+		changed := countNew(t, dir)
+		got, err := m.Get(cs.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case changed == 0 && got.Undecided():
+			outcomes["all old"]++
+		case changed == killFiles && got.State == StateApplied:
+			outcomes["all new"]++
+		default:
+			t.Fatalf("round %d (killed %v in): %d of %d files new, set %s, recovered %v", round, after, changed, killFiles, got.State, rec)
+		}
+		if len(rec) > 0 && (len(got.History) == 0 || !strings.Contains(got.History[len(got.History)-1].What, "interrupted apply")) {
+			t.Fatalf("round %d: recovered %v but the history says %v", round, rec, got.History)
+		}
+		if got.State == StateApplied {
+			if _, err := os.Stat(filepath.Join(dir, "new/deep/made.go")); err != nil {
+				t.Fatalf("round %d: all new but the created file is missing: %v", round, err)
 			}
-			p := newProjectIn(t, dir, files)
-			s, err := app.OpenStore(store)
-			if err != nil {
+			if _, err := m.Revert(cs.ID, diskReader(p), nil); err != nil {
+				t.Fatalf("round %d: revert after recovery: %v", round, err)
+			}
+			if cs, err = m.Propose(diskReader(p), Proposal{Title: "many", Changes: changes}); err != nil {
 				t.Fatal(err)
 			}
-			var changes []Change
-			for i := range killFiles {
-				changes = append(changes, Change{Action: ActionReplace, Path: fmt.Sprintf("f%03d.go", i), Content: killNew(i)})
-			}
-			cs, err := NewManager(s, p).Propose(diskReader(p), Proposal{Title: "many", Changes: changes})
-			if err != nil {
-				t.Fatal(err)
-			}
-			cmd := exec.Command(os.Args[0], "-test.run=^TestKillMidApplyHelper$")
-			cmd.Env = append(os.Environ(), "TRESTLE_KILL_APPLY="+dir+"|"+store+"|"+cs.ID)
-			ready, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			bufio.NewReader(ready).ReadString('\n') // the helper is about to apply
-			if after >= 0 {
-				time.Sleep(after)
-			} else {
-				waitForNew(t, filepath.Join(dir, "f000.go"), killNew(0))
-			}
-			cmd.Process.Signal(syscall.SIGKILL)
-			cmd.Wait()
-			changed := 0
-			for i := range killFiles {
-				name := fmt.Sprintf("f%03d.go", i)
-				data, err := os.ReadFile(filepath.Join(dir, name))
-				switch {
-				case err != nil:
-					t.Fatalf("%s after the kill: %v", name, err)
-				case string(data) == killNew(i):
-					changed++
-				case string(data) != killBase(i):
-					t.Fatalf("%s is half-written after the kill (%d bytes)", name, len(data))
-				}
-			}
-			t.Logf("killed %s: %d of %d files new, the rest old", name, changed, killFiles)
-		})
+			reverted = true // a revert leaves the folders it emptied
+		} else if _, err := os.Stat(filepath.Join(dir, "new/deep/made.go")); err == nil {
+			t.Fatalf("round %d: rolled back but the created file is still there", round)
+		} else if _, err := os.Stat(filepath.Join(dir, "new")); err == nil && !reverted {
+			t.Fatalf("round %d: rolled back but the created folder is still there", round)
+		}
+		assertNoLeftovers(t, dir, store)
+	}
+	// The set applies once nothing kills it.
+	m := NewManager(s, p)
+	if _, err := m.Apply(cs.ID, nil, diskReader(p), nil); err != nil {
+		t.Fatalf("apply after %d kills: %v", len(moments), err)
+	}
+	if n := countNew(t, dir); n != killFiles {
+		t.Fatalf("%d files new after the final apply", n)
+	}
+	assertNoLeftovers(t, dir, store)
+	t.Logf("outcomes over %d kills: %v", len(moments), outcomes)
+}
+
+func killName(i int) string { return fmt.Sprintf("f%03d.go", i) }
+
+// killApply starts a child applying set id and SIGKILLs it after the
+// given time (-1: once the first file is new).
+func killApply(t *testing.T, dir, store, id string, after time.Duration) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestKillMidApplyHelper$")
+	cmd.Env = append(os.Environ(), "TRESTLE_KILL_APPLY="+dir+"|"+store+"|"+id)
+	ready, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	bufio.NewReader(ready).ReadString('\n') // the helper is about to apply
+	if after >= 0 {
+		time.Sleep(after) // a moment to kill at, not a wait for a condition
+	} else {
+		waitForNew(filepath.Join(dir, killName(0)), killNew(0), cmd)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+}
+
+// countNew counts the files that are new, failing on one that is neither
+// old nor new.
+func countNew(t *testing.T, dir string) int {
+	t.Helper()
+	changed := 0
+	for i := range killFiles {
+		data, err := os.ReadFile(filepath.Join(dir, killName(i)))
+		switch {
+		case err != nil:
+			t.Fatalf("%s after the kill: %v", killName(i), err)
+		case string(data) == killNew(i):
+			changed++
+		case string(data) != killBase(i):
+			t.Fatalf("%s is half-written after the kill (%d bytes)", killName(i), len(data))
+		}
+	}
+	return changed
+}
+
+// assertNoLeftovers checks that no temporary or backup file is left in
+// the project and no journal beside the store.
+func assertNoLeftovers(t *testing.T, dir, store string) {
+	t.Helper()
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && strings.Contains(d.Name(), ".trestle-") {
+			t.Errorf("left behind: %s", path)
+		}
+		return nil
+	})
+	entries, _ := os.ReadDir(filepath.Join(store+".blobs", journalFolder))
+	for _, e := range entries {
+		t.Errorf("journal left behind: %s", e.Name())
 	}
 }
 
@@ -103,6 +188,9 @@ func TestKillMidApplyHelper(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := NewManager(s, p)
+	if _, err := m.Start(); err != nil {
+		t.Fatal(err)
+	}
 	fmt.Println("applying")
 	if _, err := m.Apply(parts[2], nil, diskReader(p), nil); err != nil {
 		t.Fatal(err)
@@ -124,12 +212,89 @@ func newProjectIn(t *testing.T, dir string, files map[string]string) *app.Projec
 	return p
 }
 
-// waitForNew polls path until it holds want (or 10 s pass).
-func waitForNew(t *testing.T, path, want string) {
+// waitForNew polls path until it holds want or 10 s pass (the child may
+// have finished and been recovered already: then it never will).
+func waitForNew(path, want string, _ *exec.Cmd) {
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
 		if data, err := os.ReadFile(path); err == nil && string(data) == want {
 			return
 		}
 	}
-	t.Fatalf("%s never changed", path)
+}
+
+// TestKillRecoveredByALiveProcessAtApply: a process that started before
+// another one was killed mid-apply recovers that apply when it applies
+// itself, instead of refusing on files the kill left new.
+func TestKillRecoveredByALiveProcessAtApply(t *testing.T) {
+	dir, store := t.TempDir(), filepath.Join(t.TempDir(), "state.db")
+	files := map[string]string{}
+	for i := range killFiles {
+		files[killName(i)] = killBase(i)
+	}
+	p := newProjectIn(t, dir, files)
+	s, err := app.OpenStore(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var changes []Change
+	for i := range killFiles {
+		changes = append(changes, Change{Action: ActionReplace, Path: killName(i), Content: killNew(i)})
+	}
+	live := NewManager(s, p)
+	cs, err := live.Propose(diskReader(p), Proposal{Title: "many", Changes: changes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	killApply(t, dir, store, cs.ID, -1)
+	if _, err := live.Apply(cs.ID, nil, diskReader(p), nil); err != nil {
+		if got, _ := live.Get(cs.ID); got.State != StateApplied {
+			t.Fatalf("apply after another process was killed applying: %v", err)
+		}
+	}
+	if n := countNew(t, dir); n != killFiles {
+		t.Fatalf("%d of %d files new", n, killFiles)
+	}
+	assertNoLeftovers(t, dir, store)
+}
+
+// TestRecoverLeavesALiveApplyAlone: a journal whose process still holds
+// it (an apply under way in another process or Manager) is not touched.
+func TestRecoverLeavesALiveApplyAlone(t *testing.T) {
+	p := newProject(t, map[string]string{"a.go": "package a\n"})
+	m := newManager(t, p)
+	cs := proposeOne(t, m, "a.go")
+	abs := filepath.Join(p.Root, "a.go")
+	ops := []fileOp{{rel: "a.go", abs: abs, data: "new a.go\n", mode: NewFileMode}}
+	j := newJournal("apply", cs.ID, p.Root, ops)
+	held, err := m.writeJournal(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	temp := filepath.Join(p.Root, tempPrefix(abs, j.ID)+"x")
+	os.WriteFile(temp, []byte("new a.go\n"), 0o644)
+	if err := os.Link(abs, backupPath(abs, j.ID)); err != nil {
+		t.Fatal(err)
+	}
+	other := NewManager(m.store, p)
+	if rec, err := other.Recover(); err != nil || len(rec) != 0 {
+		t.Fatalf("recovered a live apply: %v %v", rec, err)
+	}
+	for _, f := range []string{temp, backupPath(abs, j.ID), held.path} {
+		if _, err := os.Stat(f); err != nil {
+			t.Fatalf("%s of the live apply was removed: %v", f, err)
+		}
+	}
+	held.f.Close() // the applying process dies without removing its journal
+	rec, err := other.Recover()
+	if err != nil || len(rec) != 1 || !strings.Contains(rec[0].What, "rolled back") {
+		t.Fatalf("after its process died: %v %v", rec, err)
+	}
+	for _, f := range []string{temp, backupPath(abs, j.ID), held.path} {
+		if _, err := os.Stat(f); err == nil {
+			t.Errorf("%s left after recovery", f)
+		}
+	}
+	if data, _ := os.ReadFile(abs); string(data) != "package a\n" {
+		t.Errorf("a.go is %q after recovery", data)
+	}
 }

@@ -13,9 +13,6 @@ import (
 	"trestle/app"
 )
 
-// Bucket is the store bucket holding change sets as JSON, keyed by number.
-const Bucket = "changesets"
-
 // idPrefix starts every change set id: "cs-12".
 const idPrefix = "cs-"
 
@@ -29,6 +26,9 @@ type Manager struct {
 	project *app.Project
 	mu      sync.Mutex // serialises Apply and Revert
 	now     func() time.Time
+
+	startMu sync.Mutex
+	started bool // Start has run to the end once
 }
 
 // NewManager returns the Manager for project p's change sets in store.
@@ -39,65 +39,186 @@ func NewManager(store *app.Store, p *app.Project) *Manager {
 // Project is the project whose change sets m keeps.
 func (m *Manager) Project() *app.Project { return m.project }
 
+// Start does what a Trestle process does once when it opens the project's
+// change sets: it moves sets of an older store layout to the current one,
+// recovers applies and reverts that a crash interrupted (see Recover), and
+// prunes decided sets past the person's retention. Every other method
+// calls it first, so a process that forgets still gets it; calling it
+// again after it succeeded does nothing. It returns what it recovered, for
+// the person to hear.
+func (m *Manager) Start() ([]Recovery, error) {
+	m.startMu.Lock()
+	defer m.startMu.Unlock()
+	if m.started {
+		return nil, nil
+	}
+	if err := m.migrate(); err != nil {
+		return nil, err
+	}
+	rec, err := m.Recover()
+	if err != nil {
+		return rec, err
+	}
+	if _, err := m.prune(); err != nil {
+		return rec, err
+	}
+	m.started = true
+	return rec, nil
+}
+
 // Propose validates in (see the package function Propose), stores it as a
 // pending change set and returns it with its id. Nothing is stored when it
-// is refused.
+// is refused: invalid (wrapping app.ErrInvalid), or over a limit on what
+// may wait for review (MaxPendingPerProject, MaxPendingBytesPerProject,
+// MaxPendingPerClient; wrapping app.ErrRefused).
 func (m *Manager) Propose(base ReadFunc, in Proposal) (ChangeSet, error) {
-	cs, err := Propose(m.project, base, in)
+	if _, err := m.Start(); err != nil {
+		return ChangeSet{}, fmt.Errorf("propose change set: %w", err)
+	}
+	full, err := Propose(m.project, base, in)
 	if err != nil {
 		return ChangeSet{}, err
 	}
-	n, err := m.store.NextRecordID(Bucket)
+	if _, err := m.prune(); err != nil {
+		return ChangeSet{}, fmt.Errorf("propose change set: %w", err)
+	}
+	full.Created = m.now().UTC()
+	small, bodies, err := split(full)
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("store change set: %w", err)
 	}
-	cs.ID, cs.Created = idPrefix+strconv.FormatUint(n, 10), m.now().UTC()
-	data, err := json.Marshal(cs)
+	var refused error
+	err = m.store.UpdateRecords(func(tx *app.RecordTx) error {
+		load, err := m.loadOf(tx, in.Client)
+		if err != nil {
+			return err
+		}
+		if refused = load.check(in.Client, len(bodies)); refused != nil {
+			return refused
+		}
+		n, err := tx.NextID(recordsBucket)
+		if err != nil {
+			return err
+		}
+		small.ID = idPrefix + strconv.FormatUint(n, 10)
+		record, err := json.Marshal(small)
+		if err != nil {
+			return err
+		}
+		// The bodies first: a crash before the commit leaves a blob no
+		// record names, which prune removes.
+		if err := m.store.WriteBlob(bodiesBucket, n, bodies); err != nil {
+			return err
+		}
+		if err := tx.Put(recordsBucket, n, record); err != nil {
+			return err
+		}
+		return tx.AddToIndex(indexBucket, m.project.Root, n)
+	})
+	if refused != nil {
+		return ChangeSet{}, fmt.Errorf("propose change set: %w", refused)
+	}
 	if err != nil {
-		return ChangeSet{}, fmt.Errorf("store change set %s: %w", cs.ID, err)
+		return ChangeSet{}, fmt.Errorf("store change set: %w", err)
 	}
-	if err := m.store.PutRecord(Bucket, n, data); err != nil {
-		return ChangeSet{}, fmt.Errorf("store change set %s: %w", cs.ID, err)
-	}
-	return cs, nil
+	full.ID, full.Bytes = small.ID, small.Bytes
+	return full, nil
 }
 
-// Get returns change set id, or an error wrapping app.ErrNotFound (also for
-// another project's id) or app.ErrInvalid (an id not like "cs-12").
+// Get returns change set id without its file bodies (Base, New, Content
+// and Edits are empty; everything else is there), which is cheap to read
+// however large the set: enough for its state, its files' states and
+// stats. Full returns it whole. It returns an error wrapping
+// app.ErrNotFound (also for another project's id) or app.ErrInvalid (an
+// id not like "cs-12").
 func (m *Manager) Get(id string) (ChangeSet, error) {
+	if _, err := m.Start(); err != nil {
+		return ChangeSet{}, fmt.Errorf("change set %s: %w", id, err)
+	}
+	return m.get(id)
+}
+
+// get is Get without Start.
+func (m *Manager) get(id string) (ChangeSet, error) {
 	n, err := parseID(id)
 	if err != nil {
 		return ChangeSet{}, err
 	}
-	data, err := m.store.GetRecord(Bucket, n)
-	if errors.Is(err, app.ErrNotFound) {
-		return ChangeSet{}, fmt.Errorf("change set %s: no such change set: %w", id, app.ErrNotFound)
-	}
+	var data []byte
+	err = m.store.ViewRecords(func(tx *app.RecordTx) error {
+		data, err = tx.Get(recordsBucket, n)
+		return err
+	})
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("change set %s: %w", id, err)
+	}
+	if data == nil {
+		return ChangeSet{}, fmt.Errorf("change set %s: no such change set: %w", id, app.ErrNotFound)
 	}
 	return m.decode(id, data)
 }
 
-// List returns the project's change sets, newest first; state, when not
-// "", keeps only those in that state.
+// Full returns change set id with every file's base, new content and the
+// edits asked for, to show its diffs or apply it. Errors are as Get's.
+func (m *Manager) Full(id string) (ChangeSet, error) {
+	if _, err := m.Start(); err != nil {
+		return ChangeSet{}, fmt.Errorf("change set %s: %w", id, err)
+	}
+	return m.full(id)
+}
+
+// full is Full without Start.
+func (m *Manager) full(id string) (ChangeSet, error) {
+	cs, err := m.get(id)
+	if err != nil {
+		return ChangeSet{}, err
+	}
+	n, _ := parseID(id)
+	bodies, err := m.readBodies(id, n)
+	if err != nil {
+		return ChangeSet{}, err
+	}
+	return attach(cs, bodies), nil
+}
+
+// List returns the project's change sets, newest first, without their file
+// bodies (as Get); state, when not "", keeps only those in that state. It
+// reads only this project's small records.
 func (m *Manager) List(state string) ([]ChangeSet, error) {
 	if state != "" && !knownState(state) {
 		return nil, fmt.Errorf("list change sets: state %q is not one of %s: %w", state, strings.Join(setStates, ", "), app.ErrInvalid)
 	}
-	recs, err := m.store.ListRecords(Bucket)
-	if err != nil {
+	if _, err := m.Start(); err != nil {
 		return nil, fmt.Errorf("list change sets: %w", err)
 	}
+	return m.list(state)
+}
+
+// list is List without Start.
+func (m *Manager) list(state string) ([]ChangeSet, error) {
 	out := []ChangeSet{}
-	for _, r := range slices.Backward(recs) {
-		var cs ChangeSet
-		if err := json.Unmarshal(r.Value, &cs); err != nil {
-			return nil, fmt.Errorf("list change sets: decode %s%d: %w", idPrefix, r.ID, err)
+	err := m.store.ViewRecords(func(tx *app.RecordTx) error {
+		ids, err := tx.Indexed(indexBucket, m.project.Root)
+		if err != nil {
+			return err
 		}
-		if cs.Project == m.project.Root && (state == "" || cs.State == state) {
-			out = append(out, cs)
+		for _, n := range slices.Backward(ids) {
+			data, err := tx.Get(recordsBucket, n)
+			if err != nil || data == nil {
+				continue
+			}
+			var cs ChangeSet
+			if err := json.Unmarshal(data, &cs); err != nil {
+				return fmt.Errorf("decode %s%d: %w", idPrefix, n, err)
+			}
+			if cs.Project == m.project.Root && (state == "" || cs.State == state) {
+				out = append(out, cs)
+			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list change sets: %w", err)
 	}
 	return out, nil
 }
@@ -120,6 +241,11 @@ func (m *Manager) decide(id, state, reason string) (ChangeSet, error) {
 			return fmt.Errorf("change set %s is %s; only a pending, stale or conflicting one can be %s: %w", id, cs.State, state, app.ErrInvalid)
 		}
 		cs.State, cs.Reason, cs.Decided = state, reason, m.now().UTC()
+		for i := range cs.Files {
+			if f := &cs.Files[i]; f.State == StatePending || f.State == StateStale || f.State == StateConflict {
+				f.State = state // FileRejected or FileWithdrawn: not applied
+			}
+		}
 		return nil
 	})
 }
@@ -178,8 +304,9 @@ func markStale(cs *ChangeSet, paths []string) bool {
 	return changed
 }
 
-// update applies fn to change set id in one store transaction and returns
-// the result. An error from fn leaves the record unchanged.
+// update applies fn to change set id's record (no bodies) in one store
+// transaction and returns the result. An error from fn leaves the record
+// unchanged.
 func (m *Manager) update(id string, fn func(*ChangeSet) error) (ChangeSet, error) {
 	n, err := parseID(id)
 	if err != nil {
@@ -187,7 +314,7 @@ func (m *Manager) update(id string, fn func(*ChangeSet) error) (ChangeSet, error
 	}
 	var out ChangeSet
 	var refused error // from decode or fn: already names the change set
-	err = m.store.UpdateRecord(Bucket, n, func(old []byte) ([]byte, error) {
+	err = m.store.UpdateRecord(recordsBucket, n, func(old []byte) ([]byte, error) {
 		cs, err := m.decode(id, old)
 		if err == nil {
 			err = fn(&cs)

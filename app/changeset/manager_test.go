@@ -120,3 +120,31 @@ func ids(list []ChangeSet) []string {
 	}
 	return out
 }
+
+// TestDecidedSetsStopReportingPendingFiles: a withdrawn or rejected set's
+// files say so, as read back from the store, instead of "pending".
+func TestDecidedSetsStopReportingPendingFiles(t *testing.T) {
+	p := newProject(t, map[string]string{"a.go": "a\n", "b.go": "b\n"})
+	m := newManager(t, p)
+	a, b := proposeOne(t, m, "a.go"), proposeOne(t, m, "b.go")
+	if _, err := m.MarkStale([]string{"b.go"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Reject(a.ID, "no"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Withdraw(b.ID); err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]string{a.ID: FileRejected, b.ID: FileWithdrawn} {
+		cs, err := m.Get(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range cs.Files {
+			if f.State != want {
+				t.Errorf("%s %s: file state %q, want %q", id, f.Path, f.State, want)
+			}
+		}
+	}
+}

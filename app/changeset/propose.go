@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"unicode"
@@ -48,8 +50,9 @@ func Propose(p *app.Project, base ReadFunc, in Proposal) (ChangeSet, error) {
 		Client: in.Client, State: StatePending, Files: make([]FileChange, 0, len(in.Changes))}
 	seen := make(map[string]int, len(in.Changes))
 	total := 0
+	headIn := headFinder(p.Root)
 	for i, ch := range in.Changes {
-		fc, err := proposeFile(p, base, ch)
+		fc, err := proposeFile(p, base, ch, headIn)
 		if err != nil {
 			return ChangeSet{}, fmt.Errorf("propose change set: change %d: %w", i+1, err)
 		}
@@ -78,6 +81,8 @@ func checkHeader(in Proposal) error {
 	switch {
 	case strings.TrimSpace(in.Title) == "":
 		return invalid("title is required")
+	case strings.IndexFunc(in.Title, isForbiddenInTitle) >= 0:
+		return invalid("title %q has control characters (an escape, a backspace...), which could forge what a terminal shows; only tab and newline are allowed", in.Title)
 	case len(in.Title) > MaxTitleBytes:
 		return tooLarge("title is %d bytes, over the %d byte limit", len(in.Title), MaxTitleBytes)
 	case len(in.Description) > MaxDescriptionBytes:
@@ -93,11 +98,11 @@ func checkHeader(in Proposal) error {
 }
 
 // proposeFile validates one change and computes its new content.
-func proposeFile(p *app.Project, base ReadFunc, ch Change) (FileChange, error) {
+func proposeFile(p *app.Project, base ReadFunc, ch Change, headIn func(string) bool) (FileChange, error) {
 	if err := checkShape(ch); err != nil {
 		return FileChange{}, err
 	}
-	rel, err := resolvePath(p, ch.Path)
+	rel, err := resolvePath(p, ch.Path, headIn)
 	if err != nil {
 		return FileChange{}, err
 	}
@@ -143,13 +148,21 @@ func checkShape(ch Change) error {
 }
 
 // resolvePath confines name to the project and returns it project-relative.
-// It refuses the root, folders, anything under .git and paths through a file.
-func resolvePath(p *app.Project, name string) (string, error) {
+// It refuses the root, folders, git's repository metadata (see
+// gitMetadata), paths through a file, control characters and bidi
+// controls. headIn is as for gitMetadata.
+func resolvePath(p *app.Project, name string, headIn func(string) bool) (string, error) {
 	if strings.TrimSpace(name) == "" {
 		return "", invalid("path is empty")
 	}
 	if strings.IndexFunc(name, unicode.IsControl) >= 0 {
 		return "", invalid("%q: the path has control characters (a newline, a tab...), which would show falsely in the review", name)
+	}
+	if strings.IndexFunc(name, IsBidiControl) >= 0 {
+		return "", invalid("%q: the path has bidirectional text controls (U+202A-U+202E, U+2066-U+2069...), which make a name read differently from what it is", name)
+	}
+	if why := gitMetadata(path.Clean(filepath.ToSlash(name)), headIn); why != "" {
+		return "", invalid("%s: %s", name, why)
 	}
 	abs, err := p.Resolve(name)
 	if errors.Is(err, syscall.ENOTDIR) {
@@ -162,8 +175,8 @@ func resolvePath(p *app.Project, name string) (string, error) {
 	if rel == "." {
 		return "", invalid("%s: is the project folder, not a file", name)
 	}
-	if rel == ".git" || strings.HasPrefix(rel, ".git/") || strings.Contains(rel, "/.git/") {
-		return "", invalid("%s: change sets never touch .git", rel)
+	if why := gitMetadata(rel, headIn); why != "" {
+		return "", invalid("%s: %s", rel, why)
 	}
 	if info, err := os.Lstat(abs); err == nil && info.IsDir() {
 		return "", invalid("%s: is a folder, not a file", rel)
@@ -236,4 +249,18 @@ func invalid(format string, args ...any) error {
 // tooLarge is a size refusal, wrapping app.ErrTooLarge and app.ErrInvalid.
 func tooLarge(format string, args ...any) error {
 	return fmt.Errorf(format+": %w (%w)", append(args, app.ErrTooLarge, app.ErrInvalid)...)
+}
+
+// IsBidiControl reports whether r is a bidirectional text control (the
+// embeddings, overrides and isolates U+202A-U+202E and U+2066-U+2069, and
+// the marks U+200E, U+200F and U+061C), which make text display in an
+// order other than the one it has.
+func IsBidiControl(r rune) bool {
+	return (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069) || r == 0x200E || r == 0x200F || r == 0x061C
+}
+
+// isForbiddenInTitle is a control character other than tab, newline and
+// carriage return.
+func isForbiddenInTitle(r rune) bool {
+	return unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r'
 }

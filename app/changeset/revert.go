@@ -17,7 +17,12 @@ import (
 func (m *Manager) Revert(id string, current ReadFunc, w Writer) (ChangeSet, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	cs, err := m.Get(id)
+	// An apply or revert another process was killed in since this one
+	// started is undone first, so its files are whole again.
+	if _, err := m.Recover(); err != nil {
+		return ChangeSet{}, fmt.Errorf("revert %s: %w", id, err)
+	}
+	cs, err := m.Full(id)
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("revert: %w", err)
 	}
@@ -45,7 +50,7 @@ func (m *Manager) Revert(id string, current ReadFunc, w Writer) (ChangeSet, erro
 	if len(found) > 0 {
 		return cs, fmt.Errorf("revert %s: %w", id, conflictError("revert", found))
 	}
-	return m.commit("revert "+id, id, w, ops, func(cs *ChangeSet, _ map[string]fs.FileMode) { recordReverted(cs, m) })
+	return m.commit("revert "+id, cs, w, ops, func(cs *ChangeSet, _ map[string]fs.FileMode) { recordReverted(cs, m) })
 }
 
 // appendRevertOp adds the operation that restores f's base.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -82,10 +83,17 @@ func (c *changesCmd) takeReason(args []string) ([]string, error) {
 func runChanges(stdout, stderr io.Writer, c changesCmd) int {
 	m, err := openChanges(c.dir)
 	if err == nil {
+		var rec []changeset.Recovery
+		rec, err = m.Start()
+		for _, r := range rec {
+			fmt.Fprintf(stderr, "trestle: change set %s: %s\n", r.ID, esc(r.What))
+		}
+	}
+	if err == nil {
 		err = c.run(stdout, m)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "trestle: %s\n", oneLine(err))
+		fmt.Fprintf(stderr, "trestle: %s\n", esc(oneLine(err)))
 		return 1
 	}
 	return 0
@@ -116,18 +124,18 @@ func (c changesCmd) run(stdout io.Writer, m *changeset.Manager) error {
 	case "list":
 		return listChanges(stdout, m)
 	case "show":
-		cs, err := m.Get(c.id)
+		cs, err := m.Full(c.id)
 		if err != nil {
 			return err
 		}
-		showChange(stdout, cs, time.Now())
+		showChange(stdout, cs, time.Now(), isTerminal(stdout))
 		return nil
 	case "apply":
 		cs, err := m.Apply(c.id, nil, diskText(m.Project()), nil)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "Applied %s: %s\n", cs.ID, strings.Join(filePaths(cs), ", "))
+		fmt.Fprintf(stdout, "Applied %s: %s\n", cs.ID, esc(strings.Join(filePaths(cs), ", ")))
 		return nil
 	default:
 		cs, err := m.Reject(c.id, strings.TrimSpace(c.reason))
@@ -149,36 +157,76 @@ func listChanges(w io.Writer, m *changeset.Manager) error {
 		fmt.Fprintf(w, "No change sets for %s.\n", m.Project().Root)
 		return nil
 	}
+	return printList(w, sets, time.Now())
+}
+
+// printList prints sets as a table. Text an agent wrote (the title, the
+// client name) is escaped, so it can neither forge a row nor reach the
+// terminal as an escape sequence.
+func printList(w io.Writer, sets []changeset.ChangeSet, now time.Time) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATE\tFILES\tCHANGE\tPROPOSED\tCLIENT\tTITLE")
-	now := time.Now()
 	for _, cs := range sets {
 		added, removed := cs.Stats()
-		fmt.Fprintf(tw, "%s\t%s\t%d\t+%d -%d\t%s\t%s\t%s\n", cs.ID, cs.State, len(cs.Files), added, removed,
-			changeset.Age(now.Sub(cs.Created)), orUnknown(cs.Client), cs.Title)
+		title := cs.Title
+		if len(cs.RunsWhat()) > 0 {
+			title = "[changes what runs] " + title
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t+%d -%d\t%s\t%s\t%s\n", esc(cs.ID), cs.State, len(cs.Files), added, removed,
+			changeset.Age(now.Sub(cs.Created)), esc(orUnknown(cs.Client)), esc(title))
 	}
 	return tw.Flush()
 }
 
+// esc escapes every control character of one-line text an agent wrote,
+// tabs and newlines included.
+func esc(s string) string { return changeset.EscapeControls(s, "") }
+
 // showChange prints a change set: its header, description and each file's
-// unified diff.
-func showChange(w io.Writer, cs changeset.ChangeSet, now time.Time) {
+// unified diff. Everything an agent wrote is escaped (see
+// changeset.EscapeControls): newlines are kept in the description and
+// between diff lines, tabs within them, nothing else. With colour (a
+// terminal), the "changes what runs" warning is in bold red.
+func showChange(w io.Writer, cs changeset.ChangeSet, now time.Time, colour bool) {
 	added, removed := cs.Stats()
-	fmt.Fprintf(w, "%s  %s\nstate: %s; proposed by %s %s; %d files, +%d -%d\n", cs.ID, cs.Title, cs.State,
-		orUnknown(cs.Client), changeset.Age(now.Sub(cs.Created)), len(cs.Files), added, removed)
+	fmt.Fprintf(w, "%s  %s\nstate: %s; proposed by %s %s; %d files, +%d -%d\n", esc(cs.ID), esc(cs.Title), cs.State,
+		esc(orUnknown(cs.Client)), changeset.Age(now.Sub(cs.Created)), len(cs.Files), added, removed)
+	if runs := cs.RunsWhat(); len(runs) > 0 {
+		note := "WARNING: " + changeset.ChangesWhatRunsNote
+		if colour {
+			note = "\x1b[1;31m" + note + "\x1b[0m"
+		}
+		fmt.Fprintln(w, note)
+	}
 	if cs.Reason != "" {
-		fmt.Fprintf(w, "reason: %s\n", cs.Reason)
+		fmt.Fprintf(w, "reason: %s\n", esc(cs.Reason))
+	}
+	for _, e := range cs.History {
+		fmt.Fprintf(w, "history: %s %s\n", e.Time.Local().Format("2006-01-02 15:04"), esc(e.What))
 	}
 	if d := strings.TrimSpace(cs.Description); d != "" {
-		fmt.Fprintf(w, "\n%s\n", d)
+		fmt.Fprintf(w, "\n%s\n", changeset.EscapeControls(d, "\t\n"))
 	}
 	for _, f := range cs.Files {
-		fmt.Fprintf(w, "\n%s %s (+%d -%d): %s", f.Action, f.Path, f.Added, f.Removed, f.State)
+		fmt.Fprintf(w, "\n%s %s (+%d -%d): %s", f.Action, esc(f.Path), f.Added, f.Removed, f.State)
 		if f.Detail != "" {
-			fmt.Fprintf(w, " (%s)", f.Detail)
+			fmt.Fprintf(w, " (%s)", esc(f.Detail))
 		}
-		fmt.Fprintf(w, "\n%s", changeset.Diff(f))
+		if f.ChangesWhatRuns() {
+			fmt.Fprint(w, " [changes what runs]")
+		}
+		fmt.Fprintf(w, "\n%s", changeset.EscapeControls(changeset.Diff(f), "\t\n"))
 	}
+}
+
+// isTerminal reports whether w is a terminal, where colour is welcome.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
 
 // diskText reads project files from disk: without a window there is no

@@ -49,6 +49,9 @@ func runWindow(dir, policyFlag string) int {
 	}
 	services := newServices(project, store, policy, win.Ask)
 	defer services.Eval.Close()
+	for _, r := range startChangeSets(services.ChangeSets, logger) {
+		win.Notify("Change set " + r.ID + ": " + r.What + ".")
+	}
 	win.SetServices(services)
 	win.SetChangeSets(services.ChangeSets)
 

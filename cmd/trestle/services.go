@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,6 +39,24 @@ func newServices(p *app.Project, store *app.Store, policy string, ask func(conte
 		Gate:       app.NewGate(policy, ask),
 		Config:     conf.get,
 	}
+}
+
+// startChangeSets runs what a process does first with the project's change
+// sets (see changeset.Manager.Start): above all, rolling back an apply a
+// crash interrupted, before anything reads the files. It logs what it
+// recovered, and returns it for the person to hear.
+func startChangeSets(m *changeset.Manager, logger *log.Logger) []changeset.Recovery {
+	if m == nil {
+		return nil
+	}
+	rec, err := m.Start()
+	for _, r := range rec {
+		logger.Printf("change set %s: %s", r.ID, r.What)
+	}
+	if err != nil {
+		logger.Printf("change sets: %v", err)
+	}
+	return rec
 }
 
 // workerCommand starts this binary as an evaluator worker.

