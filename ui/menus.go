@@ -24,6 +24,9 @@ type Actions struct {
 	// SetListener turns the MCP listener on or off. Called on the main
 	// goroutine; it must not block.
 	SetListener func(on bool)
+	// Welcome, when set, is the command that attaches Claude Code: the
+	// window shows the first run's welcome with it.
+	Welcome string
 }
 
 // SetActions installs the actions and builds the main menu and shortcuts.
@@ -50,6 +53,9 @@ func (w *Window) SetActions(a Actions) {
 		w.closedLayout = &st
 		w.stopWatching()
 	})
+	if a.Welcome != "" {
+		w.showWelcome(a.Welcome)
+	}
 	if a.Store != nil {
 		w.loading.Go(w.loadRecent)
 		w.loading.Go(func() { w.restoreLayout(a.Store) })

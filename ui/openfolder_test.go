@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 )
 
 func mkdirs(t *testing.T, root string, dirs ...string) {
@@ -84,4 +85,53 @@ func TestOpenFolderByTyping(t *testing.T) {
 		t.Errorf("Enter on a path that is no folder opened %q", opened[1:])
 	}
 	d.path.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+}
+
+// TestFirstRunWelcome: the first run shows the welcome where the editor's
+// hint is, with the attach command and a Copy button that copies it.
+func TestFirstRunWelcome(t *testing.T) {
+	w := newTestWindow(t)
+	w.Window().Resize(fyne.NewSize(900, 600))
+	cmd := `claude mcp add trestle -- "/opt/trestle" --mcp-attach`
+	w.SetActions(Actions{Welcome: cmd})
+	texts := labelTexts(w.tabs.hint)
+	found := false
+	for _, s := range texts {
+		found = found || s == cmd
+	}
+	if !found || !w.tabs.hint.Visible() {
+		t.Fatalf("the welcome (visible %v) shows %q, want the attach command", w.tabs.hint.Visible(), texts)
+	}
+	b := buttonIn(w.tabs.hint, "Copy")
+	if b == nil {
+		t.Fatal("no Copy button")
+	}
+	test.Tap(b)
+	if got := fyne.CurrentApp().Clipboard().Content(); got != cmd {
+		t.Errorf("Copy put %q on the clipboard, want %q", got, cmd)
+	}
+	openEditor(t, w, "main.go")
+	if w.tabs.hint.Visible() {
+		t.Error("the welcome still shows over an open tab")
+	}
+}
+
+// buttonIn finds the button labelled text in o.
+func buttonIn(o fyne.CanvasObject, text string) *widget.Button {
+	if b, ok := o.(*widget.Button); ok && b.Text == text {
+		return b
+	}
+	var children []fyne.CanvasObject
+	switch v := o.(type) {
+	case *fyne.Container:
+		children = v.Objects
+	case fyne.Widget:
+		children = test.WidgetRenderer(v).Objects()
+	}
+	for _, c := range children {
+		if b := buttonIn(c, text); b != nil {
+			return b
+		}
+	}
+	return nil
 }

@@ -33,6 +33,7 @@ func (t *fileTab) dirty() bool { return t.view != nil && t.view.buf.Modified() }
 type tabArea struct {
 	docs     *container.DocTabs
 	hint     fyne.CanvasObject
+	hintBox  *fyne.Container // holds hint
 	content  *fyne.Container
 	byItem   map[*container.TabItem]*fileTab
 	tabWidth int
@@ -56,7 +57,8 @@ func newTabArea() *tabArea {
 	a.docs.CloseIntercept = a.askClose
 	a.docs.OnSelected = a.selected
 	a.hint = container.NewCenter(widget.NewLabel("Open a file from the tree"))
-	a.content = container.NewStack(a.hint, a.docs)
+	a.hintBox = container.NewStack(a.hint)
+	a.content = container.NewStack(a.hintBox, a.docs)
 	a.update()
 	return a
 }
@@ -141,6 +143,16 @@ func (a *tabArea) show(f loaded, line int) {
 		t.view.centreLine(line - 1)
 	}
 	a.caretChanged() // Select is silent for the only tab
+}
+
+// setHint replaces what shows when no tab is open.
+func (a *tabArea) setHint(o fyne.CanvasObject) {
+	if !a.hint.Visible() {
+		o.Hide()
+	}
+	a.hint = o
+	a.hintBox.Objects = []fyne.CanvasObject{o}
+	a.hintBox.Refresh()
 }
 
 // focusText gives t's editor the keyboard, unless the person is typing

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strconv"
 	"syscall"
 
 	"fyne.io/fyne/v2"
@@ -30,7 +31,7 @@ func runWindow(dir, policyFlag string) int {
 		return 1
 	}
 	store := openStore(paths, logger)
-	project, err := chooseProject(dir, paths, store, logger)
+	project, first, err := chooseProject(dir, paths, store, logger)
 	if err != nil {
 		logger.Print(err)
 		return 1
@@ -62,10 +63,14 @@ func runWindow(dir, policyFlag string) int {
 	if settings.Listener {
 		mcp.start()
 	}
-	win.SetActions(ui.Actions{
+	actions := ui.Actions{
 		Version: version, Store: store, OpenWindow: openWindow, AttachConfig: attachConfig,
 		SetListener: func(on bool) { go mcp.set(on) },
-	})
+	}
+	if first {
+		actions.Welcome = attachCommand()
+	}
+	win.SetActions(actions)
 	if err := win.Watch(ctx); err != nil {
 		win.Notify("the file tree does not follow changes on disk: " + err.Error())
 	}
@@ -92,8 +97,9 @@ func openStore(paths configPaths, logger *log.Logger) *app.Store {
 }
 
 // chooseProject opens dir, else the last project from the store, else the
-// scratch project (written on first run), and records it as recent.
-func chooseProject(dir string, paths configPaths, store *app.Store, logger *log.Logger) (*app.Project, error) {
+// scratch project (written on first run; first reports that), and records
+// it as recent.
+func chooseProject(dir string, paths configPaths, store *app.Store, logger *log.Logger) (project *app.Project, first bool, err error) {
 	if dir == "" && store != nil {
 		if last, err := store.LastProject(); err == nil {
 			dir = last
@@ -103,20 +109,20 @@ func chooseProject(dir string, paths configPaths, store *app.Store, logger *log.
 	}
 	if dir == "" {
 		if err := app.WriteScratch(assets.Scratch(), paths.scratch); err != nil {
-			return nil, err
+			return nil, false, err
 		}
-		dir = paths.scratch
+		dir, first = paths.scratch, true
 	}
-	project, err := app.OpenProject(dir)
+	project, err = app.OpenProject(dir)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if store != nil {
 		if err := store.TouchProject(project.Root); err != nil {
 			logger.Print(err)
 		}
 	}
-	return project, nil
+	return project, first, nil
 }
 
 // loadSettings reads the settings and this project's agent policy,
@@ -155,6 +161,15 @@ func openWindow(dir string) error {
 }
 
 // attachConfig is the Claude Code configuration for this binary.
+// attachCommand is the command that attaches Claude Code to this window.
+func attachCommand() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "claude mcp add trestle -- trestle --mcp-attach"
+	}
+	return "claude mcp add trestle -- " + strconv.Quote(exe) + " --mcp-attach"
+}
+
 func attachConfig() string {
 	exe, err := os.Executable()
 	if err != nil {

@@ -1,0 +1,36 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+)
+
+// welcomeText is the first run's word to a person: what Trestle is, what
+// to try in the scratch module, and how to bring their own project.
+const welcomeText = `**Welcome to Trestle**, a workbench for Go projects that coding agents attach to.
+
+This is a small scratch module to try it on. Open **main.go** from the tree, evaluate Go against its
+packages in the **Eval** pane below (try ` + "`import \"scratch/greet\"`" + ` then ` + "`greet.Hello(\"you\")`" + `), build
+it with **Ctrl+Shift+B**, find a file with **Ctrl+P** and any command with **Ctrl+Shift+P**.
+
+Open your own project with **File › Open Folder…** (Ctrl+O).
+
+Attach an agent: run this in your project folder (Claude Code; **Agents › Copy Attach Configuration**
+has Cursor and Codex too). The agent sees what you see and proposes change sets that only you apply.`
+
+// showWelcome puts the first run's welcome where the editor's "open a file"
+// hint is, with the attach command and a button that copies it. It must be
+// called on the main goroutine.
+func (w *Window) showWelcome(attach string) {
+	text := widget.NewRichTextFromMarkdown(welcomeText)
+	text.Wrapping = fyne.TextWrapWord
+	cmd := widget.NewLabelWithStyle(attach, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	cmd.Wrapping = fyne.TextWrapBreak
+	copyCmd := widget.NewButton("Copy", func() {
+		fyne.CurrentApp().Clipboard().SetContent(attach)
+		w.status.notify("Copied the attach command: run it in your project folder.")
+	})
+	card := container.NewVBox(text, container.NewBorder(nil, nil, nil, copyCmd, cmd))
+	w.tabs.setHint(container.NewPadded(container.NewVScroll(card)))
+}
