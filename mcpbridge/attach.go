@@ -3,27 +3,45 @@ package mcpbridge
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"sync/atomic"
 	"time"
+
+	"trestle/registry"
 )
 
-// dialTimeout bounds connecting to a window on loopback.
-const dialTimeout = 3 * time.Second
+const (
+	// dialTimeout bounds connecting to a window on loopback.
+	dialTimeout = 3 * time.Second
+	// greetTimeout bounds the window's answer to the token line: it comes
+	// at once, so silence this long is not a Trestle window.
+	greetTimeout = 5 * time.Second
+)
 
 // ErrWindowGone means the window closed the connection while the client
 // still had stdin open.
 var ErrWindowGone = errors.New("the Trestle window closed the connection")
 
+// FullError means the window refused the client because Attached clients
+// already hold every place. The client's first request was answered with
+// the refusal before Attach returned it.
+type FullError struct{ Attached int }
+
+func (e *FullError) Error() string {
+	return fmt.Sprintf("refused: %d agents are attached to the window", e.Attached)
+}
+
 // Attach is the --mcp-attach bridge: it connects to the window at addr,
-// sends the token line, then copies bytes both ways without decoding them.
-// When stdin ends it half-closes the socket and waits for the remaining
-// replies, returning nil. When the window goes first it returns an error
-// wrapping ErrWindowGone.
+// sends the token line and waits for the window's welcome (nothing of the
+// client's is sent to a process that does not answer as the window does),
+// then copies bytes both ways without decoding them. When stdin ends it
+// half-closes the socket and waits for the remaining replies, returning
+// nil. When the window goes first it returns an error wrapping
+// ErrWindowGone; a refused token is a *registry.RefusedError, a silent or
+// foreign listener registry.ErrNotTrestle, a full window a *FullError.
 func Attach(ctx context.Context, addr, token string, stdin io.Reader, stdout io.Writer) error {
 	d := net.Dialer{Timeout: dialTimeout}
 	c, err := d.DialContext(ctx, "tcp", addr)
@@ -35,9 +53,9 @@ func Attach(ctx context.Context, addr, token string, stdin io.Reader, stdout io.
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	defer stop()
 
-	line, _ := json.Marshal(TokenLine{Token: token})
-	if _, err := conn.Write(append(line, '\n')); err != nil {
-		return fmt.Errorf("send token to %s: %w", addr, err)
+	welcome, err := registry.Greet(conn, registry.Hello{Token: token}, greetTimeout)
+	if err != nil {
+		return fmt.Errorf("at %s: %w", addr, err)
 	}
 	var stdinEnded atomic.Bool
 	go func() {
@@ -47,6 +65,8 @@ func Attach(ctx context.Context, addr, token string, stdin io.Reader, stdout io.
 	}()
 	_, copyErr := io.Copy(stdout, conn)
 	switch {
+	case welcome.State == registry.WelcomeFull:
+		return &FullError{Attached: welcome.Attached}
 	case !stdinEnded.Load() && copyErr != nil:
 		return fmt.Errorf("%w at %s: %v", ErrWindowGone, addr, copyErr)
 	case !stdinEnded.Load():
