@@ -53,7 +53,7 @@ func Attach(ctx context.Context, addr, token string, stdin io.Reader, stdout io.
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	defer stop()
 
-	welcome, err := registry.Greet(conn, registry.Hello{Token: token}, greetTimeout)
+	welcome, err := registry.Greet(conn, token, false, greetTimeout)
 	if err != nil {
 		return fmt.Errorf("at %s: %w", addr, err)
 	}

@@ -116,6 +116,17 @@ func Listen(srv *server.MCPServer, token string, logger *log.Logger) (*Listener,
 	return newListener(srv, ln, token, logger), nil
 }
 
+// ListenOn serves srv's window tools on ln, which must be bound to a
+// loopback address; tests use it to give the listener a socket that fails.
+func (s *Server) ListenOn(ln net.Listener, token string) (*Listener, error) {
+	if a, ok := ln.Addr().(*net.TCPAddr); !ok || !a.IP.IsLoopback() {
+		return nil, fmt.Errorf("listen on %s: the MCP listener serves loopback only", ln.Addr())
+	}
+	l := newListener(s.mcp, ln, token, s.logger)
+	s.listener.Store(l)
+	return l, nil
+}
+
 func newListener(srv *server.MCPServer, ln net.Listener, token string, logger *log.Logger) *Listener {
 	return &Listener{
 		srv: srv, token: []byte(token), ln: ln, logger: logger,
@@ -249,13 +260,13 @@ func (l *Listener) serveConn(ctx context.Context, c net.Conn) {
 	}
 	defer release()
 	r := bufio.NewReaderSize(c, maxTokenLine) // small until the token is right
-	hello, id, msg := l.handshake(c, r)
+	probe, id, msg := l.handshake(c, r)
 	if msg != "" {
 		refuse(c, errorLine(id, codeRefused, msg))
 		return
 	}
-	if hello.Probe {
-		refuse(c, registry.WelcomeLine(registry.Welcome{State: registry.WelcomeReady}))
+	if probe {
+		refuse(c, nil) // the proof was its answer
 		return
 	}
 	sess, ok := l.admit()
@@ -282,28 +293,54 @@ func (l *Listener) serveConn(ctx context.Context, c net.Conn) {
 	}
 }
 
-// handshake reads the token line and returns the Hello when it carries
-// the token, else the refusal message and, when the line was a JSON-RPC
-// request, its id. The comparison is constant time.
-func (l *Listener) handshake(c net.Conn, r *bufio.Reader) (hello registry.Hello, id any, refusal string) {
-	c.SetReadDeadline(time.Now().Add(l.handshakeTimeout))
-	defer c.SetReadDeadline(time.Time{})
-	const notToken = "refused: the first line must be the Trestle token line; connect with `trestle --mcp-attach`"
+// handshake reads the client's first line and, after a Hello, answers
+// the proof and reads the token line. It returns probe when the client
+// only wanted the proof (answered already), else "" when the token is
+// right or the refusal message and, when the line was a JSON-RPC request,
+// its id. The whole handshake has handshakeTimeout; the comparison is
+// constant time.
+func (l *Listener) handshake(c net.Conn, r *bufio.Reader) (probe bool, id any, refusal string) {
+	c.SetDeadline(time.Now().Add(l.handshakeTimeout))
+	defer c.SetDeadline(time.Time{})
+	const notToken = "refused: the first line must be the Trestle hello or token line; connect with `trestle --mcp-attach`"
+	line, msg := l.handshakeLine(r)
+	if msg != "" {
+		return false, nil, msg
+	}
+	hello, tl, ok := registry.ParseFirst(line)
+	if !ok {
+		return false, requestID(line), notToken
+	}
+	if hello.Nonce != "" {
+		if _, err := c.Write(registry.Line(registry.Proof{Proof: registry.ProveWindow(string(l.token), hello.Nonce)})); err != nil {
+			return false, nil, "refused: could not answer the hello"
+		}
+		if hello.Probe {
+			return true, nil, ""
+		}
+		if line, msg = l.handshakeLine(r); msg != "" {
+			return false, nil, msg
+		}
+		if tl, ok = registry.ParseToken(line); !ok {
+			return false, requestID(line), notToken
+		}
+	}
+	if subtle.ConstantTimeCompare([]byte(tl.Token), l.token) != 1 {
+		return false, nil, "refused: wrong token; the window may have restarted, so attach again with `trestle --mcp-attach`"
+	}
+	return false, nil, ""
+}
+
+// handshakeLine reads one handshake line, or says why there is none.
+func (l *Listener) handshakeLine(r *bufio.Reader) ([]byte, string) {
 	line, err := r.ReadSlice('\n')
 	if errors.Is(err, bufio.ErrBufferFull) || len(line) > maxTokenLine {
-		return hello, nil, notToken
+		return nil, "refused: the first line must be the Trestle hello or token line; connect with `trestle --mcp-attach`"
 	}
 	if err != nil {
-		return hello, nil, "refused: no token line within " + l.handshakeTimeout.String() + "; connect with `trestle --mcp-attach`"
+		return nil, "refused: no token line within " + l.handshakeTimeout.String() + "; connect with `trestle --mcp-attach`"
 	}
-	hello, ok := registry.ParseHello(line)
-	if !ok {
-		return hello, requestID(line), notToken
-	}
-	if subtle.ConstantTimeCompare([]byte(hello.Token), l.token) != 1 {
-		return hello, nil, "refused: wrong token; the window may have restarted, so attach again with `trestle --mcp-attach`"
-	}
-	return hello, nil, ""
+	return line, ""
 }
 
 // requestID is the id of a JSON-RPC request line, else nil.
@@ -348,7 +385,9 @@ func (l *Listener) refuseFull(c net.Conn, r *bufio.Reader) {
 // could see the reset before the refusal.
 func refuse(c net.Conn, line []byte) {
 	c.SetWriteDeadline(time.Now().Add(refuseDrain))
-	c.Write(withNewline(line))
+	if line != nil {
+		c.Write(withNewline(line))
+	}
 	if hc, ok := c.(interface{ CloseWrite() error }); ok {
 		hc.CloseWrite()
 	}

@@ -15,17 +15,18 @@ import (
 const ProbeTimeout = 2 * time.Second
 
 // Answers reports whether the window of e is listening on its port: it
-// connects, sends a probe Hello with e's token and expects a Welcome. A
-// Trestle window that knows the token says so at once; silence, a close,
-// a refusal (another window, with another token) or nothing listening at
-// all (a pid reused by another program) is not a window.
+// connects, sends a probe Hello and expects the proof that the listener
+// knows e's token; the token itself is not sent. The window answers at
+// once; silence, a close, a wrong proof (another window, or a program
+// that speaks the handshake without the token) or nothing listening at all
+// (a pid reused by another program) is not the window.
 func Answers(e Entry, timeout time.Duration) bool {
 	c, err := net.DialTimeout("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(e.Port)), timeout)
 	if err != nil {
 		return false
 	}
 	defer c.Close()
-	_, err = Greet(c, Hello{Token: e.Token, Probe: true}, timeout)
+	_, err = Greet(c, e.Token, true, timeout)
 	return err == nil
 }
 
