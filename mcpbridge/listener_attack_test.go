@@ -363,8 +363,9 @@ func TestCancelledRequestGetsNoResponse(t *testing.T) {
 		defer s.queue.mu.Unlock()
 		return s.queue.n == inFlight+1
 	})
-	rc.sendf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5,"reason":"user"}}`)
+	// 9 first: cancelling 5 frees the turn 9 waits for.
 	rc.sendf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}}`)
+	rc.sendf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5,"reason":"user"}}`)
 	if tag := <-b.ended; tag != "running" {
 		t.Fatalf("ended %q", tag)
 	}

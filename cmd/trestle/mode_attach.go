@@ -60,7 +60,7 @@ func runAttach(dir string) int {
 		fmt.Fprintf(os.Stderr, "trestle: the window for %s (pid %d) %s\n", entry.Dir, entry.PID, refused.Message)
 		return 1
 	case errors.Is(err, registry.ErrNotTrestle):
-		fmt.Fprintf(os.Stderr, "trestle: not attaching to port %d for %s (pid %d): %v; nothing was sent to it, reopen the window\n",
+		fmt.Fprintf(os.Stderr, "trestle: not attaching to port %d for %s (pid %d): %v; neither the token nor the agent's messages were sent to it; reopen the window\n",
 			entry.Port, entry.Dir, entry.PID, err)
 		return 1
 	case errors.Is(err, mcpbridge.ErrWindowGone):
