@@ -22,6 +22,11 @@ type listenerStatus interface {
 	SetClients(clients []app.Client, connecting int)
 }
 
+// entryCheck is how often a running listener checks that its registry
+// entry is still there: a probe from another process that timed out on a
+// loaded machine may have reaped it, and agents would not find the window.
+const entryCheck = 10 * time.Second
+
 // Restarting a listener that died backs off from restartMin to restartMax:
 // a socket that dies at once again should not spin.
 const (
@@ -41,6 +46,8 @@ type windowListener struct {
 	srv     *mcpbridge.Server
 	// listen makes a listener for a token (srv.Listen; tests replace it).
 	listen func(token string) (*mcpbridge.Listener, error)
+	// entryEvery is how often the entry is checked (entryCheck; tests shorten it).
+	entryEvery time.Duration
 
 	mu   sync.Mutex
 	on   bool                // the person wants it on
@@ -106,7 +113,37 @@ func (w *windowListener) startLocked() bool {
 		w.status.SetListener(l.Addr(), nil)
 	}
 	w.l, w.dead = l, false
+	go w.keepEntry(l, entry)
 	return true
+}
+
+// keepEntry writes entry again whenever it has gone while l still serves.
+func (w *windowListener) keepEntry(l *mcpbridge.Listener, entry registry.Entry) {
+	every := w.entryEvery
+	if every == 0 {
+		every = entryCheck
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+		case <-w.ctx.Done():
+			return
+		}
+		w.mu.Lock()
+		if w.l != l {
+			w.mu.Unlock()
+			return
+		}
+		if !w.reg.Has(entry.PID) {
+			w.logger.Printf("mcp: the registry entry for this window was removed; writing it again")
+			if err := w.reg.Write(entry); err != nil {
+				w.logger.Print(err)
+			}
+		}
+		w.mu.Unlock()
+	}
 }
 
 // serve runs l until it is closed, or until it dies: then the registry

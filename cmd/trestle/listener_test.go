@@ -144,6 +144,38 @@ func TestWindowListenerRestartsWhenItDies(t *testing.T) {
 	}
 }
 
+// TestWindowListenerRewritesItsEntry removes the window's registry entry
+// while its listener runs (a probe that timed out on a loaded machine does
+// that): the window writes it again, so agents still find it.
+func TestWindowListenerRewritesItsEntry(t *testing.T) {
+	project, err := app.OpenProject(testProject(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := registry.New(filepath.Join(t.TempDir(), "mcp"))
+	srv := mcpbridge.NewServer(mcpbridge.Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0)})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w := &windowListener{ctx: ctx, project: project, status: &recordedStatus{}, reg: reg, logger: log.New(io.Discard, "", 0),
+		srv: srv, listen: srv.Listen, entryEvery: 20 * time.Millisecond}
+	defer w.stop()
+	w.start()
+	first := onlyEntry(t, reg)
+	if err := reg.Remove(os.Getpid()); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for !reg.Has(os.Getpid()) {
+		if time.Now().After(deadline) {
+			t.Fatal("the removed entry was not written again")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if again := onlyEntry(t, reg); again.Port != first.Port || again.Token != first.Token || !registry.Answers(again, registry.ProbeTimeout) {
+		t.Fatalf("rewritten entry %+v, want %+v", again, first)
+	}
+}
+
 // onlyEntry is the registry's one entry, the test process's.
 func onlyEntry(t *testing.T, reg *registry.Registry) registry.Entry {
 	t.Helper()
