@@ -8,6 +8,8 @@ import (
 	"io"
 	"log"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -322,22 +324,28 @@ func TestSessionBoundsQueuedRequests(t *testing.T) {
 	})
 }
 
-// TestSessionDropsAClientThatNeverReads sends requests and never reads the
-// answers: the write bound drops the client, and its session ends.
+// TestSessionDropsAClientThatNeverReads sends requests with large answers
+// and never reads them: the write bound drops the client, and its session
+// ends (a client that never read pushed the window up by 1.5 GB in 10 s).
 func TestSessionDropsAClientThatNeverReads(t *testing.T) {
 	l := startListenerWith(t, nil, func(l *Listener) { l.writeTimeout = 500 * time.Millisecond })
+	big := strings.Repeat("a line of a big file that the deaf client asks for again and again\n", 4000) // ~270 KB
+	if err := os.WriteFile(filepath.Join(l.root, "big.txt"), []byte(big), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	rc := dialAuth(t, l)
 	rc.initialize("deaf")
 	rc.c.(*net.TCPConn).SetReadBuffer(4 << 10)
-	big := `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"trestle_read","arguments":{"path":"docs/readme.txt"}}}`
+	rc.c.SetDeadline(time.Now().Add(3 * time.Minute))
+	call := `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"trestle_read","arguments":{"path":"big.txt"}}}`
 	go func() {
 		for i := 0; ; i++ {
-			if _, err := fmt.Fprintf(rc.c, big+"\n", i); err != nil {
+			if _, err := fmt.Fprintf(rc.c, call+"\n", i); err != nil {
 				return
 			}
 		}
 	}()
-	waitFor(t, 60*time.Second, "the deaf client is dropped", func() bool { clients, connecting := l.places(); return len(clients)+connecting == 0 })
+	waitFor(t, 2*time.Minute, "the deaf client is dropped", func() bool { clients, connecting := l.places(); return len(clients)+connecting == 0 })
 }
 
 // TestCancelledRequestGetsNoResponse cancels a running request and a
