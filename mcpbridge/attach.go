@@ -19,6 +19,10 @@ const (
 	// greetTimeout bounds the window's answer to the token line: it comes
 	// at once, so silence this long is not a Trestle window.
 	greetTimeout = 5 * time.Second
+	// busyWait is how long the bridge keeps trying a window that refuses
+	// it as busy (a flood of connections holds its handshake places, each
+	// for at most its 5 s handshake bound).
+	busyWait = 12 * time.Second
 )
 
 // ErrWindowGone means the window closed the connection while the client
@@ -43,20 +47,14 @@ func (e *FullError) Error() string {
 // ErrWindowGone; a refused token is a *registry.RefusedError, a silent or
 // foreign listener registry.ErrNotTrestle, a full window a *FullError.
 func Attach(ctx context.Context, addr, token string, stdin io.Reader, stdout io.Writer) error {
-	d := net.Dialer{Timeout: dialTimeout}
-	c, err := d.DialContext(ctx, "tcp", addr)
+	conn, welcome, err := greet(ctx, addr, token)
 	if err != nil {
-		return fmt.Errorf("connect to the Trestle window at %s: %w", addr, err)
+		return err
 	}
-	conn := c.(*net.TCPConn)
 	defer conn.Close()
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	defer stop()
 
-	welcome, err := registry.Greet(conn, token, false, greetTimeout)
-	if err != nil {
-		return fmt.Errorf("at %s: %w", addr, err)
-	}
 	var stdinEnded atomic.Bool
 	go func() {
 		io.Copy(conn, stdin)
@@ -75,6 +73,34 @@ func Attach(ctx context.Context, addr, token string, stdin io.Reader, stdout io.
 		return fmt.Errorf("copy the window's replies to stdout: %w", copyErr)
 	}
 	return nil
+}
+
+// greet connects to the window at addr and runs the handshake, trying
+// again for up to busyWait while the window refuses it as busy.
+func greet(ctx context.Context, addr, token string) (*net.TCPConn, registry.Welcome, error) {
+	deadline := time.Now().Add(busyWait)
+	for pause := 50 * time.Millisecond; ; pause = min(2*pause, time.Second) {
+		d := net.Dialer{Timeout: dialTimeout}
+		c, err := d.DialContext(ctx, "tcp", addr)
+		if err != nil {
+			return nil, registry.Welcome{}, fmt.Errorf("connect to the Trestle window at %s: %w", addr, err)
+		}
+		conn := c.(*net.TCPConn)
+		welcome, err := registry.Greet(conn, token, false, greetTimeout)
+		if err == nil {
+			return conn, welcome, nil
+		}
+		conn.Close()
+		var re *registry.RefusedError
+		if !errors.As(err, &re) || re.Code != registry.CodeBusy || time.Now().Add(pause).After(deadline) {
+			return nil, registry.Welcome{}, fmt.Errorf("at %s: %w", addr, err)
+		}
+		select {
+		case <-time.After(pause):
+		case <-ctx.Done():
+			return nil, registry.Welcome{}, ctx.Err()
+		}
+	}
 }
 
 // ServeStdio serves one MCP session over r and w (the --mcp mode) until r

@@ -177,7 +177,7 @@ func (l *Listener) Serve(ctx context.Context) error {
 			l.wg.Go(func() { l.serveConn(ctx, c) })
 		default:
 			l.refusedPending.Add(1)
-			refuseNow(c, errorLine(nil, codeRefused, fmt.Sprintf(
+			refuseNow(c, errorLine(nil, registry.CodeBusy, fmt.Sprintf(
 				"refused: %d connections are already waiting to give their token to this window; try again in a few seconds", maxPending)))
 		}
 	}

@@ -144,7 +144,7 @@ func TestListenerCapsUnauthenticatedConnections(t *testing.T) {
 	rc := dial(t, l.Addr())
 	rc.c.SetDeadline(time.Now().Add(defaultHandshakeTimeout - time.Second)) // before the handshake bound would answer
 	m := rc.recv()
-	if code, msg := errorOf(m); code != codeRefused || !strings.Contains(msg, "waiting to give their token") {
+	if code, msg := errorOf(m); code != registry.CodeBusy || !strings.Contains(msg, "waiting to give their token") {
 		t.Fatalf("over the cap: %v", m)
 	}
 	rc.expectEOF()
@@ -152,8 +152,27 @@ func TestListenerCapsUnauthenticatedConnections(t *testing.T) {
 	if l.refusedPending.Load() == 0 {
 		t.Fatal("refusedPending did not count the refusal")
 	}
+	// A bridge that comes during the flood is refused as busy, tries again,
+	// and attaches once the flood is gone; the probe does not take the busy
+	// window for a dead one.
+	if !registry.Answers(registry.Entry{Port: l.Port(), Token: l.token}, registry.ProbeTimeout) {
+		t.Fatal("the probe took a busy window for no window")
+	}
+	in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"patient","version":"1"}}}` + "\n"
+	var out strings.Builder
+	attached := make(chan error, 1)
+	go func() { attached <- Attach(context.Background(), l.Addr(), l.token, strings.NewReader(in), &out) }()
+	waitFor(t, 10*time.Second, "the bridge is refused as busy", func() bool { return l.refusedPending.Load() >= 3 })
 	for _, c := range flood {
 		c.Close()
+	}
+	select {
+	case err := <-attached:
+		if err != nil || !strings.Contains(out.String(), `"id":1,"result"`) {
+			t.Fatalf("the bridge after the flood: %v, %q", err, out.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the bridge did not attach after the flood")
 	}
 	waitFor(t, 10*time.Second, "the flood's slots are freed", func() bool { return len(l.pending) == 0 })
 	ok := dialAuth(t, l)

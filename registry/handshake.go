@@ -9,7 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
 	"time"
+	"unicode"
 )
 
 // The handshake on a window's socket, in one place: the listener
@@ -104,9 +106,18 @@ func ParseToken(line []byte) (t TokenLine, ok bool) {
 	return t, true
 }
 
-// RefusedError is a window's refusal of a Hello (a wrong token, say): the
-// message is the window's, for a person.
-type RefusedError struct{ Message string }
+// CodeBusy is the JSON-RPC error code of a window's refusal because too
+// many connections are in its handshake (a flood): a client may try again
+// shortly. Any other refusal is final.
+const CodeBusy = -32002
+
+// RefusedError is a window's refusal of the handshake: the code is
+// CodeBusy or another JSON-RPC code, the message the window's, for a person
+// (control characters removed).
+type RefusedError struct {
+	Code    int
+	Message string
+}
 
 func (e *RefusedError) Error() string { return e.Message }
 
@@ -174,11 +185,18 @@ func exchange(c net.Conn, out []byte, timeout time.Duration) ([]byte, error) {
 func notWindow(line []byte) error {
 	var refusal struct {
 		Error *struct {
+			Code    int    `json:"code"`
 			Message string `json:"message"`
 		} `json:"error"`
 	}
 	if json.Unmarshal(line, &refusal) == nil && refusal.Error != nil && refusal.Error.Message != "" {
-		return &RefusedError{Message: refusal.Error.Message}
+		msg := strings.Map(func(r rune) rune {
+			if unicode.IsControl(r) {
+				return -1
+			}
+			return r
+		}, refusal.Error.Message)
+		return &RefusedError{Code: refusal.Error.Code, Message: msg}
 	}
 	return fmt.Errorf("%w: it answered %.80q", ErrNotTrestle, line)
 }

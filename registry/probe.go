@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"errors"
 	"net"
 	"os"
 	"strconv"
@@ -19,7 +20,9 @@ const ProbeTimeout = 2 * time.Second
 // knows e's token; the token itself is not sent. The window answers at
 // once; silence, a close, a wrong proof (another window, or a program
 // that speaks the handshake without the token) or nothing listening at all
-// (a pid reused by another program) is not the window.
+// (a pid reused by another program) is not the window. A window too busy
+// with a flood of connections to take the probe is kept: the bridge checks
+// the proof before it sends anything of the agent's.
 func Answers(e Entry, timeout time.Duration) bool {
 	c, err := net.DialTimeout("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(e.Port)), timeout)
 	if err != nil {
@@ -27,7 +30,9 @@ func Answers(e Entry, timeout time.Duration) bool {
 	}
 	defer c.Close()
 	_, err = Greet(c, e.Token, true, timeout)
-	return err == nil
+	var re *RefusedError
+	return err == nil || (errors.As(err, &re) && re.Code == CodeBusy) // busy with a flood: not proof, but not a reason to reap
+
 }
 
 // ReapUnanswered is Reap, and also removes the entries of live pids whose
