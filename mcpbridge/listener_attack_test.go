@@ -457,6 +457,8 @@ func TestBatchesAndShapesGetPlainAnswers(t *testing.T) {
 		{"a string", `"ping"`, mcp.INVALID_REQUEST, "must be an object, not a string"},
 		{"method as a number", `{"jsonrpc":"2.0","id":1,"method":5}`, mcp.INVALID_REQUEST, "method must be a string, not a number"},
 		{"broken JSON", `{"jsonrpc":"2.0",`, mcp.PARSE_ERROR, "not valid JSON"},
+		{"params as a number", `{"jsonrpc":"2.0","id":"shape","method":"tools/call","params":5}`, mcp.INVALID_REQUEST, "params must be an object, not a number"},
+		{"tool name as a number", `{"jsonrpc":"2.0","id":"shape","method":"tools/call","params":{"name":5}}`, mcp.INVALID_REQUEST, "params.name must be a string, not a number"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -465,6 +467,9 @@ func TestBatchesAndShapesGetPlainAnswers(t *testing.T) {
 			code, msg := errorOf(m)
 			if code != tt.code || !strings.Contains(msg, tt.want) {
 				t.Fatalf("got %v %q, want %v %q", code, msg, tt.code, tt.want)
+			}
+			if strings.Contains(tt.line, `"id":"shape"`) && m["id"] != "shape" {
+				t.Fatalf("the error lost the request's id: %v", m)
 			}
 			for _, goWord := range []string{"Go ", "struct", "interface", "unmarshal", "[]"} {
 				if strings.Contains(msg, goWord) {

@@ -10,6 +10,8 @@ import (
 	"io"
 	"log"
 	"reflect"
+	"regexp"
+	"strings"
 	"sync"
 	"time"
 
@@ -220,9 +222,18 @@ type message struct {
 	Method string          `json:"method"`
 	Result json.RawMessage `json:"result"`
 	Error  json.RawMessage `json:"error"`
-	Params struct {
+	Params json.RawMessage `json:"params"`
+}
+
+// cancelledID is the requestId of a notifications/cancelled, else nil.
+func (m message) cancelledID() any {
+	var p struct {
 		RequestID any `json:"requestId"`
-	} `json:"params"`
+	}
+	if json.Unmarshal(m.Params, &p) != nil {
+		return nil
+	}
+	return p.RequestID
 }
 
 func (d *dispatcher) tooLong(n int) {
@@ -241,7 +252,7 @@ func (d *dispatcher) line(line []byte) {
 	}
 	var m message
 	if err := json.Unmarshal(line, &m); err != nil {
-		d.send(errorLine(nil, jsonErrorCode(err), jsonErrorMessage(err)))
+		d.send(errorLine(requestID(line), jsonErrorCode(err), jsonErrorMessage(err)))
 		return
 	}
 	switch {
@@ -251,7 +262,7 @@ func (d *dispatcher) line(line []byte) {
 		d.send(errorLine(m.ID, mcp.INVALID_REQUEST, "invalid request: no method"))
 	case m.ID == nil:
 		if m.Method == string(mcp.MethodNotificationCancelled) {
-			d.cancel(m.Params.RequestID)
+			d.cancel(m.cancelledID())
 		}
 		d.handle(line) // notifications run in order, on the read loop
 	case m.Method == "initialize":
@@ -389,7 +400,7 @@ func (d *dispatcher) batchItems(items []json.RawMessage) []byte {
 		var m message
 		switch err := json.Unmarshal(item, &m); {
 		case err != nil:
-			answers = append(answers, errorLine(nil, jsonErrorCode(err), jsonErrorMessage(err)))
+			answers = append(answers, errorLine(requestID(item), jsonErrorCode(err), jsonErrorMessage(err)))
 		case m.Method == "" && (m.Result != nil || m.Error != nil):
 		case m.Method == "":
 			answers = append(answers, errorLine(m.ID, mcp.INVALID_REQUEST, "invalid request: no method"))
@@ -426,11 +437,53 @@ func jsonErrorMessage(err error) string {
 	case errors.As(err, &se):
 		return fmt.Sprintf("parse error: the line is not valid JSON (at byte %d); each line must be one JSON-RPC message", se.Offset)
 	case errors.As(err, &te) && te.Field != "":
-		return fmt.Sprintf("invalid request: %s must be a %s, not a %s", te.Field, jsonKind(te.Type.Kind()), te.Value)
+		return fmt.Sprintf("invalid request: %s must be %s, not %s", te.Field, article(jsonKind(te.Type.Kind())), article(te.Value))
 	case errors.As(err, &te):
-		return fmt.Sprintf("invalid request: a JSON-RPC message must be an object, not a %s", te.Value)
+		return fmt.Sprintf("invalid request: a JSON-RPC message must be an object, not %s", article(te.Value))
 	default:
 		return "parse error: the line is not valid JSON; each line must be one JSON-RPC message"
+	}
+}
+
+// article puts "a" or "an" before a JSON kind.
+func article(kind string) string {
+	if kind != "" && strings.ContainsRune("aeiou", rune(kind[0])) {
+		return "an " + kind
+	}
+	return "a " + kind
+}
+
+// goTypeError matches encoding/json's type errors, which mcp-go passes on
+// in its error messages: "json: cannot unmarshal number into Go struct
+// field CallToolRequest.params.name of type string".
+var goTypeError = regexp.MustCompile(`json: cannot unmarshal (\w+) into Go (?:struct field [\w]+\.([\w.]+)|value) of type (\S+)`)
+
+// plainError rewrites Go's type errors in a message an agent reads into
+// JSON words: "params.name must be a string, not a number".
+func plainError(msg string) string {
+	return goTypeError.ReplaceAllStringFunc(msg, func(m string) string {
+		g := goTypeError.FindStringSubmatch(m)
+		field := g[2]
+		if field == "" {
+			field = "the value"
+		}
+		return fmt.Sprintf("%s must be %s, not %s", field, article(goTypeKind(g[3])), article(g[1]))
+	})
+}
+
+// goTypeKind names a Go type, as encoding/json prints it, as JSON does.
+func goTypeKind(t string) string {
+	switch {
+	case t == "string":
+		return "string"
+	case t == "bool":
+		return "boolean"
+	case strings.HasPrefix(t, "[]"):
+		return "array"
+	case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "uint"), strings.HasPrefix(t, "float"):
+		return "number"
+	default:
+		return "object"
 	}
 }
 
@@ -461,8 +514,13 @@ func (d *dispatcher) handle(msg []byte) (out []byte) {
 			}
 		}
 	}()
-	if resp := d.srv.HandleMessage(d.ctx, json.RawMessage(msg)); resp != nil {
-		return marshalLine(resp)
+	resp := d.srv.HandleMessage(d.ctx, json.RawMessage(msg))
+	if resp == nil {
+		return nil
 	}
-	return nil
+	if e, ok := resp.(mcp.JSONRPCError); ok {
+		e.Error.Message = plainError(e.Error.Message)
+		resp = e
+	}
+	return marshalLine(resp)
 }
