@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -19,6 +21,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"trestle/app"
+	"trestle/registry"
 )
 
 // newTestProject writes a small module and opens it.
@@ -115,10 +118,30 @@ func dial(t testing.TB, addr string) *rawConn {
 	return &rawConn{t: t, c: c, r: bufio.NewReaderSize(c, 1<<20)}
 }
 
+// dialAuth connects with the token and reads the window's welcome.
 func dialAuth(t testing.TB, l testListener) *rawConn {
+	t.Helper()
+	rc, w := dialWelcome(t, l)
+	if w.State != registry.WelcomeReady {
+		t.Fatalf("welcome %+v, want ready", w)
+	}
+	return rc
+}
+
+// dialWelcome connects, sends the token line and returns the welcome.
+func dialWelcome(t testing.TB, l testListener) (*rawConn, registry.Welcome) {
+	t.Helper()
 	rc := dial(t, l.Addr())
 	rc.sendf(`{"trestle_token":%q}`, l.token)
-	return rc
+	line, err := rc.r.ReadBytes('\n')
+	if err != nil {
+		t.Fatalf("read the welcome: %v (got %q)", err, line)
+	}
+	var w registry.Welcome
+	if err := json.Unmarshal(line, &w); err != nil || w.State == "" {
+		t.Fatalf("not a welcome: %q", line)
+	}
+	return rc, w
 }
 
 func (rc *rawConn) sendf(format string, args ...any) {
@@ -142,11 +165,16 @@ func (rc *rawConn) recv() map[string]any {
 	return m
 }
 
+// expectEOF reads the end of the stream: EOF, or a reset, which TCP may
+// honestly deliver after the last line when the peer closes with bytes of
+// ours unread. More data or a timeout fails.
 func (rc *rawConn) expectEOF() {
 	rc.t.Helper()
-	if line, err := rc.r.ReadBytes('\n'); err != io.EOF {
-		rc.t.Fatalf("want EOF, got %q, %v", line, err)
+	line, err := rc.r.ReadBytes('\n')
+	if len(line) == 0 && (err == io.EOF || errors.Is(err, syscall.ECONNRESET)) {
+		return
 	}
+	rc.t.Fatalf("want the end of the stream, got %q, %v", line, err)
 }
 
 func (rc *rawConn) initialize(name string) {
@@ -288,15 +316,25 @@ func TestListenerAnswersBeforeClosingOnHalfClose(t *testing.T) {
 	rc.expectEOF()
 }
 
+// TestListenerRefusesPastMaxClients attaches MaxClients, then a 9th: its
+// welcome says the window is full, and its first request (after a
+// notification, which gets nothing) is answered with the refusal under its
+// own id, never id null, then the connection ends.
 func TestListenerRefusesPastMaxClients(t *testing.T) {
 	l := startListener(t)
 	for i := range MaxClients {
 		dialAuth(t, l).initialize(fmt.Sprintf("c%d", i))
 	}
-	rc := dialAuth(t, l)
-	code, msg := errorOf(rc.recv())
-	if code != codeRefused || !strings.Contains(msg, fmt.Sprint(MaxClients)) {
-		t.Fatalf("9th client: %v %q", code, msg)
+	rc, w := dialWelcome(t, l)
+	if w.State != registry.WelcomeFull || w.Attached != MaxClients {
+		t.Fatalf("9th client's welcome: %+v", w)
+	}
+	rc.sendf(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	rc.sendf(`{"jsonrpc":"2.0","id":"ninth-init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"ninth","version":"1"}}}`)
+	m := rc.recv()
+	code, msg := errorOf(m)
+	if m["id"] != "ninth-init" || code != codeRefused || !strings.Contains(msg, fmt.Sprintf("%d agents are attached", MaxClients)) {
+		t.Fatalf("9th client: %v", m)
 	}
 	rc.expectEOF()
 }

@@ -24,6 +24,9 @@ type session struct {
 	initialized   atomic.Bool
 	onInit        func() // called once the client has said who it is; may be nil
 
+	// queue bounds the requests this session has waiting or running.
+	queue requestQueue
+
 	mu       sync.Mutex
 	info     mcp.Implementation
 	caps     mcp.ClientCapabilities
@@ -32,9 +35,10 @@ type session struct {
 }
 
 var (
-	_ server.ClientSession         = (*session)(nil)
-	_ server.SessionWithClientInfo = (*session)(nil)
-	_ server.SessionWithLogging    = (*session)(nil)
+	_ server.ClientSession              = (*session)(nil)
+	_ server.SessionWithClientInfo      = (*session)(nil)
+	_ server.SessionWithLogging         = (*session)(nil)
+	_ server.SessionWithProtocolVersion = (*session)(nil)
 )
 
 func newSession(id string, onInit func()) *session {
@@ -88,6 +92,13 @@ func (s *session) SetProtocolVersion(v string) {
 	s.protocol = v
 }
 
+// ProtocolVersion is the version negotiated at initialize, "" before it.
+func (s *session) ProtocolVersion() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.protocol
+}
+
 func (s *session) SetLogLevel(level mcp.LoggingLevel) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -108,4 +119,53 @@ func (s *session) client() app.Client {
 		name = "(not initialized)"
 	}
 	return app.Client{Session: s.id, Name: name, Version: info.Version}
+}
+
+const (
+	// maxQueued is how many requests of one session may wait or run at
+	// once; the next is refused with an error carrying its id.
+	maxQueued = 64
+	// maxQueuedBytes bounds the bytes of one session's waiting and running
+	// requests, so 2,000 one-megabyte lines cost at most this much.
+	maxQueuedBytes = 32 << 20
+)
+
+// requestQueue counts a session's requests from the line read to the
+// answer sent. A request takes its place before any goroutine or copy of
+// it exists. Safe for concurrent use.
+type requestQueue struct {
+	mu        sync.Mutex
+	n, bytes  int
+	peakBytes int // the most bytes ever held (tests read it)
+	refused   int // requests refused because the queue was full
+}
+
+// take makes room for a request of size bytes, or reports that there is
+// none.
+func (q *requestQueue) take(size int) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.n >= maxQueued || q.bytes+size > maxQueuedBytes {
+		q.refused++
+		return false
+	}
+	q.n++
+	q.bytes += size
+	q.peakBytes = max(q.peakBytes, q.bytes)
+	return true
+}
+
+// done gives back the room of a request taken with take.
+func (q *requestQueue) done(size int) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.n--
+	q.bytes -= size
+}
+
+// stats returns the peak bytes held and the requests refused.
+func (q *requestQueue) stats() (peakBytes, refused int) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.peakBytes, q.refused
 }

@@ -41,18 +41,37 @@ func resolve(p string) string {
 	return filepath.Clean(p)
 }
 
-// deepest returns the entry with the longest Dir that contains want.
+// deepest returns the entry with the longest Dir that contains want; of
+// two windows on that folder, the one started last.
 func deepest(entries []Entry, want string) (Entry, bool) {
 	best, found := Entry{}, false
 	for _, e := range entries {
 		if !contains(e.Dir, want) {
 			continue
 		}
-		if !found || depth(e.Dir) > depth(best.Dir) {
+		d, bd := depth(e.Dir), depth(best.Dir)
+		if !found || d > bd || (d == bd && e.Started.After(best.Started)) {
 			best, found = e, true
 		}
 	}
 	return best, found
+}
+
+// Twins returns the other entries on picked's project folder: windows
+// --mcp-attach did not pick, which it names on stderr.
+func Twins(entries []Entry, picked Entry) []Entry {
+	var out []Entry
+	for _, e := range entries {
+		if e.PID != picked.PID && filepath.Clean(e.Dir) == filepath.Clean(picked.Dir) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Describe names an entry for people: pid, project and start time.
+func Describe(e Entry) string {
+	return fmt.Sprintf("pid %d on %s, started %s", e.PID, e.Dir, stamp(e.Started))
 }
 
 // contains reports whether path p is root or lies inside it, comparing

@@ -1,7 +1,6 @@
 package registry
 
 import (
-	"encoding/json"
 	"errors"
 	"net"
 	"os"
@@ -10,38 +9,36 @@ import (
 	"time"
 )
 
-// ProbeTimeout is how long a probe waits for a refusal after sending the
-// token: a wrong-token refusal comes back over loopback in well under a
-// millisecond, so silence this long means the window accepted the token.
-const ProbeTimeout = 150 * time.Millisecond
+// ProbeTimeout is how long a probe waits for the window's answer: over
+// loopback it comes back in well under a millisecond, so a window that has
+// not answered in this long is not a live Trestle window (a loaded machine
+// is allowed for).
+const ProbeTimeout = 2 * time.Second
 
 // Answers reports whether the window of e is listening on its port: it
-// connects and sends e's token line, as `--mcp-attach` does. A Trestle window
-// that knows the token says nothing until the client speaks; anything else
-// answers at once (another window refuses the token) or closes, or nothing
-// listens there at all (a pid reused by another program). The token line's
-// format is the listener's (mcpbridge.TokenLine); registry may not import it.
+// connects, sends a probe Hello and expects the proof that the listener
+// knows e's token; the token itself is not sent. The window answers at
+// once; silence, a close, a wrong proof (another window, or a program
+// that speaks the handshake without the token) or nothing listening at all
+// (a pid reused by another program) is not the window. A window too busy
+// with a flood of connections to take the probe is kept: the bridge checks
+// the proof before it sends anything of the agent's.
 func Answers(e Entry, timeout time.Duration) bool {
 	c, err := net.DialTimeout("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(e.Port)), timeout)
 	if err != nil {
 		return false
 	}
 	defer c.Close()
-	line, _ := json.Marshal(struct {
-		Token string `json:"trestle_token"`
-	}{e.Token})
-	c.SetDeadline(time.Now().Add(timeout))
-	if _, err := c.Write(append(line, '\n')); err != nil {
-		return false
-	}
-	_, err = c.Read(make([]byte, 1))
-	var ne net.Error
-	return errors.As(err, &ne) && ne.Timeout() // silence: it accepted the token
+	_, err = Greet(c, e.Token, true, timeout)
+	var re *RefusedError
+	return err == nil || (errors.As(err, &re) && re.Code == CodeBusy) // busy with a flood: not proof, but not a reason to reap
+
 }
 
 // ReapUnanswered is Reap, and also removes the entries of live pids whose
 // port does not answer (pid reuse, or a window that lost its listener).
-// The probes run in parallel, so it takes at most about ProbeTimeout.
+// The probes run in parallel: a live window answers within milliseconds,
+// and the whole takes at most about timeout.
 func (r *Registry) ReapUnanswered(timeout time.Duration) ([]Entry, error) {
 	entries, err := r.Reap()
 	if err != nil {

@@ -123,6 +123,12 @@ func (r *Registry) Remove(pid int) error {
 	return nil
 }
 
+// Has reports whether an entry file for pid exists.
+func (r *Registry) Has(pid int) bool {
+	_, err := os.Stat(r.path(pid))
+	return err == nil
+}
+
 // Reap removes entries whose pid is dead, entry files that cannot be read
 // or decoded, and temp files older than a minute, and returns the live
 // entries sorted by Started. A missing Dir yields an empty list. Removal is

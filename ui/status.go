@@ -33,7 +33,7 @@ func newStatusBar(root string) *statusBar {
 		selection: widget.NewSelect([]string{"default"}, nil),
 		eval:      widget.NewLabel("evaluator: not started"),
 		mcp:       widget.NewLabel(mcpText("", nil)),
-		agents:    widget.NewLabel(agentsText(nil)),
+		agents:    widget.NewLabel(agentsText(nil, 0)),
 		message:   widget.NewLabel(""),
 		cursor:    widget.NewLabel(""),
 	}
@@ -92,10 +92,15 @@ func mcpText(addr string, err error) string {
 	}
 }
 
-// agentsText counts the attached clients and names them.
-func agentsText(clients []app.Client) string {
+// agentsText counts the attached clients and names them, and counts the
+// connections that hold a place without having initialized.
+func agentsText(clients []app.Client, connecting int) string {
+	more := ""
+	if connecting > 0 {
+		more = fmt.Sprintf(", %d connecting", connecting)
+	}
 	if len(clients) == 0 {
-		return "0 agents attached"
+		return "0 agents attached" + more
 	}
 	names := make([]string, len(clients))
 	for i, c := range clients {
@@ -108,7 +113,7 @@ func agentsText(clients []app.Client) string {
 	if len(clients) == 1 {
 		noun = "agent"
 	}
-	return fmt.Sprintf("%d %s attached: %s", len(clients), noun, strings.Join(names, ", "))
+	return fmt.Sprintf("%d %s attached%s: %s", len(clients), noun, more, strings.Join(names, ", "))
 }
 
 // maxPathShown is how much of the project path the status bar shows: the

@@ -32,17 +32,21 @@ func TestMCPText(t *testing.T) {
 
 func TestAgentsText(t *testing.T) {
 	tests := []struct {
-		name    string
-		clients []app.Client
-		want    string
+		name       string
+		clients    []app.Client
+		connecting int
+		want       string
 	}{
 		{name: "none", want: "0 agents attached"},
 		{name: "one", clients: []app.Client{{Name: "claude-code"}}, want: "1 agent attached: claude-code"},
 		{name: "two, one unnamed", clients: []app.Client{{Name: "cursor"}, {}}, want: "2 agents attached: cursor, unnamed client"},
+		{name: "only connecting", connecting: 1, want: "0 agents attached, 1 connecting"},
+		{name: "two and one connecting", clients: []app.Client{{Name: "a"}, {Name: "b"}}, connecting: 1,
+			want: "2 agents attached, 1 connecting: a, b"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := agentsText(tt.clients); got != tt.want {
+			if got := agentsText(tt.clients, tt.connecting); got != tt.want {
 				t.Errorf("agentsText = %q, want %q", got, tt.want)
 			}
 		})

@@ -163,9 +163,10 @@ func (w *Window) SetListener(addr string, err error) {
 	fyne.Do(func() { w.status.mcp.SetText(text) })
 }
 
-// SetClients shows the attached MCP clients. Safe to call from any goroutine.
-func (w *Window) SetClients(clients []app.Client) {
-	text := agentsText(clients)
+// SetClients shows the attached MCP clients and how many connections hold
+// a place without having initialized. Safe to call from any goroutine.
+func (w *Window) SetClients(clients []app.Client, connecting int) {
+	text := agentsText(clients, connecting)
 	fyne.Do(func() { w.status.agents.SetText(text) })
 }
 

@@ -206,8 +206,8 @@ func TestWindowStatus(t *testing.T) {
 	if got := w.status.mcp.Text; got != "MCP: 127.0.0.1:4242" {
 		t.Errorf("mcp label = %q", got)
 	}
-	w.SetClients([]app.Client{{Session: "1", Name: "claude-code"}, {Session: "2", Name: "cursor"}})
-	if got := w.status.agents.Text; got != "2 agents attached: claude-code, cursor" {
+	w.SetClients([]app.Client{{Session: "1", Name: "claude-code"}, {Session: "2", Name: "cursor"}}, 1)
+	if got := w.status.agents.Text; got != "2 agents attached, 1 connecting: claude-code, cursor" {
 		t.Errorf("agents label = %q", got)
 	}
 	w.Notify("hello")

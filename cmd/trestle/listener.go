@@ -15,18 +15,44 @@ import (
 	"trestle/ui"
 )
 
+// listenerStatus is where the window shows the listener and its clients:
+// the status bar (ui.Window), or a recorder in tests. Safe for concurrent use.
+type listenerStatus interface {
+	SetListener(addr string, err error)
+	SetClients(clients []app.Client, connecting int)
+}
+
+// entryCheck is how often a running listener checks that its registry
+// entry is still there: a probe from another process that timed out on a
+// loaded machine may have reaped it, and agents would not find the window.
+const entryCheck = 10 * time.Second
+
+// Restarting a listener that died backs off from restartMin to restartMax:
+// a socket that dies at once again should not spin.
+const (
+	restartMin = time.Second
+	restartMax = 30 * time.Second
+)
+
 // windowListener is the window's MCP listener and its registry entry,
-// which the person can turn off and on. Safe for concurrent use.
+// which the person can turn off and on. A listener that dies is restarted
+// (new port, new token, new entry) while it is on. Safe for concurrent use.
 type windowListener struct {
 	ctx     context.Context
 	project *app.Project
-	win     *ui.Window
+	status  listenerStatus
 	reg     *registry.Registry
 	logger  *log.Logger
 	srv     *mcpbridge.Server
+	// listen makes a listener for a token (srv.Listen; tests replace it).
+	listen func(token string) (*mcpbridge.Listener, error)
+	// entryEvery is how often the entry is checked (entryCheck; tests shorten it).
+	entryEvery time.Duration
 
-	mu sync.Mutex
-	l  *mcpbridge.Listener // nil when off
+	mu   sync.Mutex
+	on   bool                // the person wants it on
+	dead bool                // it died and a restart is pending
+	l    *mcpbridge.Listener // nil when off or dead
 }
 
 func newWindowListener(ctx context.Context, project *app.Project, win *ui.Window, sv services.Services, reg *registry.Registry, logger *log.Logger) *windowListener {
@@ -39,7 +65,8 @@ func newWindowListener(ctx context.Context, project *app.Project, win *ui.Window
 		opts.Stall = win.Stall
 		opts.ApplyAsPerson = win.ApplyAsPerson
 	}
-	return &windowListener{ctx: ctx, project: project, win: win, reg: reg, logger: logger, srv: mcpbridge.NewServer(opts)}
+	srv := mcpbridge.NewServer(opts)
+	return &windowListener{ctx: ctx, project: project, status: win, reg: reg, logger: logger, srv: srv, listen: srv.Listen}
 }
 
 // set turns the listener on or off.
@@ -57,46 +84,121 @@ func (w *windowListener) set(on bool) {
 func (w *windowListener) start() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.on = true
+	w.startLocked()
+}
+
+// startLocked starts a listener unless one runs, and reports whether one
+// runs now. w.mu must be held.
+func (w *windowListener) startLocked() bool {
 	if w.l != nil {
-		return
+		return true
 	}
 	token, err := mcpbridge.NewToken()
 	var l *mcpbridge.Listener
 	if err == nil {
-		l, err = w.srv.Listen(token)
+		l, err = w.listen(token)
 	}
 	if err != nil {
-		w.win.SetListener("", err)
-		return
+		w.status.SetListener("", err)
+		return false
 	}
-	l.OnClients = w.win.SetClients
-	go func() {
-		if err := l.Serve(w.ctx); err != nil {
-			w.logger.Print(err)
-		}
-	}()
+	l.OnClients = w.status.SetClients
+	go w.serve(l)
 	entry := registry.Entry{PID: os.Getpid(), Port: l.Port(), Dir: w.project.Root, Token: token,
 		Started: time.Now(), Version: version}
 	if err := w.reg.Write(entry); err != nil {
-		w.win.SetListener(l.Addr(), fmt.Errorf("agents cannot find this window: %w", err))
+		w.status.SetListener(l.Addr(), fmt.Errorf("agents cannot find this window: %w", err))
 	} else {
-		w.win.SetListener(l.Addr(), nil)
+		w.status.SetListener(l.Addr(), nil)
 	}
-	w.l = l
+	w.l, w.dead = l, false
+	go w.keepEntry(l, entry)
+	return true
+}
+
+// keepEntry writes entry again whenever it has gone while l still serves.
+func (w *windowListener) keepEntry(l *mcpbridge.Listener, entry registry.Entry) {
+	every := w.entryEvery
+	if every == 0 {
+		every = entryCheck
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+		case <-w.ctx.Done():
+			return
+		}
+		w.mu.Lock()
+		if w.l != l {
+			w.mu.Unlock()
+			return
+		}
+		if !w.reg.Has(entry.PID) {
+			w.logger.Printf("mcp: the registry entry for this window was removed; writing it again")
+			if err := w.reg.Write(entry); err != nil {
+				w.logger.Print(err)
+			}
+		}
+		w.mu.Unlock()
+	}
+}
+
+// serve runs l until it is closed, or until it dies: then the registry
+// entry goes (agents must not be sent to a dead port), the status bar says
+// so, and a new listener is started, backing off while that fails.
+func (w *windowListener) serve(l *mcpbridge.Listener) {
+	err := l.Serve(w.ctx)
+	if err == nil || w.ctx.Err() != nil {
+		return
+	}
+	w.logger.Printf("mcp: %v; restarting the listener", err)
+	w.mu.Lock()
+	if w.l != l { // turned off meanwhile
+		w.mu.Unlock()
+		return
+	}
+	w.l, w.dead = nil, true
+	if err := w.reg.Remove(os.Getpid()); err != nil {
+		w.logger.Print(err)
+	}
+	w.mu.Unlock()
+	l.Close()
+	w.status.SetClients(nil, 0)
+	w.status.SetListener("", fmt.Errorf("the listener stopped (%v); restarting", err))
+	for delay := restartMin; ; delay = min(2*delay, restartMax) {
+		select {
+		case <-time.After(delay):
+		case <-w.ctx.Done():
+			return
+		}
+		w.mu.Lock()
+		ok := !w.on || w.startLocked()
+		w.mu.Unlock()
+		if ok {
+			return
+		}
+	}
 }
 
 // stop closes the listener, every attached session and the registry entry.
 func (w *windowListener) stop() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.l == nil {
+	w.on = false
+	if w.l == nil && !w.dead {
 		return
 	}
-	if err := w.reg.Remove(os.Getpid()); err != nil {
-		w.logger.Print(err)
+	w.dead = false
+	if w.l != nil {
+		if err := w.reg.Remove(os.Getpid()); err != nil {
+			w.logger.Print(err)
+		}
+		w.l.Close()
+		w.l = nil
 	}
-	w.l.Close()
-	w.l = nil
-	w.win.SetListener("", nil)
-	w.win.SetClients(nil)
+	w.status.SetListener("", nil)
+	w.status.SetClients(nil, 0)
 }

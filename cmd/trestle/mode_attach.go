@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"trestle/mcpbridge"
@@ -37,11 +38,31 @@ func runAttach(dir string) int {
 		fmt.Fprintf(os.Stderr, "trestle: %v\n", err)
 		return 1
 	}
+	if twins := registry.Twins(entries, entry); len(twins) > 0 {
+		others := make([]string, len(twins))
+		for i, e := range twins {
+			others[i] = registry.Describe(e)
+		}
+		fmt.Fprintf(os.Stderr, "trestle: %d Trestle windows are open on %s; attaching to the one started last, %s (also open: %s)\n",
+			len(twins)+1, entry.Dir, registry.Describe(entry), strings.Join(others, "; "))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	addr := "127.0.0.1:" + strconv.Itoa(entry.Port)
 	err = mcpbridge.Attach(ctx, addr, entry.Token, os.Stdin, out)
+	var full *mcpbridge.FullError
+	var refused *registry.RefusedError
 	switch {
+	case errors.As(err, &full):
+		fmt.Fprintf(os.Stderr, "trestle: refused: %d agents attached to the window for %s; detach one\n", full.Attached, entry.Dir)
+		return 1
+	case errors.As(err, &refused):
+		fmt.Fprintf(os.Stderr, "trestle: the window for %s (pid %d) %s\n", entry.Dir, entry.PID, refused.Message)
+		return 1
+	case errors.Is(err, registry.ErrNotTrestle):
+		fmt.Fprintf(os.Stderr, "trestle: not attaching to port %d for %s (pid %d): %v; neither the token nor the agent's messages were sent to it; reopen the window\n",
+			entry.Port, entry.Dir, entry.PID, err)
+		return 1
 	case errors.Is(err, mcpbridge.ErrWindowGone):
 		fmt.Fprintf(os.Stderr, "trestle: the Trestle window for %s (pid %d) went away; reopen it and attach again\n",
 			entry.Dir, entry.PID)

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"trestle/app"
+	"trestle/mcpbridge"
+	"trestle/registry"
+)
+
+// recordedStatus is a status bar that remembers what it was told.
+type recordedStatus struct {
+	mu     sync.Mutex
+	addr   string
+	err    error
+	shown  []string // every listener text, in order
+	agents int
+}
+
+func (s *recordedStatus) SetListener(addr string, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.addr, s.err = addr, err
+	s.shown = append(s.shown, addr+" "+errString(err))
+}
+
+func (s *recordedStatus) SetClients(clients []app.Client, connecting int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.agents = len(clients) + connecting
+}
+
+func (s *recordedStatus) history() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return strings.Join(s.shown, " | ")
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// dyingListener is a loopback socket that can be made to fail for good,
+// as a listener whose socket the system took away.
+type dyingListener struct {
+	net.Listener
+	die  chan struct{}
+	once sync.Once
+}
+
+var errSocketDied = errors.New("the listening socket died")
+
+func (d *dyingListener) Accept() (net.Conn, error) {
+	c, err := d.Listener.Accept()
+	select {
+	case <-d.die:
+		if c != nil {
+			c.Close()
+		}
+		return nil, errSocketDied
+	default:
+	}
+	return c, err
+}
+
+func (d *dyingListener) kill() {
+	d.once.Do(func() { close(d.die); d.Listener.Close() })
+}
+
+// TestWindowListenerRestartsWhenItDies kills the window's listening
+// socket: the registry entry stops pointing at the dead port, the status
+// bar says the listener stopped, and a new listener (new port, new token)
+// is registered and answers the probe. Before, Serve's error was only
+// logged, and the status bar and the registry went on sending agents to a
+// port nothing accepted on.
+func TestWindowListenerRestartsWhenItDies(t *testing.T) {
+	project, err := app.OpenProject(testProject(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := registry.New(filepath.Join(t.TempDir(), "mcp"))
+	status := &recordedStatus{}
+	srv := mcpbridge.NewServer(mcpbridge.Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0)})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w := &windowListener{ctx: ctx, project: project, status: status, reg: reg, logger: log.New(io.Discard, "", 0), srv: srv}
+	var dying *dyingListener
+	w.listen = func(token string) (*mcpbridge.Listener, error) {
+		if dying != nil {
+			return srv.Listen(token)
+		}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		dying = &dyingListener{Listener: ln, die: make(chan struct{})}
+		return srv.ListenOn(dying, token)
+	}
+	defer w.stop()
+	w.start()
+	first := onlyEntry(t, reg)
+	if !registry.Answers(first, registry.ProbeTimeout) {
+		t.Fatal("the first listener does not answer")
+	}
+	dying.kill()
+	deadline := time.Now().Add(30 * time.Second)
+	var second registry.Entry
+	for {
+		if time.Now().After(deadline) {
+			t.Fatalf("no new listener after the first died; status: %s", status.history())
+		}
+		entries, _ := reg.Reap()
+		if len(entries) == 1 && entries[0].Port != first.Port {
+			second = entries[0]
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if second.Token == first.Token || !registry.Answers(second, registry.ProbeTimeout) {
+		t.Fatalf("the new listener: %+v", second)
+	}
+	h := status.history()
+	if !strings.Contains(h, "the listener stopped (") || !strings.Contains(h, "restarting") {
+		t.Fatalf("the status bar never said the listener stopped: %s", h)
+	}
+	status.mu.Lock()
+	addr, serr := status.addr, status.err
+	status.mu.Unlock()
+	if serr != nil || !strings.HasSuffix(addr, ":"+itoa(second.Port)) {
+		t.Fatalf("status now %q %v, want the new port %d", addr, serr, second.Port)
+	}
+}
+
+// TestWindowListenerRewritesItsEntry removes the window's registry entry
+// while its listener runs (a probe that timed out on a loaded machine does
+// that): the window writes it again, so agents still find it.
+func TestWindowListenerRewritesItsEntry(t *testing.T) {
+	project, err := app.OpenProject(testProject(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := registry.New(filepath.Join(t.TempDir(), "mcp"))
+	srv := mcpbridge.NewServer(mcpbridge.Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0)})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w := &windowListener{ctx: ctx, project: project, status: &recordedStatus{}, reg: reg, logger: log.New(io.Discard, "", 0),
+		srv: srv, listen: srv.Listen, entryEvery: 20 * time.Millisecond}
+	defer w.stop()
+	w.start()
+	first := onlyEntry(t, reg)
+	if err := reg.Remove(os.Getpid()); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for !reg.Has(os.Getpid()) {
+		if time.Now().After(deadline) {
+			t.Fatal("the removed entry was not written again")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if again := onlyEntry(t, reg); again.Port != first.Port || again.Token != first.Token || !registry.Answers(again, registry.ProbeTimeout) {
+		t.Fatalf("rewritten entry %+v, want %+v", again, first)
+	}
+}
+
+// onlyEntry is the registry's one entry, the test process's.
+func onlyEntry(t *testing.T, reg *registry.Registry) registry.Entry {
+	t.Helper()
+	entries, err := reg.Reap()
+	if err != nil || len(entries) != 1 || entries[0].PID != os.Getpid() {
+		t.Fatalf("entries %+v, %v", entries, err)
+	}
+	return entries[0]
+}
