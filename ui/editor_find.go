@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -20,6 +21,7 @@ type editorBars struct {
 	box *fyne.Container // holds the bar that shows, or nothing
 
 	query, line *barEntry
+	replace     *barEntry
 	count       *widget.Label
 	find, goTo  fyne.CanvasObject
 
@@ -35,10 +37,16 @@ func newEditorBars(e *editor) *editorBars {
 	b.query.OnChanged = func(string) { b.search() }
 	b.query.OnSubmitted = func(string) { b.step(1) }
 	b.count = widget.NewLabel("")
-	b.find = container.NewBorder(nil, nil, nil, container.NewHBox(b.count,
+	b.replace = newBarEntry(b.hide)
+	b.replace.SetPlaceHolder("Replace with")
+	b.replace.OnSubmitted = func(string) { b.replaceOne() }
+	findRow := container.NewBorder(nil, nil, nil, container.NewHBox(b.count,
 		widget.NewButtonWithIcon("", theme.MoveUpIcon(), func() { b.step(-1) }),
 		widget.NewButtonWithIcon("", theme.MoveDownIcon(), func() { b.step(1) }),
 		widget.NewButtonWithIcon("", theme.CancelIcon(), b.hide)), b.query)
+	replaceRow := container.NewBorder(nil, nil, nil, container.NewHBox(
+		widget.NewButton("Replace", b.replaceOne), widget.NewButton("All", b.replaceAll)), b.replace)
+	b.find = container.NewVBox(findRow, replaceRow)
 	b.line = newBarEntry(b.hide)
 	b.line.SetPlaceHolder("Go to line")
 	b.line.OnSubmitted = b.goToLine
@@ -50,13 +58,78 @@ func newEditorBars(e *editor) *editorBars {
 }
 
 // showFind shows the find bar, seeded with the selection when it is on
-// one line, and focuses its entry.
+// one line, else with the word at the caret, and focuses its entry with
+// its text selected, so that typing replaces it.
 func (b *editorBars) showFind() {
 	if sel := b.e.selection(); !sel.Empty() && sel.Start.Line == sel.End.Line {
 		b.query.SetText(b.e.selectedText())
+	} else if w := wordAtCaret(b.e); w != "" {
+		b.query.SetText(w)
 	}
 	b.show(b.find, b.query)
+	b.query.TypedShortcut(&fyne.ShortcutSelectAll{})
 	b.search()
+}
+
+// wordAtCaret is the identifier at or just before the caret, or "".
+func wordAtCaret(e *editor) string {
+	line := e.buf.Line(e.caret.Line)
+	start, end := textbuf.WordAt(line, e.caret.Col)
+	w := string([]rune(line)[start:end])
+	for _, r := range w {
+		if r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return ""
+		}
+	}
+	return w
+}
+
+// findShown reports whether the find bar shows.
+func (b *editorBars) findShown() bool {
+	return len(b.box.Objects) == 1 && b.box.Objects[0] == b.find
+}
+
+// current matches are the matches of the query in the text as it is now
+// (found again after an edit), for highlighting while the find bar shows.
+func (b *editorBars) currentMatches() []textbuf.Range {
+	if !b.findShown() {
+		return nil
+	}
+	if b.version != b.e.version {
+		b.matches = b.e.buf.Find(b.query.Text, false)
+		b.version = b.e.version
+		b.current = -1
+		b.showCount()
+	}
+	return b.matches
+}
+
+// replaceOne replaces the selected match (selecting the next one first
+// when the selection is none) and selects the next.
+func (b *editorBars) replaceOne() {
+	ms := b.currentMatches()
+	sel := b.e.selection()
+	for _, m := range ms {
+		if m == sel {
+			b.e.replaceSelection(b.replace.Text)
+			b.e.buf.Seal()
+			b.step(1)
+			return
+		}
+	}
+	b.step(1)
+}
+
+// replaceAll replaces every match as one undo step.
+func (b *editorBars) replaceAll() {
+	ms := b.currentMatches()
+	if len(ms) == 0 {
+		return
+	}
+	n := b.e.buf.ReplaceAll(ms, b.replace.Text)
+	b.e.edited(b.e.buf.Clamp(ms[0].Start))
+	b.search()
+	b.count.SetText(fmt.Sprintf("Replaced %d", n))
 }
 
 // showGoto shows the go-to-line bar and focuses its entry.
@@ -82,6 +155,7 @@ func (b *editorBars) hide() {
 	b.box.Objects = nil
 	b.box.Refresh()
 	b.e.content.Refresh()
+	b.e.invalidate() // the matches' highlight goes
 	b.e.page.focus()
 }
 
@@ -95,6 +169,7 @@ func (b *editorBars) search() {
 		b.selectMatch(b.firstFrom(b.e.selection().Start))
 	}
 	b.showCount()
+	b.e.invalidate() // every match is highlighted
 }
 
 // step selects the next match (dir 1) or the previous one (dir -1) from

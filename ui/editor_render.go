@@ -122,7 +122,8 @@ func (e *editor) place() {
 }
 
 func (e *editor) rowSource() rowSource {
-	return rowSource{buf: e.buf, hl: e.hl, tabWidth: e.tabWidth, caretLine: e.caret.Line, sel: e.selection()}
+	return rowSource{buf: e.buf, hl: e.hl, tabWidth: e.tabWidth, caretLine: e.caret.Line, sel: e.selection(),
+		marks: e.bars.currentMatches()}
 }
 
 // placeCaret draws the caret where it is, when that is in view.
@@ -256,13 +257,17 @@ func newRowStyles(c [9]color.NRGBA, syntax bool) rowStyles {
 		current: &widget.CustomTextGridStyle{BGColor: c[1]},
 	}
 	fg := [textbuf.Number + 1]color.Color{textbuf.Keyword: c[3], textbuf.String: c[4], textbuf.Comment: c[5], textbuf.Number: c[6]}
+	mark := c[6] // the warning colour, faint: find's matches
+	mark.A = 0x55
 	for k := range st.kinds {
 		if syntax && fg[k] != nil {
 			st.kinds[k] = &widget.CustomTextGridStyle{FGColor: fg[k]}
 			st.selected[k] = &widget.CustomTextGridStyle{FGColor: fg[k], BGColor: c[2]}
+			st.marked[k] = &widget.CustomTextGridStyle{FGColor: fg[k], BGColor: mark}
 			continue
 		}
 		st.selected[k] = &widget.CustomTextGridStyle{BGColor: c[2]}
+		st.marked[k] = &widget.CustomTextGridStyle{BGColor: mark}
 	}
 	return st
 }

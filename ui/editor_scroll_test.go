@@ -74,3 +74,59 @@ func contrast(a, b color.NRGBA) float64 {
 	la, lb := lum(a), lum(b)
 	return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
 }
+
+// TestFindSeedsTheWordSelected: Ctrl+F with the caret in a word seeds the
+// bar with it, selected, so typing replaces it (it once gave
+// "newBackendreturn").
+func TestFindSeedsTheWordSelected(t *testing.T) {
+	e := newTestEditor(t, "b := newBackend()\nreturn b\n", false)
+	e.moveTo(textbuf.Pos{Col: 8}, false)
+	ctrl(e, fyne.KeyF, false)
+	if e.bars.query.Text != "newBackend" {
+		t.Fatalf("seeded %q, want newBackend", e.bars.query.Text)
+	}
+	test.Type(e.bars.query, "return")
+	if e.bars.query.Text != "return" {
+		t.Errorf("typing after the seed gave %q, want return", e.bars.query.Text)
+	}
+}
+
+// TestFindHighlightsEveryMatchAndReplaces: every match is drawn marked,
+// Replace replaces the selected one and moves on, All replaces the rest as
+// one undo step.
+func TestFindHighlightsEveryMatchAndReplaces(t *testing.T) {
+	e := newTestEditor(t, "foo x foo\nfoo\n", false)
+	ctrl(e, fyne.KeyF, false)
+	test.Type(e.bars.query, "foo")
+	rows := buildRows(e.rowSource(), span{first: 0, count: 3, col: 0, cols: 40}, e.look.styles)
+	gutter := gutterWidth(e.buf.LineCount())
+	marked := func(row, col int) bool {
+		c := rows[row].Cells[gutter+col]
+		return c.Style == e.look.styles.marked[textbuf.Plain] || c.Style == e.look.styles.selected[textbuf.Plain]
+	}
+	for _, at := range [][2]int{{0, 0}, {0, 8}, {1, 1}} {
+		if !marked(at[0], at[1]) {
+			t.Errorf("line %d col %d is not drawn as a match", at[0]+1, at[1]+1)
+		}
+	}
+	if marked(0, 4) {
+		t.Error("the x between matches is drawn as a match")
+	}
+	test.Type(e.bars.replace, "bar")
+	e.bars.replaceOne()
+	if got := e.buf.Text(); got != "bar x foo\nfoo\n" {
+		t.Fatalf("Replace gave %q", got)
+	}
+	e.bars.replaceAll()
+	if got := e.buf.Text(); got != "bar x bar\nbar\n" {
+		t.Fatalf("All gave %q", got)
+	}
+	e.undo()
+	if got := e.buf.Text(); got != "bar x foo\nfoo\n" {
+		t.Errorf("one undo after All gave %q, want the text before All", got)
+	}
+	e.bars.hide()
+	if len(e.rowSource().marks) != 0 {
+		t.Error("matches stay marked after the bar is hidden")
+	}
+}

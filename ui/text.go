@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"sort"
 	"strconv"
 	"unicode/utf8"
 
@@ -25,6 +26,7 @@ type rowStyles struct {
 	current  widget.TextGridStyle
 	kinds    [textbuf.Number + 1]widget.TextGridStyle
 	selected [textbuf.Number + 1]widget.TextGridStyle
+	marked   [textbuf.Number + 1]widget.TextGridStyle // find's matches
 }
 
 // rowSource is what the rows are built from: the text, its highlighting
@@ -36,6 +38,7 @@ type rowSource struct {
 	tabWidth  int
 	caretLine int
 	sel       textbuf.Range
+	marks     []textbuf.Range // find's matches, in order; highlighted
 }
 
 // gutterWidth is the width in cells of the line number column for n
@@ -86,6 +89,7 @@ func appendLine(cells []widget.TextGridCell, src rowSource, i int, sp span, st r
 		spans = src.hl.Spans(i)
 	}
 	selFrom, selTo := selectedCols(src.sel, i)
+	marks := lineMarks(src.marks, i)
 	width := max(src.tabWidth, 1)
 	cell, col, last := 0, 0, sp.col+sp.cols
 	for _, r := range line {
@@ -100,6 +104,12 @@ func appendLine(cells []widget.TextGridCell, src rowSource, i int, sp span, st r
 			kind = spans[0].Kind
 		}
 		style := st.kinds[kind]
+		for len(marks) > 0 && marks[0].End.Line == i && marks[0].End.Col <= col {
+			marks = marks[1:]
+		}
+		if len(marks) > 0 && !(marks[0].Start.Line == i && marks[0].Start.Col > col) && st.marked[kind] != nil {
+			style = st.marked[kind]
+		}
 		if col >= selFrom && col < selTo {
 			style = st.selected[kind]
 		}
@@ -119,6 +129,15 @@ func appendLine(cells []widget.TextGridCell, src rowSource, i int, sp span, st r
 		cells = append(cells, widget.TextGridCell{Rune: ' ', Style: st.selected[textbuf.Plain]})
 	}
 	return cells
+}
+
+// lineMarks returns the marks that touch line i, from the first one; marks
+// are ordered, so a binary search finds it.
+func lineMarks(marks []textbuf.Range, i int) []textbuf.Range {
+	j := sort.Search(len(marks), func(k int) bool { return marks[k].End.Line >= i })
+	marks = marks[j:]
+	k := sort.Search(len(marks), func(k int) bool { return marks[k].Start.Line > i })
+	return marks[:k]
 }
 
 // selectedCols returns the rune columns [from, to) of line that sel

@@ -238,3 +238,29 @@ func TestSliceAndClamp(t *testing.T) {
 		t.Error("slice is not valid UTF-8")
 	}
 }
+
+// TestReplaceAllIsOneUndo: every match replaced at once, one Undo takes
+// them all back, one Redo makes them again.
+func TestReplaceAllIsOneUndo(t *testing.T) {
+	const text = "Foo foo\nbar FOO foo\nfoofoo"
+	b := New(text)
+	n := b.ReplaceAll(b.Find("foo", false), "quux")
+	want := "quux quux\nbar quux quux\nquuxquux"
+	if n != 6 || b.Text() != want {
+		t.Fatalf("ReplaceAll = %d, %q; want 6, %q", n, b.Text(), want)
+	}
+	if _, ok := b.Undo(); !ok || b.Text() != text {
+		t.Fatalf("one Undo gives %q, want %q", b.Text(), text)
+	}
+	if _, ok := b.Redo(); !ok || b.Text() != want {
+		t.Fatalf("one Redo gives %q, want %q", b.Text(), want)
+	}
+	if n := b.ReplaceAll(b.Find("nothing", true), "x"); n != 0 {
+		t.Errorf("replacing no match = %d", n)
+	}
+	b = New("a\nb")
+	b.ReplaceAll(b.Find("a", true), "x\ny")
+	if b.Text() != "x\ny\nb" {
+		t.Errorf("a replacement with a newline gives %q", b.Text())
+	}
+}

@@ -66,3 +66,30 @@ func runesEqual(a, b []rune) bool {
 	}
 	return true
 }
+
+// ReplaceAll replaces the text of every range (ordered, not overlapping,
+// as Find returns them) with s, as one undo step, and returns how many it
+// replaced. The edits are made from the last to the first, so the earlier
+// ranges stay where they were.
+func (b *Buffer) ReplaceAll(ranges []Range, s string) int {
+	s = normalize(s)
+	var edits []edit
+	for i := len(ranges) - 1; i >= 0; i-- {
+		r := b.clampRange(ranges[i].Ordered())
+		removed := b.Slice(r)
+		if removed == s {
+			continue
+		}
+		b.apply(r, s)
+		edits = append(edits, edit{at: r.Start, removed: removed, inserted: s})
+	}
+	if len(edits) == 0 {
+		return 0
+	}
+	h := &b.hist
+	h.redo = nil
+	h.nextID++
+	h.undo = append(h.undo, group{id: h.nextID, edits: edits})
+	h.open = false
+	return len(edits)
+}
