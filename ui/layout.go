@@ -74,5 +74,9 @@ func (w *Window) SaveLayout() error {
 	policy := st.Policy
 	st = *w.closedLayout
 	st.Policy = policy
-	return store.SaveProjectState(w.project.Root, st)
+	if err := store.SaveProjectState(w.project.Root, st); err != nil {
+		return err
+	}
+	// The project closed last is the one a launch without a folder opens.
+	return store.TouchProject(w.project.Root)
 }

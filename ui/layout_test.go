@@ -53,3 +53,34 @@ func TestLayoutIsRestoredOnTheNextStart(t *testing.T) {
 		t.Fatalf("saving the layout lost the policy: %+v", st)
 	}
 }
+
+// TestTheProjectClosedLastOpensNext: two windows; the one closed last is
+// the project a launch without a folder opens.
+func TestTheProjectClosedLastOpensNext(t *testing.T) {
+	store, err := app.OpenStore(filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := test.NewTempApp(t)
+	first := New(a, newProject(t, map[string]string{"a.go": "package a\n"}))
+	second := New(a, newProject(t, map[string]string{"b.go": "package b\n"}))
+	for _, w := range []*Window{first, second} {
+		defer w.status.stop()
+		if err := store.TouchProject(w.project.Root); err != nil { // opened: first, then second
+			t.Fatal(err)
+		}
+		w.SetActions(Actions{Store: store})
+		w.loading.Wait()
+	}
+	second.Window().Close()
+	if err := second.SaveLayout(); err != nil {
+		t.Fatal(err)
+	}
+	first.Window().Close()
+	if err := first.SaveLayout(); err != nil {
+		t.Fatal(err)
+	}
+	if last, err := store.LastProject(); err != nil || last != first.project.Root {
+		t.Fatalf("LastProject = %q, %v; want %s, closed last", last, err, first.project.Root)
+	}
+}
