@@ -139,3 +139,24 @@ func labelTexts(o fyne.CanvasObject) []string {
 	}
 	return out
 }
+
+// TestStatusMessagesOpenWhole: a message too long for the status bar is
+// cut there, and a click on it shows it whole, with the earlier ones.
+func TestStatusMessagesOpenWhole(t *testing.T) {
+	w := newTestWindow(t)
+	w.Window().Resize(fyne.NewSize(800, 600))
+	long := "the file tree does not follow changes on disk: " + strings.Repeat("too many open files, ", 20) + "end"
+	w.status.notify("first message")
+	w.status.notify(long)
+	test.Tap(w.status.message)
+	var all string
+	for _, o := range w.win.Canvas().Overlays().List() {
+		all += strings.Join(labelTexts(o), "\n")
+	}
+	if !strings.Contains(all, long) || !strings.Contains(all, "first message") {
+		t.Fatalf("the messages dialog shows:\n%s\nwant both messages whole", all)
+	}
+	if strings.Index(all, long) > strings.Index(all, "first message") {
+		t.Error("the newest message is not first")
+	}
+}

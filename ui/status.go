@@ -21,11 +21,17 @@ const messageLifetime = 10 * time.Second
 // a transient message and the caret's line:column. Used on the main
 // goroutine only.
 type statusBar struct {
-	project, eval, mcp, agents, message, cursor *widget.Label
-	selection                                   *widget.Select // the active .trestle.json selection
-	bar                                         fyne.CanvasObject
-	clear                                       *time.Timer // clears the message
+	project, eval, mcp, agents, cursor *widget.Label
+	message                            *tapLabel      // a click shows every recent message whole
+	selection                          *widget.Select // the active .trestle.json selection
+	bar                                fyne.CanvasObject
+	clear                              *time.Timer // clears the message
+	recent                             []string    // the last maxRecentMessages messages, oldest first
 }
+
+// maxRecentMessages is how many messages the status bar keeps to show
+// whole when its message is clicked.
+const maxRecentMessages = 50
 
 func newStatusBar(root string) *statusBar {
 	s := &statusBar{
@@ -34,7 +40,7 @@ func newStatusBar(root string) *statusBar {
 		eval:      widget.NewLabel("evaluator: not started"),
 		mcp:       widget.NewLabel(mcpText("", nil)),
 		agents:    widget.NewLabel(agentsText(nil, 0)),
-		message:   widget.NewLabel(""),
+		message:   newTapLabel(),
 		cursor:    widget.NewLabel(""),
 	}
 	s.selection.SetSelected("default")
@@ -59,6 +65,10 @@ func (s *statusBar) setCursor(line, col int) {
 func (s *statusBar) notify(msg string) {
 	s.stop()
 	s.message.SetText(msg)
+	s.recent = append(s.recent, time.Now().Format("15:04:05")+"  "+msg)
+	if over := len(s.recent) - maxRecentMessages; over > 0 {
+		s.recent = append(s.recent[:0:0], s.recent[over:]...)
+	}
 	var timer *time.Timer
 	timer = time.AfterFunc(messageLifetime, func() {
 		fyne.Do(func() {
@@ -68,6 +78,26 @@ func (s *statusBar) notify(msg string) {
 		})
 	})
 	s.clear = timer
+}
+
+// tapLabel is a label that reports taps: the status bar's message, cut
+// with an ellipsis when long, opens whole when clicked.
+type tapLabel struct {
+	widget.Label
+	onTap func()
+}
+
+func newTapLabel() *tapLabel {
+	l := &tapLabel{}
+	l.ExtendBaseWidget(l)
+	return l
+}
+
+// Tapped implements fyne.Tappable.
+func (l *tapLabel) Tapped(*fyne.PointEvent) {
+	if l.onTap != nil {
+		l.onTap()
+	}
 }
 
 // stop cancels clearing the current message.

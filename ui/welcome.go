@@ -1,8 +1,11 @@
 package ui
 
 import (
+	"strings"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -33,4 +36,24 @@ func (w *Window) showWelcome(attach string) {
 	})
 	card := container.NewVBox(text, container.NewBorder(nil, nil, nil, copyCmd, cmd))
 	w.tabs.setHint(container.NewPadded(container.NewVScroll(card)))
+}
+
+// showMessages opens the status bar's recent messages, whole and newest
+// first: a message the bar cut, or one that has gone, can be read there.
+// It must be called on the main goroutine.
+func (w *Window) showMessages() {
+	recent := w.status.recent
+	if len(recent) == 0 {
+		return
+	}
+	lines := make([]string, len(recent))
+	for i, m := range recent {
+		lines[len(recent)-1-i] = m
+	}
+	text := widget.NewLabel(strings.Join(lines, "\n"))
+	text.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustom("Messages", "Close", container.NewVScroll(text), w.win)
+	size := w.win.Canvas().Size()
+	d.Resize(fyne.NewSize(min(size.Width-60, 760), min(size.Height-60, 420)))
+	d.Show()
 }

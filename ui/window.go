@@ -89,6 +89,7 @@ func New(a fyne.App, p *app.Project) *Window {
 	w.tree.OnUnselected = func(string) { w.treeSel = "" }
 	w.panes = newPanes(p.Root, w.openAt, w.filesNamed)
 	w.panes.agents.onOpen = w.showCall
+	w.status.message.onTap = w.showMessages
 	w.addSearchPane()
 	w.paneSplit = container.NewVSplit(w.tabs.content, w.panes.tabs)
 	w.paneSplit.Offset = 0.72
