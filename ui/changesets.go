@@ -444,7 +444,7 @@ func (v *changeSetsView) askReject() {
 	if !ok {
 		return
 	}
-	reason := widget.NewEntry()
+	reason := newEscEntry()
 	reason.SetPlaceHolder("optional: why, for the agent to read")
 	items := []*widget.FormItem{widget.NewFormItem("Reason", reason)}
 	d := dialog.NewForm("Reject "+cs.ID+": "+changeset.MarkControls(cs.Title), "Reject", "Cancel", items, func(ok bool) {
@@ -454,7 +454,7 @@ func (v *changeSetsView) askReject() {
 	}, v.w.win)
 	reason.OnSubmitted = func(string) { d.Submit() } // Enter rejects
 	d.Resize(fyne.NewSize(480, 0))
-	d.Show()
+	showDialog(v.w.win.Canvas(), d)
 	v.w.win.Canvas().Focus(reason)
 }
 
@@ -532,13 +532,13 @@ func conflictText(res changeset.ChangeSet, err error) string {
 // showProblem shows msg in a dialog and in the status bar. Main goroutine only.
 func (v *changeSetsView) showProblem(title, msg string) {
 	v.w.status.notify(title)
-	dialog.ShowInformation(title, msg, v.w.win)
+	showInfo(title, msg, v.w.win)
 }
 
 // showError shows err in a dialog and in the status bar. Main goroutine only.
 func (v *changeSetsView) showError(err error) {
 	v.w.status.notify(err.Error())
-	dialog.ShowError(err, v.w.win)
+	showError(err, v.w.win)
 }
 
 // reloadTabs shows the new content of written files in their open tabs,

@@ -185,7 +185,7 @@ func (w *Window) openWindow(dir string) {
 		return
 	}
 	if err := w.actions.OpenWindow(dir); err != nil {
-		dialog.ShowError(fmt.Errorf("open %s: %w", dir, err), w.win)
+		showError(fmt.Errorf("open %s: %w", dir, err), w.win)
 		return
 	}
 	w.buildMenu(withFirst(dir, w.recent)) // Open Recent has it at once, before the store is read again
@@ -195,5 +195,5 @@ func (w *Window) openWindow(dir string) {
 func (w *Window) showAbout() {
 	msg := widget.NewLabel(fmt.Sprintf("Trestle %s\nA Go workbench that coding agents attach to over MCP.\n\nProject: %s",
 		w.actions.Version, w.project.Root))
-	dialog.ShowCustom("About Trestle", "Close", msg, w.win)
+	showDialog(w.win.Canvas(), dialog.NewCustom("About Trestle", "Close", msg, w.win))
 }

@@ -24,7 +24,7 @@ func (w *Window) Notice(ctx context.Context, client, message string) error {
 		text.Wrapping = fyne.TextWrapWord
 		d := dialog.NewCustom(fmt.Sprintf("Message from %s", client), "Dismiss", text, w.win)
 		d.Resize(fyne.NewSize(480, 0))
-		d.Show()
+		showDialog(w.win.Canvas(), d)
 		w.status.notify(fmt.Sprintf("%s: %s", client, message))
 	})
 }

@@ -225,7 +225,7 @@ func (w *Window) openFolder() {
 	}, w.win)
 	size := w.win.Canvas().Size()
 	d.dialog.Resize(fyne.NewSize(min(size.Width-60, 640), min(size.Height-60, 420)))
-	d.dialog.Show()
+	showDialog(w.win.Canvas(), d.dialog)
 	w.win.Canvas().Focus(d.path)
 	d.path.CursorColumn = len([]rune(d.path.Text))
 	d.refresh()
@@ -236,7 +236,7 @@ func (w *Window) openFolder() {
 func (w *Window) browseFolder() {
 	fd := dialog.NewFolderOpen(func(uri fyne.ListableURI, err error) {
 		if err != nil {
-			dialog.ShowError(err, w.win)
+			showError(err, w.win)
 			return
 		}
 		if uri != nil {

@@ -132,13 +132,13 @@ func (w *Window) showSettings() {
 		}
 	}, w.win)
 	d.Resize(fyne.NewSize(520, 0))
-	d.Show()
+	showDialog(w.win.Canvas(), d)
 }
 
 // applySettings takes effect at once and is stored off the main goroutine.
 func (w *Window) applySettings(s app.Settings, policy string) {
 	if err := s.Validate(); err != nil {
-		dialog.ShowError(err, w.win)
+		showError(err, w.win)
 		return
 	}
 	listenerChanged := s.Listener != w.settings.Listener

@@ -358,7 +358,7 @@ func (a *tabArea) dirtyTabs() []*fileTab {
 func (a *tabArea) showError(err error) {
 	a.notify(err.Error())
 	if a.win != nil {
-		dialog.ShowError(err, a.win)
+		showError(err, a.win)
 	}
 }
 
@@ -375,7 +375,7 @@ func askSave(win fyne.Window, title, msg string, onSave, onDiscard func()) {
 	discard := widget.NewButton("Discard", func() { d.Hide(); onDiscard() })
 	discard.Importance = widget.DangerImportance
 	d.SetButtons([]fyne.CanvasObject{widget.NewButton("Cancel", d.Hide), discard, save})
-	d.Show()
+	showDialog(win.Canvas(), d)
 }
 
 // buffer is the text of an open tab, copied out for another goroutine.

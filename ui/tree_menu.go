@@ -40,7 +40,7 @@ func (t *fileTree) showMenu(uid string, pos fyne.Position) {
 // askNew asks for the name of a file or folder to create in dir and
 // creates it with create (off the main goroutine).
 func (t *fileTree) askNew(title, dir string, create func(rel string) error) {
-	name := widget.NewEntry()
+	name := newEscEntry()
 	name.Validator = validNewName
 	name.SetPlaceHolder("name, or sub/folder/name")
 	item := widget.NewFormItem("Name", name)
@@ -58,7 +58,7 @@ func (t *fileTree) askNew(title, dir string, create func(rel string) error) {
 
 // askRename asks for a new name for uid, in the same folder.
 func (t *fileTree) askRename(uid string) {
-	name := widget.NewEntry()
+	name := newEscEntry()
 	name.SetText(path.Base(uid))
 	name.Validator = validBaseName
 	item := widget.NewFormItem("New name", name)
@@ -73,7 +73,7 @@ func (t *fileTree) askRename(uid string) {
 }
 
 // showForm shows a one-entry form dialog that calls ok when confirmed.
-func (t *fileTree) showForm(title, confirm string, entry *widget.Entry, item *widget.FormItem, ok func()) {
+func (t *fileTree) showForm(title, confirm string, entry *escEntry, item *widget.FormItem, ok func()) {
 	d := dialog.NewForm(title, confirm, "Cancel", []*widget.FormItem{item}, func(confirmed bool) {
 		if confirmed {
 			ok()
@@ -81,7 +81,7 @@ func (t *fileTree) showForm(title, confirm string, entry *widget.Entry, item *wi
 	}, t.win)
 	entry.OnSubmitted = func(string) { d.Submit() } // Enter confirms; Submit checks the validator
 	d.Resize(fyne.NewSize(420, d.MinSize().Height))
-	d.Show()
+	showDialog(t.win.Canvas(), d)
 	t.win.Canvas().Focus(entry)
 }
 
@@ -99,7 +99,7 @@ func (t *fileTree) confirmDelete(uid string) {
 	d.SetConfirmText("Delete")
 	d.SetDismissText("Cancel")
 	d.SetConfirmImportance(widget.DangerImportance)
-	d.Show()
+	showDialog(t.win.Canvas(), d)
 }
 
 // runIO runs op on a goroutine the tree owns, reads dirs again there, and
@@ -113,7 +113,7 @@ func (t *fileTree) runIO(dirs []string, op func() error, done func()) {
 			t.apply(reads)
 			switch {
 			case err != nil:
-				dialog.ShowError(err, t.win)
+				showError(err, t.win)
 			case done != nil:
 				done()
 			}
