@@ -242,7 +242,7 @@ func TestChangeSetsRejectStoresReason(t *testing.T) {
 	v := startChanges(t, w, m, time.Hour)
 	v.list.Select(0)
 	test.Tap(v.reject)
-	entry, ok := w.win.Canvas().Focused().(*widget.Entry)
+	entry, ok := w.win.Canvas().Focused().(*escEntry)
 	if !ok {
 		t.Fatalf("the reject dialog's reason has no focus: %T", w.win.Canvas().Focused())
 	}

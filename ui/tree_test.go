@@ -351,9 +351,9 @@ func TestNewFileDialogCreatesAndOpens(t *testing.T) {
 	w := newTestWindow(t)
 	readFolder(w, "lib")
 	w.files.askNew("New File", "lib", w.files.createFile)
-	var entry *widget.Entry
+	var entry *escEntry
 	for _, o := range test.LaidOutObjects(w.Window().Canvas().Overlays().Top()) {
-		if e, ok := o.(*widget.Entry); ok {
+		if e, ok := o.(*escEntry); ok {
 			entry = e
 		}
 	}
