@@ -1,0 +1,134 @@
+package mcpbridge
+
+import (
+	"context"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"trestle/app"
+	"trestle/app/projconf"
+	"trestle/app/services"
+	"trestle/app/task"
+)
+
+// recordingAsk answers every permission request with d and keeps them.
+type recordingAsk struct {
+	d  app.Decision
+	mu sync.Mutex
+	rs []app.PermissionRequest
+}
+
+func (a *recordingAsk) ask(_ context.Context, req app.PermissionRequest) (app.Decision, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.rs = append(a.rs, req)
+	return a.d, nil
+}
+
+func (a *recordingAsk) requests() []app.PermissionRequest {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]app.PermissionRequest(nil), a.rs...)
+}
+
+// gatedListener serves a project with tasks under the ask policy over a
+// real loopback listener.
+func gatedListener(t *testing.T, conf string, ask *recordingAsk) (testListener, *app.Gate) {
+	t.Helper()
+	project := newTestProject(t)
+	if err := os.WriteFile(filepath.Join(project.Root, projconf.FileName), []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gate := app.NewGate(app.PolicyAsk, ask.ask)
+	sv := services.Services{Tasks: task.NewRunner(project.Root), Gate: gate,
+		Config: func() (projconf.Config, error) { return projconf.Load(project.Root) }}
+	srv := NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv})
+	token, err := NewToken()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := srv.Listen(token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan struct{})
+	go func() { l.Serve(ctx); close(served) }()
+	t.Cleanup(func() { cancel(); <-served })
+	return testListener{l, token, project.Root}, gate
+}
+
+// call sends tools/call and returns its result, skipping notifications.
+func (rc *rawConn) call(id, tool, args string) map[string]any {
+	rc.t.Helper()
+	rc.sendf(`{"jsonrpc":"2.0","id":%q,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, tool, args)
+	for {
+		m := rc.recv()
+		if m["id"] == id {
+			res, _ := m["result"].(map[string]any)
+			if res == nil {
+				rc.t.Fatalf("%s: %v", tool, m)
+			}
+			return res
+		}
+	}
+}
+
+func resState(res map[string]any) any {
+	sc, _ := res["structuredContent"].(map[string]any)
+	return sc["state"]
+}
+
+// TestSessionGrantEndsWithTheConnection is issue 11 item 3's third part: an
+// "Allow for this session" must not outlive the connection it was given to.
+func TestSessionGrantEndsWithTheConnection(t *testing.T) {
+	ask := &recordingAsk{d: app.AllowSession}
+	l, gate := gatedListener(t, trestleJSON, ask)
+	a := dialAuth(t, l)
+	a.initialize("agent-a")
+	for _, id := range []string{"r1", "r2"} {
+		if res := a.call(id, "trestle_run", `{"task":"echo"}`); resState(res) != "done" && resState(res) != "problem" {
+			t.Fatalf("run %s: %v", id, res)
+		}
+	}
+	rs := ask.requests()
+	if len(rs) != 1 {
+		t.Fatalf("asked %d times, want once (then the session grant)", len(rs))
+	}
+	id := rs[0].Session
+	if !gate.Granted(id) {
+		t.Fatalf("no grant for %s after Allow for this session", id)
+	}
+	a.c.Close()
+	for deadline := time.Now().Add(10 * time.Second); gate.Granted(id); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the grant of %s outlived its connection", id)
+		}
+	}
+}
+
+// TestNewSessionNeverInheritsAGrant: a grant left for an id (as after a
+// listener restart numbers connections from conn-1 again) is dropped when a
+// session with that id begins.
+func TestNewSessionNeverInheritsAGrant(t *testing.T) {
+	ask := &recordingAsk{d: app.AllowSession}
+	l, gate := gatedListener(t, trestleJSON, ask)
+	gate.Check(context.Background(), app.PermissionRequest{Session: "conn-1", Kind: "run"})
+	if !gate.Granted("conn-1") {
+		t.Fatal("setup: no grant")
+	}
+	a := dialAuth(t, l)
+	a.initialize("agent-b")
+	ask.d = app.Deny
+	if res := a.call("r1", "trestle_run", `{"task":"echo"}`); resState(res) != "refused" {
+		t.Fatalf("a new connection ran under an earlier session's grant: %v", res)
+	}
+	if n := len(ask.requests()); n != 2 {
+		t.Fatalf("asked %d times, want 2", n)
+	}
+}
