@@ -6,6 +6,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -130,5 +131,39 @@ func TestNewSessionNeverInheritsAGrant(t *testing.T) {
 	}
 	if n := len(ask.requests()); n != 2 {
 		t.Fatalf("asked %d times, want 2", n)
+	}
+}
+
+// TestToolsRefuseGitMetadata: .git/config is readable through trestle_read
+// (issue 11), and remote URLs can hold credentials. Every way in is
+// refused, with words that say why.
+func TestToolsRefuseGitMetadata(t *testing.T) {
+	const secret = "hunter2-credential"
+	c := stdioClient(t, func(dir string) {
+		os.WriteFile(filepath.Join(dir, ".git", "config"), []byte("[remote \"origin\"]\n\turl = https://u:"+secret+"@h/r\n"), 0o644)
+		os.MkdirAll(filepath.Join(dir, ".GIT"), 0o755)
+		os.WriteFile(filepath.Join(dir, ".GIT", "config"), []byte("url = https://u:"+secret+"@h/r\n"), 0o644)
+		os.Symlink(".git", filepath.Join(dir, "gitlink"))
+		os.Symlink(".git/config", filepath.Join(dir, "notes.txt"))
+	})
+	for _, path := range []string{".git/config", ".GIT/config", "./.Git/config", "gitlink/config", "notes.txt", "docs/../.git/config"} {
+		res, sc := callTool(t, c, "trestle_read", map[string]any{"path": path})
+		if !res.IsError || sc["state"] != "refused" || !strings.Contains(textOf(res), "git's own folder") || strings.Contains(textOf(res), secret) {
+			t.Errorf("trestle_read %s: %v %q", path, sc["state"], textOf(res))
+		}
+	}
+	for _, under := range []string{".git", "gitlink"} {
+		res, sc := callTool(t, c, "trestle_files", map[string]any{"under": under})
+		if !res.IsError || sc["state"] != "refused" {
+			t.Errorf("trestle_files under %s: %v %q", under, sc["state"], textOf(res))
+		}
+	}
+	res, _ := callTool(t, c, "trestle_files", map[string]any{})
+	if strings.Contains(strings.ToLower(textOf(res)), ".git/") {
+		t.Errorf("trestle_files lists git's folder:\n%s", textOf(res))
+	}
+	res, _ = callTool(t, c, "trestle_search", map[string]any{"pattern": secret})
+	if strings.Contains(textOf(res), secret) {
+		t.Errorf("trestle_search found the credential:\n%s", textOf(res))
 	}
 }
