@@ -31,8 +31,8 @@ func TestWorkbenchDoesNotRunTheProjectsGitConfig(t *testing.T) {
 	project := newTestProject(t)
 	os.RemoveAll(filepath.Join(project.Root, ".git"))
 	for name, text := range map[string]string{
-		"HEAD":   "ref: refs/heads/main\n",
-		"config": "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n\tfsmonitor = \"touch " + marker + "; false\"\n",
+		"HEAD":           "ref: refs/heads/main\n",
+		"config":         "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n\tfsmonitor = \"touch " + marker + "; false\"\n",
 		"objects/info/x": "", "refs/heads/x": "",
 	} {
 		p := filepath.Join(project.Root, filepath.FromSlash(name))
