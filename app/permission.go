@@ -27,6 +27,7 @@ type PermissionRequest struct {
 	Env       []string // "NAME=value" the selection adds to the environment, sorted
 	Tags      []string // build tags the selection adds
 	Dir       string   // a run's working folder, project-relative ("" for the root)
+	Preload   []string // packages an evaluator imports (and so initialises) first
 }
 
 // Gate applies a project's agent permission policy to evaluations and runs

@@ -2,6 +2,7 @@ package mcpbridge
 
 import (
 	"context"
+	"sort"
 	"strings"
 
 	"trestle/app"
@@ -23,15 +24,43 @@ type Activity interface {
 	ChangeSetProposed(cs changeset.ChangeSet)
 }
 
-// permit asks the gate whether the calling client may do kind with detail.
-func (s *Server) permit(ctx context.Context, kind, detail string) error {
+// permit asks the gate whether the calling client may go ahead with req,
+// which names everything that decides what runs.
+func (s *Server) permit(ctx context.Context, req app.PermissionRequest) error {
 	g := s.opts.Services.Gate
 	if g == nil {
 		return nil
 	}
-	return g.Check(ctx, app.PermissionRequest{
-		Client: clientName(ctx), Session: sessionID(ctx), Kind: kind, Detail: detail,
-	})
+	req.Client, req.Session = clientName(ctx), sessionID(ctx)
+	return g.Check(ctx, req)
+}
+
+// runRequest is a run of t with args under the selection name: the command
+// line, its folder, and the environment and tags the selection adds.
+func runRequest(t projconf.Task, args []string, name string, sel projconf.Selection) app.PermissionRequest {
+	dir := t.Dir
+	if dir == "." {
+		dir = ""
+	}
+	return app.PermissionRequest{Kind: "run", Detail: commandLine(t, args), Selection: name,
+		Env: envLines(sel.Env), Tags: sel.Tags, Dir: dir}
+}
+
+// evalRequest is an evaluation of code under the selection name: the
+// environment and tags its evaluator has, and what it imports first.
+func evalRequest(code, name string, sel projconf.Selection) app.PermissionRequest {
+	return app.PermissionRequest{Kind: "evaluate", Detail: code, Selection: name,
+		Env: envLines(sel.Env), Tags: sel.Tags, Preload: sel.Preload}
+}
+
+// envLines is env as sorted NAME=value lines.
+func envLines(env map[string]string) []string {
+	out := make([]string, 0, len(env))
+	for k, v := range env {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // config is the project's configuration; a malformed file still gives the

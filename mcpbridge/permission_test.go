@@ -2,6 +2,7 @@ package mcpbridge
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"trestle/app"
+	"trestle/app/eval"
 	"trestle/app/projconf"
 	"trestle/app/services"
 	"trestle/app/task"
@@ -47,7 +49,10 @@ func gatedListener(t *testing.T, conf string, ask *recordingAsk) (testListener, 
 	}
 	gate := app.NewGate(app.PolicyAsk, ask.ask)
 	sv := services.Services{Tasks: task.NewRunner(project.Root), Gate: gate,
+		Eval: eval.NewManager(eval.ManagerOptions{Root: project.Root, Module: project.Module,
+			WorkerCommand: testWorkerCommand}),
 		Config: func() (projconf.Config, error) { return projconf.Load(project.Root) }}
+	t.Cleanup(sv.Eval.Close)
 	srv := NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv})
 	token, err := NewToken()
 	if err != nil {
@@ -165,5 +170,46 @@ func TestToolsRefuseGitMetadata(t *testing.T) {
 	res, _ = callTool(t, c, "trestle_search", map[string]any{"pattern": secret})
 	if strings.Contains(textOf(res), secret) {
 		t.Errorf("trestle_search found the credential:\n%s", textOf(res))
+	}
+}
+
+// TestPermissionRequestCarriesTheEnvironment is issue 11 item 8: a
+// .trestle.json selection with CC set to a shell command ran under allow
+// through trestle_run build, and under ask the dialog showed only
+// "go build ./...". The person is asked about everything that decides what
+// runs: the environment and tags the selection adds, the folder, and for
+// an evaluation what it imports first.
+func TestPermissionRequestCarriesTheEnvironment(t *testing.T) {
+	const conf = `{"selections": {"cgo": {"tags": ["evil"], "env": {"CGO_ENABLED": "1", "CC": "sh -c 'touch /tmp/pwned' #"},
+		"preload": ["example.com/demo/pkg"]}},
+	"tasks": {"gen": {"command": ["go", "generate"], "dir": "pkg"}}}`
+	ask := &recordingAsk{d: app.Deny}
+	l, _ := gatedListener(t, conf, ask)
+	a := dialAuth(t, l)
+	a.initialize("agent-env")
+	for i, call := range []struct{ tool, args string }{
+		{"trestle_run", `{"task":"build","selection":"cgo"}`},
+		{"trestle_run", `{"task":"gen","selection":"cgo"}`},
+		{"trestle_eval", `{"code":"1+1","selection":"cgo"}`},
+	} {
+		if res := a.call(fmt.Sprint(i), call.tool, call.args); resState(res) != "refused" {
+			t.Fatalf("%s under a denied ask: %v", call.tool, res)
+		}
+	}
+	rs := ask.requests()
+	if len(rs) != 3 {
+		t.Fatalf("asked %d times, want 3: %+v", len(rs), rs)
+	}
+	wantEnv := "CC=sh -c 'touch /tmp/pwned' #|CGO_ENABLED=1"
+	for i, r := range rs[:3] {
+		if got := strings.Join(r.Env, "|"); got != wantEnv || strings.Join(r.Tags, ",") != "evil" || r.Selection != "cgo" {
+			t.Errorf("request %d (%s %q): selection %q env %q tags %v; want the selection's", i, r.Kind, r.Detail, r.Selection, got, r.Tags)
+		}
+	}
+	if rs[0].Detail != "go build ./..." || rs[1].Dir != "pkg" || rs[1].Detail != "go generate" {
+		t.Errorf("runs: %+v / %+v", rs[0], rs[1])
+	}
+	if rs[2].Kind != "evaluate" || strings.Join(rs[2].Preload, ",") != "example.com/demo/pkg" {
+		t.Errorf("evaluation: %+v", rs[2])
 	}
 }
