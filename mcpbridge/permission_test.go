@@ -213,3 +213,23 @@ func TestPermissionRequestCarriesTheEnvironment(t *testing.T) {
 		t.Errorf("evaluation: %+v", rs[2])
 	}
 }
+
+// TestVetAsksWithTheDefaultSelection: trestle_diagnostics' refresh runs go
+// vet under the default selection; the person sees its environment too.
+func TestVetAsksWithTheDefaultSelection(t *testing.T) {
+	project := newTestProject(t)
+	conf := `{"selections": {"default": {"env": {"GOFLAGS": "-toolexec=/tmp/evil"}}}}`
+	os.WriteFile(filepath.Join(project.Root, projconf.FileName), []byte(conf), 0o644)
+	ask := &recordingAsk{d: app.Deny}
+	srv := NewServer(Options{Project: project, Window: &tabsWindow{}, Version: "test", Logger: log.New(io.Discard, "", 0),
+		Services: services.Services{Tasks: task.NewRunner(project.Root), Gate: app.NewGate(app.PolicyAsk, ask.ask),
+			Config: func() (projconf.Config, error) { return projconf.Load(project.Root) }}})
+	if _, res := srv.vet(context.Background(), ""); res == nil || !res.IsError {
+		t.Fatalf("vet under a denied ask went ahead")
+	}
+	rs := ask.requests()
+	if len(rs) != 1 || rs[0].Detail != "go vet ./..." || rs[0].Selection != "default" ||
+		strings.Join(rs[0].Env, "|") != "GOFLAGS=-toolexec=/tmp/evil" {
+		t.Fatalf("requests %+v", rs)
+	}
+}
