@@ -118,3 +118,29 @@ func TestReadFromASubfolderOfARepository(t *testing.T) {
 		t.Fatalf("status from a subfolder: %+v %v %v", st, ok, err)
 	}
 }
+
+// TestReadDoesNotRunANestedRepositorysFsmonitor: inside a real repository,
+// a folder with a .git file naming a hostile repository next to it, and a
+// project folder made to look bare (files a change set could create), are
+// no way in either: the status of a project in a subfolder is the outer
+// repository's.
+func TestReadDoesNotRunANestedRepositorysFsmonitor(t *testing.T) {
+	needGit(t)
+	root, marker := t.TempDir(), filepath.Join(t.TempDir(), "pwned")
+	if out, err := exec.Command("git", "init", "-q", "-b", "main", root).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	writeTree(t, root, map[string]string{
+		"sub/.git": "gitdir: store\n", "sub/store/HEAD": "ref: refs/heads/main\n", "sub/store/config": hostileConfig(marker),
+		"sub/store/objects/info/keep": "", "sub/store/refs/heads/keep": "", "sub/x.go": "package x\n",
+		"bare/HEAD": "ref: refs/heads/main\n", "bare/config": hostileConfig(marker),
+		"bare/objects/info/keep": "", "bare/refs/heads/keep": "",
+	})
+	if _, ok, err := Read(context.Background(), root); !ok || err != nil {
+		t.Fatalf("status: %v %v", ok, err)
+	}
+	if _, _, err := Read(context.Background(), filepath.Join(root, "bare")); err != nil {
+		t.Fatalf("status from a bare-looking subfolder: %v", err)
+	}
+	assertNoMarker(t, marker)
+}
