@@ -180,7 +180,7 @@ func TestToolsRefuseGitMetadata(t *testing.T) {
 // runs: the environment and tags the selection adds, the folder, and for
 // an evaluation what it imports first.
 func TestPermissionRequestCarriesTheEnvironment(t *testing.T) {
-	const conf = `{"selections": {"cgo": {"tags": ["evil"], "env": {"CGO_ENABLED": "1", "CC": "sh -c 'touch /tmp/pwned' #"},
+	const conf = `{"selections": {"cgo": {"tags": ["evil"], "env": {"CGO_ENABLED": "1", "CC": "sh -c 'echo pwned' #"},
 		"preload": ["example.com/demo/pkg"]}},
 	"tasks": {"gen": {"command": ["go", "generate"], "dir": "pkg"}}}`
 	ask := &recordingAsk{d: app.Deny}
@@ -200,7 +200,7 @@ func TestPermissionRequestCarriesTheEnvironment(t *testing.T) {
 	if len(rs) != 3 {
 		t.Fatalf("asked %d times, want 3: %+v", len(rs), rs)
 	}
-	wantEnv := "CC=sh -c 'touch /tmp/pwned' #|CGO_ENABLED=1"
+	wantEnv := "CC=sh -c 'echo pwned' #|CGO_ENABLED=1"
 	for i, r := range rs[:3] {
 		if got := strings.Join(r.Env, "|"); got != wantEnv || strings.Join(r.Tags, ",") != "evil" || r.Selection != "cgo" {
 			t.Errorf("request %d (%s %q): selection %q env %q tags %v; want the selection's", i, r.Kind, r.Detail, r.Selection, got, r.Tags)
@@ -218,7 +218,7 @@ func TestPermissionRequestCarriesTheEnvironment(t *testing.T) {
 // vet under the default selection; the person sees its environment too.
 func TestVetAsksWithTheDefaultSelection(t *testing.T) {
 	project := newTestProject(t)
-	conf := `{"selections": {"default": {"env": {"GOFLAGS": "-toolexec=/tmp/evil"}}}}`
+	conf := `{"selections": {"default": {"env": {"GOFLAGS": "-toolexec=evil-tool"}}}}`
 	os.WriteFile(filepath.Join(project.Root, projconf.FileName), []byte(conf), 0o644)
 	ask := &recordingAsk{d: app.Deny}
 	srv := NewServer(Options{Project: project, Window: &tabsWindow{}, Version: "test", Logger: log.New(io.Discard, "", 0),
@@ -229,7 +229,7 @@ func TestVetAsksWithTheDefaultSelection(t *testing.T) {
 	}
 	rs := ask.requests()
 	if len(rs) != 1 || rs[0].Detail != "go vet ./..." || rs[0].Selection != "default" ||
-		strings.Join(rs[0].Env, "|") != "GOFLAGS=-toolexec=/tmp/evil" {
+		strings.Join(rs[0].Env, "|") != "GOFLAGS=-toolexec=evil-tool" {
 		t.Fatalf("requests %+v", rs)
 	}
 }
