@@ -3,7 +3,9 @@ package mcpbridge
 import (
 	"context"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"trestle/app"
 	"trestle/app/changeset"
@@ -42,7 +44,7 @@ func runRequest(t projconf.Task, args []string, name string, sel projconf.Select
 	if dir == "." {
 		dir = ""
 	}
-	return app.PermissionRequest{Kind: "run", Detail: commandLine(t, args), Selection: name,
+	return app.PermissionRequest{Kind: "run", Detail: quotedCommand(append(append([]string{}, t.Command...), args...)), Selection: name,
 		Env: envLines(sel.Env), Tags: sel.Tags, Dir: dir}
 }
 
@@ -71,4 +73,27 @@ func (s *Server) config() (projconf.Config, error) {
 
 func commandLine(t projconf.Task, args []string) string {
 	return strings.Join(append(append([]string{}, t.Command...), args...), " ")
+}
+
+// quotedCommand is argv as a person reads a shell command: an argument with
+// spaces or quotes is single-quoted, one with control characters (a
+// newline that would start a false second line) Go-quoted, so what is one
+// argument is never shown as two.
+func quotedCommand(argv []string) string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		switch {
+		case strings.IndexFunc(a, unicode.IsControl) >= 0:
+			out[i] = strconv.Quote(a)
+		case a == "" || strings.IndexFunc(a, needsQuote) >= 0:
+			out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		default:
+			out[i] = a
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+func needsQuote(r rune) bool {
+	return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_@%+=:,./-", r))
 }
