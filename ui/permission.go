@@ -91,7 +91,8 @@ func (w *Window) showAsk(req app.PermissionRequest, answer chan<- app.Decision) 
 		session.Disable()
 		buttons.Add(once)
 		buttons.Add(session)
-		arm = time.AfterFunc(askArm, func() { mainThread.do(func() { once.Enable(); session.Enable() }) })
+		onMain := mainThread.do // read here, on the main goroutine, not on the timer's
+		arm = time.AfterFunc(askArm, func() { onMain(func() { once.Enable(); session.Enable() }) })
 	}
 	shown, hidden := visibleText(req.Detail)
 	top.Add(widget.NewLabel(describeSize(req, hidden)))

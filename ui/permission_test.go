@@ -66,13 +66,19 @@ func startAsk(t *testing.T, req app.PermissionRequest) *askHarness {
 	mainThread = fake
 	t.Cleanup(func() { mainThread = old })
 	h := &askHarness{t: t, w: w, run: run, got: make(chan app.Decision, 1)}
+	ctx, cancel := context.WithCancel(context.Background())
+	asked := make(chan struct{})
 	go func() {
-		d, err := w.Ask(context.Background(), req)
+		defer close(asked)
+		d, err := w.Ask(ctx, req)
 		if err != nil {
 			t.Error(err)
 		}
 		h.got <- d
 	}()
+	// A dialog nobody answered is closed before the fake main goroutine
+	// stops, so neither Ask nor the arming timer outlives the test.
+	t.Cleanup(func() { cancel(); <-asked })
 	h.waitFor("the dialog", func() bool { return findButton(w.win.Canvas(), "Deny") != nil })
 	return h
 }
