@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -34,9 +35,22 @@ const askArm = 700 * time.Millisecond
 
 // Ask shows the person an agent's request to evaluate code or run a task
 // and waits for Allow once, Allow for this session or Deny. No answer
-// within AskBound (or ctx ending) closes the dialog and denies. Safe for
+// within AskBound (or ctx ending) closes the dialog and denies. One dialog
+// shows at a time: a request that comes while another is shown waits its
+// turn (up to AskBound), so dialogs never stack under the pointer. Safe for
 // concurrent use from any goroutine except the main one.
 func (w *Window) Ask(ctx context.Context, req app.PermissionRequest) (app.Decision, error) {
+	turn := w.askTurn()
+	wait := time.NewTimer(AskBound)
+	defer wait.Stop()
+	select {
+	case turn <- struct{}{}:
+		defer func() { <-turn }()
+	case <-wait.C:
+		return app.Deny, nil
+	case <-ctx.Done():
+		return app.Deny, nil
+	}
 	answer := make(chan app.Decision, 1)
 	var d dialog.Dialog
 	err := Call(ctx, 0, func() { d = w.showAsk(req, answer) })
@@ -53,6 +67,14 @@ func (w *Window) Ask(ctx context.Context, req app.PermissionRequest) (app.Decisi
 	}
 	fyne.Do(d.Hide)
 	return app.Deny, nil
+}
+
+// askTurns holds each window's turn to show a permission dialog.
+var askTurns sync.Map // *Window → chan struct{} with room for one
+
+func (w *Window) askTurn() chan struct{} {
+	turn, _ := askTurns.LoadOrStore(w, make(chan struct{}, 1))
+	return turn.(chan struct{})
 }
 
 // showAsk builds and shows the dialog: who asks, the size of what would

@@ -311,3 +311,57 @@ func TestAskDeniesWhenTheCallerGivesUp(t *testing.T) {
 func containsPart(list []string, part string) bool {
 	return strings.Contains(strings.Join(list, "\n"), part)
 }
+
+// TestAskShowsOneDialogAtATime: requests that come together (several
+// agents, or one flooding) never stack dialogs; the next shows once the
+// person has answered the one before.
+func TestAskShowsOneDialogAtATime(t *testing.T) {
+	h := startAsk(t, app.PermissionRequest{Client: "first", Session: "conn-1", Kind: "run", Detail: "go test ./..."})
+	second := make(chan app.Decision, 1)
+	go func() {
+		d, _ := h.w.Ask(context.Background(), app.PermissionRequest{Client: "second", Session: "conn-2", Kind: "run", Detail: "go vet ./..."})
+		second <- d
+	}()
+	// Stacking shows within milliseconds; a second of one dialog is enough
+	// to tell (a slow machine can only make this pass, never fail, wrongly).
+	for end := time.Now().Add(time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		var overlays int
+		var title string
+		h.onMain(func() {
+			overlays = len(h.w.win.Canvas().Overlays().List())
+			walkOverlay(h.w.win.Canvas(), func(o fyne.CanvasObject) {
+				if l, ok := o.(*widget.Label); ok && strings.HasSuffix(l.Text, "asks to run this command:") {
+					title = l.Text
+				}
+			})
+		})
+		if overlays != 1 || !strings.HasPrefix(title, "first ") {
+			t.Fatalf("%d dialogs shown, the top one %q; want only the first's", overlays, title)
+		}
+	}
+	if d := h.tap("Deny"); d != app.Deny {
+		t.Fatalf("first: %v", d)
+	}
+	h.waitFor("the second dialog", func() bool {
+		found := false
+		walkOverlay(h.w.win.Canvas(), func(o fyne.CanvasObject) {
+			if l, ok := o.(*widget.Label); ok && strings.HasPrefix(l.Text, "second asks") {
+				found = true
+			}
+		})
+		return found
+	})
+	h.waitFor("Allow once enabled", func() bool {
+		b := findButton(h.w.win.Canvas(), "Allow once")
+		return b != nil && !b.Disabled()
+	})
+	h.onMain(func() { test.Tap(findButton(h.w.win.Canvas(), "Allow once")) })
+	select {
+	case d := <-second:
+		if d != app.AllowOnce {
+			t.Fatalf("second: %v", d)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the second Ask did not return")
+	}
+}
