@@ -12,26 +12,37 @@ type Decision int
 const (
 	Deny         Decision = iota // no, or no answer in time
 	AllowOnce                    // this request only
-	AllowSession                 // this and every later request of the same client session
+	AllowSession                 // this and every later request of the same client session, while the policy stays ask
 )
 
 // PermissionRequest is an agent asking to evaluate code or run a task.
+// Everything that decides what runs is in it, so the person sees all of it.
 type PermissionRequest struct {
 	Client  string // the client's name from initialize
 	Session string // the MCP session id
 	Kind    string // "evaluate" or "run"
 	Detail  string // the code, or the command line
+
+	Selection string   // the .trestle.json selection it runs under
+	Env       []string // "NAME=value" the selection adds to the environment, sorted
+	Tags      []string // build tags the selection adds
+	Dir       string   // a run's working folder, project-relative ("" for the root)
+	Preload   []string // packages an evaluator imports (and so initialises) first
 }
 
 // Gate applies a project's agent permission policy to evaluations and runs
-// agents ask for: allow, deny, or ask the person (through Ask). Safe for
-// concurrent use.
+// agents ask for: allow, deny, or ask the person (through Ask). deny always
+// wins: over a grant for the session and over an answer the person gave
+// after the policy changed. Safe for concurrent use.
 type Gate struct {
 	ask func(context.Context, PermissionRequest) (Decision, error)
 
 	mu       sync.Mutex
 	policy   string
-	sessions map[string]bool // sessions allowed for the rest of their life
+	sessions map[string]bool // sessions allowed while the policy stays ask
+	// epoch counts policy changes and forgotten sessions: an answer to a
+	// dialog shown before either becomes no grant.
+	epoch uint64
 }
 
 // NewGate returns a gate with policy (PolicyAsk when empty). ask shows the
@@ -42,14 +53,20 @@ func NewGate(policy string, ask func(context.Context, PermissionRequest) (Decisi
 	return g
 }
 
-// SetPolicy changes the policy; an unknown one is PolicyAsk.
+// SetPolicy changes the policy; an unknown one is PolicyAsk. A change drops
+// every "Allow for this session" grant: going back to ask asks again.
 func (g *Gate) SetPolicy(policy string) {
 	if !ValidPolicy(policy) {
 		policy = PolicyAsk
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if policy == g.policy {
+		return
+	}
 	g.policy = policy
+	clear(g.sessions)
+	g.epoch++
 }
 
 // Policy is the policy in force.
@@ -63,13 +80,13 @@ func (g *Gate) Policy() string {
 // ErrRefused that says why.
 func (g *Gate) Check(ctx context.Context, req PermissionRequest) error {
 	g.mu.Lock()
-	policy, allowed := g.policy, g.sessions[req.Session]
+	policy, allowed, epoch := g.policy, g.sessions[req.Session], g.epoch
 	g.mu.Unlock()
 	switch {
-	case policy == PolicyAllow || allowed:
-		return nil
 	case policy == PolicyDeny:
-		return fmt.Errorf("this project's policy denies agent %s requests (the person can change it in Settings): %w", req.Kind, ErrRefused)
+		return errDenied(req)
+	case policy == PolicyAllow, allowed:
+		return nil
 	case g.ask == nil:
 		return fmt.Errorf("nobody is there to approve this %s request: %w", req.Kind, ErrRefused)
 	}
@@ -77,11 +94,16 @@ func (g *Gate) Check(ctx context.Context, req PermissionRequest) error {
 	if err != nil {
 		return fmt.Errorf("ask the person about this %s request: %v: %w", req.Kind, err, ErrRefused)
 	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.policy == PolicyDeny {
+		return errDenied(req)
+	}
 	switch d {
 	case AllowSession:
-		g.mu.Lock()
-		g.sessions[req.Session] = true
-		g.mu.Unlock()
+		if req.Session != "" && g.epoch == epoch && g.policy == PolicyAsk {
+			g.sessions[req.Session] = true
+		}
 		return nil
 	case AllowOnce:
 		return nil
@@ -89,9 +111,22 @@ func (g *Gate) Check(ctx context.Context, req PermissionRequest) error {
 	return fmt.Errorf("the person denied this %s request (or did not answer in time): %w", req.Kind, ErrRefused)
 }
 
-// Forget drops what a session was allowed, when it ends.
+func errDenied(req PermissionRequest) error {
+	return fmt.Errorf("this project's policy denies agent %s requests (the person can change it in Settings): %w", req.Kind, ErrRefused)
+}
+
+// Forget drops what a session was allowed; the MCP server calls it when a
+// session ends and when one begins (an id may be given out again).
 func (g *Gate) Forget(session string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	delete(g.sessions, session)
+	g.epoch++
+}
+
+// Granted reports whether session holds an "Allow for this session" grant.
+func (g *Gate) Granted(session string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.sessions[session]
 }

@@ -59,3 +59,105 @@ func TestGateRemembersAllowForSession(t *testing.T) {
 		t.Fatalf("asked %d times, want 3 (another session, then after Forget)", asked)
 	}
 }
+
+// askCounter is an ask function that answers d and counts its calls;
+// during, when set, runs while the person "looks at" the dialog.
+type askCounter struct {
+	d      Decision
+	asked  int
+	during func()
+}
+
+func (a *askCounter) ask(context.Context, PermissionRequest) (Decision, error) {
+	a.asked++
+	if a.during != nil {
+		a.during()
+	}
+	return a.d, nil
+}
+
+// TestGateDenyWinsOverASessionGrant is the attack of issue 11 item 3: the
+// person allowed a session, then switched the project to deny because the
+// agent misbehaved; the agent's next evaluation ran anyway.
+func TestGateDenyWinsOverASessionGrant(t *testing.T) {
+	a := &askCounter{d: AllowSession}
+	g := NewGate(PolicyAsk, a.ask)
+	req := PermissionRequest{Session: "conn-1", Kind: "evaluate", Detail: "1"}
+	if err := g.Check(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	g.SetPolicy(PolicyDeny)
+	if err := g.Check(context.Background(), req); !errors.Is(err, ErrRefused) {
+		t.Fatalf("under deny, a session allowed before ran: %v", err)
+	}
+	if a.asked != 1 {
+		t.Fatalf("deny asked the person (%d asks)", a.asked)
+	}
+}
+
+// TestGatePolicyChangeClearsSessionGrants: ask → allow → ask again must not
+// revive a grant given before.
+func TestGatePolicyChangeClearsSessionGrants(t *testing.T) {
+	a := &askCounter{d: AllowSession}
+	g := NewGate(PolicyAsk, a.ask)
+	req := PermissionRequest{Session: "conn-1", Kind: "run", Detail: "go test ./..."}
+	g.Check(context.Background(), req)
+	g.SetPolicy(PolicyAsk) // the same policy saved again keeps the grant
+	g.Check(context.Background(), req)
+	if a.asked != 1 {
+		t.Fatalf("saving the same policy dropped the grant (%d asks)", a.asked)
+	}
+	for _, p := range []string{PolicyAllow, PolicyAsk} {
+		g.SetPolicy(p)
+	}
+	a.d = AllowOnce
+	if err := g.Check(context.Background(), req); err != nil || a.asked != 2 {
+		t.Fatalf("after allow and back to ask: %v, %d asks (want the person asked again)", err, a.asked)
+	}
+}
+
+// TestGateAnswerAcrossASwitchToDeny: the person switches to deny while a
+// dialog is up, then the dialog is answered "Allow for this session" (by
+// them or a stray click): deny wins, and no grant is kept.
+func TestGateAnswerAcrossASwitchToDeny(t *testing.T) {
+	a := &askCounter{d: AllowSession}
+	g := NewGate(PolicyAsk, a.ask)
+	a.during = func() { g.SetPolicy(PolicyDeny) }
+	req := PermissionRequest{Session: "conn-1", Kind: "evaluate", Detail: "1"}
+	if err := g.Check(context.Background(), req); !errors.Is(err, ErrRefused) {
+		t.Fatalf("an answer given after the switch to deny ran: %v", err)
+	}
+	a.during = nil
+	g.SetPolicy(PolicyAsk)
+	a.d = Deny
+	g.Check(context.Background(), req)
+	if a.asked != 2 {
+		t.Fatalf("the answer across the switch became a grant (%d asks, want 2)", a.asked)
+	}
+}
+
+// TestGateForgetDuringTheDialog: a session that ends while its dialog is up
+// gets no grant from the late answer (its id may be given out again).
+func TestGateForgetDuringTheDialog(t *testing.T) {
+	a := &askCounter{d: AllowSession}
+	g := NewGate(PolicyAsk, a.ask)
+	a.during = func() { g.Forget("conn-1") }
+	req := PermissionRequest{Session: "conn-1", Kind: "run", Detail: "go build ./..."}
+	g.Check(context.Background(), req)
+	if g.Granted("conn-1") {
+		t.Fatal("a session forgotten while its dialog was up kept the grant")
+	}
+}
+
+// TestGateNoGrantWithoutASession: a caller with no session id must not
+// leave a grant every other session-less caller inherits.
+func TestGateNoGrantWithoutASession(t *testing.T) {
+	a := &askCounter{d: AllowSession}
+	g := NewGate(PolicyAsk, a.ask)
+	req := PermissionRequest{Kind: "run", Detail: "go build ./..."}
+	g.Check(context.Background(), req)
+	g.Check(context.Background(), req)
+	if a.asked != 2 {
+		t.Fatalf("asked %d times, want 2: a grant without a session applies to nobody", a.asked)
+	}
+}

@@ -35,6 +35,9 @@ type Project struct {
 	Root string
 	// Module is the module path from Root/go.mod, or "" when there is none.
 	Module string
+	// gitDir is the repository folder a Root/.git file points to, when it
+	// is inside Root and not Root itself (git --separate-git-dir=./store).
+	gitDir string
 }
 
 // OpenProject resolves dir (absolute, symlinks resolved), checks that it is a
@@ -58,7 +61,7 @@ func OpenProject(dir string) (*Project, error) {
 	if !info.IsDir() {
 		return nil, fmt.Errorf("open project %s: not a folder: %w", root, ErrInvalid)
 	}
-	p := &Project{Root: root}
+	p := &Project{Root: root, gitDir: linkedGitDir(root)}
 	if data, err := os.ReadFile(filepath.Join(root, "go.mod")); err == nil {
 		p.Module = modfile.ModulePath(data)
 	}
@@ -90,6 +93,69 @@ func (p *Project) Resolve(name string) (string, error) {
 		return "", fmt.Errorf("%s: %w (a symlink leads to %s)", name, ErrOutside, real)
 	}
 	return real, nil
+}
+
+// ResolveShown is Resolve for what Trestle shows an agent (trestle_read,
+// trestle_files, trestle_open, ReadFile, ListFiles): it also refuses, with
+// ErrRefused, git's metadata (IsGitMetadata), whether named directly or
+// reached through a symlink. Its config can hold credentials in remote URLs.
+func (p *Project) ResolveShown(name string) (string, error) {
+	real, err := p.Resolve(name)
+	if err != nil {
+		return "", err
+	}
+	joined := name
+	if !filepath.IsAbs(name) {
+		joined = filepath.Join(p.Root, filepath.FromSlash(name))
+	}
+	if p.isGitAbs(filepath.Clean(joined)) || p.isGitAbs(real) {
+		return "", fmt.Errorf("%s is in git's own folder (.git), which Trestle does not show: its config can "+
+			"hold credentials, and git runs commands named there. The branch and changed files are in "+
+			"trestle_workbench: %w", name, ErrRefused)
+	}
+	return real, nil
+}
+
+// IsGitMetadata reports whether rel (project-relative, slash-separated) is
+// git's repository metadata: a .git in any letter case at any depth, or
+// inside the repository folder a Root/.git file points to. Listings and
+// searches skip it and ResolveShown refuses it.
+func (p *Project) IsGitMetadata(rel string) bool {
+	return p.isGitAbs(filepath.Join(p.Root, filepath.FromSlash(rel)))
+}
+
+func (p *Project) isGitAbs(abs string) bool {
+	if ignore.InGitDir(p.Rel(abs)) {
+		return true
+	}
+	return p.gitDir != "" && within(p.gitDir, abs)
+}
+
+// linkedGitDir is the folder root/.git names with "gitdir: ...", when it
+// is inside root and not root itself; "" otherwise.
+func linkedGitDir(root string) string {
+	dotgit := filepath.Join(root, ".git")
+	info, err := os.Lstat(dotgit)
+	if err != nil || !info.Mode().IsRegular() || info.Size() > 4<<10 {
+		return ""
+	}
+	data, err := os.ReadFile(dotgit)
+	if err != nil {
+		return ""
+	}
+	target, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
+	if !ok {
+		return ""
+	}
+	target = filepath.FromSlash(strings.TrimSpace(target))
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(root, target)
+	}
+	real, err := evalExisting(filepath.Clean(target))
+	if err != nil || real == root || !within(root, real) {
+		return ""
+	}
+	return real
 }
 
 // evalExisting resolves symlinks in the longest existing prefix of abs and
@@ -146,10 +212,11 @@ func NewFileText(rel, text string) FileText {
 	return FileText{Path: rel, Text: text, Lines: CountLines(text), SHA256: hex.EncodeToString(sum[:])}
 }
 
-// ReadFile reads a project file from disk. It refuses folders, binary files
+// ReadFile reads a project file from disk. It refuses git's metadata
+// (see ResolveShown), folders, binary files
 // (a NUL byte in the first 8 KiB) and files over MaxReadBytes.
 func (p *Project) ReadFile(name string) (FileText, error) {
-	abs, err := p.Resolve(name)
+	abs, err := p.ResolveShown(name)
 	if err != nil {
 		return FileText{}, err
 	}
@@ -214,7 +281,7 @@ func SliceLines(text string, start, end int) (string, error) {
 }
 
 // ListFiles lists the files under the project folder under (""/"." for the
-// root), skipping .git and what .gitignore ignores, and not following
+// root), skipping git's metadata (see IsGitMetadata) and what .gitignore ignores, and not following
 // symlinked folders. glob, when set, is matched with path.Match against the
 // project-relative path and against the base name. It returns at most limit paths (sorted, forward slashes) and
 // whether more were left off.
@@ -228,7 +295,7 @@ func (p *Project) ListFiles(ctx context.Context, under, glob string, limit int) 
 		limit = DefaultListLimit
 	}
 	limit = min(limit, MaxListLimit)
-	start, err := p.Resolve(under)
+	start, err := p.ResolveShown(under)
 	if err != nil {
 		return nil, false, err
 	}
@@ -249,12 +316,12 @@ func (p *Project) ListFiles(ctx context.Context, under, glob string, limit int) 
 		}
 		rel := p.Rel(abs)
 		if d.IsDir() {
-			if d.Name() == ".git" || (rel != "." && ignored.Ignored(rel, true)) {
+			if rel != "." && (p.IsGitMetadata(rel) || ignored.Ignored(rel, true)) {
 				return filepath.SkipDir
 			}
 			return nil
 		}
-		if ignored.Ignored(rel, false) {
+		if p.IsGitMetadata(rel) || ignored.Ignored(rel, false) {
 			return nil
 		}
 		if glob != "" && !matchGlob(glob, rel) {

@@ -2,7 +2,10 @@ package mcpbridge
 
 import (
 	"context"
+	"sort"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"trestle/app"
 	"trestle/app/changeset"
@@ -23,15 +26,43 @@ type Activity interface {
 	ChangeSetProposed(cs changeset.ChangeSet)
 }
 
-// permit asks the gate whether the calling client may do kind with detail.
-func (s *Server) permit(ctx context.Context, kind, detail string) error {
+// permit asks the gate whether the calling client may go ahead with req,
+// which names everything that decides what runs.
+func (s *Server) permit(ctx context.Context, req app.PermissionRequest) error {
 	g := s.opts.Services.Gate
 	if g == nil {
 		return nil
 	}
-	return g.Check(ctx, app.PermissionRequest{
-		Client: clientName(ctx), Session: sessionID(ctx), Kind: kind, Detail: detail,
-	})
+	req.Client, req.Session = clientName(ctx), sessionID(ctx)
+	return g.Check(ctx, req)
+}
+
+// runRequest is a run of t with args under the selection name: the command
+// line, its folder, and the environment and tags the selection adds.
+func runRequest(t projconf.Task, args []string, name string, sel projconf.Selection) app.PermissionRequest {
+	dir := t.Dir
+	if dir == "." {
+		dir = ""
+	}
+	return app.PermissionRequest{Kind: "run", Detail: quotedCommand(append(append([]string{}, t.Command...), args...)), Selection: name,
+		Env: envLines(sel.Env), Tags: sel.Tags, Dir: dir}
+}
+
+// evalRequest is an evaluation of code under the selection name: the
+// environment and tags its evaluator has, and what it imports first.
+func evalRequest(code, name string, sel projconf.Selection) app.PermissionRequest {
+	return app.PermissionRequest{Kind: "evaluate", Detail: code, Selection: name,
+		Env: envLines(sel.Env), Tags: sel.Tags, Preload: sel.Preload}
+}
+
+// envLines is env as sorted NAME=value lines.
+func envLines(env map[string]string) []string {
+	out := make([]string, 0, len(env))
+	for k, v := range env {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // config is the project's configuration; a malformed file still gives the
@@ -42,4 +73,27 @@ func (s *Server) config() (projconf.Config, error) {
 
 func commandLine(t projconf.Task, args []string) string {
 	return strings.Join(task.Argv(t, args), " ")
+}
+
+// quotedCommand is argv as a person reads a shell command: an argument with
+// spaces or quotes is single-quoted, one with control characters (a
+// newline that would start a false second line) Go-quoted, so what is one
+// argument is never shown as two.
+func quotedCommand(argv []string) string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		switch {
+		case strings.IndexFunc(a, unicode.IsControl) >= 0:
+			out[i] = strconv.Quote(a)
+		case a == "" || strings.IndexFunc(a, needsQuote) >= 0:
+			out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		default:
+			out[i] = a
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+func needsQuote(r rune) bool {
+	return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_@%+=:,./-", r))
 }

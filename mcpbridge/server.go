@@ -71,6 +71,7 @@ func NewServer(opts Options) *Server {
 		server.WithToolCapabilities(false),
 		server.WithInstructions(s.instructions()),
 		server.WithRecovery(),
+		server.WithHooks(s.sessionHooks()),
 	)
 	for _, t := range s.tools() {
 		s.mcp.AddTools(s.recorded(t))
@@ -95,6 +96,22 @@ func (s *Server) inMode(window, headless string) string {
 		return headless
 	}
 	return window
+}
+
+// sessionHooks drop a session's "Allow for this session" grant when it
+// ends, and again when one begins: a listener that starts over numbers its
+// connections from conn-1 again, and a new client must never inherit the
+// grant the person gave an earlier one.
+func (s *Server) sessionHooks() *server.Hooks {
+	forget := func(_ context.Context, cs server.ClientSession) {
+		if g := s.opts.Services.Gate; g != nil {
+			g.Forget(cs.SessionID())
+		}
+	}
+	h := &server.Hooks{}
+	h.AddOnRegisterSession(forget)
+	h.AddOnUnregisterSession(forget)
+	return h
 }
 
 // MCP is the underlying mcp-go server.

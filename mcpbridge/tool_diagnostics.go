@@ -81,10 +81,10 @@ func (s *Server) vet(ctx context.Context, filter string) (*task.Run, *mcp.CallTo
 		}
 		pkg = "./" + dir
 	}
-	if err := s.permit(ctx, "run", "go vet "+pkg); err != nil {
+	sel, _ := conf.Selection("default")
+	if err := s.permit(ctx, runRequest(t, []string{pkg}, "default", sel)); err != nil {
 		return nil, failErr(err)
 	}
-	sel, _ := conf.Selection("default")
 	run, err := s.opts.Services.Tasks.Start(context.WithoutCancel(ctx), t, []string{pkg}, sel, s.activityLine)
 	if err != nil {
 		return nil, failErr(err)

@@ -52,7 +52,9 @@ func (s *Server) eval(ctx context.Context, p evalParams) *mcp.CallToolResult {
 	if p.TimeoutSeconds < 0 || p.TimeoutSeconds > int(eval.MaxTimeout/time.Second) {
 		return fail(stateProblem, "timeout_seconds %d is outside 1..%d", p.TimeoutSeconds, int(eval.MaxTimeout/time.Second))
 	}
-	if err := s.permit(ctx, "evaluate", p.Code); err != nil {
+	conf, _ := s.config()
+	sel, _ := conf.Selection(selectionOr(p.Selection))
+	if err := s.permit(ctx, evalRequest(p.Code, selectionOr(p.Selection), sel)); err != nil {
 		return failErr(err)
 	}
 	res, err := s.opts.Services.Eval.Eval(ctx, p.Selection, p.Code, time.Duration(p.TimeoutSeconds)*time.Second)

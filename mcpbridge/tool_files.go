@@ -54,7 +54,7 @@ func (s *Server) projectRel(name string) (string, error) {
 	if name == "" {
 		return "", errMissingPath
 	}
-	abs, err := s.opts.Project.Resolve(name)
+	abs, err := s.opts.Project.ResolveShown(name)
 	if err != nil {
 		return "", err
 	}

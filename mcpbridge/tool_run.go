@@ -76,7 +76,7 @@ func (s *Server) run(ctx context.Context, p runParams) *mcp.CallToolResult {
 	if !ok {
 		return fail(stateProblem, "no selection %q; the selections are: %s", p.Selection, strings.Join(conf.SelectionNames(), ", "))
 	}
-	if err := s.permit(ctx, "run", commandLine(t, p.Args)); err != nil {
+	if err := s.permit(ctx, runRequest(t, p.Args, selectionOr(p.Selection), sel)); err != nil {
 		return failErr(err)
 	}
 	prog := newProgress(ctx)

@@ -42,7 +42,9 @@ func (s *Server) search(ctx context.Context, p searchParams) *mcp.CallToolResult
 		return fail(stateProblem, "limit %d is outside 1..%d", p.Limit, search.MaxLimit)
 	}
 	q := search.Query{Pattern: p.Pattern, Regexp: p.Regexp, IgnoreCase: p.IgnoreCase, Glob: p.Glob, Limit: p.Limit}
-	res, err := search.Run(ctx, s.opts.Project.Root, q, search.Options{Ignored: ignore.New(s.opts.Project.Root).Ignored})
+	ignored := ignore.New(s.opts.Project.Root).Ignored
+	skip := func(rel string, dir bool) bool { return s.opts.Project.IsGitMetadata(rel) || ignored(rel, dir) }
+	res, err := search.Run(ctx, s.opts.Project.Root, q, search.Options{Ignored: skip})
 	if err != nil {
 		return fail(stateProblem, "search: %v", err)
 	}

@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -25,16 +27,97 @@ type Status struct {
 	Truncated bool     `json:"truncated,omitempty"`
 }
 
-// Read runs git status in dir. It returns ok=false when dir is not in a git
+// hardening is passed to every git we run. Command-line settings win over
+// every config file, the repository's own included, and git hands them on
+// to the gits it starts for submodules. A project's files are an agent's
+// to propose, so nothing in them may name a command git runs:
+//   - core.fsmonitor=false: the fsmonitor hook is a shell command git runs
+//     on every status (issue 11: a config at the project root ran one);
+//   - core.hooksPath=/dev/null: no hooks, whatever a config says;
+//   - safe.bareRepository=explicit: never a bare repository found by
+//     discovery (HEAD, config, objects/ and refs/ made the root one);
+//   - core.untrackedCache=false, no optional locks: status only reads.
+var hardening = []string{
+	"-c", "core.fsmonitor=false",
+	"-c", "core.hooksPath=/dev/null",
+	"-c", "safe.bareRepository=explicit",
+	"-c", "core.untrackedCache=false",
+	"-c", "diff.external=",
+	"--no-optional-locks",
+}
+
+// Repository is where git's metadata and work tree are for a folder.
+type Repository struct {
+	GitDir   string // the .git folder, or a .git file naming one
+	WorkTree string // the folder holding .git
+}
+
+// Find looks for a .git (folder or file) in dir and each folder above it,
+// as git's discovery does, but never takes a folder for a bare repository.
+// ok is false when there is none.
+func Find(dir string) (Repository, bool) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return Repository{}, false
+	}
+	for d := abs; ; {
+		dotgit := filepath.Join(d, ".git")
+		if info, err := os.Stat(dotgit); err == nil && (info.IsDir() || info.Mode().IsRegular()) {
+			return Repository{GitDir: dotgit, WorkTree: d}, true
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return Repository{}, false
+		}
+		d = parent
+	}
+}
+
+// Command is git with args for repo, hardened: the repository is named
+// explicitly (GIT_DIR and GIT_WORK_TREE, so no discovery and no
+// core.worktree), nothing from the environment chooses another, and no
+// setting from a config file can make it run a command.
+func Command(ctx context.Context, repo Repository, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, "git", append(append([]string(nil), hardening...), args...)...)
+	cmd.Dir = repo.WorkTree
+	cmd.Env = append(cleanEnv(os.Environ()),
+		"GIT_DIR="+repo.GitDir, "GIT_WORK_TREE="+repo.WorkTree,
+		"GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "GIT_EXTERNAL_DIFF=")
+	return cmd
+}
+
+// cleanEnv drops the variables that would choose another repository, add
+// settings or name a program for git to run.
+func cleanEnv(env []string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		switch {
+		case name == "GIT_CONFIG_GLOBAL", name == "GIT_CONFIG_NOSYSTEM", name == "GIT_CONFIG_SYSTEM":
+			out = append(out, kv) // where the person's own settings are
+		case strings.HasPrefix(name, "GIT_"):
+		default:
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// Read runs git status for dir. It returns ok=false when dir is not in a git
 // repository or git is not installed, and an error when git failed or took
 // longer than Timeout.
 func Read(ctx context.Context, dir string) (Status, bool, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return Status{}, false, nil
 	}
+	repo, ok := Find(dir)
+	if !ok {
+		return Status{}, false, nil
+	}
 	ctx, cancel := context.WithTimeout(ctx, Timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "-C", dir, "status", "--porcelain=v2", "--branch", "--untracked-files=normal")
+	cmd := Command(ctx, repo, "status", "--porcelain=v2", "--branch", "--untracked-files=normal")
+	cmd.Dir = dir // paths as from the project folder, as before
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

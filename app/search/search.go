@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"trestle/app/ignore"
 )
 
 // Limits of one search.
@@ -166,12 +168,12 @@ func (s *searcher) walk(ctx context.Context, paths chan<- string) error {
 		rel, _ := filepath.Rel(s.root, abs)
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
-			if rel != "." && (d.Name() == ".git" || s.ignored(rel, true)) {
+			if rel != "." && (ignore.IsGitName(d.Name()) || s.ignored(rel, true)) {
 				return filepath.SkipDir
 			}
 			return nil
 		}
-		if !d.Type().IsRegular() || s.ignored(rel, false) || !s.globMatch(rel) {
+		if !d.Type().IsRegular() || ignore.IsGitName(d.Name()) || s.ignored(rel, false) || !s.globMatch(rel) {
 			return nil
 		}
 		select {

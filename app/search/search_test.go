@@ -126,3 +126,27 @@ func TestAnchorsMatchEveryLine(t *testing.T) {
 		}
 	}
 }
+
+// TestRunSkipsGitInAnyCase: .git/config can hold credentials; on macOS and
+// Windows .GIT is the same folder, and a .git file names a repository.
+func TestRunSkipsGitInAnyCase(t *testing.T) {
+	root := tree(t, map[string]string{
+		".git/config":    "url = https://u:hunter2@h/r\n",
+		".GIT/config":    "url = https://u:hunter2@h/r\n",
+		"a/.Git/config":  "url = https://u:hunter2@h/r\n",
+		"sub/.git":       "gitdir: hunter2\n",
+		"main.go":        "// hunter2 is fine here\n",
+		".github/ci.yml": "hunter2\n",
+	})
+	res, err := Run(context.Background(), root, Query{Pattern: "hunter2"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range res.Matches {
+		got = append(got, m.Path)
+	}
+	if strings.Join(got, ",") != ".github/ci.yml,main.go" {
+		t.Fatalf("matches in %v, want only .github/ci.yml and main.go", got)
+	}
+}
