@@ -128,16 +128,20 @@ func (w *Window) showAsk(req app.PermissionRequest, answer chan<- app.Decision) 
 	}
 	body := container.NewBorder(top, container.NewCenter(buttons), nil, nil, center)
 	d = dialog.NewCustomWithoutButtons("Agent request", body, w.win)
+	waiting := fmt.Sprintf("%s is waiting for your answer", req.Client)
 	d.SetOnClosed(func() {
 		disarm()
 		select {
-		case answer <- app.Deny:
+		case answer <- app.Deny: // closed without a choice (Escape, the bound): denied
 		default:
+		}
+		if w.status.message.Text == waiting {
+			w.status.message.SetText("") // answered: no longer waiting
 		}
 	})
 	d.Resize(askDialogSize(w.win.Canvas().Size()))
-	d.Show()
-	w.status.notify(fmt.Sprintf("%s is waiting for your answer", req.Client))
+	showDialog(w.win.Canvas(), d)
+	w.status.notify(waiting)
 	return d
 }
 

@@ -365,3 +365,30 @@ func TestAskShowsOneDialogAtATime(t *testing.T) {
 		t.Fatal("the second Ask did not return")
 	}
 }
+
+// TestAskEscapeDeniesAndClearsTheWait: Escape closes the ask dialog as a
+// Deny, and the status bar stops saying the agent is waiting.
+func TestAskEscapeDeniesAndClearsTheWait(t *testing.T) {
+	h := startAsk(t, app.PermissionRequest{Client: "claude-code", Session: "conn-1", Kind: "run", Detail: "go test ./..."})
+	h.waitFor("the dialog", func() bool { return findButton(h.w.win.Canvas(), "Deny") != nil })
+	var waiting string
+	h.onMain(func() {
+		waiting = h.w.status.message.Text
+		c := h.w.win.Canvas()
+		c.Unfocus()
+		c.OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	})
+	select {
+	case d := <-h.got:
+		if d != app.Deny {
+			t.Fatalf("Escape answered %v, want Deny", d)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Ask did not return after Escape")
+	}
+	var now string
+	h.onMain(func() { now = h.w.status.message.Text })
+	if !strings.Contains(waiting, "waiting for your answer") || now != "" {
+		t.Errorf("status while asking %q, after %q; want the wait shown, then cleared", waiting, now)
+	}
+}
