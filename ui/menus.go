@@ -96,7 +96,7 @@ func (w *Window) buildMenu(recent []string) {
 		fyne.NewMenuItemSeparator(),
 		menuItem("Find in Files…", ctrlKey(fyne.KeyF, true), w.showSearch),
 		fyne.NewMenuItemSeparator())
-	for _, pane := range []string{"Eval", "Run", "Problems", "Agents", "Search", "Change Sets"} {
+	for _, pane := range []string{"Eval", "Run", "Problems", "Agents", "Search", "Changes", "Change Sets"} {
 		view.Items = append(view.Items, fyne.NewMenuItem(pane+" Pane", func() { w.selectPane(pane) }))
 	}
 	w.win.SetMainMenu(fyne.NewMainMenu(file, w.editMenu(), view, w.runMenu(), w.agentsMenu(), fyne.NewMenu("Help",

@@ -30,9 +30,11 @@ type panes struct {
 	agents   *agentsPane
 	runTab   *container.TabItem
 	evalTab  *container.TabItem
-	// search is find in files (searchpane.go), added by the window.
+	// search is find in files (searchpane.go), git the Changes tab
+	// (gitpane.go); the window adds both.
 	search    *searchPane
 	searchTab *container.TabItem
+	git       *gitPane
 }
 
 func newPanes(root string, open func(rel string, line int), named func(base string) []string) *panes {

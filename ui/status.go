@@ -21,7 +21,8 @@ const messageLifetime = 10 * time.Second
 // a transient message and the caret's line:column. Used on the main
 // goroutine only.
 type statusBar struct {
-	project, eval, mcp, agents, cursor *widget.Label
+	project, branch, eval, mcp, agents *widget.Label
+	cursor                             *widget.Label
 	message                            *tapLabel      // a click shows every recent message whole
 	selection                          *widget.Select // the active .trestle.json selection
 	bar                                fyne.CanvasObject
@@ -36,6 +37,7 @@ const maxRecentMessages = 50
 func newStatusBar(root string) *statusBar {
 	s := &statusBar{
 		project:   widget.NewLabel(shortPath(root)),
+		branch:    widget.NewLabel(""),
 		selection: widget.NewSelect([]string{"default"}, nil),
 		eval:      widget.NewLabel("evaluator: not started"),
 		mcp:       widget.NewLabel(mcpText("", nil)),
@@ -46,10 +48,25 @@ func newStatusBar(root string) *statusBar {
 	s.selection.SetSelected("default")
 	s.message.Truncation = fyne.TextTruncateEllipsis
 	s.message.Importance = widget.HighImportance
-	left := container.NewHBox(s.project, widget.NewSeparator(), s.selection, widget.NewSeparator(), s.eval,
+	s.branch.Hide()
+	left := container.NewHBox(s.project, s.branch, widget.NewSeparator(), s.selection, widget.NewSeparator(), s.eval,
 		widget.NewSeparator(), s.mcp, widget.NewSeparator(), s.agents, widget.NewSeparator())
 	s.bar = container.NewBorder(widget.NewSeparator(), nil, left, s.cursor, s.message)
 	return s
+}
+
+// setBranch shows the git branch after the project ("⎇ main"), or nothing
+// outside a repository.
+func (s *statusBar) setBranch(branch string, ok bool) {
+	switch {
+	case !ok:
+		s.branch.Hide()
+		return
+	case branch == "":
+		branch = "detached"
+	}
+	s.branch.SetText("⎇ " + branch)
+	s.branch.Show()
 }
 
 // setCursor shows the caret position, or nothing when no editor is active.

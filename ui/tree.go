@@ -130,13 +130,14 @@ func isWithin(dir, p string) bool {
 // Used on the main goroutine, except where a method says otherwise.
 type fileTree struct {
 	project     *app.Project
-	ignore      *ignore.Matcher     // safe for concurrent use
-	hideIgnored bool                // hide what .gitignore ignores instead of dimming it
-	children    map[string][]string // folder UID → child UIDs, read so far
-	dirs        map[string]bool     // UIDs known to be folders
-	ignored     map[string]bool     // UIDs .gitignore ignores
-	loaded      loadedSet           // the keys of children, for the watcher's goroutine
-	failed      func(error)         // told when a folder cannot be read
+	ignore      *ignore.Matcher              // safe for concurrent use
+	hideIgnored bool                         // hide what .gitignore ignores instead of dimming it
+	children    map[string][]string          // folder UID → child UIDs, read so far
+	dirs        map[string]bool              // UIDs known to be folders
+	ignored     map[string]bool              // UIDs .gitignore ignores
+	changed     map[string]widget.Importance // UIDs git sees changed, and their folders: their tint
+	loaded      loadedSet                    // the keys of children, for the watcher's goroutine
+	failed      func(error)                  // told when a folder cannot be read
 	tree        *projectTree
 	win         fyne.Window      // parent of the context menu's dialogs
 	open        func(rel string) // opens a file in the editor
@@ -332,6 +333,9 @@ func (t *fileTree) updateNode(uid string, branch bool, o fyne.CanvasObject) {
 	}
 	item.icon.SetResource(icon)
 	importance := widget.MediumImportance
+	if imp, ok := t.changed[uid]; ok {
+		importance = imp
+	}
 	if t.ignored[uid] {
 		importance = widget.LowImportance
 	}

@@ -91,6 +91,7 @@ func New(a fyne.App, p *app.Project) *Window {
 	w.panes.agents.onOpen = w.showCall
 	w.status.message.onTap = w.showMessages
 	w.addSearchPane()
+	w.addGitPane()
 	w.paneSplit = container.NewVSplit(w.tabs.content, w.panes.tabs)
 	w.paneSplit.Offset = 0.72
 	w.treeSplit = container.NewHSplit(w.tree, w.paneSplit)
@@ -192,6 +193,7 @@ func (w *Window) Watch(ctx context.Context) error {
 		return err
 	}
 	w.watcher = wt
+	w.refreshGit()
 	return nil
 }
 

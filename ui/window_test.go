@@ -42,6 +42,7 @@ func newTestWindowWith(t *testing.T, files map[string]string) *Window {
 	// inline instead (TestWindowTreeReadsFoldersOffTheMainGoroutine checks
 	// the real window's reads go off the main goroutine).
 	w.files.async = func(fn func()) { fn() }
+	w.panes.git.later = nil // no git refresh on a timer beside the test
 	t.Cleanup(func() {
 		w.Window().Close()
 		w.status.stop() // no timer may fire into a later test
