@@ -1,4 +1,4 @@
-package eval
+package evalworker
 
 import (
 	"reflect"
@@ -41,12 +41,12 @@ func TestPlanInput(t *testing.T) {
 func TestPlanKeepsLineNumbers(t *testing.T) {
 	p := planInput("import \"fmt\"\nx := 1\nfunc f() {}\nfmt.Sprint(x)")
 	for _, g := range p.groups {
-		if strings.TrimLeft(g, "\n ") == "" {
-			t.Fatalf("empty group %q", g)
+		if strings.TrimLeft(g.src, "\n ") == "" {
+			t.Fatalf("empty group %q", g.src)
 		}
 	}
-	if got := strings.Count(p.groups[2], "\n"); got != 3 {
-		t.Fatalf("the last group should start on line 4, it has %d newlines before it: %q", got, p.groups[2])
+	if got := strings.Count(p.groups[2].src, "\n"); got != 3 {
+		t.Fatalf("the last group should start on line 4, it has %d newlines before it: %q", got, p.groups[2].src)
 	}
 }
 
