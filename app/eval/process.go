@@ -51,6 +51,9 @@ type process struct {
 	done    chan struct{} // closed when the process has exited
 	readEnd chan struct{} // closed when the reader has returned
 	gopath  string        // removed by close
+	bin     string        // the native worker binary, "" for the fallback
+	native  []string      // linked packages outside the standard library (ready message)
+	std     string        // the standard library it links (ready message)
 
 	mu      sync.Mutex
 	reason  string // why it was killed, "" if not
@@ -60,11 +63,12 @@ type process struct {
 
 // startProcess starts cmd as a worker in its own process group and waits
 // for its ready line, up to ctx.
-func startProcess(ctx context.Context, cmd *exec.Cmd, gopath string) (*process, []string, error) {
+func startProcess(ctx context.Context, cmd *exec.Cmd, gopath, bin string) (*process, []string, error) {
 	p, err := spawn(cmd, gopath)
 	if err != nil {
 		return nil, nil, err
 	}
+	p.bin = bin
 	select {
 	case r := <-p.results:
 		if r.Kind != kindReady {
@@ -72,6 +76,7 @@ func startProcess(ctx context.Context, cmd *exec.Cmd, gopath string) (*process, 
 			p.close()
 			return nil, nil, fmt.Errorf("start the evaluator: it answered %q before it was ready", r.Kind)
 		}
+		p.native, p.std = r.Native, r.Std
 		return p, r.Notes, nil
 	case <-p.done:
 		err := fmt.Errorf("start the evaluator: it exited before it was ready (%s)%s", p.exitText(), p.stderrText())
@@ -217,7 +222,25 @@ func (p *process) kill(reason string) {
 		p.reason = reason
 	}
 	p.mu.Unlock()
+	if p.cmd.Process != nil {
+		killDescendants(p.cmd.Process.Pid)
+	}
 	procgroup.Kill(p.cmd)
+}
+
+// workerName says what the worker is, for Result.Worker.
+func (p *process) workerName() string {
+	if p.bin != "" {
+		return "native " + p.std
+	}
+	return "interpreter"
+}
+
+// outOfMemory reports whether the worker died of its memory limit: the Go
+// runtime says "out of memory" when an allocation hits RLIMIT_AS.
+func (p *process) outOfMemory() bool {
+	s := p.stderr.String()
+	return strings.Contains(s, "out of memory") || strings.Contains(s, "cannot allocate memory")
 }
 
 // awaitExit waits, bounded by exitWait, for the process to be reaped.
@@ -276,6 +299,9 @@ func (p *process) stderrText() string {
 // is done (or has had its grace) and removes the GOPATH tree. The process's
 // goroutines end here at the latest.
 func (p *process) close() {
+	if p.cmd.Process != nil && !p.exited() {
+		killDescendants(p.cmd.Process.Pid)
+	}
 	procgroup.Kill(p.cmd) // leftovers of the group; keeps the kill reason as it is
 	p.awaitExit()
 	p.stdin.Close()
