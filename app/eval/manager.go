@@ -119,10 +119,10 @@ type Manager struct {
 	subs        map[int]func(BuildEvent)
 	subSeq      int
 	closed      bool
-	tmp        string // holds the GOPATH trees, removed by Close
-	seq        int
-	modCache   string
-	downloaded bool // `go mod download` ran (or was tried) once
+	tmp         string // holds the GOPATH trees, removed by Close
+	seq         int
+	modCache    string
+	downloaded  bool // `go mod download` ran (or was tried) once
 }
 
 // slot is one selection's worker. turn is held by the evaluation in progress.

@@ -501,7 +501,7 @@ func (b *build) generator(ctx context.Context) (string, error) {
 
 // stdModule generates the standard library's tables, once per toolchain.
 func (b *build) stdModule(ctx context.Context, gen string) (string, error) {
-	dir := filepath.Join(b.cache, "src", "evalstd-"+b.tc.GOVERSION+"-"+b.tc.GOOS+"_"+b.tc.GOARCH+"-"+hashBytes([]byte(genSource+stdSymbolsFile))[:12])
+	dir := filepath.Join(b.cache, "src", "evalstd-"+b.tc.GOVERSION+"-"+b.tc.GOOS+"_"+b.tc.GOARCH+"-"+hashBytes([]byte(genSource + stdSymbolsFile))[:12])
 	return dir, writeOnce(dir, func(tmp string) error {
 		paths, err := stdPackages(ctx, b.o)
 		if err != nil {
@@ -611,7 +611,8 @@ func Key(o Options, plan *Plan, tc toolchain) (string, error) {
 			if err != nil {
 				return "", fmt.Errorf("build the native evaluator: %w", err)
 			}
-			fmt.Fprintf(h, "%s %x\x00", f, sha256.Sum256(data))
+			rel, _ := filepath.Rel(o.Root, f) // relative: the same project elsewhere shares the build
+			fmt.Fprintf(h, "%s %x\x00", filepath.ToSlash(rel), sha256.Sum256(data))
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))[:32], nil

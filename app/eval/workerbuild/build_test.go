@@ -2,10 +2,10 @@ package workerbuild
 
 import (
 	"context"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
