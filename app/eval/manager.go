@@ -66,7 +66,7 @@ type ManagerOptions struct {
 	// CacheDir holds native worker builds; "" is workerbuild.DefaultCacheDir().
 	CacheDir string
 	// BuildWait bounds how long an evaluation waits for a selection's
-	// first native build; 0 means DefaultBuildWait.
+	// first native build; 0 means not at all (the fallback serves).
 	BuildWait time.Duration
 	// MemoryLimit is each worker's address-space limit in bytes: 0 means
 	// DefaultMemoryLimit(), a negative value none.

@@ -17,10 +17,6 @@ import (
 	"trestle/app/eval/workerbuild"
 )
 
-// DefaultBuildWait is how long an evaluation waits for a selection's first
-// native worker build before it runs in the interpreter fallback.
-const DefaultBuildWait = 5 * time.Minute
-
 // BuildEvent is one step of a selection's native worker build, for the
 // status bar and trestle_eval's progress notifications.
 type BuildEvent struct {
@@ -71,7 +67,9 @@ func (m *Manager) buildOptions(name string) workerbuild.Options {
 // nativeBinary returns the native worker to start for the selection, or ""
 // for the interpreter fallback, and notes saying why. It starts a
 // background check (plan, and a build when the plan changed); with no
-// worker built yet it waits for that build, up to BuildWait or ctx.
+// worker built yet it waits for that build up to BuildWait or ctx, and with
+// no BuildWait not at all: the fallback serves at once and Eval swaps to
+// the native worker when it is ready and the fallback holds no state.
 func (m *Manager) nativeBinary(ctx context.Context, name string) (string, []string) {
 	if !m.opts.Native {
 		return "", nil
@@ -89,7 +87,7 @@ func (m *Manager) nativeBinary(ctx context.Context, name string) (string, []stri
 	}
 	wait := m.opts.BuildWait
 	if wait <= 0 {
-		wait = DefaultBuildWait
+		return "", []string{"the native evaluator is building in the background; until it is ready this evaluator interprets the dependencies and has yaegi's go1.22 standard library (packages using unsafe, assembly or cgo cannot be imported yet)"}
 	}
 	t := time.NewTimer(wait)
 	defer t.Stop()

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -239,8 +240,9 @@ func (p *process) workerName() string {
 // outOfMemory reports whether the worker died of its memory limit: the Go
 // runtime says "out of memory" when an allocation hits RLIMIT_AS.
 func (p *process) outOfMemory() bool {
-	s := p.stderr.String()
-	return strings.Contains(s, "out of memory") || strings.Contains(s, "cannot allocate memory")
+	p.stderr.mu.Lock()
+	defer p.stderr.mu.Unlock()
+	return p.stderr.oom
 }
 
 // awaitExit waits, bounded by exitWait, for the process to be reaped.
@@ -317,16 +319,29 @@ func (p *process) close() {
 	}
 }
 
-// tailWriter keeps the last max bytes written to it. Safe for concurrent use.
+// oomMessages are what the Go runtime says when an allocation hits the
+// address-space limit (the last is the race detector's version).
+var oomMessages = []string{"out of memory", "cannot allocate memory", "too many address space collisions"}
+
+// tailWriter keeps the last max bytes written to it, and whether the
+// runtime's "out of memory" went through (it comes before the goroutine
+// dump that pushes it out of the tail). Safe for concurrent use.
 type tailWriter struct {
-	max int
-	mu  sync.Mutex
-	buf []byte
+	max   int
+	mu    sync.Mutex
+	buf   []byte
+	oom   bool
+	carry []byte // the end of the previous write, for a message split across writes
 }
 
 func (w *tailWriter) Write(b []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	joined := append(w.carry, b...)
+	for _, m := range oomMessages {
+		w.oom = w.oom || bytes.Contains(joined, []byte(m))
+	}
+	w.carry = append(w.carry[:0], joined[max(len(joined)-32, 0):]...)
 	w.buf = append(w.buf, b...)
 	if over := len(w.buf) - w.max; over > 0 {
 		w.buf = append(w.buf[:0], w.buf[over:]...)

@@ -2,6 +2,9 @@ package evalworker
 
 import (
 	"fmt"
+	"os"
+	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -17,7 +20,11 @@ const prSetChildSubreaper = 36
 func applyLimits(opts Options) []string {
 	var notes []string
 	if opts.MemoryLimit > 0 {
-		lim := syscall.Rlimit{Cur: uint64(opts.MemoryLimit), Max: uint64(opts.MemoryLimit)}
+		// The limit is on what evaluations add: the address space the
+		// worker already holds (the Go runtime's reservations, the race
+		// detector's shadow) comes on top.
+		total := uint64(opts.MemoryLimit) + addressSpace()
+		lim := syscall.Rlimit{Cur: total, Max: total}
 		if err := syscall.Setrlimit(syscall.RLIMIT_AS, &lim); err != nil {
 			notes = append(notes, fmt.Sprintf("could not set the memory limit of %d bytes: %v", opts.MemoryLimit, err))
 		}
@@ -26,4 +33,19 @@ func applyLimits(opts Options) []string {
 		notes = append(notes, fmt.Sprintf("could not become the subreaper of evaluated processes: %v", errno))
 	}
 	return notes
+}
+
+// addressSpace is the process's current virtual size (VmSize) in bytes.
+func addressSpace() uint64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmSize:"); ok {
+			kb, _ := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
 }

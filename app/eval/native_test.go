@@ -1,0 +1,109 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"trestle/app/eval/evaltest"
+)
+
+// newNativeManager returns a Manager with native workers on a fresh copy
+// of the evaltest fixture, sharing the test build cache, and waiting for
+// the build on the first evaluation.
+func newNativeManager(t *testing.T) *Manager {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds a native worker")
+	}
+	root := t.TempDir()
+	trestle, _ := filepath.Abs("../..")
+	if err := evaltest.Write(root, trestle); err != nil {
+		t.Fatal(err)
+	}
+	m := NewManager(ManagerOptions{
+		Root: root, Module: evaltest.Module, WorkerCommand: testWorkerCommand,
+		Native: true, CacheDir: evaltest.CacheDir(), BuildWait: 10 * time.Minute,
+	})
+	t.Cleanup(m.Close)
+	return m
+}
+
+// evalLong evaluates with a deadline long enough for a cold build.
+func evalLong(t *testing.T, m *Manager, code string) Result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 11*time.Minute)
+	defer cancel()
+	res, err := m.Eval(ctx, "", code, 30*time.Second)
+	if err != nil {
+		t.Fatalf("eval %q: %v (notes %v)", code, err, res.Notes)
+	}
+	return res
+}
+
+func TestNativeWorkerLinksTheToolchainAndTheDependencies(t *testing.T) {
+	m := newNativeManager(t)
+	res := evalLong(t, m, "import \"golang.org/x/sys/unix\"\nunix.Getpagesize()")
+	wantValue(t, res, fmt.Sprint(os.Getpagesize()), "int")
+	if !strings.HasPrefix(res.Worker, "native go1.") {
+		t.Fatalf("worker %q, want a native one; notes %v", res.Worker, res.Notes)
+	}
+	dir := t.TempDir()
+	tests := []struct{ name, code, value, typ string }{
+		{"modern stdlib", "import \"crypto/sha3\"\nfmt.Sprintf(\"%x\", sha3.Sum256([]byte(\"abc\")))[:8]", `"3a985da7"`, "string"},
+		{"bbolt round trip", `import bolt "go.etcd.io/bbolt"
+db, err := bolt.Open(` + fmt.Sprintf("%q", filepath.Join(dir, "t.db")) + `, 0o600, nil)
+if err != nil { panic(err) }
+var got string
+err = db.Update(func(tx *bolt.Tx) error {
+	b, err := tx.CreateBucketIfNotExists([]byte("b"))
+	if err != nil { return err }
+	if err := b.Put([]byte("k"), []byte("v1")); err != nil { return err }
+	got = string(b.Get([]byte("k")))
+	return nil
+})
+db.Close()
+got + fmt.Sprint(err)`, `"v1<nil>"`, "string"},
+		{"fsnotify event", `import "github.com/fsnotify/fsnotify"
+w, err := fsnotify.NewWatcher()
+if err != nil { panic(err) }
+if err := w.Add(` + fmt.Sprintf("%q", dir) + `); err != nil { panic(err) }
+os.WriteFile(` + fmt.Sprintf("%q", filepath.Join(dir, "new.txt")) + `, []byte("x"), 0o644)
+var seen string
+select {
+case ev := <-w.Events:
+	seen = filepath.Base(ev.Name) + " " + fmt.Sprint(ev.Has(fsnotify.Create))
+case <-time.After(10 * time.Second):
+	seen = "no event"
+}
+w.Close()
+seen`, `"new.txt true"`, "string"},
+		{"assembly in a dependency", "import \"github.com/segmentio/asm/ascii\"\nascii.ValidString(\"plain\")", "true", "bool"},
+		{"assembly in the project", "import \"" + evaltest.Module + "/fast\"\nfast.Add(40, 2)", "42", "int64"},
+		{"unsafe in the project", "import \"" + evaltest.Module + "/raw\"\nraw.IntSize()", "8", "int"},
+		{"interpreted project code reaches unexported names", "import \"" + evaltest.Module + "/calc\"\ncalc.double(21)", "42", "int"},
+	}
+	mustEval(t, m, "", "import (\n\"fmt\"\n\"os\"\n\"path/filepath\"\n\"time\"\n)")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			wantValue(t, mustEval(t, m, "", tt.code), tt.value, tt.typ)
+		})
+	}
+	pkgs, err := m.Packages(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	modes := map[string]string{}
+	for _, p := range pkgs {
+		modes[p.Path] = p.Mode
+	}
+	for path, want := range map[string]string{"go.etcd.io/bbolt": "native", evaltest.Module + "/raw": "native", evaltest.Module + "/calc": "interpreted"} {
+		if modes[path] != want {
+			t.Errorf("Packages: %s is %q, want %q (all: %v)", path, modes[path], want, modes)
+		}
+	}
+}
