@@ -124,7 +124,7 @@ func TestDeadlineResultListsTheStateToReplay(t *testing.T) {
 	m := newTestManager(t, nil)
 	mustEval(t, m, "", "x := 40")
 	mustEval(t, m, "", "func inc(n int) int { return n + 1 }")
-	mustEval(t, m, "", "x + 1")       // no state: not listed
+	mustEval(t, m, "", "x + 1")      // no state: not listed
 	mustEval(t, m, "", "undefined9") // failed: not listed
 	_, err := m.Eval(context.Background(), "", "for {}", 300*time.Millisecond)
 	if !errors.Is(err, ErrDeadline) {
