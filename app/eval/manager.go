@@ -196,6 +196,9 @@ func (m *Manager) evalInterpreted(ctx context.Context, s *slot, res Result, code
 		s.mu.Lock()
 		res.Lost = slices.Clone(s.lost)
 		s.mu.Unlock()
+		if n := len(res.Lost); n > 0 {
+			err = fmt.Errorf("%w (%d earlier input(s) had defined state; Replay runs them again)", err, n)
+		}
 		return res, err
 	}
 	if r.Defines && r.Error == "" {

@@ -110,6 +110,16 @@ import "unsafe"
 // IntSize is the size of an int in bytes.
 func IntSize() int { return int(unsafe.Sizeof(0)) }
 `,
+	"broken/broken.go": `package broken
+
+import "example.com/nativefix/calc"
+
+// X does not compile: an import of this package fails.
+var X int = "not an int"
+
+// F would add.
+func F() int { return calc.Add(1, 2) }
+`,
 	"cmd/tool/main.go": `package main
 
 func main() {}
