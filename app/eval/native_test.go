@@ -107,3 +107,69 @@ seen`, `"new.txt true"`, "string"},
 		}
 	}
 }
+
+// TestSecondStartIsNativeAtOnce: the next manager on the same project (the
+// next start of Trestle) starts the cached native worker without waiting
+// for a plan or a build.
+func TestSecondStartIsNativeAtOnce(t *testing.T) {
+	m := newNativeManager(t)
+	evalLong(t, m, "1")
+	if err := m.WaitBuild(context.Background(), ""); err != nil {
+		t.Fatal(err)
+	}
+	m.Close()
+	again := NewManager(ManagerOptions{
+		Root: m.opts.Root, Module: evaltest.Module, WorkerCommand: testWorkerCommand,
+		Native: true, CacheDir: evaltest.CacheDir(), // no BuildWait: it would not wait
+	})
+	t.Cleanup(again.Close)
+	start := time.Now()
+	res := mustEval(t, again, "", "import \"golang.org/x/sys/unix\"\nunix.Getpagesize() > 0")
+	wantValue(t, res, "true", "bool")
+	if !strings.HasPrefix(res.Worker, "native") {
+		t.Fatalf("the second start ran in %q; notes %v", res.Worker, res.Notes)
+	}
+	t.Logf("second start and first evaluation: %s", time.Since(start))
+}
+
+// TestBuildErrorKeepsThePreviousWorker: a native project package that does
+// not compile fails the rebuild with its problem (file:line:col), and the
+// worker built before keeps serving.
+func TestBuildErrorKeepsThePreviousWorker(t *testing.T) {
+	m := newNativeManager(t)
+	wantValue(t, evalLong(t, m, "import \"golang.org/x/sys/unix\"\nunix.Getpagesize() > 0"), "true", "bool")
+	if err := m.WaitBuild(context.Background(), ""); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, m.opts.Root, map[string]string{"rawbad/bad.go": "package rawbad\n\nimport \"unsafe\"\n\nvar Size int = unsafe.Sizeof(0)\n"})
+	failed := make(chan BuildEvent, 1)
+	cancel := m.Subscribe(func(e BuildEvent) {
+		if e.Phase == "failed" {
+			select {
+			case failed <- e:
+			default:
+			}
+		}
+	})
+	defer cancel()
+	m.Restart("")
+	res := mustEval(t, m, "", "import \"golang.org/x/sys/unix\"\nunix.Getpagesize() > 0")
+	wantValue(t, res, "true", "bool")
+	if !strings.HasPrefix(res.Worker, "native") {
+		t.Fatalf("the previous native worker should serve during the rebuild: %q", res.Worker)
+	}
+	var e BuildEvent
+	select {
+	case e = <-failed:
+	case <-time.After(10 * time.Minute):
+		t.Fatal("the rebuild never failed")
+	}
+	found := false
+	for _, p := range e.Problems {
+		found = found || (p.Path == "rawbad/bad.go" && p.Line == 5 && p.Col > 0)
+	}
+	if !found {
+		t.Fatalf("want a problem at rawbad/bad.go:5, got %+v (%s)", e.Problems, e.Message)
+	}
+	wantValue(t, mustEval(t, m, "", "unix.Getpagesize() > 0"), "true", "bool")
+}

@@ -357,7 +357,11 @@ func (b *build) writeModFile(modRoot, modPath, loopDir, stdDir string) error {
 // dependency tables at <module root>/trestle_eval_worker.
 func (b *build) writeOverlay(module, depsDir string) (string, error) {
 	mainSrc := filepath.Join(b.work, "main.go")
-	text := fmt.Sprintf(mainFile, module+"/"+workerDir+"/deps", b.tc.GOVERSION)
+	var blank strings.Builder
+	for _, p := range b.plan.Native() {
+		fmt.Fprintf(&blank, "\t_ %q\n", p)
+	}
+	text := fmt.Sprintf(mainFile, module+"/"+workerDir+"/deps", blank.String(), b.tc.GOVERSION)
 	if err := os.WriteFile(mainSrc, []byte(text), 0o644); err != nil {
 		return "", fmt.Errorf("build the native evaluator: %w", err)
 	}
