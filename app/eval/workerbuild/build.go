@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/semver"
@@ -160,6 +161,7 @@ func (b *build) run(ctx context.Context, bin string) error {
 	if err != nil {
 		return err
 	}
+	removeStaleWork(filepath.Join(b.cache, "work"))
 	if err := os.MkdirAll(filepath.Join(b.cache, "work"), 0o755); err != nil {
 		return fmt.Errorf("build the native evaluator: %w", err)
 	}
@@ -193,8 +195,54 @@ func (b *build) run(ctx context.Context, bin string) error {
 	if err := os.Rename(out, bin); err != nil && !isFile(bin) {
 		return fmt.Errorf("build the native evaluator: keep the binary: %w", err)
 	}
+	prune(filepath.Join(b.cache, "workers"), keepWorkers, filepath.Dir(bin))
 	b.progress(Event{Phase: PhaseReady, Message: "the native evaluator is ready"})
 	return nil
+}
+
+// keepWorkers is how many worker builds the cache keeps (about 32 MB
+// each): enough for a few projects and selections, the newest used first.
+const keepWorkers = 12
+
+// staleWork is the age past which a build folder left by a killed build
+// is removed.
+const staleWork = 24 * time.Hour
+
+// prune removes all but the newest keep folders of dir, never keepDir.
+func prune(dir string, keep int, keepDir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	type aged struct {
+		path string
+		mod  time.Time
+	}
+	var all []aged
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && e.IsDir() {
+			all = append(all, aged{filepath.Join(dir, e.Name()), info.ModTime()})
+		}
+	}
+	slices.SortFunc(all, func(a, b aged) int { return b.mod.Compare(a.mod) })
+	for i, a := range all {
+		if i >= keep && a.path != keepDir {
+			os.RemoveAll(a.path)
+		}
+	}
+}
+
+// removeStaleWork removes build folders that killed builds left behind.
+func removeStaleWork(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > staleWork {
+			os.RemoveAll(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // maxTableRetries is how many times a compile is retried after dropping
