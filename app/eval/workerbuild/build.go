@@ -122,6 +122,8 @@ func Build(ctx context.Context, o Options, plan *Plan, progress func(Event)) (Re
 	}
 	bin := filepath.Join(cache, "workers", key, "worker")
 	if isFile(bin) {
+		now := time.Now()
+		os.Chtimes(filepath.Dir(bin), now, now) // for prune: the most recently used stay
 		return Result{Binary: bin, Key: key, Cached: true}, nil
 	}
 	buildMu.Lock()
@@ -201,7 +203,8 @@ func (b *build) run(ctx context.Context, bin string) error {
 }
 
 // keepWorkers is how many worker builds the cache keeps (about 32 MB
-// each): enough for a few projects and selections, the newest used first.
+// each): enough for a few projects and selections; the most recently
+// used stay.
 const keepWorkers = 12
 
 // staleWork is the age past which a build folder left by a killed build
