@@ -429,7 +429,7 @@ func (m *Manager) ensure(ctx context.Context, s *slot) (*process, []string, erro
 			return p, nil, nil
 		}
 		if !fresh {
-			return p, []string{"a rebuilt native evaluator is ready; it takes over when this one restarts (restart the evaluator, then Replay to redefine your state)"}, nil
+			return p, []string{"a newly built native evaluator is ready; it takes over when this one restarts (restart the evaluator, then Replay to redefine your state)"}, nil
 		}
 		s.mu.Lock()
 		if s.proc == p {
@@ -438,7 +438,7 @@ func (m *Manager) ensure(ctx context.Context, s *slot) (*process, []string, erro
 		s.mu.Unlock()
 		p.kill(reasonRestarted)
 		m.closeLater(p)
-		notes = append(notes, "switched to the rebuilt native evaluator")
+		notes = append(notes, "switched to the newly built native evaluator")
 		p = nil
 	}
 	if p != nil {

@@ -309,7 +309,7 @@ func (b *build) compile(ctx context.Context, modRoot, depsDir, out string) error
 	if len(b.o.Tags) > 0 {
 		args = append(args, "-tags="+strings.Join(b.o.Tags, ","))
 	}
-	cmd := exec.CommandContext(ctx, "go", append(args, module+"/"+workerDir)...)
+	cmd := buildCommand(ctx, "go", append(args, module+"/"+workerDir)...)
 	cmd.Dir, cmd.Env = modRoot, b.o.environ(b.goflags...)
 	return b.runBuild(cmd, modRoot)
 }
@@ -324,6 +324,7 @@ func (b *build) runBuild(cmd *exec.Cmd, modRoot string) error {
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("build the native evaluator: start go build: %w", err)
 	}
+	lower(cmd)
 	var problems []task.Problem
 	var tail []string
 	done := 0
@@ -469,7 +470,7 @@ func (b *build) tables(ctx context.Context, gen, out, pkg, dir string, paths []s
 	if len(b.o.Tags) > 0 {
 		args = append(args, "-tags", strings.Join(b.o.Tags, ","))
 	}
-	cmd := exec.CommandContext(ctx, gen, append(args, paths...)...)
+	cmd := buildCommand(ctx, gen, append(args, paths...)...)
 	cmd.Dir, cmd.Env = dir, b.o.environ(goflags...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -480,6 +481,7 @@ func (b *build) tables(ctx context.Context, gen, out, pkg, dir string, paths []s
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("build the native evaluator: start the table generator: %w", err)
 	}
+	lower(cmd)
 	sc := bufio.NewScanner(stdout)
 	done := 0
 	for sc.Scan() {
@@ -544,10 +546,16 @@ func (b *build) generator(ctx context.Context) (string, error) {
 				return err
 			}
 		}
-		cmd := exec.CommandContext(ctx, "go", "build", "-o", "evalgen", ".")
+		cmd := buildCommand(ctx, "go", "build", "-o", "evalgen", ".")
 		cmd.Dir, cmd.Env = tmp, b.o.environ("-mod=mod")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("build the symbol table generator: %v: %s", err, strings.TrimSpace(string(out)))
+		var out tailBuffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			return fmt.Errorf("build the symbol table generator: %w", err)
+		}
+		lower(cmd)
+		if err := cmd.Wait(); err != nil {
+			return fmt.Errorf("build the symbol table generator: %v: %s", err, strings.TrimSpace(out.String()))
 		}
 		return nil
 	})
