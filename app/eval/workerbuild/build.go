@@ -128,6 +128,11 @@ func Build(ctx context.Context, o Options, plan *Plan, progress func(Event)) (Re
 	}
 	buildMu.Lock()
 	defer buildMu.Unlock()
+	unlock, err := lockCache(ctx, cache)
+	if err != nil {
+		return Result{Key: key}, err
+	}
+	defer unlock()
 	if isFile(bin) { // built while we waited
 		return Result{Binary: bin, Key: key, Cached: true}, nil
 	}
