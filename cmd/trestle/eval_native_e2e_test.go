@@ -64,6 +64,9 @@ func evalCall(t *testing.T, cs *sdk.ClientSession, code string) (string, map[str
 // assembly and unsafe; a failed import leaves the worker working; an error
 // column points at the input.
 func TestEvalNativeThroughMCP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a native worker")
+	}
 	project, config := nativeProject(t)
 	m := clientMode{name: "headless", args: []string{"--mcp", project},
 		env: []string{"TRESTLE_CONFIG_DIR=" + config, "DISPLAY=", nativeEvalEnv + "=on"}}

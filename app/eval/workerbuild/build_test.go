@@ -96,6 +96,9 @@ func snapshot(t *testing.T, root string) map[string]string {
 }
 
 func TestBuildIsCachedAndNeverWritesTheProject(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a native worker")
+	}
 	root := t.TempDir()
 	if err := evaltest.Write(root, trestleRoot(t)); err != nil {
 		t.Fatal(err)
