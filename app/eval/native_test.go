@@ -85,6 +85,7 @@ seen`, `"new.txt true"`, "string"},
 		{"assembly in a dependency", "import \"github.com/segmentio/asm/ascii\"\nascii.ValidString(\"plain\")", "true", "bool"},
 		{"assembly in the project", "import \"" + evaltest.Module + "/fast\"\nfast.Add(40, 2)", "42", "int64"},
 		{"unsafe in the project", "import \"" + evaltest.Module + "/raw\"\nraw.IntSize()", "8", "int"},
+		{"types shared by native packages", "import \"" + evaltest.Module + "/shared\"\nraw.Greet(shared.Name(\"you\"))", `"hello you"`, "string"},
 		{"interpreted project code reaches unexported names", "import \"" + evaltest.Module + "/calc\"\ncalc.double(21)", "42", "int"},
 	}
 	mustEval(t, m, "", "import (\n\"fmt\"\n\"os\"\n\"path/filepath\"\n\"time\"\n)")

@@ -105,10 +105,23 @@ func add(a, b int64) int64 { return a + b }
 `,
 	"raw/raw.go": `package raw
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"example.com/nativefix/shared"
+)
 
 // IntSize is the size of an int in bytes.
 func IntSize() int { return int(unsafe.Sizeof(0)) }
+
+// Greet uses the shared package, which is compiled in with raw.
+func Greet(n shared.Name) string { return "hello " + string(n) }
+`,
+	"shared/shared.go": `package shared
+
+// Name is a name; raw takes one, so interpreted and compiled code must
+// agree on the type.
+type Name string
 `,
 	"broken/broken.go": `package broken
 

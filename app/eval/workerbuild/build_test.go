@@ -56,6 +56,7 @@ func TestPlanSaysWhatIsNativeAndWhy(t *testing.T) {
 		evaltest.Module + "/store":     ModeInterpreted,
 		evaltest.Module + "/calc":      ModeInterpreted,
 		evaltest.Module + "/raw":       ModeNative + ": uses unsafe",
+		evaltest.Module + "/shared":    ModeNative + ": imported by " + evaltest.Module + "/raw",
 		evaltest.Module + "/cmd/tool":  ModeNone,
 		"go.etcd.io/bbolt":             ModeNative,
 		"github.com/fsnotify/fsnotify": ModeNative,

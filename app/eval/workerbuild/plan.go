@@ -23,11 +23,11 @@ const (
 
 // Package is one package of the selection, and how the evaluator serves it.
 type Package struct {
-	Path   string `json:"path"`
-	Mode   string `json:"mode"`
-	Reason string `json:"reason"`
-	Dir    string `json:"-"`
-	files  []string
+	Path   string   `json:"path"`
+	Mode   string   `json:"mode"`
+	Reason string   `json:"reason"`
+	Dir    string   `json:"-"`
+	files  []string // the source files of a package of the project's own module
 }
 
 // Plan is what a selection's native worker links: the standard library of
@@ -96,6 +96,7 @@ func MakePlan(ctx context.Context, o Options) (*Plan, error) {
 		return nil, fmt.Errorf("list the project's packages (go list -deps ./...): %v: %s", err, strings.TrimSpace(stderr.String()))
 	}
 	dec := json.NewDecoder(bytes.NewReader(out))
+	imports := map[string][]string{}
 	for {
 		var l listed
 		if err := dec.Decode(&l); errors.Is(err, io.EOF) {
@@ -106,8 +107,10 @@ func MakePlan(ctx context.Context, o Options) (*Plan, error) {
 		if l.Standard || l.ImportPath == "" {
 			continue
 		}
+		imports[l.ImportPath] = l.Imports
 		p.Packages = append(p.Packages, classify(l, p.Module))
 	}
+	compileImported(p.Packages, imports, p.Module)
 	slices.SortFunc(p.Packages, func(a, b Package) int { return strings.Compare(a.Path, b.Path) })
 	return p, nil
 }
@@ -124,11 +127,11 @@ func classify(l listed, module string) Package {
 	case !main:
 		pkg.Mode, pkg.Reason = ModeNative, "a dependency: linked natively"
 	default:
+		for _, f := range slices.Concat(l.GoFiles, l.CgoFiles, l.SFiles) {
+			pkg.files = append(pkg.files, filepath.Join(l.Dir, f))
+		}
 		if why := needsNative(l); why != "" {
 			pkg.Mode, pkg.Reason = ModeNative, why+": compiled in (edits need a rebuild, which starts by itself)"
-			for _, f := range slices.Concat(l.GoFiles, l.CgoFiles, l.SFiles) {
-				pkg.files = append(pkg.files, filepath.Join(l.Dir, f))
-			}
 		} else {
 			pkg.Mode, pkg.Reason = ModeInterpreted, "the project's own code: interpreted from source (unexported names reachable, edits live)"
 		}
@@ -141,6 +144,34 @@ func classify(l listed, module string) Package {
 		}
 	}
 	return pkg
+}
+
+// compileImported makes native the interpreted project packages that a
+// native project package imports (directly or not): interpreted, they would
+// be a second copy, with types that the compiled one does not accept and
+// state of their own.
+func compileImported(pkgs []Package, imports map[string][]string, module string) {
+	index := map[string]int{}
+	for i, p := range pkgs {
+		index[p.Path] = i
+	}
+	var visit func(from, path string)
+	visit = func(from, path string) {
+		for _, dep := range imports[path] {
+			i, ok := index[dep]
+			if !ok || pkgs[i].Mode != ModeInterpreted || pkgs[i].files == nil || !importable(dep, module) {
+				continue
+			}
+			pkgs[i].Mode = ModeNative
+			pkgs[i].Reason = "imported by " + from + ", which is compiled in: compiled in too, so that both see the same types (edits need a rebuild, which starts by itself)"
+			visit(from, dep)
+		}
+	}
+	for _, p := range slices.Clone(pkgs) {
+		if p.Mode == ModeNative && p.files != nil {
+			visit(p.Path, p.Path)
+		}
+	}
 }
 
 // needsNative says why yaegi cannot interpret a project package, or "".
