@@ -96,8 +96,14 @@ func (e *BuildError) Error() string {
 }
 
 // buildMu lets one worker build run at a time in this process: a build
-// takes both cores of a small machine.
+// takes both cores of a small machine. It guards failed.
 var buildMu sync.Mutex
+
+// failed remembers the builds that did not compile, by key, so that each
+// restart of the evaluator does not compile the same broken sources again:
+// the key changes when they are fixed. Other failures (a download) are
+// tried again.
+var failed = map[string]*BuildError{}
 
 // Build returns the native worker binary for the plan, building it when
 // the cache has none: symbol tables for the standard library (once per
@@ -128,6 +134,9 @@ func Build(ctx context.Context, o Options, plan *Plan, progress func(Event)) (Re
 	}
 	buildMu.Lock()
 	defer buildMu.Unlock()
+	if be := failed[key]; be != nil {
+		return Result{Key: key}, be // the same sources failed to compile before
+	}
 	unlock, err := lockCache(ctx, cache)
 	if err != nil {
 		return Result{Key: key}, err
@@ -138,6 +147,10 @@ func Build(ctx context.Context, o Options, plan *Plan, progress func(Event)) (Re
 	}
 	b := &build{o: o, plan: plan, tc: tc, cache: cache, progress: progress}
 	if err := b.run(ctx, bin); err != nil {
+		var be *BuildError
+		if errors.As(err, &be) {
+			failed[key] = be
+		}
 		return Result{Key: key, Skipped: b.skipped}, err
 	}
 	return Result{Binary: bin, Key: key, Skipped: b.skipped}, nil
