@@ -4,7 +4,6 @@ import (
 	"context"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -76,7 +75,6 @@ func TestPlanSaysWhatIsNativeAndWhy(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, workerDir)); err == nil {
 		t.Fatal("planning wrote into the project")
 	}
-	_ = exec.Command
 }
 
 // snapshot lists a tree's files with their sizes and modification times.
