@@ -469,8 +469,23 @@ func (m *Manager) start(ctx context.Context, name string) (*process, []string, e
 		return nil, nil, errors.New("start the evaluator: no WorkerCommand configured")
 	}
 	bin, notes := m.nativeBinary(ctx, name)
-	opts, more, err := m.workerOptions(ctx, name)
+	p, more, err := m.startWorker(ctx, name, bin)
 	notes = append(notes, more...)
+	if err != nil && bin != "" && m.opts.WorkerCommand != nil {
+		// A native worker that does not start (a build gone bad) must not
+		// keep the selection from evaluating: forget it, use the fallback.
+		m.dropNative(name, bin)
+		notes = append(notes, fmt.Sprintf("the native evaluator did not start (%v); this evaluator interprets the dependencies", err))
+		p, more, err = m.startWorker(ctx, name, "")
+		notes = append(notes, more...)
+	}
+	return p, notes, err
+}
+
+// startWorker builds a GOPATH tree and starts the worker bin, or the
+// fallback when bin is "".
+func (m *Manager) startWorker(ctx context.Context, name, bin string) (*process, []string, error) {
+	opts, notes, err := m.workerOptions(ctx, name)
 	if err != nil {
 		return nil, notes, err
 	}

@@ -270,6 +270,19 @@ func (m *Manager) Packages(ctx context.Context, selection string) ([]PackageInfo
 	return out, nil
 }
 
+// dropNative forgets a native worker binary that did not start.
+func (m *Manager) dropNative(name, bin string) {
+	ns := m.native(name)
+	ns.mu.Lock()
+	if ns.ready == bin {
+		ns.ready = ""
+	}
+	ns.mu.Unlock()
+	if m.loadRecord(name) == bin {
+		os.Remove(m.recordPath(name))
+	}
+}
+
 // record is the last native worker built for a project selection, so that
 // the next start of Trestle starts it at once.
 type record struct {

@@ -174,3 +174,26 @@ func TestBuildErrorKeepsThePreviousWorker(t *testing.T) {
 	}
 	wantValue(t, mustEval(t, m, "", "unix.Getpagesize() > 0"), "true", "bool")
 }
+
+// TestNativeWorkerThatDoesNotStartFallsBack: a cached worker binary that
+// does not start (a broken cache entry) is dropped and the interpreter
+// serves.
+func TestNativeWorkerThatDoesNotStartFallsBack(t *testing.T) {
+	root := newDemo(t)
+	cache := t.TempDir()
+	bad := filepath.Join(t.TempDir(), "worker")
+	if err := os.WriteFile(bad, []byte("#!/bin/sh\nexit 3\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	m := NewManager(ManagerOptions{Root: root, Module: "example.com/demo", WorkerCommand: testWorkerCommand, Native: true, CacheDir: cache})
+	t.Cleanup(m.Close)
+	m.saveRecord("default", bad)
+	res := mustEval(t, m, "", "1+1")
+	wantValue(t, res, "2", "int")
+	if res.Worker != "interpreter" || !strings.Contains(strings.Join(res.Notes, "\n"), "did not start") {
+		t.Fatalf("want the fallback with a note, got %q %v", res.Worker, res.Notes)
+	}
+	if m.loadRecord("default") == bad {
+		t.Fatal("the broken worker is still recorded")
+	}
+}
