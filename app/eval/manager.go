@@ -429,6 +429,10 @@ func (m *Manager) ensure(ctx context.Context, s *slot) (*process, []string, erro
 			return p, nil, nil
 		}
 		if !fresh {
+			if p.notedNewer == newer { // said once per worker
+				return p, nil, nil
+			}
+			p.notedNewer = newer
 			return p, []string{"a newly built native evaluator is ready; it takes over when this one restarts (restart the evaluator, then Replay to redefine your state)"}, nil
 		}
 		s.mu.Lock()

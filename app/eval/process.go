@@ -55,6 +55,9 @@ type process struct {
 	bin     string        // the native worker binary, "" for the fallback
 	native  []string      // linked packages outside the standard library (ready message)
 	std     string        // the standard library it links (ready message)
+	// notedNewer is the newer native worker this one's caller was told
+	// about; only the evaluation holding the selection's turn touches it.
+	notedNewer string
 
 	mu      sync.Mutex
 	reason  string // why it was killed, "" if not
