@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -196,4 +197,47 @@ func TestNativeWorkerThatDoesNotStartFallsBack(t *testing.T) {
 	if m.loadRecord("default") == bad {
 		t.Fatal("the broken worker is still recorded")
 	}
+}
+
+// TestCloseCancelsABuild: closing the manager while a native build runs
+// stops the build and every process it started (go build's compilers).
+func TestCloseCancelsABuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a native build")
+	}
+	m := NewManager(ManagerOptions{Root: newDemo(t), Module: "example.com/demo", WorkerCommand: testWorkerCommand, Native: true, CacheDir: t.TempDir()})
+	started := make(chan struct{}, 1)
+	m.Subscribe(func(e BuildEvent) {
+		if e.Phase == "tables" {
+			select {
+			case started <- struct{}{}:
+			default:
+			}
+		}
+	})
+	wantValue(t, mustEval(t, m, "", "1+1"), "2", "int") // the fallback, while the build starts
+	select {
+	case <-started:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the build never started")
+	}
+	if runtime.GOOS == "linux" {
+		waitFor(t, "a go command of the build", 2*time.Minute, func() bool {
+			for _, pid := range descendants(os.Getpid()) {
+				comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
+				if c := strings.TrimSpace(string(comm)); c == "go" || c == "compile" || c == "evalgen" {
+					return true
+				}
+			}
+			return false
+		})
+	}
+	closed := make(chan struct{})
+	go func() { m.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Close waited for the build")
+	}
+	waitFor(t, "the build's processes to end", 10*time.Second, func() bool { return len(descendants(os.Getpid())) == 0 })
 }
