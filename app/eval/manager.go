@@ -97,8 +97,10 @@ type Result struct {
 type WorkerStatus struct {
 	Selection   string
 	State       State
-	PID         int // 0 without a worker
-	Evaluations int // answered by the current worker
+	PID         int    // 0 without a worker
+	Evaluations int    // answered by the current worker
+	Worker      string // "native go1.26.8" or "interpreter", "" without a worker
+	Lost        int    // inputs that defined state in workers that are gone (see Replay)
 }
 
 // Manager runs one worker process per selection of a project, started on
@@ -637,9 +639,10 @@ func (m *Manager) Status() []WorkerStatus {
 func (s *slot) status() WorkerStatus {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st := WorkerStatus{Selection: s.name, State: s.state, Evaluations: s.evals}
+	st := WorkerStatus{Selection: s.name, State: s.state, Evaluations: s.evals, Lost: len(s.lost)}
 	if s.proc != nil {
 		st.PID = s.proc.cmd.Process.Pid
+		st.Worker = s.proc.workerName()
 		if s.state == StateIdle && s.proc.exited() {
 			st.State = StateDead
 		}
