@@ -97,10 +97,8 @@ type Result struct {
 type WorkerStatus struct {
 	Selection   string
 	State       State
-	PID         int    // 0 without a worker
-	Evaluations int    // answered by the current worker
-	Worker      string // "native go1.26.8" or "interpreter", "" without a worker
-	Lost        int    // inputs that defined state in workers that are gone (see Replay)
+	PID         int // 0 without a worker
+	Evaluations int // answered by the current worker
 }
 
 // Manager runs one worker process per selection of a project, started on
@@ -639,10 +637,9 @@ func (m *Manager) Status() []WorkerStatus {
 func (s *slot) status() WorkerStatus {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st := WorkerStatus{Selection: s.name, State: s.state, Evaluations: s.evals, Lost: len(s.lost)}
+	st := WorkerStatus{Selection: s.name, State: s.state, Evaluations: s.evals}
 	if s.proc != nil {
 		st.PID = s.proc.cmd.Process.Pid
-		st.Worker = s.proc.workerName()
 		if s.state == StateIdle && s.proc.exited() {
 			st.State = StateDead
 		}
