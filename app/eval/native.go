@@ -39,6 +39,7 @@ type nativeSlot struct {
 	building chan struct{} // closed when the running build ends; nil when none runs
 	err      error         // the last build's failure
 	skipped  []string
+	last     workerbuild.Event // the running build's latest step
 }
 
 // native returns the selection's build state, creating it on first use.
@@ -87,7 +88,10 @@ func (m *Manager) nativeBinary(ctx context.Context, name string) (string, []stri
 	}
 	wait := m.opts.BuildWait
 	if wait <= 0 {
-		return "", []string{"the native evaluator is building in the background; until it is ready this evaluator interprets the dependencies and has yaegi's go1.22 standard library (packages using unsafe, assembly or cgo cannot be imported yet)"}
+		ns.mu.Lock()
+		step := progressText(ns.last)
+		ns.mu.Unlock()
+		return "", []string{"the native evaluator is building in the background (" + step + "); until it is ready this evaluator interprets the dependencies and has yaegi's go1.22 standard library (packages using unsafe, assembly or cgo cannot be imported yet)"}
 	}
 	t := time.NewTimer(wait)
 	defer t.Stop()
@@ -105,6 +109,19 @@ func (m *Manager) nativeBinary(ctx context.Context, name string) (string, []stri
 		return "", []string{fmt.Sprintf("the native evaluator did not build (%v); this evaluator interprets the dependencies and has yaegi's go1.22 standard library; fix the problem and restart the evaluator", ns.err)}
 	}
 	return "", []string{"the native evaluator is still building; this evaluator interprets the dependencies and has yaegi's go1.22 standard library until it is ready"}
+}
+
+// progressText says where a build is, for notes: "symbol tables 40/174".
+func progressText(e workerbuild.Event) string {
+	switch {
+	case e.Phase == "":
+		return "starting"
+	case e.Total > 0:
+		return fmt.Sprintf("%s %d/%d", e.Phase, e.Done, e.Total)
+	case e.Done > 0:
+		return fmt.Sprintf("%s, %d packages so far", e.Phase, e.Done)
+	}
+	return e.Phase
 }
 
 // refresh plans the selection and builds its worker in the background
@@ -142,7 +159,12 @@ func (m *Manager) refresh(name string) <-chan struct{} {
 // build runs one plan and build for the selection.
 func (m *Manager) build(ctx context.Context, name string, ns *nativeSlot) {
 	o := m.buildOptions(name)
-	emit := func(e workerbuild.Event) { m.emit(BuildEvent{Selection: name, Event: e}) }
+	emit := func(e workerbuild.Event) {
+		ns.mu.Lock()
+		ns.last = e
+		ns.mu.Unlock()
+		m.emit(BuildEvent{Selection: name, Event: e})
+	}
 	emit(workerbuild.Event{Phase: workerbuild.PhasePlan, Message: "listing the selection's packages"})
 	plan, err := workerbuild.MakePlan(ctx, o)
 	if err == nil {
