@@ -80,7 +80,7 @@ func (m *Manager) nativeBinary(ctx context.Context, name string) (string, []stri
 	if ns.ready == "" {
 		ns.ready = m.loadRecord(name)
 	}
-	ready := ns.ready
+	ready, prevErr := ns.ready, ns.err
 	ns.mu.Unlock()
 	done := m.refresh(name)
 	if ready != "" {
@@ -88,6 +88,9 @@ func (m *Manager) nativeBinary(ctx context.Context, name string) (string, []stri
 	}
 	wait := m.opts.BuildWait
 	if wait <= 0 {
+		if prevErr != nil {
+			return "", []string{fmt.Sprintf("the native evaluator did not build (%v); this evaluator interprets the dependencies and has yaegi's go1.22 standard library; it is built again when the evaluator restarts", prevErr)}
+		}
 		ns.mu.Lock()
 		step := progressText(ns.last)
 		ns.mu.Unlock()
