@@ -148,7 +148,7 @@ func Build(ctx context.Context, o Options, plan *Plan, progress func(Event)) (Re
 	b := &build{o: o, plan: plan, tc: tc, cache: cache, progress: progress}
 	if err := b.run(ctx, bin); err != nil {
 		var be *BuildError
-		if errors.As(err, &be) {
+		if errors.As(err, &be) && ctx.Err() == nil { // not a build killed by its cancellation
 			failed[key] = be
 		}
 		return Result{Key: key, Skipped: b.skipped}, err
