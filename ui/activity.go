@@ -40,6 +40,7 @@ func (w *Window) SetServices(s services.Services) {
 		}
 	}
 	w.loadConfig()
+	w.watchEvalBuilds()
 }
 
 // evalByPerson evaluates what the person typed, off the main goroutine.

@@ -118,7 +118,9 @@ func (w *Window) runMenu() *fyne.Menu {
 		fyne.NewMenuItemSeparator(),
 		item("Stop", fyne.KeyX, w.stopRun),
 		fyne.NewMenuItem("Stop Evaluation", w.stopEval),
-		fyne.NewMenuItem("Restart Evaluator", w.restartEvaluator))
+		fyne.NewMenuItem("Restart Evaluator", w.restartEvaluator),
+		fyne.NewMenuItem("Replay Lost Evaluator State", w.replayLost),
+		fyne.NewMenuItem("Evaluator Packages (Native or Interpreted)", w.showEvalPackages))
 }
 
 func (w *Window) recentMenu(recent []string) *fyne.MenuItem {

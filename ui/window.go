@@ -31,9 +31,11 @@ type Window struct {
 	actions Actions
 	// services are the evaluator and tasks (activity.go); selection is the
 	// active .trestle.json selection ("" for default).
-	services  services.Services
-	selection string
-	runLines  lineBatch
+	services services.Services
+	// stopEvalBuilds ends watchEvalBuilds (eval_native.go).
+	stopEvalBuilds func()
+	selection      string
+	runLines       lineBatch
 	// evalDefs are, per selection, the interpreted inputs that defined
 	// state since its evaluator started: what Replay sends again (activity.go).
 	evalDefs map[string][]string
@@ -215,6 +217,10 @@ func (w *Window) filesChanged(events []watch.Event) {
 // poll started by SetChangeSets, and waits for them. It
 // must be called on the main goroutine, e.g. as the window closes.
 func (w *Window) stopWatching() {
+	if w.stopEvalBuilds != nil {
+		w.stopEvalBuilds()
+		w.stopEvalBuilds = nil
+	}
 	if w.watcher != nil {
 		w.watcher.Close()
 		w.watcher = nil

@@ -1,6 +1,10 @@
 // Package eval is the project evaluator: Go evaluated by yaegi in a worker
-// process per selection, with the project's own packages and its module
-// dependencies imported from source.
+// process per selection. Each selection's worker is built natively for the
+// project (package workerbuild: the toolchain's standard library, the
+// dependencies and the project packages yaegi cannot interpret, linked in);
+// the rest of the project is interpreted from source. Until that build is
+// ready, or when it fails, the trestle binary's own interpreter serves
+// (yaegi's bundled tables, dependencies interpreted from source).
 //
 // The client side is Manager (one per project, safe for concurrent use); the
 // worker side is RunWorker, which the trestle binary runs in its hidden

@@ -91,3 +91,34 @@ func newTestManager(t testing.TB, sels map[string]projconf.Selection) *Manager {
 	t.Cleanup(m.Close)
 	return m
 }
+
+// rawFiles adds a package that yaegi cannot interpret (it uses unsafe) and
+// that imports the good calc package, so a failed import leaves calc half
+// imported in a worker that does not protect itself.
+var rawFiles = map[string]string{
+	"raw/raw.go": `package raw
+
+import (
+	"unsafe"
+
+	"example.com/demo/calc"
+)
+
+// Size is the size of an int, plus calc's answer.
+func Size() int { return int(unsafe.Sizeof(0)) + calc.Add(0, 0) }
+`,
+}
+
+// writeFiles writes files under root.
+func writeFiles(t testing.TB, root string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		path := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -32,6 +32,7 @@ var (
 	ErrStopped  = errors.New("the evaluation was stopped")
 	ErrDied     = errors.New("the evaluator died")
 	ErrClosed   = errors.New("the evaluator manager is closed")
+	ErrNoMemory = errors.New("the evaluator ran out of memory")
 )
 
 // State is a selection's worker state.
@@ -57,6 +58,21 @@ type ManagerOptions struct {
 	WorkerCommand func(selection string) *exec.Cmd
 	// StartTimeout bounds a worker's start and preloading; 0 means DefaultStartTimeout.
 	StartTimeout time.Duration
+	// Native builds each selection a native worker (package workerbuild):
+	// the toolchain's standard library and the dependencies linked in.
+	// Until one is built, and when its build fails, WorkerCommand's
+	// interpreter serves.
+	Native bool
+	// CacheDir holds native worker builds; "" is workerbuild.DefaultCacheDir().
+	CacheDir string
+	// BuildWait bounds how long an evaluation waits for a selection's
+	// first native build; 0 means not at all (the fallback serves).
+	BuildWait time.Duration
+	// MemoryLimit is each worker's address-space limit in bytes: 0 means
+	// DefaultMemoryLimit(), a negative value none.
+	MemoryLimit int64
+	// OnBuild, if set, hears every native build event (see Subscribe).
+	OnBuild func(BuildEvent)
 }
 
 // Result is the outcome of one evaluation.
@@ -69,6 +85,13 @@ type Result struct {
 	Notes     []string      // things worth knowing: a fresh worker, output cut, go mod download
 	Mode      string        // ModeInterpreted or ModeCompiled (see route.go)
 	Duration  time.Duration // wall time of the call, including a worker start
+	// Worker says what ran the input: "native go1.26.8" (the standard
+	// library and dependencies linked in) or "interpreter" (the fallback).
+	Worker string
+	// Lost lists, when the worker died or was killed, the earlier inputs
+	// that defined state (declarations, assignments, imports), in order;
+	// Replay runs them in a fresh worker.
+	Lost []string
 }
 
 // WorkerStatus describes one selection's worker.
@@ -87,13 +110,20 @@ type Manager struct {
 	opts ManagerOptions
 	reap sync.WaitGroup // goroutines closing killed processes
 
-	mu         sync.Mutex
-	slots      map[string]*slot
-	closed     bool
-	tmp        string // holds the GOPATH trees, removed by Close
-	seq        int
-	modCache   string
-	downloaded bool // `go mod download` ran (or was tried) once
+	builds sync.WaitGroup // native builds in the background
+
+	mu          sync.Mutex
+	slots       map[string]*slot
+	natives     map[string]*nativeSlot
+	buildCtx    context.Context // cancelled by Close
+	buildCancel context.CancelFunc
+	subs        map[int]func(BuildEvent)
+	subSeq      int
+	closed      bool
+	tmp         string // holds the GOPATH trees, removed by Close
+	seq         int
+	modCache    string
+	downloaded  bool // `go mod download` ran (or was tried) once
 
 	compiled compiledSessions // compiled evaluation, see route.go
 }
@@ -103,11 +133,13 @@ type slot struct {
 	name string
 	turn chan struct{}
 
-	mu    sync.Mutex
-	proc  *process
-	state State
-	evals int
-	since time.Time // start of the running evaluation
+	mu      sync.Mutex
+	proc    *process
+	state   State
+	evals   int
+	since   time.Time // start of the running evaluation
+	history []string  // inputs of the current worker that defined state
+	lost    []string  // inputs that defined state in workers that are gone, not replayed
 }
 
 // NewManager returns a Manager for a project. No worker starts until the
@@ -152,11 +184,40 @@ func (m *Manager) Eval(ctx context.Context, selection, code string, timeout time
 	if ok, why := m.wantsCompiled(s.name, code); ok {
 		return m.evalCompiled(ctx, s.name, code, timeout, res, start, why)
 	}
-	r, notes, err := m.evalHeld(ctx, s, code, timeout)
-	res.Notes = append(res.Notes, notes...)
+	res, err = m.evalInterpreted(ctx, s, res, code, timeout)
+	if err == nil && fallBackCompiled(res) { // routing seam, second part (route.go)
+		res.Notes = append(res.Notes, "the interpreter could not run this: "+res.Err)
+		return m.evalCompiled(ctx, s.name, code, timeout, res, start, "the interpreter lacks what it uses")
+	}
+	if err == nil {
+		m.noteInterpreted(s.name, code, res)
+	}
 	res.Duration = time.Since(start)
+	return res, err
+}
+
+// evalInterpreted runs code in the selection's worker while holding s.turn.
+func (m *Manager) evalInterpreted(ctx context.Context, s *slot, res Result, code string, timeout time.Duration) (Result, error) {
+	r, p, notes, err := m.evalHeld(ctx, s, code, timeout)
+	res.Notes = append(res.Notes, notes...)
+	if p != nil {
+		res.Worker = p.workerName()
+	}
 	if err != nil {
+		s.mu.Lock()
+		res.Lost = slices.Clone(s.lost)
+		s.mu.Unlock()
+		if n := len(res.Lost); n > 0 {
+			err = fmt.Errorf("%w (%d earlier input(s) had defined state; Replay runs them again)", err, n)
+		}
 		return res, err
+	}
+	if r.Defines && r.Error == "" {
+		s.mu.Lock()
+		if s.proc == p {
+			s.history = append(s.history, code)
+		}
+		s.mu.Unlock()
 	}
 	res.Value, res.Type, res.Output, res.Err = r.Value, r.Type, r.Output, r.Error
 	res.Notes = append(res.Notes, r.Notes...)
@@ -164,27 +225,53 @@ func (m *Manager) Eval(ctx context.Context, selection, code string, timeout time
 		res.Notes = append(res.Notes, fmt.Sprintf("output cut: the first %d bytes are kept, %d more were dropped", MaxOutputBytes, r.OutputDropped))
 	}
 	res.Mode = ModeInterpreted
-	if fallBackCompiled(res) { // routing seam, second part (route.go)
-		res.Notes = append(res.Notes, "the interpreter could not run this: "+res.Err)
-		return m.evalCompiled(ctx, s.name, code, timeout, res, start, "the interpreter lacks what it uses")
-	}
-	m.noteInterpreted(s.name, code, res)
 	return res, nil
 }
 
+// Replay evaluates, in order, the inputs that defined state in the
+// selection's workers that died or were killed (Result.Lost), so that a
+// fresh worker has that state again. It stops at the first input that
+// fails; the inputs not replayed stay for a later Replay. timeout is per
+// input, as for Eval.
+func (m *Manager) Replay(ctx context.Context, selection string, timeout time.Duration) ([]Result, error) {
+	s, err := m.slot(selection)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	inputs := s.lost
+	s.lost = nil
+	s.mu.Unlock()
+	var out []Result
+	for i, code := range inputs {
+		res, err := m.Eval(ctx, selection, code, timeout)
+		out = append(out, res)
+		if err != nil || res.Err != "" {
+			s.mu.Lock()
+			s.lost = append(slices.Clone(inputs[i+1:]), s.lost...)
+			s.mu.Unlock()
+			if err == nil {
+				err = fmt.Errorf("replay in selection %q: input %d of %d failed: %s", s.name, i+1, len(inputs), res.Err)
+			}
+			return out, err
+		}
+	}
+	return out, nil
+}
+
 // evalHeld runs one evaluation while holding s.turn.
-func (m *Manager) evalHeld(ctx context.Context, s *slot, code string, timeout time.Duration) (response, []string, error) {
+func (m *Manager) evalHeld(ctx context.Context, s *slot, code string, timeout time.Duration) (response, *process, []string, error) {
 	p, notes, err := m.ensure(ctx, s)
 	if err != nil {
-		return response{}, notes, err
+		return response{}, nil, notes, err
 	}
 	s.begin(p)
 	r, err := p.eval(ctx, code, timeout)
 	if err != nil {
-		err = goneError(s.name, p, timeout, err) // before end, which may close p
+		err = goneError(s.name, p, timeout, err, m.memoryLimit()) // before end, which may close p
 	}
 	m.end(s, p, err)
-	return r, notes, err
+	return r, p, notes, err
 }
 
 func clampTimeout(d time.Duration) (time.Duration, []string) {
@@ -287,6 +374,7 @@ func (m *Manager) end(s *slot, p *process, err error) {
 		s.evals++
 		return
 	}
+	s.lose()
 	s.proc, s.state = nil, StateStopped
 	if p.killReason() == "" {
 		s.state = StateDead
@@ -313,9 +401,15 @@ func (m *Manager) closeLater(p *process) {
 	}()
 }
 
+// lose moves the current worker's state-defining inputs to lost. s.mu is held.
+func (s *slot) lose() {
+	s.lost = append(s.lost, s.history...)
+	s.history = nil
+}
+
 // goneError explains why a worker did not answer.
-func goneError(sel string, p *process, timeout time.Duration, err error) error {
-	const lost = "the evaluator was killed and its state was lost; the next evaluation starts a fresh one"
+func goneError(sel string, p *process, timeout time.Duration, err error, memLimit int64) error {
+	const lost = "the evaluator was killed and its state was lost; the next evaluation starts a fresh one (Replay runs the inputs that defined state again)"
 	switch p.killReason() {
 	case reasonDeadline:
 		return fmt.Errorf("evaluate in selection %q: the deadline of %s passed; %s: %w", sel, timeout, lost, ErrDeadline)
@@ -328,6 +422,9 @@ func goneError(sel string, p *process, timeout time.Duration, err error) error {
 	case reasonClosed:
 		return fmt.Errorf("evaluate in selection %q: %w", sel, ErrClosed)
 	}
+	if p.outOfMemory() {
+		return fmt.Errorf("evaluate in selection %q: out of memory: the evaluation used more than the evaluator's limit of %d MiB and the evaluator died; its state was lost and the next evaluation starts a fresh one (Replay runs the inputs that defined state again): %w", sel, memLimit>>20, ErrNoMemory)
+	}
 	return fmt.Errorf("evaluate in selection %q: the evaluator died (%s); its state was lost and the next evaluation starts a fresh one%s: %w", sel, p.exitText(), p.stderrText(), ErrDied)
 }
 
@@ -335,11 +432,31 @@ func goneError(sel string, p *process, timeout time.Duration, err error) error {
 func (m *Manager) ensure(ctx context.Context, s *slot) (*process, []string, error) {
 	s.mu.Lock()
 	p := s.proc
+	fresh := len(s.history) == 0
 	s.mu.Unlock()
-	if p != nil && !p.exited() {
-		return p, nil, nil
-	}
 	var notes []string
+	if p != nil && !p.exited() {
+		newer := m.newerNative(s.name, p)
+		if newer == "" {
+			return p, nil, nil
+		}
+		if !fresh {
+			if p.notedNewer == newer { // said once per worker
+				return p, nil, nil
+			}
+			p.notedNewer = newer
+			return p, []string{"a newly built native evaluator is ready; it takes over when this one restarts (restart the evaluator, then Replay to redefine your state)"}, nil
+		}
+		s.mu.Lock()
+		if s.proc == p {
+			s.proc, s.state = nil, StateStopped
+		}
+		s.mu.Unlock()
+		p.kill(reasonRestarted)
+		m.closeLater(p)
+		notes = append(notes, "switched to the newly built native evaluator")
+		p = nil
+	}
 	if p != nil {
 		notes = append(notes, fmt.Sprintf("the previous evaluator had died (%s)%s; started a fresh one", p.exitText(), p.stderrText()))
 		m.end(s, p, errGone)
@@ -357,28 +474,45 @@ func (m *Manager) ensure(ctx context.Context, s *slot) (*process, []string, erro
 		return nil, notes, fmt.Errorf("evaluate in selection %q: %w", s.name, ErrClosed)
 	}
 	s.mu.Lock()
-	s.proc, s.state, s.evals = p, StateIdle, 0
+	s.proc, s.state, s.evals, s.history = p, StateIdle, 0, nil
 	s.mu.Unlock()
-	return p, append(notes, "started a fresh evaluator"), nil
+	return p, append(notes, "started a fresh evaluator ("+p.workerName()+")"), nil
 }
 
 // start builds a GOPATH tree and starts a worker for the selection.
 func (m *Manager) start(ctx context.Context, name string) (*process, []string, error) {
-	if m.opts.WorkerCommand == nil {
+	if m.opts.WorkerCommand == nil && !m.opts.Native {
 		return nil, nil, errors.New("start the evaluator: no WorkerCommand configured")
 	}
+	bin, notes := m.nativeBinary(ctx, name)
+	p, more, err := m.startWorker(ctx, name, bin)
+	notes = append(notes, more...)
+	if err != nil && bin != "" && m.opts.WorkerCommand != nil {
+		// A native worker that does not start (a build gone bad) must not
+		// keep the selection from evaluating: forget it, use the fallback.
+		m.dropNative(name, bin)
+		notes = append(notes, fmt.Sprintf("the native evaluator did not start (%v); this evaluator interprets the dependencies", err))
+		p, more, err = m.startWorker(ctx, name, "")
+		notes = append(notes, more...)
+	}
+	return p, notes, err
+}
+
+// startWorker builds a GOPATH tree and starts the worker bin, or the
+// fallback when bin is "".
+func (m *Manager) startWorker(ctx context.Context, name, bin string) (*process, []string, error) {
 	opts, notes, err := m.workerOptions(ctx, name)
 	if err != nil {
 		return nil, notes, err
 	}
-	cmd, err := m.command(name, opts)
+	cmd, err := m.command(name, bin, opts)
 	if err != nil {
 		os.RemoveAll(opts.GoPath)
 		return nil, notes, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, m.opts.StartTimeout)
 	defer cancel()
-	p, ready, err := startProcess(ctx, cmd, opts.GoPath)
+	p, ready, err := startProcess(ctx, cmd, opts.GoPath, bin)
 	if err != nil {
 		os.RemoveAll(opts.GoPath)
 	}
@@ -402,7 +536,7 @@ func (m *Manager) workerOptions(ctx context.Context, name string) (WorkerOptions
 	return WorkerOptions{
 		Root: m.opts.Root, Module: m.opts.Module, Selection: name,
 		Tags: sel.Tags, Env: sel.Env, Preload: sel.Preload,
-		GoPath: dir, ModCache: modCache,
+		GoPath: dir, ModCache: modCache, MemoryLimit: m.memoryLimit(),
 	}, notes, nil
 }
 
@@ -412,7 +546,8 @@ func (m *Manager) prepare(ctx context.Context) (dir, modCache string, download b
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.tmp == "" {
-		if m.tmp, err = os.MkdirTemp("", "trestle-eval-"); err != nil {
+		removeDeadTrees(os.TempDir())
+		if m.tmp, err = os.MkdirTemp("", tempPrefix()); err != nil {
 			return "", "", false, fmt.Errorf("start the evaluator: %w", err)
 		}
 	}
@@ -426,9 +561,15 @@ func (m *Manager) prepare(ctx context.Context) (dir, modCache string, download b
 	return filepath.Join(m.tmp, "gopath-"+strconv.Itoa(m.seq)), m.modCache, download, nil
 }
 
-// command completes the caller's worker command with the options.
-func (m *Manager) command(name string, opts WorkerOptions) (*exec.Cmd, error) {
-	cmd := m.opts.WorkerCommand(name)
+// command is the native worker bin, or else the caller's worker command,
+// completed with the options.
+func (m *Manager) command(name, bin string, opts WorkerOptions) (*exec.Cmd, error) {
+	var cmd *exec.Cmd
+	if bin != "" {
+		cmd = exec.Command(bin)
+	} else if m.opts.WorkerCommand != nil {
+		cmd = m.opts.WorkerCommand(name)
+	}
 	if cmd == nil {
 		return nil, fmt.Errorf("start the evaluator for %q: WorkerCommand returned nil", name)
 	}
@@ -480,6 +621,7 @@ func (m *Manager) Restart(selection string) error {
 	m.resetCompiled(s.name) // routing seam (route.go)
 	s.mu.Lock()
 	p := s.proc
+	s.lose()
 	s.proc, s.state, s.evals = nil, StateStopped, 0
 	s.mu.Unlock()
 	if p != nil {
@@ -526,6 +668,9 @@ func (s *slot) status() WorkerStatus {
 func (m *Manager) Close() {
 	m.mu.Lock()
 	m.closed = true
+	if m.buildCancel != nil {
+		m.buildCancel()
+	}
 	slots := make([]*slot, 0, len(m.slots))
 	for _, s := range m.slots {
 		slots = append(slots, s)
@@ -543,6 +688,7 @@ func (m *Manager) Close() {
 	}
 	m.closeCompiled() // routing seam (route.go)
 	m.reap.Wait()
+	m.builds.Wait()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.tmp != "" {

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -51,6 +52,12 @@ type process struct {
 	done    chan struct{} // closed when the process has exited
 	readEnd chan struct{} // closed when the reader has returned
 	gopath  string        // removed by close
+	bin     string        // the native worker binary, "" for the fallback
+	native  []string      // linked packages outside the standard library (ready message)
+	std     string        // the standard library it links (ready message)
+	// notedNewer is the newer native worker this one's caller was told
+	// about; only the evaluation holding the selection's turn touches it.
+	notedNewer string
 
 	mu      sync.Mutex
 	reason  string // why it was killed, "" if not
@@ -60,11 +67,12 @@ type process struct {
 
 // startProcess starts cmd as a worker in its own process group and waits
 // for its ready line, up to ctx.
-func startProcess(ctx context.Context, cmd *exec.Cmd, gopath string) (*process, []string, error) {
+func startProcess(ctx context.Context, cmd *exec.Cmd, gopath, bin string) (*process, []string, error) {
 	p, err := spawn(cmd, gopath)
 	if err != nil {
 		return nil, nil, err
 	}
+	p.bin = bin
 	select {
 	case r := <-p.results:
 		if r.Kind != kindReady {
@@ -72,6 +80,7 @@ func startProcess(ctx context.Context, cmd *exec.Cmd, gopath string) (*process, 
 			p.close()
 			return nil, nil, fmt.Errorf("start the evaluator: it answered %q before it was ready", r.Kind)
 		}
+		p.native, p.std = r.Native, r.Std
 		return p, r.Notes, nil
 	case <-p.done:
 		err := fmt.Errorf("start the evaluator: it exited before it was ready (%s)%s", p.exitText(), p.stderrText())
@@ -217,7 +226,26 @@ func (p *process) kill(reason string) {
 		p.reason = reason
 	}
 	p.mu.Unlock()
+	if p.cmd.Process != nil {
+		killDescendants(p.cmd.Process.Pid)
+	}
 	procgroup.Kill(p.cmd)
+}
+
+// workerName says what the worker is, for Result.Worker.
+func (p *process) workerName() string {
+	if p.bin != "" {
+		return "native " + p.std
+	}
+	return "interpreter"
+}
+
+// outOfMemory reports whether the worker died of its memory limit: the Go
+// runtime says "out of memory" when an allocation hits RLIMIT_AS.
+func (p *process) outOfMemory() bool {
+	p.stderr.mu.Lock()
+	defer p.stderr.mu.Unlock()
+	return p.stderr.oom
 }
 
 // awaitExit waits, bounded by exitWait, for the process to be reaped.
@@ -276,6 +304,9 @@ func (p *process) stderrText() string {
 // is done (or has had its grace) and removes the GOPATH tree. The process's
 // goroutines end here at the latest.
 func (p *process) close() {
+	if p.cmd.Process != nil && !p.exited() {
+		killDescendants(p.cmd.Process.Pid)
+	}
 	procgroup.Kill(p.cmd) // leftovers of the group; keeps the kill reason as it is
 	p.awaitExit()
 	p.stdin.Close()
@@ -291,16 +322,29 @@ func (p *process) close() {
 	}
 }
 
-// tailWriter keeps the last max bytes written to it. Safe for concurrent use.
+// oomMessages are what the Go runtime says when an allocation hits the
+// address-space limit (the last is the race detector's version).
+var oomMessages = []string{"out of memory", "cannot allocate memory", "too many address space collisions"}
+
+// tailWriter keeps the last max bytes written to it, and whether the
+// runtime's "out of memory" went through (it comes before the goroutine
+// dump that pushes it out of the tail). Safe for concurrent use.
 type tailWriter struct {
-	max int
-	mu  sync.Mutex
-	buf []byte
+	max   int
+	mu    sync.Mutex
+	buf   []byte
+	oom   bool
+	carry []byte // the end of the previous write, for a message split across writes
 }
 
 func (w *tailWriter) Write(b []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	joined := append(w.carry, b...)
+	for _, m := range oomMessages {
+		w.oom = w.oom || bytes.Contains(joined, []byte(m))
+	}
+	w.carry = append(w.carry[:0], joined[max(len(joined)-32, 0):]...)
 	w.buf = append(w.buf, b...)
 	if over := len(w.buf) - w.max; over > 0 {
 		w.buf = append(w.buf[:0], w.buf[over:]...)

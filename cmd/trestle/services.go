@@ -30,6 +30,7 @@ func newServices(p *app.Project, store *app.Store, policy string, ask func(conte
 	}
 	evals := eval.NewManager(eval.ManagerOptions{
 		Root: p.Root, Module: p.Module, Selections: c.Selections, WorkerCommand: workerCommand,
+		Native: nativeEval(),
 	})
 	conf.onReload = func(c projconf.Config) { evals.SetSelections(c.Selections) }
 	return services.Services{
@@ -59,7 +60,16 @@ func startChangeSets(m *changeset.Manager, logger *log.Logger) []changeset.Recov
 	return rec
 }
 
-// workerCommand starts this binary as an evaluator worker.
+// nativeEvalEnv turns the native evaluator workers off when set to "off":
+// every selection is then served by this binary's interpreter (yaegi's own
+// go1.22 standard library tables, dependencies interpreted from source).
+const nativeEvalEnv = "TRESTLE_EVAL_NATIVE"
+
+// nativeEval reports whether selections get native workers (the default).
+func nativeEval() bool { return os.Getenv(nativeEvalEnv) != "off" }
+
+// workerCommand starts this binary as an evaluator worker: the fallback
+// interpreter, serving until a selection's native worker is built.
 func workerCommand(string) *exec.Cmd {
 	exe, err := os.Executable()
 	if err != nil {

@@ -1,4 +1,4 @@
-package eval
+package evalworker
 
 import (
 	"go/ast"
@@ -29,8 +29,16 @@ type chunk struct {
 type plan struct {
 	whole    bool     // evaluate src unchanged (a package clause, or it did not scan)
 	imports  []string // the import declarations' source
-	groups   []string // source for each Eval, padded so that line numbers match the input
+	groups   []group  // one Eval each, padded so that lines and columns match the input
 	lastExpr bool     // the last non-import piece is an expression whose value is shown
+	defines  bool     // some piece declares, assigns or imports: replaying it rebuilds state
+}
+
+// group is the source of one Eval: a run of pieces of one kind, with
+// everything before it blanked so that positions are the input's.
+type group struct {
+	src  string
+	kind chunkKind
 }
 
 // planInput splits src at top-level statement boundaries. yaegi wants imports
@@ -53,6 +61,10 @@ func planInput(src string) plan {
 		blank(masked[c.start:c.end])
 	}
 	p.groups = groupChunks(string(masked), rest)
+	p.defines = len(p.imports) > 0
+	for _, c := range rest {
+		p.defines = p.defines || c.kind == kindDecl || definesState(src[c.start:c.end])
+	}
 	if len(rest) > 0 {
 		last := rest[len(rest)-1]
 		_, err := parser.ParseExpr(src[last.start:last.end])
@@ -70,18 +82,21 @@ func blank(b []byte) {
 	}
 }
 
-// groupChunks joins runs of chunks of the same kind, each run padded with
-// newlines so that yaegi's line numbers are the input's.
-func groupChunks(src string, chunks []chunk) []string {
-	var groups []string
+// groupChunks joins runs of chunks of the same kind, each run preceded by
+// the input before it blanked (newlines kept), so that yaegi's line and
+// column numbers are the input's, except for the wrapper yaegi puts on the
+// first line (see wrapOffset).
+func groupChunks(src string, chunks []chunk) []group {
+	var groups []group
 	for i := 0; i < len(chunks); {
 		j := i + 1
 		for j < len(chunks) && chunks[j].kind == chunks[i].kind {
 			j++
 		}
 		start, end := chunks[i].start, chunks[j-1].end
-		pad := strings.Repeat("\n", strings.Count(src[:start], "\n"))
-		groups = append(groups, pad+src[start:end])
+		pad := []byte(src[:start])
+		blank(pad)
+		groups = append(groups, group{src: string(pad) + src[start:end], kind: chunks[i].kind})
 		i = j
 	}
 	return groups
@@ -123,6 +138,24 @@ func scanChunks(src string) ([]chunk, bool) {
 		return nil, false
 	}
 	return chunks, true
+}
+
+// definesState reports whether a statement declares or assigns (x := 1,
+// x = 2, x++, var x int), the statements a replay must repeat.
+func definesState(stmt string) bool {
+	f, err := parser.ParseFile(token.NewFileSet(), "", "package p; func _() {\n"+stmt+"\n}", 0)
+	if err != nil || len(f.Decls) == 0 {
+		return false
+	}
+	body := f.Decls[0].(*ast.FuncDecl).Body
+	if body == nil || len(body.List) == 0 {
+		return false
+	}
+	switch body.List[0].(type) {
+	case *ast.AssignStmt, *ast.IncDecStmt, *ast.DeclStmt:
+		return true
+	}
+	return false
 }
 
 func startsWith(src string, c chunk, word string) bool {

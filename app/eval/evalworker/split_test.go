@@ -1,6 +1,7 @@
-package eval
+package evalworker
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -41,12 +42,12 @@ func TestPlanInput(t *testing.T) {
 func TestPlanKeepsLineNumbers(t *testing.T) {
 	p := planInput("import \"fmt\"\nx := 1\nfunc f() {}\nfmt.Sprint(x)")
 	for _, g := range p.groups {
-		if strings.TrimLeft(g, "\n ") == "" {
-			t.Fatalf("empty group %q", g)
+		if strings.TrimLeft(g.src, "\n ") == "" {
+			t.Fatalf("empty group %q", g.src)
 		}
 	}
-	if got := strings.Count(p.groups[2], "\n"); got != 3 {
-		t.Fatalf("the last group should start on line 4, it has %d newlines before it: %q", got, p.groups[2])
+	if got := strings.Count(p.groups[2].src, "\n"); got != 3 {
+		t.Fatalf("the last group should start on line 4, it has %d newlines before it: %q", got, p.groups[2].src)
 	}
 }
 
@@ -58,5 +59,51 @@ func TestParseImports(t *testing.T) {
 	want := []importSpec{{"", "fmt"}, {"str", "strings"}, {"_", "os"}}
 	if !reflect.DeepEqual(specs, want) {
 		t.Fatalf("got %v, want %v", specs, want)
+	}
+}
+
+func TestPlanSaysWhetherTheInputDefinesState(t *testing.T) {
+	tests := []struct {
+		name, src string
+		defines   bool
+	}{
+		{"expression", "1+1", false},
+		{"call", "fmt.Println(1)", false},
+		{"define", "x := 1", true},
+		{"assign", "x = 2", true},
+		{"increment", "x++", true},
+		{"var statement", "var y int", true},
+		{"func declaration", "func f() {}", true},
+		{"type declaration", "type T int", true},
+		{"import", "import \"fmt\"", true},
+		{"for loop", "for i := 0; i < 3; i++ {}", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := planInput(tt.src).defines; got != tt.defines {
+				t.Fatalf("defines = %v, want %v", got, tt.defines)
+			}
+		})
+	}
+}
+
+func TestInputPositionsMoveLineOneBack(t *testing.T) {
+	tests := []struct {
+		name string
+		msg  string
+		kind chunkKind
+		want string
+	}{
+		{"statement", "1:28: undefined: x", kindStmt, "1:1: undefined: x"},
+		{"file name", "_.go:1:30: undefined: x", kindStmt, "_.go:1:3: undefined: x"},
+		{"declaration", "1:22: undefined: x", kindDecl, "1:9: undefined: x"},
+		{"later line untouched", "2:5: undefined: x", kindStmt, "2:5: undefined: x"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := inputPositions(errors.New(tt.msg), tt.kind).Error(); got != tt.want {
+				t.Fatalf("got %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

@@ -1,0 +1,142 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// waitFor polls cond until it holds or the deadline passes.
+func waitFor(t *testing.T, what string, d time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting for %s after %s", what, d)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestMemoryLimitSaysOutOfMemory(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("RLIMIT_AS is set on Linux")
+	}
+	m := newTestManager(t, nil)
+	m.opts.MemoryLimit = 256 << 20
+	mustEval(t, m, "", "kept := 1")
+	res, err := m.Eval(context.Background(), "", "b := make([]byte, 4<<30)\nb[len(b)-1] = 1\nlen(b)", 20*time.Second)
+	if !errors.Is(err, ErrNoMemory) || !strings.Contains(err.Error(), "out of memory") || !strings.Contains(err.Error(), "256 MiB") {
+		t.Fatalf("want an out of memory error naming the limit, got %v (%+v)", err, res)
+	}
+	if len(res.Lost) != 1 || res.Lost[0] != "kept := 1" {
+		t.Fatalf("the result should list the lost state-defining input: %q", res.Lost)
+	}
+	wantValue(t, mustEval(t, m, "", "1+1"), "2", "int")
+}
+
+func TestSetsidChildDiesWithTheWorker(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the subreaper is a Linux feature")
+	}
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid command")
+	}
+	m := newTestManager(t, nil)
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	// The shell starts a detached sleep in a session of its own and exits:
+	// the sleep is orphaned, out of the worker's process group.
+	code := fmt.Sprintf("import \"os/exec\"\nexec.Command(\"sh\", \"-c\", \"setsid sleep 300 & echo $! > %s\").Run()", pidFile)
+	if res := mustEval(t, m, "", code); res.Err != "" {
+		t.Fatal(res.Err)
+	}
+	var pid int
+	waitFor(t, "the pid file", 10*time.Second, func() bool {
+		data, _ := os.ReadFile(pidFile)
+		pid, _ = strconv.Atoi(strings.TrimSpace(string(data)))
+		return pid > 0
+	})
+	if syscall.Kill(pid, 0) != nil {
+		t.Fatalf("the detached sleep %d is not running", pid)
+	}
+	if _, err := m.Eval(context.Background(), "", "for {}", 300*time.Millisecond); !errors.Is(err, ErrDeadline) {
+		t.Fatalf("want the deadline, got %v", err)
+	}
+	waitFor(t, "the detached child to die", 10*time.Second, func() bool {
+		return !running(pid)
+	})
+}
+
+// running reports whether pid is a live (not zombie) process.
+func running(pid int) bool {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	s := string(data)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 {
+		s = s[i+1:]
+	}
+	f := strings.Fields(s)
+	return len(f) > 0 && f[0] != "Z"
+}
+
+func TestDeadOwnersTempTreesAreRemoved(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("owner checks are Linux-only")
+	}
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	deadDir := filepath.Join(tmp, fmt.Sprintf("trestle-eval-%d-123", dead.Process.Pid))
+	liveDir := filepath.Join(tmp, fmt.Sprintf("trestle-eval-%d-456", os.Getppid()))
+	other := filepath.Join(tmp, "trestle-eval-notapid")
+	for _, d := range []string{deadDir, liveDir, other} {
+		if err := os.MkdirAll(filepath.Join(d, "gopath-1", "src"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := newTestManager(t, nil)
+	wantValue(t, mustEval(t, m, "", "1"), "1", "int")
+	if _, err := os.Stat(deadDir); !os.IsNotExist(err) {
+		t.Errorf("the dead owner's tree %s is still there (%v)", deadDir, err)
+	}
+	for _, d := range []string{liveDir, other} {
+		if _, err := os.Stat(d); err != nil {
+			t.Errorf("%s should be kept: %v", d, err)
+		}
+	}
+}
+
+func TestDeadlineResultListsTheStateToReplay(t *testing.T) {
+	m := newTestManager(t, nil)
+	mustEval(t, m, "", "x := 40")
+	mustEval(t, m, "", "func inc(n int) int { return n + 1 }")
+	mustEval(t, m, "", "x + 1")      // no state: not listed
+	mustEval(t, m, "", "undefined9") // failed: not listed
+	_, err := m.Eval(context.Background(), "", "for {}", 300*time.Millisecond)
+	if !errors.Is(err, ErrDeadline) {
+		t.Fatalf("want the deadline, got %v", err)
+	}
+	res, err := m.Eval(context.Background(), "", "x", 5*time.Second)
+	if err != nil || res.Err == "" {
+		t.Fatalf("x should be gone in the fresh worker: %+v %v", res, err)
+	}
+	results, err := m.Replay(context.Background(), "", 10*time.Second)
+	if err != nil || len(results) != 2 {
+		t.Fatalf("replay: %v, %d results", err, len(results))
+	}
+	wantValue(t, mustEval(t, m, "", "inc(x) + 1"), "42", "int")
+}

@@ -1,0 +1,135 @@
+package workerbuild
+
+import (
+	"context"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"trestle/app/eval/evaltest"
+)
+
+// trestleRoot is this repository's module root.
+func trestleRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := filepath.Abs("../../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestYaegiSumMatchesTrestle(t *testing.T) {
+	sum, err := os.ReadFile(filepath.Join(trestleRoot(t), "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(yaegiSum), "\n") {
+		if !strings.Contains(string(sum), line+"\n") {
+			t.Errorf("trestle's go.sum lacks %q: update yaegiVersion and yaegiSum", line)
+		}
+	}
+}
+
+func TestPlanSaysWhatIsNativeAndWhy(t *testing.T) {
+	root := t.TempDir()
+	if err := evaltest.Write(root, trestleRoot(t)); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	plan, err := MakePlan(ctx, Options{Root: root, Module: evaltest.Module})
+	if err != nil {
+		t.Fatal(err)
+	}
+	modes := map[string]string{}
+	for _, p := range plan.Packages {
+		modes[p.Path] = p.Mode + ": " + p.Reason
+	}
+	want := map[string]string{
+		evaltest.Module + "/store":     ModeInterpreted,
+		evaltest.Module + "/calc":      ModeInterpreted,
+		evaltest.Module + "/raw":       ModeNative + ": uses unsafe",
+		evaltest.Module + "/shared":    ModeNative + ": imported by " + evaltest.Module + "/raw",
+		evaltest.Module + "/cmd/tool":  ModeNone,
+		"go.etcd.io/bbolt":             ModeNative,
+		"github.com/fsnotify/fsnotify": ModeNative,
+		"golang.org/x/sys/unix":        ModeNative,
+	}
+	if evaltest.HasAssembly() {
+		want[evaltest.Module+"/fast"] = ModeNative + ": has assembly"
+	}
+	for path, prefix := range want {
+		if !strings.HasPrefix(modes[path], prefix) {
+			t.Errorf("%s: got %q, want %q...", path, modes[path], prefix)
+		}
+	}
+	if slices.ContainsFunc(plan.Native(), func(p string) bool { return strings.Contains(p, "fsnotify/internal") }) {
+		t.Errorf("a dependency's internal package cannot be linked: %v", plan.Native())
+	}
+	if _, err := os.Stat(filepath.Join(root, workerDir)); err == nil {
+		t.Fatal("planning wrote into the project")
+	}
+}
+
+// snapshot lists a tree's files with their sizes and modification times.
+func snapshot(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.Walk(root, func(path string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		out[path] = info.ModTime().String() + " " + info.Mode().String() + " " + strconv.FormatInt(info.Size(), 10)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestBuildIsCachedAndNeverWritesTheProject(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a native worker")
+	}
+	root := t.TempDir()
+	if err := evaltest.Write(root, trestleRoot(t)); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, root)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	o := Options{Root: root, Module: evaltest.Module, CacheDir: evaltest.CacheDir()}
+	plan, err := MakePlan(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var phases []string
+	res, err := Build(ctx, o, plan, func(e Event) {
+		if len(phases) == 0 || phases[len(phases)-1] != e.Phase {
+			phases = append(phases, e.Phase)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("first build: cached=%v phases=%v skipped=%v", res.Cached, phases, res.Skipped)
+	if !res.Cached && (len(phases) == 0 || phases[len(phases)-1] != PhaseReady) {
+		t.Errorf("a fresh build should end with the ready phase: %v", phases)
+	}
+	start := time.Now()
+	again, err := Build(ctx, o, plan, nil)
+	if err != nil || !again.Cached || again.Binary != res.Binary {
+		t.Fatalf("second build: %+v, %v; want the cached %s", again, err, res.Binary)
+	}
+	t.Logf("cached lookup: %s", time.Since(start))
+	if after := snapshot(t, root); !maps.Equal(before, after) {
+		t.Fatalf("the build changed the project:\nbefore %v\nafter  %v", before, after)
+	}
+}

@@ -1,0 +1,211 @@
+package workerbuild
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Package modes.
+const (
+	ModeNative      = "native"      // linked into the worker binary
+	ModeInterpreted = "interpreted" // interpreted from source by yaegi
+	ModeNone        = "none"        // neither (package main, a broken package)
+)
+
+// Package is one package of the selection, and how the evaluator serves it.
+type Package struct {
+	Path   string   `json:"path"`
+	Mode   string   `json:"mode"`
+	Reason string   `json:"reason"`
+	Dir    string   `json:"-"`
+	files  []string // the source files of a package of the project's own module
+}
+
+// Plan is what a selection's native worker links: the standard library of
+// the toolchain, the dependencies, and the project's packages that yaegi
+// cannot interpret. It is immutable once made.
+type Plan struct {
+	Root      string
+	Module    string // "" without go.mod
+	GoVersion string // "go1.26.8"
+	Packages  []Package
+}
+
+// Native lists the import paths the worker links, besides the standard library.
+func (p *Plan) Native() []string {
+	var out []string
+	for _, pkg := range p.Packages {
+		if pkg.Mode == ModeNative {
+			out = append(out, pkg.Path)
+		}
+	}
+	return out
+}
+
+// listed is the part of `go list -json` the plan reads.
+type listed struct {
+	ImportPath string
+	Name       string
+	Dir        string
+	Standard   bool
+	Module     *struct{ Main bool }
+	GoFiles    []string
+	CgoFiles   []string
+	SFiles     []string
+	Imports    []string
+	Error      *struct{ Err string }
+}
+
+// workerDir is the folder, inside the project's module, where the build's
+// overlay places the worker's main package. It is at the module root so
+// that the main package may import the module's top-level internal
+// packages.
+const workerDir = "trestle_eval_worker"
+
+// MakePlan lists the selection's packages with `go list -deps` and decides,
+// for each one outside the standard library, native or interpreted.
+func MakePlan(ctx context.Context, o Options) (*Plan, error) {
+	env, err := goEnv(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	p := &Plan{Root: o.Root, Module: o.Module, GoVersion: env.GOVERSION}
+	if _, err := os.Stat(filepath.Join(o.Root, "go.mod")); err != nil {
+		p.Module = ""
+		return p, nil
+	}
+	args := []string{"list", "-e", "-deps", "-json=ImportPath,Name,Dir,Standard,Module,GoFiles,CgoFiles,SFiles,Imports,Error"}
+	if len(o.Tags) > 0 {
+		args = append(args, "-tags="+strings.Join(o.Tags, ","))
+	}
+	cmd := exec.CommandContext(ctx, "go", append(args, "./...")...)
+	cmd.Dir, cmd.Env = o.Root, o.environ()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("list the project's packages (go list -deps ./...): %v: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	imports := map[string][]string{}
+	for {
+		var l listed
+		if err := dec.Decode(&l); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("read go list's answer: %w", err)
+		}
+		if l.Standard || l.ImportPath == "" {
+			continue
+		}
+		imports[l.ImportPath] = l.Imports
+		p.Packages = append(p.Packages, classify(l, p.Module))
+	}
+	compileImported(p.Packages, imports, p.Module)
+	slices.SortFunc(p.Packages, func(a, b Package) int { return strings.Compare(a.Path, b.Path) })
+	return p, nil
+}
+
+// classify decides how one non-standard package is served.
+func classify(l listed, module string) Package {
+	pkg := Package{Path: l.ImportPath, Dir: l.Dir}
+	main := l.Module != nil && l.Module.Main
+	switch {
+	case l.Error != nil:
+		pkg.Mode, pkg.Reason = ModeNone, "does not build: "+l.Error.Err
+	case l.Name == "main":
+		pkg.Mode, pkg.Reason = ModeNone, "a main package cannot be imported"
+	case !main:
+		pkg.Mode, pkg.Reason = ModeNative, "a dependency: linked natively"
+	default:
+		for _, f := range slices.Concat(l.GoFiles, l.CgoFiles, l.SFiles) {
+			pkg.files = append(pkg.files, filepath.Join(l.Dir, f))
+		}
+		if why := needsNative(l); why != "" {
+			pkg.Mode, pkg.Reason = ModeNative, why+": compiled in (edits need a rebuild, which starts by itself)"
+		} else {
+			pkg.Mode, pkg.Reason = ModeInterpreted, "the project's own code: interpreted from source (unexported names reachable, edits live)"
+		}
+	}
+	if pkg.Mode == ModeNative && !importable(pkg.Path, module) {
+		pkg.Mode = ModeInterpreted
+		pkg.Reason = "internal to another tree, so the worker cannot link it: interpreted from source"
+		if main {
+			pkg.Reason = "needs native code but is internal below the module root, so the worker cannot link it: interpreted from source, which may fail"
+		}
+	}
+	return pkg
+}
+
+// compileImported makes native the interpreted project packages that a
+// native project package imports (directly or not): interpreted, they would
+// be a second copy, with types that the compiled one does not accept and
+// state of their own.
+func compileImported(pkgs []Package, imports map[string][]string, module string) {
+	index := map[string]int{}
+	for i, p := range pkgs {
+		index[p.Path] = i
+	}
+	var visit func(from, path string)
+	visit = func(from, path string) {
+		for _, dep := range imports[path] {
+			i, ok := index[dep]
+			if !ok || pkgs[i].Mode != ModeInterpreted || pkgs[i].files == nil || !importable(dep, module) {
+				continue
+			}
+			pkgs[i].Mode = ModeNative
+			pkgs[i].Reason = "imported by " + from + ", which is compiled in: compiled in too, so that both see the same types (edits need a rebuild, which starts by itself)"
+			visit(from, dep)
+		}
+	}
+	for _, p := range slices.Clone(pkgs) {
+		if p.Mode == ModeNative && p.files != nil {
+			visit(p.Path, p.Path)
+		}
+	}
+}
+
+// needsNative says why yaegi cannot interpret a project package, or "".
+func needsNative(l listed) string {
+	switch {
+	case len(l.CgoFiles) > 0:
+		return "uses cgo"
+	case len(l.SFiles) > 0:
+		return "has assembly"
+	case slices.Contains(l.Imports, "unsafe"):
+		return "uses unsafe"
+	}
+	for _, f := range l.GoFiles {
+		if data, err := os.ReadFile(filepath.Join(l.Dir, f)); err == nil && bytes.Contains(data, []byte("//go:linkname")) {
+			return "uses //go:linkname"
+		}
+	}
+	return ""
+}
+
+// importable reports whether the worker's main package (at the module
+// root) may import path: an internal package only when its parent is the
+// module root or above.
+func importable(path, module string) bool {
+	if strings.HasPrefix(path, "vendor/") || strings.Contains(path, "/vendor/") {
+		return false
+	}
+	i := strings.LastIndex(path, "/internal/")
+	if i < 0 && strings.HasSuffix(path, "/internal") {
+		i = len(path) - len("/internal")
+	}
+	if i < 0 {
+		return true
+	}
+	parent := path[:i]
+	return module != "" && (module == parent || strings.HasPrefix(module+"/", parent+"/"))
+}

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"trestle/app/eval/evaltest"
+)
+
+// The other end-to-end tests evaluate in tiny projects with the
+// interpreter alone: a native worker build there would only cost CPU.
+// TestEvalNativeThroughMCP turns native workers on for its own server.
+func init() { os.Setenv(nativeEvalEnv, "off") }
+
+// nativeProject writes the evaltest fixture (bbolt, fsnotify, x/sys,
+// segmentio/asm, a package with assembly, one with unsafe) and a config
+// folder whose worker build cache is the one the evaluator tests share, so
+// that the cold build happens once per machine.
+func nativeProject(t *testing.T) (project, config string) {
+	t.Helper()
+	project = t.TempDir()
+	trestle, _ := filepath.Abs("../..")
+	if err := evaltest.Write(project, trestle); err != nil {
+		t.Fatal(err)
+	}
+	config = t.TempDir()
+	if err := os.MkdirAll(filepath.Join(config, "cache"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(evaltest.CacheDir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(evaltest.CacheDir(), filepath.Join(config, "cache", "eval")); err != nil {
+		t.Fatal(err)
+	}
+	return project, config
+}
+
+// evalCall calls trestle_eval and returns the text and whether it failed.
+func evalCall(t *testing.T, cs *sdk.ClientSession, code string) (string, map[string]any, bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "trestle_eval", Arguments: map[string]any{"code": code, "timeout_seconds": 30}})
+	if err != nil {
+		t.Fatalf("trestle_eval %q: %v", code, err)
+	}
+	sc, _ := res.StructuredContent.(map[string]any)
+	return goSDKText(res), sc, res.IsError
+}
+
+// TestEvalNativeThroughMCP drives `trestle --mcp` on a real module with
+// the official Go SDK client: once the selection's native worker is built
+// (the interpreter serves meanwhile), the project's dependencies are called
+// natively (a bbolt round trip, an fsnotify event, the page size through
+// x/sys/unix, segmentio/asm's assembly), as are the project's packages with
+// assembly and unsafe; a failed import leaves the worker working; an error
+// column points at the input.
+func TestEvalNativeThroughMCP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a native worker")
+	}
+	project, config := nativeProject(t)
+	m := clientMode{name: "headless", args: []string{"--mcp", project},
+		env: []string{"TRESTLE_CONFIG_DIR=" + config, "DISPLAY=", nativeEvalEnv + "=on"}}
+	cs, stderr := goSDKSession(t, m, "")
+	probe := "import \"golang.org/x/sys/unix\"\nunix.Getpagesize()"
+	want := fmt.Sprintf("= %d (int)", os.Getpagesize())
+	deadline := time.Now().Add(10 * time.Minute)
+	for {
+		text, _, isErr := evalCall(t, cs, probe)
+		if !isErr && strings.Contains(text, want) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the native worker never served x/sys/unix; last answer %q\nstderr: %s", text, stderr.String())
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	dir := t.TempDir()
+	tests := []struct{ name, code, want string }{
+		{"bbolt round trip", `import bolt "go.etcd.io/bbolt"
+import "fmt"
+db, err := bolt.Open(` + fmt.Sprintf("%q", filepath.Join(dir, "e2e.db")) + `, 0o600, nil)
+if err != nil { panic(err) }
+var got string
+err = db.Update(func(tx *bolt.Tx) error {
+	b, err := tx.CreateBucketIfNotExists([]byte("b"))
+	if err != nil { return err }
+	if err := b.Put([]byte("k"), []byte("round trip")); err != nil { return err }
+	got = string(b.Get([]byte("k")))
+	return nil
+})
+db.Close()
+got + " " + fmt.Sprint(err)`, `= "round trip <nil>" (string)`},
+		{"fsnotify event", `import "github.com/fsnotify/fsnotify"
+import ("os"; "path/filepath"; "time")
+w, err := fsnotify.NewWatcher()
+if err != nil { panic(err) }
+if err := w.Add(` + fmt.Sprintf("%q", dir) + `); err != nil { panic(err) }
+os.WriteFile(` + fmt.Sprintf("%q", filepath.Join(dir, "seen.txt")) + `, []byte("x"), 0o644)
+var seen string
+select {
+case ev := <-w.Events:
+	seen = filepath.Base(ev.Name) + " create=" + fmt.Sprint(ev.Has(fsnotify.Create))
+case <-time.After(10 * time.Second):
+	seen = "no event"
+}
+w.Close()
+seen`, `= "seen.txt create=true" (string)`},
+		{"assembly in a dependency", "import \"github.com/segmentio/asm/ascii\"\nascii.ValidString(\"plain\")", "= true (bool)"},
+		{"assembly in the project", "import \"" + evaltest.Module + "/fast\"\nfast.Add(40, 2)", "= 42 (int64)"},
+		{"unsafe in the project", "import \"" + evaltest.Module + "/raw\"\nraw.IntSize()", "= 8 (int)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text, _, isErr := evalCall(t, cs, tt.code)
+			if isErr || !strings.Contains(text, tt.want) {
+				t.Fatalf("got %q (error %v), want %q", text, isErr, tt.want)
+			}
+		})
+	}
+	t.Run("a failed import does not poison", func(t *testing.T) {
+		if _, _, isErr := evalCall(t, cs, "before := 41"); isErr {
+			t.Fatal("before := 41 failed")
+		}
+		if text, _, isErr := evalCall(t, cs, "import \""+evaltest.Module+"/broken\""); !isErr {
+			t.Fatalf("importing a package that does not compile should fail: %q", text)
+		}
+		text, _, isErr := evalCall(t, cs, "import \""+evaltest.Module+"/calc\"\ncalc.Add(2, 3) + before")
+		if isErr || !strings.Contains(text, "= 46 (int)") {
+			t.Fatalf("after a failed import: %q (error %v)", text, isErr)
+		}
+	})
+	t.Run("error column", func(t *testing.T) {
+		text, _, isErr := evalCall(t, cs, "undefinedThing + 1")
+		if !isErr || !strings.Contains(text, "1:1: undefined: undefinedThing") {
+			t.Fatalf("want the error at 1:1, got %q", text)
+		}
+	})
+}

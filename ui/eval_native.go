@@ -1,0 +1,122 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"trestle/app/eval"
+	"trestle/app/eval/workerbuild"
+)
+
+// buildFlushEvery bounds how often a native evaluator build's progress
+// reaches the status bar: a build reports every package it compiles.
+const buildFlushEvery = 250 * time.Millisecond
+
+// watchEvalBuilds shows the progress of the selections' native evaluator
+// builds in the status bar, and a failed build's problems in the Problems
+// pane. Main goroutine only; stopWatching ends it.
+func (w *Window) watchEvalBuilds() {
+	if w.services.Eval == nil || w.stopEvalBuilds != nil {
+		return
+	}
+	var mu sync.Mutex
+	var last time.Time
+	w.stopEvalBuilds = w.services.Eval.Subscribe(func(e eval.BuildEvent) {
+		final := e.Phase == workerbuild.PhaseReady || e.Phase == workerbuild.PhaseFailed
+		mu.Lock()
+		if !final && time.Since(last) < buildFlushEvery {
+			mu.Unlock()
+			return
+		}
+		last = time.Now()
+		mu.Unlock()
+		text := buildStatusText(e)
+		probs := make([]Problem, 0, len(e.Problems))
+		for _, p := range e.Problems {
+			probs = append(probs, Problem{Path: p.Path, Line: p.Line, Col: p.Col, Message: p.Message})
+		}
+		fyne.Do(func() {
+			if e.Selection != selectionName(w.selection) {
+				return
+			}
+			w.status.eval.SetText(text)
+			if e.Phase == workerbuild.PhaseFailed {
+				if len(probs) > 0 {
+					w.panes.problems.set(probs)
+				}
+				w.status.notify("The native evaluator did not build; the previous evaluator keeps serving. " + e.Message)
+			}
+		})
+	})
+}
+
+// buildStatusText is the status bar's evaluator label during a build.
+func buildStatusText(e eval.BuildEvent) string {
+	switch e.Phase {
+	case workerbuild.PhaseReady:
+		return "evaluator: native build ready"
+	case workerbuild.PhaseFailed:
+		return "evaluator: native build failed"
+	case workerbuild.PhaseTables:
+		if e.Total > 0 {
+			return fmt.Sprintf("evaluator: building (symbol tables %d/%d)", e.Done, e.Total)
+		}
+		return "evaluator: building (symbol tables)"
+	case workerbuild.PhaseCompile:
+		return fmt.Sprintf("evaluator: building (compiled %d packages)", e.Done)
+	}
+	return "evaluator: building"
+}
+
+// showEvalPackages lists in the Eval pane which packages the active
+// selection's evaluator links natively and which it interprets, and why.
+func (w *Window) showEvalPackages() {
+	if w.services.Eval == nil {
+		return
+	}
+	sel := w.selection
+	w.loading.Go(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		pkgs, err := w.services.Eval.Packages(ctx, sel)
+		lines := []string{"# packages of the " + selectionName(sel) + " evaluator (the standard library is native)"}
+		if err != nil {
+			lines = append(lines, "  "+err.Error())
+		}
+		for _, p := range pkgs {
+			lines = append(lines, fmt.Sprintf("  %-11s %s: %s", p.Mode, p.Path, p.Reason))
+		}
+		fyne.Do(func() { w.panes.eval.transcript.append(noteLines(lines)...) })
+	})
+}
+
+// noteLines are lines for the transcript, dimmed as notes.
+func noteLines(lines []string) []evalLine {
+	out := make([]evalLine, len(lines))
+	for i, l := range lines {
+		out[i] = evalLine{text: l, kind: lineNote}
+	}
+	return out
+}
+
+// replayLost runs again, in the active selection's evaluator, the inputs
+// that defined state in an evaluator that died or was killed (as the
+// manager kept them: agents' inputs too).
+func (w *Window) replayLost() {
+	if w.services.Eval == nil {
+		return
+	}
+	sel := w.selection
+	w.loading.Go(func() {
+		results, err := w.services.Eval.Replay(context.Background(), sel, 0)
+		lines := []string{fmt.Sprintf("# replayed %d input(s) that defined state", len(results))}
+		if err != nil {
+			lines = append(lines, "  "+err.Error())
+		}
+		fyne.Do(func() { w.panes.eval.transcript.append(noteLines(lines)...) })
+	})
+}

@@ -1,0 +1,63 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"trestle/app/eval"
+	"trestle/app/eval/workerbuild"
+	"trestle/app/services"
+)
+
+func TestBuildStatusText(t *testing.T) {
+	tests := []struct {
+		name string
+		e    workerbuild.Event
+		want string
+	}{
+		{"tables", workerbuild.Event{Phase: workerbuild.PhaseTables, Done: 3, Total: 12}, "evaluator: building (symbol tables 3/12)"},
+		{"compile", workerbuild.Event{Phase: workerbuild.PhaseCompile, Done: 40}, "evaluator: building (compiled 40 packages)"},
+		{"ready", workerbuild.Event{Phase: workerbuild.PhaseReady}, "evaluator: native build ready"},
+		{"failed", workerbuild.Event{Phase: workerbuild.PhaseFailed}, "evaluator: native build failed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := buildStatusText(eval.BuildEvent{Selection: "default", Event: tt.e}); got != tt.want {
+				t.Fatalf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestEvalPackagesSayNativeOrInterpreted(t *testing.T) {
+	w := newTestWindow(t)
+	root := w.project.Root
+	files := map[string]string{
+		"go.mod":       "module example.com/p\n\ngo 1.22\n",
+		"plain/p.go":   "package plain\n\nfunc F() int { return 1 }\n",
+		"raw/raw.go":   "package raw\n\nimport \"unsafe\"\n\nvar N = unsafe.Sizeof(0)\n",
+		"cmd/x/x.go":   "package main\n\nfunc main() {}\n",
+		"go.sum":       "",
+		"plain/doc.go": "// Package plain is plain.\npackage plain\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := eval.NewManager(eval.ManagerOptions{Root: root, Module: "example.com/p"})
+	t.Cleanup(m.Close)
+	w.SetServices(services.Services{Eval: m})
+	w.showEvalPackages()
+	w.loading.Wait()
+	got := w.panes.eval.transcript.text(0)
+	for _, want := range []string{"interpreted example.com/p/plain", "native      example.com/p/raw: uses unsafe"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the Eval pane lacks %q:\n%s", want, got)
+		}
+	}
+}
