@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"trestle/app/gitstatus"
 	"trestle/app/textbuf"
 )
 
@@ -34,6 +35,8 @@ type editor struct {
 	maxCells int // display cells in the widest line seen; only grows
 	mark     int // the line Open last brought into view, 1-based; 0 for none
 	version  int // counts edits and reloads, for the find bar
+	// gitMarks are the lines changed against git's HEAD, for the gutter.
+	gitMarks map[int]gitstatus.Change
 	// diskHash is the sha256 of the file as this editor last read or
 	// wrote it, so that a watcher event for our own save is ignored.
 	diskHash [32]byte
@@ -376,6 +379,12 @@ func (e *editor) snapshot() (text string, state int) {
 func (e *editor) savedAt(state int) {
 	e.buf.MarkSavedAt(state)
 	e.checkModified()
+}
+
+// setGitMarks shows lines changed against git's HEAD in the gutter.
+func (e *editor) setGitMarks(m map[int]gitstatus.Change) {
+	e.gitMarks = m
+	e.invalidate()
 }
 
 // invalidate marks the rows stale and redraws them.

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"trestle/app/gitstatus"
 	"trestle/app/textbuf"
 )
 
@@ -123,7 +124,7 @@ func (e *editor) place() {
 
 func (e *editor) rowSource() rowSource {
 	return rowSource{buf: e.buf, hl: e.hl, tabWidth: e.tabWidth, caretLine: e.caret.Line, sel: e.selection(),
-		marks: e.bars.currentMatches()}
+		marks: e.bars.currentMatches(), gitMarks: e.gitMarks}
 }
 
 // placeCaret draws the caret where it is, when that is in view.
@@ -257,6 +258,9 @@ func newRowStyles(c [9]color.NRGBA, syntax bool) rowStyles {
 		current: &widget.CustomTextGridStyle{BGColor: c[1]},
 	}
 	fg := [textbuf.Number + 1]color.Color{textbuf.Keyword: c[3], textbuf.String: c[4], textbuf.Comment: c[5], textbuf.Number: c[6]}
+	st.git[gitstatus.Added] = &widget.CustomTextGridStyle{FGColor: c[4]}    // success
+	st.git[gitstatus.Modified] = &widget.CustomTextGridStyle{FGColor: c[3]} // primary
+	st.git[gitstatus.Deleted] = &widget.CustomTextGridStyle{FGColor: theme.Color(theme.ColorNameError)}
 	mark := c[6] // the warning colour, faint: find's matches
 	mark.A = 0x55
 	for k := range st.kinds {

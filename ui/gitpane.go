@@ -202,6 +202,7 @@ func (w *Window) refreshGit() {
 			w.panes.git.show(st, ok, err)
 			w.files.setChanged(w.panes.git.entries)
 			w.status.setBranch(st.Branch, ok && err == nil)
+			w.rereadHeads()
 		})
 	})
 }

@@ -10,6 +10,9 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+
+	"trestle/app/gitstatus"
+	"trestle/app/textbuf"
 )
 
 func git(t *testing.T, dir string, args ...string) {
@@ -98,4 +101,32 @@ func gridTexts(o fyne.CanvasObject) string {
 	}
 	walk(o)
 	return b.String()
+}
+
+// TestGutterMarksLinesChangedAgainstHEAD: an open file's gutter marks the
+// lines that differ from HEAD, and follows the person's typing.
+func TestGutterMarksLinesChangedAgainstHEAD(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	w := newTestWindowWith(t, map[string]string{"a.go": "package a\n\nfunc A() int {\n\treturn 1\n}\n"})
+	root := w.project.Root
+	git(t, root, "init", "-q")
+	git(t, root, "add", ".")
+	git(t, root, "commit", "-qm", "one")
+	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n\nfunc A() int {\n\treturn 2\n}\n"), 0o644)
+	e := openEditor(t, w, "a.go") // reads HEAD's text (inline in tests)
+	if e.gitMarks[3] != gitstatus.Modified || len(e.gitMarks) != 1 {
+		t.Fatalf("marks %v, want line 4 modified", e.gitMarks)
+	}
+	rows := buildRows(e.rowSource(), span{first: 0, count: 6, cols: 40}, e.look.styles)
+	if r := rows[3].Cells[gutterWidth(e.buf.LineCount())-2].Rune; r != '▌' {
+		t.Errorf("line 4's gutter shows %q, want the modified bar", r)
+	}
+	e.moveTo(textbuf.Pos{Line: 5}, false)
+	test.Type(e.page, "// more")
+	w.markChanges(w.tabs.find("a.go")) // what the debounce does, here at once
+	if e.gitMarks[5] != gitstatus.Added {
+		t.Errorf("after typing a new line, marks %v; want line 6 added", e.gitMarks)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -23,6 +24,10 @@ type fileTab struct {
 	path string
 	view *editor // nil for a notice
 	item *container.TabItem
+	// head is the file's text at git's HEAD, when headKnown (gitgutter.go).
+	head      string
+	headKnown bool
+	gitTimer  *time.Timer // the debounced gutter update after an edit
 }
 
 // dirty reports whether the tab's text has unsaved changes.
@@ -47,6 +52,9 @@ type tabArea struct {
 	onChange func()              // after the active tab changed or a tab closed
 	onCaret  func(line, col int) // after the active editor's caret moved; 1-based, 0, 0 for no editor
 	onEdit   func(rel string)    // after an editor's text changed
+	onOpened func(t *fileTab)    // after a tab opened
+	onTyped  func(t *fileTab)    // after an editor's text changed (the git gutter's; onEdit is the change sets')
+	onSaved  func(t *fileTab)    // after a tab's text was written
 	onEval   func(code string)   // Ctrl+Enter in an editor
 }
 
@@ -182,6 +190,9 @@ func (a *tabArea) add(f loaded) *fileTab {
 	a.byItem[t.item] = t
 	a.docs.Append(t.item)
 	a.update()
+	if a.onOpened != nil && t.view != nil {
+		a.onOpened(t)
+	}
 	return t
 }
 
@@ -196,6 +207,9 @@ func (a *tabArea) newEditor(t *fileTab, f loaded) *editor {
 	}
 	e.onSave = func() { a.save(t, nil) }
 	e.onEdit = func() {
+		if a.onTyped != nil {
+			a.onTyped(t)
+		}
 		if a.onEdit != nil {
 			a.onEdit(t.path)
 		}
@@ -308,6 +322,9 @@ func (a *tabArea) save(t *fileTab, done func(ok bool)) {
 				a.showError(err)
 			} else {
 				t.view.savedAt(state)
+				if a.onSaved != nil {
+					a.onSaved(t)
+				}
 				a.notify("Saved " + t.path)
 			}
 			if done != nil {

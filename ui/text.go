@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2/widget"
 
+	"trestle/app/gitstatus"
 	"trestle/app/textbuf"
 )
 
@@ -23,6 +24,7 @@ type span struct {
 // colours.
 type rowStyles struct {
 	gutter   widget.TextGridStyle
+	git      [gitstatus.Deleted + 1]widget.TextGridStyle // the gutter's marks of lines changed against HEAD
 	current  widget.TextGridStyle
 	kinds    [textbuf.Number + 1]widget.TextGridStyle
 	selected [textbuf.Number + 1]widget.TextGridStyle
@@ -39,6 +41,7 @@ type rowSource struct {
 	caretLine int
 	sel       textbuf.Range
 	marks     []textbuf.Range // find's matches, in order; highlighted
+	gitMarks  map[int]gitstatus.Change
 }
 
 // gutterWidth is the width in cells of the line number column for n
@@ -60,6 +63,9 @@ func buildRows(src rowSource, sp span, st rowStyles) []widget.TextGridRow {
 	for i := sp.first; i < end; i++ {
 		cells := make([]widget.TextGridCell, 0, gutter+sp.cols)
 		cells = appendNumber(cells, i+1, gutter, st.gutter)
+		if c, ok := src.gitMarks[i]; ok && st.git[c] != nil {
+			cells[gutter-2] = widget.TextGridCell{Rune: gitMarkRune[c], Style: st.git[c]}
+		}
 		cells = appendLine(cells, src, i, sp, st)
 		row := widget.TextGridRow{Cells: cells}
 		if i == src.caretLine && src.sel.Empty() {
@@ -69,6 +75,10 @@ func buildRows(src rowSource, sp span, st rowStyles) []widget.TextGridRow {
 	}
 	return rows
 }
+
+// gitMarkRune draws a gutter mark: a bar beside an added or modified line,
+// a low bar under a line after which lines were deleted.
+var gitMarkRune = [gitstatus.Deleted + 1]rune{gitstatus.Added: '▌', gitstatus.Modified: '▌', gitstatus.Deleted: '▁'}
 
 func appendNumber(cells []widget.TextGridCell, n, width int, style widget.TextGridStyle) []widget.TextGridCell {
 	num := strconv.Itoa(n)

@@ -94,6 +94,7 @@ func New(a fyne.App, p *app.Project) *Window {
 	w.status.message.onTap = w.showMessages
 	w.addSearchPane()
 	w.addGitPane()
+	w.attachGitGutter()
 	w.paneSplit = container.NewVSplit(w.tabs.content, w.panes.tabs)
 	w.paneSplit.Offset = 0.72
 	w.treeSplit = container.NewHSplit(w.tree, w.paneSplit)

@@ -1,0 +1,94 @@
+package ui
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+
+	"fyne.io/fyne/v2"
+
+	"trestle/app/gitstatus"
+)
+
+// The editor's gutter marks the lines changed against git's HEAD: added,
+// modified, and where lines were deleted. HEAD's text is read once a tab
+// opens (and again when git status is read again, after a commit say);
+// the marks follow the person's typing, debounced, computed off the main
+// goroutine from the text they see.
+
+// attachGitGutter hooks the gutter to the tabs. It must be called on the
+// main goroutine, once, as the window is built.
+func (w *Window) attachGitGutter() {
+	w.tabs.onOpened = w.readHead
+	w.tabs.onSaved = w.markChanges
+	w.tabs.onTyped = func(t *fileTab) {
+		if t.headKnown {
+			w.markChangesSoon(t)
+		}
+	}
+}
+
+// readHead reads t's text at HEAD off the main goroutine, then marks its
+// lines. A file outside a repository, or git missing, marks nothing.
+func (w *Window) readHead(t *fileTab) {
+	abs := filepath.Join(w.project.Root, filepath.FromSlash(t.path))
+	root := w.project.Root
+	w.files.async(func() {
+		repo, ok := gitstatus.Find(root)
+		if !ok {
+			return
+		}
+		head, exists, err := gitstatus.HeadText(context.Background(), repo, abs)
+		if err != nil {
+			return // the gutter stays plain; git status shows what is wrong
+		}
+		head = strings.ReplaceAll(head, "\r\n", "\n") // the editor's lines end in LF
+		fyne.Do(func() {
+			t.head, t.headKnown = head, true
+			if !exists {
+				t.head = "" // a new file: every line is added
+			}
+			w.markChanges(t)
+		})
+	})
+}
+
+// markChangesSoon marks t's lines after gitRefreshDelay, once for a burst
+// of keystrokes.
+func (w *Window) markChangesSoon(t *fileTab) {
+	later := w.panes.git.later
+	if later == nil {
+		return
+	}
+	if t.gitTimer != nil {
+		t.gitTimer.Stop()
+	}
+	t.gitTimer = later(gitRefreshDelay, func() { w.markChanges(t) })
+}
+
+// markChanges diffs t's text against its HEAD text off the main goroutine
+// and shows the marks. Main goroutine only.
+func (w *Window) markChanges(t *fileTab) {
+	if t.view == nil || !t.headKnown {
+		return
+	}
+	head, text, version := t.head, t.view.buf.Text(), t.view.version
+	w.files.async(func() {
+		marks := gitstatus.LineChanges(head, text)
+		fyne.Do(func() {
+			if t.view.version == version { // a later edit brings its own
+				t.view.setGitMarks(marks)
+			}
+		})
+	})
+}
+
+// rereadHeads reads HEAD again for every open tab (a commit moves it).
+// Main goroutine only.
+func (w *Window) rereadHeads() {
+	for _, t := range w.tabs.byItem {
+		if t.view != nil {
+			w.readHead(t)
+		}
+	}
+}
