@@ -15,6 +15,16 @@ if ! command -v go >/dev/null 2>&1; then
   exit 1
 fi
 
+# gopls, pinned: the editor's and the agents' Go intelligence (app/lsp).
+# Its tests fail under CI=true without it, so it is installed here, into
+# $(go env GOPATH)/bin, where app/lsp looks after PATH.
+gopls_version=v0.23.0
+gobin="$(go env GOPATH)/bin"
+if ! command -v gopls >/dev/null 2>&1 && [[ ! -x $gobin/gopls ]]; then
+  echo "deps: installing gopls $gopls_version (go install golang.org/x/tools/gopls@$gopls_version)" >&2
+  GOFLAGS= go install "golang.org/x/tools/gopls@$gopls_version"
+fi
+
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
