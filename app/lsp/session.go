@@ -342,9 +342,9 @@ func (s *session) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2
 func initializeParams(root string) any {
 	uri := fileURI(root)
 	return map[string]any{
-		"processId":  nil,
-		"clientInfo": map[string]string{"name": "trestle"},
-		"rootUri":    uri,
+		"processId":        nil,
+		"clientInfo":       map[string]string{"name": "trestle"},
+		"rootUri":          uri,
 		"workspaceFolders": []map[string]string{{"uri": uri, "name": "project"}},
 		"capabilities": map[string]any{
 			"general": map[string]any{"positionEncodings": []string{"utf-16"}},
@@ -388,7 +388,9 @@ func (p pipeRWC) Close() error {
 }
 
 // logWriter sends gopls's stderr to the logger a line at a time.
-type logWriter struct{ l interface{ Printf(string, ...any) } }
+type logWriter struct {
+	l interface{ Printf(string, ...any) }
+}
 
 func (w logWriter) Write(b []byte) (int, error) {
 	sc := bufio.NewScanner(bytes.NewReader(b))
