@@ -34,7 +34,8 @@ func headlessNames(t *testing.T) map[string]bool {
 	all := allTools(t)
 	names := map[string]bool{}
 	for _, name := range []string{"trestle_files", "trestle_read", "trestle_search", "trestle_eval", "trestle_run",
-		"trestle_change_set_propose", "trestle_change_set"} {
+		"trestle_change_set_propose", "trestle_change_set",
+		"trestle_symbols", "trestle_definition", "trestle_references", "trestle_package_api", "trestle_rename"} {
 		if _, ok := all[name]; !ok {
 			t.Fatalf("headless tool %s is not defined", name)
 		}

@@ -100,6 +100,7 @@ type Client struct {
 	wg           sync.WaitGroup
 	restartTimer *time.Timer
 	changed      chan struct{} // closed and replaced when sess changes
+	lastEvent    time.Time     // the last diagnostics published, or the last ready
 }
 
 // New returns a client for the project at cfg.Root; gopls starts on the
@@ -313,6 +314,7 @@ func (c *Client) ready(s *session) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.sess == s && !c.closed {
+		c.lastEvent = time.Now()
 		c.setStatusLocked(StateReady, "")
 	}
 }
@@ -406,4 +408,26 @@ func (c *Client) text(path string) (string, error) {
 		return "", fmt.Errorf("read %s: %w", rel, err)
 	}
 	return string(b), nil
+}
+
+// Settle waits until gopls is ready and has published no diagnostics for
+// quiet (it diagnoses the workspace after loading it), or ctx ends; it
+// returns the error of starting gopls, not ctx's.
+func (c *Client) Settle(ctx context.Context, quiet time.Duration) error {
+	if _, err := c.session(ctx); err != nil {
+		return err
+	}
+	for {
+		c.mu.Lock()
+		left := quiet - time.Since(c.lastEvent)
+		c.mu.Unlock()
+		if left <= 0 {
+			return nil
+		}
+		select {
+		case <-time.After(left):
+		case <-ctx.Done():
+			return nil
+		}
+	}
 }

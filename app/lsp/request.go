@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
 )
@@ -113,6 +114,7 @@ func (c *Client) publish(p publishDiagnosticsParams) {
 			Source: d.Source, Code: code, Message: d.Message, Version: p.Version})
 	}
 	c.mu.Lock()
+	c.lastEvent = time.Now()
 	if len(out) == 0 {
 		delete(c.diags, rel)
 	} else {
