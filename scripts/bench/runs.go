@@ -29,6 +29,7 @@ var runs = []run{
 	{"./app/search", ".", "5x"},
 	{"./app/eval", ".", "1s"},
 	{"./app/changeset", ".", "5x"},
+	{"./app/lsp", ".", "50x"},
 }
 
 // results maps a benchmark's name (without the -GOMAXPROCS suffix, with
