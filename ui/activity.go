@@ -30,6 +30,9 @@ const lineFlushEvery = 50 * time.Millisecond
 // SetActions.
 func (w *Window) SetServices(s services.Services) {
 	w.services = s
+	if s.LSP != nil {
+		w.startGopls(s.LSP)
+	}
 	w.panes.eval.onSubmit = w.evalByPerson
 	w.status.selection.OnChanged = func(name string) {
 		if name != selectionName(w.selection) {

@@ -60,6 +60,8 @@ type editor struct {
 	onEdit   func()              // after the text changed
 	onSave   func()              // Ctrl+S
 	onEval   func(code string)   // Ctrl+Enter, with the code to evaluate
+
+	intel *editorIntel // gopls's diagnostics, hover, completion (editor_lsp.go); nil without
 }
 
 // newEditor returns an editor on buf, highlighted with hl (nil for none),
@@ -187,6 +189,9 @@ func (e *editor) edited(p textbuf.Pos) {
 	e.revealCaret()
 	e.caretMoved()
 	e.checkModified()
+	if e.intel != nil {
+		e.intel.edited()
+	}
 	if e.onEdit != nil {
 		e.onEdit()
 	}

@@ -112,6 +112,7 @@ func (e *editor) place() {
 	if sp != e.shown || e.stale {
 		e.shown, e.stale = sp, false
 		e.grid.Rows = buildRows(e.rowSource(), sp, e.look.styles)
+		e.markDiagnostics(e.grid.Rows, sp, gutter)
 		e.grid.Refresh()
 	}
 	e.grid.Move(fyne.NewPos(off.X, float32(sp.first)*cell.Height))

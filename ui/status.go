@@ -22,6 +22,7 @@ const messageLifetime = 10 * time.Second
 // goroutine only.
 type statusBar struct {
 	project, eval, mcp, agents, message, cursor *widget.Label
+	gopls                                       *widget.Label  // the language server's state (lsp.go)
 	selection                                   *widget.Select // the active .trestle.json selection
 	bar                                         fyne.CanvasObject
 	clear                                       *time.Timer // clears the message
@@ -36,12 +37,13 @@ func newStatusBar(root string) *statusBar {
 		agents:    widget.NewLabel(agentsText(nil)),
 		message:   widget.NewLabel(""),
 		cursor:    widget.NewLabel(""),
+		gopls:     widget.NewLabel("gopls: idle"),
 	}
 	s.selection.SetSelected("default")
 	s.message.Truncation = fyne.TextTruncateEllipsis
 	s.message.Importance = widget.HighImportance
 	left := container.NewHBox(s.project, widget.NewSeparator(), s.selection, widget.NewSeparator(), s.eval,
-		widget.NewSeparator(), s.mcp, widget.NewSeparator(), s.agents, widget.NewSeparator())
+		widget.NewSeparator(), s.mcp, widget.NewSeparator(), s.agents, widget.NewSeparator(), s.gopls, widget.NewSeparator())
 	s.bar = container.NewBorder(widget.NewSeparator(), nil, left, s.cursor, s.message)
 	return s
 }

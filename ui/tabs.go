@@ -47,6 +47,9 @@ type tabArea struct {
 	onCaret  func(line, col int) // after the active editor's caret moved; 1-based, 0, 0 for no editor
 	onEdit   func(rel string)    // after an editor's text changed
 	onEval   func(code string)   // Ctrl+Enter in an editor
+	// onOpened hears of each new editor, onClosed of each closed tab (lsp.go).
+	onOpened func(t *fileTab)
+	onClosed func(rel string)
 }
 
 func newTabArea() *tabArea {
@@ -194,6 +197,9 @@ func (a *tabArea) newEditor(t *fileTab, f loaded) *editor {
 		}
 	}
 	e.diskHash = f.hash
+	if a.onOpened != nil {
+		a.onOpened(t)
+	}
 	return e
 }
 
@@ -254,6 +260,9 @@ func (a *tabArea) remove(item *container.TabItem) {
 }
 
 func (a *tabArea) closed(item *container.TabItem) {
+	if t := a.byItem[item]; t != nil && a.onClosed != nil {
+		a.onClosed(t.path)
+	}
 	delete(a.byItem, item)
 	a.update()
 	a.caretChanged()

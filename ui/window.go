@@ -51,6 +51,9 @@ type Window struct {
 	changes *changeSetsView
 	// editTimers debounce the stale check of edited buffers (changesets_stale.go).
 	editTimers map[string]*time.Timer
+	// gopls links the editors to the project's language server (lsp.go); nil without one.
+	gopls           *goplsView
+	goplsInstallDir string // SetGoplsInstall
 }
 
 // New builds the window for p. It must be called on the main goroutine,

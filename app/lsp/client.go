@@ -29,6 +29,8 @@ type Status struct {
 	State    State  `json:"state"`
 	Detail   string `json:"detail,omitempty"`
 	Restarts int    `json:"restarts"`
+	// Missing: gopls was not found (Detail says how to install it).
+	Missing bool `json:"missing,omitempty"`
 }
 
 // Timing bounds. The starts are generous: on a loaded two-core machine
@@ -101,6 +103,8 @@ type Client struct {
 	restartTimer *time.Timer
 	changed      chan struct{} // closed and replaced when sess changes
 	lastEvent    time.Time     // the last diagnostics published, or the last ready
+	onStatus     []func(Status)
+	onDiags      []func(path string)
 }
 
 // New returns a client for the project at cfg.Root; gopls starts on the
@@ -150,8 +154,11 @@ func (c *Client) Start() {
 // setStatusLocked changes the state and tells OnStatus (in a goroutine of
 // its own would reorder; the callback must not block).
 func (c *Client) setStatusLocked(st State, detail string) {
-	c.status.State, c.status.Detail = st, detail
+	c.status.State, c.status.Detail, c.status.Missing = st, detail, false
 	if f := c.cfg.OnStatus; f != nil {
+		f(c.status)
+	}
+	for _, f := range c.onStatus {
 		f(c.status)
 	}
 }
@@ -289,7 +296,8 @@ func (c *Client) ended(s *session, err error) {
 	c.cfg.Logger.Printf("gopls: %s", detail)
 	if errors.Is(err, ErrNotInstalled) {
 		c.retryAt = time.Now().Add(notInstalledRetry)
-		c.setStatusLocked(StateFailed, detail)
+		c.status.Restarts--
+		c.setStatusLockedMissing(detail)
 		return
 	}
 	if c.failures >= giveUpAfter {
@@ -430,4 +438,37 @@ func (c *Client) Settle(ctx context.Context, quiet time.Duration) error {
 			return nil
 		}
 	}
+}
+
+// Listen adds listeners of state changes and of diagnostics changes (as
+// Config.OnStatus and Config.OnDiagnostics; either may be nil). They are
+// called from any goroutine and must not block.
+func (c *Client) Listen(status func(Status), diags func(path string)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if status != nil {
+		c.onStatus = append(c.onStatus, status)
+	}
+	if diags != nil {
+		c.onDiags = append(c.onDiags, diags)
+	}
+}
+
+func (c *Client) setStatusLockedMissing(detail string) {
+	c.status.State, c.status.Detail, c.status.Missing = StateFailed, detail, true
+	if f := c.cfg.OnStatus; f != nil {
+		f(c.status)
+	}
+	for _, f := range c.onStatus {
+		f(c.status)
+	}
+}
+
+// Retry forgets a failed start, so the next request starts gopls again at
+// once (after the person installed it).
+func (c *Client) Retry() {
+	c.mu.Lock()
+	c.retryAt, c.failures = time.Time{}, 0
+	c.mu.Unlock()
+	c.Start()
 }

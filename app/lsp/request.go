@@ -120,8 +120,12 @@ func (c *Client) publish(p publishDiagnosticsParams) {
 	} else {
 		c.diags[rel] = out
 	}
+	listeners := c.onDiags
 	c.mu.Unlock()
 	if f := c.cfg.OnDiagnostics; f != nil {
+		f(rel)
+	}
+	for _, f := range listeners {
 		f(rel)
 	}
 }

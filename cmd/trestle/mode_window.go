@@ -50,6 +50,7 @@ func runWindow(dir, policyFlag string) int {
 	services := newServices(project, store, policy, win.Ask)
 	defer services.Eval.Close()
 	defer services.LSP.Close()
+	win.SetGoplsInstall(goplsBin())
 	win.SetServices(services)
 	win.SetChangeSets(services.ChangeSets)
 

@@ -1,0 +1,412 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"time"
+	"unicode"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"trestle/app/lsp"
+	"trestle/app/textbuf"
+)
+
+// What gopls gives one editor: diagnostics drawn under their ranges with a
+// mark in the gutter, hover, completion, go to definition and find
+// references. Every request runs off the main goroutine with a deadline;
+// an answer that comes back after the text, the caret or the pointer
+// moved on is dropped, so a keystroke never waits on gopls.
+
+// Delays, chosen to feel immediate without a request per keystroke.
+const (
+	syncDelay    = 150 * time.Millisecond // after the last keystroke, the text goes to gopls
+	hoverDelay   = 450 * time.Millisecond // the pointer rests this long before a hover shows
+	intelTimeout = 5 * time.Second        // the editor gives up on one answer after this
+	maxHoverRune = 1500                   // a hover's text is cut here
+	maxCompItems = 200
+)
+
+// editorIntel is one editor's link to gopls. Main goroutine only, except
+// where a comment says otherwise.
+type editorIntel struct {
+	e      *editor
+	path   string
+	client *lsp.Client
+	diags  []lsp.Diagnostic
+
+	syncTimer  *time.Timer
+	hoverTimer *time.Timer
+	hoverAt    fyne.Position // the pointer on the page
+	hoverGen   int           // bumped by every pointer move and keystroke
+	hoverPop   *widget.PopUp
+	comp       *completionPopup
+	compGen    int
+
+	// onDefinition opens where the identifier at pos is declared;
+	// onReferences lists its uses (the window's).
+	onDefinition func(path string, pos lsp.Position)
+	onReferences func(path string, pos lsp.Position)
+	// async runs fn off the main goroutine (the window's WaitGroup).
+	async func(fn func())
+}
+
+// attachIntel links e, the editor of the project file path, to client.
+func attachIntel(e *editor, path string, client *lsp.Client) *editorIntel {
+	in := &editorIntel{e: e, path: path, client: client, async: func(fn func()) { go fn() }}
+	e.intel = in
+	in.sendNow()
+	return in
+}
+
+// caretPos is the caret as gopls's position (1-based, runes).
+func (in *editorIntel) caretPos() lsp.Position {
+	return lsp.Position{Line: in.e.caret.Line + 1, Col: in.e.caret.Col + 1}
+}
+
+// edited schedules sending the text to gopls and closes what the edit
+// made stale.
+func (in *editorIntel) edited() {
+	in.hoverGen++
+	in.hideHover()
+	if in.syncTimer != nil {
+		in.syncTimer.Stop()
+	}
+	in.syncTimer = time.AfterFunc(syncDelay, func() { fyne.Do(in.sendNow) })
+}
+
+// sendNow gives gopls the editor's text (OpenDocument never blocks).
+func (in *editorIntel) sendNow() {
+	if in.e.intel != in {
+		return // detached
+	}
+	in.client.OpenDocument(in.path, in.e.buf.FileText())
+}
+
+// detach stops the timers and tells gopls the editor is gone.
+func (in *editorIntel) detach() {
+	if in.syncTimer != nil {
+		in.syncTimer.Stop()
+	}
+	if in.hoverTimer != nil {
+		in.hoverTimer.Stop()
+	}
+	in.hideHover()
+	in.closeCompletion()
+	in.e.intel = nil
+	in.client.CloseDocument(in.path)
+}
+
+// setDiagnostics shows ds under their ranges.
+func (in *editorIntel) setDiagnostics(ds []lsp.Diagnostic) {
+	in.diags = ds
+	in.e.invalidate()
+}
+
+// diagnosticsStyles are the squiggle (coloured, underlined) and gutter
+// mark styles for errors and for the rest.
+func diagnosticStyles() (errText, warnText, errMark, warnMark widget.TextGridStyle) {
+	errC, warnC := theme.Color(theme.ColorNameError), theme.Color(theme.ColorNameWarning)
+	u := fyne.TextStyle{Underline: true}
+	return &widget.CustomTextGridStyle{TextStyle: u, FGColor: errC}, &widget.CustomTextGridStyle{TextStyle: u, FGColor: warnC},
+		&widget.CustomTextGridStyle{FGColor: errC}, &widget.CustomTextGridStyle{FGColor: warnC}
+}
+
+// markDiagnostics restyles the built rows: a diagnostic's range is drawn
+// in its colour and underlined, and its first line gets a mark in the
+// gutter.
+func (e *editor) markDiagnostics(rows []widget.TextGridRow, sp span, gutter int) {
+	if e.intel == nil || len(e.intel.diags) == 0 {
+		return
+	}
+	errText, warnText, errMark, warnMark := diagnosticStyles()
+	for _, d := range e.intel.diags {
+		text, mark := warnText, warnMark
+		if d.Severity == "error" {
+			text, mark = errText, errMark
+		}
+		first, last := d.Range.Start.Line-1, d.Range.End.Line-1
+		for line := max(first, sp.first); line <= last && line < sp.first+len(rows); line++ {
+			row := &rows[line-sp.first]
+			if line == first && gutter >= 2 && len(row.Cells) >= gutter {
+				row.Cells[gutter-2] = widget.TextGridCell{Rune: '●', Style: mark}
+			}
+			src := e.buf.Line(line)
+			from, to := 0, len([]rune(src))
+			if line == first {
+				from = d.Range.Start.Col - 1
+			}
+			if line == last {
+				to = d.Range.End.Col - 1
+			}
+			if to <= from { // an empty range: mark the rune there
+				to = from + 1
+			}
+			for col := from; col < to; col++ {
+				cell := textbuf.CellOf(src, col, e.tabWidth) - sp.col + gutter
+				if cell >= gutter && cell < len(row.Cells) {
+					row.Cells[cell].Style = text
+				}
+			}
+		}
+	}
+}
+
+// diagnosticsAt are the messages of the diagnostics covering p.
+func (in *editorIntel) diagnosticsAt(p textbuf.Pos) []string {
+	var out []string
+	at := lsp.Position{Line: p.Line + 1, Col: p.Col + 1}
+	for _, d := range in.diags {
+		if !before(at, d.Range.Start) && (before(at, d.Range.End) || d.Range.Start == d.Range.End && at == d.Range.Start) {
+			out = append(out, d.Severity+": "+d.Message+" ("+diagSource(d)+")")
+		}
+	}
+	return out
+}
+
+func before(a, b lsp.Position) bool { return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col }
+
+func diagSource(d lsp.Diagnostic) string {
+	if d.Source == "" || d.Source == "compiler" {
+		return "gopls"
+	}
+	return "gopls/" + d.Source
+}
+
+// The page hears the pointer for hovers.
+var _ desktop.Hoverable = (*editorPage)(nil)
+
+// MouseIn starts waiting for the pointer to rest.
+func (p *editorPage) MouseIn(ev *desktop.MouseEvent) { p.MouseMoved(ev) }
+
+// MouseMoved restarts the wait for the pointer to rest.
+func (p *editorPage) MouseMoved(ev *desktop.MouseEvent) {
+	in := p.e.intel
+	if in == nil {
+		return
+	}
+	in.hoverGen++
+	in.hoverAt = ev.Position
+	gen := in.hoverGen
+	if in.hoverTimer != nil {
+		in.hoverTimer.Stop()
+	}
+	in.hoverTimer = time.AfterFunc(hoverDelay, func() { fyne.Do(func() { in.hover(gen) }) })
+}
+
+// MouseOut hides the hover.
+func (p *editorPage) MouseOut() {
+	if in := p.e.intel; in != nil {
+		in.hoverGen++
+		in.hideHover()
+	}
+}
+
+// hover shows the diagnostics under the resting pointer at once and asks
+// gopls about the identifier there.
+func (in *editorIntel) hover(gen int) {
+	if gen != in.hoverGen || in.e.intel != in {
+		return
+	}
+	e := in.e
+	at := e.runeAt(in.hoverAt)
+	if at.Col >= e.buf.LineLen(at.Line) {
+		return
+	}
+	msgs := in.diagnosticsAt(at)
+	if len(msgs) > 0 {
+		in.showHover(strings.Join(msgs, "\n"))
+	}
+	pos := lsp.Position{Line: at.Line + 1, Col: at.Col + 1}
+	in.async(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), intelTimeout)
+		defer cancel()
+		h, err := in.client.Hover(ctx, in.path, pos)
+		fyne.Do(func() {
+			if gen != in.hoverGen || err != nil || h.Text == "" {
+				return
+			}
+			text := h.Text
+			if len(msgs) > 0 {
+				text = strings.Join(msgs, "\n") + "\n\n" + text
+			}
+			in.showHover(text)
+		})
+	})
+}
+
+// showHover shows text in a popup under the pointer.
+func (in *editorIntel) showHover(text string) {
+	in.hideHover()
+	if r := []rune(text); len(r) > maxHoverRune {
+		text = string(r[:maxHoverRune]) + "…"
+	}
+	c := fyne.CurrentApp().Driver().CanvasForObject(in.e.page)
+	if c == nil {
+		return
+	}
+	label := widget.NewLabel(text)
+	label.TextStyle.Monospace = true
+	label.Wrapping = fyne.TextWrapWord
+	scroll := container.NewVScroll(label)
+	width := min(c.Size().Width*0.6, 640)
+	scroll.SetMinSize(fyne.NewSize(width, min(label.MinSize().Height, 260)))
+	in.hoverPop = widget.NewPopUp(scroll, c)
+	abs := fyne.CurrentApp().Driver().AbsolutePositionForObject(in.e.page)
+	pos := abs.Add(in.hoverAt).Add(fyne.NewPos(0, in.e.look.cell.Height))
+	in.hoverPop.ShowAtPosition(pos)
+}
+
+func (in *editorIntel) hideHover() {
+	if in.hoverPop != nil {
+		in.hoverPop.Hide()
+		in.hoverPop = nil
+	}
+}
+
+// typedKey handles the keys gopls features take: F12 (definition),
+// Shift+F12 (references) and, while the completion list is open, the
+// keys that move in it, accept or close it. It reports whether it took
+// the key.
+func (in *editorIntel) typedKey(name fyne.KeyName) bool {
+	in.hoverGen++
+	in.hideHover()
+	if name == fyne.KeyF12 {
+		if in.e.shift {
+			in.onReferences(in.path, in.caretPos())
+		} else {
+			in.onDefinition(in.path, in.caretPos())
+		}
+		return true
+	}
+	if in.comp == nil {
+		return false
+	}
+	switch name {
+	case fyne.KeyUp:
+		in.comp.move(-1)
+	case fyne.KeyDown:
+		in.comp.move(1)
+	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeyTab:
+		in.accept()
+	case fyne.KeyEscape:
+		in.closeCompletion()
+	default:
+		in.closeCompletion()
+		return false
+	}
+	return true
+}
+
+// typedRune opens completion after a dot and refines it while a word is
+// typed into it.
+func (in *editorIntel) typedRune(r rune) {
+	switch {
+	case r == '.' && isGoFile(in.path):
+		in.complete()
+	case in.comp != nil && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_'):
+		in.complete()
+	default:
+		in.closeCompletion()
+	}
+}
+
+// complete asks gopls for completions at the caret (Ctrl+Space).
+func (in *editorIntel) complete() {
+	in.compGen++
+	gen, version, caret := in.compGen, in.e.version, in.e.caret
+	pos := in.caretPos()
+	in.sendNow() // gopls must see the text up to the caret first
+	in.async(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), intelTimeout)
+		defer cancel()
+		items, err := in.client.Completions(ctx, in.path, pos)
+		fyne.Do(func() {
+			if gen != in.compGen || version != in.e.version || caret != in.e.caret || in.e.intel != in {
+				return // the person moved on: stale
+			}
+			if err != nil || len(items) == 0 {
+				in.closeCompletion()
+				return
+			}
+			in.showCompletion(items[:min(len(items), maxCompItems)])
+		})
+	})
+}
+
+// completionPopup is the list of candidates under the caret.
+type completionPopup struct {
+	items []lsp.Completion
+	sel   int
+	list  *widget.List
+	pop   *widget.PopUp
+}
+
+func (c *completionPopup) move(d int) {
+	c.sel = min(max(c.sel+d, 0), len(c.items)-1)
+	c.list.Select(c.sel)
+	c.list.ScrollTo(c.sel)
+}
+
+func (in *editorIntel) showCompletion(items []lsp.Completion) {
+	in.closeCompletion()
+	cv := fyne.CurrentApp().Driver().CanvasForObject(in.e.page)
+	if cv == nil {
+		return
+	}
+	c := &completionPopup{items: items}
+	c.list = widget.NewList(func() int { return len(c.items) },
+		func() fyne.CanvasObject { return widget.NewLabel("") },
+		func(id widget.ListItemID, o fyne.CanvasObject) {
+			it := c.items[id]
+			o.(*widget.Label).SetText(it.Label + "  " + it.Kind + "  " + it.Detail)
+		})
+	c.list.OnSelected = func(id widget.ListItemID) { c.sel = id }
+	box := container.NewStack(c.list)
+	c.pop = widget.NewPopUp(box, cv)
+	c.pop.Resize(fyne.NewSize(420, min(float32(len(items)), 8)*in.e.look.cell.Height*1.9+8))
+	e := in.e
+	col := textbuf.CellOf(e.buf.Line(e.caret.Line), e.caret.Col, e.tabWidth)
+	x := e.scroll.Offset.X + float32(gutterWidth(e.buf.LineCount())+col-e.shown.col)*e.look.cell.Width
+	y := float32(e.caret.Line+1) * e.look.cell.Height
+	c.pop.ShowAtPosition(fyne.CurrentApp().Driver().AbsolutePositionForObject(e.page).Add(fyne.NewPos(x, y)))
+	c.list.Select(0)
+	in.comp = c
+	cv.Focus(e.page) // the popup must not take the keyboard
+}
+
+// accept replaces the word before the caret with the chosen candidate.
+func (in *editorIntel) accept() {
+	c := in.comp
+	in.closeCompletion()
+	if c == nil || c.sel < 0 || c.sel >= len(c.items) {
+		return
+	}
+	it := c.items[c.sel]
+	e := in.e
+	start := textbuf.Pos{Line: it.Replace.Start.Line - 1, Col: it.Replace.Start.Col - 1}
+	if start.Line != e.caret.Line || start.Col > e.caret.Col {
+		start = e.caret
+	}
+	e.buf.Seal()
+	e.selectRange(textbuf.Range{Start: start, End: e.caret})
+	e.replaceSelection(it.Insert)
+	e.buf.Seal()
+}
+
+func (in *editorIntel) closeCompletion() {
+	in.compGen++
+	if in.comp != nil {
+		in.comp.pop.Hide()
+		in.comp = nil
+	}
+}
+
+// ctrlClick goes to the definition of the identifier at the pointer.
+func (in *editorIntel) ctrlClick(at textbuf.Pos) {
+	in.onDefinition(in.path, lsp.Position{Line: at.Line + 1, Col: at.Col + 1})
+}

@@ -1,0 +1,385 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"trestle/app/lsp"
+	"trestle/app/textbuf"
+)
+
+// The window's side of gopls: it links each Go editor to the project's
+// language server (editor_lsp.go), shows the server's state in the status
+// bar, feeds gopls's diagnostics to the editors and the Problems pane,
+// opens definitions, lists references, formats on save and offers to
+// install gopls when it is missing.
+
+// formatTimeout bounds format on save: past it the file is saved as is.
+const formatTimeout = 3 * time.Second
+
+// goplsView is the window's link to gopls. Main goroutine only.
+type goplsView struct {
+	client       *lsp.Client
+	formatOnSave bool
+	installDir   string // where "Install gopls" puts it; "" offers no install
+	offered      bool   // the install was offered once already
+	refs         *referencesPane
+	refsTab      *container.TabItem
+}
+
+// SetGoplsInstall names the per-user folder the window installs gopls into
+// when it is missing. Main goroutine only, before SetServices.
+func (w *Window) SetGoplsInstall(dir string) {
+	w.goplsInstallDir = dir
+}
+
+// startGopls links the window to client. Main goroutine only.
+func (w *Window) startGopls(client *lsp.Client) {
+	g := &goplsView{client: client, formatOnSave: true, installDir: w.goplsInstallDir}
+	w.gopls = g
+	w.tabs.onOpened = w.goplsEditorOpened
+	w.tabs.onClosed = func(rel string) { client.CloseDocument(rel) }
+	client.Listen(func(s lsp.Status) {
+		fyne.Do(func() { w.goplsStatus(s) })
+	}, func(path string) {
+		ds := client.Diagnostics(path)
+		ds = onlyFile(ds, path)
+		fyne.Do(func() { w.goplsDiagnostics(path, ds) })
+	})
+	for _, t := range w.tabs.byItem { // editors opened before the services came
+		if t.view != nil && t.view.intel == nil {
+			w.goplsEditorOpened(t)
+		}
+	}
+}
+
+// onlyFile keeps the diagnostics of path itself (Diagnostics takes a prefix).
+func onlyFile(ds []lsp.Diagnostic, path string) []lsp.Diagnostic {
+	out := ds[:0:0]
+	for _, d := range ds {
+		if d.Path == path {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// goplsEditorOpened links a new Go editor to gopls and wraps its save with
+// format on save.
+func (w *Window) goplsEditorOpened(t *fileTab) {
+	g := w.gopls
+	if g == nil || t.view == nil || !isGoFile(t.path) {
+		return
+	}
+	e := t.view
+	in := attachIntel(e, t.path, g.client)
+	in.async = func(fn func()) { w.loading.Go(fn) }
+	in.onDefinition = w.goToDefinition
+	in.onReferences = w.findReferences
+	in.setDiagnostics(onlyFile(g.client.Diagnostics(t.path), t.path))
+	save := e.onSave
+	e.onSave = func() { w.formatThenSave(e, t.path, save) }
+}
+
+// goplsStatus shows the server's state, and offers the install once when
+// gopls is missing.
+func (w *Window) goplsStatus(s lsp.Status) {
+	text := "gopls: " + string(s.State)
+	if s.State == lsp.StateFailed || s.State == lsp.StateRestarting {
+		if s.Missing {
+			text = "gopls: not installed"
+		}
+	}
+	w.status.gopls.SetText(text)
+	if s.Missing {
+		w.offerGoplsInstall(s.Detail)
+	} else if s.State == lsp.StateFailed {
+		w.status.notify("gopls: " + s.Detail)
+	}
+}
+
+// goplsDiagnostics shows path's diagnostics in its editor and in the
+// Problems pane.
+func (w *Window) goplsDiagnostics(path string, ds []lsp.Diagnostic) {
+	if t := w.tabs.find(path); t != nil && t.view != nil && t.view.intel != nil {
+		t.view.intel.setDiagnostics(ds)
+	}
+	probs := make([]Problem, 0, len(ds))
+	for _, d := range ds {
+		probs = append(probs, Problem{Path: d.Path, Line: d.Range.Start.Line, Col: d.Range.Start.Col,
+			Message: d.Message, Source: diagSource(d)})
+	}
+	w.panes.problems.setLive(path, probs)
+}
+
+// setLive replaces gopls's problems for path.
+func (p *problemsPane) setLive(path string, items []Problem) {
+	if p.live == nil {
+		p.live = map[string][]Problem{}
+	}
+	if len(items) == 0 {
+		delete(p.live, path)
+	} else {
+		p.live[path] = items
+	}
+	p.set(p.run)
+}
+
+// liveItems are gopls's problems, by path.
+func (p *problemsPane) liveItems() []Problem {
+	paths := make([]string, 0, len(p.live))
+	for path := range p.live {
+		paths = append(paths, path)
+	}
+	sortStrings(paths)
+	var out []Problem
+	for _, path := range paths {
+		out = append(out, p.live[path]...)
+	}
+	return out
+}
+
+func sortStrings(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// goToDefinition opens the declaration of the identifier at pos in path.
+func (w *Window) goToDefinition(path string, pos lsp.Position) {
+	client := w.gopls.client
+	w.loading.Go(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), intelTimeout)
+		defer cancel()
+		locs, err := client.Definition(ctx, path, pos)
+		fyne.Do(func() {
+			switch {
+			case err != nil:
+				w.status.notify("go to definition: " + err.Error())
+			case len(locs) == 0:
+				w.status.notify("no definition here")
+			case filepath.IsAbs(locs[0].Path):
+				l := locs[0]
+				w.status.notify(fmt.Sprintf("defined outside the project: %s:%d", l.Path, l.Range.Start.Line))
+			default:
+				l := locs[0]
+				w.openAtPos(l.Path, l.Range.Start.Line, l.Range.Start.Col)
+			}
+		})
+	})
+}
+
+// openAtPos opens rel with the caret at line and col (1-based).
+func (w *Window) openAtPos(rel string, line, col int) {
+	if t := w.tabs.find(rel); t != nil {
+		w.tabs.show(loaded{path: rel}, line)
+		if t.view != nil {
+			t.view.setCaret(textbuf.Pos{Line: line - 1, Col: col - 1}, false)
+		}
+		return
+	}
+	w.loading.Go(func() {
+		f, err := loadFile(w.project, rel)
+		fyne.Do(func() {
+			if err != nil {
+				w.status.notify(err.Error())
+				return
+			}
+			w.tabs.show(f, line)
+			if t := w.tabs.find(rel); t != nil && t.view != nil {
+				t.view.setCaret(textbuf.Pos{Line: line - 1, Col: col - 1}, false)
+			}
+		})
+	})
+}
+
+// findReferences lists the uses of the identifier at pos in the
+// References pane.
+func (w *Window) findReferences(path string, pos lsp.Position) {
+	client := w.gopls.client
+	w.loading.Go(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), intelTimeout)
+		defer cancel()
+		locs, err := client.References(ctx, path, pos, true)
+		fyne.Do(func() {
+			if err != nil {
+				w.status.notify("find references: " + err.Error())
+				return
+			}
+			w.showReferences(fmt.Sprintf("%s:%d:%d", path, pos.Line, pos.Col), locs)
+		})
+	})
+}
+
+// referencesPane lists the last find-references result; a click opens one.
+type referencesPane struct {
+	title string
+	locs  []lsp.Location
+	list  *widget.List
+}
+
+func (w *Window) showReferences(from string, locs []lsp.Location) {
+	g := w.gopls
+	if g.refs == nil {
+		r := &referencesPane{}
+		r.list = widget.NewList(func() int { return len(r.locs) + 1 },
+			func() fyne.CanvasObject { return widget.NewLabel("") },
+			func(id widget.ListItemID, o fyne.CanvasObject) {
+				if id == 0 {
+					o.(*widget.Label).SetText(r.title)
+					return
+				}
+				l := r.locs[id-1]
+				o.(*widget.Label).SetText(fmt.Sprintf("%s:%d:%d", l.Path, l.Range.Start.Line, l.Range.Start.Col))
+			})
+		r.list.OnSelected = func(id widget.ListItemID) {
+			r.list.Unselect(id)
+			if id == 0 || id > len(r.locs) {
+				return
+			}
+			l := r.locs[id-1]
+			if !filepath.IsAbs(l.Path) {
+				w.openAtPos(l.Path, l.Range.Start.Line, l.Range.Start.Col)
+			}
+		}
+		g.refs = r
+		g.refsTab = container.NewTabItem("References", r.list)
+		w.panes.tabs.Append(g.refsTab)
+	}
+	g.refs.locs = locs
+	g.refs.title = fmt.Sprintf("%d references to the symbol at %s", len(locs), from)
+	g.refs.list.Refresh()
+	w.panes.tabs.Select(g.refsTab)
+}
+
+// formatThenSave formats e's text with gopls (gofmt and organized
+// imports), when the setting is on and gopls answers in time, then saves.
+// A format that comes back after the person typed on is dropped.
+func (w *Window) formatThenSave(e *editor, path string, save func()) {
+	g := w.gopls
+	if g == nil || !g.formatOnSave || e.intel == nil || save == nil {
+		if save != nil {
+			save()
+		}
+		return
+	}
+	version, text := e.version, e.buf.FileText()
+	g.client.OpenDocument(path, text)
+	var once sync.Once
+	w.loading.Go(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), formatTimeout)
+		defer cancel()
+		formatted, err := g.client.Format(ctx, path)
+		fyne.Do(func() {
+			once.Do(func() {
+				if err == nil && e.version == version && formatted != text {
+					e.replaceAll(formatted)
+				} else if err != nil {
+					w.status.notify("saved without formatting: " + err.Error())
+				}
+				save()
+			})
+		})
+	})
+}
+
+// replaceAll makes the text text as one undoable edit of the span that
+// differs, so the view and the caret's line stay where they were.
+func (e *editor) replaceAll(text string) {
+	caret := e.caret
+	cur, want := e.buf.Text(), strings.ReplaceAll(text, "\r\n", "\n")
+	if cur == want {
+		return
+	}
+	p := 0
+	for p < len(cur) && p < len(want) && cur[p] == want[p] {
+		p++
+	}
+	for p > 0 && !utf8.RuneStart(cur[p]) {
+		p--
+	}
+	q := 0 // bytes equal at the end, not overlapping the prefix
+	for q < len(cur)-p && q < len(want)-p && cur[len(cur)-1-q] == want[len(want)-1-q] {
+		q++
+	}
+	for q > 0 && !utf8.RuneStart(cur[len(cur)-q]) {
+		q--
+	}
+	e.buf.Seal()
+	e.selectRange(textbuf.Range{Start: posOfOffset(cur, p), End: posOfOffset(cur, len(cur)-q)})
+	e.replaceSelection(want[p : len(want)-q])
+	e.buf.Seal()
+	e.setCaret(caret, false)
+}
+
+// posOfOffset is the position of byte offset off in text.
+func posOfOffset(text string, off int) textbuf.Pos {
+	line := strings.Count(text[:off], "\n")
+	start := strings.LastIndexByte(text[:off], '\n') + 1
+	return textbuf.Pos{Line: line, Col: utf8.RuneCountInString(text[start:off])}
+}
+
+// offerGoplsInstall asks once whether to install the pinned gopls into the
+// per-user folder, and installs it with its output in the Run pane.
+func (w *Window) offerGoplsInstall(detail string) {
+	g := w.gopls
+	if g.offered {
+		return
+	}
+	g.offered = true
+	if g.installDir == "" {
+		w.status.notify(detail)
+		return
+	}
+	msg := fmt.Sprintf("gopls, the Go language server, is not installed, so there are no type errors while you\n"+
+		"type, no go to definition and no completion.\n\nInstall gopls %s into %s now?\n(go install golang.org/x/tools/gopls@%s)",
+		lsp.GoplsVersion, g.installDir, lsp.GoplsVersion)
+	dialog.ShowConfirm("Install gopls?", msg, func(ok bool) {
+		if ok {
+			w.installGopls()
+		}
+	}, w.win)
+}
+
+func (w *Window) installGopls() {
+	g := w.gopls
+	w.panes.run.clear()
+	w.panes.run.append("$ go install golang.org/x/tools/gopls@" + lsp.GoplsVersion)
+	w.panes.tabs.Select(w.panes.runTab)
+	w.status.gopls.SetText("gopls: installing")
+	w.loading.Go(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+		defer cancel()
+		err := lsp.Install(ctx, g.installDir, runPaneWriter{w})
+		fyne.Do(func() {
+			if err != nil {
+				w.panes.run.append("[" + err.Error() + "]")
+				w.status.gopls.SetText("gopls: not installed")
+				return
+			}
+			w.panes.run.append("[gopls installed]")
+			g.client.Retry()
+		})
+	})
+}
+
+// runPaneWriter sends an installer's output to the Run pane, a line at a time.
+type runPaneWriter struct{ w *Window }
+
+func (r runPaneWriter) Write(b []byte) (int, error) {
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	fyne.Do(func() { r.w.panes.run.append(lines...) })
+	return len(b), nil
+}
