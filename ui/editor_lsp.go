@@ -51,13 +51,15 @@ type editorIntel struct {
 	// onReferences lists its uses (the window's).
 	onDefinition func(path string, pos lsp.Position)
 	onReferences func(path string, pos lsp.Position)
-	// async runs fn off the main goroutine (the window's WaitGroup).
+	// async runs fn off the main goroutine (the window's WaitGroup); do
+	// runs fn on the main goroutine (fyne.Do; tests queue it).
 	async func(fn func())
+	do    func(fn func())
 }
 
 // attachIntel links e, the editor of the project file path, to client.
 func attachIntel(e *editor, path string, client *lsp.Client) *editorIntel {
-	in := &editorIntel{e: e, path: path, client: client, async: func(fn func()) { go fn() }}
+	in := &editorIntel{e: e, path: path, client: client, async: func(fn func()) { go fn() }, do: fyne.Do}
 	e.intel = in
 	in.sendNow()
 	return in
@@ -76,7 +78,7 @@ func (in *editorIntel) edited() {
 	if in.syncTimer != nil {
 		in.syncTimer.Stop()
 	}
-	in.syncTimer = time.AfterFunc(syncDelay, func() { fyne.Do(in.sendNow) })
+	in.syncTimer = time.AfterFunc(syncDelay, func() { in.do(in.sendNow) })
 }
 
 // sendNow gives gopls the editor's text (OpenDocument never blocks).
@@ -195,7 +197,7 @@ func (p *editorPage) MouseMoved(ev *desktop.MouseEvent) {
 	if in.hoverTimer != nil {
 		in.hoverTimer.Stop()
 	}
-	in.hoverTimer = time.AfterFunc(hoverDelay, func() { fyne.Do(func() { in.hover(gen) }) })
+	in.hoverTimer = time.AfterFunc(hoverDelay, func() { in.do(func() { in.hover(gen) }) })
 }
 
 // MouseOut hides the hover.
@@ -226,7 +228,7 @@ func (in *editorIntel) hover(gen int) {
 		ctx, cancel := context.WithTimeout(context.Background(), intelTimeout)
 		defer cancel()
 		h, err := in.client.Hover(ctx, in.path, pos)
-		fyne.Do(func() {
+		in.do(func() {
 			if gen != in.hoverGen || err != nil || h.Text == "" {
 				return
 			}
@@ -325,7 +327,7 @@ func (in *editorIntel) complete() {
 		ctx, cancel := context.WithTimeout(context.Background(), intelTimeout)
 		defer cancel()
 		items, err := in.client.Completions(ctx, in.path, pos)
-		fyne.Do(func() {
+		in.do(func() {
 			if gen != in.compGen || version != in.e.version || caret != in.e.caret || in.e.intel != in {
 				return // the person moved on: stale
 			}

@@ -35,6 +35,9 @@ type goplsView struct {
 	offered      bool   // the install was offered once already
 	refs         *referencesPane
 	refsTab      *container.TabItem
+	// do runs fn on the main goroutine: fyne.Do; tests queue it, since
+	// Fyne's test driver would run it on the calling goroutine.
+	do func(fn func())
 }
 
 // SetGoplsInstall names the per-user folder the window installs gopls into
@@ -45,16 +48,19 @@ func (w *Window) SetGoplsInstall(dir string) {
 
 // startGopls links the window to client. Main goroutine only.
 func (w *Window) startGopls(client *lsp.Client) {
-	g := &goplsView{client: client, formatOnSave: true, installDir: w.goplsInstallDir}
+	g := &goplsView{client: client, formatOnSave: true, installDir: w.goplsInstallDir, do: w.goplsDo}
+	if g.do == nil {
+		g.do = fyne.Do
+	}
 	w.gopls = g
 	w.tabs.onOpened = w.goplsEditorOpened
 	w.tabs.onClosed = func(rel string) { client.CloseDocument(rel) }
 	client.Listen(func(s lsp.Status) {
-		fyne.Do(func() { w.goplsStatus(s) })
+		g.do(func() { w.goplsStatus(s) })
 	}, func(path string) {
 		ds := client.Diagnostics(path)
 		ds = onlyFile(ds, path)
-		fyne.Do(func() { w.goplsDiagnostics(path, ds) })
+		g.do(func() { w.goplsDiagnostics(path, ds) })
 	})
 	for _, t := range w.tabs.byItem { // editors opened before the services came
 		if t.view != nil && t.view.intel == nil {
@@ -82,8 +88,9 @@ func (w *Window) goplsEditorOpened(t *fileTab) {
 		return
 	}
 	e := t.view
+	g.client.Start() // the first Go editor starts gopls
 	in := attachIntel(e, t.path, g.client)
-	in.async = func(fn func()) { w.loading.Go(fn) }
+	in.async, in.do = func(fn func()) { w.loading.Go(fn) }, g.do
 	in.onDefinition = w.goToDefinition
 	in.onReferences = w.findReferences
 	in.setDiagnostics(onlyFile(g.client.Diagnostics(t.path), t.path))
@@ -159,12 +166,12 @@ func sortStrings(s []string) {
 
 // goToDefinition opens the declaration of the identifier at pos in path.
 func (w *Window) goToDefinition(path string, pos lsp.Position) {
-	client := w.gopls.client
+	client, do := w.gopls.client, w.gopls.do
 	w.loading.Go(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), intelTimeout)
 		defer cancel()
 		locs, err := client.Definition(ctx, path, pos)
-		fyne.Do(func() {
+		do(func() {
 			switch {
 			case err != nil:
 				w.status.notify("go to definition: " + err.Error())
@@ -190,9 +197,10 @@ func (w *Window) openAtPos(rel string, line, col int) {
 		}
 		return
 	}
+	do := w.gopls.do
 	w.loading.Go(func() {
 		f, err := loadFile(w.project, rel)
-		fyne.Do(func() {
+		do(func() {
 			if err != nil {
 				w.status.notify(err.Error())
 				return
@@ -208,12 +216,12 @@ func (w *Window) openAtPos(rel string, line, col int) {
 // findReferences lists the uses of the identifier at pos in the
 // References pane.
 func (w *Window) findReferences(path string, pos lsp.Position) {
-	client := w.gopls.client
+	client, do := w.gopls.client, w.gopls.do
 	w.loading.Go(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), intelTimeout)
 		defer cancel()
 		locs, err := client.References(ctx, path, pos, true)
-		fyne.Do(func() {
+		do(func() {
 			if err != nil {
 				w.status.notify("find references: " + err.Error())
 				return
@@ -282,7 +290,7 @@ func (w *Window) formatThenSave(e *editor, path string, save func()) {
 		ctx, cancel := context.WithTimeout(context.Background(), formatTimeout)
 		defer cancel()
 		formatted, err := g.client.Format(ctx, path)
-		fyne.Do(func() {
+		g.do(func() {
 			once.Do(func() {
 				if err == nil && e.version == version && formatted != text {
 					e.replaceAll(formatted)

@@ -168,6 +168,9 @@ func (a *tabArea) add(f loaded) *fileTab {
 	} else {
 		t.view = a.newEditor(t, f)
 		content = t.view
+		if a.onOpened != nil {
+			a.onOpened(t)
+		}
 	}
 	t.item = container.NewTabItem(a.title(t), content)
 	a.byItem[t.item] = t
@@ -197,9 +200,6 @@ func (a *tabArea) newEditor(t *fileTab, f loaded) *editor {
 		}
 	}
 	e.diskHash = f.hash
-	if a.onOpened != nil {
-		a.onOpened(t)
-	}
 	return e
 }
 

@@ -53,7 +53,8 @@ type Window struct {
 	editTimers map[string]*time.Timer
 	// gopls links the editors to the project's language server (lsp.go); nil without one.
 	gopls           *goplsView
-	goplsInstallDir string // SetGoplsInstall
+	goplsInstallDir string          // SetGoplsInstall
+	goplsDo         func(fn func()) // nil: fyne.Do (tests queue gopls's callbacks)
 }
 
 // New builds the window for p. It must be called on the main goroutine,

@@ -1,0 +1,228 @@
+package ui
+
+import (
+	"context"
+	"io"
+	"log"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"trestle/app/lsp"
+	"trestle/app/services"
+	"trestle/app/textbuf"
+)
+
+// These drive the editor against the real gopls; without it they skip,
+// except under CI, where scripts/deps.sh installs it.
+
+const goplsMain = "package main\n\nfunc main() {\n\tx := 1\n\t_ = x\n}\n"
+const goplsLib = "package main\n\n// Double returns twice n.\nfunc Double(n int) int { return 2 * n }\n"
+
+// goplsWindow is a window on a small module with a real gopls whose
+// callbacks are queued for the test goroutine to run (Fyne's test driver
+// would run fyne.Do on gopls's goroutines).
+func goplsWindow(t *testing.T) (*Window, chan func()) {
+	t.Helper()
+	if _, err := lsp.Find(context.Background(), ""); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI needs gopls (scripts/deps.sh installs it): %v", err)
+		}
+		t.Skipf("gopls is not installed: %v", err)
+	}
+	a := test.NewTempApp(t)
+	p := newProject(t, map[string]string{"go.mod": "module example.com/demo\n\ngo 1.22\n", "main.go": goplsMain, "lib.go": goplsLib})
+	w := New(a, p)
+	w.files.async = func(fn func()) { fn() }
+	q := make(chan func(), 4096)
+	w.goplsDo = func(fn func()) { q <- fn }
+	client := lsp.New(lsp.Config{Root: p.Root, Logger: log.New(io.Discard, "", 0)})
+	w.Window().Resize(fyne.NewSize(1000, 700))
+	w.SetServices(services.Services{LSP: client})
+	w.loading.Wait() // SetServices reads the configuration on a goroutine
+	t.Cleanup(func() {
+		client.Close()
+		w.loading.Wait()
+		w.Window().Close()
+		w.status.stop()
+	})
+	return w, q
+}
+
+// drainUntil runs the queued callbacks until cond holds.
+// A queued callback may start a save, whose goroutine Fyne's test driver
+// lets touch widgets: it is waited for before anything else runs.
+func drainUntil(t *testing.T, w *Window, q chan func(), what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Minute)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		select {
+		case fn := <-q:
+			fn()
+			w.tabs.saving.Wait()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+func openGoEditor(t *testing.T, w *Window, rel string) *editor {
+	t.Helper()
+	if err := w.Open(context.Background(), rel, 0); err != nil {
+		t.Fatal(err)
+	}
+	e := w.tabs.find(rel).view
+	if e.intel == nil {
+		t.Fatalf("the editor of %s is not linked to gopls", rel)
+	}
+	return e
+}
+
+// typeAt puts the caret at line, col (1-based) and types s.
+func typeAt(e *editor, line, col int, s string) {
+	e.setCaret(textbuf.Pos{Line: line - 1, Col: col - 1}, false)
+	for _, r := range s {
+		e.page.TypedRune(r)
+	}
+}
+
+// TestEditorShowsGoplsDiagnosticsWhileTyping: an unsaved type error gets a
+// squiggle, a gutter mark, a hover message and a Problems line labelled
+// gopls; undoing it clears them.
+func TestEditorShowsGoplsDiagnosticsWhileTyping(t *testing.T) {
+	w, q := goplsWindow(t)
+	e := openGoEditor(t, w, "main.go")
+	typeAt(e, 4, 8, " + undefinedVar") // x := 1 + undefinedVar
+	drainUntil(t, w, q, "the diagnostic in the editor", func() bool {
+		return len(e.intel.diags) > 0 && strings.Contains(e.intel.diags[0].Message, "undefinedVar")
+	})
+	d := e.intel.diags[0]
+	if d.Range.Start != (lsp.Position{Line: 4, Col: 11}) || d.Severity != "error" {
+		t.Fatalf("diagnostic %+v, want an error at 4:11", d)
+	}
+	e.place()
+	gutter := gutterWidth(e.buf.LineCount())
+	row := e.grid.Rows[3-e.shown.first]
+	if row.Cells[gutter-2].Rune != '●' {
+		t.Errorf("no gutter mark on line 4: %q", rowText(row))
+	}
+	cell := row.Cells[gutter+textbuf.CellOf(e.buf.Line(3), 10, e.tabWidth)]
+	if cell.Rune != 'u' || cell.Style == nil || !cell.Style.Style().Underline {
+		t.Errorf("undefinedVar is not underlined: %+v", cell)
+	}
+	if msgs := e.intel.diagnosticsAt(textbuf.Pos{Line: 3, Col: 12}); len(msgs) != 1 || !strings.Contains(msgs[0], "undefined: undefinedVar") {
+		t.Errorf("hover message %v", msgs)
+	}
+	found := false
+	for _, p := range w.panes.problems.items {
+		found = found || p.Source == "gopls" && p.Path == "main.go" && p.Line == 4 && strings.HasPrefix(p.String(), "[gopls] main.go:4:11")
+	}
+	if !found {
+		t.Errorf("the Problems pane lacks the gopls line: %v", w.panes.problems.items)
+	}
+	if b, _ := os.ReadFile(w.project.Root + "/main.go"); string(b) != goplsMain {
+		t.Fatal("the unsaved edit reached the disk")
+	}
+	e.undo()
+	drainUntil(t, w, q, "the diagnostic to clear", func() bool { return len(e.intel.diags) == 0 && len(w.panes.problems.items) == 0 })
+}
+
+// TestEditorHoverDefinitionCompletionReferences drives the rest: a hover
+// over Double, F12 to its declaration in another file, Shift+F12 for its
+// uses, and completing "Dou" with Ctrl+Space and Enter.
+func TestEditorHoverDefinitionCompletionReferences(t *testing.T) {
+	w, q := goplsWindow(t)
+	e := openGoEditor(t, w, "main.go")
+	typeAt(e, 5, 6, "Double(") // _ = Double(x)
+	typeAt(e, 5, 14, ")")
+	if got := e.buf.Line(4); got != "\t_ = Double(x)" {
+		t.Fatalf("line 5 is %q", got)
+	}
+	e.intel.sendNow()
+
+	// Hover: the pointer resting over "Double".
+	cell := e.look.cell
+	gutter := gutterWidth(e.buf.LineCount())
+	e.intel.hoverAt = fyne.NewPos((float32(gutter+textbuf.CellOf(e.buf.Line(4), 6, e.tabWidth))+0.5)*cell.Width, 4.5*cell.Height)
+	e.intel.hoverGen++
+	e.intel.hover(e.intel.hoverGen)
+	drainUntil(t, w, q, "the hover", func() bool { return e.intel.hoverPop != nil })
+	text := hoverText(e.intel.hoverPop)
+	if !strings.Contains(text, "func Double(n int) int") || !strings.Contains(text, "returns twice n") {
+		t.Errorf("hover text %q", text)
+	}
+
+	// F12 on Double opens lib.go at its declaration.
+	e.setCaret(textbuf.Pos{Line: 4, Col: 7}, false)
+	key(e, fyne.KeyF12)
+	drainUntil(t, w, q, "lib.go to open", func() bool { return w.tabs.active() == "lib.go" })
+	lib := w.tabs.find("lib.go").view
+	if lib.caret != (textbuf.Pos{Line: 3, Col: 5}) {
+		t.Errorf("definition caret %+v, want line 4 col 6", lib.caret)
+	}
+
+	// Shift+F12 on the declaration lists its use.
+	lib.shift = true
+	key(lib, fyne.KeyF12)
+	lib.shift = false
+	drainUntil(t, w, q, "the references", func() bool { return w.gopls.refs != nil && len(w.gopls.refs.locs) == 2 })
+	if l := w.gopls.refs.locs; l[0].Path != "lib.go" || l[1].Path != "main.go" || l[1].Range.Start.Line != 5 {
+		t.Errorf("references %+v", l)
+	}
+
+	// Completion: "Dou" + Ctrl+Space, Enter.
+	w.tabs.show(loaded{path: "main.go"}, 0)
+	typeAt(e, 5, 15, "\n\t_ = Dou")
+	ctrl(e, fyne.KeySpace, false)
+	drainUntil(t, w, q, "the completion list", func() bool { return e.intel.comp != nil })
+	if it := e.intel.comp.items[0]; it.Label != "Double" || it.Kind != "function" {
+		t.Errorf("first completion %+v", it)
+	}
+	key(e, fyne.KeyReturn)
+	if got := e.buf.Line(5); got != "\t_ = Double" {
+		t.Errorf("after Enter the line is %q", got)
+	}
+}
+
+func hoverText(p *widget.PopUp) string {
+	var find func(o fyne.CanvasObject) string
+	find = func(o fyne.CanvasObject) string {
+		switch o := o.(type) {
+		case *widget.Label:
+			return o.Text
+		case *container.Scroll:
+			return find(o.Content)
+		case *fyne.Container:
+			for _, c := range o.Objects {
+				if s := find(c); s != "" {
+					return s
+				}
+			}
+		}
+		return ""
+	}
+	return find(p.Content)
+}
+
+// TestFormatOnSave: Ctrl+S formats with gopls, then writes.
+func TestFormatOnSave(t *testing.T) {
+	w, q := goplsWindow(t)
+	e := openGoEditor(t, w, "main.go")
+	typeAt(e, 4, 4, "   ") // x    := 1
+	ctrl(e, fyne.KeyS, false)
+	drainUntil(t, w, q, "the formatted save", func() bool {
+		b, _ := os.ReadFile(w.project.Root + "/main.go")
+		return string(b) == goplsMain && !e.buf.Modified()
+	})
+	if e.buf.Text() != goplsMain || e.buf.Modified() {
+		t.Fatalf("editor after format on save: modified %v\n%s", e.buf.Modified(), e.buf.Text())
+	}
+}
