@@ -428,3 +428,31 @@ func TestFindMissingSaysHowToInstall(t *testing.T) {
 		t.Fatalf("a request without gopls: %v, status %+v", err, c.Status())
 	}
 }
+
+// TestSilentServerNeverBlocks starts a "gopls" that never answers
+// initialize: a request gives up at its deadline, and Close returns at
+// once instead of waiting out the start bound.
+func TestSilentServerNeverBlocks(t *testing.T) {
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "gopls")
+	if err := os.WriteFile(fake, []byte("#!/bin/sh\nexec sleep 600\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "x.go"), []byte("package x\n"), 0o644)
+	c := New(Config{Root: dir, Find: func(context.Context) (string, error) { return fake, nil }})
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := c.Hover(ctx, "x.go", Position{Line: 1, Col: 1})
+	if err == nil || !strings.Contains(err.Error(), "still starting") || time.Since(start) > 5*time.Second {
+		t.Fatalf("a request to a silent server: %v after %s", err, time.Since(start))
+	}
+	if st := c.Status().State; st != StateStarting {
+		t.Fatalf("state %s, want starting", st)
+	}
+	start = time.Now()
+	c.Close()
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("Close took %s with a server stuck in initialize", d)
+	}
+}

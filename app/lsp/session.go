@@ -42,6 +42,8 @@ type session struct {
 	gone     chan struct{} // closed when the client has let the session go
 	kickc    chan struct{} // documents changed: sync them
 	stopOnce sync.Once
+	stopping atomic.Bool              // shutdown was called
+	proc     atomic.Pointer[exec.Cmd] // cmd, for a shutdown before ready
 
 	nextID   atomic.Uint64
 	lastRecv atomic.Int64 // unix nanos of the last message from gopls
@@ -112,6 +114,10 @@ func (s *session) start() error {
 		return fmt.Errorf("run %s: %w", path, err)
 	}
 	s.cmd = cmd
+	s.proc.Store(cmd)
+	if s.stopping.Load() { // Close came while it was starting
+		procgroup.Kill(cmd)
+	}
 	go func() {
 		cmd.Wait()
 		close(s.exited)
@@ -272,14 +278,20 @@ func languageID(rel string) string {
 
 func hasSuffix(s, suf string) bool { return len(s) >= len(suf) && s[len(s)-len(suf):] == suf }
 
-// shutdown asks gopls to exit politely, then kills it, and waits.
+// shutdown asks a ready gopls to exit politely, then kills it; one still
+// starting is killed at once (its initialize then fails and run ends).
 func (s *session) shutdown() {
 	s.stopOnce.Do(func() {
+		s.stopping.Store(true)
 		select {
 		case <-s.ready:
-		case <-s.exited:
+		default:
+			if cmd := s.proc.Load(); cmd != nil {
+				procgroup.Kill(cmd)
+			}
+			return
 		}
-		if s.conn != nil && s.err == nil {
+		if s.err == nil {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			if s.call(ctx, "shutdown", nil, nil) == nil {
 				s.conn.Notify(ctx, "exit", nil)
