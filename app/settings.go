@@ -32,11 +32,13 @@ type Settings struct {
 	Theme       string  `json:"theme"`        // ThemeSystem, ThemeLight or ThemeDark
 	FontSize    float32 `json:"font_size"`    // 0: the theme's size
 	HideIgnored bool    `json:"hide_ignored"` // hide, rather than dim, what .gitignore ignores
+	// FormatOnSave formats Go files with gopls (gofmt, organized imports) as they are saved.
+	FormatOnSave bool `json:"format_on_save"`
 }
 
 // DefaultSettings are the settings before the person changes any.
 func DefaultSettings() Settings {
-	return Settings{Listener: true, TabWidth: 4, Theme: ThemeSystem}
+	return Settings{Listener: true, TabWidth: 4, Theme: ThemeSystem, FormatOnSave: true}
 }
 
 // Validate reports the first setting out of range, for a person to fix.

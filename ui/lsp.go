@@ -29,12 +29,11 @@ const formatTimeout = 3 * time.Second
 
 // goplsView is the window's link to gopls. Main goroutine only.
 type goplsView struct {
-	client       *lsp.Client
-	formatOnSave bool
-	installDir   string // where "Install gopls" puts it; "" offers no install
-	offered      bool   // the install was offered once already
-	refs         *referencesPane
-	refsTab      *container.TabItem
+	client     *lsp.Client
+	installDir string // where "Install gopls" puts it; "" offers no install
+	offered    bool   // the install was offered once already
+	refs       *referencesPane
+	refsTab    *container.TabItem
 	// do runs fn on the main goroutine: fyne.Do; tests queue it, since
 	// Fyne's test driver would run it on the calling goroutine.
 	do func(fn func())
@@ -48,7 +47,7 @@ func (w *Window) SetGoplsInstall(dir string) {
 
 // startGopls links the window to client. Main goroutine only.
 func (w *Window) startGopls(client *lsp.Client) {
-	g := &goplsView{client: client, formatOnSave: true, installDir: w.goplsInstallDir, do: w.goplsDo}
+	g := &goplsView{client: client, installDir: w.goplsInstallDir, do: w.goplsDo}
 	if g.do == nil {
 		g.do = fyne.Do
 	}
@@ -277,7 +276,7 @@ func (w *Window) showReferences(from string, locs []lsp.Location) {
 // A format that comes back after the person typed on is dropped.
 func (w *Window) formatThenSave(e *editor, path string, save func()) {
 	g := w.gopls
-	if g == nil || !g.formatOnSave || e.intel == nil || save == nil {
+	if g == nil || !w.settings.FormatOnSave || e.intel == nil || save == nil {
 		if save != nil {
 			save()
 		}

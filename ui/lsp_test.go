@@ -226,3 +226,18 @@ func TestFormatOnSave(t *testing.T) {
 		t.Fatalf("editor after format on save: modified %v\n%s", e.buf.Modified(), e.buf.Text())
 	}
 }
+
+// TestFormatOnSaveOff: with the setting off, Ctrl+S writes the text as typed.
+func TestFormatOnSaveOff(t *testing.T) {
+	w, q := goplsWindow(t)
+	w.settings.FormatOnSave = false
+	e := openGoEditor(t, w, "main.go")
+	typeAt(e, 4, 4, "   ")
+	ctrl(e, fyne.KeyS, false)
+	want := strings.Replace(goplsMain, "x := 1", "x    := 1", 1)
+	drainUntil(t, w, q, "the save", func() bool {
+		w.tabs.saving.Wait()
+		b, _ := os.ReadFile(w.project.Root + "/main.go")
+		return string(b) == want && !e.buf.Modified()
+	})
+}

@@ -41,7 +41,7 @@ func (w *Window) Policy() string { return w.policy }
 
 // settingsForm holds the widgets of the Settings dialog.
 type settingsForm struct {
-	listener, hideIgnored         *widget.Check
+	listener, hideIgnored, format *widget.Check
 	policy, tabWidth, theme, font *widget.Select
 }
 
@@ -49,6 +49,7 @@ func newSettingsForm(s app.Settings, policy string) *settingsForm {
 	f := &settingsForm{
 		listener:    widget.NewCheck("Listen for agents on loopback", nil),
 		hideIgnored: widget.NewCheck("Hide files .gitignore ignores (else dimmed)", nil),
+		format:      widget.NewCheck("Format Go files with gopls on save (gofmt, imports)", nil),
 		policy:      widget.NewSelect([]string{app.PolicyAsk, app.PolicyAllow, app.PolicyDeny}, nil),
 		tabWidth:    widget.NewSelect([]string{"2", "4", "8"}, nil),
 		theme:       widget.NewSelect([]string{app.ThemeSystem, app.ThemeLight, app.ThemeDark}, nil),
@@ -56,6 +57,7 @@ func newSettingsForm(s app.Settings, policy string) *settingsForm {
 	}
 	f.listener.SetChecked(s.Listener)
 	f.hideIgnored.SetChecked(s.HideIgnored)
+	f.format.SetChecked(s.FormatOnSave)
 	f.policy.SetSelected(policyOrAsk(policy))
 	f.tabWidth.SetSelected(strconv.Itoa(s.TabWidth))
 	f.theme.SetSelected(s.Theme)
@@ -81,6 +83,7 @@ func (f *settingsForm) items() []*widget.FormItem {
 		widget.NewFormItem("Theme", f.theme),
 		widget.NewFormItem("Font size", f.font),
 		widget.NewFormItem("File tree", f.hideIgnored),
+		widget.NewFormItem("Go", f.format),
 	}
 }
 
@@ -90,7 +93,7 @@ func (f *settingsForm) values() (app.Settings, string) {
 	size, _ := strconv.Atoi(f.font.Selected) // "default" reads as 0
 	return app.Settings{
 		Listener: f.listener.Checked, HideIgnored: f.hideIgnored.Checked,
-		TabWidth: tab, Theme: f.theme.Selected, FontSize: float32(size),
+		TabWidth: tab, Theme: f.theme.Selected, FontSize: float32(size), FormatOnSave: f.format.Checked,
 	}, f.policy.Selected
 }
 
