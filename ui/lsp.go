@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -35,8 +36,19 @@ type goplsView struct {
 	refs       *referencesPane
 	refsTab    *container.TabItem
 	// do runs fn on the main goroutine: fyne.Do; tests queue it, since
-	// Fyne's test driver would run it on the calling goroutine.
-	do func(fn func())
+	// Fyne's test driver would run it on the calling goroutine. After
+	// stopGopls it drops fn: once the window has closed, Fyne would run it
+	// on gopls's goroutine.
+	do      func(fn func())
+	stopped atomic.Bool
+}
+
+// stopGopls drops gopls's callbacks from now on: the window is closing.
+// Main goroutine only.
+func (w *Window) stopGopls() {
+	if w.gopls != nil {
+		w.gopls.stopped.Store(true)
+	}
 }
 
 // SetGoplsInstall names the per-user folder the window installs gopls into
@@ -47,9 +59,20 @@ func (w *Window) SetGoplsInstall(dir string) {
 
 // startGopls links the window to client. Main goroutine only.
 func (w *Window) startGopls(client *lsp.Client) {
-	g := &goplsView{client: client, installDir: w.goplsInstallDir, do: w.goplsDo}
-	if g.do == nil {
-		g.do = fyne.Do
+	g := &goplsView{client: client, installDir: w.goplsInstallDir}
+	main := w.goplsDo
+	if main == nil {
+		main = fyne.Do
+	}
+	g.do = func(fn func()) {
+		if g.stopped.Load() {
+			return
+		}
+		main(func() {
+			if !g.stopped.Load() {
+				fn()
+			}
+		})
 	}
 	w.gopls = g
 	w.tabs.onOpened = w.goplsEditorOpened
