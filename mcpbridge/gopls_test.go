@@ -247,3 +247,24 @@ func TestDiagnosticsIncludeGoplsForUnsavedText(t *testing.T) {
 		t.Fatalf("live problem: %v", p)
 	}
 }
+
+// TestPackageAPIChangesNoModule: an agent naming a package the module does
+// not have cannot make the go command add it to go.mod or download it,
+// even with GOFLAGS=-mod=mod in the environment.
+func TestPackageAPIChangesNoModule(t *testing.T) {
+	t.Setenv("GOFLAGS", "-mod=mod")
+	project, sv := goplsServices(t)
+	c := connectStdio(t, NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv}), "api-test")
+	before, _ := os.ReadFile(filepath.Join(project.Root, "go.mod"))
+	res, _ := callTool(t, c, "trestle_package_api", map[string]any{"package": "golang.org/x/mod/semver"})
+	if !res.IsError || !strings.HasPrefix(textOf(res), "none") {
+		t.Fatalf("package the module lacks: %s", textOf(res))
+	}
+	after, _ := os.ReadFile(filepath.Join(project.Root, "go.mod"))
+	if string(after) != string(before) {
+		t.Fatalf("go.mod changed:\n%s", after)
+	}
+	if _, err := os.Stat(filepath.Join(project.Root, "go.sum")); err == nil {
+		t.Fatal("go.sum was written")
+	}
+}

@@ -110,6 +110,7 @@ func (s *Server) packageFile(ctx context.Context, pkg string) (string, *mcp.Call
 	}
 	cmd := exec.CommandContext(ctx, "go", "list", "-f", "{{.Dir}}\n{{range .GoFiles}}{{.}}\n{{end}}", "--", pkg)
 	cmd.Dir = s.opts.Project.Root
+	cmd.Env = readOnlyGoEnv(s.opts.Project.Root)
 	out, err := cmd.Output()
 	lines := strings.Fields(string(out))
 	if err != nil || len(lines) < 2 {
@@ -124,6 +125,18 @@ func (s *Server) packageFile(ctx context.Context, pkg string) (string, *mcp.Call
 		return "", fail(stateRefused, "package %q lives outside the project, the module cache and the Go root", pkg)
 	}
 	return abs, nil
+}
+
+// readOnlyGoEnv is the environment for a go command an agent's argument
+// reaches: it may not change go.mod or go.sum (a GOFLAGS=-mod=mod in the
+// person's environment would let `go list example.com/x` add a
+// requirement) nor download anything.
+func readOnlyGoEnv(root string) []string {
+	mode := "-mod=readonly"
+	if fi, err := os.Stat(filepath.Join(root, "vendor")); err == nil && fi.IsDir() {
+		mode = "-mod=vendor"
+	}
+	return append(os.Environ(), "GOFLAGS="+mode, "GOPROXY=off")
 }
 
 // firstGoFile is the first non-test .go file in dir.
