@@ -43,9 +43,12 @@ type goplsView struct {
 	stopped atomic.Bool
 }
 
-// stopGopls drops gopls's callbacks from now on: the window is closing.
-// Main goroutine only.
-func (w *Window) stopGopls() {
+// StopGopls drops gopls's callbacks from now on: the window is closing.
+// Its OnClosed calls it; a quit that skips OnClosed (a signal, which Fyne
+// also catches and quits on at once) must call it first, from any
+// goroutine: once Fyne's loop has stopped, fyne.Do runs its function on
+// the caller's goroutine. Safe for concurrent use after SetServices.
+func (w *Window) StopGopls() {
 	if w.gopls != nil {
 		w.gopls.stopped.Store(true)
 	}

@@ -46,7 +46,7 @@ func (w *Window) SetActions(a Actions) {
 		st := w.layoutState()
 		w.closedLayout = &st
 		w.stopWatching()
-		w.stopGopls()
+		w.StopGopls()
 	})
 	if a.Store != nil {
 		w.loading.Go(w.loadRecent)

@@ -68,7 +68,10 @@ func runWindow(dir, policyFlag string) int {
 	if err := win.Watch(ctx); err != nil {
 		win.Notify("the file tree does not follow changes on disk: " + err.Error())
 	}
-	context.AfterFunc(ctx, func() { fyne.Do(a.Quit) })
+	context.AfterFunc(ctx, func() {
+		win.StopGopls() // now: Fyne quits on the same signal without running queued functions
+		fyne.Do(a.Quit)
+	})
 	win.Window().ShowAndRun()
 	if err := win.SaveLayout(); err != nil {
 		logger.Print(err)

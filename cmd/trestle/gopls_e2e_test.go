@@ -1,0 +1,119 @@
+package main
+
+import (
+	"context"
+	"image"
+	_ "image/png"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"trestle/app/lsp"
+)
+
+// needGoplsAndXdotool skips without gopls or xdotool, except under CI,
+// where scripts/deps.sh installs both.
+func needGoplsAndXdotool(t *testing.T) {
+	t.Helper()
+	_, err := lsp.Find(context.Background(), "")
+	if err == nil {
+		_, err = exec.LookPath("xdotool")
+	}
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI needs gopls and xdotool (scripts/deps.sh --test installs them): %v", err)
+		}
+		t.Skip(err)
+	}
+}
+
+// redPixels counts the strongly red pixels of a screenshot: the theme's
+// error colour, which only a diagnostic's squiggle and gutter mark use in
+// an editor showing plain Go.
+func redPixels(t *testing.T, path string) int {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, _, err := image.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if r>>8 > 200 && g>>8 < 110 && bl>>8 < 110 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TestGoplsInTheWindow types a type error into the real window as a person
+// would (xdotool under Xvfb): gopls's diagnostic reaches
+// trestle_diagnostics, labelled gopls, while the file on disk is
+// untouched, and the editor draws it in the error colour.
+func TestGoplsInTheWindow(t *testing.T) {
+	needGoplsAndXdotool(t)
+	project := testProject(t)
+	w := startWindow(t, project)
+	c := w.attach(t, project, "e2e-gopls")
+	if res, _ := call(t, c, "trestle_open", map[string]any{"path": "main.go", "line": 6}); res.IsError {
+		t.Fatalf("trestle_open: %s", resultText(res))
+	}
+	time.Sleep(500 * time.Millisecond) // let the frame paint
+	before := redPixels(t, w.screenshot(t, "gopls-before"))
+
+	xdo := func(args ...string) {
+		cmd := exec.Command("xdotool", args...)
+		cmd.Env = append(os.Environ(), "DISPLAY="+w.display)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("xdotool %v: %v\n%s", args, err, out)
+		}
+	}
+	xdo("search", "--sync", "--onlyvisible", "--name", "^Trestle", "windowfocus", "--sync")
+	xdo("key", "End")
+	xdo("type", "--delay", "30", " + undefinedVar")
+
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		res, sc := call(t, c, "trestle_diagnostics", map[string]any{"path": "main.go"})
+		live, _ := sc["live"].([]any)
+		if len(live) > 0 {
+			p := live[0].(map[string]any)
+			if p["source"] != "gopls" || p["line"] != float64(6) || !strings.Contains(resultText(res), "undefinedVar") {
+				t.Fatalf("live diagnostics: %s", resultText(res))
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no live diagnostic for the typed error: %s", resultText(res))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if b, _ := os.ReadFile(project + "/main.go"); strings.Contains(string(b), "undefinedVar") {
+		t.Fatal("the typed text reached the disk")
+	}
+	var after int
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(300 * time.Millisecond) {
+		if after = redPixels(t, w.screenshot(t, "gopls-squiggle")); after > before+20 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if after <= before+20 {
+		t.Fatalf("the editor shows no error colour for the diagnostic (%d red pixels, %d before)", after, before)
+	}
+
+	res, sc := call(t, c, "trestle_definition", map[string]any{"path": "main.go", "symbol": "Println"})
+	defs, _ := sc["definitions"].([]any)
+	if res.IsError || len(defs) != 1 || !strings.Contains(defs[0].(map[string]any)["text"].(string), "func Println(") {
+		t.Fatalf("trestle_definition of Println: %s", resultText(res))
+	}
+}
