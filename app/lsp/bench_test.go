@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -91,6 +93,11 @@ func BenchmarkGopls(b *testing.B) {
 		}
 		bare.call(b, tc.method, tc.params)
 	}
+	b.Run("rss", func(b *testing.B) { // gopls's resident memory with bbolt loaded
+		for b.Loop() {
+		}
+		b.ReportMetric(rssMiB(c.PID()), "gopls-MiB")
+	})
 	for _, tc := range cases {
 		b.Run(tc.name+"/trestle", func(b *testing.B) {
 			for b.Loop() {
@@ -105,4 +112,19 @@ func BenchmarkGopls(b *testing.B) {
 			}
 		})
 	}
+}
+
+// rssMiB is the VmRSS of process pid, in MiB (0 when unknown).
+func rssMiB(pid int) float64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			return kb / 1024
+		}
+	}
+	return 0
 }

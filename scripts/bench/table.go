@@ -82,6 +82,7 @@ var rows = append(append(append([]row{
 		base: &metric{"BenchmarkGopls/references/bare", "ns/op"}, baseName: "bare LSP client", targetIs: "≤ bare +10% or +5 ms"},
 	{label: "gopls through Trestle: completion (bbolt)", value: metric{"BenchmarkGopls/completion/trestle", "ns/op"},
 		base: &metric{"BenchmarkGopls/completion/bare", "ns/op"}, baseName: "bare LSP client", targetIs: "≤ bare +10% or +5 ms"},
+	{label: "RSS: gopls with go.etcd.io/bbolt loaded", value: metric{"BenchmarkGopls/rss", "gopls-MiB"}},
 	{label: "idle RSS: the window (under Xvfb)", value: metric{"BenchmarkIdleRSS", "window-MiB"}},
 	{label: "idle RSS: the bridge (`--mcp-attach`)", value: metric{"BenchmarkIdleRSS", "bridge-MiB"}},
 	{label: "idle RSS: headless (`--mcp`)", value: metric{"BenchmarkIdleRSS", "headless-MiB"}},
