@@ -60,7 +60,7 @@ func (s *Server) diagnostics(ctx context.Context, p diagnosticsParams) *mcp.Call
 	}
 	live, why := s.liveProblems(ctx, filter)
 	if run == nil && live == nil {
-		return fail(stateNone, "nothing has run yet; pass refresh:true to run go vet")
+		return fail(stateNone, "nothing has run yet; pass refresh:true to run go vet%s", liveWhy(why))
 	}
 	if run == nil {
 		res := diagnosticsResult{State: stateDone, Problems: []task.Problem{}, Live: live}

@@ -69,3 +69,11 @@ func describeLive(live []liveProblem, why string) string {
 	}
 	return b.String()
 }
+
+// liveWhy is why there are no live diagnostics, as a clause to append.
+func liveWhy(why string) string {
+	if why == "" {
+		return ""
+	}
+	return " (gopls's live diagnostics are unavailable: " + why + ")"
+}
