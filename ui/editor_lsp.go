@@ -224,6 +224,7 @@ func (in *editorIntel) hover(gen int) {
 		in.showHover(strings.Join(msgs, "\n"))
 	}
 	pos := lsp.Position{Line: at.Line + 1, Col: at.Col + 1}
+	in.sendNow()
 	in.async(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), intelTimeout)
 		defer cancel()
@@ -278,6 +279,7 @@ func (in *editorIntel) typedKey(name fyne.KeyName) bool {
 	in.hoverGen++
 	in.hideHover()
 	if name == fyne.KeyF12 {
+		in.sendNow() // the question is about the text as it is now
 		if in.e.shift {
 			in.onReferences(in.path, in.caretPos())
 		} else {
@@ -410,5 +412,6 @@ func (in *editorIntel) closeCompletion() {
 
 // ctrlClick goes to the definition of the identifier at the pointer.
 func (in *editorIntel) ctrlClick(at textbuf.Pos) {
+	in.sendNow()
 	in.onDefinition(in.path, lsp.Position{Line: at.Line + 1, Col: at.Col + 1})
 }

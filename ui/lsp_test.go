@@ -11,6 +11,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -146,7 +147,6 @@ func TestEditorHoverDefinitionCompletionReferences(t *testing.T) {
 	if got := e.buf.Line(4); got != "\t_ = Double(x)" {
 		t.Fatalf("line 5 is %q", got)
 	}
-	e.intel.sendNow()
 
 	// Hover: the pointer resting over "Double".
 	cell := e.look.cell
@@ -240,4 +240,20 @@ func TestFormatOnSaveOff(t *testing.T) {
 		b, _ := os.ReadFile(w.project.Root + "/main.go")
 		return string(b) == want && !e.buf.Modified()
 	})
+}
+
+// TestCtrlClickGoesToDefinition: Ctrl+click on a use opens its declaration.
+func TestCtrlClickGoesToDefinition(t *testing.T) {
+	w, q := goplsWindow(t)
+	e := openGoEditor(t, w, "main.go")
+	typeAt(e, 5, 6, "Double(")
+	typeAt(e, 5, 14, ")")
+	cell, gutter := e.look.cell, gutterWidth(e.buf.LineCount())
+	at := fyne.NewPos((float32(gutter+textbuf.CellOf(e.buf.Line(4), 7, e.tabWidth))+0.5)*cell.Width, 4.5*cell.Height)
+	e.page.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: at}, Button: desktop.MouseButtonPrimary,
+		Modifier: fyne.KeyModifierShortcutDefault})
+	drainUntil(t, w, q, "lib.go to open", func() bool { return w.tabs.active() == "lib.go" })
+	if c := w.tabs.find("lib.go").view.caret; c != (textbuf.Pos{Line: 3, Col: 5}) {
+		t.Errorf("caret %+v, want on Double's declaration", c)
+	}
 }
