@@ -268,3 +268,34 @@ func TestPackageAPIChangesNoModule(t *testing.T) {
 		t.Fatal("go.sum was written")
 	}
 }
+
+// TestRenameKeepsUnsavedEditorText: in the window, the rename is computed
+// on the open editor's unsaved text, which the proposal keeps (a rename
+// computed from disk would propose dropping the person's edit).
+func TestRenameKeepsUnsavedEditorText(t *testing.T) {
+	project, sv := goplsServices(t)
+	edited := strings.Replace(goplsModule["main.go"], "func main() {", "func main() {\n\tbig := shapes.NewSquare(100) // unsaved\n\t_ = big", 1)
+	win := unsavedWindow{path: "main.go", text: edited}
+	c := connectStdio(t, NewServer(Options{Project: project, Window: win, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv}), "rename-test")
+	res, sc := callTool(t, c, "trestle_rename", map[string]any{"path": "shapes/shapes.go", "symbol": "NewSquare", "new_name": "MakeSquare"})
+	if res.IsError {
+		t.Fatalf("rename: %s", textOf(res))
+	}
+	cs, err := sv.ChangeSets.Get(sc["id"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mainNew string
+	for _, f := range cs.Files {
+		if f.Path == "main.go" {
+			if f.Base != edited {
+				t.Errorf("main.go's base is not the editor's text:\n%s", f.Base)
+			}
+			mainNew = f.New
+		}
+	}
+	want := strings.ReplaceAll(edited, "NewSquare", "MakeSquare")
+	if mainNew != want {
+		t.Fatalf("main.go after the proposed rename:\n%s\nwant:\n%s", mainNew, want)
+	}
+}
