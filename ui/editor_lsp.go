@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
@@ -43,9 +44,10 @@ type editorIntel struct {
 	hoverTimer *time.Timer
 	hoverAt    fyne.Position // the pointer on the page
 	hoverGen   int           // bumped by every pointer move and keystroke
-	hoverPop   *widget.PopUp
+	hoverPop   fyne.CanvasObject // the hover box in e.float, or nil
 	comp       *completionPopup
 	compGen    int
+	compWanted bool // a completion was asked for and not closed: typing a word refines it
 
 	// onDefinition opens where the identifier at pos is declared;
 	// onReferences lists its uses (the window's).
@@ -242,33 +244,58 @@ func (in *editorIntel) hover(gen int) {
 	})
 }
 
-// showHover shows text in a popup under the pointer.
+// showHover shows text in a box under the pointer.
 func (in *editorIntel) showHover(text string) {
 	in.hideHover()
 	if r := []rune(text); len(r) > maxHoverRune {
 		text = string(r[:maxHoverRune]) + "…"
 	}
-	c := fyne.CurrentApp().Driver().CanvasForObject(in.e.page)
-	if c == nil {
-		return
-	}
+	e := in.e
 	label := widget.NewLabel(text)
-	label.TextStyle.Monospace = true
 	label.Wrapping = fyne.TextWrapWord
-	scroll := container.NewVScroll(label)
-	width := min(c.Size().Width*0.6, 640)
-	scroll.SetMinSize(fyne.NewSize(width, min(label.MinSize().Height, 260)))
-	in.hoverPop = widget.NewPopUp(scroll, c)
-	abs := fyne.CurrentApp().Driver().AbsolutePositionForObject(in.e.page)
-	pos := abs.Add(in.hoverAt).Add(fyne.NewPos(0, in.e.look.cell.Height))
-	in.hoverPop.ShowAtPosition(pos)
+	width := min(max(e.Size().Width*0.7, 200), 640)
+	rows := 0
+	perRow := max(int(width/max(e.look.cell.Width, 1))-4, 10)
+	for _, l := range strings.Split(text, "\n") {
+		rows += len([]rune(l))/perRow + 1
+	}
+	height := min(float32(rows)*e.look.cell.Height*1.45+2*theme.Padding(), 260)
+	at := e.pagePos().Add(in.hoverAt).Add(fyne.NewPos(0, e.look.cell.Height))
+	in.hoverPop = e.showFloat(container.NewVScroll(label), at, fyne.NewSize(width, height), e.look.cell.Height)
 }
 
 func (in *editorIntel) hideHover() {
 	if in.hoverPop != nil {
-		in.hoverPop.Hide()
+		in.e.float.Remove(in.hoverPop)
 		in.hoverPop = nil
 	}
+}
+
+// pagePos is where the page's top left is, relative to the editor.
+func (e *editor) pagePos() fyne.Position {
+	d := fyne.CurrentApp().Driver()
+	return d.AbsolutePositionForObject(e.page).Subtract(d.AbsolutePositionForObject(e))
+}
+
+// showFloat draws obj in a box of size at at (relative to the editor),
+// moved above the line (lineHeight) or left when it would leave the
+// editor, and returns the box.
+func (e *editor) showFloat(obj fyne.CanvasObject, at fyne.Position, size fyne.Size, lineHeight float32) fyne.CanvasObject {
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground))
+	bg.StrokeColor = theme.Color(theme.ColorNameInputBorder)
+	bg.StrokeWidth = 1
+	box := container.NewStack(bg, obj)
+	es := e.Size()
+	if at.X+size.Width > es.Width {
+		at.X = max(es.Width-size.Width, 0)
+	}
+	if at.Y+size.Height > es.Height && at.Y-lineHeight-size.Height >= 0 {
+		at.Y -= lineHeight + size.Height
+	}
+	box.Move(at)
+	box.Resize(size)
+	e.float.Add(box)
+	return box
 }
 
 // typedKey handles the keys gopls features take: F12 (definition),
@@ -288,6 +315,9 @@ func (in *editorIntel) typedKey(name fyne.KeyName) bool {
 		return true
 	}
 	if in.comp == nil {
+		if name == fyne.KeyEscape {
+			in.closeCompletion() // one asked for and not shown yet
+		}
 		return false
 	}
 	switch name {
@@ -299,9 +329,12 @@ func (in *editorIntel) typedKey(name fyne.KeyName) bool {
 		in.accept()
 	case fyne.KeyEscape:
 		in.closeCompletion()
-	default:
-		in.closeCompletion()
+	case fyne.KeyLeft, fyne.KeyRight, fyne.KeyHome, fyne.KeyEnd, fyne.KeyPageUp, fyne.KeyPageDown,
+		fyne.KeyBackspace, fyne.KeyDelete:
+		in.closeCompletion() // the caret leaves the word: the list no longer fits
 		return false
+	default:
+		return false // a printable key: its rune follows, and typedRune refines or closes
 	}
 	return true
 }
@@ -312,7 +345,7 @@ func (in *editorIntel) typedRune(r rune) {
 	switch {
 	case r == '.' && isGoFile(in.path):
 		in.complete()
-	case in.comp != nil && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_'):
+	case (in.comp != nil || in.compWanted) && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_'):
 		in.complete()
 	default:
 		in.closeCompletion()
@@ -322,6 +355,7 @@ func (in *editorIntel) typedRune(r rune) {
 // complete asks gopls for completions at the caret (Ctrl+Space).
 func (in *editorIntel) complete() {
 	in.compGen++
+	in.compWanted = true
 	gen, version, caret := in.compGen, in.e.version, in.e.caret
 	pos := in.caretPos()
 	in.sendNow() // gopls must see the text up to the caret first
@@ -337,6 +371,9 @@ func (in *editorIntel) complete() {
 				in.closeCompletion()
 				return
 			}
+			if in.comp == nil && !in.compWanted {
+				return
+			}
 			in.showCompletion(items[:min(len(items), maxCompItems)])
 		})
 	})
@@ -347,7 +384,7 @@ type completionPopup struct {
 	items []lsp.Completion
 	sel   int
 	list  *widget.List
-	pop   *widget.PopUp
+	box   fyne.CanvasObject // in the editor's float layer
 }
 
 func (c *completionPopup) move(d int) {
@@ -358,10 +395,7 @@ func (c *completionPopup) move(d int) {
 
 func (in *editorIntel) showCompletion(items []lsp.Completion) {
 	in.closeCompletion()
-	cv := fyne.CurrentApp().Driver().CanvasForObject(in.e.page)
-	if cv == nil {
-		return
-	}
+	e := in.e
 	c := &completionPopup{items: items}
 	c.list = widget.NewList(func() int { return len(c.items) },
 		func() fyne.CanvasObject { return widget.NewLabel("") },
@@ -369,18 +403,20 @@ func (in *editorIntel) showCompletion(items []lsp.Completion) {
 			it := c.items[id]
 			o.(*widget.Label).SetText(it.Label + "  " + it.Kind + "  " + it.Detail)
 		})
-	c.list.OnSelected = func(id widget.ListItemID) { c.sel = id }
-	box := container.NewStack(c.list)
-	c.pop = widget.NewPopUp(box, cv)
-	c.pop.Resize(fyne.NewSize(420, min(float32(len(items)), 8)*in.e.look.cell.Height*1.9+8))
-	e := in.e
+	c.list.OnSelected = func(id widget.ListItemID) {
+		c.sel = id
+		if cv := fyne.CurrentApp().Driver().CanvasForObject(e.page); cv != nil {
+			cv.Focus(e.page) // a click in the list must not take the keyboard
+		}
+	}
+	rowH := widget.NewLabel("").MinSize().Height + theme.Padding()
 	col := textbuf.CellOf(e.buf.Line(e.caret.Line), e.caret.Col, e.tabWidth)
 	x := e.scroll.Offset.X + float32(gutterWidth(e.buf.LineCount())+col-e.shown.col)*e.look.cell.Width
 	y := float32(e.caret.Line+1) * e.look.cell.Height
-	c.pop.ShowAtPosition(fyne.CurrentApp().Driver().AbsolutePositionForObject(e.page).Add(fyne.NewPos(x, y)))
+	at := e.pagePos().Add(fyne.NewPos(x, y))
+	c.box = e.showFloat(c.list, at, fyne.NewSize(440, min(float32(len(items)), 8)*rowH), e.look.cell.Height)
 	c.list.Select(0)
 	in.comp = c
-	cv.Focus(e.page) // the popup must not take the keyboard
 }
 
 // accept replaces the word before the caret with the chosen candidate.
@@ -404,8 +440,9 @@ func (in *editorIntel) accept() {
 
 func (in *editorIntel) closeCompletion() {
 	in.compGen++
+	in.compWanted = false
 	if in.comp != nil {
-		in.comp.pop.Hide()
+		in.e.float.Remove(in.comp.box)
 		in.comp = nil
 	}
 }

@@ -186,13 +186,17 @@ func TestEditorHoverDefinitionCompletionReferences(t *testing.T) {
 	if it := e.intel.comp.items[0]; it.Label != "Double" || it.Kind != "function" {
 		t.Errorf("first completion %+v", it)
 	}
+	// Typing on refines the list; Fyne sends a letter's key before its rune.
+	e.page.TypedKey(&fyne.KeyEvent{Name: fyne.KeyB})
+	e.page.TypedRune('b')
+	drainUntil(t, w, q, "the refined list", func() bool { return e.intel.comp != nil })
 	key(e, fyne.KeyReturn)
 	if got := e.buf.Line(5); got != "\t_ = Double" {
 		t.Errorf("after Enter the line is %q", got)
 	}
 }
 
-func hoverText(p *widget.PopUp) string {
+func hoverText(p fyne.CanvasObject) string {
 	var find func(o fyne.CanvasObject) string
 	find = func(o fyne.CanvasObject) string {
 		switch o := o.(type) {
@@ -209,7 +213,7 @@ func hoverText(p *widget.PopUp) string {
 		}
 		return ""
 	}
-	return find(p.Content)
+	return find(p)
 }
 
 // TestFormatOnSave: Ctrl+S formats with gopls, then writes.

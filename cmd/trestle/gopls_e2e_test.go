@@ -111,9 +111,62 @@ func TestGoplsInTheWindow(t *testing.T) {
 		t.Fatalf("the editor shows no error colour for the diagnostic (%d red pixels, %d before)", after, before)
 	}
 
+	// Completion: "fmt." opens the list under the caret; Enter takes the first.
+	xdo("key", "Return")
+	xdo("type", "--delay", "30", "fmt")
+	time.Sleep(300 * time.Millisecond) // let the frame paint
+	base := w.screenshot(t, "gopls-before-completion")
+	xdo("type", "--delay", "30", ".Pr")
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(300 * time.Millisecond) {
+		if changedPixels(t, base, w.screenshot(t, "gopls-completion"), image.Rect(320, 200, 1240, 480)) > 2000 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no completion list appeared under the caret after typing fmt.Pr")
+		}
+	}
+	xdo("key", "Return")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		_, sc := call(t, c, "trestle_read", map[string]any{"path": "main.go", "start_line": 7, "end_line": 7})
+		line, _ := sc["text"].(string)
+		if strings.HasPrefix(strings.TrimSpace(line), "fmt.Print") && strings.TrimSpace(line) != "fmt.Pr" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Enter did not accept a completion: line 7 is %q", line)
+		}
+	}
+
 	res, sc := call(t, c, "trestle_definition", map[string]any{"path": "main.go", "symbol": "Println"})
 	defs, _ := sc["definitions"].([]any)
 	if res.IsError || len(defs) != 1 || !strings.Contains(defs[0].(map[string]any)["text"].(string), "func Println(") {
 		t.Fatalf("trestle_definition of Println: %s", resultText(res))
 	}
+}
+
+// changedPixels counts the pixels inside r that differ between two screenshots.
+func changedPixels(t *testing.T, a, b string, r image.Rectangle) int {
+	t.Helper()
+	load := func(path string) image.Image {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		img, _, err := image.Decode(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return img
+	}
+	ia, ib := load(a), load(b)
+	n := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if ia.At(x, y) != ib.At(x, y) {
+				n++
+			}
+		}
+	}
+	return n
 }
