@@ -42,8 +42,8 @@ type editorIntel struct {
 
 	syncTimer  *time.Timer
 	hoverTimer *time.Timer
-	hoverAt    fyne.Position // the pointer on the page
-	hoverGen   int           // bumped by every pointer move and keystroke
+	hoverAt    fyne.Position     // the pointer on the page
+	hoverGen   int               // bumped by every pointer move and keystroke
 	hoverPop   fyne.CanvasObject // the hover box in e.float, or nil
 	comp       *completionPopup
 	compGen    int

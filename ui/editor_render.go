@@ -34,11 +34,11 @@ func (e *editor) CreateRenderer() fyne.WidgetRenderer {
 }
 
 func (r editorRenderer) Layout(size fyne.Size) { r.e.content.Resize(size); r.e.float.Resize(size) }
-func (r editorRenderer) MinSize() fyne.Size     { return r.e.content.MinSize() }
+func (r editorRenderer) MinSize() fyne.Size    { return r.e.content.MinSize() }
 func (r editorRenderer) Objects() []fyne.CanvasObject {
 	return []fyne.CanvasObject{r.e.content, r.e.float}
 }
-func (r editorRenderer) Destroy()                     {}
+func (r editorRenderer) Destroy() {}
 
 // Refresh redraws the page, which returns early when nothing changed.
 func (r editorRenderer) Refresh() { r.e.page.Refresh() }
