@@ -266,7 +266,7 @@ func (in *editorIntel) showHover(text string) {
 
 func (in *editorIntel) hideHover() {
 	if in.hoverPop != nil {
-		in.e.float.Remove(in.hoverPop)
+		in.e.hideFloat(in.hoverPop)
 		in.hoverPop = nil
 	}
 }
@@ -295,7 +295,14 @@ func (e *editor) showFloat(obj fyne.CanvasObject, at fyne.Position, size fyne.Si
 	box.Move(at)
 	box.Resize(size)
 	e.float.Add(box)
+	e.float.Refresh() // Add alone does not repaint
 	return box
+}
+
+// hideFloat removes a box showFloat drew.
+func (e *editor) hideFloat(box fyne.CanvasObject) {
+	e.float.Remove(box)
+	e.float.Refresh()
 }
 
 // typedKey handles the keys gopls features take: F12 (definition),
@@ -442,7 +449,7 @@ func (in *editorIntel) closeCompletion() {
 	in.compGen++
 	in.compWanted = false
 	if in.comp != nil {
-		in.e.float.Remove(in.comp.box)
+		in.e.hideFloat(in.comp.box)
 		in.comp = nil
 	}
 }

@@ -111,6 +111,19 @@ func TestGoplsInTheWindow(t *testing.T) {
 		t.Fatalf("the editor shows no error colour for the diagnostic (%d red pixels, %d before)", after, before)
 	}
 
+	// Hover: the pointer resting on the squiggle shows the message and gopls's hover.
+	squiggle := w.screenshot(t, "gopls-before-hover")
+	xdo("mousemove", "680", "163")
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(300 * time.Millisecond) {
+		if changedPixels(t, squiggle, w.screenshot(t, "gopls-hover"), image.Rect(320, 172, 1240, 480)) > 2000 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no hover box appeared under the pointer on the squiggle")
+		}
+	}
+	xdo("mousemove", "100", "400")
+
 	// Completion: "fmt." opens the list under the caret; Enter takes the first.
 	xdo("key", "Return")
 	xdo("type", "--delay", "30", "fmt")
