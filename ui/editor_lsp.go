@@ -93,6 +93,12 @@ func (in *editorIntel) sendNow() {
 
 // detach stops the timers and tells gopls the editor is gone.
 func (in *editorIntel) detach() {
+	in.stop()
+	in.client.CloseDocument(in.path)
+}
+
+// stop unlinks the editor from gopls: no more timers, popups or sends.
+func (in *editorIntel) stop() {
 	if in.syncTimer != nil {
 		in.syncTimer.Stop()
 	}
@@ -102,7 +108,6 @@ func (in *editorIntel) detach() {
 	in.hideHover()
 	in.closeCompletion()
 	in.e.intel = nil
-	in.client.CloseDocument(in.path)
 }
 
 // setDiagnostics shows ds under their ranges.

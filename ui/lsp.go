@@ -79,7 +79,11 @@ func (w *Window) startGopls(client *lsp.Client) {
 	}
 	w.gopls = g
 	w.tabs.onOpened = w.goplsEditorOpened
-	w.tabs.onClosed = func(rel string) { client.CloseDocument(rel) }
+	w.tabs.onClosed = func(t *fileTab) {
+		if t.view != nil && t.view.intel != nil {
+			t.view.intel.detach() // stops its timers and closes the document in gopls
+		}
+	}
 	client.Listen(func(s lsp.Status) {
 		g.do(func() { w.goplsStatus(s) })
 	}, func(path string) {
@@ -89,7 +93,7 @@ func (w *Window) startGopls(client *lsp.Client) {
 	})
 	for _, t := range w.tabs.byItem { // editors opened before the services came
 		if t.view != nil && t.view.intel == nil {
-			w.goplsEditorOpened(t)
+			w.goplsEditorOpened(t, t.view)
 		}
 	}
 }
@@ -107,12 +111,14 @@ func onlyFile(ds []lsp.Diagnostic, path string) []lsp.Diagnostic {
 
 // goplsEditorOpened links a new Go editor to gopls and wraps its save with
 // format on save.
-func (w *Window) goplsEditorOpened(t *fileTab) {
+func (w *Window) goplsEditorOpened(t *fileTab, e *editor) {
 	g := w.gopls
-	if g == nil || t.view == nil || !isGoFile(t.path) {
+	if g == nil || !isGoFile(t.path) {
 		return
 	}
-	e := t.view
+	if old := t.view; old != nil && old != e && old.intel != nil {
+		old.intel.stop() // replaced (a change set applied): the new editor speaks for the file
+	}
 	g.client.Start() // the first Go editor starts gopls
 	in := attachIntel(e, t.path, g.client)
 	in.async, in.do = func(fn func()) { w.loading.Go(fn) }, g.do

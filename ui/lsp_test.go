@@ -261,3 +261,27 @@ func TestCtrlClickGoesToDefinition(t *testing.T) {
 		t.Errorf("caret %+v, want on Double's declaration", c)
 	}
 }
+
+// TestClosedTabLeavesGopls: closing a tab with an edit still waiting to be
+// sent closes the document in gopls, and the pending send does not open
+// it again with the discarded text.
+func TestClosedTabLeavesGopls(t *testing.T) {
+	w, q := goplsWindow(t)
+	e := openGoEditor(t, w, "main.go")
+	typeAt(e, 4, 8, " + undefinedVar")
+	drainUntil(t, w, q, "the diagnostic", func() bool { return len(e.intel.diags) > 0 })
+	typeAt(e, 4, 8, "0") // a send is now pending
+	w.tabs.remove(w.tabs.find("main.go").item)
+	if e.intel != nil {
+		t.Fatal("the closed editor is still linked to gopls")
+	}
+	deadline := time.Now().Add(2 * time.Second) // past the send's delay
+	drainUntil(t, w, q, "the pending send's time", func() bool { return time.Now().After(deadline) })
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	h, err := w.gopls.client.Hover(ctx, "main.go", lsp.Position{Line: 4, Col: 2})
+	if err != nil || !strings.Contains(h.Text, "var x int") {
+		t.Fatalf("hover on x after closing: %+v, %v", h, err)
+	}
+	drainUntil(t, w, q, "the file's diagnostics to clear", func() bool { return len(w.gopls.client.Diagnostics("main.go")) == 0 })
+}

@@ -47,9 +47,10 @@ type tabArea struct {
 	onCaret  func(line, col int) // after the active editor's caret moved; 1-based, 0, 0 for no editor
 	onEdit   func(rel string)    // after an editor's text changed
 	onEval   func(code string)   // Ctrl+Enter in an editor
-	// onOpened hears of each new editor, onClosed of each closed tab (lsp.go).
-	onOpened func(t *fileTab)
-	onClosed func(rel string)
+	// onOpened hears of each new editor of t (before it becomes t.view),
+	// onClosed of each closed tab (lsp.go).
+	onOpened func(t *fileTab, e *editor)
+	onClosed func(t *fileTab)
 }
 
 func newTabArea() *tabArea {
@@ -168,9 +169,6 @@ func (a *tabArea) add(f loaded) *fileTab {
 	} else {
 		t.view = a.newEditor(t, f)
 		content = t.view
-		if a.onOpened != nil {
-			a.onOpened(t)
-		}
 	}
 	t.item = container.NewTabItem(a.title(t), content)
 	a.byItem[t.item] = t
@@ -200,6 +198,9 @@ func (a *tabArea) newEditor(t *fileTab, f loaded) *editor {
 		}
 	}
 	e.diskHash = f.hash
+	if a.onOpened != nil {
+		a.onOpened(t, e)
+	}
 	return e
 }
 
@@ -261,7 +262,7 @@ func (a *tabArea) remove(item *container.TabItem) {
 
 func (a *tabArea) closed(item *container.TabItem) {
 	if t := a.byItem[item]; t != nil && a.onClosed != nil {
-		a.onClosed(t.path)
+		a.onClosed(t)
 	}
 	delete(a.byItem, item)
 	a.update()
