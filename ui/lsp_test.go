@@ -6,6 +6,7 @@ import (
 	"log"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -284,4 +285,32 @@ func TestClosedTabLeavesGopls(t *testing.T) {
 		t.Fatalf("hover on x after closing: %+v, %v", h, err)
 	}
 	drainUntil(t, w, q, "the file's diagnostics to clear", func() bool { return len(w.gopls.client.Diagnostics("main.go")) == 0 })
+}
+
+// TestEditorSurvivesGoplsKill: gopls killed under an open editor is
+// restarted, gets the editor's unsaved text again, and diagnostics resume;
+// the status bar shows the restart.
+func TestEditorSurvivesGoplsKill(t *testing.T) {
+	w, q := goplsWindow(t)
+	e := openGoEditor(t, w, "main.go")
+	typeAt(e, 4, 8, " + undefinedVar")
+	drainUntil(t, w, q, "the diagnostic", func() bool { return len(e.intel.diags) > 0 })
+	pid := w.gopls.client.PID()
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	sawRestart := false
+	drainUntil(t, w, q, "a new gopls", func() bool {
+		sawRestart = sawRestart || w.status.gopls.Text == "gopls: restarting"
+		p := w.gopls.client.PID()
+		return p != 0 && p != pid
+	})
+	typeAt(e, 4, 8, "0") // x := 10 + undefinedVar: the new gopls must know the unsaved text
+	drainUntil(t, w, q, "diagnostics from the new gopls", func() bool {
+		return len(e.intel.diags) > 0 && e.intel.diags[0].Range.Start == lsp.Position{Line: 4, Col: 12}
+	})
+	drainUntil(t, w, q, "the status bar", func() bool { return w.status.gopls.Text == "gopls: ready" })
+	if !sawRestart {
+		t.Error("the status bar never said restarting")
+	}
 }
