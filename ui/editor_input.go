@@ -242,6 +242,11 @@ func (e *editor) customShortcut(s *desktop.CustomShortcut) bool {
 			return false
 		}
 		e.intel.complete()
+	case fyne.KeyO:
+		if !shift || e.intel == nil || e.intel.onOutline == nil {
+			return false
+		}
+		e.intel.onOutline(e.intel.path)
 	default:
 		return false
 	}

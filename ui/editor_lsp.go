@@ -53,6 +53,7 @@ type editorIntel struct {
 	// onReferences lists its uses (the window's).
 	onDefinition func(path string, pos lsp.Position)
 	onReferences func(path string, pos lsp.Position)
+	onOutline    func(path string) // Ctrl+Shift+O
 	// async runs fn off the main goroutine (the window's WaitGroup); do
 	// runs fn on the main goroutine (fyne.Do; tests queue it).
 	async func(fn func())

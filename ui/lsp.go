@@ -33,8 +33,8 @@ type goplsView struct {
 	client     *lsp.Client
 	installDir string // where "Install gopls" puts it; "" offers no install
 	offered    bool   // the install was offered once already
-	refs       *referencesPane
-	refsTab    *container.TabItem
+	// refs and outline are the References and Outline panes, made on first use.
+	refs, outline *placesPane
 	// do runs fn on the main goroutine: fyne.Do; tests queue it, since
 	// Fyne's test driver would run it on the calling goroutine. After
 	// stopGopls it drops fn: once the window has closed, Fyne would run it
@@ -124,6 +124,7 @@ func (w *Window) goplsEditorOpened(t *fileTab, e *editor) {
 	in.async, in.do = func(fn func()) { w.loading.Go(fn) }, g.do
 	in.onDefinition = w.goToDefinition
 	in.onReferences = w.findReferences
+	in.onOutline = w.showOutline
 	in.setDiagnostics(onlyFile(g.client.Diagnostics(t.path), t.path))
 	save := e.onSave
 	e.onSave = func() { w.formatThenSave(e, t.path, save) }
@@ -262,45 +263,88 @@ func (w *Window) findReferences(path string, pos lsp.Position) {
 	})
 }
 
-// referencesPane lists the last find-references result; a click opens one.
-type referencesPane struct {
-	title string
-	locs  []lsp.Location
-	list  *widget.List
+// placesPane lists places (the last find-references result, or the
+// active file's outline); a click opens one. Main goroutine only.
+type placesPane struct {
+	title  string
+	places []place
+	list   *widget.List
+	tab    *container.TabItem
 }
 
-func (w *Window) showReferences(from string, locs []lsp.Location) {
-	g := w.gopls
-	if g.refs == nil {
-		r := &referencesPane{}
-		r.list = widget.NewList(func() int { return len(r.locs) + 1 },
+// place is one line of a places pane.
+type place struct {
+	label     string
+	path      string // project-relative; absolute ones are listed but not opened
+	line, col int
+}
+
+// showPlaces fills the pane named name (creating its tab the first time)
+// and brings it forward.
+func (w *Window) showPlaces(pane **placesPane, name, title string, places []place) {
+	if *pane == nil {
+		r := &placesPane{}
+		r.list = widget.NewList(func() int { return len(r.places) + 1 },
 			func() fyne.CanvasObject { return widget.NewLabel("") },
 			func(id widget.ListItemID, o fyne.CanvasObject) {
 				if id == 0 {
 					o.(*widget.Label).SetText(r.title)
 					return
 				}
-				l := r.locs[id-1]
-				o.(*widget.Label).SetText(fmt.Sprintf("%s:%d:%d", l.Path, l.Range.Start.Line, l.Range.Start.Col))
+				o.(*widget.Label).SetText(r.places[id-1].label)
 			})
 		r.list.OnSelected = func(id widget.ListItemID) {
 			r.list.Unselect(id)
-			if id == 0 || id > len(r.locs) {
+			if id == 0 || id > len(r.places) {
 				return
 			}
-			l := r.locs[id-1]
-			if !filepath.IsAbs(l.Path) {
-				w.openAtPos(l.Path, l.Range.Start.Line, l.Range.Start.Col)
+			if p := r.places[id-1]; !filepath.IsAbs(p.path) {
+				w.openAtPos(p.path, p.line, p.col)
 			}
 		}
-		g.refs = r
-		g.refsTab = container.NewTabItem("References", r.list)
-		w.panes.tabs.Append(g.refsTab)
+		r.tab = container.NewTabItem(name, r.list)
+		w.panes.tabs.Append(r.tab)
+		*pane = r
 	}
-	g.refs.locs = locs
-	g.refs.title = fmt.Sprintf("%d references to the symbol at %s", len(locs), from)
-	g.refs.list.Refresh()
-	w.panes.tabs.Select(g.refsTab)
+	r := *pane
+	r.title, r.places = title, places
+	r.list.Refresh()
+	w.panes.tabs.Select(r.tab)
+}
+
+func (w *Window) showReferences(from string, locs []lsp.Location) {
+	places := make([]place, 0, len(locs))
+	for _, l := range locs {
+		places = append(places, place{label: fmt.Sprintf("%s:%d:%d", l.Path, l.Range.Start.Line, l.Range.Start.Col),
+			path: l.Path, line: l.Range.Start.Line, col: l.Range.Start.Col})
+	}
+	w.showPlaces(&w.gopls.refs, "References", fmt.Sprintf("%d references to the symbol at %s", len(locs), from), places)
+}
+
+// showOutline lists the declarations of path (Ctrl+Shift+O).
+func (w *Window) showOutline(path string) {
+	client, do := w.gopls.client, w.gopls.do
+	w.loading.Go(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), intelTimeout)
+		defer cancel()
+		syms, err := client.DocumentSymbols(ctx, path)
+		do(func() {
+			if err != nil {
+				w.status.notify("outline: " + err.Error())
+				return
+			}
+			places := make([]place, 0, len(syms))
+			for _, s := range syms {
+				indent := ""
+				if s.Container != "" {
+					indent = "    "
+				}
+				places = append(places, place{label: fmt.Sprintf("%s%s %s  %s  (line %d)", indent, s.Kind, s.Name, s.Detail, s.Line),
+					path: path, line: s.Line, col: s.Col})
+			}
+			w.showPlaces(&w.gopls.outline, "Outline", fmt.Sprintf("%s: %d declarations", path, len(syms)), places)
+		})
+	})
 }
 
 // formatThenSave formats e's text with gopls (gofmt and organized

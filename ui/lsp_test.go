@@ -174,9 +174,16 @@ func TestEditorHoverDefinitionCompletionReferences(t *testing.T) {
 	lib.shift = true
 	key(lib, fyne.KeyF12)
 	lib.shift = false
-	drainUntil(t, w, q, "the references", func() bool { return w.gopls.refs != nil && len(w.gopls.refs.locs) == 2 })
-	if l := w.gopls.refs.locs; l[0].Path != "lib.go" || l[1].Path != "main.go" || l[1].Range.Start.Line != 5 {
+	drainUntil(t, w, q, "the references", func() bool { return w.gopls.refs != nil && len(w.gopls.refs.places) == 2 })
+	if l := w.gopls.refs.places; l[0].path != "lib.go" || l[1].path != "main.go" || l[1].line != 5 {
 		t.Errorf("references %+v", l)
+	}
+
+	// Ctrl+Shift+O lists lib.go's declarations; a click jumps to one.
+	ctrl(lib, fyne.KeyO, true)
+	drainUntil(t, w, q, "the outline", func() bool { return w.gopls.outline != nil && len(w.gopls.outline.places) == 1 })
+	if p := w.gopls.outline.places[0]; p.line != 4 || !strings.Contains(p.label, "function Double") {
+		t.Errorf("outline %+v", w.gopls.outline.places)
 	}
 
 	// Completion: "Dou" + Ctrl+Space, Enter.
