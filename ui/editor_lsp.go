@@ -48,6 +48,8 @@ type editorIntel struct {
 	comp       *completionPopup
 	compGen    int
 	compWanted bool // a completion was asked for and not closed: typing a word refines it
+	sigBox     fyne.CanvasObject // the signature hint above the caret, or nil
+	sigGen     int
 
 	// onDefinition opens where the identifier at pos is declared;
 	// onReferences lists its uses (the window's).
@@ -100,6 +102,7 @@ func (in *editorIntel) detach() {
 
 // stop unlinks the editor from gopls: no more timers, popups or sends.
 func (in *editorIntel) stop() {
+	in.hideSignature()
 	if in.syncTimer != nil {
 		in.syncTimer.Stop()
 	}
@@ -318,6 +321,12 @@ func (e *editor) hideFloat(box fyne.CanvasObject) {
 func (in *editorIntel) typedKey(name fyne.KeyName) bool {
 	in.hoverGen++
 	in.hideHover()
+	switch name {
+	case fyne.KeyEscape, fyne.KeyReturn, fyne.KeyEnter, fyne.KeyUp, fyne.KeyDown, fyne.KeyPageUp, fyne.KeyPageDown:
+		if in.comp == nil {
+			in.hideSignature()
+		}
+	}
 	if name == fyne.KeyF12 {
 		in.sendNow() // the question is about the text as it is now
 		if in.e.shift {
@@ -355,6 +364,12 @@ func (in *editorIntel) typedKey(name fyne.KeyName) bool {
 // typedRune opens completion after a dot and refines it while a word is
 // typed into it.
 func (in *editorIntel) typedRune(r rune) {
+	switch r {
+	case '(', ',':
+		in.signature()
+	case ')':
+		in.hideSignature()
+	}
 	switch {
 	case r == '.' && isGoFile(in.path):
 		in.complete()
@@ -457,6 +472,52 @@ func (in *editorIntel) closeCompletion() {
 	if in.comp != nil {
 		in.e.hideFloat(in.comp.box)
 		in.comp = nil
+	}
+}
+
+// signature shows the signature of the call the caret is in, above it.
+func (in *editorIntel) signature() {
+	in.sigGen++
+	gen, version, caret := in.sigGen, in.e.version, in.e.caret
+	pos := in.caretPos()
+	in.sendNow()
+	in.async(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), intelTimeout)
+		defer cancel()
+		sig, err := in.client.SignatureHelp(ctx, in.path, pos)
+		in.do(func() {
+			if gen != in.sigGen || version != in.e.version || caret != in.e.caret || in.e.intel != in {
+				return
+			}
+			in.hideSignature()
+			if err != nil || sig.Label == "" {
+				return
+			}
+			text := sig.Label
+			if sig.Param != "" {
+				text += "\n→ " + sig.Param
+			}
+			e := in.e
+			label := widget.NewLabel(text)
+			size := label.MinSize().Add(fyne.NewSize(theme.Padding(), 0))
+			size.Width = min(size.Width, max(e.Size().Width-8, 100))
+			col := textbuf.CellOf(e.buf.Line(e.caret.Line), e.caret.Col, e.tabWidth)
+			x := e.scroll.Offset.X + float32(gutterWidth(e.buf.LineCount())+col-e.shown.col)*e.look.cell.Width
+			y := float32(e.caret.Line)*e.look.cell.Height - size.Height
+			at := e.pagePos().Add(fyne.NewPos(x, y))
+			if at.Y < 0 {
+				at.Y += size.Height + e.look.cell.Height
+			}
+			in.sigBox = e.showFloat(label, at, size, e.look.cell.Height)
+		})
+	})
+}
+
+func (in *editorIntel) hideSignature() {
+	in.sigGen++
+	if in.sigBox != nil {
+		in.e.hideFloat(in.sigBox)
+		in.sigBox = nil
 	}
 }
 

@@ -321,3 +321,19 @@ func TestEditorSurvivesGoplsKill(t *testing.T) {
 		t.Error("the status bar never said restarting")
 	}
 }
+
+// TestSignatureHint: typing "Double(" shows the signature above the caret;
+// ")" hides it.
+func TestSignatureHint(t *testing.T) {
+	w, q := goplsWindow(t)
+	e := openGoEditor(t, w, "main.go")
+	typeAt(e, 5, 6, "Double(")
+	drainUntil(t, w, q, "the signature", func() bool { return e.intel.sigBox != nil })
+	if text := hoverText(e.intel.sigBox); !strings.Contains(text, "Double(n int) int") || !strings.Contains(text, "→ n int") {
+		t.Errorf("signature hint %q", text)
+	}
+	e.page.TypedRune(')')
+	if e.intel.sigBox != nil {
+		t.Error("the hint stayed after )")
+	}
+}

@@ -456,3 +456,15 @@ func TestSilentServerNeverBlocks(t *testing.T) {
 		t.Fatalf("Close took %s with a server stuck in initialize", d)
 	}
 }
+
+func TestSignatureHelp(t *testing.T) {
+	root := copyFixture(t)
+	c := newClient(t, root, Config{})
+	disk, _ := os.ReadFile(filepath.Join(root, "main.go"))
+	edited := strings.Replace(string(disk), "fmt.Println(", "shapes.NewSquare(\n\tfmt.Println(", 1)
+	c.OpenDocument("main.go", edited)
+	sig, err := c.SignatureHelp(ctxFor(t), "main.go", posIn(t, edited, "NewSquare(", 1, len("NewSquare(")))
+	if err != nil || !strings.Contains(sig.Label, "NewSquare(side float64) shapes.Square") || !strings.Contains(sig.Doc, "returns a square") || sig.Param != "side float64" {
+		t.Fatalf("signature in NewSquare(|: %+v, %v", sig, err)
+	}
+}

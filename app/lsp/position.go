@@ -116,3 +116,7 @@ func offsetOf(text string, p position) int {
 }
 
 var timeNow = time.Now
+
+func utf16Units(s string) []uint16 { return utf16.Encode([]rune(s)) }
+
+func utf16Decode(u []uint16) []rune { return utf16.Decode(u) }

@@ -221,3 +221,62 @@ func normalizeSymbol(s string) string {
 	}
 	return strings.TrimPrefix(s, "*")
 }
+
+// Signature is the call's signature at a position, for the editor's hint.
+type Signature struct {
+	Label string `json:"label"`           // "func Open(path string, mode os.FileMode) (*DB, error)"
+	Doc   string `json:"doc,omitempty"`   // its documentation
+	Param string `json:"param,omitempty"` // the parameter being typed, as the label shows it
+}
+
+// SignatureHelp is the signature of the call around pos; an empty Label
+// outside a call.
+func (c *Client) SignatureHelp(ctx context.Context, path string, pos Position) (Signature, error) {
+	p, err := c.at(path, pos)
+	if err != nil {
+		return Signature{}, err
+	}
+	var res *struct {
+		Signatures []struct {
+			Label         string          `json:"label"`
+			Documentation json.RawMessage `json:"documentation"`
+			Parameters    []struct {
+				Label json.RawMessage `json:"label"` // a string or [start, end] offsets
+			} `json:"parameters"`
+			ActiveParameter *int `json:"activeParameter"`
+		} `json:"signatures"`
+		ActiveSignature int `json:"activeSignature"`
+		ActiveParameter int `json:"activeParameter"`
+	}
+	if err := c.request(ctx, "textDocument/signatureHelp", p, &res); err != nil || res == nil || len(res.Signatures) == 0 {
+		return Signature{}, err
+	}
+	sig := res.Signatures[min(max(res.ActiveSignature, 0), len(res.Signatures)-1)]
+	out := Signature{Label: sig.Label, Doc: markupText(sig.Documentation)}
+	active := res.ActiveParameter
+	if sig.ActiveParameter != nil {
+		active = *sig.ActiveParameter
+	}
+	if active >= 0 && active < len(sig.Parameters) {
+		var name string
+		var span [2]int
+		raw := sig.Parameters[active].Label
+		if json.Unmarshal(raw, &name) == nil {
+			out.Param = name
+		} else if json.Unmarshal(raw, &span) == nil && span[0] <= span[1] && span[1] <= len(utf16Units(sig.Label)) {
+			out.Param = string(utf16Decode(utf16Units(sig.Label)[span[0]:span[1]]))
+		}
+	}
+	return out, nil
+}
+
+// markupText is the text of a string or MarkupContent.
+func markupText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var m markupContent
+	json.Unmarshal(raw, &m)
+	return m.Value
+}
