@@ -47,7 +47,7 @@ type editorIntel struct {
 	hoverPop   fyne.CanvasObject // the hover box in e.float, or nil
 	comp       *completionPopup
 	compGen    int
-	compWanted bool // a completion was asked for and not closed: typing a word refines it
+	compWanted bool              // a completion was asked for and not closed: typing a word refines it
 	sigBox     fyne.CanvasObject // the signature hint above the caret, or nil
 	sigGen     int
 
