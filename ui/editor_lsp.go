@@ -55,7 +55,8 @@ type editorIntel struct {
 	// onReferences lists its uses (the window's).
 	onDefinition func(path string, pos lsp.Position)
 	onReferences func(path string, pos lsp.Position)
-	onOutline    func(path string) // Ctrl+Shift+O
+	onOutline    func(path string)                                   // Ctrl+Shift+O
+	onRename     func(path string, pos lsp.Position, current string) // F2
 	// async runs fn off the main goroutine (the window's WaitGroup); do
 	// runs fn on the main goroutine (fyne.Do; tests queue it).
 	async func(fn func())
@@ -326,6 +327,15 @@ func (in *editorIntel) typedKey(name fyne.KeyName) bool {
 		if in.comp == nil {
 			in.hideSignature()
 		}
+	}
+	if name == fyne.KeyF2 && in.onRename != nil {
+		in.sendNow()
+		e := in.e
+		start, end := textbuf.WordAt(e.buf.Line(e.caret.Line), e.caret.Col)
+		if word := []rune(e.buf.Line(e.caret.Line)); end > start {
+			in.onRename(in.path, lsp.Position{Line: e.caret.Line + 1, Col: start + 1}, string(word[start:end]))
+		}
+		return true
 	}
 	if name == fyne.KeyF12 {
 		in.sendNow() // the question is about the text as it is now

@@ -337,3 +337,26 @@ func TestSignatureHint(t *testing.T) {
 		t.Error("the hint stayed after )")
 	}
 }
+
+// TestRenameInTheEditor: F2's rename changes every file in its editor
+// (opening lib.go), unsaved, and nothing on disk.
+func TestRenameInTheEditor(t *testing.T) {
+	w, q := goplsWindow(t)
+	e := openGoEditor(t, w, "main.go")
+	typeAt(e, 5, 6, "Double(")
+	typeAt(e, 5, 14, ")")
+	e.setCaret(textbuf.Pos{Line: 4, Col: 7}, false)
+	key(e, fyne.KeyF2) // opens the dialog; the test answers it directly
+	w.rename("main.go", lsp.Position{Line: 5, Col: 6}, "Twice")
+	drainUntil(t, w, q, "the renamed editors", func() bool {
+		lib := w.tabs.find("lib.go")
+		return lib != nil && lib.view != nil && strings.Contains(lib.view.buf.Text(), "func Twice(") &&
+			e.buf.Line(4) == "\t_ = Twice(x)"
+	})
+	if b, _ := os.ReadFile(w.project.Root + "/lib.go"); string(b) != goplsLib {
+		t.Fatal("the rename wrote lib.go")
+	}
+	if !w.tabs.find("lib.go").view.buf.Modified() {
+		t.Error("lib.go's renamed text is not marked unsaved")
+	}
+}
