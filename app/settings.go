@@ -38,6 +38,8 @@ type Settings struct {
 	// ChangeSetRetentionDays is how long a decided change set (applied,
 	// rejected, withdrawn, reverted) is kept before it is pruned.
 	ChangeSetRetentionDays int `json:"change_set_retention_days"`
+	// FormatOnSave formats Go files with gopls (gofmt, organized imports) as they are saved.
+	FormatOnSave bool `json:"format_on_save"`
 }
 
 // DefaultChangeSetRetentionDays keeps a decided change set a month: long
@@ -64,7 +66,7 @@ const MaxEvalDeadline = 60
 
 // DefaultSettings are the settings before the person changes any.
 func DefaultSettings() Settings {
-	return Settings{Listener: true, TabWidth: 4, Theme: ThemeSystem, EvalDeadline: 10, ChangeSetRetentionDays: DefaultChangeSetRetentionDays}
+	return Settings{Listener: true, TabWidth: 4, Theme: ThemeSystem, EvalDeadline: 10, ChangeSetRetentionDays: DefaultChangeSetRetentionDays, FormatOnSave: true}
 }
 
 // Validate reports the first setting out of range, for a person to fix.

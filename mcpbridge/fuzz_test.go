@@ -21,6 +21,7 @@ import (
 	"trestle/app"
 	"trestle/app/changeset"
 	"trestle/app/eval"
+	"trestle/app/lsp"
 	"trestle/app/services"
 	"trestle/app/task"
 )
@@ -357,7 +358,7 @@ func allToolsServer(t *testing.T) *Server {
 		t.Fatal(err)
 	}
 	sv := services.Services{Eval: eval.NewManager(eval.ManagerOptions{Root: p.Root}), Tasks: task.NewRunner(p.Root),
-		ChangeSets: changeset.NewManager(store, p)}
+		ChangeSets: changeset.NewManager(store, p), LSP: lsp.New(lsp.Config{Root: p.Root})}
 	return NewServer(Options{Project: p, Window: definitionsOnly{}, Version: "test", Logger: log.New(io.Discard, "", 0),
 		Services: sv, Stall: func(time.Duration) {}, ApplyAsPerson: func(context.Context, string) error { return nil }})
 }

@@ -17,6 +17,7 @@ import (
 	"trestle/app"
 	"trestle/app/changeset"
 	"trestle/app/eval"
+	"trestle/app/lsp"
 	"trestle/app/projconf"
 	"trestle/app/services"
 	"trestle/app/task"
@@ -47,8 +48,10 @@ func modeClient(t *testing.T, window Window) (*client.Client, *mcp.InitializeRes
 		ChangeSets: changeset.NewManager(store, p),
 		Gate:       app.NewGate(app.PolicyAllow, nil),
 		Config:     func() (projconf.Config, error) { return projconf.Load(p.Root) },
+		LSP:        lsp.New(lsp.Config{Root: p.Root}), // starts nothing until a gopls tool is called
 	}
 	t.Cleanup(sv.Eval.Close)
+	t.Cleanup(func() { sv.LSP.Close() })
 	srv := NewServer(Options{Project: p, Window: window, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv})
 	c, init := connectStdioInit(t, srv, "modes-test")
 	list, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
@@ -106,7 +109,8 @@ func TestEachModeNamesOnlyItsTools(t *testing.T) {
 func TestHeadlessServesRunStatusStopAndTasks(t *testing.T) {
 	c, init, served := modeClient(t, nil)
 	want := []string{"trestle_files", "trestle_read", "trestle_search", "trestle_eval", "trestle_run", "trestle_run_status",
-		"trestle_stop", "trestle_tasks", "trestle_change_set_propose", "trestle_change_set"}
+		"trestle_stop", "trestle_tasks", "trestle_change_set_propose", "trestle_change_set",
+		"trestle_symbols", "trestle_definition", "trestle_references", "trestle_package_api", "trestle_rename"}
 	slices.Sort(want)
 	if !slices.Equal(served, want) {
 		t.Fatalf("headless tools %v, want %v", served, want)

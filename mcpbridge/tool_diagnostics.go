@@ -26,12 +26,14 @@ type diagnosticsResult struct {
 	RunID    string         `json:"run_id,omitempty"`
 	Command  string         `json:"command,omitempty"`
 	Problems []task.Problem `json:"problems"`
+	Live     []liveProblem  `json:"live,omitempty"` // gopls's, as of now
 }
 
 func (s *Server) diagnosticsTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_diagnostics",
 		mcp.WithDescription("Problems (file:line:col: message) from the last build, vet or test run, optionally "+
-			"refreshed by running go vet. The person sees them in the Problems pane. "+
+			"refreshed by running go vet, and gopls's live type errors and analyzer findings (unsaved editor text "+
+			"included, labelled gopls). The person sees them in the Problems pane. "+
 			`e.g. {"path":"app/","refresh":true}`),
 		mcp.WithInputSchema[diagnosticsParams](),
 		results[diagnosticsResult](),
@@ -56,16 +58,21 @@ func (s *Server) diagnostics(ctx context.Context, p diagnosticsParams) *mcp.Call
 			return bad
 		}
 	}
-	if run == nil {
-		return fail(stateNone, "nothing has run yet; pass refresh:true to run go vet")
+	live, why := s.liveProblems(ctx, filter)
+	if run == nil && live == nil {
+		return fail(stateNone, "nothing has run yet; pass refresh:true to run go vet%s", liveWhy(why))
 	}
-	res := diagnosticsResult{State: stateDone, RunID: run.ID, Command: commandLine(run.Task, run.Args), Problems: []task.Problem{}}
+	if run == nil {
+		res := diagnosticsResult{State: stateDone, Problems: []task.Problem{}, Live: live}
+		return done(res, "No build, vet or test has run yet (refresh:true runs go vet).\n%s", describeLive(live, why))
+	}
+	res := diagnosticsResult{State: stateDone, RunID: run.ID, Command: commandLine(run.Task, run.Args), Problems: []task.Problem{}, Live: live}
 	for _, pr := range run.Problems() {
 		if filter == "" || pr.Path == filter || strings.HasPrefix(pr.Path, strings.TrimSuffix(filter, "/")+"/") {
 			res.Problems = append(res.Problems, pr)
 		}
 	}
-	return done(res, "%s", describeProblems(res))
+	return done(res, "%s%s", describeProblems(res), describeLive(live, why))
 }
 
 // vet runs go vet on the package of filter (or the whole module) and waits.

@@ -32,7 +32,7 @@ func (s *Server) toolList() []server.ServerTool {
 		if sv.ChangeSets != nil {
 			tools = append(tools, s.proposeTool(), s.changeSetTool())
 		}
-		return tools
+		return append(tools, s.goplsTools()...)
 	}
 	tools := []server.ServerTool{
 		s.workbenchTool(),
@@ -55,11 +55,26 @@ func (s *Server) toolList() []server.ServerTool {
 	if sv.ChangeSets != nil {
 		tools = append(tools, s.proposeTool(), s.changeSetsTool(), s.changeSetTool(), s.withdrawTool())
 	}
+	tools = append(tools, s.goplsTools()...)
 	if s.opts.Stall != nil {
 		tools = append(tools, s.stallTool())
 	}
 	if s.opts.ApplyAsPerson != nil {
 		tools = append(tools, s.debugApplyTool())
+	}
+	return tools
+}
+
+// goplsTools are the Go intelligence tools, in both modes, when there is a
+// language server (trestle_rename also needs change sets).
+func (s *Server) goplsTools() []server.ServerTool {
+	sv := s.opts.Services
+	if sv.LSP == nil {
+		return nil
+	}
+	tools := []server.ServerTool{s.symbolsTool(), s.definitionTool(), s.referencesTool(), s.packageAPITool()}
+	if sv.ChangeSets != nil {
+		tools = append(tools, s.renameTool())
 	}
 	return tools
 }

@@ -16,6 +16,7 @@ import (
 	"trestle/app"
 	"trestle/app/changeset"
 	"trestle/app/eval"
+	"trestle/app/lsp"
 	"trestle/app/services"
 	"trestle/app/task"
 )
@@ -76,7 +77,7 @@ func modeTools(t *testing.T) (headless, window map[string]server.ServerTool) {
 		t.Fatal(err)
 	}
 	sv := services.Services{Eval: eval.NewManager(eval.ManagerOptions{Root: p.Root}), Tasks: task.NewRunner(p.Root),
-		ChangeSets: changeset.NewManager(store, p)}
+		ChangeSets: changeset.NewManager(store, p), LSP: lsp.New(lsp.Config{Root: p.Root})}
 	byName := func(opts Options) map[string]server.ServerTool {
 		out := map[string]server.ServerTool{}
 		for _, tool := range NewServer(opts).tools() {
@@ -94,7 +95,8 @@ func modeTools(t *testing.T) (headless, window map[string]server.ServerTool) {
 func TestToolRegistry(t *testing.T) {
 	readOnly := map[string]bool{"trestle_workbench": true, "trestle_files": true, "trestle_read": true,
 		"trestle_search": true, "trestle_run_status": true, "trestle_output": true,
-		"trestle_change_set": true, "trestle_change_sets": true, "trestle_selection": true, "trestle_tasks": true}
+		"trestle_change_set": true, "trestle_change_sets": true, "trestle_selection": true, "trestle_tasks": true,
+		"trestle_symbols": true, "trestle_definition": true, "trestle_references": true, "trestle_package_api": true}
 	for _, tool := range allTools(t) {
 		tt := tool.Tool
 		a := tt.Annotations

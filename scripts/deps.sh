@@ -6,13 +6,23 @@ set -euo pipefail
 
 pkgs=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev)
 case "${1:-}" in
-  --test) pkgs+=(xvfb imagemagick xz-utils) ;; # xz-utils: unpacking the desktop bundle
+  --test) pkgs+=(xvfb imagemagick xz-utils xdotool) ;; # xz-utils: unpacking the desktop bundle; xdotool: typing into the window
   --bench) pkgs+=(xvfb imagemagick ripgrep) ;; # ripgrep: the search benchmark's baseline
 esac
 
 if ! command -v go >/dev/null 2>&1; then
   echo "deps: Go is not on PATH; install Go 1.26 (for example to /usr/local/go) and add it to PATH" >&2
   exit 1
+fi
+
+# gopls, pinned: the editor's and the agents' Go intelligence (app/lsp).
+# Its tests fail under CI=true without it, so it is installed here, into
+# $(go env GOPATH)/bin, where app/lsp looks after PATH.
+gopls_version=v0.23.0
+gobin="$(go env GOPATH)/bin"
+if ! command -v gopls >/dev/null 2>&1 && [[ ! -x $gobin/gopls ]]; then
+  echo "deps: installing gopls $gopls_version (go install golang.org/x/tools/gopls@$gopls_version)" >&2
+  GOFLAGS= go install "golang.org/x/tools/gopls@$gopls_version"
 fi
 
 missing=()

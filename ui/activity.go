@@ -31,6 +31,9 @@ const lineFlushEvery = 50 * time.Millisecond
 // SetActions.
 func (w *Window) SetServices(s services.Services) {
 	w.services = s
+	if s.LSP != nil {
+		w.startGopls(s.LSP)
+	}
 	w.panes.eval.onSubmit = w.evalByPerson
 	w.panes.eval.onStop = w.stopEval
 	w.panes.eval.onReplay = w.replayEval

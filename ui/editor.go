@@ -63,6 +63,11 @@ type editor struct {
 	onEdit   func()              // after the text changed
 	onSave   func()              // Ctrl+S
 	onEval   func(code string)   // Ctrl+Enter, with the code to evaluate
+
+	intel *editorIntel // gopls's diagnostics, hover, completion (editor_lsp.go); nil without
+	// float holds the hover and completion boxes over the text: inside the
+	// widget, not canvas overlays, which would take the keyboard.
+	float *fyne.Container
 }
 
 // newEditor returns an editor on buf, highlighted with hl (nil for none),
@@ -77,6 +82,7 @@ func newEditor(buf *textbuf.Buffer, hl *textbuf.Highlighter) *editor {
 	e.bars = newEditorBars(e)
 	e.banner = newEditorBanner(func() { e.content.Refresh() })
 	e.content = container.NewBorder(container.NewVBox(e.banner.box, e.bars.box), nil, nil, nil, e.scroll)
+	e.float = container.NewWithoutLayout()
 	e.maxCells = e.measureAll()
 	e.followEdits()
 	e.ExtendBaseWidget(e)
@@ -190,6 +196,9 @@ func (e *editor) edited(p textbuf.Pos) {
 	e.revealCaret()
 	e.caretMoved()
 	e.checkModified()
+	if e.intel != nil {
+		e.intel.edited()
+	}
 	if e.onEdit != nil {
 		e.onEdit()
 	}

@@ -30,7 +30,12 @@ func (p *editorPage) FocusLost() { p.e.shift = false }
 func (p *editorPage) AcceptsTab() bool { return true }
 
 // TypedRune types r over the selection.
-func (p *editorPage) TypedRune(r rune) { p.e.typeRune(r) }
+func (p *editorPage) TypedRune(r rune) {
+	p.e.typeRune(r)
+	if p.e.intel != nil {
+		p.e.intel.typedRune(r)
+	}
+}
 
 // KeyDown notes a Shift key going down, for Shift+arrows.
 func (p *editorPage) KeyDown(ev *fyne.KeyEvent) {
@@ -49,6 +54,9 @@ func (p *editorPage) KeyUp(ev *fyne.KeyEvent) {
 // TypedKey moves the caret or edits for a key without Ctrl.
 func (p *editorPage) TypedKey(ev *fyne.KeyEvent) {
 	e := p.e
+	if e.intel != nil && e.intel.typedKey(ev.Name) {
+		return
+	}
 	if e.editKey(ev.Name) {
 		return
 	}
@@ -233,6 +241,16 @@ func (e *editor) customShortcut(s *desktop.CustomShortcut) bool {
 		e.bars.showFind()
 	case fyne.KeyG:
 		e.bars.showGoto()
+	case fyne.KeySpace:
+		if e.intel == nil {
+			return false
+		}
+		e.intel.complete()
+	case fyne.KeyO:
+		if !shift || e.intel == nil || e.intel.onOutline == nil {
+			return false
+		}
+		e.intel.onOutline(e.intel.path)
 	default:
 		return false
 	}
@@ -265,6 +283,9 @@ func (p *editorPage) MouseDown(ev *desktop.MouseEvent) {
 	p.e.pressed = true
 	extend := ev.Modifier&fyne.KeyModifierShift != 0
 	p.e.moveTo(p.e.posAt(ev.Position), extend)
+	if in := p.e.intel; in != nil && ev.Modifier&fyne.KeyModifierShortcutDefault != 0 {
+		in.ctrlClick(p.e.runeAt(ev.Position)) // Ctrl+click: go to definition
+	}
 }
 
 // MouseUp does nothing: a click was handled when the button went down.

@@ -34,10 +34,12 @@ func (e *editor) CreateRenderer() fyne.WidgetRenderer {
 	return editorRenderer{e}
 }
 
-func (r editorRenderer) Layout(size fyne.Size)        { r.e.content.Resize(size) }
-func (r editorRenderer) MinSize() fyne.Size           { return r.e.content.MinSize() }
-func (r editorRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.e.content} }
-func (r editorRenderer) Destroy()                     {}
+func (r editorRenderer) Layout(size fyne.Size) { r.e.content.Resize(size); r.e.float.Resize(size) }
+func (r editorRenderer) MinSize() fyne.Size    { return r.e.content.MinSize() }
+func (r editorRenderer) Objects() []fyne.CanvasObject {
+	return []fyne.CanvasObject{r.e.content, r.e.float}
+}
+func (r editorRenderer) Destroy() {}
 
 // Refresh redraws the page, which returns early when nothing changed.
 func (r editorRenderer) Refresh() { r.e.page.Refresh() }
@@ -113,6 +115,7 @@ func (e *editor) place() {
 	if sp != e.shown || e.stale {
 		e.shown, e.stale = sp, false
 		e.grid.Rows = buildRows(e.rowSource(), sp, e.look.styles)
+		e.markDiagnostics(e.grid.Rows, sp, gutter)
 		e.grid.Refresh()
 	}
 	e.grid.Move(fyne.NewPos(off.X, float32(sp.first)*cell.Height))

@@ -19,7 +19,7 @@ import (
 // attachGitGutter hooks the gutter to the tabs. It must be called on the
 // main goroutine, once, as the window is built.
 func (w *Window) attachGitGutter() {
-	w.tabs.onOpened = w.readHead
+	w.tabs.onAdded = w.readHead
 	w.tabs.onSaved = w.markChanges
 	w.tabs.onTyped = func(t *fileTab) {
 		if t.headKnown {

@@ -52,6 +52,7 @@ func (w *Window) SetActions(a Actions) {
 		st := w.layoutState()
 		w.closedLayout = &st
 		w.stopWatching()
+		w.StopGopls()
 	})
 	if a.Welcome != "" {
 		w.showWelcome(a.Welcome)

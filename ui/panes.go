@@ -110,9 +110,13 @@ type Problem struct {
 	Line    int
 	Col     int
 	Message string
+	Source  string // "" for a run's; "gopls" or "gopls/<analyzer>" for the live ones
 }
 
 func (p Problem) String() string {
+	if p.Source != "" {
+		return fmt.Sprintf("[%s] %s:%d:%d: %s", p.Source, p.Path, p.Line, p.Col, p.Message)
+	}
 	if p.Col > 0 {
 		return fmt.Sprintf("%s:%d:%d: %s", p.Path, p.Line, p.Col, p.Message)
 	}
@@ -122,7 +126,9 @@ func (p Problem) String() string {
 // problemsPane lists problems; tapping one opens the editor there. Main
 // goroutine only.
 type problemsPane struct {
-	items []Problem
+	items []Problem // run, then live
+	run   []Problem
+	live  map[string][]Problem // gopls's, by file (lsp.go)
 	list  *widget.List
 }
 
@@ -141,7 +147,9 @@ func newProblemsPane(open func(rel string, line int)) *problemsPane {
 	return p
 }
 
+// set shows a run's problems, followed by gopls's live ones.
 func (p *problemsPane) set(items []Problem) {
-	p.items = items
+	p.run = items
+	p.items = append(append([]Problem{}, items...), p.liveItems()...)
 	p.list.Refresh()
 }

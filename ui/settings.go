@@ -44,7 +44,7 @@ func (w *Window) Policy() string { return w.policy }
 
 // settingsForm holds the widgets of the Settings dialog.
 type settingsForm struct {
-	listener, hideIgnored         *widget.Check
+	listener, hideIgnored, format *widget.Check
 	policy, tabWidth, theme, font *widget.Select
 	evalDeadline                  *widget.Select
 	retention                     *widget.Select // days decided change sets are kept
@@ -54,6 +54,7 @@ func newSettingsForm(s app.Settings, policy string) *settingsForm {
 	f := &settingsForm{
 		listener:     widget.NewCheck("Listen for agents on loopback", nil),
 		hideIgnored:  widget.NewCheck("Hide files .gitignore ignores (else dimmed)", nil),
+		format:       widget.NewCheck("Format Go files with gopls on save (gofmt, imports)", nil),
 		policy:       widget.NewSelect([]string{app.PolicyAsk, app.PolicyAllow, app.PolicyDeny}, nil),
 		tabWidth:     widget.NewSelect([]string{"2", "4", "8"}, nil),
 		theme:        widget.NewSelect([]string{app.ThemeSystem, app.ThemeLight, app.ThemeDark}, nil),
@@ -72,6 +73,7 @@ func newSettingsForm(s app.Settings, policy string) *settingsForm {
 	f.retention.SetSelected(strconv.Itoa(days))
 	f.listener.SetChecked(s.Listener)
 	f.hideIgnored.SetChecked(s.HideIgnored)
+	f.format.SetChecked(s.FormatOnSave)
 	f.policy.SetSelected(policyOrAsk(policy))
 	f.tabWidth.SetSelected(strconv.Itoa(s.TabWidth))
 	f.theme.SetSelected(s.Theme)
@@ -97,6 +99,7 @@ func (f *settingsForm) items() []*widget.FormItem {
 		widget.NewFormItem("Theme", f.theme),
 		widget.NewFormItem("Font size", f.font),
 		widget.NewFormItem("File tree", f.hideIgnored),
+		widget.NewFormItem("Go", f.format),
 		{Text: "Evaluation deadline", Widget: f.evalDeadline, HintText: "seconds an evaluation you start may run; past it the evaluator is killed"},
 		{Text: "Keep decided change sets (days)", Widget: f.retention, HintText: "applied, rejected and withdrawn ones are removed after this"},
 	}
@@ -110,7 +113,7 @@ func (f *settingsForm) values() (app.Settings, string) {
 	days, _ := strconv.Atoi(f.retention.Selected)
 	return app.Settings{
 		Listener: f.listener.Checked, HideIgnored: f.hideIgnored.Checked,
-		TabWidth: tab, Theme: f.theme.Selected, FontSize: float32(size),
+		TabWidth: tab, Theme: f.theme.Selected, FontSize: float32(size), FormatOnSave: f.format.Checked,
 		EvalDeadline: deadline, ChangeSetRetentionDays: days,
 	}, f.policy.Selected
 }

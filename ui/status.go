@@ -23,6 +23,7 @@ const messageLifetime = 10 * time.Second
 type statusBar struct {
 	project, branch, eval, mcp, agents *widget.Label
 	cursor                             *widget.Label
+	gopls                              *widget.Label  // the language server's state (lsp.go)
 	message                            *tapLabel      // a click shows every recent message whole
 	selection                          *widget.Select // the active .trestle.json selection
 	bar                                fyne.CanvasObject
@@ -44,13 +45,14 @@ func newStatusBar(root string) *statusBar {
 		agents:    widget.NewLabel(agentsText(nil, 0)),
 		message:   newTapLabel(),
 		cursor:    widget.NewLabel(""),
+		gopls:     widget.NewLabel("gopls: idle"),
 	}
 	s.selection.SetSelected("default")
 	s.message.Truncation = fyne.TextTruncateEllipsis
 	s.message.Importance = widget.HighImportance
 	s.branch.Hide()
 	left := container.NewHBox(s.project, s.branch, widget.NewSeparator(), s.selection, widget.NewSeparator(), s.eval,
-		widget.NewSeparator(), s.mcp, widget.NewSeparator(), s.agents, widget.NewSeparator())
+		widget.NewSeparator(), s.mcp, widget.NewSeparator(), s.agents, widget.NewSeparator(), s.gopls, widget.NewSeparator())
 	s.bar = container.NewBorder(widget.NewSeparator(), nil, left, s.cursor, s.message)
 	return s
 }

@@ -52,10 +52,14 @@ type tabArea struct {
 	onChange func()              // after the active tab changed or a tab closed
 	onCaret  func(line, col int) // after the active editor's caret moved; 1-based, 0, 0 for no editor
 	onEdit   func(rel string)    // after an editor's text changed
-	onOpened func(t *fileTab)    // after a tab opened
+	onAdded  func(t *fileTab)    // after a tab with an editor opened (the git gutter's)
 	onTyped  func(t *fileTab)    // after an editor's text changed (the git gutter's; onEdit is the change sets')
 	onSaved  func(t *fileTab)    // after a tab's text was written
 	onEval   func(code string)   // Ctrl+Enter in an editor
+	// onOpened hears of each new editor of t (before it becomes t.view),
+	// onClosed of each closed tab (lsp.go).
+	onOpened func(t *fileTab, e *editor)
+	onClosed func(t *fileTab)
 }
 
 func newTabArea() *tabArea {
@@ -190,8 +194,8 @@ func (a *tabArea) add(f loaded) *fileTab {
 	a.byItem[t.item] = t
 	a.docs.Append(t.item)
 	a.update()
-	if a.onOpened != nil && t.view != nil {
-		a.onOpened(t)
+	if a.onAdded != nil && t.view != nil {
+		a.onAdded(t)
 	}
 	return t
 }
@@ -220,6 +224,9 @@ func (a *tabArea) newEditor(t *fileTab, f loaded) *editor {
 		}
 	}
 	e.diskHash = f.hash
+	if a.onOpened != nil {
+		a.onOpened(t, e)
+	}
 	return e
 }
 
@@ -284,6 +291,9 @@ func (a *tabArea) remove(item *container.TabItem) {
 }
 
 func (a *tabArea) closed(item *container.TabItem) {
+	if t := a.byItem[item]; t != nil && a.onClosed != nil {
+		a.onClosed(t)
+	}
 	delete(a.byItem, item)
 	a.update()
 	a.caretChanged()

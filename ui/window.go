@@ -62,6 +62,10 @@ type Window struct {
 	// last Open Folder dialog (openfolder.go).
 	recent          []string
 	openFolderShown *openFolderDialog
+	// gopls links the editors to the project's language server (lsp.go); nil without one.
+	gopls           *goplsView
+	goplsInstallDir string          // SetGoplsInstall
+	goplsDo         func(fn func()) // nil: fyne.Do (tests queue gopls's callbacks)
 }
 
 // New builds the window for p. It must be called on the main goroutine,

@@ -4,6 +4,7 @@ import (
 	"trestle/app"
 	"trestle/app/changeset"
 	"trestle/app/eval"
+	"trestle/app/lsp"
 	"trestle/app/projconf"
 	"trestle/app/task"
 )
@@ -16,6 +17,8 @@ type Services struct {
 	Gate  *app.Gate
 	// ChangeSets stores agents' proposals for the person to review.
 	ChangeSets *changeset.Manager
+	// LSP is the project's gopls, for the Go intelligence tools and the editor.
+	LSP *lsp.Client
 	// Config is .trestle.json merged over the defaults, and the file's
 	// problem if it has one (the defaults are used then).
 	Config func() (projconf.Config, error)

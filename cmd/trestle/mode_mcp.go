@@ -40,6 +40,7 @@ func runMCP(dir, policy string) int {
 	services := newServices(project, openStore(paths, logger), policy, nil)
 	defer services.Eval.Close()
 	startChangeSets(services.ChangeSets, logger)
+	defer services.LSP.Close()
 	srv := mcpbridge.NewServer(mcpbridge.Options{Project: project, Version: version, Logger: logger, Services: services})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

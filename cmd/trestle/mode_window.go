@@ -53,6 +53,8 @@ func runWindow(dir, policyFlag string) int {
 	for _, r := range startChangeSets(services.ChangeSets, logger) {
 		win.Notify("Change set " + r.ID + ": " + r.What + ".")
 	}
+	defer services.LSP.Close()
+	win.SetGoplsInstall(goplsBin())
 	win.SetServices(services)
 	win.SetChangeSets(services.ChangeSets)
 
@@ -74,7 +76,10 @@ func runWindow(dir, policyFlag string) int {
 	if err := win.Watch(ctx); err != nil {
 		win.Notify("the file tree does not follow changes on disk: " + err.Error())
 	}
-	context.AfterFunc(ctx, func() { fyne.Do(a.Quit) })
+	context.AfterFunc(ctx, func() {
+		win.StopGopls() // now: Fyne quits on the same signal without running queued functions
+		fyne.Do(a.Quit)
+	})
 	win.Window().ShowAndRun()
 	if err := win.SaveLayout(); err != nil {
 		logger.Print(err)

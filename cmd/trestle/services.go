@@ -13,6 +13,7 @@ import (
 	"trestle/app"
 	"trestle/app/changeset"
 	"trestle/app/eval"
+	"trestle/app/lsp"
 	"trestle/app/projconf"
 	"trestle/app/services"
 	"trestle/app/task"
@@ -34,6 +35,7 @@ func newServices(p *app.Project, store *app.Store, policy string, ask func(conte
 	})
 	conf.onReload = func(c projconf.Config) { evals.SetSelections(c.Selections) }
 	return services.Services{
+		LSP:        newLSP(p),
 		ChangeSets: changes,
 		Eval:       evals,
 		Tasks:      task.NewRunner(p.Root),
@@ -67,6 +69,24 @@ const nativeEvalEnv = "TRESTLE_EVAL_NATIVE"
 
 // nativeEval reports whether selections get native workers (the default).
 func nativeEval() bool { return os.Getenv(nativeEvalEnv) != "off" }
+
+// newLSP is the project's gopls client; gopls starts on first use. It is
+// found on PATH, in $(go env GOPATH)/bin or in Trestle's per-user bin
+// folder, where the window installs it on the person's consent.
+func newLSP(p *app.Project) *lsp.Client {
+	return lsp.New(lsp.Config{Root: p.Root, Logger: newLogger(), Find: func(ctx context.Context) (string, error) {
+		return lsp.Find(ctx, goplsBin())
+	}})
+}
+
+// goplsBin is Trestle's per-user folder for the gopls it installs.
+func goplsBin() string {
+	paths, err := userPaths()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(paths.root, "bin")
+}
 
 // workerCommand starts this binary as an evaluator worker: the fallback
 // interpreter, serving until a selection's native worker is built.

@@ -30,6 +30,7 @@ var runs = []run{
 	{"./app/quickopen", ".", "20x"},
 	{"./app/eval", ".", "1s"},
 	{"./app/changeset", ".", "5x"},
+	{"./app/lsp", ".", "50x"},
 }
 
 // results maps a benchmark's name (without the -GOMAXPROCS suffix, with

@@ -1,0 +1,474 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// State is where the client's gopls is in its life, for the status bar.
+type State string
+
+const (
+	StateIdle       State = "idle"       // not started: nothing has asked yet
+	StateStarting   State = "starting"   // the process is up, initialize not answered yet
+	StateReady      State = "ready"      // answering
+	StateRestarting State = "restarting" // it died or hung; a new one starts after a backoff
+	StateFailed     State = "failed"     // it cannot start (not installed, or it keeps dying)
+	StateClosed     State = "closed"     // Close was called
+)
+
+// Status is the client's state, with the last problem in words.
+type Status struct {
+	State    State  `json:"state"`
+	Detail   string `json:"detail,omitempty"`
+	Restarts int    `json:"restarts"`
+	// Missing: gopls was not found (Detail says how to install it).
+	Missing bool `json:"missing,omitempty"`
+}
+
+// Timing bounds. The starts are generous: on a loaded two-core machine
+// gopls takes seconds to load a module.
+const (
+	// DefaultStartTimeout bounds initialize (gopls loads the workspace).
+	DefaultStartTimeout = 2 * time.Minute
+	// DefaultHangAfter: a request unanswered this long while gopls sends
+	// nothing at all means it hangs; it is killed and restarted.
+	DefaultHangAfter = 90 * time.Second
+	// firstBackoff doubles per quick failure up to maxBackoff.
+	firstBackoff = 500 * time.Millisecond
+	maxBackoff   = 30 * time.Second
+	// healthyAfter: a gopls that lived this long resets the failure count.
+	healthyAfter = time.Minute
+	// giveUpAfter quick failures in a row: state failed, no automatic
+	// restart; the next request tries again.
+	giveUpAfter = 5
+	// notInstalledRetry: how long a missing gopls is believed before the
+	// next request looks again (so keystrokes do not run `go env`).
+	notInstalledRetry = 10 * time.Second
+)
+
+// ErrClosed is returned by requests after Close.
+var ErrClosed = errors.New("the Go language server was closed")
+
+// Config is what a Client needs.
+type Config struct {
+	// Root is the project folder (absolute); gopls's workspace.
+	Root string
+	// Find locates gopls; nil means Find(ctx, "").
+	Find func(ctx context.Context) (string, error)
+	// Env is gopls's environment; nil means the process's.
+	Env []string
+	// Logger gets gopls's stderr and the client's events; nil discards.
+	Logger *log.Logger
+	// OnStatus hears every state change, from any goroutine; it must not block.
+	OnStatus func(Status)
+	// OnDiagnostics hears that path's diagnostics changed (call
+	// Diagnostics for them), from any goroutine; it must not block.
+	OnDiagnostics func(path string)
+	// StartTimeout and HangAfter default to DefaultStartTimeout and DefaultHangAfter.
+	StartTimeout time.Duration
+	HangAfter    time.Duration
+}
+
+// doc is a file whose text the editor owns (unsaved text included).
+type doc struct {
+	text    string
+	version int
+}
+
+// Client is one project's gopls, started on the first request and
+// restarted when it dies. Safe for concurrent use; no method blocks longer
+// than its context allows, and Open/CloseDocument never block on gopls.
+type Client struct {
+	cfg      Config
+	root     string // cfg.Root, cleaned
+	realRoot string // root with symlinks resolved, as gopls may report it
+
+	mu           sync.Mutex
+	status       Status
+	sess         *session
+	closed       bool
+	failures     int
+	retryAt      time.Time // a failed start is not retried before
+	docs         map[string]*doc
+	diags        map[string][]Diagnostic
+	wg           sync.WaitGroup
+	restartTimer *time.Timer
+	changed      chan struct{} // closed and replaced when sess changes
+	lastEvent    time.Time     // the last diagnostics published, or the last ready
+	onStatus     []func(Status)
+	onDiags      []func(path string)
+}
+
+// New returns a client for the project at cfg.Root; gopls starts on the
+// first request.
+func New(cfg Config) *Client {
+	if cfg.Find == nil {
+		cfg.Find = func(ctx context.Context) (string, error) { return Find(ctx, "") }
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = log.New(discard{}, "", 0)
+	}
+	if cfg.StartTimeout == 0 {
+		cfg.StartTimeout = DefaultStartTimeout
+	}
+	if cfg.HangAfter == 0 {
+		cfg.HangAfter = DefaultHangAfter
+	}
+	root := filepath.Clean(cfg.Root)
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		real = root
+	}
+	return &Client{cfg: cfg, root: root, realRoot: real, status: Status{State: StateIdle},
+		docs: map[string]*doc{}, diags: map[string][]Diagnostic{}, changed: make(chan struct{})}
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// Status is the current state.
+func (c *Client) Status() Status {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.status
+}
+
+// Start starts gopls now, if it is not running, without waiting for it.
+func (c *Client) Start() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.closed && c.sess == nil && time.Now().After(c.retryAt) {
+		c.startLocked()
+	}
+}
+
+// setStatusLocked changes the state and tells OnStatus (in a goroutine of
+// its own would reorder; the callback must not block).
+func (c *Client) setStatusLocked(st State, detail string) {
+	c.status.State, c.status.Detail, c.status.Missing = st, detail, false
+	if f := c.cfg.OnStatus; f != nil {
+		f(c.status)
+	}
+	for _, f := range c.onStatus {
+		f(c.status)
+	}
+}
+
+// Close stops gopls and waits for it to exit. Requests after it fail.
+func (c *Client) Close() error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil
+	}
+	c.closed = true
+	s := c.sess
+	if c.restartTimer != nil {
+		c.restartTimer.Stop()
+	}
+	c.setStatusLocked(StateClosed, "")
+	c.mu.Unlock()
+	if s != nil {
+		s.shutdown()
+	}
+	c.wg.Wait()
+	return nil
+}
+
+// PID is the running gopls's process id, 0 when none runs (for tests and
+// the status bar's details).
+func (c *Client) PID() int {
+	c.mu.Lock()
+	s := c.sess
+	c.mu.Unlock()
+	if s == nil {
+		return 0
+	}
+	select {
+	case <-s.ready:
+	default:
+		return 0
+	}
+	if s.cmd == nil || s.cmd.Process == nil {
+		return 0
+	}
+	return s.cmd.Process.Pid
+}
+
+// session returns the ready gopls, starting one if none runs, waiting for
+// it (or for a restart under way) within ctx.
+func (c *Client) session(ctx context.Context) (*session, error) {
+	for {
+		c.mu.Lock()
+		if c.closed {
+			c.mu.Unlock()
+			return nil, ErrClosed
+		}
+		s := c.sess
+		if s == nil {
+			if c.status.State == StateRestarting {
+				changed := c.changed
+				c.mu.Unlock()
+				select {
+				case <-changed:
+					continue
+				case <-ctx.Done():
+					return nil, fmt.Errorf("the Go language server is restarting: %w", ctx.Err())
+				}
+			}
+			if wait := time.Until(c.retryAt); wait > 0 {
+				detail := c.status.Detail
+				c.mu.Unlock()
+				return nil, fmt.Errorf("the Go language server is not running (%s); it is tried again in %s", detail, wait.Round(time.Second))
+			}
+			s = c.startLocked()
+		}
+		c.mu.Unlock()
+		select {
+		case <-s.ready:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("the Go language server is still starting (loading the module): %w", ctx.Err())
+		}
+		if s.err != nil {
+			return nil, s.err
+		}
+		if !s.dead() {
+			return s, nil
+		}
+		select { // died since: wait until the client has let it go
+		case <-s.gone:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("the Go language server is restarting: %w", ctx.Err())
+		}
+	}
+}
+
+// swapLocked replaces the current session and wakes those waiting for one.
+func (c *Client) swapLocked(s *session) {
+	c.sess = s
+	close(c.changed)
+	c.changed = make(chan struct{})
+}
+
+func (c *Client) startLocked() *session {
+	s := newSession(c)
+	c.swapLocked(s)
+	if c.status.State != StateRestarting {
+		c.setStatusLocked(StateStarting, "")
+	}
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		s.run()
+	}()
+	return s
+}
+
+// ended is called once when s's process has exited (or never started).
+func (c *Client) ended(s *session, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	defer close(s.gone)
+	if c.sess == s {
+		c.swapLocked(nil)
+	}
+	if c.closed {
+		return
+	}
+	if time.Since(s.started) > healthyAfter && s.wasReady {
+		c.failures = 0
+	}
+	c.failures++
+	c.status.Restarts++
+	detail := "gopls stopped"
+	if err != nil {
+		detail = err.Error()
+	}
+	c.cfg.Logger.Printf("gopls: %s", detail)
+	if errors.Is(err, ErrNotInstalled) {
+		c.retryAt = time.Now().Add(notInstalledRetry)
+		c.status.Restarts--
+		c.setStatusLockedMissing(detail)
+		return
+	}
+	if c.failures >= giveUpAfter {
+		c.retryAt = time.Now().Add(maxBackoff)
+		c.setStatusLocked(StateFailed, fmt.Sprintf("%s (%d failures in a row)", detail, c.failures))
+		return
+	}
+	backoff := min(firstBackoff<<(c.failures-1), maxBackoff)
+	c.retryAt = time.Now().Add(backoff)
+	c.setStatusLocked(StateRestarting, detail)
+	c.restartTimer = time.AfterFunc(backoff, func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if !c.closed && c.sess == nil {
+			c.startLocked()
+		}
+	})
+}
+
+// ready is called when s has answered initialize.
+func (c *Client) ready(s *session) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sess == s && !c.closed {
+		c.lastEvent = time.Now()
+		c.setStatusLocked(StateReady, "")
+	}
+}
+
+// OpenDocument tells gopls that the editor holds rel with text (unsaved
+// edits included): a didOpen the first time, a didChange after. It never
+// blocks on gopls; the text is sent in the background and before any
+// request.
+func (c *Client) OpenDocument(rel, text string) {
+	c.mu.Lock()
+	d := c.docs[rel]
+	if d == nil {
+		d = &doc{}
+		c.docs[rel] = d
+	} else if d.text == text {
+		c.mu.Unlock()
+		return
+	}
+	d.text, d.version = text, d.version+1
+	s := c.sess
+	c.mu.Unlock()
+	if s != nil {
+		s.kick()
+	}
+}
+
+// CloseDocument tells gopls that the editor no longer holds rel (gopls
+// reads it from disk again).
+func (c *Client) CloseDocument(rel string) {
+	c.mu.Lock()
+	_, ok := c.docs[rel]
+	delete(c.docs, rel)
+	s := c.sess
+	c.mu.Unlock()
+	if ok && s != nil {
+		s.kick()
+	}
+}
+
+// Saved tells gopls that rel was written to disk.
+func (c *Client) Saved(rel string) {
+	c.mu.Lock()
+	s := c.sess
+	c.mu.Unlock()
+	if s != nil {
+		go s.notify("textDocument/didSave", didSaveParams{TextDocument: textDocumentID{URI: fileURI(c.abs(rel))}})
+	}
+}
+
+// docsSnapshot copies the open documents.
+func (c *Client) docsSnapshot() map[string]doc {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make(map[string]doc, len(c.docs))
+	for rel, d := range c.docs {
+		out[rel] = *d
+	}
+	return out
+}
+
+// abs is the absolute path of a project-relative (or already absolute) path.
+func (c *Client) abs(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(c.root, filepath.FromSlash(p))
+}
+
+// rel is the project-relative path of abs, or abs itself outside the project.
+func (c *Client) rel(abs string) string {
+	for _, root := range []string{c.root, c.realRoot} {
+		if r, err := filepath.Rel(root, abs); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return filepath.ToSlash(r)
+		}
+	}
+	return abs
+}
+
+// text is what gopls sees as path's content: the editor's text when open,
+// else the file on disk.
+func (c *Client) text(path string) (string, error) {
+	rel := c.rel(c.abs(path))
+	c.mu.Lock()
+	d := c.docs[rel]
+	c.mu.Unlock()
+	if d != nil {
+		return d.text, nil
+	}
+	b, err := os.ReadFile(c.abs(path))
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", rel, err)
+	}
+	return string(b), nil
+}
+
+// Settle waits until gopls is ready and has published no diagnostics for
+// quiet (it diagnoses the workspace after loading it), or ctx ends; it
+// returns the error of starting gopls, not ctx's.
+func (c *Client) Settle(ctx context.Context, quiet time.Duration) error {
+	if _, err := c.session(ctx); err != nil {
+		return err
+	}
+	for {
+		c.mu.Lock()
+		left := quiet - time.Since(c.lastEvent)
+		c.mu.Unlock()
+		if left <= 0 {
+			return nil
+		}
+		select {
+		case <-time.After(left):
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
+// Listen adds listeners of state changes and of diagnostics changes (as
+// Config.OnStatus and Config.OnDiagnostics; either may be nil). They are
+// called from any goroutine and must not block.
+func (c *Client) Listen(status func(Status), diags func(path string)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if status != nil {
+		c.onStatus = append(c.onStatus, status)
+	}
+	if diags != nil {
+		c.onDiags = append(c.onDiags, diags)
+	}
+}
+
+func (c *Client) setStatusLockedMissing(detail string) {
+	c.status.State, c.status.Detail, c.status.Missing = StateFailed, detail, true
+	if f := c.cfg.OnStatus; f != nil {
+		f(c.status)
+	}
+	for _, f := range c.onStatus {
+		f(c.status)
+	}
+}
+
+// Retry forgets a failed start, so the next request starts gopls again at
+// once (after the person installed it).
+func (c *Client) Retry() {
+	c.mu.Lock()
+	c.retryAt, c.failures = time.Time{}, 0
+	c.mu.Unlock()
+	c.Start()
+}

@@ -1,0 +1,201 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// FileEdit is one file's text before and after an edit gopls computed.
+// Path is project-relative for files in the project, else absolute.
+type FileEdit struct {
+	Path string
+	Old  string
+	New  string
+}
+
+// Rename computes renaming the identifier at pos in path to newName, as
+// gopls would do it across the workspace, and returns every file it
+// touches with its old and new text. It changes nothing.
+func (c *Client) Rename(ctx context.Context, path string, pos Position, newName string) ([]FileEdit, error) {
+	p, err := c.at(path, pos)
+	if err != nil {
+		return nil, err
+	}
+	var we workspaceEdit
+	if err := c.request(ctx, "textDocument/rename", renameParams{textDocumentPosition: p, NewName: newName}, &we); err != nil {
+		return nil, err
+	}
+	return c.applyWorkspaceEdit(we)
+}
+
+// applyWorkspaceEdit computes each touched file's new text.
+func (c *Client) applyWorkspaceEdit(we workspaceEdit) ([]FileEdit, error) {
+	byURI := map[string][]textEdit{}
+	for uri, edits := range we.Changes {
+		byURI[uri] = append(byURI[uri], edits...)
+	}
+	for _, dc := range we.DocumentChanges {
+		if dc.Kind != "" {
+			return nil, fmt.Errorf("gopls's edit %ss a file, which Trestle does not propose", dc.Kind)
+		}
+		byURI[dc.TextDocument.URI] = append(byURI[dc.TextDocument.URI], dc.Edits...)
+	}
+	out := make([]FileEdit, 0, len(byURI))
+	for uri, edits := range byURI {
+		abs := uriPath(uri)
+		old, err := c.text(abs)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, FileEdit{Path: c.rel(abs), Old: old, New: applyEdits(old, edits)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
+// applyEdits applies non-overlapping protocol edits to text.
+func applyEdits(text string, edits []textEdit) string {
+	type span struct {
+		start, end int
+		new        string
+	}
+	spans := make([]span, 0, len(edits))
+	for _, e := range edits {
+		spans = append(spans, span{offsetOf(text, e.Range.Start), offsetOf(text, e.Range.End), e.NewText})
+	}
+	sort.SliceStable(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
+	var b strings.Builder
+	last := 0
+	for _, s := range spans {
+		if s.start < last {
+			continue // overlapping: gopls never sends these
+		}
+		b.WriteString(text[last:s.start])
+		b.WriteString(s.new)
+		last = s.end
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+// Format is path's text formatted by gopls (gofmt) with its imports
+// organized; the text as it is when there is nothing to change.
+func (c *Client) Format(ctx context.Context, path string) (string, error) {
+	text, err := c.text(path)
+	if err != nil {
+		return "", err
+	}
+	uri := fileURI(c.abs(path))
+	var ca codeActionParams
+	ca.TextDocument = textDocumentID{URI: uri}
+	ca.Range = lspRange{End: toProtocol(text, Position{Line: strings.Count(text, "\n") + 1, Col: 1})}
+	ca.Context.Diagnostics = []lspDiagnostic{}
+	ca.Context.Only = []string{"source.organizeImports"}
+	var actions []codeAction
+	if err := c.request(ctx, "textDocument/codeAction", ca, &actions); err != nil {
+		return "", err
+	}
+	for _, a := range actions {
+		if a.Edit == nil {
+			continue
+		}
+		for _, dc := range a.Edit.DocumentChanges {
+			if dc.TextDocument.URI == uri {
+				text = applyEdits(text, dc.Edits)
+			}
+		}
+		text = applyEdits(text, a.Edit.Changes[uri])
+		break
+	}
+	var fp formattingParams
+	fp.TextDocument = textDocumentID{URI: uri}
+	fp.Options.TabSize = 4
+	var edits []textEdit
+	// Formatting is computed on gopls's copy, so it must see the imports first.
+	orig, _ := c.text(path)
+	if text != orig {
+		c.OpenDocument(c.rel(c.abs(path)), text)
+	}
+	if err := c.request(ctx, "textDocument/formatting", fp, &edits); err != nil {
+		return "", err
+	}
+	return applyEdits(text, edits), nil
+}
+
+// PackageAPI is a package's exported declarations as gopls lists them.
+type PackageAPI struct {
+	Name    string   `json:"name"`
+	Files   []string `json:"files"`
+	Symbols []Symbol `json:"symbols"`
+}
+
+// PackageAPI is the exported API of the package that file belongs to, from
+// gopls's package_symbols command: exported types, functions, methods,
+// fields, constants and variables with their signatures.
+func (c *Client) PackageAPI(ctx context.Context, file string) (PackageAPI, error) {
+	params := map[string]any{"command": "gopls.package_symbols",
+		"arguments": []any{map[string]string{"URI": fileURI(c.abs(file))}}}
+	var res struct {
+		PackageName string
+		Files       []string
+		Symbols     []struct {
+			documentSymbol
+			Children []json.RawMessage `json:"children"`
+			File     int               `json:"file"`
+		}
+	}
+	if err := c.request(ctx, "workspace/executeCommand", params, &res); err != nil {
+		return PackageAPI{}, err
+	}
+	api := PackageAPI{Name: res.PackageName, Symbols: []Symbol{}}
+	texts := make([]string, len(res.Files))
+	for i, uri := range res.Files {
+		abs := uriPath(uri)
+		api.Files = append(api.Files, c.rel(abs))
+		texts[i], _ = c.text(abs)
+	}
+	var add func(d documentSymbol, file int, container string)
+	add = func(d documentSymbol, file int, container string) {
+		if !exported(d.Name) || file < 0 || file >= len(texts) {
+			return
+		}
+		r := c.fromRange(texts[file], d.SelectionRange)
+		full := c.fromRange(texts[file], d.Range)
+		api.Symbols = append(api.Symbols, Symbol{Name: d.Name, Kind: symbolKinds[d.Kind], Detail: d.Detail,
+			Container: container, Path: api.Files[file], Line: r.Start.Line, Col: r.Start.Col, EndLine: full.End.Line})
+		for _, ch := range d.Children {
+			add(ch, file, d.Name)
+		}
+	}
+	for _, s := range res.Symbols {
+		d := s.documentSymbol
+		for _, raw := range s.Children {
+			var ch documentSymbol
+			if json.Unmarshal(raw, &ch) == nil {
+				d.Children = append(d.Children, ch)
+			}
+		}
+		add(d, s.File, "")
+	}
+	return api, nil
+}
+
+// exported: the name (or a method's name after its receiver) starts with
+// an upper-case letter.
+func exported(name string) bool {
+	name = normalizeSymbol(name)
+	if i := strings.LastIndex(name, "."); i >= 0 {
+		if !exported(name[:i]) {
+			return false
+		}
+		name = name[i+1:]
+	}
+	for _, r := range name {
+		return unicode.IsUpper(r)
+	}
+	return false
+}

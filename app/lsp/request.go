@@ -1,0 +1,176 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
+)
+
+// request sends method to gopls (starting it if needed) after the open
+// documents, and decodes the answer into result. A gopls that dies during
+// the request is restarted and asked once more.
+func (c *Client) request(ctx context.Context, method string, params, result any) error {
+	for attempt := 0; ; attempt++ {
+		raw, err := c.requestOnce(ctx, method, params)
+		if errors.Is(err, jsonrpc2.ErrClosed) && attempt < 2 && ctx.Err() == nil {
+			continue
+		}
+		if err != nil {
+			return describe(method, err)
+		}
+		if result == nil || len(raw) == 0 {
+			return nil
+		}
+		if err := json.Unmarshal(raw, result); err != nil {
+			return fmt.Errorf("gopls's answer to %s: %w", method, err)
+		}
+		return nil
+	}
+}
+
+func (c *Client) requestOnce(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	s, err := c.session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	type answer struct {
+		raw json.RawMessage
+		err error
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		tok := s.nextID.Add(1) // the document sync counts as pending for the hang watch
+		s.pmu.Lock()
+		s.pending[tok] = timeNow()
+		s.pmu.Unlock()
+		s.syncDocs(ctx)
+		s.pmu.Lock()
+		delete(s.pending, tok)
+		s.pmu.Unlock()
+		var raw json.RawMessage
+		err := s.call(ctx, method, params, &raw)
+		ch <- answer{raw, err}
+	}()
+	select {
+	case a := <-ch:
+		return a.raw, a.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-s.exited:
+		return nil, jsonrpc2.ErrClosed
+	}
+}
+
+func describe(method string, err error) error {
+	var rpcErr *jsonrpc2.Error
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("the Go language server did not answer %s in time (it may still be loading the module; try again): %w", method, err)
+	case errors.Is(err, jsonrpc2.ErrClosed):
+		return fmt.Errorf("the Go language server stopped during %s; it is being restarted, try again", method)
+	case errors.As(err, &rpcErr):
+		return fmt.Errorf("gopls (%s): %s", method, rpcErr.Message)
+	}
+	return err
+}
+
+// Diagnostic is one problem gopls reports for a file.
+type Diagnostic struct {
+	Path     string `json:"path"`
+	Range    Range  `json:"range"`
+	Severity string `json:"severity"` // error, warning, information, hint
+	Source   string `json:"source"`   // gopls's label: compiler, a vet analyzer, ...
+	Code     string `json:"code,omitempty"`
+	Message  string `json:"message"`
+	// Version is the document version the diagnostics were computed for
+	// (0 for a file the editor does not hold).
+	Version int `json:"-"`
+}
+
+func (c *Client) publish(p publishDiagnosticsParams) {
+	abs := uriPath(p.URI)
+	if abs == "" {
+		return
+	}
+	rel := c.rel(abs)
+	text, _ := c.text(rel)
+	out := make([]Diagnostic, 0, len(p.Diagnostics))
+	for _, d := range p.Diagnostics {
+		sev := severities[d.Severity]
+		if sev == "" {
+			sev = "error"
+		}
+		code := ""
+		if d.Code != nil {
+			code = fmt.Sprint(d.Code)
+		}
+		out = append(out, Diagnostic{Path: rel, Range: c.fromRange(text, d.Range), Severity: sev,
+			Source: d.Source, Code: code, Message: d.Message, Version: p.Version})
+	}
+	c.mu.Lock()
+	c.lastEvent = time.Now()
+	if len(out) == 0 {
+		delete(c.diags, rel)
+	} else {
+		c.diags[rel] = out
+	}
+	listeners := c.onDiags
+	c.mu.Unlock()
+	if f := c.cfg.OnDiagnostics; f != nil {
+		f(rel)
+	}
+	for _, f := range listeners {
+		f(rel)
+	}
+}
+
+// Diagnostics are gopls's latest problems for the files under prefix (a
+// file or folder, project-relative; "" for all), sorted by place.
+func (c *Client) Diagnostics(prefix string) []Diagnostic {
+	prefix = strings.TrimSuffix(prefix, "/")
+	c.mu.Lock()
+	var out []Diagnostic
+	for rel, ds := range c.diags {
+		if prefix == "" || rel == prefix || strings.HasPrefix(rel, prefix+"/") {
+			out = append(out, ds...)
+		}
+	}
+	c.mu.Unlock()
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Range.Start.Line != b.Range.Start.Line {
+			return a.Range.Start.Line < b.Range.Start.Line
+		}
+		return a.Range.Start.Col < b.Range.Start.Col
+	})
+	return out
+}
+
+func (c *Client) fromRange(text string, r lspRange) Range {
+	return Range{Start: fromProtocol(text, r.Start), End: fromProtocol(text, r.End)}
+}
+
+// location converts a protocol location, reading its file for the columns.
+func (c *Client) location(l location) Location {
+	abs := uriPath(l.URI)
+	text, _ := c.text(abs)
+	return Location{Path: c.rel(abs), Range: c.fromRange(text, l.Range)}
+}
+
+// at is the protocol position of pos in path's current text.
+func (c *Client) at(path string, pos Position) (textDocumentPosition, error) {
+	text, err := c.text(path)
+	if err != nil {
+		return textDocumentPosition{}, err
+	}
+	return textDocumentPosition{TextDocument: textDocumentID{URI: fileURI(c.abs(path))}, Position: toProtocol(text, pos)}, nil
+}

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"context"
+	"image"
+	_ "image/png"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"trestle/app/lsp"
+)
+
+// needGoplsAndXdotool skips without gopls or xdotool, except under CI,
+// where scripts/deps.sh installs both.
+func needGoplsAndXdotool(t *testing.T) {
+	t.Helper()
+	_, err := lsp.Find(context.Background(), "")
+	if err == nil {
+		_, err = exec.LookPath("xdotool")
+	}
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI needs gopls and xdotool (scripts/deps.sh --test installs them): %v", err)
+		}
+		t.Skip(err)
+	}
+}
+
+// redPixels counts the strongly red pixels of a screenshot: the theme's
+// error colour, which only a diagnostic's squiggle and gutter mark use in
+// an editor showing plain Go.
+func redPixels(t *testing.T, path string) int {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, _, err := image.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if r>>8 > 200 && g>>8 < 110 && bl>>8 < 110 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TestGoplsInTheWindow types a type error into the real window as a person
+// would (xdotool under Xvfb): gopls's diagnostic reaches
+// trestle_diagnostics, labelled gopls, while the file on disk is
+// untouched, and the editor draws it in the error colour.
+func TestGoplsInTheWindow(t *testing.T) {
+	needGoplsAndXdotool(t)
+	project := testProject(t)
+	w := startWindow(t, project)
+	c := w.attach(t, project, "e2e-gopls")
+	if res, _ := call(t, c, "trestle_open", map[string]any{"path": "main.go", "line": 6}); res.IsError {
+		t.Fatalf("trestle_open: %s", resultText(res))
+	}
+	time.Sleep(500 * time.Millisecond) // let the frame paint
+	before := redPixels(t, w.screenshot(t, "gopls-before"))
+
+	xdo := func(args ...string) {
+		cmd := exec.Command("xdotool", args...)
+		cmd.Env = append(os.Environ(), "DISPLAY="+w.display)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("xdotool %v: %v\n%s", args, err, out)
+		}
+	}
+	xdo("search", "--sync", "--onlyvisible", "--name", "^Trestle", "windowfocus", "--sync")
+	xdo("key", "End")
+	xdo("type", "--delay", "30", " + undefinedVar")
+
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		res, sc := call(t, c, "trestle_diagnostics", map[string]any{"path": "main.go"})
+		live, _ := sc["live"].([]any)
+		if len(live) > 0 {
+			p := live[0].(map[string]any)
+			if p["source"] != "gopls" || p["line"] != float64(6) || !strings.Contains(resultText(res), "undefinedVar") {
+				t.Fatalf("live diagnostics: %s", resultText(res))
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no live diagnostic for the typed error: %s", resultText(res))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if b, _ := os.ReadFile(project + "/main.go"); strings.Contains(string(b), "undefinedVar") {
+		t.Fatal("the typed text reached the disk")
+	}
+	var after int
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(300 * time.Millisecond) {
+		if after = redPixels(t, w.screenshot(t, "gopls-squiggle")); after > before+20 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if after <= before+20 {
+		t.Fatalf("the editor shows no error colour for the diagnostic (%d red pixels, %d before)", after, before)
+	}
+
+	// Hover: the pointer resting on the squiggle shows the message and gopls's hover.
+	squiggle := w.screenshot(t, "gopls-before-hover")
+	xdo("mousemove", "680", "163")
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(300 * time.Millisecond) {
+		if changedPixels(t, squiggle, w.screenshot(t, "gopls-hover"), image.Rect(320, 172, 1240, 480)) > 2000 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no hover box appeared under the pointer on the squiggle")
+		}
+	}
+	xdo("mousemove", "100", "400")
+
+	// Completion: "fmt." opens the list under the caret; Enter takes the first.
+	xdo("key", "Return")
+	xdo("type", "--delay", "30", "fmt")
+	time.Sleep(300 * time.Millisecond) // let the frame paint
+	base := w.screenshot(t, "gopls-before-completion")
+	xdo("type", "--delay", "30", ".Pr")
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(300 * time.Millisecond) {
+		if changedPixels(t, base, w.screenshot(t, "gopls-completion"), image.Rect(320, 200, 1240, 480)) > 2000 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no completion list appeared under the caret after typing fmt.Pr")
+		}
+	}
+	xdo("key", "Return")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		_, sc := call(t, c, "trestle_read", map[string]any{"path": "main.go", "start_line": 7, "end_line": 7})
+		line, _ := sc["text"].(string)
+		if strings.HasPrefix(strings.TrimSpace(line), "fmt.Print") && strings.TrimSpace(line) != "fmt.Pr" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Enter did not accept a completion: line 7 is %q", line)
+		}
+	}
+
+	res, sc := call(t, c, "trestle_definition", map[string]any{"path": "main.go", "symbol": "Println"})
+	defs, _ := sc["definitions"].([]any)
+	if res.IsError || len(defs) != 1 || !strings.Contains(defs[0].(map[string]any)["text"].(string), "func Println(") {
+		t.Fatalf("trestle_definition of Println: %s", resultText(res))
+	}
+}
+
+// changedPixels counts the pixels inside r that differ between two screenshots.
+func changedPixels(t *testing.T, a, b string, r image.Rectangle) int {
+	t.Helper()
+	load := func(path string) image.Image {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		img, _, err := image.Decode(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return img
+	}
+	ia, ib := load(a), load(b)
+	n := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if ia.At(x, y) != ib.At(x, y) {
+				n++
+			}
+		}
+	}
+	return n
+}

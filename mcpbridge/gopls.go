@@ -1,0 +1,200 @@
+package mcpbridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"trestle/app"
+	"trestle/app/lsp"
+)
+
+// The helpers every gopls tool uses (trestle_symbols, _definition,
+// _references, _package_api, _rename and the live part of
+// trestle_diagnostics).
+
+// goplsWait bounds one gopls tool call: the first one waits for gopls to
+// load the module, which takes seconds on a big module and a busy machine.
+const goplsWait = 90 * time.Second
+
+// maxDeclLines caps the declaration text trestle_definition returns.
+const maxDeclLines = 80
+
+// gopls returns the project's language server with the window's open
+// editors sent to it (so answers reflect unsaved text), and the deadline
+// for the call.
+func (s *Server) gopls(ctx context.Context) (*lsp.Client, context.Context, context.CancelFunc) {
+	c := s.opts.Services.LSP
+	ctx, cancel := context.WithTimeout(ctx, goplsWait)
+	if w := s.opts.Window; w != nil {
+		s.syncEditors(ctx, w, c)
+	}
+	return c, ctx, cancel
+}
+
+// syncEditors sends gopls the text of every open editor.
+func (s *Server) syncEditors(ctx context.Context, w Window, c *lsp.Client) {
+	tabs, err := w.Tabs(ctx)
+	if err != nil {
+		return // the UI is busy: gopls keeps what the editor last sent it
+	}
+	for _, t := range tabs {
+		if !strings.HasSuffix(t.Path, ".go") && !strings.HasSuffix(t.Path, "go.mod") {
+			continue
+		}
+		if text, open, _, err := w.Buffer(ctx, t.Path); err == nil && open {
+			c.OpenDocument(t.Path, text)
+		}
+	}
+}
+
+// goplsFail is a failed gopls call: a missing gopls or a deadline is
+// busy/none with how to fix it, the rest a problem.
+func goplsFail(err error) *mcp.CallToolResult {
+	switch {
+	case errors.Is(err, lsp.ErrNotInstalled):
+		return fail(stateNone, "%v", err)
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, lsp.ErrClosed):
+		return fail(stateBusy, "%v", err)
+	}
+	return failErr(err)
+}
+
+// goFile confines path to the project and checks it is a Go file.
+func (s *Server) goFile(path string) (string, *mcp.CallToolResult) {
+	rel, err := s.projectRel(path)
+	if err != nil {
+		return "", failErr(err)
+	}
+	if !strings.HasSuffix(rel, ".go") {
+		return "", fail(stateProblem, "%s is not a Go file; give the .go file that declares or uses the symbol", rel)
+	}
+	return rel, nil
+}
+
+// position is where {line, column} or symbol points in rel: line and
+// column when given, else symbol's declaration in rel, else its first use
+// there as a whole identifier.
+func (s *Server) position(ctx context.Context, c *lsp.Client, rel, symbol string, line, col int) (lsp.Position, *mcp.CallToolResult) {
+	if line > 0 {
+		return lsp.Position{Line: line, Col: max(col, 1)}, nil
+	}
+	if symbol == "" {
+		return lsp.Position{}, fail(stateProblem, "give symbol (e.g. \"Open\" or \"DB.Close\") or line and column")
+	}
+	p, err := c.Locate(ctx, rel, symbol)
+	if err == nil {
+		return p, nil
+	}
+	if p, ok := s.firstUse(ctx, rel, symbol); ok {
+		return p, nil
+	}
+	return lsp.Position{}, goplsFail(err)
+}
+
+// firstUse finds the first whole-identifier occurrence of symbol's last
+// name (after a dot) in rel's text as the person sees it.
+func (s *Server) firstUse(ctx context.Context, rel, symbol string) (lsp.Position, bool) {
+	name := symbol[strings.LastIndex(symbol, ".")+1:]
+	if name == "" {
+		return lsp.Position{}, false
+	}
+	ft, _, err := s.fileText(ctx, rel)
+	if err != nil {
+		return lsp.Position{}, false
+	}
+	re := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`)
+	for i, line := range strings.Split(ft.Text, "\n") {
+		if loc := re.FindStringIndex(line); loc != nil {
+			return lsp.Position{Line: i + 1, Col: len([]rune(line[:loc[0]])) + 1}, true
+		}
+	}
+	return lsp.Position{}, false
+}
+
+// sourceLines are lines [from, to] (1-based) of path: a project file as
+// the person sees it, or Go source gopls loaded from the module cache or
+// the Go root. Anything else is not read.
+func (s *Server) sourceLines(ctx context.Context, path string, from, to int) (string, bool) {
+	var text string
+	if !filepath.IsAbs(path) {
+		ft, _, err := s.fileText(ctx, path)
+		if err != nil {
+			return "", false
+		}
+		text = ft.Text
+	} else {
+		if !strings.HasSuffix(path, ".go") || !s.goSourceRoots().contains(path) {
+			return "", false
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return "", false
+		}
+		text = string(b)
+	}
+	out, err := app.SliceLines(text, from, to)
+	if err != nil {
+		return "", false
+	}
+	return strings.TrimSuffix(out, "\n"), true
+}
+
+type sourceRoots []string
+
+func (r sourceRoots) contains(path string) bool {
+	for _, root := range r {
+		if rel, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(rel, "..") {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	goRootsOnce sync.Once
+	goRoots     sourceRoots
+)
+
+// goSourceRoots are GOROOT and GOMODCACHE, where gopls's definitions
+// outside the project live.
+func (s *Server) goSourceRoots() sourceRoots {
+	goRootsOnce.Do(func() {
+		out, err := exec.Command("go", "env", "GOROOT", "GOMODCACHE").Output()
+		if err != nil {
+			return
+		}
+		for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				goRoots = append(goRoots, filepath.Clean(l))
+			}
+		}
+	})
+	return goRoots
+}
+
+// locationLine is a location as agents read it.
+type locationLine struct {
+	Path    string `json:"path"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	EndLine int    `json:"end_line,omitempty"`
+	Text    string `json:"text,omitempty"`
+}
+
+func (l locationLine) String() string { return fmt.Sprintf("%s:%d:%d", l.Path, l.Line, l.Column) }
+
+// goplsHeadline is how the gopls tools' descriptions end, in this mode.
+func (s *Server) goplsHeadline() string {
+	return s.inMode("Answered by gopls, the Go team's language server, from the code as the person sees it (unsaved editor text included); prefer it to text search for Go names. ",
+		"Answered by gopls, the Go team's language server, from the project's files; prefer it to text search for Go names. ")
+}

@@ -1,0 +1,301 @@
+package mcpbridge
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"trestle/app"
+	"trestle/app/changeset"
+	"trestle/app/eval"
+	"trestle/app/lsp"
+	"trestle/app/services"
+	"trestle/app/task"
+)
+
+// These run the real gopls on a small module; without gopls they skip,
+// except under CI, where scripts/deps.sh installs it.
+
+var goplsModule = map[string]string{
+	"go.mod": "module example.com/fixture\n\ngo 1.22\n",
+	"shapes/shapes.go": `// Package shapes is the fixture's library.
+package shapes
+
+// Square is a square.
+type Square struct {
+	Side float64
+}
+
+// Area is the square's area.
+func (s Square) Area() float64 { return s.Side * s.Side }
+
+// NewSquare returns a square with the given side.
+func NewSquare(side float64) Square {
+	return Square{Side: side}
+}
+
+func helper() {}
+`,
+	"main.go": `package main
+
+import (
+	"fmt"
+
+	"example.com/fixture/shapes"
+)
+
+func main() {
+	sq := shapes.NewSquare(2)
+	fmt.Println(sq.Area(), shapes.NewSquare(3).Area())
+}
+`,
+}
+
+func needGopls(t *testing.T) {
+	t.Helper()
+	if _, err := lsp.Find(context.Background(), ""); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI needs gopls (scripts/deps.sh installs it): %v", err)
+		}
+		t.Skipf("gopls is not installed: %v", err)
+	}
+}
+
+// goplsServices writes the fixture module into a project and returns the
+// project with services that include a real gopls and change sets.
+func goplsServices(t *testing.T) (*app.Project, services.Services) {
+	t.Helper()
+	needGopls(t)
+	dir := t.TempDir()
+	for name, text := range goplsModule {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(text), 0o644)
+	}
+	project, err := app.OpenProject(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := app.OpenStore(filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := lsp.New(lsp.Config{Root: project.Root, Logger: log.New(io.Discard, "", 0)})
+	t.Cleanup(func() { c.Close() })
+	return project, services.Services{LSP: c, ChangeSets: changeset.NewManager(store, project)}
+}
+
+func TestGoplsToolsHeadless(t *testing.T) {
+	project, sv := goplsServices(t)
+	c := connectStdio(t, NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv}), "gopls-test")
+
+	t.Run("symbols", func(t *testing.T) {
+		res, sc := callTool(t, c, "trestle_symbols", map[string]any{"query": "NewSquare"})
+		syms, _ := sc["symbols"].([]any)
+		if res.IsError || len(syms) == 0 || syms[0].(map[string]any)["path"] != "shapes/shapes.go" ||
+			syms[0].(map[string]any)["line"] != float64(13) {
+			t.Fatalf("symbols: %v %v", res.Content, sc)
+		}
+	})
+	t.Run("definition by symbol", func(t *testing.T) {
+		res, sc := callTool(t, c, "trestle_definition", map[string]any{"path": "main.go", "symbol": "shapes.NewSquare"})
+		defs, _ := sc["definitions"].([]any)
+		if res.IsError || len(defs) != 1 {
+			t.Fatalf("definition: %v %v", res.Content, sc)
+		}
+		d := defs[0].(map[string]any)
+		if d["path"] != "shapes/shapes.go" || d["line"] != float64(13) ||
+			d["text"] != "func NewSquare(side float64) Square {\n\treturn Square{Side: side}\n}" {
+			t.Fatalf("definition of NewSquare: %v", d)
+		}
+	})
+	t.Run("definition by position", func(t *testing.T) {
+		_, sc := callTool(t, c, "trestle_definition", map[string]any{"path": "main.go", "line": 11, "column": 18})
+		defs, _ := sc["definitions"].([]any)
+		if len(defs) != 1 || defs[0].(map[string]any)["line"] != float64(10) {
+			t.Fatalf("definition of Area at main.go:11:18: %v", sc)
+		}
+	})
+	t.Run("references", func(t *testing.T) {
+		res, sc := callTool(t, c, "trestle_references", map[string]any{"path": "shapes/shapes.go", "symbol": "NewSquare"})
+		refs, _ := sc["references"].([]any)
+		if res.IsError || len(refs) != 2 {
+			t.Fatalf("references: %v %v", res.Content, sc)
+		}
+		r := refs[0].(map[string]any)
+		if r["path"] != "main.go" || r["line"] != float64(10) || r["column"] != float64(15) || r["text"] != "sq := shapes.NewSquare(2)" {
+			t.Fatalf("first reference: %v", r)
+		}
+	})
+	t.Run("package api", func(t *testing.T) {
+		res, sc := callTool(t, c, "trestle_package_api", map[string]any{"package": "shapes"})
+		if res.IsError || sc["name"] != "shapes" {
+			t.Fatalf("package api: %v %v", res.Content, sc)
+		}
+		out := textOf(res)
+		t.Log(out)
+		for _, want := range []string{"func NewSquare(side float64) Square", "type Square struct", "Area"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("package API text lacks %q:\n%s", want, out)
+			}
+		}
+		if strings.Contains(out, "helper") {
+			t.Errorf("package API lists an unexported name:\n%s", out)
+		}
+		res, _ = callTool(t, c, "trestle_package_api", map[string]any{"package": "strings"})
+		if res.IsError || !strings.Contains(textOf(res), "func Contains(s string, substr string) bool") &&
+			!strings.Contains(textOf(res), "func Contains(s, substr string) bool") {
+			t.Errorf("package API of strings:\n%s", textOf(res))
+		}
+	})
+	t.Run("rename proposes, applies and builds", func(t *testing.T) {
+		res, sc := callTool(t, c, "trestle_rename", map[string]any{"path": "shapes/shapes.go", "symbol": "NewSquare", "new_name": "MakeSquare"})
+		if res.IsError {
+			t.Fatalf("rename: %v", textOf(res))
+		}
+		id, _ := sc["id"].(string)
+		files, _ := sc["files"].([]any)
+		if id == "" || len(files) != 2 {
+			t.Fatalf("rename change set: %v", sc)
+		}
+		if b, _ := os.ReadFile(filepath.Join(project.Root, "main.go")); !strings.Contains(string(b), "NewSquare") {
+			t.Fatal("trestle_rename wrote a file")
+		}
+		disk := func(rel string) (string, bool, error) {
+			ft, err := project.ReadFile(rel)
+			if errors.Is(err, app.ErrNotFound) {
+				return "", false, nil
+			}
+			return ft.Text, err == nil, err
+		}
+		if _, err := sv.ChangeSets.Apply(id, nil, disk, nil); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("go", "build", "./...")
+		cmd.Dir = project.Root
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("the applied rename does not build: %v\n%s", err, b)
+		}
+		for _, f := range []string{"main.go", "shapes/shapes.go"} {
+			if b, _ := os.ReadFile(filepath.Join(project.Root, f)); strings.Contains(string(b), "NewSquare") {
+				t.Errorf("%s still says NewSquare", f)
+			}
+		}
+	})
+	t.Run("bad arguments", func(t *testing.T) {
+		for _, args := range []map[string]any{
+			{"path": "../x.go", "symbol": "A"},
+			{"path": "main.go", "symbol": "NoSuchName"},
+			{"path": "go.mod", "symbol": "A"},
+		} {
+			if res, _ := callTool(t, c, "trestle_definition", args); !res.IsError {
+				t.Errorf("definition %v: want an error, got %s", args, textOf(res))
+			}
+		}
+		if res, _ := callTool(t, c, "trestle_rename", map[string]any{"path": "main.go", "symbol": "main", "new_name": "1x"}); !res.IsError {
+			t.Error("rename to a non-identifier was accepted")
+		}
+	})
+}
+
+// unsavedWindow is a window whose one open editor holds unsaved text.
+type unsavedWindow struct {
+	definitionsOnly
+	path, text string
+}
+
+func (w unsavedWindow) Tabs(context.Context) ([]app.Tab, error) {
+	return []app.Tab{{Path: w.path, Active: true, Dirty: true}}, nil
+}
+
+func (w unsavedWindow) Buffer(_ context.Context, rel string) (string, bool, bool, error) {
+	if rel == w.path {
+		return w.text, true, true, nil
+	}
+	return "", false, false, nil
+}
+
+// TestDiagnosticsIncludeGoplsForUnsavedText: a type error that exists only
+// in the editor's unsaved text shows in trestle_diagnostics, labelled gopls.
+func TestDiagnosticsIncludeGoplsForUnsavedText(t *testing.T) {
+	project, sv := goplsServices(t)
+	sv.Eval = eval.NewManager(eval.ManagerOptions{Root: project.Root})
+	sv.Tasks = task.NewRunner(project.Root)
+	t.Cleanup(sv.Eval.Close)
+	edited := strings.Replace(goplsModule["main.go"], "sq := shapes.NewSquare(2)", "sq := shapes.NewSquare(2) + undefinedVar", 1)
+	win := unsavedWindow{path: "main.go", text: edited}
+	c := connectStdio(t, NewServer(Options{Project: project, Window: win, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv}), "diag-test")
+	var live []any
+	for attempt := 0; attempt < 20 && len(live) == 0; attempt++ { // gopls may still be diagnosing
+		res, sc := callTool(t, c, "trestle_diagnostics", map[string]any{})
+		if res.IsError {
+			t.Fatalf("diagnostics: %s", textOf(res))
+		}
+		live, _ = sc["live"].([]any)
+	}
+	if len(live) == 0 {
+		t.Fatal("no live diagnostics for the unsaved type error")
+	}
+	p := live[0].(map[string]any)
+	if p["path"] != "main.go" || p["line"] != float64(10) || p["source"] != "gopls" || !strings.Contains(p["message"].(string), "undefinedVar") {
+		t.Fatalf("live problem: %v", p)
+	}
+}
+
+// TestPackageAPIChangesNoModule: an agent naming a package the module does
+// not have cannot make the go command add it to go.mod or download it,
+// even with GOFLAGS=-mod=mod in the environment.
+func TestPackageAPIChangesNoModule(t *testing.T) {
+	t.Setenv("GOFLAGS", "-mod=mod")
+	project, sv := goplsServices(t)
+	c := connectStdio(t, NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv}), "api-test")
+	before, _ := os.ReadFile(filepath.Join(project.Root, "go.mod"))
+	res, _ := callTool(t, c, "trestle_package_api", map[string]any{"package": "golang.org/x/mod/semver"})
+	if !res.IsError || !strings.HasPrefix(textOf(res), "none") {
+		t.Fatalf("package the module lacks: %s", textOf(res))
+	}
+	after, _ := os.ReadFile(filepath.Join(project.Root, "go.mod"))
+	if string(after) != string(before) {
+		t.Fatalf("go.mod changed:\n%s", after)
+	}
+	if _, err := os.Stat(filepath.Join(project.Root, "go.sum")); err == nil {
+		t.Fatal("go.sum was written")
+	}
+}
+
+// TestRenameKeepsUnsavedEditorText: in the window, the rename is computed
+// on the open editor's unsaved text, which the proposal keeps (a rename
+// computed from disk would propose dropping the person's edit).
+func TestRenameKeepsUnsavedEditorText(t *testing.T) {
+	project, sv := goplsServices(t)
+	edited := strings.Replace(goplsModule["main.go"], "func main() {", "func main() {\n\tbig := shapes.NewSquare(100) // unsaved\n\t_ = big", 1)
+	win := unsavedWindow{path: "main.go", text: edited}
+	c := connectStdio(t, NewServer(Options{Project: project, Window: win, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv}), "rename-test")
+	res, sc := callTool(t, c, "trestle_rename", map[string]any{"path": "shapes/shapes.go", "symbol": "NewSquare", "new_name": "MakeSquare"})
+	if res.IsError {
+		t.Fatalf("rename: %s", textOf(res))
+	}
+	cs, err := sv.ChangeSets.Full(sc["id"].(string)) // with the file bodies
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mainNew string
+	for _, f := range cs.Files {
+		if f.Path == "main.go" {
+			if f.Base != edited {
+				t.Errorf("main.go's base is not the editor's text:\n%s", f.Base)
+			}
+			mainNew = f.New
+		}
+	}
+	want := strings.ReplaceAll(edited, "NewSquare", "MakeSquare")
+	if mainNew != want {
+		t.Fatalf("main.go after the proposed rename:\n%s\nwant:\n%s", mainNew, want)
+	}
+}

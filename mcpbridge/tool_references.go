@@ -1,0 +1,84 @@
+package mcpbridge
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+type referencesParams struct {
+	Path               string `json:"path" jsonschema:"the Go file (relative to the project root) where the symbol is used or declared"`
+	Symbol             string `json:"symbol,omitempty" jsonschema:"the name as written in path (Open, DB.Close, (*DB).Close); or give line and column"`
+	Line               int    `json:"line,omitempty" jsonschema:"1-based line of the identifier, with column, instead of symbol"`
+	Column             int    `json:"column,omitempty" jsonschema:"1-based column (in runes) of the identifier"`
+	IncludeDeclaration bool   `json:"include_declaration,omitempty" jsonschema:"also list the declaration itself"`
+	Limit              int    `json:"limit,omitempty" jsonschema:"most references to return (default 200, at most 2000)"`
+}
+
+type referencesResult struct {
+	State      string         `json:"state"`
+	References []locationLine `json:"references"`
+	Count      int            `json:"count"`
+	Truncated  bool           `json:"truncated"`
+}
+
+func (s *Server) referencesTool() server.ServerTool {
+	tool := mcp.NewTool("trestle_references",
+		mcp.WithDescription("Every use of a Go symbol across the workspace: path:line:column and the line's text, "+
+			"type-checked (no false matches of the same word). "+s.goplsHeadline()+
+			`e.g. {"path":"store.go","symbol":"Store.Get"}`),
+		mcp.WithInputSchema[referencesParams](),
+		results[referencesResult](),
+		hints("Find references", true, false, true),
+	)
+	return server.ServerTool{Tool: tool, Handler: typed(s.references)}
+}
+
+func (s *Server) references(ctx context.Context, p referencesParams) *mcp.CallToolResult {
+	rel, bad := s.goFile(p.Path)
+	if bad != nil {
+		return bad
+	}
+	limit := p.Limit
+	if limit <= 0 {
+		limit = 200
+	}
+	limit = min(limit, 2000)
+	c, ctx, cancel := s.gopls(ctx)
+	defer cancel()
+	pos, bad := s.position(ctx, c, rel, p.Symbol, p.Line, p.Column)
+	if bad != nil {
+		return bad
+	}
+	locs, err := c.References(ctx, rel, pos, p.IncludeDeclaration)
+	if err != nil {
+		return goplsFail(err)
+	}
+	res := referencesResult{State: stateDone, References: []locationLine{}, Count: len(locs)}
+	for _, l := range locs {
+		if len(res.References) == limit {
+			res.Truncated = true
+			break
+		}
+		r := locationLine{Path: l.Path, Line: l.Range.Start.Line, Column: l.Range.Start.Col}
+		if text, ok := s.sourceLines(ctx, l.Path, r.Line, r.Line); ok {
+			r.Text = strings.TrimSpace(text)
+		}
+		res.References = append(res.References, r)
+	}
+	if res.Count == 0 {
+		return done(res, "No references to the symbol at %s:%d:%d.", rel, pos.Line, pos.Col)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d references:\n", res.Count)
+	for _, r := range res.References {
+		fmt.Fprintf(&b, "%s: %s\n", r, r.Text)
+	}
+	if res.Truncated {
+		b.WriteString("(more left off; raise limit)\n")
+	}
+	return done(res, "%s", b.String())
+}
