@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -56,6 +57,26 @@ func (s *Server) eval(ctx context.Context, p evalParams) *mcp.CallToolResult {
 	sel, _ := conf.Selection(selectionOr(p.Selection))
 	if err := s.permit(ctx, evalRequest(p.Code, selectionOr(p.Selection), sel)); err != nil {
 		return failErr(err)
+	}
+	// A native worker build for the selection, if one runs during the call,
+	// is reported as progress to a caller that asked for it.
+	if prog := newProgress(ctx); prog.token != nil {
+		name := selectionOr(p.Selection)
+		var mu sync.Mutex
+		over := false // no progress once the answer is on its way
+		cancel := s.opts.Services.Eval.Subscribe(func(e eval.BuildEvent) {
+			mu.Lock()
+			defer mu.Unlock()
+			if e.Selection == name && !over {
+				prog.note("evaluator " + name + ": " + e.Describe())
+			}
+		})
+		defer func() {
+			cancel()
+			mu.Lock()
+			over = true
+			mu.Unlock()
+		}()
 	}
 	res, err := s.opts.Services.Eval.Eval(ctx, p.Selection, p.Code, time.Duration(p.TimeoutSeconds)*time.Second)
 	if a := s.opts.Activity; a != nil {

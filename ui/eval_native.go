@@ -55,22 +55,7 @@ func (w *Window) watchEvalBuilds() {
 }
 
 // buildStatusText is the status bar's evaluator label during a build.
-func buildStatusText(e eval.BuildEvent) string {
-	switch e.Phase {
-	case workerbuild.PhaseReady:
-		return "evaluator: native build ready"
-	case workerbuild.PhaseFailed:
-		return "evaluator: native build failed"
-	case workerbuild.PhaseTables:
-		if e.Total > 0 {
-			return fmt.Sprintf("evaluator: building (symbol tables %d/%d)", e.Done, e.Total)
-		}
-		return "evaluator: building (symbol tables)"
-	case workerbuild.PhaseCompile:
-		return fmt.Sprintf("evaluator: building (compiled %d packages)", e.Done)
-	}
-	return "evaluator: building"
-}
+func buildStatusText(e eval.BuildEvent) string { return "evaluator: " + e.Describe() }
 
 // showEvalPackages lists in the Eval pane which packages the active
 // selection's evaluator links natively and which it interprets, and why.

@@ -24,6 +24,25 @@ type BuildEvent struct {
 	workerbuild.Event
 }
 
+// Describe says where a build is, for a status bar or a progress
+// notification: "native build ready", "building (symbol tables 3/170)".
+func (e BuildEvent) Describe() string {
+	switch e.Phase {
+	case workerbuild.PhaseReady:
+		return "native build ready"
+	case workerbuild.PhaseFailed:
+		return "native build failed"
+	case workerbuild.PhaseTables:
+		if e.Total > 0 {
+			return fmt.Sprintf("building (symbol tables %d/%d)", e.Done, e.Total)
+		}
+		return "building (symbol tables)"
+	case workerbuild.PhaseCompile:
+		return fmt.Sprintf("building (compiled %d packages)", e.Done)
+	}
+	return "building"
+}
+
 // PackageInfo says how the evaluator serves one package of a selection.
 type PackageInfo struct {
 	Path   string `json:"path"`
