@@ -142,11 +142,20 @@ func summary(res search.Result) string {
 	if len(res.Matches) == 0 {
 		return fmt.Sprintf("No matches in %d files.", res.Files)
 	}
-	s := fmt.Sprintf("%d matches in %d files (%d searched; saved text, not unsaved edits).", len(res.Matches), len(files), res.Files)
+	s := fmt.Sprintf("%s in %s (%d searched; saved text, not unsaved edits).", count(len(res.Matches), "match", "matches"),
+		count(len(files), "file", "files"), res.Files)
 	if res.Truncated {
-		s = fmt.Sprintf("The first %d matches in %d files: narrow the pattern or the files.", len(res.Matches), len(files))
+		s = fmt.Sprintf("The first %d matches in %s: narrow the pattern or the files.", len(res.Matches), count(len(files), "file", "files"))
 	}
 	return s
+}
+
+// count is "1 file" or "3 files".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // show lists matches (sorted by path, then line) under a heading per file.

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestKeyboardWorkbenchUnderXvfb drives the real window with real key
+// presses: Ctrl+P, a file name and Enter open the file (as
+// trestle_workbench then reports), the palette runs a command by name, and
+// Ctrl+Shift+F searches; screenshots of each go to out/screenshots.
+func TestKeyboardWorkbenchUnderXvfb(t *testing.T) {
+	if _, err := exec.LookPath("xdotool"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("CI needs xdotool (scripts/deps.sh --test installs it)")
+		}
+		t.Skip(err)
+	}
+	project := testProject(t)
+	w := startWindow(t, project)
+	c := w.attach(t, project, "e2e-keys")
+	xdo := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("xdotool", args...)
+		cmd.Env = append(os.Environ(), "DISPLAY="+w.display)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("xdotool %v: %v\n%s", args, err, out)
+		}
+	}
+	active := func() string {
+		_, sc := call(t, c, "trestle_workbench", map[string]any{})
+		s, _ := sc["active"].(string)
+		return s
+	}
+	waitActive := func(want string) {
+		t.Helper()
+		for deadline := time.Now().Add(30 * time.Second); active() != want; time.Sleep(100 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("the active tab is %q, want %q", active(), want)
+			}
+		}
+	}
+	xdo("search", "--sync", "--onlyvisible", "--name", "^Trestle", "windowfocus", "--sync")
+
+	// Go to File: a few letters of pkg/calc.go, then Enter.
+	xdo("key", "ctrl+p")
+	xdo("type", "--delay", "40", "calc")
+	time.Sleep(300 * time.Millisecond) // let the list paint for the screenshot
+	w.screenshot(t, "keys-go-to-file")
+	xdo("key", "Return")
+	waitActive("pkg/calc.go")
+
+	// The palette: "problems" runs View › Problems Pane; then Go to File
+	// with a line suffix opens main.go.
+	xdo("key", "ctrl+shift+p")
+	xdo("type", "--delay", "40", "go to file")
+	time.Sleep(300 * time.Millisecond)
+	w.screenshot(t, "keys-palette")
+	xdo("key", "Return") // File › Go to File…
+	xdo("type", "--delay", "40", "main.go:6")
+	xdo("key", "Return")
+	waitActive("main.go")
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		_, sc := call(t, c, "trestle_selection", map[string]any{})
+		if line, _ := sc["start_line"].(float64); line == 6 {
+			break
+		}
+		if time.Now().After(deadline) {
+			_, sc := call(t, c, "trestle_selection", map[string]any{})
+			t.Fatalf("main.go:6 left the caret at %v", sc)
+		}
+	}
+
+	// Find in Files: the pattern is searched, and Escape closes nothing
+	// it should not (the window still answers).
+	xdo("key", "ctrl+shift+f")
+	xdo("type", "--delay", "40", "Add")
+	xdo("key", "Return")
+	time.Sleep(500 * time.Millisecond)
+	w.screenshot(t, "keys-search")
+	if a := active(); a != "main.go" {
+		t.Errorf("after the search the active tab is %q", a)
+	}
+	if strings.Contains(w.stderr.String(), "Error in Fyne call thread") {
+		t.Errorf("a widget was touched off the main goroutine:\n%s", w.stderr.String())
+	}
+}
