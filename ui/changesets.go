@@ -52,6 +52,7 @@ type changeSetsView struct {
 	following bool
 
 	apply, reject, revert *widget.Button
+	copyMessage           *widget.Button // an applied set's title and description, for git commit
 	sideBySide            bool // diffs side by side instead of unified
 
 	mu      sync.Mutex // serialises list reads with their fyne.Do, so the newest wins
@@ -137,8 +138,9 @@ func newChangeSetsView(w *Window, m *changeset.Manager) *changeSetsView {
 	v.apply.Importance = widget.HighImportance
 	v.reject = widget.NewButton("Reject…", v.askReject)
 	v.revert = widget.NewButton("Revert", v.revertShown)
+	v.copyMessage = widget.NewButton("Copy Commit Message", v.copyCommitMessage)
 	v.detail = container.NewStack()
-	buttons := container.NewHBox(v.apply, v.reject, v.revert)
+	buttons := container.NewHBox(v.apply, v.reject, v.revert, v.copyMessage)
 	right := container.NewBorder(nil, buttons, nil, nil, v.detail)
 	split := container.NewHSplit(v.list, right)
 	split.Offset = 0.35
@@ -381,6 +383,37 @@ func (v *changeSetsView) setButtons(cs changeset.ChangeSet) {
 	enable(v.apply, cs.ID != "" && cs.Undecided())
 	enable(v.reject, cs.ID != "" && cs.Undecided())
 	enable(v.revert, cs.State == changeset.StateApplied || cs.State == changeset.StatePartlyApplied)
+	enable(v.copyMessage, cs.State == changeset.StateApplied || cs.State == changeset.StatePartlyApplied)
+}
+
+// copyCommitMessage puts the shown set's title and description on the
+// clipboard as a commit message (Trestle stages and commits nothing).
+// Main goroutine only.
+func (v *changeSetsView) copyCommitMessage() {
+	cs, ok := v.current()
+	if !ok {
+		return
+	}
+	fyne.CurrentApp().Clipboard().SetContent(commitMessage(cs))
+	v.w.status.notify("Copied " + cs.ID + "'s commit message.")
+}
+
+// commitMessage is a change set as a commit message: the title, a blank
+// line and the description, with the proposing client named.
+func commitMessage(cs changeset.ChangeSet) string {
+	msg := strings.TrimSpace(cs.Title)
+	if d := strings.TrimSpace(cs.Description); d != "" {
+		msg += "\n\n" + strings.Map(func(r rune) rune {
+			if r < 0x20 && r != '\n' && r != '\t' || r == 0x7f {
+				return -1 // no terminal escapes into a commit message
+			}
+			return r
+		}, d)
+	}
+	if cs.Client != "" {
+		msg += "\n\nProposed by " + cs.Client + " through Trestle (" + cs.ID + ")."
+	}
+	return msg + "\n"
 }
 
 func enable(b *widget.Button, on bool) {

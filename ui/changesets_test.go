@@ -163,6 +163,9 @@ func TestChangeSetsApplyOneFile(t *testing.T) {
 	}
 	v := startChanges(t, w, m, time.Hour)
 	v.list.Select(0)
+	if !v.copyMessage.Disabled() {
+		t.Error("a pending set offers its commit message")
+	}
 	test.Tap(v.checks["lib/lib.go"])
 	test.Tap(v.apply)
 	v.busy.Wait()
@@ -183,6 +186,11 @@ func TestChangeSetsApplyOneFile(t *testing.T) {
 	}
 	if v.sets[0].State != changeset.StatePartlyApplied || v.revert.Disabled() || !v.apply.Disabled() {
 		t.Errorf("view: state %q, revert disabled %v, apply disabled %v", v.sets[0].State, v.revert.Disabled(), v.apply.Disabled())
+	}
+	test.Tap(v.copyMessage)
+	want := "Say hello\n\nMakes **main** say hello.\n\nProposed by claude-code through Trestle (" + cs.ID + ").\n"
+	if got := fyne.CurrentApp().Clipboard().Content(); got != want {
+		t.Errorf("Copy Commit Message gave %q, want %q", got, want)
 	}
 
 	test.Tap(v.revert)
