@@ -53,7 +53,7 @@ type changeSetsView struct {
 
 	apply, reject, revert *widget.Button
 	copyMessage           *widget.Button // an applied set's title and description, for git commit
-	sideBySide            bool // diffs side by side instead of unified
+	sideBySide            bool           // diffs side by side instead of unified
 
 	mu      sync.Mutex // serialises list reads with their fyne.Do, so the newest wins
 	lastFP  string     // under mu: the fingerprint of the last list sent to the view
