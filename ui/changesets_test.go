@@ -39,6 +39,16 @@ func newChangesWindow(t *testing.T) (*Window, *changeset.Manager, string) {
 // first list and stops it when the test ends.
 func startChanges(t *testing.T, w *Window, m *changeset.Manager, every time.Duration) *changeSetsView {
 	t.Helper()
+	v := startChangesWatched(t, w, m, every)
+	// The store watcher would reload on the test's own applies from its
+	// goroutine, which the test driver runs inline beside the test.
+	v.stopPolling()
+	return v
+}
+
+// startChangesWatched is startChanges with the store watcher left running.
+func startChangesWatched(t *testing.T, w *Window, m *changeset.Manager, every time.Duration) *changeSetsView {
+	t.Helper()
 	old := changePollEvery
 	changePollEvery = every
 	t.Cleanup(func() { changePollEvery = old })
@@ -272,7 +282,7 @@ func TestChangeSetsRejectStoresReason(t *testing.T) {
 // so nothing polls.
 func TestChangeSetsFromAnotherProcessAppear(t *testing.T) {
 	w, m, path := newChangesWindow(t)
-	v := startChanges(t, w, m, time.Hour)
+	v := startChangesWatched(t, w, m, time.Hour)
 	if len(v.sets) != 0 {
 		t.Fatalf("sets before any proposal: %d", len(v.sets))
 	}

@@ -43,6 +43,8 @@ func newTestWindowWith(t *testing.T, files map[string]string) *Window {
 	// the real window's reads go off the main goroutine).
 	w.files.async = func(fn func()) { fn() }
 	w.panes.git.later = nil // no git refresh on a timer beside the test
+	// No ticking run time either: the test driver would run it beside the test.
+	w.panes.runView.tick = func(func()) func() { return func() {} }
 	t.Cleanup(func() {
 		w.Window().Close()
 		w.status.stop() // no timer may fire into a later test

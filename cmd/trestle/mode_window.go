@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strconv"
 	"syscall"
+	"time"
 
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
@@ -20,6 +21,10 @@ import (
 
 // appID keeps Fyne's preferences in one folder across runs.
 const appID = "io.trestle.workbench"
+
+// signalQuitGrace is how long after SIGINT or SIGTERM the window waits for
+// Fyne's own quit before it quits the app itself.
+const signalQuitGrace = 3 * time.Second
 
 // runWindow opens the window on dir (default: the last project, else the
 // scratch project), starts the loopback listener and registers it.
@@ -78,7 +83,12 @@ func runWindow(dir, policyFlag string) int {
 	}
 	context.AfterFunc(ctx, func() {
 		win.StopGopls() // now: Fyne quits on the same signal without running queued functions
-		fyne.Do(a.Quit)
+		// Fyne's GLFW driver quits on SIGINT and SIGTERM by itself, leaving
+		// the windows as they are. app.Quit would close them first, and GLFW
+		// can then hand a queued mouse move to a closing window, whose nil
+		// view crashes in SetInputMode (seen in TestWindowSIGTERMRemovesEntry
+		// on a loaded machine). So quit here only if the driver has not.
+		time.AfterFunc(signalQuitGrace, func() { fyne.Do(a.Quit) })
 	})
 	win.Window().ShowAndRun()
 	if err := win.SaveLayout(); err != nil {
