@@ -37,6 +37,13 @@ type editor struct {
 	version  int // counts edits and reloads, for the find bar
 	// gitMarks are the lines changed against git's HEAD, for the gutter.
 	gitMarks map[int]gitstatus.Change
+	// brackets caches matchingBrackets for a text version and caret.
+	brackets struct {
+		valid   bool
+		version int
+		caret   textbuf.Pos
+		at      []textbuf.Pos
+	}
 	// diskHash is the sha256 of the file as this editor last read or
 	// wrote it, so that a watcher event for our own save is ignored.
 	diskHash [32]byte
@@ -388,6 +395,35 @@ func (e *editor) snapshot() (text string, state int) {
 func (e *editor) savedAt(state int) {
 	e.buf.MarkSavedAt(state)
 	e.checkModified()
+}
+
+// matchingBrackets is the bracket at (or just before) the caret and its
+// partner, skipping brackets in strings and comments, or nil; computed
+// once per text version and caret position.
+func (e *editor) matchingBrackets() []textbuf.Pos {
+	if !e.selection().Empty() {
+		return nil
+	}
+	c := &e.brackets
+	if c.valid && c.version == e.version && c.caret == e.caret {
+		return c.at
+	}
+	c.valid, c.version, c.caret, c.at = true, e.version, e.caret, nil
+	code := func(line, col int) bool {
+		if e.hl == nil {
+			return true
+		}
+		for _, sp := range e.hl.Spans(line) {
+			if int(sp.Start) <= col && col < int(sp.End) {
+				return sp.Kind != textbuf.String && sp.Kind != textbuf.Comment
+			}
+		}
+		return true
+	}
+	if at, partner, ok := e.buf.MatchBracket(e.caret, code); ok {
+		c.at = []textbuf.Pos{at, partner}
+	}
+	return c.at
 }
 
 // setGitMarks shows lines changed against git's HEAD in the gutter.

@@ -127,7 +127,7 @@ func (e *editor) place() {
 
 func (e *editor) rowSource() rowSource {
 	return rowSource{buf: e.buf, hl: e.hl, tabWidth: e.tabWidth, caretLine: e.caret.Line, sel: e.selection(),
-		marks: e.bars.currentMatches(), gitMarks: e.gitMarks}
+		marks: e.bars.currentMatches(), gitMarks: e.gitMarks, brackets: e.matchingBrackets()}
 }
 
 // placeCaret draws the caret where it is, when that is in view.
@@ -266,15 +266,19 @@ func newRowStyles(c [9]color.NRGBA, syntax bool) rowStyles {
 	st.git[gitstatus.Deleted] = &widget.CustomTextGridStyle{FGColor: theme.Color(theme.ColorNameError)}
 	mark := c[6] // the warning colour, faint: find's matches
 	mark.A = 0x55
+	bracket := c[3] // the primary colour, faint: matching brackets
+	bracket.A = 0x66
 	for k := range st.kinds {
 		if syntax && fg[k] != nil {
 			st.kinds[k] = &widget.CustomTextGridStyle{FGColor: fg[k]}
 			st.selected[k] = &widget.CustomTextGridStyle{FGColor: fg[k], BGColor: c[2]}
 			st.marked[k] = &widget.CustomTextGridStyle{FGColor: fg[k], BGColor: mark}
+			st.bracket[k] = &widget.CustomTextGridStyle{FGColor: fg[k], BGColor: bracket}
 			continue
 		}
 		st.selected[k] = &widget.CustomTextGridStyle{BGColor: c[2]}
 		st.marked[k] = &widget.CustomTextGridStyle{BGColor: mark}
+		st.bracket[k] = &widget.CustomTextGridStyle{BGColor: bracket}
 	}
 	return st
 }

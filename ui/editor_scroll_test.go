@@ -130,3 +130,32 @@ func TestFindHighlightsEveryMatchAndReplaces(t *testing.T) {
 		t.Error("matches stay marked after the bar is hidden")
 	}
 }
+
+// TestBracketAtTheCaretAndItsPartnerAreMarked: with the caret at a brace,
+// it and its partner are drawn marked; a brace inside a string is no
+// partner.
+func TestBracketAtTheCaretAndItsPartnerAreMarked(t *testing.T) {
+	e := newTestEditor(t, "func f() {\n\ts := \"}\"\n}\n", true)
+	e.moveTo(textbuf.Pos{Col: 9}, false)
+	rows := buildRows(e.rowSource(), span{first: 0, count: 3, cols: 40}, e.look.styles)
+	g := gutterWidth(e.buf.LineCount())
+	isBracket := func(row, cell int) bool {
+		st := rows[row].Cells[g+cell].Style
+		for _, b := range e.look.styles.bracket {
+			if b != nil && st == b {
+				return true
+			}
+		}
+		return false
+	}
+	if !isBracket(0, 9) || !isBracket(2, 0) {
+		t.Errorf("the brace at 1:10 and its partner at 3:1 are not both marked")
+	}
+	if isBracket(1, 10) { // the "}" in the string, after a tab of 4 cells: cell 4+6
+		t.Error("the brace in the string is marked")
+	}
+	e.moveTo(textbuf.Pos{Col: 2}, false)
+	if got := e.rowSource().brackets; got != nil {
+		t.Errorf("the caret in a word marks brackets %v", got)
+	}
+}

@@ -29,6 +29,7 @@ type rowStyles struct {
 	kinds    [textbuf.Number + 1]widget.TextGridStyle
 	selected [textbuf.Number + 1]widget.TextGridStyle
 	marked   [textbuf.Number + 1]widget.TextGridStyle // find's matches
+	bracket  [textbuf.Number + 1]widget.TextGridStyle // the bracket at the caret and its partner
 }
 
 // rowSource is what the rows are built from: the text, its highlighting
@@ -42,6 +43,7 @@ type rowSource struct {
 	sel       textbuf.Range
 	marks     []textbuf.Range // find's matches, in order; highlighted
 	gitMarks  map[int]gitstatus.Change
+	brackets  []textbuf.Pos // the bracket at the caret and its partner, or none
 }
 
 // gutterWidth is the width in cells of the line number column for n
@@ -119,6 +121,9 @@ func appendLine(cells []widget.TextGridCell, src rowSource, i int, sp span, st r
 		}
 		if len(marks) > 0 && !(marks[0].Start.Line == i && marks[0].Start.Col > col) && st.marked[kind] != nil {
 			style = st.marked[kind]
+		}
+		if len(src.brackets) == 2 && (src.brackets[0] == textbuf.Pos{Line: i, Col: col} || src.brackets[1] == textbuf.Pos{Line: i, Col: col}) {
+			style = st.bracket[kind]
 		}
 		if col >= selFrom && col < selTo {
 			style = st.selected[kind]

@@ -128,3 +128,65 @@ func runeAt(line []rune, i int) rune {
 	}
 	return line[i]
 }
+
+// maxBracketLines bounds how far MatchBracket looks for a partner: a
+// screenful of code many times over, little enough for every caret move.
+const maxBracketLines = 2000
+
+var openerOf = map[rune]rune{')': '(', ']': '[', '}': '{'}
+
+// MatchBracket finds the bracket at the caret, or just before it, and its
+// partner, skipping brackets for which code reports false (inside strings
+// and comments: the highlighter knows). ok is false when the caret is at
+// no bracket or its partner is more than maxBracketLines away.
+func (b *Buffer) MatchBracket(p Pos, code func(line, col int) bool) (at, partner Pos, ok bool) {
+	p = b.Clamp(p)
+	line := []rune(b.lines[p.Line])
+	for _, col := range []int{p.Col, p.Col - 1} {
+		r := runeAt(line, col)
+		if r == 0 || !code(p.Line, col) {
+			continue
+		}
+		at = Pos{Line: p.Line, Col: col}
+		if c, opens := closerOf[r]; opens && isCloser[c] {
+			partner, ok = b.scanBracket(at, r, c, 1, code)
+			return at, partner, ok
+		}
+		if o, closes := openerOf[r]; closes {
+			partner, ok = b.scanBracket(at, r, o, -1, code)
+			return at, partner, ok
+		}
+	}
+	return Pos{}, Pos{}, false
+}
+
+// scanBracket walks from the bracket self at `from` in direction dir
+// (1 forward, -1 back) to the other that balances it.
+func (b *Buffer) scanBracket(from Pos, self, other rune, dir int, code func(line, col int) bool) (Pos, bool) {
+	depth := 0
+	for i, n := from.Line, 0; i >= 0 && i < len(b.lines) && n <= maxBracketLines; i, n = i+dir, n+1 {
+		line := []rune(b.lines[i])
+		start, end := 0, len(line)
+		if i == from.Line {
+			start = from.Col
+		}
+		if dir < 0 {
+			start, end = end-1, -1
+			if i == from.Line {
+				start = from.Col
+			}
+		}
+		for col := start; col != end; col += dir {
+			r := line[col]
+			if (r != self && r != other) || !code(i, col) {
+				continue
+			}
+			if r == self {
+				depth++
+			} else if depth--; depth == 0 {
+				return Pos{Line: i, Col: col}, true
+			}
+		}
+	}
+	return Pos{}, false
+}

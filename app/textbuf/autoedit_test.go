@@ -1,6 +1,9 @@
 package textbuf
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // apply runs a Typed on b and returns the text with the caret marked |.
 func applyTyped(b *Buffer, t Typed) string {
@@ -110,5 +113,37 @@ func TestPairAround(t *testing.T) {
 		if _, ok := New(text).PairAround(p); ok != tt.ok {
 			t.Errorf("PairAround(%q) = %v, want %v", tt.text, ok, tt.ok)
 		}
+	}
+}
+
+func TestMatchBracket(t *testing.T) {
+	const src = "func f(a []int) {\n\tif x { s := \"}\" }\n}"
+	b := New(src)
+	code := func(line, col int) bool { // the string "}" on line 2 is no code
+		return !(line == 1 && col >= 13 && col <= 15)
+	}
+	tests := []struct {
+		name          string
+		at            Pos
+		want, partner Pos
+		ok            bool
+	}{
+		{"on the opening brace of f", Pos{0, 16}, Pos{0, 16}, Pos{2, 0}, true},
+		{"after the closing brace", Pos{2, 1}, Pos{2, 0}, Pos{0, 16}, true},
+		{"a paren", Pos{0, 6}, Pos{0, 6}, Pos{0, 14}, true},
+		{"brackets of a slice", Pos{0, 10}, Pos{0, 10}, Pos{0, 9}, true},
+		{"the if's braces skip the string", Pos{1, 6}, Pos{1, 6}, Pos{1, 17}, true},
+		{"not at a bracket", Pos{1, 2}, Pos{}, Pos{}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			at, partner, ok := b.MatchBracket(tt.at, code)
+			if ok != tt.ok || ok && (at != tt.want || partner != tt.partner) {
+				t.Errorf("MatchBracket(%v) = %v, %v, %v; want %v, %v, %v", tt.at, at, partner, ok, tt.want, tt.partner, tt.ok)
+			}
+		})
+	}
+	if _, _, ok := New("(" + strings.Repeat("\n", maxBracketLines+5) + ")").MatchBracket(Pos{}, func(int, int) bool { return true }); ok {
+		t.Error("a partner past maxBracketLines was found")
 	}
 }
