@@ -143,7 +143,7 @@ func TestMatchBracket(t *testing.T) {
 			}
 		})
 	}
-	if _, _, ok := New("(" + strings.Repeat("\n", maxBracketLines+5) + ")").MatchBracket(Pos{}, func(int, int) bool { return true }); ok {
+	if _, _, ok := New("("+strings.Repeat("\n", maxBracketLines+5)+")").MatchBracket(Pos{}, func(int, int) bool { return true }); ok {
 		t.Error("a partner past maxBracketLines was found")
 	}
 }
