@@ -32,7 +32,11 @@ type searchRow struct {
 // run off the main goroutine; a new one cancels the last. Main goroutine
 // only, except where a method says otherwise.
 type searchPane struct {
-	pattern, glob     *widget.Entry
+	pattern, glob *widget.Entry
+	replace       *widget.Entry
+	// onReplace replaces, in the person's editors, every match of q in
+	// files with repl (set by the window).
+	onReplace         func(q search.Query, repl string, files []string)
 	regexp, matchCase *widget.Check
 	status            *widget.Label
 	list              *widget.List
@@ -57,6 +61,9 @@ func newSearchPane(root string, open func(rel string, line int)) *searchPane {
 	s.glob = widget.NewEntry()
 	s.glob.SetPlaceHolder("files, e.g. *.go")
 	s.glob.OnSubmitted = func(string) { s.search() }
+	s.replace = widget.NewEntry()
+	s.replace.SetPlaceHolder("Replace with ($1 for a group with Regexp)")
+	replaceAll := widget.NewButton("Replace All…", s.replaceAll)
 	s.regexp = widget.NewCheck("Regexp", func(bool) { s.search() })
 	s.matchCase = widget.NewCheck("Match case", func(bool) { s.search() })
 	s.status = widget.NewLabel("")
@@ -77,7 +84,8 @@ func newSearchPane(root string, open func(rel string, line int)) *searchPane {
 	}
 	options := container.NewHBox(s.regexp, s.matchCase)
 	bar := container.NewBorder(nil, nil, nil, options, container.NewGridWithColumns(2, s.pattern, s.glob))
-	s.content = container.NewBorder(container.NewVBox(bar, s.status), nil, nil, nil, s.list)
+	replaceBar := container.NewBorder(nil, nil, nil, replaceAll, s.replace)
+	s.content = container.NewBorder(container.NewVBox(bar, replaceBar, s.status), nil, nil, nil, s.list)
 	return s
 }
 
@@ -150,6 +158,20 @@ func summary(res search.Result) string {
 	return s
 }
 
+// replaceAll hands the files of the listed matches to onReplace.
+func (s *searchPane) replaceAll() {
+	var files []string
+	for _, r := range s.rows {
+		if r.head {
+			files = append(files, r.path)
+		}
+	}
+	if len(files) == 0 || s.onReplace == nil {
+		return
+	}
+	s.onReplace(s.query(), s.replace.Text, files)
+}
+
 // count is "1 file" or "3 files".
 func count(n int, one, many string) string {
 	if n == 1 {
@@ -198,6 +220,7 @@ func (w *Window) showSearch() {
 // on the main goroutine, once, as the window is built.
 func (w *Window) addSearchPane() {
 	w.panes.search = newSearchPane(w.project.Root, w.openAt)
+	w.panes.search.onReplace = w.replaceInFiles
 	w.panes.searchTab = container.NewTabItem("Search", w.panes.search.content)
 	w.panes.tabs.Append(w.panes.searchTab)
 }

@@ -97,3 +97,51 @@ func headings(s *searchPane) []string {
 	}
 	return out
 }
+
+// TestReplaceInFilesEditsTheBuffers: Replace All changes every matching
+// file in its editor (opening the ones not open), unsaved, one undo step
+// each; the disk keeps what it had until the person saves.
+func TestReplaceInFilesEditsTheBuffers(t *testing.T) {
+	w := newTestWindowWith(t, map[string]string{
+		"a.go": "package a\n\nfunc OldName() {}\n\nvar _ = OldName\n",
+		"b.go": "package a\n\nvar x = OldName\n",
+		"c.go": "package a\n",
+	})
+	w.Window().Resize(fyne.NewSize(1000, 700))
+	s := w.panes.search
+	syncSearch(s)
+	b := openEditor(t, w, "b.go")
+	b.moveTo(b.buf.End(), false)
+	test.Type(b.page, "// mine\n") // unsaved, kept
+	s.pattern.SetText("OldName")
+	s.search()
+	s.replace.SetText("NewName")
+	s.replaceAll()
+	ok := buttonIn(w.win.Canvas().Overlays().Top(), "Replace All")
+	if ok == nil {
+		t.Fatal("no confirmation with a Replace All button")
+	}
+	test.Tap(ok)
+	w.loading.Wait()
+
+	a := w.tabs.find("a.go")
+	if a == nil || a.view == nil {
+		t.Fatal("a.go was not opened")
+	}
+	if got := a.view.buf.Text(); got != "package a\n\nfunc NewName() {}\n\nvar _ = NewName\n" || !a.dirty() {
+		t.Errorf("a.go's editor: dirty %v\n%s", a.dirty(), got)
+	}
+	if got := b.buf.Text(); got != "package a\n\nvar x = NewName\n// mine\n" {
+		t.Errorf("b.go's editor (with the person's unsaved line):\n%s", got)
+	}
+	if w.tabs.find("c.go") != nil {
+		t.Error("c.go, without a match, was opened")
+	}
+	if disk := readProject(t, w, "a.go"); disk != "package a\n\nfunc OldName() {}\n\nvar _ = OldName\n" {
+		t.Errorf("a.go was written:\n%s", disk)
+	}
+	a.view.undo()
+	if got := a.view.buf.Text(); got != "package a\n\nfunc OldName() {}\n\nvar _ = OldName\n" {
+		t.Errorf("one undo in a.go gave:\n%s", got)
+	}
+}

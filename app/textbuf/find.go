@@ -69,13 +69,24 @@ func runesEqual(a, b []rune) bool {
 
 // ReplaceAll replaces the text of every range (ordered, not overlapping,
 // as Find returns them) with s, as one undo step, and returns how many it
-// replaced. The edits are made from the last to the first, so the earlier
-// ranges stay where they were.
+// replaced.
 func (b *Buffer) ReplaceAll(ranges []Range, s string) int {
-	s = normalize(s)
+	texts := make([]string, len(ranges))
+	for i := range texts {
+		texts[i] = s
+	}
+	return b.ReplaceEach(ranges, texts)
+}
+
+// ReplaceEach replaces the text of ranges[i] (ordered, not overlapping)
+// with texts[i], as one undo step, and returns how many it changed. The
+// edits are made from the last to the first, so the earlier ranges stay
+// where they were.
+func (b *Buffer) ReplaceEach(ranges []Range, texts []string) int {
 	var edits []edit
 	for i := len(ranges) - 1; i >= 0; i-- {
 		r := b.clampRange(ranges[i].Ordered())
+		s := normalize(texts[i])
 		removed := b.Slice(r)
 		if removed == s {
 			continue
