@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -158,5 +159,23 @@ func TestStatusMessagesOpenWhole(t *testing.T) {
 	}
 	if strings.Index(all, long) > strings.Index(all, "first message") {
 		t.Error("the newest message is not first")
+	}
+}
+
+// TestSelectionPickerExplainsItself: resting the pointer on the selection
+// picker shows what a selection is; leaving hides it.
+func TestSelectionPickerExplainsItself(t *testing.T) {
+	w := newTestWindow(t)
+	w.Window().Resize(fyne.NewSize(1000, 700))
+	s := w.status.selection
+	s.later = func(_ time.Duration, fn func()) *time.Timer { fn(); return nil }
+	s.MouseIn(&desktop.MouseEvent{})
+	top := w.win.Canvas().Overlays().Top()
+	if top == nil || !strings.Contains(strings.Join(labelTexts(top), "\n"), ".trestle.json") {
+		t.Fatalf("no tip over the selection picker (overlay %v)", top)
+	}
+	s.MouseOut()
+	if top.Visible() {
+		t.Error("the tip stays after the pointer left")
 	}
 }

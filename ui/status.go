@@ -23,9 +23,9 @@ const messageLifetime = 10 * time.Second
 type statusBar struct {
 	project, branch, eval, mcp, agents *widget.Label
 	cursor                             *widget.Label
-	gopls                              *widget.Label  // the language server's state (lsp.go)
-	message                            *tapLabel      // a click shows every recent message whole
-	selection                          *widget.Select // the active .trestle.json selection
+	gopls                              *widget.Label // the language server's state (lsp.go)
+	message                            *tapLabel     // a click shows every recent message whole
+	selection                          *tipSelect    // the active .trestle.json selection
 	bar                                fyne.CanvasObject
 	clear                              *time.Timer // clears the message
 	recent                             []string    // the last maxRecentMessages messages, oldest first
@@ -37,15 +37,16 @@ const maxRecentMessages = 50
 
 func newStatusBar(root string) *statusBar {
 	s := &statusBar{
-		project:   widget.NewLabel(shortPath(root)),
-		branch:    widget.NewLabel(""),
-		selection: widget.NewSelect([]string{"default"}, nil),
-		eval:      widget.NewLabel("evaluator: not started"),
-		mcp:       widget.NewLabel(mcpText("", nil)),
-		agents:    widget.NewLabel(agentsText(nil, 0)),
-		message:   newTapLabel(),
-		cursor:    widget.NewLabel(""),
-		gopls:     widget.NewLabel("gopls: idle"),
+		project: widget.NewLabel(shortPath(root)),
+		branch:  widget.NewLabel(""),
+		selection: newTipSelect([]string{"default"}, "The selection: build tags, environment and packages from .trestle.json\n"+
+			"that the evaluator, Build, Test and Vet use. \"default\" is none of them."),
+		eval:    widget.NewLabel("evaluator: not started"),
+		mcp:     widget.NewLabel(mcpText("", nil)),
+		agents:  widget.NewLabel(agentsText(nil, 0)),
+		message: newTapLabel(),
+		cursor:  widget.NewLabel(""),
+		gopls:   widget.NewLabel("gopls: idle"),
 	}
 	s.selection.SetSelected("default")
 	s.message.Truncation = fyne.TextTruncateEllipsis
