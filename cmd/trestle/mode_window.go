@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"strconv"
+	"sync"
 	"syscall"
 	"time"
 
@@ -81,6 +82,8 @@ func runWindow(dir, policyFlag string) int {
 	if err := win.Watch(ctx); err != nil {
 		win.Notify("the file tree does not follow changes on disk: " + err.Error())
 	}
+	var quit sync.Mutex
+	ran := false // ShowAndRun has returned: Fyne is gone, nothing may call it
 	context.AfterFunc(ctx, func() {
 		win.StopGopls() // now: Fyne quits on the same signal without running queued functions
 		// Fyne's GLFW driver quits on SIGINT and SIGTERM by itself, leaving
@@ -88,9 +91,18 @@ func runWindow(dir, policyFlag string) int {
 		// can then hand a queued mouse move to a closing window, whose nil
 		// view crashes in SetInputMode (seen in TestWindowSIGTERMRemovesEntry
 		// on a loaded machine). So quit here only if the driver has not.
-		time.AfterFunc(signalQuitGrace, func() { fyne.Do(a.Quit) })
+		time.AfterFunc(signalQuitGrace, func() {
+			quit.Lock()
+			defer quit.Unlock()
+			if !ran {
+				fyne.Do(a.Quit)
+			}
+		})
 	})
 	win.Window().ShowAndRun()
+	quit.Lock()
+	ran = true
+	quit.Unlock()
 	if err := win.SaveLayout(); err != nil {
 		logger.Print(err)
 	}
