@@ -35,6 +35,10 @@ type Settings struct {
 	// EvalDeadline is the person's evaluation deadline in seconds; 0 means
 	// the evaluator's default (10 s). Agents give theirs per call.
 	EvalDeadline int `json:"eval_deadline_seconds"`
+	// EvalMemoryMiB is each evaluator worker's memory (address space)
+	// limit in MiB; 0 means a quarter of the machine's memory. It takes
+	// effect at the next start of Trestle.
+	EvalMemoryMiB int `json:"eval_memory_mib"`
 	// ChangeSetRetentionDays is how long a decided change set (applied,
 	// rejected, withdrawn, reverted) is kept before it is pruned.
 	ChangeSetRetentionDays int `json:"change_set_retention_days"`
@@ -60,6 +64,14 @@ func (s Settings) ChangeSetRetention() time.Duration {
 	return time.Duration(days) * 24 * time.Hour
 }
 
+// MinEvalMemoryMiB and MaxEvalMemoryMiB bound the evaluator memory limit a
+// person can set: below 256 MiB a worker with the standard library linked
+// in cannot start; above 1 TiB is no limit.
+const (
+	MinEvalMemoryMiB = 256
+	MaxEvalMemoryMiB = 1 << 20
+)
+
 // MaxEvalDeadline is the longest evaluation deadline, in seconds (the
 // evaluator caps a longer one at the same bound).
 const MaxEvalDeadline = 60
@@ -80,6 +92,9 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("evaluation deadline %d s is outside 1..%d: %w", s.EvalDeadline, MaxEvalDeadline, ErrInvalid)
 	case s.FontSize != 0 && (s.FontSize < 8 || s.FontSize > 40):
 		return fmt.Errorf("font size %.0f is outside 8..40: %w", s.FontSize, ErrInvalid)
+	case s.EvalMemoryMiB != 0 && (s.EvalMemoryMiB < MinEvalMemoryMiB || s.EvalMemoryMiB > MaxEvalMemoryMiB):
+		return fmt.Errorf("evaluator memory %d MiB is outside %d..%d (0 for a quarter of the machine's): %w",
+			s.EvalMemoryMiB, MinEvalMemoryMiB, MaxEvalMemoryMiB, ErrInvalid)
 	case s.ChangeSetRetentionDays < 0 || s.ChangeSetRetentionDays > MaxChangeSetRetentionDays:
 		return fmt.Errorf("change set retention %d days is outside 1..%d (0 for the default): %w", s.ChangeSetRetentionDays, MaxChangeSetRetentionDays, ErrInvalid)
 	}

@@ -33,6 +33,8 @@ func TestSettingsRoundTripAndValidate(t *testing.T) {
 		{TabWidth: 4, Theme: "purple"},
 		{TabWidth: 4, Theme: ThemeDark, FontSize: 100},
 		{TabWidth: 4, Theme: ThemeDark, EvalDeadline: MaxEvalDeadline + 1},
+		{TabWidth: 4, Theme: ThemeDark, EvalMemoryMiB: MinEvalMemoryMiB - 1},
+		{TabWidth: 4, Theme: ThemeDark, EvalMemoryMiB: -1},
 	}
 	for _, b := range bad {
 		if err := s.SaveSettings(b); !errors.Is(err, ErrInvalid) {

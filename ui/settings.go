@@ -47,6 +47,7 @@ type settingsForm struct {
 	listener, hideIgnored, format *widget.Check
 	policy, tabWidth, theme, font *widget.Select
 	evalDeadline                  *widget.Select
+	evalMemory                    *widget.Select // MiB, or evalMemoryDefault
 	retention                     *widget.Select // days decided change sets are kept
 }
 
@@ -60,9 +61,18 @@ func newSettingsForm(s app.Settings, policy string) *settingsForm {
 		theme:        widget.NewSelect([]string{app.ThemeSystem, app.ThemeLight, app.ThemeDark}, nil),
 		font:         widget.NewSelect([]string{"default", "12", "14", "16", "18", "20"}, nil),
 		evalDeadline: widget.NewSelect([]string{"5", "10", "20", "30", "60"}, nil),
+		evalMemory:   widget.NewSelect([]string{evalMemoryDefault, "512", "1024", "2048", "4096", "8192", "16384"}, nil),
 		retention:    widget.NewSelect([]string{"7", "30", "90", "365"}, nil),
 	}
 	f.evalDeadline.SetSelected(strconv.Itoa(evalDeadlineSeconds(s)))
+	mem := evalMemoryDefault
+	if s.EvalMemoryMiB > 0 {
+		mem = strconv.Itoa(s.EvalMemoryMiB)
+		if !slices.Contains(f.evalMemory.Options, mem) {
+			f.evalMemory.Options = append(f.evalMemory.Options, mem) // set elsewhere: kept as it is
+		}
+	}
+	f.evalMemory.SetSelected(mem)
 	days := s.ChangeSetRetentionDays
 	if days <= 0 {
 		days = app.DefaultChangeSetRetentionDays
@@ -101,6 +111,7 @@ func (f *settingsForm) items() []*widget.FormItem {
 		widget.NewFormItem("File tree", f.hideIgnored),
 		widget.NewFormItem("Go", f.format),
 		{Text: "Evaluation deadline", Widget: f.evalDeadline, HintText: "seconds an evaluation you start may run; past it the evaluator is killed"},
+		{Text: "Evaluator memory (MiB)", Widget: f.evalMemory, HintText: "each evaluator's limit; past it the result says out of memory (from the next start)"},
 		{Text: "Keep decided change sets (days)", Widget: f.retention, HintText: "applied, rejected and withdrawn ones are removed after this"},
 	}
 }
@@ -110,13 +121,17 @@ func (f *settingsForm) values() (app.Settings, string) {
 	tab, _ := strconv.Atoi(f.tabWidth.Selected)
 	size, _ := strconv.Atoi(f.font.Selected) // "default" reads as 0
 	deadline, _ := strconv.Atoi(f.evalDeadline.Selected)
+	memory, _ := strconv.Atoi(f.evalMemory.Selected) // the default reads as 0
 	days, _ := strconv.Atoi(f.retention.Selected)
 	return app.Settings{
 		Listener: f.listener.Checked, HideIgnored: f.hideIgnored.Checked,
 		TabWidth: tab, Theme: f.theme.Selected, FontSize: float32(size), FormatOnSave: f.format.Checked,
-		EvalDeadline: deadline, ChangeSetRetentionDays: days,
+		EvalDeadline: deadline, EvalMemoryMiB: memory, ChangeSetRetentionDays: days,
 	}, f.policy.Selected
 }
+
+// evalMemoryDefault is the evaluator memory choice that sets no number.
+const evalMemoryDefault = "a quarter of RAM"
 
 // evalDeadlineSeconds is the setting, its default (10 s) when unset.
 func evalDeadlineSeconds(s app.Settings) int {

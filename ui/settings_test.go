@@ -17,8 +17,9 @@ func TestSettingsFormRoundTrips(t *testing.T) {
 		policy string
 	}{
 		{"defaults", app.DefaultSettings(), app.PolicyAsk},
-		{"changed", app.Settings{Listener: false, TabWidth: 8, Theme: app.ThemeLight, FontSize: 16, HideIgnored: true, EvalDeadline: 30, ChangeSetRetentionDays: 90}, app.PolicyDeny},
+		{"changed", app.Settings{Listener: false, TabWidth: 8, Theme: app.ThemeLight, FontSize: 16, HideIgnored: true, EvalDeadline: 30, EvalMemoryMiB: 2048, ChangeSetRetentionDays: 90}, app.PolicyDeny},
 		{"retention set elsewhere", app.Settings{TabWidth: 4, Theme: app.ThemeDark, EvalDeadline: 10, ChangeSetRetentionDays: 12}, app.PolicyAllow},
+		{"memory set elsewhere", app.Settings{TabWidth: 4, Theme: app.ThemeDark, EvalDeadline: 10, EvalMemoryMiB: 3000, ChangeSetRetentionDays: 30}, app.PolicyAsk},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

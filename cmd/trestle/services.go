@@ -29,9 +29,15 @@ func newServices(p *app.Project, store *app.Store, policy string, ask func(conte
 	if store != nil {
 		changes = changeset.NewManager(store, p)
 	}
+	var memory int64 // 0: a quarter of the machine's
+	if store != nil {
+		if s, err := store.Settings(); err == nil {
+			memory = int64(s.EvalMemoryMiB) << 20
+		}
+	}
 	evals := eval.NewManager(eval.ManagerOptions{
 		Root: p.Root, Module: p.Module, Selections: c.Selections, WorkerCommand: workerCommand,
-		Native: nativeEval(),
+		Native: nativeEval(), MemoryLimit: memory,
 	})
 	conf.onReload = func(c projconf.Config) { evals.SetSelections(c.Selections) }
 	return services.Services{
