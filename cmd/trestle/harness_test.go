@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -65,10 +66,7 @@ func startXvfb(tb testing.TB) string {
 		tb.Skip("Xvfb is not installed; run scripts/deps.sh --test")
 	}
 	for n := 90 + os.Getpid()%50; n < 400; n++ {
-		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
-			continue
-		}
-		if _, err := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", n)); err == nil {
+		if displayInUse(n) {
 			continue
 		}
 		cmd := exec.Command("Xvfb", fmt.Sprintf(":%d", n), "-screen", "0", "1280x800x24", "-nolisten", "tcp")
@@ -77,7 +75,17 @@ func startXvfb(tb testing.TB) string {
 		}
 		done := make(chan struct{})
 		go func() { cmd.Wait(); close(done) }()
-		tb.Cleanup(func() { cmd.Process.Kill(); <-done })
+		tb.Cleanup(func() {
+			// SIGTERM lets Xvfb remove its lock and socket; a SIGKILLed one
+			// left them, and 300 runs' worth filled every display number.
+			cmd.Process.Signal(syscall.SIGTERM)
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				cmd.Process.Kill()
+				<-done
+			}
+		})
 		sock := fmt.Sprintf("/tmp/.X11-unix/X%d", n)
 		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 			select {
@@ -94,6 +102,26 @@ func startXvfb(tb testing.TB) string {
 	}
 	tb.Fatal("no free X display")
 	return ""
+}
+
+// displayInUse reports whether X display n is taken: its lock names a live
+// process. The lock and socket of a dead server are removed, as an X
+// server would.
+func displayInUse(n int) bool {
+	lock := fmt.Sprintf("/tmp/.X%d-lock", n)
+	sock := fmt.Sprintf("/tmp/.X11-unix/X%d", n)
+	data, err := os.ReadFile(lock)
+	if err != nil {
+		_, sockErr := os.Stat(sock)
+		return sockErr == nil // a socket without a lock: leave it alone
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err == nil && pid > 0 && syscall.Kill(pid, 0) == nil {
+		return true
+	}
+	os.Remove(lock)
+	os.Remove(sock)
+	return false
 }
 
 // testProject writes a small Go module.
