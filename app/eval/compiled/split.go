@@ -8,6 +8,8 @@ import (
 	"go/token"
 	"strconv"
 	"strings"
+
+	"trestle/app/eval/evalworker"
 )
 
 // pieceKind says where a top-level piece of input goes in the program.
@@ -93,97 +95,24 @@ func splitInput(src string) (*input, error) {
 	return in, nil
 }
 
-// scanPieces tokenizes src and cuts it at semicolons outside brackets.
+// scanPieces cuts src into its top-level pieces (evalworker.ScanInput).
 func scanPieces(src string) ([]piece, error) {
-	fset := token.NewFileSet()
-	file := fset.AddFile("input", -1, len(src))
-	var s scanner.Scanner
-	var first error
-	s.Init(file, []byte(src), func(pos token.Position, msg string) {
-		if first == nil {
-			first = fmt.Errorf("%d:%d: %s", pos.Line, pos.Column, msg)
-		}
-	}, 0)
-	var pieces []piece
-	var toks []token.Token
-	depth, start := 0, 0
-	for {
-		pos, tok, _ := s.Scan()
-		off := file.Offset(pos)
-		if tok == token.EOF || (tok == token.SEMICOLON && depth == 0) {
-			if len(toks) > 0 {
-				p := file.Position(file.Pos(start))
-				pieces = append(pieces, piece{kind: classify(toks), start: start, end: off, line: p.Line, col: p.Column})
-			}
-			toks = toks[:0]
-			if tok == token.EOF {
-				break
-			}
-			continue
-		}
-		depth += bracketDelta(tok)
-		if len(toks) == 0 {
-			start = off
-		}
-		toks = append(toks, tok)
+	ps, err := evalworker.ScanInput(src)
+	if err != nil {
+		return nil, err
 	}
-	if first != nil {
-		return nil, first
-	}
-	if depth != 0 {
-		return nil, fmt.Errorf("%d:%d: unbalanced brackets: the input ends inside ( [ or {", file.Position(file.Pos(len(src))).Line, file.Position(file.Pos(len(src))).Column)
-	}
-	if len(pieces) > 0 && startsWithPackage(src, pieces[0]) {
-		return nil, fmt.Errorf("%d:%d: a package clause cannot be evaluated; leave it out", pieces[0].line, pieces[0].col)
+	pieces := make([]piece, len(ps))
+	for i, p := range ps {
+		kind := pieceStmt
+		switch p.Kind {
+		case evalworker.PieceDecl:
+			kind = pieceDecl
+		case evalworker.PieceImport:
+			kind = pieceImport
+		}
+		pieces[i] = piece{kind: kind, start: p.Start, end: p.End, line: p.Line, col: p.Col}
 	}
 	return pieces, nil
-}
-
-func startsWithPackage(src string, p piece) bool {
-	return strings.HasPrefix(src[p.start:p.end], "package")
-}
-
-func bracketDelta(tok token.Token) int {
-	switch tok {
-	case token.LPAREN, token.LBRACK, token.LBRACE:
-		return 1
-	case token.RPAREN, token.RBRACK, token.RBRACE:
-		return -1
-	}
-	return 0
-}
-
-// classify tells a piece's kind from its first tokens: a func literal
-// statement (func() {...}()) is a statement, a named function or a method a
-// declaration; top-level var, const and type are package declarations, as
-// they are in GoNB, so that they accumulate.
-func classify(toks []token.Token) pieceKind {
-	switch toks[0] {
-	case token.IMPORT:
-		return pieceImport
-	case token.CONST, token.TYPE, token.VAR:
-		return pieceDecl
-	case token.FUNC:
-		if len(toks) > 1 && toks[1] == token.IDENT {
-			return pieceDecl
-		}
-		if len(toks) > 1 && toks[1] == token.LPAREN && isMethod(toks) {
-			return pieceDecl
-		}
-	}
-	return pieceStmt
-}
-
-// isMethod reports whether toks (func, "(") are "func (r T) Name(".
-func isMethod(toks []token.Token) bool {
-	depth := 0
-	for i := 1; i < len(toks); i++ {
-		depth += bracketDelta(toks[i])
-		if depth == 0 {
-			return i+2 < len(toks) && toks[i+1] == token.IDENT && toks[i+2] == token.LPAREN
-		}
-	}
-	return false
 }
 
 // wrapped is a piece of input parsed inside prefix and suffix (a package

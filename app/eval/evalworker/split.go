@@ -3,7 +3,6 @@ package evalworker
 import (
 	"go/ast"
 	"go/parser"
-	"go/scanner"
 	"go/token"
 	"strconv"
 	"strings"
@@ -102,40 +101,25 @@ func groupChunks(src string, chunks []chunk) []group {
 	return groups
 }
 
-// scanChunks tokenizes src and cuts it at semicolons (explicit or inserted
-// at line ends) outside brackets. It reports false when src does not scan,
-// has unbalanced brackets or starts with a package clause: yaegi then gets
-// the input as it is and reports the problem itself.
+// scanChunks cuts src into its top-level pieces (ScanInput). It reports
+// false when src does not scan, has unbalanced brackets or starts with a
+// package clause: yaegi then gets the input as it is and reports the
+// problem itself.
 func scanChunks(src string) ([]chunk, bool) {
-	fset := token.NewFileSet()
-	file := fset.AddFile("", -1, len(src))
-	var s scanner.Scanner
-	bad := false
-	s.Init(file, []byte(src), func(token.Position, string) { bad = true }, 0)
-	var chunks []chunk
-	var toks []token.Token
-	depth, start := 0, 0
-	for {
-		pos, tok, _ := s.Scan()
-		off := file.Offset(pos)
-		if tok == token.EOF || (tok == token.SEMICOLON && depth == 0) {
-			if len(toks) > 0 {
-				chunks = append(chunks, chunk{kind: classify(toks), start: start, end: off})
-			}
-			toks = toks[:0]
-			if tok == token.EOF {
-				break
-			}
-			continue
-		}
-		depth += bracketDelta(tok)
-		if len(toks) == 0 {
-			start = off
-		}
-		toks = append(toks, tok)
-	}
-	if bad || depth != 0 || (len(chunks) > 0 && startsWith(src, chunks[0], "package")) {
+	ps, err := ScanInput(src)
+	if err != nil {
 		return nil, false
+	}
+	chunks := make([]chunk, len(ps))
+	for i, p := range ps {
+		kind := kindStmt
+		switch p.Kind {
+		case PieceDecl:
+			kind = kindDecl
+		case PieceImport:
+			kind = kindImport
+		}
+		chunks[i] = chunk{kind: kind, start: p.Start, end: p.End}
 	}
 	return chunks, true
 }
@@ -154,59 +138,6 @@ func definesState(stmt string) bool {
 	switch body.List[0].(type) {
 	case *ast.AssignStmt, *ast.IncDecStmt, *ast.DeclStmt:
 		return true
-	}
-	return false
-}
-
-func startsWith(src string, c chunk, word string) bool {
-	return strings.HasPrefix(src[c.start:c.end], word)
-}
-
-func bracketDelta(tok token.Token) int {
-	switch tok {
-	case token.LPAREN, token.LBRACK, token.LBRACE:
-		return 1
-	case token.RPAREN, token.RBRACK, token.RBRACE:
-		return -1
-	}
-	return 0
-}
-
-// classify tells a piece's kind from its tokens. A func literal statement
-// (func() {...}()) is a statement; a named function or a method is a
-// declaration.
-func classify(toks []token.Token) chunkKind {
-	switch toks[0] {
-	case token.IMPORT:
-		return kindImport
-	case token.CONST, token.TYPE, token.VAR:
-		return kindDecl
-	case token.FUNC:
-		if isFuncDecl(toks) {
-			return kindDecl
-		}
-	}
-	return kindStmt
-}
-
-// isFuncDecl reports whether toks (starting with func) declare a function
-// ("func Name") or a method ("func (r T) Name(").
-func isFuncDecl(toks []token.Token) bool {
-	if len(toks) < 2 {
-		return false
-	}
-	if toks[1] == token.IDENT {
-		return true
-	}
-	if toks[1] != token.LPAREN {
-		return false
-	}
-	depth := 0
-	for i := 1; i < len(toks); i++ {
-		depth += bracketDelta(toks[i])
-		if depth == 0 {
-			return i+2 < len(toks) && toks[i+1] == token.IDENT && toks[i+2] == token.LPAREN
-		}
 	}
 	return false
 }
