@@ -10,19 +10,21 @@ import (
 	"sync"
 	"time"
 
-	"trestle/app"
 	"trestle/app/changeset"
 	"trestle/app/eval"
 	"trestle/app/lsp"
+	"trestle/app/permission"
 	"trestle/app/projconf"
+	"trestle/app/project"
 	"trestle/app/services"
+	"trestle/app/store"
 	"trestle/app/task"
 )
 
 // newServices builds the project's evaluator, task runner, permission gate
 // and, with a store, change sets. ask is nil for the headless server
 // (nobody to ask). Close the evaluator when done.
-func newServices(p *app.Project, store *app.Store, policy string, ask func(context.Context, app.PermissionRequest) (app.Decision, error)) services.Services {
+func newServices(p *project.Project, store *store.Store, policy string, ask func(context.Context, permission.Request) (permission.Decision, error)) services.Services {
 	conf := &projectConfig{root: p.Root}
 	c, _ := conf.get()
 	var changes *changeset.Manager
@@ -45,7 +47,7 @@ func newServices(p *app.Project, store *app.Store, policy string, ask func(conte
 		ChangeSets: changes,
 		Eval:       evals,
 		Tasks:      task.NewRunner(p.Root),
-		Gate:       app.NewGate(policy, ask),
+		Gate:       permission.NewGate(policy, ask),
 		Config:     conf.get,
 	}
 }
@@ -79,7 +81,7 @@ func nativeEval() bool { return os.Getenv(nativeEvalEnv) != "off" }
 // newLSP is the project's gopls client; gopls starts on first use. It is
 // found on PATH, in $(go env GOPATH)/bin or in Trestle's per-user bin
 // folder, where the window installs it on the person's consent.
-func newLSP(p *app.Project) *lsp.Client {
+func newLSP(p *project.Project) *lsp.Client {
 	return lsp.New(lsp.Config{Root: p.Root, Logger: newLogger(), Find: func(ctx context.Context) (string, error) {
 		return lsp.Find(ctx, goplsBin())
 	}})

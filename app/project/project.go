@@ -1,4 +1,4 @@
-package app
+package project
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/mod/modfile"
 
+	"trestle/app/errdefs"
 	"trestle/app/ignore"
 )
 
@@ -40,9 +41,9 @@ type Project struct {
 	gitDir string
 }
 
-// OpenProject resolves dir (absolute, symlinks resolved), checks that it is a
+// Open resolves dir (absolute, symlinks resolved), checks that it is a
 // folder and reads the module path from its go.mod when there is one.
-func OpenProject(dir string) (*Project, error) {
+func Open(dir string) (*Project, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("open project %s: %w", dir, err)
@@ -50,7 +51,7 @@ func OpenProject(dir string) (*Project, error) {
 	root, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("open project %s: no such folder: %w", abs, ErrNotFound)
+			return nil, fmt.Errorf("open project %s: no such folder: %w", abs, errdefs.ErrNotFound)
 		}
 		return nil, fmt.Errorf("open project %s: %w", abs, err)
 	}
@@ -59,7 +60,7 @@ func OpenProject(dir string) (*Project, error) {
 		return nil, fmt.Errorf("open project %s: %w", root, err)
 	}
 	if !info.IsDir() {
-		return nil, fmt.Errorf("open project %s: not a folder: %w", root, ErrInvalid)
+		return nil, fmt.Errorf("open project %s: not a folder: %w", root, errdefs.ErrInvalid)
 	}
 	p := &Project{Root: root, gitDir: linkedGitDir(root)}
 	if data, err := os.ReadFile(filepath.Join(root, "go.mod")); err == nil {
@@ -75,7 +76,7 @@ func OpenProject(dir string) (*Project, error) {
 // so it can be checked before it is created.
 func (p *Project) Resolve(name string) (string, error) {
 	if strings.ContainsRune(name, 0) {
-		return "", fmt.Errorf("path %q contains a NUL byte: %w", name, ErrInvalid)
+		return "", fmt.Errorf("path %q contains a NUL byte: %w", name, errdefs.ErrInvalid)
 	}
 	joined := name
 	if !filepath.IsAbs(name) {
@@ -83,14 +84,14 @@ func (p *Project) Resolve(name string) (string, error) {
 	}
 	joined = filepath.Clean(joined)
 	if !within(p.Root, joined) {
-		return "", fmt.Errorf("%s: %w (root %s)", name, ErrOutside, p.Root)
+		return "", fmt.Errorf("%s: %w (root %s)", name, errdefs.ErrOutside, p.Root)
 	}
 	real, err := evalExisting(joined)
 	if err != nil {
 		return "", fmt.Errorf("resolve %s: %w", name, err)
 	}
 	if !within(p.Root, real) {
-		return "", fmt.Errorf("%s: %w (a symlink leads to %s)", name, ErrOutside, real)
+		return "", fmt.Errorf("%s: %w (a symlink leads to %s)", name, errdefs.ErrOutside, real)
 	}
 	return real, nil
 }
@@ -111,7 +112,7 @@ func (p *Project) ResolveShown(name string) (string, error) {
 	if p.isGitAbs(filepath.Clean(joined)) || p.isGitAbs(real) {
 		return "", fmt.Errorf("%s is in git's own folder (.git), which Trestle does not show: its config can "+
 			"hold credentials, and git runs commands named there. The branch and changed files are in "+
-			"trestle_workbench: %w", name, ErrRefused)
+			"trestle_workbench: %w", name, errdefs.ErrRefused)
 	}
 	return real, nil
 }
@@ -224,22 +225,22 @@ func (p *Project) ReadFile(name string) (FileText, error) {
 	info, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return FileText{}, fmt.Errorf("read %s: no such file: %w", rel, ErrNotFound)
+		return FileText{}, fmt.Errorf("read %s: no such file: %w", rel, errdefs.ErrNotFound)
 	case err != nil:
 		return FileText{}, fmt.Errorf("read %s: %w", rel, err)
 	case info.IsDir():
-		return FileText{}, fmt.Errorf("read %s: it is a folder; list it with trestle_files: %w", rel, ErrInvalid)
+		return FileText{}, fmt.Errorf("read %s: it is a folder; list it with trestle_files: %w", rel, errdefs.ErrInvalid)
 	case !info.Mode().IsRegular(): // a FIFO or device would block the read, or never end
-		return FileText{}, fmt.Errorf("read %s: not a regular file (%v): %w", rel, info.Mode().Type(), ErrInvalid)
+		return FileText{}, fmt.Errorf("read %s: not a regular file (%v): %w", rel, info.Mode().Type(), errdefs.ErrInvalid)
 	case info.Size() > MaxReadBytes:
-		return FileText{}, fmt.Errorf("read %s: %d bytes is over the %d byte limit: %w", rel, info.Size(), MaxReadBytes, ErrTooLarge)
+		return FileText{}, fmt.Errorf("read %s: %d bytes is over the %d byte limit: %w", rel, info.Size(), MaxReadBytes, errdefs.ErrTooLarge)
 	}
 	data, err := os.ReadFile(abs)
 	if err != nil {
 		return FileText{}, fmt.Errorf("read %s: %w", rel, err)
 	}
 	if IsBinary(data) {
-		return FileText{}, fmt.Errorf("read %s: binary file (NUL bytes), not text: %w", rel, ErrInvalid)
+		return FileText{}, fmt.Errorf("read %s: binary file (NUL bytes), not text: %w", rel, errdefs.ErrInvalid)
 	}
 	return NewFileText(rel, string(data)), nil
 }
@@ -271,10 +272,10 @@ func SliceLines(text string, start, end int) (string, error) {
 		end = total
 	}
 	if start > total {
-		return "", fmt.Errorf("start_line %d is past the last line (%d): %w", start, total, ErrInvalid)
+		return "", fmt.Errorf("start_line %d is past the last line (%d): %w", start, total, errdefs.ErrInvalid)
 	}
 	if end < start {
-		return "", fmt.Errorf("end_line %d is before start_line %d: %w", end, start, ErrInvalid)
+		return "", fmt.Errorf("end_line %d is before start_line %d: %w", end, start, errdefs.ErrInvalid)
 	}
 	lines := strings.SplitAfter(text, "\n")
 	return strings.Join(lines[start-1:end], ""), nil
@@ -288,7 +289,7 @@ func SliceLines(text string, start, end int) (string, error) {
 func (p *Project) ListFiles(ctx context.Context, under, glob string, limit int) ([]string, bool, error) {
 	if glob != "" {
 		if _, err := path.Match(glob, ""); err != nil {
-			return nil, false, fmt.Errorf("glob %q: %v: %w", glob, err, ErrInvalid)
+			return nil, false, fmt.Errorf("glob %q: %v: %w", glob, err, errdefs.ErrInvalid)
 		}
 	}
 	if limit <= 0 {
@@ -300,9 +301,9 @@ func (p *Project) ListFiles(ctx context.Context, under, glob string, limit int) 
 		return nil, false, err
 	}
 	if info, err := os.Stat(start); err != nil {
-		return nil, false, fmt.Errorf("list %s: no such folder: %w", under, ErrNotFound)
+		return nil, false, fmt.Errorf("list %s: no such folder: %w", under, errdefs.ErrNotFound)
 	} else if !info.IsDir() {
-		return nil, false, fmt.Errorf("list %s: not a folder: %w", under, ErrInvalid)
+		return nil, false, fmt.Errorf("list %s: not a folder: %w", under, errdefs.ErrInvalid)
 	}
 	files := []string{} // an empty list is [], not null, in JSON
 	truncated := false

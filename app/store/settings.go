@@ -1,4 +1,4 @@
-package app
+package store
 
 import (
 	"encoding/json"
@@ -9,13 +9,9 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
-)
 
-// Agent permission policies for evaluations and runs an agent asks for.
-const (
-	PolicyAsk   = "ask"
-	PolicyAllow = "allow"
-	PolicyDeny  = "deny"
+	"trestle/app/errdefs"
+	"trestle/app/permission"
 )
 
 // Themes a person can pick.
@@ -85,18 +81,18 @@ func DefaultSettings() Settings {
 func (s Settings) Validate() error {
 	switch {
 	case s.TabWidth < 1 || s.TabWidth > 16:
-		return fmt.Errorf("tab width %d is outside 1..16: %w", s.TabWidth, ErrInvalid)
+		return fmt.Errorf("tab width %d is outside 1..16: %w", s.TabWidth, errdefs.ErrInvalid)
 	case s.Theme != ThemeSystem && s.Theme != ThemeLight && s.Theme != ThemeDark:
-		return fmt.Errorf("theme %q is not system, light or dark: %w", s.Theme, ErrInvalid)
+		return fmt.Errorf("theme %q is not system, light or dark: %w", s.Theme, errdefs.ErrInvalid)
 	case s.EvalDeadline < 0 || s.EvalDeadline > MaxEvalDeadline:
-		return fmt.Errorf("evaluation deadline %d s is outside 1..%d: %w", s.EvalDeadline, MaxEvalDeadline, ErrInvalid)
+		return fmt.Errorf("evaluation deadline %d s is outside 1..%d: %w", s.EvalDeadline, MaxEvalDeadline, errdefs.ErrInvalid)
 	case s.FontSize != 0 && (s.FontSize < 8 || s.FontSize > 40):
-		return fmt.Errorf("font size %.0f is outside 8..40: %w", s.FontSize, ErrInvalid)
+		return fmt.Errorf("font size %.0f is outside 8..40: %w", s.FontSize, errdefs.ErrInvalid)
 	case s.EvalMemoryMiB != 0 && (s.EvalMemoryMiB < MinEvalMemoryMiB || s.EvalMemoryMiB > MaxEvalMemoryMiB):
 		return fmt.Errorf("evaluator memory %d MiB is outside %d..%d (0 for a quarter of the machine's): %w",
-			s.EvalMemoryMiB, MinEvalMemoryMiB, MaxEvalMemoryMiB, ErrInvalid)
+			s.EvalMemoryMiB, MinEvalMemoryMiB, MaxEvalMemoryMiB, errdefs.ErrInvalid)
 	case s.ChangeSetRetentionDays < 0 || s.ChangeSetRetentionDays > MaxChangeSetRetentionDays:
-		return fmt.Errorf("change set retention %d days is outside 1..%d (0 for the default): %w", s.ChangeSetRetentionDays, MaxChangeSetRetentionDays, ErrInvalid)
+		return fmt.Errorf("change set retention %d days is outside 1..%d (0 for the default): %w", s.ChangeSetRetentionDays, MaxChangeSetRetentionDays, errdefs.ErrInvalid)
 	}
 	return nil
 }
@@ -113,11 +109,6 @@ type ProjectState struct {
 	ActiveTab  string   `json:"active_tab,omitempty"`
 	Selection  string   `json:"selection,omitempty"`
 	LastOpened string   `json:"last_opened,omitempty"`
-}
-
-// ValidPolicy reports whether p is a known policy.
-func ValidPolicy(p string) bool {
-	return p == PolicyAsk || p == PolicyAllow || p == PolicyDeny
 }
 
 const settingsKey = "settings"
@@ -163,8 +154,8 @@ func (s *Store) ProjectState(dir string) (ProjectState, error) {
 
 // SaveProjectState stores st for project dir.
 func (s *Store) SaveProjectState(dir string, st ProjectState) error {
-	if st.Policy != "" && !ValidPolicy(st.Policy) {
-		return fmt.Errorf("policy %q is not ask, allow or deny: %w", st.Policy, ErrInvalid)
+	if st.Policy != "" && !permission.ValidPolicy(st.Policy) {
+		return fmt.Errorf("policy %q is not ask, allow or deny: %w", st.Policy, errdefs.ErrInvalid)
 	}
 	return s.putJSON(bucketProjects, dir, st, "save the state of project "+dir)
 }
