@@ -148,27 +148,3 @@ func (s *Store) viewOnce(fn func(*bolt.Tx) error) error {
 		return fn(tx)
 	})
 }
-
-// TouchProject records dir as opened now.
-func (s *Store) TouchProject(dir string) error {
-	err := s.update(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketRecent).Put([]byte(dir), []byte(time.Now().UTC().Format(time.RFC3339Nano)))
-	})
-	if err != nil {
-		return fmt.Errorf("record recent project %s: %w", dir, err)
-	}
-	return nil
-}
-
-// LastProject returns the most recently opened project that still exists,
-// or ErrNotFound.
-func (s *Store) LastProject() (string, error) {
-	dirs, err := s.RecentProjects()
-	if err != nil {
-		return "", err
-	}
-	if len(dirs) == 0 {
-		return "", fmt.Errorf("no recent project: %w", errdefs.ErrNotFound)
-	}
-	return dirs[0], nil
-}
