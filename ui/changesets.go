@@ -618,7 +618,7 @@ func (w *Window) replaceTab(f loaded, before string) {
 	if t == nil {
 		return
 	}
-	if t.dirty() && t.view.buf.FileText() != before {
+	if t.dirty() && t.view.Buffer().FileText() != before {
 		w.status.notify(f.path + " has edits made during the change; its tab keeps them, the file on disk has the change")
 		return
 	}

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"trestle/ui/editor"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 )
@@ -49,8 +51,8 @@ func (w *Window) editMenu() *fyne.Menu {
 		menuItem("Paste", &fyne.ShortcutPaste{}, send(&fyne.ShortcutPaste{Clipboard: clip})),
 		menuItem("Select All", &fyne.ShortcutSelectAll{}, send(&fyne.ShortcutSelectAll{})),
 		fyne.NewMenuItemSeparator(),
-		menuItem("Find…", ctrlKey(fyne.KeyF, false), func() { w.withEditor((*editor).find) }),
-		menuItem("Go to Line…", ctrlKey(fyne.KeyG, false), func() { w.withEditor((*editor).goToLine) }),
+		menuItem("Find…", ctrlKey(fyne.KeyF, false), func() { w.withEditor((*editor.Editor).ShowFind) }),
+		menuItem("Go to Line…", ctrlKey(fyne.KeyG, false), func() { w.withEditor((*editor.Editor).ShowGoToLine) }),
 	)
 }
 
@@ -61,5 +63,5 @@ func (w *Window) sendShortcut(sc fyne.Shortcut) {
 		f.TypedShortcut(sc)
 		return
 	}
-	w.withEditor(func(e *editor) { e.page.TypedShortcut(sc) })
+	w.withEditor(func(e *editor.Editor) { e.Page().TypedShortcut(sc) })
 }

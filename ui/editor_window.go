@@ -8,6 +8,7 @@ import (
 
 	"trestle/app"
 	"trestle/app/textbuf"
+	"trestle/ui/editor"
 )
 
 // Selection returns the active editor's path, selected text and range.
@@ -52,7 +53,7 @@ func (w *Window) SelectRange(ctx context.Context, rel string, startLine, startCo
 // on the main goroutine.
 func (w *Window) CaretPosition() (line, col int) {
 	if e := w.tabs.activeEditor(); e != nil {
-		return e.caret.Line + 1, e.caret.Col + 1
+		return e.Caret().Line + 1, e.Caret().Col + 1
 	}
 	return 0, 0
 }
@@ -83,12 +84,12 @@ func (w *Window) confirmQuit() {
 func (w *Window) editorShortcuts() {
 	w.shortcut(fyne.KeyS, w.tabs.saveActive)
 	w.shortcut(fyne.KeyW, w.closeActiveTab)
-	w.shortcut(fyne.KeyF, func() { w.withEditor((*editor).find) })
-	w.shortcut(fyne.KeyG, func() { w.withEditor((*editor).goToLine) })
+	w.shortcut(fyne.KeyF, func() { w.withEditor((*editor.Editor).ShowFind) })
+	w.shortcut(fyne.KeyG, func() { w.withEditor((*editor.Editor).ShowGoToLine) })
 }
 
 // withEditor calls fn with the active editor, if there is one.
-func (w *Window) withEditor(fn func(*editor)) {
+func (w *Window) withEditor(fn func(*editor.Editor)) {
 	if e := w.tabs.activeEditor(); e != nil {
 		fn(e)
 	}
@@ -111,9 +112,9 @@ func (a *tabArea) selection() (app.EditorSelection, bool) {
 	if t == nil || t.view == nil {
 		return app.EditorSelection{}, false
 	}
-	sel := t.view.selection()
+	sel := t.view.Selection()
 	return app.EditorSelection{
-		Path: t.path, Text: t.view.selectedText(),
+		Path: t.path, Text: t.view.SelectedText(),
 		StartLine: sel.Start.Line + 1, StartCol: sel.Start.Col + 1,
 		EndLine: sel.End.Line + 1, EndCol: sel.End.Col + 1,
 	}, true
@@ -127,7 +128,7 @@ func (a *tabArea) selectRange(f loaded, r textbuf.Range) bool {
 	if t == nil || t.view == nil {
 		return false
 	}
-	t.view.selectRange(r)
-	t.view.centreLine(t.view.caret.Line)
+	t.view.SelectRange(r)
+	t.view.CentreCaret()
 	return true
 }

@@ -10,6 +10,7 @@ import (
 
 	"trestle/app"
 	"trestle/app/textbuf"
+	"trestle/ui/editor"
 )
 
 // loaded is a file read for a tab, off the main goroutine: either its text
@@ -59,7 +60,7 @@ func loadFile(p *app.Project, name string) (loaded, error) {
 	default:
 		f.hash = sha256.Sum256(data)
 		f.buf = textbuf.New(string(data))
-		if isGoFile(f.path) {
+		if editor.IsGoFile(f.path) {
 			f.hl = textbuf.NewHighlighter(f.buf.LineCount(), f.buf.Line)
 		}
 	}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"testing"
+	"trestle/ui/editor"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -58,7 +59,7 @@ func TestGoToFileLineSuffixAndKeys(t *testing.T) {
 	press(f, fyne.KeyReturn)
 	w.loading.Wait()
 	e := w.tabs.activeEditor()
-	if e == nil || w.tabs.active() != "main.go" || e.caret.Line != 5 {
+	if e == nil || w.tabs.active() != "main.go" || e.Caret().Line != 5 {
 		t.Fatalf("main.go:6 opened %q at line %v, want main.go at line 6", w.tabs.active(), caretLine(e))
 	}
 
@@ -66,8 +67,8 @@ func TestGoToFileLineSuffixAndKeys(t *testing.T) {
 	test.Type(f.entry, ":2")
 	press(f, fyne.KeyReturn)
 	w.loading.Wait()
-	if e := w.tabs.activeEditor(); e.caret.Line != 1 {
-		t.Errorf(":2 put the caret on line %d, want 2", e.caret.Line+1)
+	if e := w.tabs.activeEditor(); e.Caret().Line != 1 {
+		t.Errorf(":2 put the caret on line %d, want 2", e.Caret().Line+1)
 	}
 
 	f = openGoToFile(t, w)
@@ -111,11 +112,11 @@ func TestPaletteListsMenuActionsWithShortcuts(t *testing.T) {
 	}
 }
 
-func caretLine(e *editor) int {
+func caretLine(e *editor.Editor) int {
 	if e == nil {
 		return 0
 	}
-	return e.caret.Line + 1
+	return e.Caret().Line + 1
 }
 
 // TestOpenRecentListsAFolderOpenedFromThisWindow: after Open Folder opens

@@ -88,8 +88,8 @@ func TestWindowOpen(t *testing.T) {
 	if w.tabs.hint.Visible() {
 		t.Error("the hint still shows with a tab open")
 	}
-	if view := w.tabs.find("main.go").view; view.mark != 3 {
-		t.Errorf("marked line = %d, want 3", view.mark)
+	if view := w.tabs.find("main.go").view; view.Caret().Line != 2 {
+		t.Errorf("caret on line %d, want 3", view.Caret().Line+1)
 	}
 
 	if err := w.Open(ctx, "main.go", 0); err != nil {
