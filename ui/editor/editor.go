@@ -13,7 +13,7 @@ import (
 	"trestle/app/textbuf"
 )
 
-// editor is a code editor for one file. The page inside its Scroll is as
+// Editor is a code editor for one file. The page inside its Scroll is as
 // large as the whole text, but its TextGrid holds only the rows and
 // columns in view, so a file of 100k lines costs no more than a screenful
 // to draw; a keystroke changes one line of the buffer, re-highlights the
@@ -76,8 +76,8 @@ type Editor struct {
 	float *fyne.Container
 }
 
-// New returns an editor on buf, highlighted with hl (nil for none),
-// for the file named name (used to decide on colours).
+// New returns an editor on buf, highlighted with hl (nil: not Go source),
+// with nothing selected and the caret at the start. Main goroutine only.
 func New(buf *textbuf.Buffer, hl *textbuf.Highlighter) *Editor {
 	e := &Editor{buf: buf, hl: hl, wantCell: -1, tabWidth: textbuf.DefaultTabWidth, stale: true}
 	e.grid = widget.NewTextGrid()
