@@ -3,13 +3,12 @@ package ui
 import (
 	"context"
 	"fmt"
-
-	"fyne.io/fyne/v2"
-
 	"trestle/app"
 	"trestle/app/textbuf"
-	"trestle/ui/editor"
 )
+
+// The person's selection and caret, for the tools: what is selected in the
+// active editor, selecting a range in a file, where the caret is.
 
 // Selection returns the active editor's path, selected text and range.
 // With no editor open it is an error wrapping app.ErrNotFound. Safe for
@@ -56,54 +55,6 @@ func (w *Window) CaretPosition() (line, col int) {
 		return e.Caret().Line + 1, e.Caret().Col + 1
 	}
 	return 0, 0
-}
-
-// confirmQuit closes the window, first asking whether to save when any tab
-// has unsaved changes. It is the window's close intercept and runs on the
-// main goroutine.
-func (w *Window) confirmQuit() {
-	dirty := w.tabs.dirtyTabs()
-	if len(dirty) == 0 {
-		w.win.Close()
-		return
-	}
-	msg := fmt.Sprintf("%d file(s) have unsaved changes: %s", len(dirty), fileNames(dirty))
-	askSave(w.win, "Quit Trestle", msg, func() {
-		w.tabs.saveAll(func(ok bool) {
-			if ok {
-				w.win.Close()
-			}
-		})
-	}, w.win.Close)
-}
-
-// editorShortcuts binds Ctrl+S (save), Ctrl+W (close the tab), Ctrl+F
-// (find) and Ctrl+G (go to line) for
-// when the focus is outside the editor; a focused editor saves itself.
-// Main goroutine only.
-func (w *Window) editorShortcuts() {
-	w.shortcut(fyne.KeyS, w.tabs.saveActive)
-	w.shortcut(fyne.KeyW, w.closeActiveTab)
-	w.shortcut(fyne.KeyF, func() { w.withEditor((*editor.Editor).ShowFind) })
-	w.shortcut(fyne.KeyG, func() { w.withEditor((*editor.Editor).ShowGoToLine) })
-}
-
-// withEditor calls fn with the active editor, if there is one.
-func (w *Window) withEditor(fn func(*editor.Editor)) {
-	if e := w.tabs.activeEditor(); e != nil {
-		fn(e)
-	}
-}
-
-// saveAll saves every tab with unsaved changes. Main goroutine only.
-func (w *Window) saveAll() { w.tabs.saveAll(nil) }
-
-// closeActiveTab closes the selected tab, asking first when it has unsaved
-// changes. Main goroutine only.
-func (w *Window) closeActiveTab() {
-	if t := w.tabs.current(); t != nil {
-		w.tabs.askClose(t.item)
-	}
 }
 
 // selection describes the active editor's selection for the tools.
