@@ -68,11 +68,11 @@ type changeSetsView struct {
 	refreshed chan struct{}
 }
 
-// SetChangeSets shows m's change sets in a Change Sets tab of the bottom
+// showChangeSets shows m's change sets in a Change Sets tab of the bottom
 // panes and starts watching the store for proposals from other processes
-// until the window closes. A nil m does nothing. It must be called on the
-// main goroutine, once, before the window shows.
-func (w *Window) SetChangeSets(m *changeset.Manager) {
+// until the window closes (New's fifth step). A nil m does nothing. Main
+// goroutine only, once.
+func (w *Window) showChangeSets(m *changeset.Manager) {
 	if m == nil || w.changes != nil {
 		return
 	}
@@ -641,7 +641,7 @@ func (w *Window) replaceTab(f loaded, before string) {
 
 // changeSetsSawFiles marks stale, off the main goroutine, the pending
 // change sets that touch files a watcher batch changed, and shows them.
-// Safe to call from any goroutine once SetChangeSets has run.
+// Safe to call from any goroutine once New has returned.
 func (w *Window) changeSetsSawFiles(events []watch.Event) {
 	v := w.changes
 	if v == nil {

@@ -52,7 +52,7 @@ func startChangesWatched(t *testing.T, w *Window, m *changeset.Manager, every ti
 	old := changePollEvery
 	changePollEvery = every
 	t.Cleanup(func() { changePollEvery = old })
-	w.SetChangeSets(m)
+	w.showChangeSets(m)
 	v := w.changes
 	t.Cleanup(func() { v.stopPolling(); v.busy.Wait() })
 	waitRefreshed(t, v)

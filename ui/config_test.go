@@ -21,7 +21,7 @@ func TestConfigFeedsTheSelectionPickerAndReportsProblems(t *testing.T) {
 		}
 	}
 	write(`{"selections": {"integration": {"tags": ["integration"]}}}`)
-	w.SetServices(services.Services{
+	w.connectServices(services.Services{
 		Eval:   eval.NewManager(eval.ManagerOptions{Root: root}),
 		Config: func() (projconf.Config, error) { return projconf.Load(root) },
 	})

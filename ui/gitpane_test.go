@@ -42,7 +42,7 @@ func TestChangesPaneListsWhatGitSees(t *testing.T) {
 	os.Remove(filepath.Join(root, "gone.go"))
 	os.WriteFile(filepath.Join(root, "new.go"), []byte("package m\n"), 0o644)
 	w.Window().Resize(fyne.NewSize(1000, 700))
-	w.SetActions(Actions{})
+	w.installActions(Actions{})
 	w.refreshGit() // as Watch does (inline in tests)
 
 	g := w.panes.git

@@ -49,17 +49,11 @@ type goplsView struct {
 // Its OnClosed calls it; a quit that skips OnClosed (a signal, which Fyne
 // also catches and quits on at once) must call it first, from any
 // goroutine: once Fyne's loop has stopped, fyne.Do runs its function on
-// the caller's goroutine. Safe for concurrent use after SetServices.
+// the caller's goroutine. Safe for concurrent use once New has returned.
 func (w *Window) StopGopls() {
 	if w.gopls != nil {
 		w.gopls.stopped.Store(true)
 	}
-}
-
-// SetGoplsInstall names the per-user folder the window installs gopls into
-// when it is missing. Main goroutine only, before SetServices.
-func (w *Window) SetGoplsInstall(dir string) {
-	w.goplsInstallDir = dir
 }
 
 // startGopls links the window to client. Main goroutine only.

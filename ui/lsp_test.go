@@ -39,14 +39,14 @@ func goplsWindow(t *testing.T) (*Window, chan func()) {
 	}
 	a := test.NewTempApp(t)
 	p := newProject(t, map[string]string{"go.mod": "module example.com/demo\n\ngo 1.22\n", "main.go": goplsMain, "lib.go": goplsLib})
-	w := New(a, p)
+	w := newWindow(a, p)
 	w.files.async = func(fn func()) { fn() }
 	q := make(chan func(), 4096)
 	w.goplsDo = func(fn func()) { q <- fn }
 	client := lsp.New(lsp.Config{Root: p.Root, Logger: log.New(io.Discard, "", 0)})
 	w.Window().Resize(fyne.NewSize(1000, 700))
-	w.SetServices(services.Services{LSP: client})
-	w.loading.Wait() // SetServices reads the configuration on a goroutine
+	w.connectServices(services.Services{LSP: client})
+	w.loading.Wait() // connectServices reads the configuration on a goroutine
 	t.Cleanup(func() {
 		client.Close()
 		w.loading.Wait()

@@ -24,7 +24,7 @@ func press(f *finder, key fyne.KeyName) { f.entry.TypedKey(&fyne.KeyEvent{Name: 
 
 func TestGoToFileOpensTheTopMatch(t *testing.T) {
 	w := newTestWindow(t)
-	w.SetActions(Actions{})
+	w.installActions(Actions{})
 	w.Window().Resize(fyne.NewSize(900, 600))
 	f := openGoToFile(t, w)
 	if got := w.win.Canvas().Focused(); got != f.entry {
@@ -51,7 +51,7 @@ func TestGoToFileOpensTheTopMatch(t *testing.T) {
 
 func TestGoToFileLineSuffixAndKeys(t *testing.T) {
 	w := newTestWindow(t)
-	w.SetActions(Actions{})
+	w.installActions(Actions{})
 	w.Window().Resize(fyne.NewSize(900, 600))
 
 	f := openGoToFile(t, w)
@@ -89,7 +89,7 @@ func TestGoToFileLineSuffixAndKeys(t *testing.T) {
 
 func TestPaletteListsMenuActionsWithShortcuts(t *testing.T) {
 	w := newTestWindow(t)
-	w.SetActions(Actions{})
+	w.installActions(Actions{})
 	w.Window().Resize(fyne.NewSize(900, 600))
 	w.showPalette()
 	f := w.finders.open
@@ -124,7 +124,7 @@ func caretLine(e *editor.Editor) int {
 func TestOpenRecentListsAFolderOpenedFromThisWindow(t *testing.T) {
 	w := newTestWindow(t)
 	var opened []string
-	w.SetActions(Actions{OpenWindow: func(dir string) error { opened = append(opened, dir); return nil }})
+	w.installActions(Actions{OpenWindow: func(dir string) error { opened = append(opened, dir); return nil }})
 	other := t.TempDir()
 	w.openWindow(other)
 	var recent []string

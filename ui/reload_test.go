@@ -161,7 +161,7 @@ func TestStatusShowsCaret(t *testing.T) {
 
 func TestEditMenuActsOnFocus(t *testing.T) {
 	w := newTestWindow(t)
-	w.SetActions(Actions{})
+	w.installActions(Actions{})
 	e := openEditor(t, w, "main.go")
 	menus := map[string]*fyne.Menu{}
 	for _, m := range w.win.MainMenu().Items {
@@ -207,7 +207,7 @@ func TestSettingsTabWidthApplies(t *testing.T) {
 	w := newTestWindow(t)
 	s := w.settings
 	s.TabWidth = 2
-	w.SetSettings(s, "")
+	w.useSettings(s, "")
 	e := openEditor(t, w, "main.go")
 	if e.TabWidth() != 2 {
 		t.Errorf("new editor tab width %d, want 2", e.TabWidth())

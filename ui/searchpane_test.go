@@ -16,7 +16,7 @@ func syncSearch(s *searchPane) { s.async = func(fn func()) { fn() } }
 
 func TestSearchPaneFindsAndOpens(t *testing.T) {
 	w := newTestWindow(t)
-	w.SetActions(Actions{})
+	w.installActions(Actions{})
 	w.Window().Resize(fyne.NewSize(900, 600))
 	s := w.panes.search
 	syncSearch(s)

@@ -6,10 +6,10 @@ import "trestle/app/services"
 // evaluators, the tasks and .trestle.json, made by cmd/trestle and handed
 // to New.
 
-// SetServices connects the Eval pane and the Run menu to the project's
-// evaluator and tasks. It must be called on the main goroutine, before
-// SetActions.
-func (w *Window) SetServices(s services.Services) {
+// connectServices links the editors to gopls and the Eval pane and the Run
+// menu to the project's evaluator and tasks (New's fourth step). Main
+// goroutine only.
+func (w *Window) connectServices(s services.Services) {
 	w.services = s
 	if s.LSP != nil {
 		w.startGopls(s.LSP)

@@ -32,11 +32,13 @@ func newTestWindow(t *testing.T) *Window {
 	})
 }
 
-// newTestWindowWith is a window on a new project of files.
+// newTestWindowWith is a window on a new project of files, with only its
+// widgets built (newWindow): a test takes the further steps of New it
+// tries, with the hooks below in place first.
 func newTestWindowWith(t *testing.T, files map[string]string) *Window {
 	t.Helper()
 	a := test.NewTempApp(t)
-	w := New(a, newProject(t, files))
+	w := newWindow(a, newProject(t, files))
 	// Fyne's test driver runs fyne.Do inline on the calling goroutine, so a
 	// folder read on a goroutine would touch the tree beside the test: read
 	// inline instead (TestWindowTreeReadsFoldersOffTheMainGoroutine checks
@@ -216,5 +218,38 @@ func TestWindowStatus(t *testing.T) {
 	w.Notify("hello")
 	if got := w.status.message.Text; got != "hello" {
 		t.Errorf("message = %q", got)
+	}
+}
+
+// TestNewTakesEveryOption: New applies its Options in one go, as
+// cmd/trestle makes the window, and fills in the defaults for zero ones.
+func TestNewTakesEveryOption(t *testing.T) {
+	a := test.NewTempApp(t)
+	s := app.DefaultSettings()
+	s.TabWidth = 8
+	s.HideIgnored = true
+	w := New(a, newProject(t, map[string]string{"main.go": mainGo}), Options{
+		Settings: s, Policy: app.PolicyDeny, GoplsInstall: "/opt/gopls-bin", Actions: Actions{Version: "v9"},
+	})
+	t.Cleanup(func() { w.loading.Wait(); w.Window().Close(); w.status.stop() })
+	w.loading.Wait()
+	if w.Policy() != app.PolicyDeny || w.settings.TabWidth != 8 || !w.files.hideIgnored || w.goplsInstallDir != "/opt/gopls-bin" {
+		t.Errorf("options not applied: policy %q, settings %+v, hide %v, gopls %q", w.Policy(), w.settings, w.files.hideIgnored, w.goplsInstallDir)
+	}
+	if w.Window().MainMenu() == nil || w.actions.Version != "v9" {
+		t.Error("New did not install the actions (no main menu)")
+	}
+	if err := w.Open(context.Background(), "main.go", 0); err != nil {
+		t.Fatal(err)
+	}
+	if e := w.tabs.find("main.go").view; e.TabWidth() != 8 {
+		t.Errorf("an editor opened after New shows tabs at %d cells, want 8", e.TabWidth())
+	}
+
+	d := New(a, newProject(t, map[string]string{"main.go": mainGo}), Options{})
+	t.Cleanup(func() { d.loading.Wait(); d.Window().Close(); d.status.stop() })
+	d.loading.Wait()
+	if d.Policy() != app.PolicyAsk || d.settings != app.DefaultSettings() {
+		t.Errorf("zero options: policy %q, settings %+v; want ask and the defaults", d.Policy(), d.settings)
 	}
 }
