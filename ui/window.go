@@ -26,6 +26,7 @@ type Window struct {
 	tree    *projectTree
 	tabs    *tabArea
 	status  *statusBar
+	notices *noticeCenter // agents' messages: the bell's list and the toasts (notices.go)
 	panes   *panes
 	// actions, settings and policy are New's Options (menus.go, settings.go).
 	actions Actions
@@ -110,14 +111,18 @@ func New(a fyne.App, p *app.Project, o Options) *Window {
 // settings and nothing connected: New's first step, and what a test
 // starts from when it tries one step alone. Main goroutine only.
 func newWindow(a fyne.App, p *app.Project) *Window {
+	win := a.NewWindow("Trestle — " + filepath.Base(p.Root))
+	notices := newNoticeCenter(win, nil)
 	w := &Window{
 		project:  p,
-		win:      a.NewWindow("Trestle — " + filepath.Base(p.Root)),
-		status:   newStatusBar(p.Root),
+		win:      win,
+		notices:  notices,
+		status:   newStatusBar(p.Root, notices.bell),
 		tabs:     newTabArea(),
 		settings: app.DefaultSettings(),
 		policy:   app.PolicyAsk,
 	}
+	notices.review = w.reviewChangeSet
 	w.tabs.onChange = w.syncTree
 	w.tabs.onCaret = func(line, col int) { w.status.setCursor(line, col) }
 	w.tabs.onEval = w.evalByPerson
@@ -142,7 +147,7 @@ func newWindow(a fyne.App, p *app.Project) *Window {
 	w.paneSplit.Offset = 0.72
 	w.treeSplit = container.NewHSplit(w.tree, w.paneSplit)
 	w.treeSplit.Offset = 0.25
-	w.win.SetContent(container.NewBorder(nil, w.status.bar, nil, nil, w.treeSplit))
+	w.win.SetContent(container.NewBorder(nil, w.status.bar, nil, nil, container.NewStack(w.treeSplit, w.notices.layer)))
 	w.win.Resize(fyne.NewSize(1100, 720))
 	return w
 }

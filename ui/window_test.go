@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2/test"
 
@@ -47,6 +48,8 @@ func newTestWindowWith(t *testing.T, files map[string]string) *Window {
 	w.panes.git.later = nil // no git refresh on a timer beside the test
 	// No ticking run time either: the test driver would run it beside the test.
 	w.panes.runView.tick = func(func()) func() { return func() {} }
+	// Nor toasts that go by themselves (notices_test.go holds their clock).
+	w.notices.after = func(time.Duration, func()) func() { return func() {} }
 	t.Cleanup(func() {
 		w.Window().Close()
 		w.status.stop() // no timer may fire into a later test
