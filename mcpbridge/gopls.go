@@ -14,8 +14,9 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"trestle/app"
 	"trestle/app/lsp"
+	"trestle/app/project"
+	"trestle/app/workbench"
 )
 
 // The helpers every gopls tool uses (trestle_symbols, _definition,
@@ -42,7 +43,7 @@ func (s *Server) gopls(ctx context.Context) (*lsp.Client, context.Context, conte
 }
 
 // syncEditors sends gopls the text of every open editor.
-func (s *Server) syncEditors(ctx context.Context, w Window, c *lsp.Client) {
+func (s *Server) syncEditors(ctx context.Context, w workbench.Window, c *lsp.Client) {
 	tabs, err := w.Tabs(ctx)
 	if err != nil {
 		return // the UI is busy: gopls keeps what the editor last sent it
@@ -142,7 +143,7 @@ func (s *Server) sourceLines(ctx context.Context, path string, from, to int) (st
 		}
 		text = string(b)
 	}
-	out, err := app.SliceLines(text, from, to)
+	out, err := project.SliceLines(text, from, to)
 	if err != nil {
 		return "", false
 	}

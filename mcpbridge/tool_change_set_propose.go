@@ -9,8 +9,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"trestle/app"
 	"trestle/app/changeset"
+	"trestle/app/errdefs"
 )
 
 type proposeParams struct {
@@ -61,7 +61,7 @@ func (s *Server) propose(ctx context.Context, p proposeParams) *mcp.CallToolResu
 	in := changeset.Proposal{Title: p.Title, Description: p.Description, Client: clientName(ctx), Changes: p.Changes}
 	cs, err := s.opts.Services.ChangeSets.Propose(s.currentText(ctx), in)
 	if err != nil {
-		if errors.Is(err, app.ErrInvalid) {
+		if errors.Is(err, errdefs.ErrInvalid) {
 			return fail(stateProblem, "%v; nothing was stored", err)
 		}
 		return failErr(err)
@@ -82,7 +82,7 @@ func (s *Server) propose(ctx context.Context, p proposeParams) *mcp.CallToolResu
 func (s *Server) currentText(ctx context.Context) changeset.ReadFunc {
 	return func(rel string) (string, bool, error) {
 		ft, _, err := s.fileText(ctx, rel)
-		if errors.Is(err, app.ErrNotFound) {
+		if errors.Is(err, errdefs.ErrNotFound) {
 			return "", false, nil
 		}
 		if err != nil {

@@ -7,7 +7,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"trestle/app"
+	"trestle/app/errdefs"
 )
 
 type filesParams struct {
@@ -66,4 +66,4 @@ var errMissingPath = &argError{"path is required, relative to the project root, 
 type argError struct{ msg string }
 
 func (e *argError) Error() string { return e.msg }
-func (e *argError) Unwrap() error { return app.ErrInvalid }
+func (e *argError) Unwrap() error { return errdefs.ErrInvalid }

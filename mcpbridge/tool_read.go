@@ -7,7 +7,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"trestle/app"
+	"trestle/app/project"
 )
 
 type readParams struct {
@@ -49,7 +49,7 @@ func (s *Server) read(ctx context.Context, p readParams) *mcp.CallToolResult {
 	if err != nil {
 		return failErr(err)
 	}
-	text, err := app.SliceLines(ft.Text, p.StartLine, p.EndLine)
+	text, err := project.SliceLines(ft.Text, p.StartLine, p.EndLine)
 	if err != nil {
 		return fail(stateProblem, "read %s: %v", rel, err)
 	}
@@ -74,14 +74,14 @@ func readHeader(r readResult) string {
 
 // fileText is what trestle_read returns for rel: the editor buffer when the
 // window has the file open, else the file on disk.
-func (s *Server) fileText(ctx context.Context, rel string) (app.FileText, bool, error) {
+func (s *Server) fileText(ctx context.Context, rel string) (project.FileText, bool, error) {
 	if w := s.opts.Window; w != nil {
 		text, open, dirty, err := w.Buffer(ctx, rel)
 		if err != nil {
-			return app.FileText{}, false, err
+			return project.FileText{}, false, err
 		}
 		if open {
-			return app.NewFileText(rel, text), dirty, nil
+			return project.NewFileText(rel, text), dirty, nil
 		}
 	}
 	ft, err := s.opts.Project.ReadFile(rel)

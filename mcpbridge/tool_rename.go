@@ -10,8 +10,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"trestle/app"
 	"trestle/app/changeset"
+	"trestle/app/errdefs"
 )
 
 type renameParams struct {
@@ -77,7 +77,7 @@ func (s *Server) rename(ctx context.Context, p renameParams) *mcp.CallToolResult
 	in.Title = fmt.Sprintf("Rename %s to %s", name, p.NewName)
 	cs, err := s.opts.Services.ChangeSets.Propose(base, in)
 	if err != nil {
-		if errors.Is(err, app.ErrInvalid) {
+		if errors.Is(err, errdefs.ErrInvalid) {
 			return fail(stateProblem, "%v; nothing was stored", err)
 		}
 		return failErr(err)

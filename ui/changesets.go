@@ -15,8 +15,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"trestle/app"
 	"trestle/app/changeset"
+	"trestle/app/errdefs"
 	"trestle/app/watch"
 )
 
@@ -114,7 +114,7 @@ func (w *Window) CurrentText(ctx context.Context, rel string) (text string, exis
 		return b.text, true, nil
 	}
 	ft, err := w.project.ReadFile(rel)
-	if errors.Is(err, app.ErrNotFound) {
+	if errors.Is(err, errdefs.ErrNotFound) {
 		return "", false, nil
 	}
 	if err != nil {
@@ -595,7 +595,7 @@ func (w *Window) reloadTabs(before map[string]string) {
 	loads := make([]loaded, 0, len(open))
 	for _, p := range open {
 		f, err := loadFile(w.project, p)
-		if errors.Is(err, app.ErrNotFound) {
+		if errors.Is(err, errdefs.ErrNotFound) {
 			f = loaded{path: p} // deleted: close its tab
 		} else if err != nil {
 			w.Notify(err.Error())

@@ -14,8 +14,10 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"trestle/app"
 	"trestle/app/changeset"
+	"trestle/app/errdefs"
+	"trestle/app/project"
+	"trestle/app/store"
 	"trestle/app/textbuf"
 	"trestle/app/watch"
 )
@@ -28,11 +30,11 @@ func newChangesWindow(t *testing.T) (*Window, *changeset.Manager, string) {
 	t.Helper()
 	w := newTestWindow(t)
 	path := filepath.Join(t.TempDir(), "state.db")
-	store, err := app.OpenStore(path)
+	db, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return w, changeset.NewManager(store, w.project), path
+	return w, changeset.NewManager(db, w.project), path
 }
 
 // startChanges sets the view with the poll every every, waits for its
@@ -70,10 +72,10 @@ func waitRefreshed(t *testing.T, v *changeSetsView) {
 }
 
 // diskRead reads project files from disk.
-func diskRead(p *app.Project) changeset.ReadFunc {
+func diskRead(p *project.Project) changeset.ReadFunc {
 	return func(rel string) (string, bool, error) {
 		ft, err := p.ReadFile(rel)
-		if errors.Is(err, app.ErrNotFound) {
+		if errors.Is(err, errdefs.ErrNotFound) {
 			return "", false, nil
 		}
 		return ft.Text, err == nil, err
@@ -286,7 +288,7 @@ func TestChangeSetsFromAnotherProcessAppear(t *testing.T) {
 	if len(v.sets) != 0 {
 		t.Fatalf("sets before any proposal: %d", len(v.sets))
 	}
-	other, err := app.OpenStore(path) // as a headless trestle --mcp would
+	other, err := store.Open(path) // as a headless trestle --mcp would
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -350,7 +352,7 @@ func TestCurrentTextPrefersTheEditor(t *testing.T) {
 		{"editor", "main.go", "// edited\n" + mainGo, true, nil},
 		{"disk", "lib/lib.go", libGo, true, nil},
 		{"missing", "new.go", "", false, nil},
-		{"outside", "../x.go", "", false, app.ErrOutside},
+		{"outside", "../x.go", "", false, errdefs.ErrOutside},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

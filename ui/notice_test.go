@@ -12,8 +12,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"trestle/app"
 	"trestle/app/changeset"
+	"trestle/app/store"
 )
 
 // heldClock holds the toasts' timers for the test to fire.
@@ -131,11 +131,11 @@ func TestToastTypingGoesOn(t *testing.T) {
 // toast. A notice naming none has no Review.
 func TestNoticeNamingAChangeSetOffersReview(t *testing.T) {
 	w := newTestWindow(t)
-	store, err := app.OpenStore(filepath.Join(t.TempDir(), "state.db"))
+	db, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := changeset.NewManager(store, w.project)
+	m := changeset.NewManager(db, w.project)
 	cs, err := m.Propose(func(rel string) (string, bool, error) {
 		ft, err := w.project.ReadFile(rel)
 		return ft.Text, err == nil, err

@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"trestle/app"
+	"trestle/app/workbench"
 	"trestle/ui/editor"
 )
 
@@ -81,7 +81,7 @@ func TestWindowEditMarksDirtyAndSaves(t *testing.T) {
 	if err != nil || !open || !dirty || text != "// x\n"+mainGo {
 		t.Fatalf("Buffer = %q open %v dirty %v err %v", text, open, dirty, err)
 	}
-	if got := tabs(t, w); !slices.Equal(got, []app.Tab{{Path: "main.go", Active: true, Dirty: true}}) {
+	if got := tabs(t, w); !slices.Equal(got, []workbench.Tab{{Path: "main.go", Active: true, Dirty: true}}) {
 		t.Errorf("tabs = %v", got)
 	}
 	if title := w.tabs.find("main.go").item.Text; title != dirtyMark+"main.go" {
@@ -110,7 +110,7 @@ func TestWindowSelection(t *testing.T) {
 		t.Fatal(err)
 	}
 	sel, err := w.Selection(context.Background())
-	want := app.EditorSelection{Path: "main.go", Text: "main", StartLine: 5, StartCol: 6, EndLine: 5, EndCol: 10}
+	want := workbench.EditorSelection{Path: "main.go", Text: "main", StartLine: 5, StartCol: 6, EndLine: 5, EndCol: 10}
 	if err != nil || sel != want {
 		t.Errorf("Selection = %+v, %v; want %+v", sel, err, want)
 	}

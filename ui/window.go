@@ -9,9 +9,12 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 
-	"trestle/app"
+	"trestle/app/permission"
+	"trestle/app/project"
 	"trestle/app/services"
+	"trestle/app/store"
 	"trestle/app/watch"
+	"trestle/app/workbench"
 )
 
 // Window is Trestle's main window on one project: the file tree on the
@@ -20,7 +23,7 @@ import (
 // their comments say otherwise; the window tools reach it through Tabs,
 // Open and Buffer, each one bounded main-thread call.
 type Window struct {
-	project *app.Project
+	project *project.Project
 	win     fyne.Window
 	files   *fileTree
 	tree    *projectTree
@@ -41,8 +44,8 @@ type Window struct {
 	// state since its evaluator started: what Replay sends again (evaluate.go).
 	evalDefs map[string][]string
 	// closedLayout is the layout captured as the window closed (layout.go).
-	closedLayout *app.ProjectState
-	settings     app.Settings
+	closedLayout *store.ProjectState
+	settings     store.Settings
 	policy       string
 	// treeSplit holds the tree and the rest; paneSplit the editors and the panes.
 	treeSplit, paneSplit *container.Split
@@ -72,10 +75,10 @@ type Window struct {
 // Options are what a Window is made with, all given to New at once.
 type Options struct {
 	// Settings are the person's stored settings; the zero value means
-	// app.DefaultSettings().
-	Settings app.Settings
+	// store.DefaultSettings().
+	Settings store.Settings
 	// Policy is this project's agent permission policy; "" means
-	// app.PolicyAsk.
+	// permission.PolicyAsk.
 	Policy string
 	// Services are the project's gopls, evaluators, tasks, change sets,
 	// permission gate and .trestle.json (any may be nil).
@@ -91,12 +94,12 @@ type Options struct {
 // New builds the window for p, configured by o. It must be called on the
 // main goroutine, before the app runs; show it with Window().ShowAndRun()
 // (after Watch, to follow the disk).
-func New(a fyne.App, p *app.Project, o Options) *Window {
-	if o.Settings == (app.Settings{}) {
-		o.Settings = app.DefaultSettings()
+func New(a fyne.App, p *project.Project, o Options) *Window {
+	if o.Settings == (store.Settings{}) {
+		o.Settings = store.DefaultSettings()
 	}
 	if o.Policy == "" {
-		o.Policy = app.PolicyAsk
+		o.Policy = permission.PolicyAsk
 	}
 	w := newWindow(a, p)                    // 1. the widgets: tree, tabs, panes, status bar
 	w.useSettings(o.Settings, o.Policy)     // 2. tab width, hidden files, the agent policy
@@ -110,7 +113,7 @@ func New(a fyne.App, p *app.Project, o Options) *Window {
 // newWindow builds the widgets of the window for p, with the default
 // settings and nothing connected: New's first step, and what a test
 // starts from when it tries one step alone. Main goroutine only.
-func newWindow(a fyne.App, p *app.Project) *Window {
+func newWindow(a fyne.App, p *project.Project) *Window {
 	win := a.NewWindow("Trestle — " + filepath.Base(p.Root))
 	notices := newNoticeCenter(win, nil)
 	w := &Window{
@@ -119,8 +122,8 @@ func newWindow(a fyne.App, p *app.Project) *Window {
 		notices:  notices,
 		status:   newStatusBar(p.Root, notices.bell),
 		tabs:     newTabArea(),
-		settings: app.DefaultSettings(),
-		policy:   app.PolicyAsk,
+		settings: store.DefaultSettings(),
+		policy:   permission.PolicyAsk,
 	}
 	notices.review = w.reviewChangeSet
 	w.tabs.onChange = w.syncTree
@@ -168,14 +171,14 @@ func (w *Window) Window() fyne.Window { return w.win }
 
 // Tabs returns the open tabs in tab order, the active one flagged. Safe
 // for concurrent use; busy after DefaultCallBound.
-func (w *Window) Tabs(ctx context.Context) ([]app.Tab, error) {
+func (w *Window) Tabs(ctx context.Context) ([]workbench.Tab, error) {
 	return CallValue(ctx, 0, w.tabs.list)
 }
 
 // Open opens rel in a tab, or focuses its tab, and when line > 0 scrolls
 // to that line and highlights it. The file is read before the main-thread
 // call. A path outside the project, a missing file and a folder are errors
-// wrapping app.ErrOutside, app.ErrNotFound and app.ErrInvalid. Safe for
+// wrapping errdefs.ErrOutside, errdefs.ErrNotFound and errdefs.ErrInvalid. Safe for
 // concurrent use; busy after DefaultCallBound.
 func (w *Window) Open(ctx context.Context, rel string, line int) error {
 	f, err := loadFile(w.project, rel)
@@ -218,7 +221,7 @@ func (w *Window) SetListener(addr string, err error) {
 
 // SetClients shows the attached MCP clients and how many connections hold
 // a place without having initialized. Safe to call from any goroutine.
-func (w *Window) SetClients(clients []app.Client, connecting int) {
+func (w *Window) SetClients(clients []workbench.Client, connecting int) {
 	text := agentsText(clients, connecting)
 	fyne.Do(func() { w.status.agents.SetText(text) })
 }
@@ -281,7 +284,7 @@ func (w *Window) stopWatching() {
 
 // RecordCall lists an agent tool call in the Agents pane. Safe to call
 // from any goroutine.
-func (w *Window) RecordCall(c app.ToolCall) {
+func (w *Window) RecordCall(c workbench.ToolCall) {
 	fyne.Do(func() { w.panes.agents.add(c) })
 }
 

@@ -10,15 +10,14 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"trestle/app"
+	"trestle/app/errdefs"
+	"trestle/app/permission"
+	"trestle/app/store"
+	"trestle/app/workbench"
 )
 
-// Window implements mcpbridge.Window, which ui may not import.
-var _ interface {
-	Tabs(ctx context.Context) ([]app.Tab, error)
-	Open(ctx context.Context, rel string, line int) error
-	Buffer(ctx context.Context, rel string) (text string, open, dirty bool, err error)
-} = (*Window)(nil)
+// Window is the window the MCP window tools drive.
+var _ workbench.Window = (*Window)(nil)
 
 const mainGo = "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"hi\")\n}\n"
 
@@ -57,7 +56,7 @@ func newTestWindowWith(t *testing.T, files map[string]string) *Window {
 	return w
 }
 
-func tabs(t *testing.T, w *Window) []app.Tab {
+func tabs(t *testing.T, w *Window) []workbench.Tab {
 	t.Helper()
 	got, err := w.Tabs(context.Background())
 	if err != nil {
@@ -86,7 +85,7 @@ func TestWindowOpen(t *testing.T) {
 	if err := w.Open(ctx, "main.go", 3); err != nil {
 		t.Fatalf("Open main.go: %v", err)
 	}
-	want := []app.Tab{{Path: "main.go", Active: true}}
+	want := []workbench.Tab{{Path: "main.go", Active: true}}
 	if got := tabs(t, w); !slices.Equal(got, want) {
 		t.Fatalf("tabs = %v, want %v", got, want)
 	}
@@ -107,7 +106,7 @@ func TestWindowOpen(t *testing.T) {
 	if err := w.Open(ctx, "lib/lib.go", 0); err != nil {
 		t.Fatalf("Open lib/lib.go: %v", err)
 	}
-	want = []app.Tab{{Path: "main.go"}, {Path: "lib/lib.go", Active: true}}
+	want = []workbench.Tab{{Path: "main.go"}, {Path: "lib/lib.go", Active: true}}
 	if got := tabs(t, w); !slices.Equal(got, want) {
 		t.Fatalf("tabs = %v, want %v", got, want)
 	}
@@ -115,7 +114,7 @@ func TestWindowOpen(t *testing.T) {
 	if err := w.Open(ctx, "main.go", 0); err != nil {
 		t.Fatal(err)
 	}
-	want = []app.Tab{{Path: "main.go", Active: true}, {Path: "lib/lib.go"}}
+	want = []workbench.Tab{{Path: "main.go", Active: true}, {Path: "lib/lib.go"}}
 	if got := tabs(t, w); !slices.Equal(got, want) {
 		t.Fatalf("after focusing main.go: tabs = %v, want %v", got, want)
 	}
@@ -128,9 +127,9 @@ func TestWindowOpenErrors(t *testing.T) {
 		rel  string
 		want error
 	}{
-		{name: "outside", rel: "../x", want: app.ErrOutside},
-		{name: "missing", rel: "missing.go", want: app.ErrNotFound},
-		{name: "folder", rel: "lib", want: app.ErrInvalid},
+		{name: "outside", rel: "../x", want: errdefs.ErrOutside},
+		{name: "missing", rel: "missing.go", want: errdefs.ErrNotFound},
+		{name: "folder", rel: "lib", want: errdefs.ErrInvalid},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -171,8 +170,8 @@ func TestWindowBuffer(t *testing.T) {
 	if err != nil || !open || dirty || text != mainGo {
 		t.Errorf("Buffer = %q, open %v, dirty %v, err %v", text, open, dirty, err)
 	}
-	if _, _, _, err := w.Buffer(ctx, "../x"); !errors.Is(err, app.ErrOutside) {
-		t.Errorf("Buffer(../x) err = %v, want app.ErrOutside", err)
+	if _, _, _, err := w.Buffer(ctx, "../x"); !errors.Is(err, errdefs.ErrOutside) {
+		t.Errorf("Buffer(../x) err = %v, want errdefs.ErrOutside", err)
 	}
 }
 
@@ -200,7 +199,7 @@ func TestWindowTreeTapOpensFile(t *testing.T) {
 	}
 	w.tree.Select("main.go") // OpenOnMain reads on a goroutine, then fyne.Do
 	w.loading.Wait()
-	if got := tabs(t, w); !slices.Equal(got, []app.Tab{{Path: "main.go", Active: true}}) {
+	if got := tabs(t, w); !slices.Equal(got, []workbench.Tab{{Path: "main.go", Active: true}}) {
 		t.Errorf("tabs = %v", got)
 	}
 }
@@ -214,7 +213,7 @@ func TestWindowStatus(t *testing.T) {
 	if got := w.status.mcp.Text; got != "MCP: 127.0.0.1:4242" {
 		t.Errorf("mcp label = %q", got)
 	}
-	w.SetClients([]app.Client{{Session: "1", Name: "claude-code"}, {Session: "2", Name: "cursor"}}, 1)
+	w.SetClients([]workbench.Client{{Session: "1", Name: "claude-code"}, {Session: "2", Name: "cursor"}}, 1)
 	if got := w.status.agents.Text; got != "2 agents attached, 1 connecting: claude-code, cursor" {
 		t.Errorf("agents label = %q", got)
 	}
@@ -228,15 +227,15 @@ func TestWindowStatus(t *testing.T) {
 // cmd/trestle makes the window, and fills in the defaults for zero ones.
 func TestNewTakesEveryOption(t *testing.T) {
 	a := test.NewTempApp(t)
-	s := app.DefaultSettings()
+	s := store.DefaultSettings()
 	s.TabWidth = 8
 	s.HideIgnored = true
 	w := New(a, newProject(t, map[string]string{"main.go": mainGo}), Options{
-		Settings: s, Policy: app.PolicyDeny, GoplsInstall: "/opt/gopls-bin", Actions: Actions{Version: "v9"},
+		Settings: s, Policy: permission.PolicyDeny, GoplsInstall: "/opt/gopls-bin", Actions: Actions{Version: "v9"},
 	})
 	t.Cleanup(func() { w.loading.Wait(); w.Window().Close(); w.status.stop() })
 	w.loading.Wait()
-	if w.Policy() != app.PolicyDeny || w.settings.TabWidth != 8 || !w.files.hideIgnored || w.goplsInstallDir != "/opt/gopls-bin" {
+	if w.Policy() != permission.PolicyDeny || w.settings.TabWidth != 8 || !w.files.hideIgnored || w.goplsInstallDir != "/opt/gopls-bin" {
 		t.Errorf("options not applied: policy %q, settings %+v, hide %v, gopls %q", w.Policy(), w.settings, w.files.hideIgnored, w.goplsInstallDir)
 	}
 	if w.Window().MainMenu() == nil || w.actions.Version != "v9" {
@@ -252,7 +251,7 @@ func TestNewTakesEveryOption(t *testing.T) {
 	d := New(a, newProject(t, map[string]string{"main.go": mainGo}), Options{})
 	t.Cleanup(func() { d.loading.Wait(); d.Window().Close(); d.status.stop() })
 	d.loading.Wait()
-	if d.Policy() != app.PolicyAsk || d.settings != app.DefaultSettings() {
+	if d.Policy() != permission.PolicyAsk || d.settings != store.DefaultSettings() {
 		t.Errorf("zero options: policy %q, settings %+v; want ask and the defaults", d.Policy(), d.settings)
 	}
 }

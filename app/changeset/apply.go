@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"trestle/app"
+	"trestle/app/errdefs"
 )
 
 // conflict is one file whose current content is not what an apply or a
@@ -15,20 +15,20 @@ type conflict struct {
 	path, detail string
 }
 
-// conflictError lists the conflicts, wrapping ErrConflict and app.ErrInvalid.
+// conflictError lists the conflicts, wrapping ErrConflict and errdefs.ErrInvalid.
 func conflictError(what string, cs []conflict) error {
 	lines := make([]string, len(cs))
 	for i, c := range cs {
 		lines[i] = c.detail
 	}
-	return fmt.Errorf("%s refused, nothing was written: %s: %w (%w)", what, strings.Join(lines, "; "), ErrConflict, app.ErrInvalid)
+	return fmt.Errorf("%s refused, nothing was written: %s: %w (%w)", what, strings.Join(lines, "; "), ErrConflict, errdefs.ErrInvalid)
 }
 
 // Apply writes the included files of undecided change set id (include
 // lists paths; empty means every file). First it checks every included
 // file's current content, as current reads it, against its base: on any
 // mismatch it writes nothing, marks those files and the set conflict and
-// returns an error wrapping ErrConflict and app.ErrInvalid that names
+// returns an error wrapping ErrConflict and errdefs.ErrInvalid that names
 // them. Then it writes each file through a temporary file and a rename,
 // keeping the mode; if any write fails every file is put back and the
 // error says which and why. It records the applied hashes and the state
@@ -47,7 +47,7 @@ func (m *Manager) Apply(id string, include []string, current ReadFunc, w Writer)
 		return ChangeSet{}, fmt.Errorf("apply: %w", err)
 	}
 	if !cs.Undecided() {
-		return ChangeSet{}, fmt.Errorf("apply %s: it is %s, not pending: %w", id, cs.State, app.ErrInvalid)
+		return ChangeSet{}, fmt.Errorf("apply %s: it is %s, not pending: %w", id, cs.State, errdefs.ErrInvalid)
 	}
 	sel, err := selectFiles(cs, include)
 	if err != nil {
@@ -73,7 +73,7 @@ func selectFiles(cs ChangeSet, include []string) (map[string]bool, error) {
 	}
 	for _, p := range include {
 		if _, ok := sel[p]; !ok {
-			return nil, fmt.Errorf("%s is not a file of this change set: %w", p, app.ErrInvalid)
+			return nil, fmt.Errorf("%s is not a file of this change set: %w", p, errdefs.ErrInvalid)
 		}
 		sel[p] = true
 	}

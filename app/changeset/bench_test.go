@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"testing"
 
-	"trestle/app"
+	"trestle/app/store"
 )
 
 // BenchmarkApply200Files applies a change set editing 200 files of about
@@ -72,16 +72,16 @@ func BenchmarkList20BigProposals(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	store, err := app.OpenStore(filepath.Join(b.TempDir(), "state.db"))
+	db, err := store.Open(filepath.Join(b.TempDir(), "state.db"))
 	if err != nil {
 		b.Fatal(err)
 	}
 	for range 20 {
-		putLegacy(b, store, full)
+		putLegacy(b, db, full)
 	}
 	b.Run("legacy layout", func(b *testing.B) {
 		for b.Loop() {
-			recs, err := store.ListRecords(legacyBucket)
+			recs, err := db.ListRecords(legacyBucket)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -100,7 +100,7 @@ func BenchmarkList20BigProposals(b *testing.B) {
 			}
 		}
 	})
-	m := NewManager(store, p)
+	m := NewManager(db, p)
 	if _, err := m.Start(); err != nil { // moves the sets to the current layout
 		b.Fatal(err)
 	}

@@ -11,7 +11,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"trestle/app"
+	"trestle/app/errdefs"
+	"trestle/app/project"
 )
 
 // ReadFunc returns the text of the project file rel (project-relative,
@@ -39,10 +40,10 @@ type Change struct {
 
 // Propose validates in against the project p and the base that base reads,
 // and returns the pending change set (no ID yet) with each file's new
-// content and diff stats. Every refusal wraps app.ErrInvalid (app.ErrOutside
+// content and diff stats. Every refusal wraps errdefs.ErrInvalid (errdefs.ErrOutside
 // for a path out of the project) and names the file and the reason. It
 // reads but never writes, and is safe for concurrent use if base is.
-func Propose(p *app.Project, base ReadFunc, in Proposal) (ChangeSet, error) {
+func Propose(p *project.Project, base ReadFunc, in Proposal) (ChangeSet, error) {
 	if err := checkHeader(in); err != nil {
 		return ChangeSet{}, fmt.Errorf("propose change set: %w", err)
 	}
@@ -98,7 +99,7 @@ func checkHeader(in Proposal) error {
 }
 
 // proposeFile validates one change and computes its new content.
-func proposeFile(p *app.Project, base ReadFunc, ch Change, headIn func(string) bool) (FileChange, error) {
+func proposeFile(p *project.Project, base ReadFunc, ch Change, headIn func(string) bool) (FileChange, error) {
 	if err := checkShape(ch); err != nil {
 		return FileChange{}, err
 	}
@@ -151,7 +152,7 @@ func checkShape(ch Change) error {
 // It refuses the root, folders, git's repository metadata (see
 // gitMetadata), paths through a file, control characters and bidi
 // controls. headIn is as for gitMetadata.
-func resolvePath(p *app.Project, name string, headIn func(string) bool) (string, error) {
+func resolvePath(p *project.Project, name string, headIn func(string) bool) (string, error) {
 	if strings.TrimSpace(name) == "" {
 		return "", invalid("path is empty")
 	}
@@ -218,7 +219,7 @@ func newContent(rel, base string, ch Change) (string, error) {
 		return "", tooLarge("%s: the new content is %d bytes, over the %d byte limit", rel, len(text), MaxFileBytes)
 	case !utf8.ValidString(text):
 		return "", invalid("%s: the new content is not UTF-8 text", rel)
-	case app.IsBinary([]byte(text)):
+	case project.IsBinary([]byte(text)):
 		return "", invalid("%s: the new content has NUL bytes; change sets hold text only", rel)
 	case ch.Action != ActionCreate && text == base:
 		return "", invalid("%s: the %s leaves the file unchanged", rel, ch.Action)
@@ -241,14 +242,14 @@ func firstLine(s string) string {
 	return line[:n] + "…"
 }
 
-// invalid is a refusal the agent can fix, wrapping app.ErrInvalid.
+// invalid is a refusal the agent can fix, wrapping errdefs.ErrInvalid.
 func invalid(format string, args ...any) error {
-	return fmt.Errorf(format+": %w", append(args, app.ErrInvalid)...)
+	return fmt.Errorf(format+": %w", append(args, errdefs.ErrInvalid)...)
 }
 
-// tooLarge is a size refusal, wrapping app.ErrTooLarge and app.ErrInvalid.
+// tooLarge is a size refusal, wrapping errdefs.ErrTooLarge and errdefs.ErrInvalid.
 func tooLarge(format string, args ...any) error {
-	return fmt.Errorf(format+": %w (%w)", append(args, app.ErrTooLarge, app.ErrInvalid)...)
+	return fmt.Errorf(format+": %w (%w)", append(args, errdefs.ErrTooLarge, errdefs.ErrInvalid)...)
 }
 
 // IsBidiControl reports whether r is a bidirectional text control (the

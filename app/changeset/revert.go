@@ -4,14 +4,14 @@ import (
 	"fmt"
 	"io/fs"
 
-	"trestle/app"
+	"trestle/app/errdefs"
 )
 
 // Revert puts back the base content of every applied file of change set id
 // (recreating deleted files with their old mode, removing created ones),
 // provided each still has exactly the content the apply wrote, as current
 // reads it. Otherwise it writes nothing and returns an error wrapping
-// ErrConflict and app.ErrInvalid that lists the files changed since. Writes
+// ErrConflict and errdefs.ErrInvalid that lists the files changed since. Writes
 // and rollback work as in Apply. Safe for concurrent use; applies and
 // reverts of one Manager run one at a time.
 func (m *Manager) Revert(id string, current ReadFunc, w Writer) (ChangeSet, error) {
@@ -27,7 +27,7 @@ func (m *Manager) Revert(id string, current ReadFunc, w Writer) (ChangeSet, erro
 		return ChangeSet{}, fmt.Errorf("revert: %w", err)
 	}
 	if cs.State != StateApplied && cs.State != StatePartlyApplied {
-		return ChangeSet{}, fmt.Errorf("revert %s: it is %s, not applied: %w", id, cs.State, app.ErrInvalid)
+		return ChangeSet{}, fmt.Errorf("revert %s: it is %s, not applied: %w", id, cs.State, errdefs.ErrInvalid)
 	}
 	var found []conflict
 	var ops []fileOp

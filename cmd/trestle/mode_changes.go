@@ -9,8 +9,10 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"trestle/app"
 	"trestle/app/changeset"
+	"trestle/app/errdefs"
+	"trestle/app/project"
+	"trestle/app/store"
 )
 
 // changesCmd is a `trestle changes ...` command line: the review path for
@@ -104,7 +106,7 @@ func openChanges(dir string) (*changeset.Manager, error) {
 	if dir == "" {
 		dir = "."
 	}
-	p, err := app.OpenProject(dir)
+	p, err := project.Open(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -112,11 +114,11 @@ func openChanges(dir string) (*changeset.Manager, error) {
 	if err != nil {
 		return nil, err
 	}
-	store, err := app.OpenStore(paths.store)
+	db, err := store.Open(paths.store)
 	if err != nil {
 		return nil, err
 	}
-	return changeset.NewManager(store, p), nil
+	return changeset.NewManager(db, p), nil
 }
 
 func (c changesCmd) run(stdout io.Writer, m *changeset.Manager) error {
@@ -231,10 +233,10 @@ func isTerminal(w io.Writer) bool {
 
 // diskText reads project files from disk: without a window there is no
 // editor buffer.
-func diskText(p *app.Project) changeset.ReadFunc {
+func diskText(p *project.Project) changeset.ReadFunc {
 	return func(rel string) (string, bool, error) {
 		ft, err := p.ReadFile(rel)
-		if errors.Is(err, app.ErrNotFound) {
+		if errors.Is(err, errdefs.ErrNotFound) {
 			return "", false, nil
 		}
 		if err != nil {

@@ -1,4 +1,4 @@
-package app
+package workbench
 
 // EditorSelection is the active editor's selection as the window shows
 // it. Lines and columns are 1-based; columns count runes. With nothing

@@ -1,19 +1,15 @@
-package mcpbridge
+package workbench
 
-import (
-	"context"
-
-	"trestle/app"
-)
+import "context"
 
 // Window is what the window tools need from the UI. The ui package
 // implements it; the headless server has none. Every method is one bounded
 // main-thread call: when the UI does not answer within its bound the method
-// returns an error wrapping app.ErrBusy and the work is abandoned. Safe for
+// returns an error wrapping errdefs.ErrBusy and the work is abandoned. Safe for
 // concurrent use.
 type Window interface {
 	// Tabs returns the open editors in tab order, the active one flagged.
-	Tabs(ctx context.Context) ([]app.Tab, error)
+	Tabs(ctx context.Context) ([]Tab, error)
 	// Open opens rel (project-relative, already confined) in a tab, or
 	// focuses its tab, and puts the caret on line (1-based; 0 leaves it).
 	Open(ctx context.Context, rel string, line int) error
@@ -21,8 +17,8 @@ type Window interface {
 	// whether it differs from disk (unsaved).
 	Buffer(ctx context.Context, rel string) (text string, open, dirty bool, err error)
 	// Selection is the active editor's path, selected text and range; an
-	// error wrapping app.ErrNotFound when no editor is open.
-	Selection(ctx context.Context) (app.EditorSelection, error)
+	// error wrapping errdefs.ErrNotFound when no editor is open.
+	Selection(ctx context.Context) (EditorSelection, error)
 	// SelectRange opens rel and selects the range (1-based, columns in runes).
 	SelectRange(ctx context.Context, rel string, startLine, startCol, endLine, endCol int) error
 	// Output is the text of the "run" or "eval" pane, its last tail lines
