@@ -46,8 +46,6 @@ const (
 	// after the refusal and the half-close, so the client reads the refusal
 	// and an end of stream rather than a reset caused by its unread bytes.
 	refuseDrain = 500 * time.Millisecond
-	// maxTokenLine is the longest first line read: a token line is ~90 bytes.
-	maxTokenLine = 4 << 10
 	// maxFirstRequest is the longest first request read from a client that
 	// is refused because the window is full (an initialize is ~300 bytes).
 	maxFirstRequest = 64 << 10
@@ -259,7 +257,7 @@ func (l *Listener) serveConn(ctx context.Context, c net.Conn) {
 		}
 	}
 	defer release()
-	r := bufio.NewReaderSize(c, maxTokenLine) // small until the token is right
+	r := bufio.NewReaderSize(c, registry.MaxHandshakeLine) // small until the token is right
 	probe, id, msg := l.handshake(c, r)
 	if msg != "" {
 		refuse(c, errorLine(id, codeRefused, msg))
@@ -334,7 +332,7 @@ func (l *Listener) handshake(c net.Conn, r *bufio.Reader) (probe bool, id any, r
 // handshakeLine reads one handshake line, or says why there is none.
 func (l *Listener) handshakeLine(r *bufio.Reader) ([]byte, string) {
 	line, err := r.ReadSlice('\n')
-	if errors.Is(err, bufio.ErrBufferFull) || len(line) > maxTokenLine {
+	if errors.Is(err, bufio.ErrBufferFull) || len(line) > registry.MaxHandshakeLine {
 		return nil, "refused: the first line must be the Trestle hello or token line; connect with `trestle --mcp-attach`"
 	}
 	if err != nil {
