@@ -133,10 +133,3 @@ func greet(ctx context.Context, addr, token string) (*net.TCPConn, registry.Welc
 		}
 	}
 }
-
-// ServeStdio serves one MCP session over r and w (the --mcp mode) until r
-// ends and every request has been answered.
-func ServeStdio(ctx context.Context, srv *Server, r io.Reader, w io.Writer) error {
-	sess := newSession("stdio", nil)
-	return serveSession(ctx, srv.mcp, sess, stream{r: bufio.NewReaderSize(r, readBuffer), w: w}, srv.logger)
-}

@@ -6,8 +6,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-
-	"trestle/app"
 )
 
 type filesParams struct {
@@ -48,22 +46,3 @@ func (s *Server) files(ctx context.Context, p filesParams) *mcp.CallToolResult {
 	}
 	return done(res, "%s%s", strings.Join(files, "\n"), more)
 }
-
-// projectRel confines a path argument and returns it project-relative.
-func (s *Server) projectRel(name string) (string, error) {
-	if name == "" {
-		return "", errMissingPath
-	}
-	abs, err := s.opts.Project.ResolveShown(name)
-	if err != nil {
-		return "", err
-	}
-	return s.opts.Project.Rel(abs), nil
-}
-
-var errMissingPath = &argError{"path is required, relative to the project root, e.g. \"main.go\""}
-
-type argError struct{ msg string }
-
-func (e *argError) Error() string { return e.msg }
-func (e *argError) Unwrap() error { return app.ErrInvalid }
