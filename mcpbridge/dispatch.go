@@ -33,24 +33,37 @@ type dispatcher struct {
 // flight is one request between its line and its answer.
 type flight struct{ cancelled bool }
 
-// message is what the dispatcher reads of a line before handing it on.
+// message is what the dispatcher reads of a line before handing it on: no
+// more than it needs to route it (the id, the method, whether it is a
+// reply). Decoding a line once for everyone is not open to us: mcp-go's
+// HandleMessage takes the line's bytes and decodes them itself (its
+// envelope, the protocol's _meta, then the typed request, whose tool
+// arguments it keeps raw as well, see typed). So this peek only scans the
+// line and copies nothing of its params.
 type message struct {
-	ID     any             `json:"id"`
-	Method string          `json:"method"`
-	Result json.RawMessage `json:"result"`
-	Error  json.RawMessage `json:"error"`
-	Params json.RawMessage `json:"params"`
+	ID     any     `json:"id"`
+	Method string  `json:"method"`
+	Result present `json:"result"`
+	Error  present `json:"error"`
 }
 
-// cancelledID is the requestId of a notifications/cancelled, else nil.
-func (m message) cancelledID() any {
-	var p struct {
-		RequestID any `json:"requestId"`
+// present records that a member is there (even as null) without keeping it.
+type present bool
+
+func (p *present) UnmarshalJSON([]byte) error { *p = true; return nil }
+
+// cancelledID is the requestId of the notifications/cancelled line, else
+// nil. Cancellations are short: decoding one a second time costs nothing.
+func cancelledID(line []byte) any {
+	var m struct {
+		Params struct {
+			RequestID any `json:"requestId"`
+		} `json:"params"`
 	}
-	if json.Unmarshal(m.Params, &p) != nil {
+	if json.Unmarshal(line, &m) != nil {
 		return nil
 	}
-	return p.RequestID
+	return m.Params.RequestID
 }
 
 func (d *dispatcher) tooLong(n int) {
@@ -73,13 +86,13 @@ func (d *dispatcher) line(line []byte) {
 		return
 	}
 	switch {
-	case m.Method == "" && (m.Result != nil || m.Error != nil):
+	case m.Method == "" && bool(m.Result || m.Error):
 		return // a reply to a server request; Trestle sends none yet
 	case m.Method == "":
 		d.send(errorLine(m.ID, mcp.INVALID_REQUEST, "invalid request: no method"))
 	case m.ID == nil:
 		if m.Method == string(mcp.MethodNotificationCancelled) {
-			d.cancel(m.cancelledID())
+			d.cancel(cancelledID(line))
 		}
 		d.handle(line) // notifications run in order, on the read loop
 	case m.Method == "initialize":
@@ -218,7 +231,7 @@ func (d *dispatcher) batchItems(items []json.RawMessage) []byte {
 		switch err := json.Unmarshal(item, &m); {
 		case err != nil:
 			answers = append(answers, errorLine(requestID(item), jsonErrorCode(err), jsonErrorMessage(err)))
-		case m.Method == "" && (m.Result != nil || m.Error != nil):
+		case m.Method == "" && bool(m.Result || m.Error):
 		case m.Method == "":
 			answers = append(answers, errorLine(m.ID, mcp.INVALID_REQUEST, "invalid request: no method"))
 		case m.Method == "initialize":

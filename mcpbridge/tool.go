@@ -41,7 +41,7 @@ type progressTokenKey struct{}
 func typed[T any](h func(context.Context, T) *mcp.CallToolResult) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var args T
-		if msg := decodeArgs(req.Params.Arguments, &args); msg != "" {
+		if msg := decodeArgs(argumentsOf(req), &args); msg != "" {
 			return fail(stateProblem, "%s", msg), nil
 		}
 		if m := req.Params.Meta; m != nil && m.ProgressToken != nil {
@@ -49,6 +49,18 @@ func typed[T any](h func(context.Context, T) *mcp.CallToolResult) server.ToolHan
 		}
 		return h(ctx, args), nil
 	}
+}
+
+// argumentsOf is a call's arguments as they came: mcp-go keeps the raw
+// JSON of a call read from the wire beside its decoded map, so typed
+// decodes them once, straight into the tool's params, rather than
+// encoding the map again to decode that. A call made in process has only
+// the map.
+func argumentsOf(req mcp.CallToolRequest) any {
+	if raw := req.Params.RawArguments; len(raw) > 0 {
+		return raw
+	}
+	return req.Params.Arguments
 }
 
 // hints sets every annotation explicitly (mcp-go defaults every tool to
