@@ -20,6 +20,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"trestle/app"
+	"trestle/internal/testfix"
 	"trestle/registry"
 )
 
@@ -78,20 +79,16 @@ func startListenerWith(t testing.TB, b *blocker, setup func(*Listener)) testList
 	if setup != nil {
 		setup(l)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan struct{})
-	go func() { l.Serve(ctx); close(served) }()
-	t.Cleanup(func() {
-		if b != nil {
+	testfix.Serve(t, l.Serve)
+	if b != nil {
+		t.Cleanup(func() { // before the serve's cleanup (they run last first): free blocked calls
 			select {
 			case <-b.release:
 			default:
 				close(b.release)
 			}
-		}
-		cancel()
-		<-served
-	})
+		})
+	}
 	return testListener{l, token, project.Root}
 }
 
@@ -105,18 +102,6 @@ func (l *Listener) session(t testing.TB, id string) *session {
 		t.Fatalf("no session %s", id)
 	}
 	return s
-}
-
-// waitFor polls cond every few milliseconds until it holds or d passes.
-func waitFor(t testing.TB, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("after %v: %s", d, what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }
 
 // TestListenerCapsUnauthenticatedConnections holds maxPending connections

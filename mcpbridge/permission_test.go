@@ -17,6 +17,7 @@ import (
 	"trestle/app/projconf"
 	"trestle/app/services"
 	"trestle/app/task"
+	"trestle/internal/testfix"
 )
 
 // recordingAsk answers every permission request with d and keeps them.
@@ -62,10 +63,7 @@ func gatedListener(t *testing.T, conf string, ask *recordingAsk) (testListener, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan struct{})
-	go func() { l.Serve(ctx); close(served) }()
-	t.Cleanup(func() { cancel(); <-served })
+	testfix.Serve(t, l.Serve)
 	return testListener{l, token, project.Root}, gate
 }
 
