@@ -5,17 +5,18 @@ import (
 	"testing"
 
 	"trestle/internal/testfix"
+	"trestle/internal/testfix/testworker"
 )
 
 func TestMain(m *testing.M) {
-	testfix.BeWorker() // when an evaluator test started this binary as its worker
+	testworker.Run() // when an evaluator test started this binary as its worker
 	os.Exit(m.Run())
 }
 
 // The shared test helpers under this package's short names.
 var (
 	// testWorkerCommand runs evaluations in this test binary as a worker.
-	testWorkerCommand = testfix.WorkerCommand
+	testWorkerCommand = testworker.Command
 	// callTool calls a tool through an mcp-go client.
 	callTool = testfix.CallTool
 	// textOf is a result's text.

@@ -4,13 +4,13 @@ import (
 	"os"
 	"testing"
 
-	"trestle/internal/testfix"
+	"trestle/internal/testfix/testworker"
 )
 
 func TestMain(m *testing.M) {
-	testfix.BeWorker() // the Eval pane's tests run against a real worker: this binary
+	testworker.Run() // the Eval pane's tests run against a real worker: this binary
 	os.Exit(m.Run())
 }
 
 // testWorkerCommand re-executes the test binary as a worker.
-var testWorkerCommand = testfix.WorkerCommand
+var testWorkerCommand = testworker.Command

@@ -1,4 +1,7 @@
-package testfix
+// Package testworker makes a test binary an evaluator worker, so a
+// test's evaluations run in a real worker process. It lives apart from
+// testfix because it links the evaluator, which most tests do not need.
+package testworker
 
 import (
 	"context"
@@ -13,10 +16,10 @@ import (
 // `trestle --eval-worker` does in the real program.
 const workerEnv = "TRESTLE_TEST_EVAL_WORKER"
 
-// BeWorker, called first in TestMain, turns the test binary into an
-// evaluator worker (and exits) when WorkerCommand started it as one; else
+// Run, called first in TestMain, turns the test binary into an
+// evaluator worker (and exits) when Command started it as one; else
 // it returns at once.
-func BeWorker() {
+func Run() {
 	if os.Getenv(workerEnv) != "1" {
 		return
 	}
@@ -31,11 +34,11 @@ func BeWorker() {
 	os.Exit(0)
 }
 
-// WorkerCommand re-executes the test binary as an evaluator worker, so a
+// Command re-executes the test binary as an evaluator worker, so a
 // test's evaluations run in a real worker process. It fits
 // eval.ManagerOptions.WorkerCommand; the test's TestMain must call
-// BeWorker.
-func WorkerCommand(string) *exec.Cmd {
+// Run.
+func Command(string) *exec.Cmd {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), workerEnv+"=1")
 	return cmd
