@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"trestle/app"
 	"trestle/app/changeset"
 	"trestle/app/services"
-
-	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // changeSetServer is a headless server with a change-set manager over a
