@@ -102,14 +102,16 @@ func (d *dispatcher) line(line []byte) {
 	}
 }
 
+// queueFull is the refusal of a request the session's queue has no room for.
+var queueFull = fmt.Sprintf("refused: this session already has %d requests or %d MiB waiting for an answer; wait for answers before sending more",
+	maxQueued, maxQueuedBytes>>20)
+
 // request queues one request: it takes its place in the session's queue
 // before anything is copied or started, and is refused when there is none.
 func (d *dispatcher) request(line []byte, id any) {
 	size := len(line)
 	if !d.sess.queue.take(size) {
-		d.send(errorLine(id, codeRefused, fmt.Sprintf(
-			"refused: this session already has %d requests or %d MiB waiting for an answer; wait for answers before sending more",
-			maxQueued, maxQueuedBytes>>20)))
+		d.send(errorLine(id, codeRefused, queueFull))
 		return
 	}
 	msg := bytes.Clone(line)
@@ -209,9 +211,7 @@ func (d *dispatcher) batch(line []byte) {
 	}
 	size := len(line)
 	if !d.sess.queue.take(size) {
-		d.send(errorLine(nil, codeRefused, fmt.Sprintf(
-			"refused: this session already has %d requests or %d MiB waiting for an answer; wait for answers before sending more",
-			maxQueued, maxQueuedBytes>>20)))
+		d.send(errorLine(nil, codeRefused, queueFull))
 		return
 	}
 	d.wg.Go(func() {
