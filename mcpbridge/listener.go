@@ -15,7 +15,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
-	"trestle/app"
+	"trestle/app/workbench"
 	"trestle/registry"
 )
 
@@ -83,7 +83,7 @@ type Listener struct {
 	// OnClients, when set before Serve, is called (from any goroutine) with
 	// the attached clients and how many more connections hold a place
 	// without having initialized, whenever either changes.
-	OnClients func(clients []app.Client, connecting int)
+	OnClients func(clients []workbench.Client, connecting int)
 
 	pending chan struct{} // a slot per connection in flight before a place
 	closing atomic.Bool   // Close or the end of Serve's ctx, not a failure

@@ -17,15 +17,15 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"trestle/app"
+	"trestle/app/project"
 	"trestle/internal/testfix"
 	"trestle/registry"
 )
 
 // newTestProject writes a small module and opens it.
-func newTestProject(t testing.TB) *app.Project {
+func newTestProject(t testing.TB) *project.Project {
 	t.Helper()
-	p, err := app.OpenProject(testfix.Project(t, map[string]string{
+	p, err := project.Open(testfix.Project(t, map[string]string{
 		"go.mod":          "module example.com/demo\n\ngo 1.22\n",
 		"main.go":         "package main\n\nfunc main() {\n\tprintln(\"hi\")\n}\n",
 		"pkg/util.go":     "package pkg\n",

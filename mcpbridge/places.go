@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"trestle/app"
+	"trestle/app/workbench"
 )
 
 // The places a window's clients hold: at most MaxClients, attached or
@@ -15,17 +15,17 @@ import (
 
 // Clients lists the attached clients that have initialized, ordered by
 // session id.
-func (l *Listener) Clients() []app.Client {
+func (l *Listener) Clients() []workbench.Client {
 	clients, _ := l.places()
 	return clients
 }
 
 // places lists the initialized clients and counts the places held by
 // connections that have not initialized yet.
-func (l *Listener) places() (clients []app.Client, connecting int) {
+func (l *Listener) places() (clients []workbench.Client, connecting int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	clients = make([]app.Client, 0, len(l.sessions))
+	clients = make([]workbench.Client, 0, len(l.sessions))
 	for _, s := range l.sessions {
 		if s.Initialized() {
 			clients = append(clients, s.client())

@@ -8,7 +8,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"trestle/app"
+	"trestle/app/errdefs"
+	"trestle/app/project"
 )
 
 // This file holds what every tool uses: binding a call's arguments, the
@@ -118,11 +119,11 @@ func failErr(err error) *mcp.CallToolResult {
 
 func stateOf(err error) string {
 	switch {
-	case errors.Is(err, app.ErrOutside), errors.Is(err, app.ErrRefused):
+	case errors.Is(err, errdefs.ErrOutside), errors.Is(err, errdefs.ErrRefused):
 		return stateRefused
-	case errors.Is(err, app.ErrBusy):
+	case errors.Is(err, errdefs.ErrBusy):
 		return stateBusy
-	case errors.Is(err, app.ErrNotFound):
+	case errors.Is(err, errdefs.ErrNotFound):
 		return stateNone
 	default:
 		return stateProblem
@@ -159,16 +160,19 @@ func results[T any]() mcp.ToolOption {
 	}
 }
 
+// projectPath confines a path argument, once for the call: pass the Path
+// on rather than its name.
+func (s *Server) projectPath(name string) (project.Path, error) {
+	if name == "" {
+		return project.Path{}, errMissingPath
+	}
+	return s.opts.Project.ResolveShown(name)
+}
+
 // projectRel confines a path argument and returns it project-relative.
 func (s *Server) projectRel(name string) (string, error) {
-	if name == "" {
-		return "", errMissingPath
-	}
-	abs, err := s.opts.Project.ResolveShown(name)
-	if err != nil {
-		return "", err
-	}
-	return s.opts.Project.Rel(abs), nil
+	cp, err := s.projectPath(name)
+	return cp.Rel(), err
 }
 
 var errMissingPath = &argError{"path is required, relative to the project root, e.g. \"main.go\""}
@@ -177,4 +181,4 @@ type argError struct{ msg string }
 
 func (e *argError) Error() string { return e.msg }
 
-func (e *argError) Unwrap() error { return app.ErrInvalid }
+func (e *argError) Unwrap() error { return errdefs.ErrInvalid }
