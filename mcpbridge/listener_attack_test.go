@@ -20,7 +20,6 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"trestle/app/workbench"
-	"trestle/internal/testfix"
 	"trestle/registry"
 )
 
@@ -68,18 +67,7 @@ func startListenerWith(t testing.TB, b *blocker, setup func(*Listener)) testList
 	if b != nil {
 		srv.MCP().AddTools(b.tool())
 	}
-	token, err := NewToken()
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := srv.Listen(token)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if setup != nil {
-		setup(l)
-	}
-	testfix.Serve(t, l.Serve)
+	tl := serveListener(t, srv, setup)
 	if b != nil {
 		t.Cleanup(func() { // before the serve's cleanup (they run last first): free blocked calls
 			select {
@@ -89,7 +77,7 @@ func startListenerWith(t testing.TB, b *blocker, setup func(*Listener)) testList
 			}
 		})
 	}
-	return testListener{l, token, project.Root}
+	return tl
 }
 
 // session is the listener's session id.

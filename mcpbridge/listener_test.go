@@ -69,6 +69,25 @@ type testListener struct {
 
 func startListener(t testing.TB) testListener { return startListenerWith(t, nil, nil) }
 
+// serveListener starts srv's listener with a new token, configured by
+// setup (when set) before it serves, until the test ends.
+func serveListener(t testing.TB, srv *Server, setup func(*Listener)) testListener {
+	t.Helper()
+	token, err := NewToken()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := srv.Listen(token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if setup != nil {
+		setup(l)
+	}
+	testfix.Serve(t, l.Serve)
+	return testListener{l, token, srv.opts.Project.Root}
+}
+
 // rawConn is a client speaking JSON lines by hand.
 type rawConn struct {
 	t testing.TB

@@ -17,7 +17,6 @@ import (
 	"trestle/app/projconf"
 	"trestle/app/services"
 	"trestle/app/task"
-	"trestle/internal/testfix"
 )
 
 // recordingAsk answers every permission request with d and keeps them.
@@ -55,16 +54,7 @@ func gatedListener(t *testing.T, conf string, ask *recordingAsk) (testListener, 
 		Config: func() (projconf.Config, error) { return projconf.Load(project.Root) }}
 	t.Cleanup(sv.Eval.Close)
 	srv := NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv})
-	token, err := NewToken()
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := srv.Listen(token)
-	if err != nil {
-		t.Fatal(err)
-	}
-	testfix.Serve(t, l.Serve)
-	return testListener{l, token, project.Root}, gate
+	return serveListener(t, srv, nil), gate
 }
 
 // call sends tools/call and returns its result, skipping notifications.

@@ -75,12 +75,7 @@ func allTools(t *testing.T) map[string]server.ServerTool {
 func modeTools(t *testing.T) (headless, window map[string]server.ServerTool) {
 	t.Helper()
 	p := newTestProject(t)
-	db, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sv := services.Services{Eval: eval.NewManager(eval.ManagerOptions{Root: p.Root}), Tasks: task.NewRunner(p.Root),
-		ChangeSets: changeset.NewManager(db, p), LSP: lsp.New(lsp.Config{Root: p.Root})}
+	sv := everyService(t, p)
 	byName := func(opts Options) map[string]server.ServerTool {
 		out := map[string]server.ServerTool{}
 		for _, tool := range NewServer(opts).tools() {
@@ -90,6 +85,18 @@ func modeTools(t *testing.T) (headless, window map[string]server.ServerTool) {
 	}
 	return byName(Options{Project: p, Services: sv}),
 		byName(Options{Project: p, Window: definitionsOnly{}, Services: sv, Stall: func(time.Duration) {}})
+}
+
+// everyService is an evaluator, a task runner, change sets over a temp
+// store and a language server for p; none starts a process until used.
+func everyService(t *testing.T, p *project.Project) services.Services {
+	t.Helper()
+	db, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return services.Services{Eval: eval.NewManager(eval.ManagerOptions{Root: p.Root}), Tasks: task.NewRunner(p.Root),
+		ChangeSets: changeset.NewManager(db, p), LSP: lsp.New(lsp.Config{Root: p.Root})}
 }
 
 // TestToolRegistry checks what every served tool must have beyond what
