@@ -82,6 +82,14 @@ func NewServer(opts Options) *Server {
 // headless reports whether this is the server without a window (--mcp).
 func (s *Server) headless() bool { return s.opts.Window == nil }
 
+// mode is the server's mode: headless without a window, else the window's.
+func (s *Server) mode() mode {
+	if s.headless() {
+		return headlessMode
+	}
+	return windowMode
+}
+
 // instructions is what the server tells an agent at initialize.
 func (s *Server) instructions() string {
 	if s.headless() {

@@ -6,13 +6,22 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
+// A mode is how a server is reached: the window's listener, or stdio
+// without a window (--mcp).
+type mode string
+
+const (
+	windowMode   mode = "window"
+	headlessMode mode = "headless"
+)
+
 // modeToolsets is which toolsets each mode serves: the window every one,
-// the headless server (--mcp) those that need no window. Each mode's
-// instructions name only the tools it serves (TestEachModeNamesOnlyItsTools).
-var modeToolsets = map[bool][]string{ // keyed by headless
-	false: {"project", "workbench", "eval", "evaluator", "tasks", "control", "panes",
+// the headless server those that need no window. Each mode's instructions
+// name only the tools it serves (TestEachModeNamesOnlyItsTools).
+var modeToolsets = map[mode][]string{
+	windowMode: {"project", "workbench", "eval", "evaluator", "tasks", "control", "panes",
 		"change_sets", "change_set_review", "go", "go_rename", "test_stall", "test_apply"},
-	true: {"project", "eval", "tasks", "control", "change_sets", "go", "go_rename"},
+	headlessMode: {"project", "eval", "tasks", "control", "change_sets", "go", "go_rename"},
 }
 
 // toolsets is Trestle's whole tool surface, in one place: every tool, the
@@ -67,7 +76,7 @@ func hasLSPAndChangeSets(o Options) bool { return hasLSP(o) && hasChangeSets(o) 
 // for strict clients and each call's arguments checked against it. A tool
 // that fails its check stops the server here, at startup.
 func (s *Server) tools() []server.ServerTool {
-	list, err := serve(s.toolsets(), modeToolsets[s.headless()], s.opts)
+	list, err := serve(s.toolsets(), modeToolsets[s.mode()], s.opts)
 	if err != nil {
 		panic(fmt.Sprintf("mcpbridge: the tool surface is broken: %v", err))
 	}
