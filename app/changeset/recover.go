@@ -124,7 +124,7 @@ func (m *Manager) recoverOne(j journal) (Recovery, error) {
 	}
 	if err == nil {
 		_, err = m.update(j.Set, func(cs *ChangeSet) error {
-			cs.History = append(cs.History, Event{Time: m.now().UTC(), What: what})
+			m.addHistory(cs, ActionRecovered, ByTrestle, what, nil)
 			return nil
 		})
 	}
