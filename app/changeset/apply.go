@@ -242,17 +242,19 @@ func textWith(f FileChange, accepted []int) string {
 // journal; if recording fails the files are put back. full is the set
 // whole; the result has its bodies.
 func (m *Manager) commit(verb string, full ChangeSet, w Writer, ops []fileOp, record func(*ChangeSet, map[string]fs.FileMode)) (ChangeSet, error) {
-	if w == nil {
-		w = OSWriter{Root: m.project.Root}
-	}
 	what := verb + " " + full.ID
-	j := newJournal(verb, full.ID, m.project.Root, ops)
+	w, closeRoot, err := txnWriter(w, m.project.Root)
+	if err != nil {
+		return ChangeSet{}, fmt.Errorf("%s: nothing was written: %w", what, err)
+	}
+	defer closeRoot()
+	j := newJournal(w, verb, full.ID, m.project.Root, ops)
 	held, err := m.writeJournal(j)
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("%s: nothing was written: %w", what, err)
 	}
 	defer held.done()
-	txn, err := writeFiles(w, j.ID, ops)
+	txn, err := writeFiles(w, m.project.Root, j.ID, ops)
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("%s: %w", what, err)
 	}
@@ -266,8 +268,28 @@ func (m *Manager) commit(verb string, full ChangeSet, w Writer, ops []fileOp, re
 		return ChangeSet{}, fmt.Errorf("%s: record the result: %w; put back %s; not put back: %s",
 			what, err, strings.Join(restored, ", "), strings.Join(problems, "; "))
 	}
-	txn.finish()
+	if left := txn.finish(); len(left) > 0 {
+		cs = m.reportLeftovers(cs, left)
+	}
 	return attach(cs, bodiesOf(full)), nil
+}
+
+// reportLeftovers records the backups an apply or revert could not remove
+// (its files are all in place): in the set's Leftovers and its history,
+// for the person and the agent, who can remove them.
+func (m *Manager) reportLeftovers(cs ChangeSet, left []string) ChangeSet {
+	what := "could not remove the backup files " + strings.Join(left, ", ") + "; the change is complete and they can be deleted"
+	updated, err := m.update(cs.ID, func(rec *ChangeSet) error {
+		rec.Leftovers = append(rec.Leftovers, left...)
+		m.addHistory(rec, ActionLeftovers, ByTrestle, what, left)
+		return nil
+	})
+	if err != nil { // the apply is recorded; say it on the result at least
+		cs.Leftovers = append(cs.Leftovers, left...)
+		m.addHistory(&cs, ActionLeftovers, ByTrestle, what, left)
+		return cs
+	}
+	return updated
 }
 
 // recordApplied marks the chosen hunks of the record rec applied, with

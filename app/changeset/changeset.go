@@ -125,6 +125,10 @@ type ChangeSet struct {
 	Bytes       int            `json:"bytes,omitempty"`   // the stored file bodies, for the limits on what waits
 	History     []HistoryEntry `json:"history,omitempty"` // what happened to the set, oldest first
 	Txn         string         `json:"txn,omitempty"`     // the last apply or revert recorded, by its journal id
+	// Leftovers are backup files (project-relative) an apply or revert
+	// could not remove once it was complete: harmless, for the person to
+	// delete.
+	Leftovers []string `json:"leftovers,omitempty"`
 }
 
 // Undecided reports whether nothing of cs is decided yet: the person may

@@ -17,6 +17,7 @@ const (
 	ActionEditedByPerson = "edited by person"
 	ActionConflict       = "conflict"
 	ActionRecovered      = "recovered"
+	ActionLeftovers      = "backups left"
 )
 
 // Who made a history entry, besides a client's name.
