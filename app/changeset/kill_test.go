@@ -215,7 +215,9 @@ func TestKillMidApplyHelper(t *testing.T) {
 	case "apply":
 		do = func(id string, r ReadFunc, w Writer) (ChangeSet, error) { return m.Apply(id, nil, r, w) }
 	case "partial":
-		do = func(id string, r ReadFunc, w Writer) (ChangeSet, error) { return m.ApplySelection(id, evenFiles(), r, w) }
+		do = func(id string, r ReadFunc, w Writer) (ChangeSet, error) {
+			return m.ApplySelection(id, evenFiles(), r, w)
+		}
 	case "revert":
 		do = m.Revert
 	case "undo":
