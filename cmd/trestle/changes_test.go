@@ -76,7 +76,7 @@ func TestChangesListShowApply(t *testing.T) {
 	}
 	out, err = runTrestle(t, env, "changes", "show", cs.ID, dir)
 	for _, want := range []string{"Adds **Sub** next to Add.", "--- a/pkg/calc.go", "+// Add adds two ints.", "+++ b/pkg/sub.go",
-		"@@ -1,4 +1,4 @@ hunk 1\n package pkg\n \n-// Add adds.\n+// Add adds two ints.\n", "@@ -0,0 +1,3 @@ hunk 1\n+package pkg\n"} {
+		"@@ -1,4 +1,4 @@ hunk 1: pending\n package pkg\n \n-// Add adds.\n+// Add adds two ints.\n", "@@ -0,0 +1,3 @@ hunk 1: pending\n+package pkg\n"} {
 		if err != nil || !strings.Contains(out, want) {
 			t.Fatalf("show lacks %q: %v\n%s", want, err, out)
 		}
@@ -89,7 +89,7 @@ func TestChangesListShowApply(t *testing.T) {
 		t.Fatalf("pkg/sub.go after apply: %q", data)
 	}
 	out, err = runTrestle(t, env, "changes", "apply", cs.ID, dir)
-	wantRefused(t, out, err, "it is applied, not pending")
+	wantRefused(t, out, err, "it is applied, with nothing pending")
 }
 
 func TestChangesApplyConflictNamesFile(t *testing.T) {
