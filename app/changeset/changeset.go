@@ -98,6 +98,8 @@ type FileChange struct {
 	// applying: New is theirs and Proposed is the agent's.
 	EditedByPerson bool   `json:"edited_by_person,omitempty"`
 	Proposed       string `json:"proposed,omitempty"` // a body: set by Full only
+
+	legacy bool // read from a record without hunk states (see normalizeRecord)
 }
 
 // HunkState is what became of one hunk of a file: StatePending,

@@ -136,8 +136,7 @@ func (m *Manager) edit(cs *ChangeSet, path, text string) error {
 		f.EditedByPerson, f.Proposed = true, f.New
 	}
 	f.New = text
-	f.Added, f.Removed = diffStats(f.Base, f.New)
-	f.Hunks = pendingHunks(units(*f))
+	setHunkStats(f)
 	f.Detail = ""
 	settle(cs)
 	m.addHistory(cs, ActionEditedByPerson, ByPerson, "the person edited the proposed text of "+path+" before applying", []string{path})

@@ -121,8 +121,7 @@ func proposeFile(p *app.Project, base ReadFunc, ch Change, headIn func(string) b
 	if fc.New, err = newContent(rel, text, ch); err != nil {
 		return FileChange{}, err
 	}
-	fc.Added, fc.Removed = diffStats(fc.Base, fc.New)
-	fc.Hunks = pendingHunks(units(fc))
+	setHunkStats(&fc)
 	return fc, nil
 }
 

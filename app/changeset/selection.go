@@ -29,6 +29,18 @@ func pendingHunks(n int) []HunkState {
 	return out
 }
 
+// setHunkStats gives f its diff stats and one pending state per hunk,
+// from one diff.
+func setHunkStats(f *FileChange) {
+	plans := planHunks(f.Base, f.New)
+	f.Added, f.Removed = 0, 0
+	for _, h := range plans {
+		f.Added += h.Added()
+		f.Removed += h.Removed()
+	}
+	f.Hunks = pendingHunks(max(1, len(plans)))
+}
+
 // units is how many hunk states f has: one per hunk, and one for a file
 // without any (an empty new file).
 func units(f FileChange) int { return max(1, len(planHunks(f.Base, f.New))) }
@@ -47,11 +59,13 @@ func hunkStateOfFile(s string) string {
 
 // normalizeRecord gives every file of a record (no bodies) its hunk
 // states: a record from before per-hunk review has none, so its file gets
-// one, from the file's state. attach spreads it over the real hunks.
+// one, from the file's state, and attach spreads it over the real hunks
+// (once such a record is stored again, the file stays one unit).
 func normalizeRecord(cs *ChangeSet) {
 	for i := range cs.Files {
 		if f := &cs.Files[i]; len(f.Hunks) == 0 {
 			f.Hunks = []HunkState{{N: 1, State: hunkStateOfFile(f.State)}}
+			f.legacy = true
 		}
 	}
 }
