@@ -10,9 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"trestle/app"
 	"trestle/app/changeset"
 	"trestle/app/services"
+	"trestle/app/store"
+	"trestle/app/workbench"
 )
 
 // changeSetServer is a headless server with a change-set manager over a
@@ -20,11 +21,11 @@ import (
 func changeSetServer(t *testing.T) (*Server, *changeset.Manager) {
 	t.Helper()
 	project := newTestProject(t)
-	store, err := app.OpenStore(filepath.Join(t.TempDir(), "state.db"))
+	db, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := changeset.NewManager(store, project)
+	m := changeset.NewManager(db, project)
 	srv := NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0),
 		Services: services.Services{ChangeSets: m}})
 	return srv, m
@@ -121,10 +122,7 @@ func TestChangeSetToolTellsEachOutcome(t *testing.T) {
 	if _, err := m.EditFile(id, "docs/readme.txt", "one\nTWO, said the person\nthree\n"); err != nil {
 		t.Fatal(err)
 	}
-	read := func(rel string) (string, bool, error) {
-		data, err := os.ReadFile(filepath.Join(root, rel))
-		return string(data), err == nil, nil
-	}
+	read := workbench.Reader{Project: srv.opts.Project}.Func(ctx)
 	if _, err := m.ApplySelection(id, nil, read, nil); err != nil {
 		t.Fatal(err)
 	}

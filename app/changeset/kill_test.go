@@ -11,8 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"trestle/app"
+	"trestle/app/project"
+	"trestle/app/store"
 )
 
 // killFiles is how many files the killed apply touches: enough that a kill
@@ -32,13 +32,13 @@ func killNew(i int) string { return strings.Replace(killBase(i), "// file", "// 
 // journal file may be left; the set's history must say what happened; and
 // the next apply must work. The last round is not killed.
 func TestKillMidApplyRecoversAtStart(t *testing.T) {
-	dir, store := t.TempDir(), filepath.Join(t.TempDir(), "state.db")
+	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "state.db")
 	files := map[string]string{}
 	for i := range killFiles {
 		files[killName(i)] = killBase(i)
 	}
 	p := newProjectIn(t, dir, files)
-	s, err := app.OpenStore(store)
+	s, err := store.Open(db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestKillMidApplyRecoversAtStart(t *testing.T) {
 	outcomes := map[string]int{}
 	reverted := false
 	for round, after := range moments {
-		killApply(t, dir, store, cs.ID, after)
+		killApply(t, dir, db, cs.ID, after)
 		if n := countNew(t, dir); n > 0 && n < killFiles {
 			outcomes["half applied before the start"]++
 		}
@@ -98,7 +98,7 @@ func TestKillMidApplyRecoversAtStart(t *testing.T) {
 		} else if _, err := os.Stat(filepath.Join(dir, "new")); err == nil && !reverted {
 			t.Fatalf("round %d: rolled back but the created folder is still there", round)
 		}
-		assertNoLeftovers(t, dir, store)
+		assertNoLeftovers(t, dir, db)
 	}
 	// The set applies once nothing kills it.
 	m := NewManager(s, p)
@@ -108,7 +108,7 @@ func TestKillMidApplyRecoversAtStart(t *testing.T) {
 	if n := countNew(t, dir); n != killFiles {
 		t.Fatalf("%d files new after the final apply", n)
 	}
-	assertNoLeftovers(t, dir, store)
+	assertNoLeftovers(t, dir, db)
 	t.Logf("outcomes over %d kills: %v", len(moments), outcomes)
 }
 
@@ -197,11 +197,11 @@ func TestKillMidApplyHelper(t *testing.T) {
 		t.Skip("helper process only")
 	}
 	parts := strings.SplitN(arg+"|apply", "|", 5)
-	p, err := app.OpenProject(parts[0])
+	p, err := project.Open(parts[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := app.OpenStore(parts[1])
+	s, err := store.Open(parts[1])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,14 +238,14 @@ func evenFiles() Selection {
 }
 
 // newProjectIn writes files into dir and opens it as a project.
-func newProjectIn(t *testing.T, dir string, files map[string]string) *app.Project {
+func newProjectIn(t *testing.T, dir string, files map[string]string) *project.Project {
 	t.Helper()
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	p, err := app.OpenProject(dir)
+	p, err := project.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +271,7 @@ func waitForChange(path, was string) {
 // backup or journal file is left. Whatever a kill rolled back is tried
 // again in the next round.
 func TestKillMidPartialApplyRevertAndUndo(t *testing.T) {
-	dir, store := t.TempDir(), filepath.Join(t.TempDir(), "state.db")
+	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "state.db")
 	files := map[string]string{}
 	var changes []Change
 	for i := range killFiles {
@@ -279,7 +279,7 @@ func TestKillMidPartialApplyRevertAndUndo(t *testing.T) {
 		changes = append(changes, Change{Action: ActionReplace, Path: killName(i), Content: killNew(i)})
 	}
 	p := newProjectIn(t, dir, files)
-	s, err := app.OpenStore(store)
+	s, err := store.Open(db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +293,7 @@ func TestKillMidPartialApplyRevertAndUndo(t *testing.T) {
 	for round, after := range moments {
 		before, _ := NewManager(s, p).Get(cs.ID)
 		action := next[before.State]
-		killAction(t, dir, store, cs.ID, action, after)
+		killAction(t, dir, db, cs.ID, action, after)
 		m := NewManager(s, p) // the next process
 		if _, err := m.Start(); err != nil {
 			t.Fatalf("round %d: start after the kill: %v", round, err)
@@ -313,7 +313,7 @@ func TestKillMidPartialApplyRevertAndUndo(t *testing.T) {
 					killName(i), string(data) == killNew(i), got.File(killName(i)).State)
 			}
 		}
-		assertNoLeftovers(t, dir, store)
+		assertNoLeftovers(t, dir, db)
 	}
 	t.Logf("outcomes: %v", outcomes)
 }
@@ -322,13 +322,13 @@ func TestKillMidPartialApplyRevertAndUndo(t *testing.T) {
 // another one was killed mid-apply recovers that apply when it applies
 // itself, instead of refusing on files the kill left new.
 func TestKillRecoveredByALiveProcessAtApply(t *testing.T) {
-	dir, store := t.TempDir(), filepath.Join(t.TempDir(), "state.db")
+	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "state.db")
 	files := map[string]string{}
 	for i := range killFiles {
 		files[killName(i)] = killBase(i)
 	}
 	p := newProjectIn(t, dir, files)
-	s, err := app.OpenStore(store)
+	s, err := store.Open(db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,7 +341,7 @@ func TestKillRecoveredByALiveProcessAtApply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	killApply(t, dir, store, cs.ID, -1)
+	killApply(t, dir, db, cs.ID, -1)
 	if _, err := live.Apply(cs.ID, nil, diskReader(p), nil); err != nil {
 		if got, _ := live.Get(cs.ID); got.State != StateApplied {
 			t.Fatalf("apply after another process was killed applying: %v", err)
@@ -350,7 +350,7 @@ func TestKillRecoveredByALiveProcessAtApply(t *testing.T) {
 	if n := countNew(t, dir); n != killFiles {
 		t.Fatalf("%d of %d files new", n, killFiles)
 	}
-	assertNoLeftovers(t, dir, store)
+	assertNoLeftovers(t, dir, db)
 }
 
 // TestRecoverLeavesALiveApplyAlone: a journal whose process still holds

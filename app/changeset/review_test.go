@@ -7,8 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"trestle/app"
+	"trestle/app/errdefs"
 )
 
 // twoHunks is a file whose proposal has two hunks, far apart.
@@ -116,7 +115,7 @@ func TestWithdrawnAndRejectedSetsHaveNothingPending(t *testing.T) {
 					}
 				}
 			}
-			if _, err := m.ApplySelection(cs.ID, nil, diskReader(m.Project()), nil); !errors.Is(err, app.ErrInvalid) {
+			if _, err := m.ApplySelection(cs.ID, nil, diskReader(m.Project()), nil); !errors.Is(err, errdefs.ErrInvalid) {
 				t.Fatalf("applied a %s set: %v", tt.state, err)
 			}
 		})
@@ -190,7 +189,7 @@ func TestRevertAndUndoRevert(t *testing.T) {
 	}
 	readIs(t, m, "a.txt", twoHunksBase)
 	readIs(t, m, "b.txt", "b\n")
-	if _, err := m.ApplySelection(cs.ID, nil, read, nil); !errors.Is(err, app.ErrInvalid) {
+	if _, err := m.ApplySelection(cs.ID, nil, read, nil); !errors.Is(err, errdefs.ErrInvalid) {
 		t.Fatalf("apply of a reverted set: %v", err)
 	}
 	got, err = m.UndoRevert(cs.ID, read, nil)
@@ -199,7 +198,7 @@ func TestRevertAndUndoRevert(t *testing.T) {
 	}
 	readIs(t, m, "a.txt", partly)
 	readIs(t, m, "b.txt", "B\n")
-	if _, err := m.UndoRevert(cs.ID, read, nil); !errors.Is(err, app.ErrInvalid) {
+	if _, err := m.UndoRevert(cs.ID, read, nil); !errors.Is(err, errdefs.ErrInvalid) {
 		t.Fatalf("undo twice: %v", err)
 	}
 	writeFile(t, m, "b.txt", "changed by the person\n")

@@ -5,8 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"trestle/app"
+	"trestle/app/errdefs"
 )
 
 // Selection picks hunks of a change set: for each path, the hunk numbers
@@ -235,11 +234,11 @@ func joinInts(ns []int) string {
 func ParseHunkRef(ref string) (string, int, error) {
 	i := strings.LastIndexByte(ref, ':')
 	if i <= 0 {
-		return "", 0, fmt.Errorf("hunk %q is not like PATH:N (e.g. main.go:2): %w", ref, app.ErrInvalid)
+		return "", 0, fmt.Errorf("hunk %q is not like PATH:N (e.g. main.go:2): %w", ref, errdefs.ErrInvalid)
 	}
 	n, err := strconv.Atoi(ref[i+1:])
 	if err != nil || n < 1 {
-		return "", 0, fmt.Errorf("hunk %q: %q is not a hunk number (1, 2, ...): %w", ref, ref[i+1:], app.ErrInvalid)
+		return "", 0, fmt.Errorf("hunk %q: %q is not a hunk number (1, 2, ...): %w", ref, ref[i+1:], errdefs.ErrInvalid)
 	}
 	return ref[:i], n, nil
 }

@@ -6,8 +6,8 @@ import (
 	"io"
 	"strings"
 
-	"trestle/app"
 	"trestle/app/changeset"
+	"trestle/app/errdefs"
 )
 
 // selection is what --file and --hunk pick, or nil for everything
@@ -79,7 +79,7 @@ func (c changesCmd) reject(stdout io.Writer, m *changeset.Manager) error {
 }
 
 // errNoTerminal refuses a revert that cannot ask.
-var errNoTerminal = fmt.Errorf("revert needs a yes from the person, and there is no terminal to ask on; run it in a terminal, or add --yes to revert without asking: %w", app.ErrRefused)
+var errNoTerminal = fmt.Errorf("revert needs a yes from the person, and there is no terminal to ask on; run it in a terminal, or add --yes to revert without asking: %w", errdefs.ErrRefused)
 
 // revert says what reverting the set will do, asks (unless --yes), and
 // reverts it.
@@ -89,7 +89,7 @@ func (c changesCmd) revert(stdout io.Writer, m *changeset.Manager) error {
 		return err
 	}
 	if cs.State != changeset.StateApplied && cs.State != changeset.StatePartlyApplied {
-		return fmt.Errorf("revert %s: it is %s, not applied: %w", cs.ID, cs.State, app.ErrInvalid)
+		return fmt.Errorf("revert %s: it is %s, not applied: %w", cs.ID, cs.State, errdefs.ErrInvalid)
 	}
 	if !c.yes {
 		if !isTerminal(c.in) {
