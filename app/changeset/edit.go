@@ -138,6 +138,7 @@ func (m *Manager) edit(cs *ChangeSet, path, text string) error {
 	f.New = text
 	setHunkStats(f)
 	f.Detail = ""
+	f.Revision++
 	settle(cs)
 	m.addHistory(cs, ActionEditedByPerson, ByPerson, "the person edited the proposed text of "+path+" before applying", []string{path})
 	return nil

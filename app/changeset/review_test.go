@@ -265,3 +265,43 @@ func TestSkippedFileOfAnOldStoreAppliesLater(t *testing.T) {
 	}
 	readIs(t, m, "a.txt", twoHunksNew())
 }
+
+// editingWriter is the real writer that, at its first rename, has another
+// Manager on the same store (another window) edit the file being applied.
+type editingWriter struct {
+	OSWriter
+	other     *Manager
+	id, path  string
+	text      string
+	editErr   error
+	hasEdited bool
+}
+
+func (w *editingWriter) Rename(oldpath, newpath string) error {
+	if !w.hasEdited {
+		w.hasEdited = true
+		_, w.editErr = w.other.EditFile(w.id, w.path, w.text)
+	}
+	return w.OSWriter.Rename(oldpath, newpath)
+}
+
+// TestEditDuringAnApplyIsNotOverwritten: the person edits a file's
+// proposed text in another window while this one applies the agent's:
+// the apply puts every file back and says so, rather than recording hunks
+// of a text that is no longer the proposal; then the person's text applies.
+func TestEditDuringAnApplyIsNotOverwritten(t *testing.T) {
+	m, cs := proposeTwoHunks(t)
+	other := NewManager(m.store, m.Project())
+	mine := "the person's a.txt\n"
+	w := &editingWriter{other: other, id: cs.ID, path: "a.txt", text: mine}
+	_, err := m.Apply(cs.ID, []string{"a.txt"}, diskReader(m.Project()), w)
+	if w.editErr != nil || err == nil || !strings.Contains(err.Error(), "edited the proposed text of a.txt meanwhile") {
+		t.Fatalf("apply during an edit: %v (edit: %v)", err, w.editErr)
+	}
+	readIs(t, m, "a.txt", twoHunksBase)
+	got, err := m.Apply(cs.ID, []string{"a.txt"}, diskReader(m.Project()), nil)
+	if err != nil || got.File("a.txt").State != StateApplied {
+		t.Fatalf("apply after the edit: %v", err)
+	}
+	readIs(t, m, "a.txt", mine)
+}
