@@ -153,13 +153,8 @@ func (cs ChangeSet) CanApply() bool {
 		return false
 	}
 	for _, f := range cs.Files {
-		if len(f.Hunks) == 0 && (f.State == FileSkipped || undecidedHunk(f.State)) {
-			return true // a record from before per-hunk review
-		}
-		for _, h := range f.Hunks {
-			if undecidedHunk(h.State) {
-				return true
-			}
+		if f.CanApply() {
+			return true
 		}
 	}
 	return false

@@ -106,7 +106,7 @@ func TestWithdrawnAndRejectedSetsHaveNothingPending(t *testing.T) {
 				t.Fatalf("set %s (can apply %v), want %s: %v", got.State, got.CanApply(), tt.state, err)
 			}
 			for _, f := range got.Files {
-				if undecidedHunk(f.State) {
+				if undecidedHunk(f.State) || f.CanApply() {
 					t.Errorf("%s is %s", f.Path, f.State)
 				}
 				for _, h := range f.Hunks {

@@ -19,6 +19,24 @@ func undecidedHunk(s string) bool {
 	return s == StatePending || s == StateConflict || s == StateStale || s == FileSkipped
 }
 
+// Undecided reports whether the hunk may still be applied or rejected.
+func (h HunkState) Undecided() bool { return undecidedHunk(h.State) }
+
+// CanApply reports whether some hunk of f may still be applied (or
+// rejected); a file of a record from before per-hunk review, without hunk
+// states, by its own state.
+func (f FileChange) CanApply() bool {
+	if len(f.Hunks) == 0 {
+		return undecidedHunk(f.State)
+	}
+	for _, h := range f.Hunks {
+		if h.Undecided() {
+			return true
+		}
+	}
+	return false
+}
+
 // pendingHunks returns n pending hunk states.
 func pendingHunks(n int) []HunkState {
 	out := make([]HunkState, n)
