@@ -305,3 +305,24 @@ func TestEditDuringAnApplyIsNotOverwritten(t *testing.T) {
 	}
 	readIs(t, m, "a.txt", mine)
 }
+
+// TestEmptySelectionsDoNothing: a path mapped to no hunks selects none of
+// it; a selection of nothing at all is refused, and nothing is written.
+func TestEmptySelectionsDoNothing(t *testing.T) {
+	m, cs := proposeTwoHunks(t)
+	read := diskReader(m.Project())
+	got, err := m.ApplySelection(cs.ID, Selection{"a.txt": {}, "b.txt": nil}, read, nil)
+	if err != nil || got.File("a.txt").State != StatePending || got.File("b.txt").State != StateApplied {
+		t.Fatalf("a.txt: none, b.txt: all: %v %+v", err, got.Files)
+	}
+	readIs(t, m, "a.txt", twoHunksBase)
+	if _, err := m.ApplySelection(cs.ID, Selection{"a.txt": {}}, read, nil); !errors.Is(err, errdefs.ErrInvalid) || !strings.Contains(err.Error(), "nothing is selected") {
+		t.Fatalf("a selection of nothing: %v", err)
+	}
+	if _, err := m.RejectSelection(cs.ID, Selection{"a.txt": {}}, "x"); !errors.Is(err, errdefs.ErrInvalid) {
+		t.Fatalf("a rejection of nothing: %v", err)
+	}
+	if got, _ := m.Get(cs.ID); len(got.History) != 2 {
+		t.Fatalf("history after refusals: %+v", got.History)
+	}
+}

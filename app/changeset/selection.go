@@ -10,7 +10,8 @@ import (
 
 // Selection picks hunks of a change set: for each path, the hunk numbers
 // (see Hunks) to act on; a path mapped to nil means every hunk of the file
-// still pending. Paths absent are left as they are.
+// still pending, and to an empty non-nil slice, none. Paths absent are
+// left as they are.
 type Selection map[string][]int
 
 // undecidedHunk reports whether a hunk (or a file, in a record from before
@@ -127,6 +128,9 @@ func choose(cs ChangeSet, sel Selection) (map[string][]int, error) {
 		f := cs.File(path)
 		if f == nil {
 			return nil, invalid("%s is not a file of this change set", path)
+		}
+		if ns != nil && len(ns) == 0 {
+			continue // no hunk of it: nothing to do
 		}
 		if ns == nil {
 			if ns = hunksIn(*f, StatePending, StateConflict); len(ns) == 0 {
