@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-
 	"trestle/app/changeset"
 	"trestle/app/services"
 	"trestle/app/store"
