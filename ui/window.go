@@ -12,6 +12,7 @@ import (
 	"trestle/app"
 	"trestle/app/services"
 	"trestle/app/watch"
+	"trestle/ui/review"
 )
 
 // Window is Trestle's main window on one project: the file tree on the
@@ -52,8 +53,8 @@ type Window struct {
 	// onFilesChanged hears of every batch of changes on disk, after the tree
 	// shows them; called on the main goroutine when set.
 	onFilesChanged func([]watch.Event)
-	// changes is the Change Sets pane, set by SetChangeSets (changesets.go).
-	changes *changeSetsView
+	// changes is the Change Sets pane, set by SetChangeSets (review_host.go).
+	changes *review.View
 	// editTimers debounce the stale check of edited buffers (changesets_stale.go).
 	editTimers map[string]*time.Timer
 	// finders is Go to File's and the command palette's state (quickopen.go).
@@ -231,7 +232,7 @@ func (w *Window) stopWatching() {
 		w.watcher = nil
 	}
 	if w.changes != nil {
-		w.changes.stopPolling()
+		w.changes.Stop()
 	}
 }
 

@@ -1,4 +1,4 @@
-package ui
+package review
 
 import (
 	"fmt"
@@ -163,7 +163,7 @@ func diffRows(lines []diffLine, styles diffStyles) []widget.TextGridRow {
 
 // show selects change set id for the detail, every file included. Main
 // goroutine only.
-func (v *changeSetsView) show(id string) {
+func (v *View) show(id string) {
 	i := v.index(id)
 	if i < 0 || id == v.shown {
 		return
@@ -179,7 +179,7 @@ func (v *changeSetsView) show(id string) {
 // loadDetail reads set cs whole (lists hold no file bodies) off the main
 // goroutine, then builds its detail if it is still the one shown. Main
 // goroutine only.
-func (v *changeSetsView) loadDetail(cs changeset.ChangeSet) {
+func (v *View) loadDetail(cs changeset.ChangeSet) {
 	id := cs.ID
 	v.shownFP = setFingerprint(cs)
 	v.async(func() {
@@ -188,7 +188,7 @@ func (v *changeSetsView) loadDetail(cs changeset.ChangeSet) {
 			switch {
 			case v.shown != id:
 			case err != nil:
-				v.w.Notify("change sets: " + err.Error())
+				v.host.Notify("change sets: " + err.Error())
 			default:
 				v.build(full)
 			}
@@ -197,7 +197,7 @@ func (v *changeSetsView) loadDetail(cs changeset.ChangeSet) {
 }
 
 // showNothing empties the detail and disables the buttons. Main goroutine only.
-func (v *changeSetsView) showNothing() {
+func (v *View) showNothing() {
 	v.shown, v.shownFP, v.checks = "", "", nil
 	v.list.UnselectAll()
 	hint := "Select a change set to review its diffs."
@@ -212,7 +212,7 @@ func (v *changeSetsView) showNothing() {
 // build shows cs: its title, state and description, then for each file a
 // checkbox to include it and its coloured diff. Checkboxes the person
 // changed keep their value. Main goroutine only.
-func (v *changeSetsView) build(cs changeset.ChangeSet) {
+func (v *View) build(cs changeset.ChangeSet) {
 	v.shownFP = setFingerprint(cs)
 	title := widget.NewLabelWithStyle(changeset.MarkControls(cs.Title), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.Wrapping = fyne.TextWrapWord
@@ -252,7 +252,7 @@ func (v *changeSetsView) build(cs changeset.ChangeSet) {
 }
 
 // fileCheck is the checkbox that includes f in an apply.
-func (v *changeSetsView) fileCheck(cs changeset.ChangeSet, f changeset.FileChange) *widget.Check {
+func (v *View) fileCheck(cs changeset.ChangeSet, f changeset.FileChange) *widget.Check {
 	path := f.Path
 	on, ok := v.include[path]
 	if !ok {
@@ -330,4 +330,26 @@ func fileText(f changeset.FileChange) string {
 		s += " " + f.Detail
 	}
 	return s
+}
+
+// NewDiffGrid renders fc's unified diff in a TextGrid without its own
+// scrolling, coloured from the current theme. Main goroutine only.
+func NewDiffGrid(fc changeset.FileChange) *widget.TextGrid {
+	return newDiffGrid(fc, newDiffStyles())
+}
+
+// diffTabStop is how wide a tab is in a grid row built by rowOf.
+const diffTabStop = 4
+
+// rowOf is a line as grid cells, tabs expanded to spaces: TextGrid expects
+// a tab's padding cells after it and would otherwise draw over the runes
+// that follow.
+func rowOf(line string) widget.TextGridRow {
+	line = strings.TrimRight(line, "\r")
+	runes := textbuf.ExpandTabs(nil, line, diffTabStop)
+	cells := make([]widget.TextGridCell, len(runes))
+	for i, r := range runes {
+		cells[i] = widget.TextGridCell{Rune: r}
+	}
+	return widget.TextGridRow{Cells: cells}
 }

@@ -1,7 +1,6 @@
-package ui
+package review
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -15,9 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"trestle/app"
 	"trestle/app/changeset"
-	"trestle/app/watch"
 )
 
 // changePollEvery is how often the window looks for change sets made by
@@ -30,12 +27,12 @@ var changePollEvery = 10 * time.Second
 // changesTitle is the Change Sets tab's title without its badge.
 const changesTitle = "Change Sets"
 
-// changeSetsView is the Change Sets pane: the proposals on the left, the
+// View is the Change Sets pane: the proposals on the left, the
 // selected one's description and per-file diffs on the right. Its fields
 // are used on the main goroutine only, except m (safe for concurrent use),
 // those under mu and the wait groups.
-type changeSetsView struct {
-	w    *Window
+type View struct {
+	host Host
 	m    *changeset.Manager
 	item *container.TabItem
 
@@ -68,68 +65,10 @@ type changeSetsView struct {
 	refreshed chan struct{}
 }
 
-// SetChangeSets shows m's change sets in a Change Sets tab of the bottom
-// panes and starts watching the store for proposals from other processes
-// until the window closes. A nil m does nothing. It must be called on the
-// main goroutine, once, before the window shows.
-func (w *Window) SetChangeSets(m *changeset.Manager) {
-	if m == nil || w.changes != nil {
-		return
-	}
-	w.changes = newChangeSetsView(w, m)
-	w.tabs.onEdit = w.bufferEdited
-	w.panes.tabs.Append(w.changes.item)
-	w.changes.start(changePollEvery)
-}
-
-// ChangeSetProposed tells the window about a change set an agent proposed
-// (or withdrew) through this process: the view reloads, and a new pending
-// one is announced in the status bar. Safe to call from any goroutine.
-func (w *Window) ChangeSetProposed(cs changeset.ChangeSet) {
-	fyne.Do(func() {
-		if v := w.changes; v != nil {
-			v.announce(cs)
-			v.async(v.reload)
-		}
-	})
-}
-
-// CurrentText reads the project file rel as the person sees it: the open
-// editor's text (as it would be saved) when it has a tab, else the file on
-// disk. A missing file is exists == false with a nil error. rel is
-// confined to the project. It must not be called on the main goroutine;
-// the editor read is one bounded main-thread call (busy after
-// DefaultCallBound).
-func (w *Window) CurrentText(ctx context.Context, rel string) (text string, exists bool, err error) {
-	abs, err := w.project.Resolve(rel)
-	if err != nil {
-		return "", false, fmt.Errorf("read %s: %w", rel, err)
-	}
-	rel = w.project.Rel(abs)
-	b, err := CallValue(ctx, 0, func() buffer { return w.tabs.buffer(rel) })
-	if err != nil {
-		return "", false, fmt.Errorf("read %s from its editor: %w", rel, err)
-	}
-	if b.open {
-		return b.text, true, nil
-	}
-	ft, err := w.project.ReadFile(rel)
-	if errors.Is(err, app.ErrNotFound) {
-		return "", false, nil
-	}
-	if err != nil {
-		return "", false, err
-	}
-	return ft.Text, true, nil
-}
-
-// currentReader is CurrentText as a changeset.ReadFunc. Off the main goroutine only.
-func (w *Window) currentReader() changeset.ReadFunc {
-	return func(rel string) (string, bool, error) { return w.CurrentText(context.Background(), rel) }
-}
-
-func newChangeSetsView(w *Window, m *changeset.Manager) *changeSetsView {
-	v := &changeSetsView{w: w, m: m, seen: map[string]bool{}, include: map[string]bool{},
+// New makes the Change Sets view of m in host; start it with Start. Main
+// goroutine only.
+func New(host Host, m *changeset.Manager) *View {
+	v := &View{host: host, m: m, seen: map[string]bool{}, include: map[string]bool{},
 		stop: make(chan struct{}), refreshed: make(chan struct{}, 1)}
 	v.async = v.busy.Go
 	v.list = newChangeList(func() int { return len(v.sets) }, v.row)
@@ -152,7 +91,7 @@ func newChangeSetsView(w *Window, m *changeset.Manager) *changeSetsView {
 // start loads the list and reloads it whenever the store file changes
 // until stopPolling; where the store cannot be watched it polls every
 // interval instead.
-func (v *changeSetsView) start(every time.Duration) {
+func (v *View) start(every time.Duration) {
 	v.poll.Go(func() {
 		sw, err := changeset.WatchStore(v.m, v.pollOnce)
 		v.reload() // after the watch starts, so no change falls between
@@ -161,7 +100,7 @@ func (v *changeSetsView) start(every time.Duration) {
 			sw.Close()
 			return
 		}
-		v.w.Notify(err.Error() + "; proposals from other processes show up within " + every.String())
+		v.host.Notify(err.Error() + "; proposals from other processes show up within " + every.String())
 		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
@@ -177,7 +116,7 @@ func (v *changeSetsView) start(every time.Duration) {
 
 // stopPolling stops the poller and waits for it. Safe to call more than
 // once; it must not be called from inside a fyne.Do the poller waits on.
-func (v *changeSetsView) stopPolling() {
+func (v *View) stopPolling() {
 	select {
 	case <-v.stop:
 	default:
@@ -187,20 +126,20 @@ func (v *changeSetsView) stopPolling() {
 }
 
 // reload reads the list from the store and shows it. Off the main goroutine.
-func (v *changeSetsView) reload() { v.load(true) }
+func (v *View) reload() { v.load(true) }
 
 // pollOnce shows the list only when it changed since the last one shown.
 // Off the main goroutine.
-func (v *changeSetsView) pollOnce() { v.load(false) }
+func (v *View) pollOnce() { v.load(false) }
 
-func (v *changeSetsView) load(always bool) {
+func (v *View) load(always bool) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	sets, err := v.m.List("")
 	if err != nil {
 		if msg := "change sets: " + err.Error(); msg != v.lastErr { // once, not every poll
 			v.lastErr = msg
-			v.w.Notify(msg)
+			v.host.Notify(msg)
 		}
 		return
 	}
@@ -236,7 +175,7 @@ func setFingerprint(cs changeset.ChangeSet) string {
 // setSets shows a fresh list, announces pending sets not seen before (but
 // not those already there when the window opened), updates the badge and
 // rebuilds the detail when its set changed. Main goroutine only.
-func (v *changeSetsView) setSets(sets []changeset.ChangeSet) {
+func (v *View) setSets(sets []changeset.ChangeSet) {
 	v.sets = sets
 	for _, cs := range sets {
 		if v.loaded {
@@ -266,7 +205,7 @@ func (v *changeSetsView) setSets(sets []changeset.ChangeSet) {
 // selected shows the set of row id. A row the person picked gives the
 // list the keyboard: Fyne's tap focuses an extended List's inner List,
 // which is not on the canvas. Main goroutine only.
-func (v *changeSetsView) selected(id widget.ListItemID) {
+func (v *View) selected(id widget.ListItemID) {
 	v.show(v.sets[id].ID)
 	if !v.following {
 		if c := fyne.CurrentApp().Driver().CanvasForObject(v.list); c != nil {
@@ -277,7 +216,7 @@ func (v *changeSetsView) selected(id widget.ListItemID) {
 
 // announce says in the status bar that a pending change set arrived, once
 // per id. Main goroutine only.
-func (v *changeSetsView) announce(cs changeset.ChangeSet) {
+func (v *View) announce(cs changeset.ChangeSet) {
 	if v.seen[cs.ID] || cs.State != changeset.StatePending {
 		return
 	}
@@ -286,11 +225,11 @@ func (v *changeSetsView) announce(cs changeset.ChangeSet) {
 	if client == "" {
 		client = "an agent"
 	}
-	v.w.status.notify(fmt.Sprintf("%s proposed %s (%s)", changeset.MarkControls(client), changeset.MarkControls(cs.Title), cs.ID))
+	v.host.Status(fmt.Sprintf("%s proposed %s (%s)", changeset.MarkControls(client), changeset.MarkControls(cs.Title), cs.ID))
 }
 
 // setBadge shows how many change sets await a decision in the tab title.
-func (v *changeSetsView) setBadge() {
+func (v *View) setBadge() {
 	n := 0
 	for _, cs := range v.sets {
 		if cs.Undecided() {
@@ -303,11 +242,11 @@ func (v *changeSetsView) setBadge() {
 	}
 	if v.item.Text != title {
 		v.item.Text = title
-		v.w.panes.tabs.Refresh()
+		v.host.TitleChanged()
 	}
 }
 
-func (v *changeSetsView) index(id string) int {
+func (v *View) index(id string) int {
 	for i, cs := range v.sets {
 		if cs.ID == id {
 			return i
@@ -317,7 +256,7 @@ func (v *changeSetsView) index(id string) int {
 }
 
 // row fills one list row: the title, and under it the rest.
-func (v *changeSetsView) row(id widget.ListItemID, o fyne.CanvasObject) {
+func (v *View) row(id widget.ListItemID, o fyne.CanvasObject) {
 	lines := o.(*fyne.Container).Objects
 	cs := v.sets[id]
 	lines[0].(*widget.Label).SetText(changeset.MarkControls(cs.Title))
@@ -371,7 +310,7 @@ func (l *changeList) TypedKey(k *fyne.KeyEvent) {
 }
 
 // current is the change set whose detail is shown. Main goroutine only.
-func (v *changeSetsView) current() (changeset.ChangeSet, bool) {
+func (v *View) current() (changeset.ChangeSet, bool) {
 	if i := v.index(v.shown); i >= 0 {
 		return v.sets[i], true
 	}
@@ -379,7 +318,7 @@ func (v *changeSetsView) current() (changeset.ChangeSet, bool) {
 }
 
 // setButtons enables what the person may do with cs. Main goroutine only.
-func (v *changeSetsView) setButtons(cs changeset.ChangeSet) {
+func (v *View) setButtons(cs changeset.ChangeSet) {
 	enable(v.apply, cs.ID != "" && cs.Undecided())
 	enable(v.reject, cs.ID != "" && cs.Undecided())
 	enable(v.revert, cs.State == changeset.StateApplied || cs.State == changeset.StatePartlyApplied)
@@ -389,13 +328,13 @@ func (v *changeSetsView) setButtons(cs changeset.ChangeSet) {
 // copyCommitMessage puts the shown set's title and description on the
 // clipboard as a commit message (Trestle stages and commits nothing).
 // Main goroutine only.
-func (v *changeSetsView) copyCommitMessage() {
+func (v *View) copyCommitMessage() {
 	cs, ok := v.current()
 	if !ok {
 		return
 	}
 	fyne.CurrentApp().Clipboard().SetContent(commitMessage(cs))
-	v.w.status.notify("Copied " + cs.ID + "'s commit message.")
+	v.host.Status("Copied " + cs.ID + "'s commit message.")
 }
 
 // commitMessage is a change set as a commit message: the title, a blank
@@ -425,7 +364,7 @@ func enable(b *widget.Button, on bool) {
 }
 
 // included lists the ticked files of cs, in its order.
-func (v *changeSetsView) included(cs changeset.ChangeSet) []string {
+func (v *View) included(cs changeset.ChangeSet) []string {
 	var out []string
 	for _, f := range cs.Files {
 		if v.include[f.Path] {
@@ -437,18 +376,18 @@ func (v *changeSetsView) included(cs changeset.ChangeSet) []string {
 
 // applySelected applies the ticked files of the shown change set, off the
 // main goroutine. Main goroutine only.
-func (v *changeSetsView) applySelected() {
+func (v *View) applySelected() {
 	cs, ok := v.current()
 	if !ok {
 		return
 	}
 	include := v.included(cs)
 	if len(include) == 0 {
-		v.w.status.notify("Tick at least one file to apply " + cs.ID)
+		v.host.Status("Tick at least one file to apply " + cs.ID)
 		return
 	}
 	v.work(func() {
-		res, err := v.m.Apply(cs.ID, include, v.w.currentReader(), nil)
+		res, err := v.m.Apply(cs.ID, include, v.reader(), nil)
 		v.finish("Apply "+cs.ID, res, err, func(f changeset.FileChange) (string, bool) {
 			return f.Base, f.State == changeset.StateApplied
 		})
@@ -457,13 +396,13 @@ func (v *changeSetsView) applySelected() {
 
 // revertShown restores the base of the shown applied change set's files,
 // off the main goroutine. Main goroutine only.
-func (v *changeSetsView) revertShown() {
+func (v *View) revertShown() {
 	cs, ok := v.current()
 	if !ok {
 		return
 	}
 	v.work(func() {
-		res, err := v.m.Revert(cs.ID, v.w.currentReader(), nil)
+		res, err := v.m.Revert(cs.ID, v.reader(), nil)
 		v.finish("Revert "+cs.ID, res, err, func(f changeset.FileChange) (string, bool) {
 			return f.New, f.State == changeset.FileReverted
 		})
@@ -472,35 +411,35 @@ func (v *changeSetsView) revertShown() {
 
 // askReject asks for an optional reason, then rejects the shown change
 // set. Main goroutine only.
-func (v *changeSetsView) askReject() {
+func (v *View) askReject() {
 	cs, ok := v.current()
 	if !ok {
 		return
 	}
-	reason := newEscEntry()
+	reason := newEscEntry(v.host)
 	reason.SetPlaceHolder("optional: why, for the agent to read")
 	items := []*widget.FormItem{widget.NewFormItem("Reason", reason)}
 	d := dialog.NewForm("Reject "+cs.ID+": "+changeset.MarkControls(cs.Title), "Reject", "Cancel", items, func(ok bool) {
 		if ok {
 			v.rejectWith(cs.ID, reason.Text)
 		}
-	}, v.w.win)
+	}, v.host.Window())
 	reason.OnSubmitted = func(string) { d.Submit() } // Enter rejects
 	d.Resize(fyne.NewSize(480, 0))
-	showDialog(v.w.win.Canvas(), d)
-	v.w.win.Canvas().Focus(reason)
+	v.host.ShowDialog(d)
+	v.host.Window().Canvas().Focus(reason)
 }
 
 // rejectWith rejects change set id with reason, off the main goroutine.
 // Main goroutine only.
-func (v *changeSetsView) rejectWith(id, reason string) {
+func (v *View) rejectWith(id, reason string) {
 	v.work(func() {
 		_, err := v.m.Reject(id, strings.TrimSpace(reason))
 		fyne.Do(func() {
 			if err != nil {
 				v.showError(err)
 			} else {
-				v.w.status.notify("Rejected " + id)
+				v.host.Status("Rejected " + id)
 			}
 		})
 		v.reload()
@@ -509,7 +448,7 @@ func (v *changeSetsView) rejectWith(id, reason string) {
 
 // work disables the buttons and runs fn off the main goroutine; the next
 // list shown enables them again. Main goroutine only.
-func (v *changeSetsView) work(fn func()) {
+func (v *View) work(fn func()) {
 	v.setButtons(changeset.ChangeSet{})
 	v.async(fn)
 }
@@ -518,7 +457,7 @@ func (v *changeSetsView) work(fn func()) {
 // their new content in their open tabs: written says, for each file of
 // res, whether it was written and the text its tab had to hold before.
 // Off the main goroutine.
-func (v *changeSetsView) finish(what string, res changeset.ChangeSet, err error, written func(changeset.FileChange) (string, bool)) {
+func (v *View) finish(what string, res changeset.ChangeSet, err error, written func(changeset.FileChange) (string, bool)) {
 	if err == nil {
 		before := map[string]string{}
 		for _, f := range res.Files {
@@ -526,7 +465,7 @@ func (v *changeSetsView) finish(what string, res changeset.ChangeSet, err error,
 				before[f.Path] = old
 			}
 		}
-		v.w.reloadTabs(before)
+		v.host.FilesWritten(before)
 	}
 	fyne.Do(func() {
 		switch {
@@ -535,7 +474,7 @@ func (v *changeSetsView) finish(what string, res changeset.ChangeSet, err error,
 		case err != nil:
 			v.showError(err)
 		default:
-			v.w.status.notify(fmt.Sprintf("%s %s", res.ID, stateText(res.State)))
+			v.host.Status(fmt.Sprintf("%s %s", res.ID, stateText(res.State)))
 		}
 	})
 	v.reload()
@@ -563,106 +502,13 @@ func conflictText(res changeset.ChangeSet, err error) string {
 }
 
 // showProblem shows msg in a dialog and in the status bar. Main goroutine only.
-func (v *changeSetsView) showProblem(title, msg string) {
-	v.w.status.notify(title)
-	showInfo(title, msg, v.w.win)
+func (v *View) showProblem(title, msg string) {
+	v.host.Status(title)
+	v.host.ShowDialog(dialog.NewInformation(title, msg, v.host.Window()))
 }
 
 // showError shows err in a dialog and in the status bar. Main goroutine only.
-func (v *changeSetsView) showError(err error) {
-	v.w.status.notify(err.Error())
-	showError(err, v.w.win)
-}
-
-// reloadTabs shows the new content of written files in their open tabs,
-// closing the tabs of files that are gone. before maps each written file
-// to the text its tab had when the change was checked: a tab the person
-// edited since keeps their text. Off the main goroutine.
-func (w *Window) reloadTabs(before map[string]string) {
-	open, err := CallValue(context.Background(), 0, func() []string {
-		var out []string
-		for p := range before {
-			if w.tabs.find(p) != nil {
-				out = append(out, p)
-			}
-		}
-		return out
-	})
-	if err != nil {
-		w.Notify("the open editors could not be updated: " + err.Error())
-		return
-	}
-	loads := make([]loaded, 0, len(open))
-	for _, p := range open {
-		f, err := loadFile(w.project, p)
-		if errors.Is(err, app.ErrNotFound) {
-			f = loaded{path: p} // deleted: close its tab
-		} else if err != nil {
-			w.Notify(err.Error())
-			continue
-		}
-		loads = append(loads, f)
-	}
-	fyne.Do(func() {
-		for _, f := range loads {
-			w.replaceTab(f, before[f.path])
-		}
-	})
-}
-
-// replaceTab shows f in its tab in place, saved, or closes the tab when f
-// has neither text nor notice (the file is gone). A tab whose text is no
-// longer before keeps it and the person hears why. Main goroutine only.
-func (w *Window) replaceTab(f loaded, before string) {
-	t := w.tabs.find(f.path)
-	if t == nil {
-		return
-	}
-	if t.dirty() && t.view.buf.FileText() != before {
-		w.status.notify(f.path + " has edits made during the change; its tab keeps them, the file on disk has the change")
-		return
-	}
-	switch {
-	case f.buf == nil && f.notice == "":
-		w.tabs.remove(t.item)
-		return
-	case f.buf == nil:
-		t.view, t.item.Content = nil, container.NewCenter(widget.NewLabel(f.notice))
-	default:
-		t.view = w.tabs.newEditor(t, f)
-		t.item.Content = t.view
-	}
-	w.tabs.retitle(t)
-	w.tabs.docs.Refresh()
-	if w.tabs.current() == t {
-		w.tabs.focusText(t)
-	}
-}
-
-// changeSetsSawFiles marks stale, off the main goroutine, the pending
-// change sets that touch files a watcher batch changed, and shows them.
-// Safe to call from any goroutine once SetChangeSets has run.
-func (w *Window) changeSetsSawFiles(events []watch.Event) {
-	v := w.changes
-	if v == nil {
-		return
-	}
-	var paths []string
-	for _, e := range events {
-		if e.Path != watch.All {
-			paths = append(paths, e.Path)
-		}
-	}
-	if len(paths) == 0 {
-		return
-	}
-	v.async(func() {
-		ids, err := v.m.MarkStale(paths)
-		if err != nil {
-			v.w.Notify("change sets: " + err.Error())
-		}
-		if len(ids) > 0 {
-			v.reload()
-		}
-	})
+func (v *View) showError(err error) {
+	v.host.Status(err.Error())
+	v.host.ShowDialog(dialog.NewError(err, v.host.Window()))
 }

@@ -1,0 +1,171 @@
+package review
+
+import (
+	"context"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"trestle/app"
+	"trestle/app/changeset"
+)
+
+// Host is what the review needs of the window around it; the window
+// implements it (ui/review_host.go) and the review knows nothing else of
+// it.
+type Host interface {
+	// Window is the window dialogs show over.
+	Window() fyne.Window
+	// ShowDialog shows d so that Escape closes it. Main goroutine only.
+	ShowDialog(d dialog.Dialog)
+	// EscapeTop closes the dialog on top, reporting whether there was one
+	// (an entry in a dialog passes Escape on to it). Main goroutine only.
+	EscapeTop() bool
+	// Status shows msg in the status bar. Main goroutine only.
+	Status(msg string)
+	// Notify shows msg in the status bar. Safe from any goroutine.
+	Notify(msg string)
+	// CurrentText reads the project file rel as the person sees it: the
+	// editor's text when it is open, else the disk. Never on the main
+	// goroutine.
+	CurrentText(ctx context.Context, rel string) (text string, exists bool, err error)
+	// FilesWritten tells the window that an apply or a revert wrote files:
+	// before maps each to the text its editor had to hold when the change
+	// was checked. Never on the main goroutine.
+	FilesWritten(before map[string]string)
+	// TitleChanged says that the pane's tab title (its badge) changed.
+	// Main goroutine only.
+	TitleChanged()
+}
+
+// reader is the host's CurrentText as a changeset.ReadFunc. Off the main
+// goroutine only.
+func (v *View) reader() changeset.ReadFunc {
+	return func(rel string) (string, bool, error) { return v.host.CurrentText(context.Background(), rel) }
+}
+
+// Item is the pane's tab, for the window's bottom panes.
+func (v *View) Item() *container.TabItem { return v.item }
+
+// Start loads the list and watches the store for proposals from other
+// processes until Stop. Main goroutine only, once.
+func (v *View) Start() { v.start(changePollEvery) }
+
+// Stop stops watching the store and waits for the watcher. Safe to call
+// more than once; main goroutine only (it must not be called from inside a
+// fyne.Do the poller waits on).
+func (v *View) Stop() { v.stopPolling() }
+
+// Proposed tells the view about a change set an agent proposed (or
+// withdrew) through this process: it reloads, and a new pending one is
+// announced in the status bar. Main goroutine only.
+func (v *View) Proposed(cs changeset.ChangeSet) {
+	v.announce(cs)
+	v.async(v.reload)
+}
+
+// FilesChanged marks stale, off the main goroutine, the pending change
+// sets that touch paths (changed on disk), and shows them. Safe to call
+// from any goroutine.
+func (v *View) FilesChanged(paths []string) {
+	if len(paths) == 0 {
+		return
+	}
+	v.async(func() {
+		ids, err := v.m.MarkStale(paths)
+		if err != nil {
+			v.host.Notify("change sets: " + err.Error())
+		}
+		if len(ids) > 0 {
+			v.reload()
+		}
+	})
+}
+
+// BufferChanged marks stale the pending change sets whose base of rel is
+// no longer text, what the editor holds. Main goroutine only; the store
+// work runs off it.
+func (v *View) BufferChanged(rel, text string) {
+	hash := app.NewFileText(rel, text).SHA256 // the base hash is trestle_read's
+	stale := false
+	for _, cs := range v.sets {
+		if f := cs.File(rel); f != nil && cs.State == changeset.StatePending && f.BaseSHA256 != hash {
+			stale = true
+		}
+	}
+	if !stale {
+		return
+	}
+	v.async(func() {
+		if _, err := v.m.MarkStale([]string{rel}); err != nil {
+			v.host.Notify("change sets: " + err.Error())
+		}
+		v.reload()
+	})
+}
+
+// ApplyAsPerson selects change set id and presses Apply with every file
+// ticked, as a person's click would, and reports whether the pane lists
+// id. Main goroutine only.
+func (v *View) ApplyAsPerson(id string) bool {
+	i := v.index(id)
+	if i < 0 {
+		return false
+	}
+	v.list.Select(i)
+	v.applySelected()
+	return true
+}
+
+// Show selects change set id in the list and shows its detail, reporting
+// whether the pane lists id. Main goroutine only.
+func (v *View) Show(id string) bool {
+	i := v.index(id)
+	if i >= 0 {
+		v.list.Select(i)
+	}
+	return i >= 0
+}
+
+// RunInline makes the view run its store and file work on the calling
+// goroutine and stops the store watcher: for tests under Fyne's test
+// driver, which runs fyne.Do inline on any goroutine, so work on another
+// goroutine would touch widgets beside the test. Main goroutine only.
+func (v *View) RunInline() {
+	v.stopPolling()
+	v.async = func(fn func()) { fn() }
+}
+
+// Refreshed receives (without blocking) after each list shown; tests wait on it.
+func (v *View) Refreshed() <-chan struct{} { return v.refreshed }
+
+// SetPollEvery sets how often views started later poll the store when it
+// cannot be watched. For tests; not safe beside a view starting.
+func SetPollEvery(d time.Duration) (old time.Duration) {
+	old, changePollEvery = changePollEvery, d
+	return old
+}
+
+// escEntry is an entry for a dialog: Escape closes the dialog instead of
+// doing nothing.
+type escEntry struct {
+	widget.Entry
+	host Host
+}
+
+func newEscEntry(host Host) *escEntry {
+	e := &escEntry{host: host}
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+// TypedKey implements fyne.Focusable.
+func (e *escEntry) TypedKey(k *fyne.KeyEvent) {
+	if k.Name == fyne.KeyEscape && e.host.EscapeTop() {
+		return
+	}
+	e.Entry.TypedKey(k)
+}

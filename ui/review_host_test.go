@@ -1,0 +1,140 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"trestle/app"
+	"trestle/app/changeset"
+	"trestle/app/textbuf"
+)
+
+const libGo = "package lib\n"
+
+// newChangesWindow is a test window with a store in a temp folder and a
+// Manager on it, the view not yet set.
+func newChangesWindow(t *testing.T) (*Window, *changeset.Manager) {
+	t.Helper()
+	w := newTestWindow(t)
+	store, err := app.OpenStore(filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w, changeset.NewManager(store, w.project)
+}
+
+// startChanges sets the window's review and makes it run its work inline:
+// the test driver runs fyne.Do inline on any goroutine.
+func startChanges(t *testing.T, w *Window, m *changeset.Manager) {
+	t.Helper()
+	w.SetChangeSets(m)
+	t.Cleanup(w.changes.Stop)
+	select {
+	case <-w.changes.Refreshed():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the change sets list was not shown within 5s")
+	}
+	w.changes.RunInline()
+}
+
+// proposeMain proposes an edit of main.go, based on what the window shows.
+func proposeMain(t *testing.T, w *Window, m *changeset.Manager) changeset.ChangeSet {
+	t.Helper()
+	cs, err := m.Propose(func(rel string) (string, bool, error) { return w.CurrentText(context.Background(), rel) },
+		changeset.Proposal{Title: "Say hello", Client: "claude-code", Changes: []changeset.Change{
+			{Path: "main.go", Action: changeset.ActionEdit, Edits: []changeset.Edit{{OldText: `"hi"`, NewText: `"hello"`}}},
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
+}
+
+func readProject(t *testing.T, w *Window, rel string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(w.project.Root, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// TestReviewApplyShowsTheNewTextInItsTab: an applied file's open tab shows
+// the new text, saved.
+func TestReviewApplyShowsTheNewTextInItsTab(t *testing.T) {
+	w, m := newChangesWindow(t)
+	if err := w.Open(context.Background(), "main.go", 0); err != nil {
+		t.Fatal(err)
+	}
+	cs := proposeMain(t, w, m)
+	startChanges(t, w, m)
+	if err := w.ApplyAsPerson(context.Background(), cs.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := readProject(t, w, "main.go"); !strings.Contains(got, `"hello"`) {
+		t.Errorf("main.go on disk:\n%s", got)
+	}
+	tab := w.tabs.find("main.go")
+	if text := tab.view.buf.FileText(); !strings.Contains(text, `"hello"`) || tab.dirty() {
+		t.Errorf("main.go's tab: dirty %v, text\n%s", tab.dirty(), text)
+	}
+}
+
+func TestChangeSetsStaleWhenTheEditorBufferChanges(t *testing.T) {
+	w, m := newChangesWindow(t)
+	if err := w.Open(context.Background(), "main.go", 0); err != nil {
+		t.Fatal(err)
+	}
+	cs := proposeMain(t, w, m)
+	startChanges(t, w, m)
+	state := func() string {
+		got, err := m.Get(cs.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got.State
+	}
+	w.checkBufferAgainstProposals("main.go") // the buffer is the base: nothing changes
+	if s := state(); s != changeset.StatePending {
+		t.Fatalf("an unchanged buffer made the set %q", s)
+	}
+	e := w.tabs.find("main.go").view
+	e.buf.Insert(textbuf.Pos{}, "// typed\n")
+	e.edited(textbuf.Pos{})
+	w.checkBufferAgainstProposals("main.go") // what the debounce timer runs
+	if s := state(); s != changeset.StateStale {
+		t.Fatalf("state %q after typing, want stale", s)
+	}
+}
+
+func TestCurrentTextPrefersTheEditor(t *testing.T) {
+	w, _ := newChangesWindow(t)
+	ctx := context.Background()
+	if err := w.Open(ctx, "main.go", 0); err != nil {
+		t.Fatal(err)
+	}
+	w.tabs.find("main.go").view.buf.Insert(textbuf.Pos{}, "// edited\n")
+	tests := []struct {
+		name, rel, want string
+		exists          bool
+		err             error
+	}{
+		{"editor", "main.go", "// edited\n" + mainGo, true, nil},
+		{"disk", "lib/lib.go", libGo, true, nil},
+		{"missing", "new.go", "", false, nil},
+		{"outside", "../x.go", "", false, app.ErrOutside},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text, exists, err := w.CurrentText(ctx, tt.rel)
+			if text != tt.want || exists != tt.exists || !errors.Is(err, tt.err) {
+				t.Fatalf("got %q %v %v", text, exists, err)
+			}
+		})
+	}
+}
