@@ -75,7 +75,8 @@ func TestChangesListShowApply(t *testing.T) {
 		t.Fatalf("list: %v\n%s", err, out)
 	}
 	out, err = runTrestle(t, env, "changes", "show", cs.ID, dir)
-	for _, want := range []string{"Adds **Sub** next to Add.", "--- a/pkg/calc.go", "+// Add adds two ints.", "+++ b/pkg/sub.go"} {
+	for _, want := range []string{"Adds **Sub** next to Add.", "--- a/pkg/calc.go", "+// Add adds two ints.", "+++ b/pkg/sub.go",
+		"@@ -1,4 +1,4 @@ hunk 1\n package pkg\n \n-// Add adds.\n+// Add adds two ints.\n", "@@ -0,0 +1,3 @@ hunk 1\n+package pkg\n"} {
 		if err != nil || !strings.Contains(out, want) {
 			t.Fatalf("show lacks %q: %v\n%s", want, err, out)
 		}

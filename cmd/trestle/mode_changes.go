@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"trestle/app"
@@ -158,65 +157,6 @@ func listChanges(w io.Writer, m *changeset.Manager) error {
 		return nil
 	}
 	return printList(w, sets, time.Now())
-}
-
-// printList prints sets as a table. Text an agent wrote (the title, the
-// client name) is escaped, so it can neither forge a row nor reach the
-// terminal as an escape sequence.
-func printList(w io.Writer, sets []changeset.ChangeSet, now time.Time) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSTATE\tFILES\tCHANGE\tPROPOSED\tCLIENT\tTITLE")
-	for _, cs := range sets {
-		added, removed := cs.Stats()
-		title := cs.Title
-		if len(cs.RunsWhat()) > 0 {
-			title = "[changes what runs] " + title
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t+%d -%d\t%s\t%s\t%s\n", esc(cs.ID), cs.State, len(cs.Files), added, removed,
-			changeset.Age(now.Sub(cs.Created)), esc(orUnknown(cs.Client)), esc(title))
-	}
-	return tw.Flush()
-}
-
-// esc escapes every control character of one-line text an agent wrote,
-// tabs and newlines included.
-func esc(s string) string { return changeset.EscapeControls(s, "") }
-
-// showChange prints a change set: its header, description and each file's
-// unified diff. Everything an agent wrote is escaped (see
-// changeset.EscapeControls): newlines are kept in the description and
-// between diff lines, tabs within them, nothing else. With colour (a
-// terminal), the "changes what runs" warning is in bold red.
-func showChange(w io.Writer, cs changeset.ChangeSet, now time.Time, colour bool) {
-	added, removed := cs.Stats()
-	fmt.Fprintf(w, "%s  %s\nstate: %s; proposed by %s %s; %d files, +%d -%d\n", esc(cs.ID), esc(cs.Title), cs.State,
-		esc(orUnknown(cs.Client)), changeset.Age(now.Sub(cs.Created)), len(cs.Files), added, removed)
-	if runs := cs.RunsWhat(); len(runs) > 0 {
-		note := "WARNING: " + changeset.ChangesWhatRunsNote
-		if colour {
-			note = "\x1b[1;31m" + note + "\x1b[0m"
-		}
-		fmt.Fprintln(w, note)
-	}
-	if cs.Reason != "" {
-		fmt.Fprintf(w, "reason: %s\n", esc(cs.Reason))
-	}
-	for _, e := range cs.History {
-		fmt.Fprintf(w, "history: %s %s\n", e.Time.Local().Format("2006-01-02 15:04"), esc(e.What))
-	}
-	if d := strings.TrimSpace(cs.Description); d != "" {
-		fmt.Fprintf(w, "\n%s\n", changeset.EscapeControls(d, "\t\n"))
-	}
-	for _, f := range cs.Files {
-		fmt.Fprintf(w, "\n%s %s (+%d -%d): %s", f.Action, esc(f.Path), f.Added, f.Removed, f.State)
-		if f.Detail != "" {
-			fmt.Fprintf(w, " (%s)", esc(f.Detail))
-		}
-		if f.ChangesWhatRuns() {
-			fmt.Fprint(w, " [changes what runs]")
-		}
-		fmt.Fprintf(w, "\n%s", changeset.EscapeControls(changeset.Diff(f), "\t\n"))
-	}
 }
 
 // isTerminal reports whether w is a terminal, where colour is welcome.
