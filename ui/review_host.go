@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -26,6 +27,51 @@ func (h reviewHost) Status(msg string)                { h.w.status.notify(msg) }
 func (h reviewHost) Notify(msg string)                { h.w.Notify(msg) }
 func (h reviewHost) FilesWritten(b map[string]string) { h.w.reloadTabs(b) }
 func (h reviewHost) TitleChanged()                    { h.w.panes.tabs.Refresh() }
+
+// ShowTab shows a review tab in the editor area, full width above the
+// panes.
+func (h reviewHost) ShowTab(item *container.TabItem) {
+	a := h.w.tabs
+	if !slices.Contains(a.docs.Items, item) {
+		a.docs.Append(item)
+		a.update()
+	}
+	a.docs.Select(item)
+}
+
+// Unsaved returns those of paths whose tab has unsaved edits.
+func (h reviewHost) Unsaved(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if t := h.w.tabs.find(p); t != nil && t.dirty() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Save saves the tabs of paths, then calls done with whether all were
+// written.
+func (h reviewHost) Save(paths []string, done func(ok bool)) {
+	left, allOK := len(paths), true
+	if left == 0 {
+		done(true)
+	}
+	for _, p := range paths {
+		t := h.w.tabs.find(p)
+		if t == nil {
+			left--
+			continue
+		}
+		h.w.tabs.save(t, func(ok bool) {
+			left--
+			allOK = allOK && ok
+			if left == 0 {
+				done(allOK)
+			}
+		})
+	}
+}
 
 func (h reviewHost) CurrentText(ctx context.Context, rel string) (string, bool, error) {
 	return h.w.CurrentText(ctx, rel)

@@ -39,6 +39,16 @@ type Host interface {
 	// TitleChanged says that the pane's tab title (its badge) changed.
 	// Main goroutine only.
 	TitleChanged()
+	// ShowTab shows item in the editor area, adding it when it is not
+	// there (the person may have closed it), and selects it. Main
+	// goroutine only.
+	ShowTab(item *container.TabItem)
+	// Unsaved returns those of paths that have unsaved edits in their
+	// editor. Main goroutine only.
+	Unsaved(paths []string) []string
+	// Save saves the editors of paths and calls done on the main goroutine
+	// with whether all were written. Main goroutine only.
+	Save(paths []string, done func(ok bool))
 }
 
 // reader is the host's CurrentText as a changeset.ReadFunc. Off the main
@@ -115,17 +125,26 @@ func (v *View) ApplyAsPerson(id string) bool {
 	if i < 0 {
 		return false
 	}
-	v.list.Select(i)
-	v.applySelected()
+	v.Show(id)
+	t := v.tabs[id]
+	t.reject = map[string]map[int]bool{}
+	cs := v.sets[i] // the listed record: a whole-file apply needs no bodies
+	for _, f := range cs.Files {
+		t.include[f.Path] = applicable(f)
+	}
+	t.applySelection(cs, t.selection(cs))
 	return true
 }
 
-// Show selects change set id in the list and shows its detail, reporting
-// whether the pane lists id. Main goroutine only.
+// Show opens change set id for review in its tab, reporting whether the
+// pane lists id. Main goroutine only.
 func (v *View) Show(id string) bool {
 	i := v.index(id)
 	if i >= 0 {
+		v.following = true // the list keeps the keyboard where it is
 		v.list.Select(i)
+		v.following = false
+		v.open(id)
 	}
 	return i >= 0
 }

@@ -1,7 +1,6 @@
 package review
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -9,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -27,30 +25,24 @@ var changePollEvery = 10 * time.Second
 // changesTitle is the Change Sets tab's title without its badge.
 const changesTitle = "Change Sets"
 
-// View is the Change Sets pane: the proposals on the left, the
-// selected one's description and per-file diffs on the right. Its fields
-// are used on the main goroutine only, except m (safe for concurrent use),
-// those under mu and the wait groups.
+// View is the Change Sets pane: the list of proposals, each opening for
+// review in a tab of the editor area (reviewTab). Its fields are used on
+// the main goroutine only, except m (safe for concurrent use), those under
+// mu and the wait groups.
 type View struct {
 	host Host
 	m    *changeset.Manager
 	item *container.TabItem
 
-	list    *changeList
-	sets    []changeset.ChangeSet
-	shown   string          // the id whose detail is shown, or ""
-	shownFP string          // its fingerprint when the detail was built
-	include map[string]bool // the shown set's file checkboxes, by path
-	checks  map[string]*widget.Check
-	detail  *fyne.Container
-	seen    map[string]bool // ids already listed or announced
-	loaded  bool            // the first list arrived
-	// following is set while the list re-selects the shown set after a reload.
+	list   *changeList
+	empty  *widget.Label // the hint while the list is empty
+	sets   []changeset.ChangeSet
+	tabs   map[string]*reviewTab // the review tabs opened, by id
+	seen   map[string]bool       // ids already listed or announced
+	loaded bool                  // the first list arrived
+	layout string                // the diff layout of review tabs: layoutUnified or layoutSide
+	// following is set while the list re-selects a row after a reload.
 	following bool
-
-	apply, reject, revert *widget.Button
-	copyMessage           *widget.Button // an applied set's title and description, for git commit
-	sideBySide            bool           // diffs side by side instead of unified
 
 	mu      sync.Mutex // serialises list reads with their fyne.Do, so the newest wins
 	lastFP  string     // under mu: the fingerprint of the last list sent to the view
@@ -68,24 +60,27 @@ type View struct {
 // New makes the Change Sets view of m in host; start it with Start. Main
 // goroutine only.
 func New(host Host, m *changeset.Manager) *View {
-	v := &View{host: host, m: m, seen: map[string]bool{}, include: map[string]bool{},
+	v := &View{host: host, m: m, seen: map[string]bool{}, tabs: map[string]*reviewTab{}, layout: layoutUnified,
 		stop: make(chan struct{}), refreshed: make(chan struct{}, 1)}
 	v.async = v.busy.Go
 	v.list = newChangeList(func() int { return len(v.sets) }, v.row)
 	v.list.OnSelected = v.selected
-	v.apply = widget.NewButton("Apply", v.applySelected)
-	v.apply.Importance = widget.HighImportance
-	v.reject = widget.NewButton("Reject…", v.askReject)
-	v.revert = widget.NewButton("Revert", v.revertShown)
-	v.copyMessage = widget.NewButton("Copy Commit Message", v.copyCommitMessage)
-	v.detail = container.NewStack()
-	buttons := container.NewHBox(v.apply, v.reject, v.revert, v.copyMessage)
-	right := container.NewBorder(nil, buttons, nil, nil, v.detail)
-	split := container.NewHSplit(v.list, right)
-	split.Offset = 0.35
-	v.item = container.NewTabItem(changesTitle, split)
-	v.showNothing()
+	v.empty = widget.NewLabel(emptyHint)
+	v.item = container.NewTabItem(changesTitle, container.NewStack(v.list, container.NewCenter(v.empty)))
+	v.showEmpty()
 	return v
+}
+
+// emptyHint is what the pane says while no change set is listed.
+const emptyHint = "No change sets yet: when an agent proposes changes, they wait here for you."
+
+// showEmpty shows the hint exactly while the list is empty.
+func (v *View) showEmpty() {
+	if len(v.sets) == 0 {
+		v.empty.Show()
+	} else {
+		v.empty.Hide()
+	}
 }
 
 // start loads the list and reloads it whenever the store file changes
@@ -126,13 +121,13 @@ func (v *View) stopPolling() {
 }
 
 // reload reads the list from the store and shows it. Off the main goroutine.
-func (v *View) reload() { v.load(true) }
+func (v *View) reload() { v.loadList(true) }
 
 // pollOnce shows the list only when it changed since the last one shown.
 // Off the main goroutine.
-func (v *View) pollOnce() { v.load(false) }
+func (v *View) pollOnce() { v.loadList(false) }
 
-func (v *View) load(always bool) {
+func (v *View) loadList(always bool) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	sets, err := v.m.List("")
@@ -174,7 +169,7 @@ func setFingerprint(cs changeset.ChangeSet) string {
 
 // setSets shows a fresh list, announces pending sets not seen before (but
 // not those already there when the window opened), updates the badge and
-// rebuilds the detail when its set changed. Main goroutine only.
+// rebuilds the open review tabs whose set changed. Main goroutine only.
 func (v *View) setSets(sets []changeset.ChangeSet) {
 	v.sets = sets
 	for _, cs := range sets {
@@ -185,16 +180,12 @@ func (v *View) setSets(sets []changeset.ChangeSet) {
 	}
 	v.loaded = true
 	v.list.Refresh()
+	v.showEmpty()
 	v.setBadge()
-	if i := v.index(v.shown); i >= 0 {
-		v.following = true
-		v.list.Select(i) // the row may have moved
-		v.following = false
-		if setFingerprint(sets[i]) != v.shownFP {
-			v.loadDetail(sets[i])
+	for id, t := range v.tabs {
+		if i := v.index(id); i >= 0 && setFingerprint(sets[i]) != t.fp {
+			v.load(t)
 		}
-	} else if v.shown != "" {
-		v.showNothing()
 	}
 	select {
 	case v.refreshed <- struct{}{}:
@@ -206,7 +197,7 @@ func (v *View) setSets(sets []changeset.ChangeSet) {
 // list the keyboard: Fyne's tap focuses an extended List's inner List,
 // which is not on the canvas. Main goroutine only.
 func (v *View) selected(id widget.ListItemID) {
-	v.show(v.sets[id].ID)
+	v.open(v.sets[id].ID)
 	if !v.following {
 		if c := fyne.CurrentApp().Driver().CanvasForObject(v.list); c != nil {
 			c.Focus(v.list)
@@ -273,19 +264,6 @@ func newRow() fyne.CanvasObject {
 	return container.New(layout.NewCustomPaddedVBoxLayout(0), title, meta)
 }
 
-// setRowText is a list row's detail line: state, id, client, age and diff stats.
-func setRowText(cs changeset.ChangeSet, now time.Time) string {
-	added, removed := cs.Stats()
-	client := cs.Client
-	if client == "" {
-		client = "unknown client"
-	}
-	return fmt.Sprintf("%s · %s · %s · %s · +%d −%d", stateText(cs.State), cs.ID, client, changeset.Age(now.Sub(cs.Created)), added, removed)
-}
-
-// stateText is a state as a person reads it: "partly applied".
-func stateText(s string) string { return strings.ReplaceAll(s, "_", " ") }
-
 // changeList is a List whose Enter and Return select the focused row, as
 // Space does.
 type changeList struct {
@@ -309,206 +287,35 @@ func (l *changeList) TypedKey(k *fyne.KeyEvent) {
 	l.List.TypedKey(k)
 }
 
-// current is the change set whose detail is shown. Main goroutine only.
-func (v *View) current() (changeset.ChangeSet, bool) {
-	if i := v.index(v.shown); i >= 0 {
-		return v.sets[i], true
-	}
-	return changeset.ChangeSet{}, false
-}
-
-// setButtons enables what the person may do with cs. Main goroutine only.
-func (v *View) setButtons(cs changeset.ChangeSet) {
-	enable(v.apply, cs.ID != "" && cs.Undecided())
-	enable(v.reject, cs.ID != "" && cs.Undecided())
-	enable(v.revert, cs.State == changeset.StateApplied || cs.State == changeset.StatePartlyApplied)
-	enable(v.copyMessage, cs.State == changeset.StateApplied || cs.State == changeset.StatePartlyApplied)
-}
-
-// copyCommitMessage puts the shown set's title and description on the
-// clipboard as a commit message (Trestle stages and commits nothing).
-// Main goroutine only.
-func (v *View) copyCommitMessage() {
-	cs, ok := v.current()
-	if !ok {
+// open opens change set id for review in a tab of the editor area, or
+// shows its tab, and reads the set whole. Main goroutine only.
+func (v *View) open(id string) {
+	i := v.index(id)
+	if i < 0 {
 		return
 	}
-	fyne.CurrentApp().Clipboard().SetContent(commitMessage(cs))
-	v.host.Status("Copied " + cs.ID + "'s commit message.")
+	t := v.tabs[id]
+	if t == nil {
+		t = newReviewTab(v, v.sets[i])
+		v.tabs[id] = t
+		v.load(t)
+	}
+	v.host.ShowTab(t.item)
 }
 
-// commitMessage is a change set as a commit message: the title, a blank
-// line and the description, with the proposing client named.
-func commitMessage(cs changeset.ChangeSet) string {
-	msg := strings.TrimSpace(cs.Title)
-	if d := strings.TrimSpace(cs.Description); d != "" {
-		msg += "\n\n" + strings.Map(func(r rune) rune {
-			if r < 0x20 && r != '\n' && r != '\t' || r == 0x7f {
-				return -1 // no terminal escapes into a commit message
-			}
-			return r
-		}, d)
-	}
-	if cs.Client != "" {
-		msg += "\n\nProposed by " + cs.Client + " through Trestle (" + cs.ID + ")."
-	}
-	return msg + "\n"
-}
-
-func enable(b *widget.Button, on bool) {
-	if on {
-		b.Enable()
-	} else {
-		b.Disable()
-	}
-}
-
-// included lists the ticked files of cs, in its order.
-func (v *View) included(cs changeset.ChangeSet) []string {
-	var out []string
-	for _, f := range cs.Files {
-		if v.include[f.Path] {
-			out = append(out, f.Path)
-		}
-	}
-	return out
-}
-
-// applySelected applies the ticked files of the shown change set, off the
-// main goroutine. Main goroutine only.
-func (v *View) applySelected() {
-	cs, ok := v.current()
-	if !ok {
-		return
-	}
-	include := v.included(cs)
-	if len(include) == 0 {
-		v.host.Status("Tick at least one file to apply " + cs.ID)
-		return
-	}
-	v.work(func() {
-		res, err := v.m.Apply(cs.ID, include, v.reader(), nil)
-		v.finish("Apply "+cs.ID, res, err, func(f changeset.FileChange) (string, bool) {
-			return f.Base, f.State == changeset.StateApplied
-		})
-	})
-}
-
-// revertShown restores the base of the shown applied change set's files,
-// off the main goroutine. Main goroutine only.
-func (v *View) revertShown() {
-	cs, ok := v.current()
-	if !ok {
-		return
-	}
-	v.work(func() {
-		res, err := v.m.Revert(cs.ID, v.reader(), nil)
-		v.finish("Revert "+cs.ID, res, err, func(f changeset.FileChange) (string, bool) {
-			return f.New, f.State == changeset.FileReverted
-		})
-	})
-}
-
-// askReject asks for an optional reason, then rejects the shown change
-// set. Main goroutine only.
-func (v *View) askReject() {
-	cs, ok := v.current()
-	if !ok {
-		return
-	}
-	reason := newEscEntry(v.host)
-	reason.SetPlaceHolder("optional: why, for the agent to read")
-	items := []*widget.FormItem{widget.NewFormItem("Reason", reason)}
-	d := dialog.NewForm("Reject "+cs.ID+": "+changeset.MarkControls(cs.Title), "Reject", "Cancel", items, func(ok bool) {
-		if ok {
-			v.rejectWith(cs.ID, reason.Text)
-		}
-	}, v.host.Window())
-	reason.OnSubmitted = func(string) { d.Submit() } // Enter rejects
-	d.Resize(fyne.NewSize(480, 0))
-	v.host.ShowDialog(d)
-	v.host.Window().Canvas().Focus(reason)
-}
-
-// rejectWith rejects change set id with reason, off the main goroutine.
-// Main goroutine only.
-func (v *View) rejectWith(id, reason string) {
-	v.work(func() {
-		_, err := v.m.Reject(id, strings.TrimSpace(reason))
+// load reads t's set whole (lists hold no file bodies) off the main
+// goroutine, then builds t. Main goroutine only.
+func (v *View) load(t *reviewTab) {
+	id := t.id
+	t.fp = setFingerprint(v.sets[v.index(id)])
+	v.async(func() {
+		full, err := v.m.Full(id)
 		fyne.Do(func() {
 			if err != nil {
-				v.showError(err)
-			} else {
-				v.host.Status("Rejected " + id)
+				v.host.Notify("change sets: " + err.Error())
+				return
 			}
+			t.build(full)
 		})
-		v.reload()
 	})
-}
-
-// work disables the buttons and runs fn off the main goroutine; the next
-// list shown enables them again. Main goroutine only.
-func (v *View) work(fn func()) {
-	v.setButtons(changeset.ChangeSet{})
-	v.async(fn)
-}
-
-// finish reports an apply or a revert and, when it wrote files, shows
-// their new content in their open tabs: written says, for each file of
-// res, whether it was written and the text its tab had to hold before.
-// Off the main goroutine.
-func (v *View) finish(what string, res changeset.ChangeSet, err error, written func(changeset.FileChange) (string, bool)) {
-	if err == nil {
-		before := map[string]string{}
-		for _, f := range res.Files {
-			if old, ok := written(f); ok {
-				before[f.Path] = old
-			}
-		}
-		v.host.FilesWritten(before)
-	}
-	fyne.Do(func() {
-		switch {
-		case errors.Is(err, changeset.ErrConflict):
-			v.showProblem(what+" refused", conflictText(res, err))
-		case err != nil:
-			v.showError(err)
-		default:
-			v.host.Status(fmt.Sprintf("%s %s", res.ID, stateText(res.State)))
-		}
-	})
-	v.reload()
-	fyne.Do(func() {
-		if cs, ok := v.current(); ok {
-			v.setButtons(cs)
-		}
-	})
-}
-
-// conflictText says which files changed since, from the conflicts res
-// records, else from err.
-func conflictText(res changeset.ChangeSet, err error) string {
-	var lines []string
-	for _, f := range res.Files {
-		if f.State == changeset.StateConflict && f.Detail != "" {
-			lines = append(lines, "• "+f.Detail)
-		}
-	}
-	if len(lines) == 0 {
-		return err.Error()
-	}
-	return "Nothing was written. These files changed since the proposal:\n\n" + strings.Join(lines, "\n") +
-		"\n\nLook at them, then ask the agent for a new proposal or reject this one."
-}
-
-// showProblem shows msg in a dialog and in the status bar. Main goroutine only.
-func (v *View) showProblem(title, msg string) {
-	v.host.Status(title)
-	v.host.ShowDialog(dialog.NewInformation(title, msg, v.host.Window()))
-}
-
-// showError shows err in a dialog and in the status bar. Main goroutine only.
-func (v *View) showError(err error) {
-	v.host.Status(err.Error())
-	v.host.ShowDialog(dialog.NewError(err, v.host.Window()))
 }
