@@ -29,14 +29,16 @@ func (h reviewHost) FilesWritten(b map[string]string) { h.w.reloadTabs(b) }
 func (h reviewHost) TitleChanged()                    { h.w.panes.tabs.Refresh() }
 
 // ShowTab shows a review tab in the editor area, full width above the
-// panes.
-func (h reviewHost) ShowTab(item *container.TabItem) {
+// panes; without focus it is selected only when no file's tab is.
+func (h reviewHost) ShowTab(item *container.TabItem, focus bool) {
 	a := h.w.tabs
 	if !slices.Contains(a.docs.Items, item) {
 		a.docs.Append(item)
 		a.update()
 	}
-	a.docs.Select(item)
+	if focus || a.current() == nil {
+		a.docs.Select(item)
+	}
 }
 
 // Unsaved returns those of paths whose tab has unsaved edits.

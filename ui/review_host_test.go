@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
 	"trestle/app"
 	"trestle/app/changeset"
 	"trestle/app/textbuf"
@@ -137,4 +140,99 @@ func TestCurrentTextPrefersTheEditor(t *testing.T) {
 			}
 		})
 	}
+}
+
+// typeInto inserts text at the top of rel's editor, as typing would,
+// leaving it unsaved.
+func typeInto(t *testing.T, w *Window, rel, text string) {
+	t.Helper()
+	e := w.tabs.find(rel).view
+	e.buf.Insert(textbuf.Pos{}, text)
+	e.edited(textbuf.Pos{})
+	if !w.tabs.find(rel).dirty() {
+		t.Fatalf("%s is not dirty after typing", rel)
+	}
+}
+
+// TestReviewNeverWritesUnsavedEditsBehindTheirBack: the person has typed
+// into main.go without saving, and the agent proposed a change on that
+// text (trestle_read gives the buffer). The bug: Apply wrote the person's
+// unsaved text to disk with the agent's change, silently. Now Apply asks
+// first; Cancel writes nothing and keeps the buffer as it was; Save and
+// Apply saves with the person's consent, then applies.
+func TestReviewNeverWritesUnsavedEditsBehindTheirBack(t *testing.T) {
+	w, m := newChangesWindow(t)
+	if err := w.Open(context.Background(), "main.go", 0); err != nil {
+		t.Fatal(err)
+	}
+	typeInto(t, w, "main.go", "// mine, unsaved\n")
+	cs := proposeMain(t, w, m)
+	startChanges(t, w, m)
+
+	apply := func() {
+		if err := w.ApplyAsPerson(context.Background(), cs.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	apply()
+	if got := readProject(t, w, "main.go"); got != mainGo {
+		t.Fatalf("Apply wrote main.go while its editor had unsaved edits:\n%s", got)
+	}
+	msg := overlayText(w)
+	if !strings.Contains(msg, "main.go has unsaved edits") || !strings.Contains(msg, "never writes your unsaved text") {
+		t.Fatalf("the apply did not ask about the unsaved edits; dialog: %q", msg)
+	}
+	tapOverlayButton(t, w, "Cancel")
+	if got, _ := m.Get(cs.ID); got.State != changeset.StatePending {
+		t.Errorf("after Cancel the set is %q, want pending", got.State)
+	}
+	tab := w.tabs.find("main.go")
+	if text := tab.view.buf.FileText(); !strings.HasPrefix(text, "// mine, unsaved\n") || !tab.dirty() {
+		t.Fatalf("Cancel changed the buffer: dirty %v\n%s", tab.dirty(), text)
+	}
+
+	apply()
+	tapOverlayButton(t, w, "Save and Apply")
+	w.tabs.saving.Wait() // the save, then the apply it runs
+	got := readProject(t, w, "main.go")
+	if !strings.HasPrefix(got, "// mine, unsaved\n") || !strings.Contains(got, `"hello"`) {
+		t.Fatalf("after Save and Apply main.go holds:\n%s", got)
+	}
+	if text := tab.view.buf.FileText(); text != got || tab.dirty() {
+		t.Errorf("the tab after the apply: dirty %v\n%s", tab.dirty(), text)
+	}
+	if st, _ := m.Get(cs.ID); st.State != changeset.StateApplied {
+		t.Errorf("state %q, want applied", st.State)
+	}
+}
+
+// overlayText is the text of every label in the top overlay.
+func overlayText(w *Window) string {
+	top := w.win.Canvas().Overlays().Top()
+	if top == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, o := range test.LaidOutObjects(top) {
+		if l, ok := o.(*widget.Label); ok {
+			b.WriteString(l.Text + "\n")
+		}
+	}
+	return b.String()
+}
+
+// tapOverlayButton taps the button labelled text in the top overlay.
+func tapOverlayButton(t *testing.T, w *Window, text string) {
+	t.Helper()
+	top := w.win.Canvas().Overlays().Top()
+	if top == nil {
+		t.Fatalf("no dialog to tap %q in", text)
+	}
+	for _, o := range test.LaidOutObjects(top) {
+		if b, ok := o.(*widget.Button); ok && b.Text == text {
+			test.Tap(b)
+			return
+		}
+	}
+	t.Fatalf("no %q button in the dialog:\n%s", text, overlayText(w))
 }

@@ -40,9 +40,11 @@ type Host interface {
 	// Main goroutine only.
 	TitleChanged()
 	// ShowTab shows item in the editor area, adding it when it is not
-	// there (the person may have closed it), and selects it. Main
+	// there (the person may have closed it). With focus it selects it;
+	// without, only when no file's tab is selected (a proposal arriving
+	// never takes the editor from under the person's typing). Main
 	// goroutine only.
-	ShowTab(item *container.TabItem)
+	ShowTab(item *container.TabItem, focus bool)
 	// Unsaved returns those of paths that have unsaved edits in their
 	// editor. Main goroutine only.
 	Unsaved(paths []string) []string

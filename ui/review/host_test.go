@@ -55,11 +55,13 @@ func (h *testHost) EscapeTop() bool {
 	return top != nil
 }
 
-func (h *testHost) ShowTab(item *container.TabItem) {
+func (h *testHost) ShowTab(item *container.TabItem, focus bool) {
 	if !slices.Contains(h.docs.Items, item) {
 		h.docs.Append(item)
 	}
-	h.docs.Select(item)
+	if focus || h.docs.Selected() == nil {
+		h.docs.Select(item)
+	}
 }
 
 func (h *testHost) Unsaved(paths []string) []string {

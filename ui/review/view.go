@@ -41,6 +41,9 @@ type View struct {
 	seen   map[string]bool       // ids already listed or announced
 	loaded bool                  // the first list arrived
 	layout string                // the diff layout of review tabs: layoutUnified or layoutSide
+	// openWhenListed is a set announced before the list held it: its
+	// review tab opens when it is listed.
+	openWhenListed string
 	// following is set while the list re-selects a row after a reload.
 	following bool
 
@@ -180,6 +183,10 @@ func (v *View) setSets(sets []changeset.ChangeSet) {
 	}
 	v.loaded = true
 	v.list.Refresh()
+	if id := v.openWhenListed; id != "" && v.index(id) >= 0 {
+		v.openWhenListed = ""
+		v.openTab(id, false)
+	}
 	v.showEmpty()
 	v.setBadge()
 	for id, t := range v.tabs {
@@ -217,6 +224,11 @@ func (v *View) announce(cs changeset.ChangeSet) {
 		client = "an agent"
 	}
 	v.host.Status(fmt.Sprintf("%s proposed %s (%s)", changeset.MarkControls(client), changeset.MarkControls(cs.Title), cs.ID))
+	if v.index(cs.ID) >= 0 {
+		v.openTab(cs.ID, false) // shown for review, as trestle_change_set_propose promises
+	} else {
+		v.openWhenListed = cs.ID
+	}
 }
 
 // setBadge shows how many change sets await a decision in the tab title.
@@ -289,7 +301,11 @@ func (l *changeList) TypedKey(k *fyne.KeyEvent) {
 
 // open opens change set id for review in a tab of the editor area, or
 // shows its tab, and reads the set whole. Main goroutine only.
-func (v *View) open(id string) {
+func (v *View) open(id string) { v.openTab(id, true) }
+
+// openTab is open; without focus the tab is selected only when no file's
+// tab is (ReviewHost.ShowTab).
+func (v *View) openTab(id string, focus bool) {
 	i := v.index(id)
 	if i < 0 {
 		return
@@ -300,7 +316,7 @@ func (v *View) open(id string) {
 		v.tabs[id] = t
 		v.load(t)
 	}
-	v.host.ShowTab(t.item)
+	v.host.ShowTab(t.item, focus)
 }
 
 // load reads t's set whole (lists hold no file bodies) off the main
