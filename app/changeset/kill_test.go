@@ -265,7 +265,7 @@ func TestRecoverLeavesALiveApplyAlone(t *testing.T) {
 	cs := proposeOne(t, m, "a.go")
 	abs := filepath.Join(p.Root, "a.go")
 	ops := []fileOp{{rel: "a.go", abs: abs, data: "new a.go\n", mode: NewFileMode}}
-	j := newJournal("apply", cs.ID, p.Root, ops)
+	j := newJournal(OSWriter{Root: p.Root}, "apply", cs.ID, p.Root, ops)
 	held, err := m.writeJournal(j)
 	if err != nil {
 		t.Fatal(err)

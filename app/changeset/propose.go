@@ -122,6 +122,7 @@ func proposeFile(p *app.Project, base ReadFunc, ch Change, headIn func(string) b
 		return FileChange{}, err
 	}
 	fc.Added, fc.Removed = diffStats(fc.Base, fc.New)
+	fc.Hunks = pendingHunks(units(fc))
 	return fc, nil
 }
 

@@ -52,7 +52,7 @@ func showChange(w io.Writer, cs changeset.ChangeSet, now time.Time, colour bool)
 		fmt.Fprintf(w, "reason: %s\n", esc(cs.Reason))
 	}
 	for _, e := range cs.History {
-		fmt.Fprintf(w, "history: %s %s\n", e.Time.Local().Format("2006-01-02 15:04"), esc(e.What))
+		fmt.Fprintf(w, "history: %s %s\n", e.At.Local().Format("2006-01-02 15:04"), esc(e.What))
 	}
 	if d := strings.TrimSpace(cs.Description); d != "" {
 		fmt.Fprintf(w, "\n%s\n", changeset.EscapeControls(d, "\t\n"))
