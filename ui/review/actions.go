@@ -1,6 +1,7 @@
 package review
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -13,66 +14,73 @@ import (
 	"trestle/app/changeset"
 )
 
-// selection is what the person chose to apply: for each ticked file, the
-// numbers of its accepted hunks, nil for the whole file. A file whose
-// every hunk is rejected is left out.
-func (t *reviewTab) selection(cs changeset.ChangeSet) map[string][]int {
-	sel := map[string][]int{}
+// decisions is what the person chose in a review: the hunks to apply and
+// the hunks to record as rejected, by file (a nil list: every pending
+// hunk of the file).
+type decisions struct {
+	apply, reject changeset.Selection
+}
+
+func (d decisions) empty() bool { return len(d.apply) == 0 && len(d.reject) == 0 }
+
+// decisions collects, over the ticked files, the pending hunks accepted
+// and rejected. A file left unticked stays pending.
+func (t *reviewTab) decisions(cs changeset.ChangeSet) decisions {
+	d := decisions{apply: changeset.Selection{}, reject: changeset.Selection{}}
 	for _, f := range cs.Files {
 		if !t.include[f.Path] || !applicable(f) {
 			continue
 		}
-		rejected := t.reject[f.Path]
 		hunks := changeset.Hunks(f)
-		var accepted []int
+		if len(hunks) == 0 { // an empty new file: one unit, applied whole
+			d.apply[f.Path] = nil
+			continue
+		}
+		var accepted, rejected []int
 		for _, h := range hunks {
-			if !rejected[h.N] && !hunkDone(f, h.N) {
+			switch {
+			case !undecided(storedHunkState(f, h.N)):
+			case t.reject[f.Path][h.N]:
+				rejected = append(rejected, h.N)
+			default:
 				accepted = append(accepted, h.N)
 			}
 		}
-		switch {
-		case len(accepted) == 0 && len(hunks) > 0:
-		case len(accepted) == len(hunks):
-			sel[f.Path] = nil
-		default:
-			sel[f.Path] = accepted
+		if len(accepted) > 0 {
+			d.apply[f.Path] = accepted
+		}
+		if len(rejected) > 0 {
+			d.reject[f.Path] = rejected
 		}
 	}
-	return sel
+	return d
 }
 
-// hunkDone reports whether hunk n of f is already applied or rejected in
-// the store.
-func hunkDone(f changeset.FileChange, n int) bool {
-	s := storedHunkState(f, n)
-	return s == changeset.StateApplied || s == changeset.FileRejected
-}
+// applyAccepted applies the accepted hunks of the ticked files and records
+// the rejected ones, after the unsaved-buffer rule: an apply writes files
+// on disk, so a file with unsaved edits in its editor is saved first, with
+// the person's consent, or nothing is applied. Main goroutine only.
+func (t *reviewTab) applyAccepted() { t.decide(t.cs, t.decisions(t.cs)) }
 
-// applyAccepted applies the accepted hunks of the ticked files, after the
-// unsaved-buffer rule: an apply writes files on disk, so a file with
-// unsaved edits in its editor is saved first, with the person's consent,
-// or nothing is applied. Main goroutine only.
-func (t *reviewTab) applyAccepted() { t.applySelection(t.cs, t.selection(t.cs)) }
-
-// applySelection applies sel of cs under the unsaved-buffer rule. Main
+// decide carries out d on cs under the unsaved-buffer rule. Main
 // goroutine only.
-func (t *reviewTab) applySelection(cs changeset.ChangeSet, sel map[string][]int) {
-	if len(sel) == 0 {
-		t.v.host.Status("Tick a file and accept a hunk to apply " + t.id)
+func (t *reviewTab) decide(cs changeset.ChangeSet, d decisions) {
+	if d.empty() {
+		t.v.host.Status("Tick a file and accept or reject a hunk to apply " + t.id)
 		return
 	}
-	paths := make([]string, 0, len(sel))
+	var paths []string
 	for _, f := range cs.Files {
-		if _, ok := sel[f.Path]; ok {
+		if _, ok := d.apply[f.Path]; ok {
 			paths = append(paths, f.Path)
 		}
 	}
 	unsaved := t.v.host.Unsaved(paths)
 	if len(unsaved) == 0 {
-		t.applyNow(sel)
+		t.applyNow(d)
 		return
 	}
-	t.askSaveFirst(unsaved, func() { t.applyNow(sel) })
+	t.askSaveFirst(unsaved, func() { t.applyNow(d) })
 }
 
 // askSaveFirst says that files have unsaved edits and offers to save them
@@ -97,16 +105,40 @@ func (t *reviewTab) askSaveFirst(unsaved []string, then func()) {
 	t.v.host.ShowDialog(d)
 }
 
-// applyNow applies sel off the main goroutine. Main goroutine only.
-func (t *reviewTab) applyNow(sel map[string][]int) {
-	id, v := t.id, t.v
+// applyNow carries out d off the main goroutine. Main goroutine only.
+func (t *reviewTab) applyNow(d decisions) {
+	id, v, paths := t.id, t.v, t.paths()
 	t.work(func() {
-		res, err := v.applySelection(id, sel)
-		v.finish("Apply "+id, res, err, func(f changeset.FileChange) (string, bool) {
-			_, picked := sel[f.Path]
-			return f.Base, picked && (f.State == changeset.StateApplied || f.State == changeset.StatePartlyApplied)
+		before := v.texts(paths)
+		res, err := v.applySelection(id, d.apply, d.reject)
+		v.finish("Apply "+id, res, err, before, func(f changeset.FileChange) bool {
+			_, picked := d.apply[f.Path]
+			return picked
 		})
 	})
+}
+
+// paths lists the files of the set.
+func (t *reviewTab) paths() []string {
+	out := make([]string, len(t.cs.Files))
+	for i, f := range t.cs.Files {
+		out[i] = f.Path
+	}
+	return out
+}
+
+// texts reads paths as the person sees them, before an apply or a revert
+// changes them: the text each editor must still hold to be shown the
+// change (an editor typed into since keeps the person's text). Off the
+// main goroutine.
+func (v *View) texts(paths []string) map[string]string {
+	out := map[string]string{}
+	for _, p := range paths {
+		if text, _, err := v.host.CurrentText(context.Background(), p); err == nil {
+			out[p] = text
+		}
+	}
+	return out
 }
 
 // askRevert says what a revert will do and reverts when the person
@@ -134,24 +166,22 @@ func (t *reviewTab) askRevert() {
 // revertNow restores the base of the applied files, off the main
 // goroutine. Main goroutine only.
 func (t *reviewTab) revertNow() {
-	id, v := t.id, t.v
+	id, v, paths := t.id, t.v, t.paths()
 	t.work(func() {
+		before := v.texts(paths)
 		res, err := v.m.Revert(id, v.reader(), nil)
-		v.finish("Revert "+id, res, err, func(f changeset.FileChange) (string, bool) {
-			return f.New, f.State == changeset.FileReverted
-		})
+		v.finish("Revert "+id, res, err, before, func(f changeset.FileChange) bool { return f.State == changeset.FileReverted })
 	})
 }
 
 // undoRevert applies a reverted set again, off the main goroutine. Main
 // goroutine only.
 func (t *reviewTab) undoRevert() {
-	id, v := t.id, t.v
+	id, v, paths := t.id, t.v, t.paths()
 	t.work(func() {
-		res, err := v.undoRevert(id)
-		v.finish("Undo the revert of "+id, res, err, func(f changeset.FileChange) (string, bool) {
-			return f.Base, f.State == changeset.StateApplied
-		})
+		before := v.texts(paths)
+		res, err := v.m.UndoRevert(id, v.reader(), nil)
+		v.finish("Undo the revert of "+id, res, err, before, func(f changeset.FileChange) bool { return f.State != changeset.FileReverted })
 	})
 }
 
@@ -168,6 +198,36 @@ func (t *reviewTab) askReject() {
 		}
 	}, t.v.host.Window())
 	reason.OnSubmitted = func(string) { d.Submit() } // Enter rejects
+	d.Resize(fyne.NewSize(480, 0))
+	t.v.host.ShowDialog(d)
+	t.v.host.Window().Canvas().Focus(reason)
+}
+
+// askRejectFile asks for an optional reason, then rejects every pending
+// hunk of path (the rest of the set stays as it is). Main goroutine only.
+func (t *reviewTab) askRejectFile(path string) {
+	reason := newEscEntry(t.v.host)
+	reason.SetPlaceHolder("optional: why, for the agent to read")
+	items := []*widget.FormItem{widget.NewFormItem("Reason", reason)}
+	id, v := t.id, t.v
+	d := dialog.NewForm("Reject "+changeset.MarkControls(path)+" of "+id, "Reject File", "Cancel", items, func(ok bool) {
+		if !ok {
+			return
+		}
+		text := strings.TrimSpace(reason.Text)
+		t.work(func() {
+			_, err := v.m.RejectSelection(id, changeset.Selection{path: nil}, text)
+			fyne.Do(func() {
+				if err != nil {
+					v.showError(err)
+				} else {
+					v.host.Status("Rejected " + path + " of " + id)
+				}
+			})
+			v.reload()
+		})
+	}, t.v.host.Window())
+	reason.OnSubmitted = func(string) { d.Submit() }
 	d.Resize(fyne.NewSize(480, 0))
 	t.v.host.ShowDialog(d)
 	t.v.host.Window().Canvas().Focus(reason)
@@ -198,7 +258,7 @@ func (t *reviewTab) editorOf(f changeset.FileChange) fyne.CanvasObject {
 		text := entry.Text
 		t.editing = ""
 		t.work(func() {
-			_, err := v.editFile(id, path, text)
+			_, err := v.m.EditFile(id, path, text)
 			fyne.Do(func() {
 				if err != nil {
 					v.showError(err)
@@ -226,8 +286,22 @@ func (t *reviewTab) work(fn func()) {
 // rejectWith rejects change set id with reason, off the main goroutine.
 // Main goroutine only.
 func (v *View) rejectWith(id, reason string) {
+	var rest changeset.Selection // a partly applied set: every file still pending
+	if i := v.index(id); i >= 0 && !v.sets[i].Undecided() {
+		rest = changeset.Selection{}
+		for _, f := range v.sets[i].Files {
+			if applicable(f) {
+				rest[f.Path] = nil
+			}
+		}
+	}
 	v.async(func() {
-		_, err := v.m.Reject(id, strings.TrimSpace(reason))
+		var err error
+		if rest != nil {
+			_, err = v.m.RejectSelection(id, rest, strings.TrimSpace(reason))
+		} else {
+			_, err = v.m.Reject(id, strings.TrimSpace(reason))
+		}
 		fyne.Do(func() {
 			if err != nil {
 				v.showError(err)
@@ -240,18 +314,18 @@ func (v *View) rejectWith(id, reason string) {
 }
 
 // finish reports an apply or a revert and, when it wrote files, shows
-// their new content in their open tabs: written says, for each file of
-// res, whether it was written and the text its tab had to hold before.
-// Off the main goroutine.
-func (v *View) finish(what string, res changeset.ChangeSet, err error, written func(changeset.FileChange) (string, bool)) {
+// their new content in their open editors: written says which files of
+// res it wrote, and before holds the text each editor had to hold. Off
+// the main goroutine.
+func (v *View) finish(what string, res changeset.ChangeSet, err error, before map[string]string, written func(changeset.FileChange) bool) {
 	if err == nil {
-		before := map[string]string{}
+		shown := map[string]string{}
 		for _, f := range res.Files {
-			if old, ok := written(f); ok {
-				before[f.Path] = old
+			if text, ok := before[f.Path]; ok && written(f) {
+				shown[f.Path] = text
 			}
 		}
-		v.host.FilesWritten(before)
+		v.host.FilesWritten(shown)
 	}
 	fyne.Do(func() {
 		switch {

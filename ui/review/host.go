@@ -134,7 +134,7 @@ func (v *View) ApplyAsPerson(id string) bool {
 	for _, f := range cs.Files {
 		t.include[f.Path] = applicable(f)
 	}
-	t.applySelection(cs, t.selection(cs))
+	t.decide(cs, t.decisions(cs))
 	return true
 }
 

@@ -115,34 +115,18 @@ func (t *reviewTab) build(cs changeset.ChangeSet) {
 	t.setButtons(cs)
 }
 
-// applicable reports whether f can still be applied: it is pending, or was
-// left out of an earlier apply.
-func applicable(f changeset.FileChange) bool {
-	switch f.State {
-	case changeset.StatePending, changeset.FileSkipped, changeset.StateStale, changeset.StateConflict, "":
-		return true
-	}
-	return false
-}
-
-// canApply reports whether cs has files the person may still apply.
-func canApply(cs changeset.ChangeSet) bool {
-	if !cs.Undecided() && cs.State != changeset.StatePartlyApplied {
-		return false
-	}
-	for _, f := range cs.Files {
-		if applicable(f) {
-			return true
-		}
-	}
-	return false
-}
-
 // historyText lists what happened to cs, oldest first.
 func historyText(cs changeset.ChangeSet) string {
-	lines := []string{"History", "• " + cs.Created.Local().Format("15:04:05") + " proposed by " + clientName(cs)}
+	lines := []string{"History"}
+	if len(cs.History) == 0 || cs.History[0].Action != changeset.ActionProposed {
+		lines = append(lines, "• "+cs.Created.Local().Format("15:04:05")+" proposed by "+clientName(cs))
+	}
 	for _, e := range cs.History {
-		lines = append(lines, "• "+e.Time.Local().Format("15:04:05")+" "+changeset.MarkControls(e.What))
+		line := "• " + e.At.Local().Format("15:04:05") + " " + changeset.MarkControls(e.What)
+		if e.Who != "" && e.Who != changeset.ByPerson {
+			line += " (" + changeset.MarkControls(e.Who) + ")"
+		}
+		lines = append(lines, line)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -194,11 +178,16 @@ func (t *reviewTab) showFile(i int) {
 func (t *reviewTab) hunksOf(f changeset.FileChange) fyne.CanvasObject {
 	p, syn := newPalette(), newFileSyntax(f)
 	hunks := changeset.Hunks(f)
-	edit := widget.NewButton("Edit proposed text", func() { t.startEdit(f.Path) })
-	if !applicable(f) || !canApply(t.cs) || f.Action == changeset.ActionDelete {
+	edit := widget.NewButton("Edit Proposed Text", func() { t.startEdit(f.Path) })
+	rejectFile := widget.NewButton("Reject File…", func() { t.askRejectFile(f.Path) })
+	if !applicable(f) || !canApply(t.cs) {
+		rejectFile.Disable()
 		edit.Disable()
 	}
-	top := container.NewBorder(nil, nil, nil, edit, wrapLabel(fileText(f)+hunkSummary(t, f, hunks)))
+	if f.Action == changeset.ActionDelete || !editable(f) {
+		edit.Disable()
+	}
+	top := container.NewBorder(nil, nil, nil, container.NewHBox(edit, rejectFile), wrapLabel(fileText(f)+hunkSummary(t, f, hunks)))
 	list := container.NewVBox()
 	if len(hunks) == 0 {
 		list.Add(widget.NewLabel("(no textual change)"))
@@ -217,6 +206,17 @@ func (t *reviewTab) hunksOf(f changeset.FileChange) fyne.CanvasObject {
 		list.Add(newDiffGridOf(rows, 100))
 	}
 	return container.NewBorder(top, nil, nil, nil, container.NewVScroll(list))
+}
+
+// editable reports whether the person may still replace f's proposed
+// text: nothing of it is applied or rejected yet.
+func editable(f changeset.FileChange) bool {
+	for _, h := range f.Hunks {
+		if h.State != changeset.StatePending && h.State != changeset.StateStale && h.State != changeset.StateConflict {
+			return false
+		}
+	}
+	return true
 }
 
 // hunkSummary says how many hunks the file has and how many are rejected.
@@ -257,8 +257,13 @@ func (t *reviewTab) hunkBar(f changeset.FileChange, h changeset.Hunk) fyne.Canva
 // hunkState is what the person sees of hunk n of f: decided in the store,
 // else what they chose here.
 func (t *reviewTab) hunkState(f changeset.FileChange, n int) string {
-	if s := storedHunkState(f, n); s != "" && s != changeset.StatePending {
-		return s
+	for _, h := range f.Hunks {
+		if h.N == n && h.State != changeset.StatePending && h.State != "" {
+			if h.Detail != "" {
+				return stateText(h.State) + ": " + changeset.MarkControls(h.Detail)
+			}
+			return stateText(h.State)
+		}
 	}
 	switch {
 	case !applicable(f):
@@ -290,8 +295,8 @@ func wrapLabel(text string) *widget.Label {
 // setButtons enables what the person may do with cs. Main goroutine only.
 func (t *reviewTab) setButtons(cs changeset.ChangeSet) {
 	applied := cs.State == changeset.StateApplied || cs.State == changeset.StatePartlyApplied
-	enable(t.apply, cs.ID != "" && canApply(cs) && len(t.selection(cs)) > 0)
-	enable(t.rejectSet, cs.ID != "" && cs.Undecided())
+	enable(t.apply, canApply(cs) && !t.decisions(cs).empty())
+	enable(t.rejectSet, canApply(cs))
 	enable(t.revert, applied)
 	enable(t.undo, cs.State == changeset.StateReverted)
 	enable(t.copyMessage, applied)

@@ -47,6 +47,9 @@ func fileText(f changeset.FileChange) string {
 	if f.ChangesWhatRuns() {
 		s += "  ⚠ changes what runs"
 	}
+	if f.EditedByPerson {
+		s += "  ✎ your text"
+	}
 	if f.State != changeset.StatePending && f.State != "" {
 		s += "  [" + stateText(f.State) + "]"
 	}

@@ -163,9 +163,9 @@ func listFingerprint(sets []changeset.ChangeSet) string {
 
 func setFingerprint(cs changeset.ChangeSet) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s %q", cs.ID, cs.State, cs.Reason)
+	fmt.Fprintf(&b, "%s %s %q h%d", cs.ID, cs.State, cs.Reason, len(cs.History))
 	for _, f := range cs.Files {
-		fmt.Fprintf(&b, " %s=%s", f.Path, f.State)
+		fmt.Fprintf(&b, " %s=%s %v %q %v %d/%d", f.Path, f.State, f.Hunks, f.Reason, f.EditedByPerson, f.Added, f.Removed)
 	}
 	return b.String()
 }

@@ -252,6 +252,7 @@ func TestChangeSetsFromAnotherProcessAppear(t *testing.T) {
 	cs := proposeTwo(t, changeset.NewManager(other, h.project))
 	waitRefreshed(t, v)
 	v.stopPolling()
+	v.busy.Wait() // the review tab the proposal opened reads the set on its own goroutine
 
 	if len(v.sets) != 1 || v.sets[0].ID != cs.ID || v.item.Text != "Change Sets (1)" {
 		t.Fatalf("sets %v, tab %q", v.sets, v.item.Text)
@@ -261,6 +262,9 @@ func TestChangeSetsFromAnotherProcessAppear(t *testing.T) {
 	}
 	if v.empty.Visible() {
 		t.Error(`the pane says "No change sets yet" beside a pending set`)
+	}
+	if r := v.tabs[cs.ID]; r == nil || len(h.docs.Items) != 1 || r.cs.ID != cs.ID {
+		t.Error("the proposal did not open for review in the editor area")
 	}
 }
 
