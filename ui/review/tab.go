@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
 	"trestle/app/changeset"
@@ -65,8 +64,9 @@ func newReviewTab(v *View, cs changeset.ChangeSet) *reviewTab {
 	t.history = widget.NewLabel("")
 	t.history.Wrapping = fyne.TextWrapWord
 	t.body = container.NewStack()
-	left := container.NewBorder(widget.NewLabelWithStyle("Files", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		container.NewVBox(widget.NewSeparator(), t.history), nil, nil, t.files)
+	files := container.NewBorder(widget.NewLabelWithStyle("Files", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, t.files)
+	left := container.NewVSplit(files, container.NewVScroll(t.history))
+	left.Offset = 0.6
 	split := container.NewHSplit(left, t.body)
 	split.Offset = 0.25
 	t.item = container.NewTabItem(tabTitle(cs), container.NewBorder(t.header, nil, nil, nil, split))
@@ -77,8 +77,8 @@ func newReviewTab(v *View, cs changeset.ChangeSet) *reviewTab {
 // tabTitle is a review tab's title.
 func tabTitle(cs changeset.ChangeSet) string {
 	title := changeset.MarkControls(cs.Title)
-	if r := []rune(title); len(r) > 32 {
-		title = string(r[:31]) + "…"
+	if r := []rune(title); len(r) > 24 {
+		title = string(r[:23]) + "…"
 	}
 	return "Review " + cs.ID + ": " + title
 }
@@ -96,7 +96,7 @@ func (t *reviewTab) build(cs changeset.ChangeSet) {
 	if strings.TrimSpace(cs.Description) != "" {
 		t.header.Objects = append(t.header.Objects, newDescription(cs.Description))
 	}
-	buttons := container.NewHBox(t.apply, t.rejectSet, t.revert, t.undo, t.copyMessage, layout.NewSpacer(), t.layout)
+	buttons := container.NewHBox(t.apply, t.rejectSet, t.revert, t.undo, t.copyMessage)
 	t.header.Objects = append(t.header.Objects, buttons, widget.NewSeparator())
 	t.header.Refresh()
 	for _, f := range cs.Files {
@@ -123,7 +123,7 @@ func historyText(cs changeset.ChangeSet) string {
 	}
 	for _, e := range cs.History {
 		line := "• " + e.At.Local().Format("15:04:05") + " " + changeset.MarkControls(e.What)
-		if e.Who != "" && e.Who != changeset.ByPerson {
+		if e.Who != "" && e.Who != changeset.ByPerson && !strings.Contains(e.What, e.Who) {
 			line += " (" + changeset.MarkControls(e.Who) + ")"
 		}
 		lines = append(lines, line)
@@ -187,7 +187,7 @@ func (t *reviewTab) hunksOf(f changeset.FileChange) fyne.CanvasObject {
 	if f.Action == changeset.ActionDelete || !editable(f) {
 		edit.Disable()
 	}
-	top := container.NewBorder(nil, nil, nil, container.NewHBox(edit, rejectFile), wrapLabel(fileText(f)+hunkSummary(t, f, hunks)))
+	top := container.NewBorder(nil, nil, nil, container.NewHBox(t.layout, edit, rejectFile), wrapLabel(fileText(f)+hunkSummary(t, f, hunks)))
 	list := container.NewVBox()
 	if len(hunks) == 0 {
 		list.Add(widget.NewLabel("(no textual change)"))
@@ -227,10 +227,11 @@ func hunkSummary(t *reviewTab, f changeset.FileChange, hunks []changeset.Hunk) s
 			n++
 		}
 	}
-	if n == 0 {
-		return fmt.Sprintf("  · %d hunks", len(hunks))
+	s := fmt.Sprintf("  · %d hunk%s", len(hunks), map[bool]string{true: "", false: "s"}[len(hunks) == 1])
+	if n > 0 {
+		s += fmt.Sprintf(", %d rejected", n)
 	}
-	return fmt.Sprintf("  · %d hunks, %d rejected", len(hunks), n)
+	return s
 }
 
 // hunkBar is the line above hunk h of f: where it is, what was decided,
@@ -240,6 +241,7 @@ func (t *reviewTab) hunkBar(f changeset.FileChange, h changeset.Hunk) fyne.Canva
 	state := t.hunkState(f, n)
 	label := widget.NewLabelWithStyle(fmt.Sprintf("Hunk %d · @@ -%d,%d +%d,%d @@ · %s", n, h.OldStart, h.OldLines, h.NewStart, h.NewLines, state),
 		fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	label.Wrapping = fyne.TextWrapWord
 	accept := widget.NewButton("Accept", func() { t.decideHunk(path, n, false) })
 	reject := widget.NewButton("Reject", func() { t.decideHunk(path, n, true) })
 	switch {
