@@ -143,9 +143,6 @@ func (v *View) ApplyAsPerson(id string) bool {
 func (v *View) Show(id string) bool {
 	i := v.index(id)
 	if i >= 0 {
-		v.following = true // the list keeps the keyboard where it is
-		v.list.Select(i)
-		v.following = false
 		v.open(id)
 	}
 	return i >= 0

@@ -44,8 +44,6 @@ type View struct {
 	// openWhenListed is a set announced before the list held it: its
 	// review tab opens when it is listed.
 	openWhenListed string
-	// following is set while the list re-selects a row after a reload.
-	following bool
 
 	mu      sync.Mutex // serialises list reads with their fyne.Do, so the newest wins
 	lastFP  string     // under mu: the fingerprint of the last list sent to the view
@@ -205,11 +203,10 @@ func (v *View) setSets(sets []changeset.ChangeSet) {
 // which is not on the canvas. Main goroutine only.
 func (v *View) selected(id widget.ListItemID) {
 	v.open(v.sets[id].ID)
-	if !v.following {
-		if c := fyne.CurrentApp().Driver().CanvasForObject(v.list); c != nil {
-			c.Focus(v.list)
-		}
+	if c := fyne.CurrentApp().Driver().CanvasForObject(v.list); c != nil {
+		c.Focus(v.list)
 	}
+	v.list.Unselect(id) // the tab shows which is open; a second click on the row opens it again
 }
 
 // announce says in the status bar that a pending change set arrived, once

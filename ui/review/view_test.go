@@ -114,6 +114,11 @@ func TestChangeSetsListOpensAReviewTab(t *testing.T) {
 	if len(h.docs.Items) != 1 {
 		t.Errorf("opening again made %d tabs", len(h.docs.Items))
 	}
+	h.docs.Remove(r.item) // the person closes the review tab
+	v.list.Select(0)      // and picks the same row again
+	if len(h.docs.Items) != 1 || h.docs.Selected() != r.item {
+		t.Errorf("picking the row again after closing its tab shows %d tabs", len(h.docs.Items))
+	}
 }
 
 // TestChangeSetsApplyOneFile: a file left out is not written; the applied
