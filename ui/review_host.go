@@ -26,6 +26,7 @@ func (h reviewHost) EscapeTop() bool                  { return escapeTop(h.w.win
 func (h reviewHost) Status(msg string)                { h.w.status.notify(msg) }
 func (h reviewHost) Notify(msg string)                { h.w.Notify(msg) }
 func (h reviewHost) FilesWritten(b map[string]string) { h.w.reloadTabs(b) }
+func (h reviewHost) ProposalsChanged()                { h.w.showProposals() }
 func (h reviewHost) TitleChanged()                    { h.w.panes.tabs.Refresh() }
 
 // ShowTab shows a review tab in the editor area, full width above the
@@ -89,6 +90,13 @@ func (w *Window) SetChangeSets(m *changeset.Manager) {
 	}
 	w.changes = review.New(reviewHost{w}, m)
 	w.tabs.onEdit = w.bufferEdited
+	added := w.tabs.onAdded // the git gutter's
+	w.tabs.onAdded = func(t *fileTab) {
+		if added != nil {
+			added(t)
+		}
+		w.showProposalsIn(t)
+	}
 	w.panes.tabs.Append(w.changes.Item())
 	w.changes.Start()
 }

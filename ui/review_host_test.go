@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -235,4 +236,65 @@ func tapOverlayButton(t *testing.T, w *Window, text string) {
 		}
 	}
 	t.Fatalf("no %q button in the dialog:\n%s", text, overlayText(w))
+}
+
+// TestReviewInlineInTheFileTab: a file a pending set touches shows a strip
+// above its editor; Show Inline shows the whole file with the hunk in
+// place (removed and added lines tinted) and Accept applies that hunk at
+// once; then the strip goes and the editor shows the new text.
+func TestReviewInlineInTheFileTab(t *testing.T) {
+	w, m := newChangesWindow(t)
+	if err := w.Open(context.Background(), "main.go", 0); err != nil {
+		t.Fatal(err)
+	}
+	cs := proposeMain(t, w, m)
+	startChanges(t, w, m)
+	tab := w.tabs.find("main.go")
+	if tab.item.Content == fyne.CanvasObject(tab.view) {
+		t.Fatal("main.go's tab shows no strip while a pending set touches it")
+	}
+	strip := objectTexts(tab.item.Content)
+	if !strings.Contains(strip, "claude-code proposes changes to main.go in "+cs.ID) {
+		t.Fatalf("the strip says %q", strip)
+	}
+	tapIn(t, tab.item.Content, "Show Inline")
+	text := objectTexts(tab.item.Content)
+	for _, want := range []string{"package main", `-    fmt.Println("hi")`, `+    fmt.Println("hello")`, "Hunk 1 · pending"} {
+		if !strings.Contains(text, want) {
+			t.Fatalf("the inline view lacks %q:\n%s", want, text)
+		}
+	}
+	tapIn(t, tab.item.Content, "Accept")
+	if got := readProject(t, w, "main.go"); !strings.Contains(got, `"hello"`) {
+		t.Fatalf("Accept inline did not apply the hunk:\n%s", got)
+	}
+	if tab.item.Content != fyne.CanvasObject(tab.view) || !strings.Contains(tab.view.buf.FileText(), `"hello"`) {
+		t.Errorf("after the apply the tab still shows the proposal, or its editor the old text")
+	}
+}
+
+// objectTexts is the text of every label and grid row under o.
+func objectTexts(o fyne.CanvasObject) string {
+	var b strings.Builder
+	for _, c := range test.LaidOutObjects(o) {
+		switch c := c.(type) {
+		case *widget.Label:
+			b.WriteString(c.Text + "\n")
+		case *widget.TextGrid:
+			b.WriteString(c.Text() + "\n")
+		}
+	}
+	return b.String()
+}
+
+// tapIn taps the first button labelled text under o.
+func tapIn(t *testing.T, o fyne.CanvasObject, text string) {
+	t.Helper()
+	for _, c := range test.LaidOutObjects(o) {
+		if b, ok := c.(*widget.Button); ok && b.Text == text {
+			test.Tap(b)
+			return
+		}
+	}
+	t.Fatalf("no %q button in:\n%s", text, objectTexts(o))
 }

@@ -55,6 +55,8 @@ type Window struct {
 	onFilesChanged func([]watch.Event)
 	// changes is the Change Sets pane, set by SetChangeSets (review_host.go).
 	changes *review.View
+	// inline is what each file tab shows of the change sets proposing for it (review_inline.go).
+	inline map[*fileTab]*inlineProposal
 	// editTimers debounce the stale check of edited buffers (changesets_stale.go).
 	editTimers map[string]*time.Timer
 	// finders is Go to File's and the command palette's state (quickopen.go).

@@ -51,6 +51,10 @@ type Host interface {
 	// Save saves the editors of paths and calls done on the main goroutine
 	// with whether all were written. Main goroutine only.
 	Save(paths []string, done func(ok bool))
+	// ProposalsChanged says that the change sets changed: the files' tabs
+	// may show what is proposed for them (Proposals, Inline). Main
+	// goroutine only.
+	ProposalsChanged()
 }
 
 // reader is the host's CurrentText as a changeset.ReadFunc. Off the main

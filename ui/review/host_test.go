@@ -36,6 +36,7 @@ type testHost struct {
 	buffers map[string]string   // unsaved editor text, by path
 	status  []string            // every status message, in order
 	written []map[string]string // every FilesWritten
+	proposals int                // ProposalsChanged calls
 }
 
 func (h *testHost) Window() fyne.Window        { return h.win }
@@ -43,6 +44,7 @@ func (h *testHost) ShowDialog(d dialog.Dialog) { d.Show() }
 func (h *testHost) Status(msg string)          { h.status = append(h.status, msg) }
 func (h *testHost) Notify(msg string)          { fyne.Do(func() { h.Status(msg) }) }
 func (h *testHost) TitleChanged()              {}
+func (h *testHost) ProposalsChanged()          { h.proposals++ }
 func (h *testHost) FilesWritten(before map[string]string) {
 	fyne.Do(func() { h.written = append(h.written, before) })
 }

@@ -32,7 +32,7 @@ type diffRow struct {
 // them, and the syntax colours of Go.
 type palette struct {
 	added, removed, addedWord, removedWord color.Color
-	dim                                    color.Color
+	dim, fg                                color.Color
 	syntax                                 [textbuf.Number + 1]color.Color
 	cache                                  map[styleKey]widget.TextGridStyle
 }
@@ -53,6 +53,7 @@ func newPalette() *palette {
 		added: tint(theme.ColorNameSuccess, 0x30), removed: tint(theme.ColorNameError, 0x30),
 		addedWord: tint(theme.ColorNameSuccess, 0x80), removedWord: tint(theme.ColorNameError, 0x80),
 		dim:   theme.Color(theme.ColorNamePlaceHolder),
+		fg:    theme.Color(theme.ColorNameForeground),
 		cache: map[styleKey]widget.TextGridStyle{},
 	}
 	p.syntax[textbuf.Keyword] = theme.Color(theme.ColorNamePrimary)
@@ -72,6 +73,8 @@ func (p *palette) style(k styleKey) widget.TextGridStyle {
 	switch {
 	case k.dim:
 		s.FGColor = p.dim
+	case k.bg >= 3: // a changed word: the text colour reads on its strong tint
+		s.FGColor = p.fg
 	case p.syntax[k.kind] != nil:
 		s.FGColor = p.syntax[k.kind]
 	}
@@ -204,7 +207,7 @@ func unifiedRows(p *palette, syn fileSyntax, h changeset.Hunk) []diffRow {
 	rows := make([]diffRow, 0, len(h.Lines))
 	for i, l := range h.Lines {
 		bg, word := kindBG(l.Kind)
-		gutter := fmt.Sprintf("%5s %5s %c ", lineNo(l.Old), lineNo(l.New), rune(l.Kind))
+		gutter := fmt.Sprintf("%5s %5s %c", lineNo(l.Old), lineNo(l.New), rune(l.Kind))
 		cells := textCells(gutter, p.style(styleKey{bg: bg, dim: true}))
 		cells = append(cells, lineCells(p, l.Text, syn.spans(l), words[i], bg, word)...)
 		rows = append(rows, diffRow{left: cells, gutter: len(gutter)})

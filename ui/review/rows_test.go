@@ -36,7 +36,7 @@ func TestUnifiedRowsColourWordsAndSyntax(t *testing.T) {
 	var added, funcRow []widget.TextGridCell
 	for _, r := range rows {
 		switch text := cellsText(r.left); {
-		case strings.Contains(text, `+     fmt.Println("hello")`):
+		case strings.Contains(text, `+    fmt.Println("hello")`):
 			added = r.left[r.gutter:]
 		case strings.Contains(text, "func main()"):
 			funcRow = r.left[r.gutter:]
@@ -103,7 +103,7 @@ func TestDiffMarksControlCharacters(t *testing.T) {
 			text = append(text, cellsText(r.left))
 		}
 	}
-	if !strings.Contains(strings.Join(text, "\n"), "+ // ok␛[2K␍exec()") {
+	if !strings.Contains(strings.Join(text, "\n"), "+// ok␛[2K␍exec()") {
 		t.Errorf("the hostile line is not marked: %q", text)
 	}
 	if !strings.Contains(fileText(fc), "a⟦U+202E⟧.go") {

@@ -192,6 +192,7 @@ func (v *View) setSets(sets []changeset.ChangeSet) {
 			v.load(t)
 		}
 	}
+	v.host.ProposalsChanged()
 	select {
 	case v.refreshed <- struct{}{}:
 	default:

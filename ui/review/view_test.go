@@ -101,9 +101,9 @@ func TestChangeSetsListOpensAReviewTab(t *testing.T) {
 			return row.Cells[0].Style.BackgroundColor()
 		}()
 		switch {
-		case strings.Contains(text, `+     fmt.Println("hello")`):
+		case strings.Contains(text, `+    fmt.Println("hello")`):
 			sawAdd = bg == p.added
-		case strings.Contains(text, `-     fmt.Println("hi")`):
+		case strings.Contains(text, `-    fmt.Println("hi")`):
 			sawDel = bg == p.removed
 		}
 	}
