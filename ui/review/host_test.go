@@ -30,13 +30,13 @@ const (
 // project on disk. buffers stand for editors with unsaved text (the real
 // window's editors are ui's tests).
 type testHost struct {
-	win     fyne.Window
-	docs    *container.DocTabs
-	project *app.Project
-	buffers map[string]string   // unsaved editor text, by path
-	status  []string            // every status message, in order
-	written []map[string]string // every FilesWritten
-	proposals int                // ProposalsChanged calls
+	win       fyne.Window
+	docs      *container.DocTabs
+	project   *app.Project
+	buffers   map[string]string   // unsaved editor text, by path
+	status    []string            // every status message, in order
+	written   []map[string]string // every FilesWritten
+	proposals int                 // ProposalsChanged calls
 }
 
 func (h *testHost) Window() fyne.Window        { return h.win }
