@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -99,6 +100,35 @@ func TestReviewInTheWindow(t *testing.T) {
 	res, sc = call(t, c, "trestle_change_set", map[string]any{"id": dirtyID})
 	if res.IsError || sc["change_set_state"] != "pending" {
 		t.Fatalf("the agent reads: %s", resultText(res))
+	}
+
+	// Escape cancels; main.go's tab, brought forward, shows the proposal
+	// strip, and its
+	// Show Inline (the strip's first button, at the right of the tab's top)
+	// shows the hunk in place.
+	xdo("key", "Escape")
+	if res, _ := call(t, c, "trestle_open", map[string]any{"path": "main.go"}); res.IsError {
+		t.Fatalf("trestle_open: %s", resultText(res))
+	}
+	time.Sleep(500 * time.Millisecond)
+	t.Logf("screenshot: %s", w.screenshot(t, "review-strip"))
+	geom := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^Trestle", "getwindowgeometry", "--shell")
+	geom.Env = append(os.Environ(), "DISPLAY="+w.display)
+	out, err := geom.Output()
+	if err != nil {
+		t.Fatalf("xdotool getwindowgeometry: %v", err)
+	}
+	width := 0
+	for _, line := range strings.Split(string(out), "\n") {
+		if v, ok := strings.CutPrefix(line, "WIDTH="); ok {
+			width, _ = strconv.Atoi(v)
+		}
+	}
+	xdo("mousemove", "--sync", strconv.Itoa(width-165), "89", "click", "1") // below the menu and tab bars
+	time.Sleep(1 * time.Second)
+	t.Logf("screenshot: %s", w.screenshot(t, "review-inline"))
+	if data, _ := os.ReadFile(filepath.Join(project, "main.go")); strings.Contains(string(data), "// mine") {
+		t.Fatalf("the person's unsaved text reached the disk:\n%s", data)
 	}
 }
 
