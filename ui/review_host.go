@@ -11,9 +11,11 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"trestle/app"
 	"trestle/app/changeset"
+	"trestle/app/errdefs"
+	"trestle/app/project"
 	"trestle/app/watch"
+	"trestle/app/workbench"
 	"trestle/ui/review"
 )
 
@@ -76,8 +78,8 @@ func (h reviewHost) Save(paths []string, done func(ok bool)) {
 	}
 }
 
-func (h reviewHost) CurrentText(ctx context.Context, rel string) (string, bool, error) {
-	return h.w.CurrentText(ctx, rel)
+func (h reviewHost) CurrentText(ctx context.Context, path project.Path) (string, bool, error) {
+	return h.w.reader().Current(ctx, path)
 }
 
 // SetChangeSets shows m's change sets in a Change Sets tab of the bottom
@@ -126,7 +128,7 @@ func (w *Window) ShowChangeSet(id string) bool {
 // ApplyAsPerson selects change set id in the Change Sets pane and presses
 // Apply with every file ticked: the path a person's click takes. It is a
 // test hook for the end-to-end tests (served only with TRESTLE_TEST_HOOKS=1);
-// it returns an error wrapping app.ErrNotFound while the pane does not
+// it returns an error wrapping errdefs.ErrNotFound while the pane does not
 // list id yet. Safe for concurrent use from any goroutine but the main one.
 func (w *Window) ApplyAsPerson(ctx context.Context, id string) error {
 	var listed bool
@@ -137,39 +139,27 @@ func (w *Window) ApplyAsPerson(ctx context.Context, id string) error {
 		}
 	})
 	if err == nil && !listed {
-		err = fmt.Errorf("the Change Sets pane does not list %s yet: %w", id, app.ErrNotFound)
+		err = fmt.Errorf("the Change Sets pane does not list %s yet: %w", id, errdefs.ErrNotFound)
 	}
 	return err
 }
 
 // CurrentText reads the project file rel as the person sees it: the open
 // editor's text (as it would be saved) when it has a tab, else the file on
-// disk. A missing file is exists == false with a nil error. rel is
-// confined to the project. It must not be called on the main goroutine;
-// the editor read is one bounded main-thread call (busy after
+// disk (workbench.Reader). A missing file is exists == false with a nil
+// error. rel is confined to the project. It must not be called on the main
+// goroutine; the editor read is one bounded main-thread call (busy after
 // DefaultCallBound).
 func (w *Window) CurrentText(ctx context.Context, rel string) (text string, exists bool, err error) {
-	abs, err := w.project.Resolve(rel)
+	cp, err := w.project.Resolve(rel)
 	if err != nil {
 		return "", false, fmt.Errorf("read %s: %w", rel, err)
 	}
-	rel = w.project.Rel(abs)
-	b, err := CallValue(ctx, 0, func() buffer { return w.tabs.buffer(rel) })
-	if err != nil {
-		return "", false, fmt.Errorf("read %s from its editor: %w", rel, err)
-	}
-	if b.open {
-		return b.text, true, nil
-	}
-	ft, err := w.project.ReadFile(rel)
-	if errors.Is(err, app.ErrNotFound) {
-		return "", false, nil
-	}
-	if err != nil {
-		return "", false, err
-	}
-	return ft.Text, true, nil
+	return w.reader().Current(ctx, cp)
 }
+
+// reader reads files as the person sees them: this window's editors, else disk.
+func (w *Window) reader() workbench.Reader { return workbench.Reader{Project: w.project, Buffers: w} }
 
 // reloadTabs shows the new content of written files in their open tabs,
 // closing the tabs of files that are gone. before maps each written file
@@ -192,7 +182,7 @@ func (w *Window) reloadTabs(before map[string]string) {
 	loads := make([]loaded, 0, len(open))
 	for _, p := range open {
 		f, err := loadFile(w.project, p)
-		if errors.Is(err, app.ErrNotFound) {
+		if errors.Is(err, errdefs.ErrNotFound) {
 			f = loaded{path: p} // deleted: close its tab
 		} else if err != nil {
 			w.Notify(err.Error())
@@ -251,3 +241,7 @@ func (w *Window) changeSetsSawFiles(events []watch.Event) {
 	}
 	w.changes.FilesChanged(paths)
 }
+
+// currentReader is the window's reader as a changeset.ReadFunc. Off the
+// main goroutine only.
+func (w *Window) currentReader() changeset.ReadFunc { return w.reader().Func(context.Background()) }

@@ -13,8 +13,9 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"trestle/app"
 	"trestle/app/changeset"
+	"trestle/app/errdefs"
+	"trestle/app/store"
 	"trestle/app/textbuf"
 )
 
@@ -25,11 +26,11 @@ const libGo = "package lib\n"
 func newChangesWindow(t *testing.T) (*Window, *changeset.Manager) {
 	t.Helper()
 	w := newTestWindow(t)
-	store, err := app.OpenStore(filepath.Join(t.TempDir(), "state.db"))
+	db, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return w, changeset.NewManager(store, w.project)
+	return w, changeset.NewManager(db, w.project)
 }
 
 // startChanges sets the window's review and makes it run its work inline:
@@ -49,7 +50,7 @@ func startChanges(t *testing.T, w *Window, m *changeset.Manager) {
 // proposeMain proposes an edit of main.go, based on what the window shows.
 func proposeMain(t *testing.T, w *Window, m *changeset.Manager) changeset.ChangeSet {
 	t.Helper()
-	cs, err := m.Propose(func(rel string) (string, bool, error) { return w.CurrentText(context.Background(), rel) },
+	cs, err := m.Propose(w.currentReader(),
 		changeset.Proposal{Title: "Say hello", Client: "claude-code", Changes: []changeset.Change{
 			{Path: "main.go", Action: changeset.ActionEdit, Edits: []changeset.Edit{{OldText: `"hi"`, NewText: `"hello"`}}},
 		}})
@@ -131,7 +132,7 @@ func TestCurrentTextPrefersTheEditor(t *testing.T) {
 		{"editor", "main.go", "// edited\n" + mainGo, true, nil},
 		{"disk", "lib/lib.go", libGo, true, nil},
 		{"missing", "new.go", "", false, nil},
-		{"outside", "../x.go", "", false, app.ErrOutside},
+		{"outside", "../x.go", "", false, errdefs.ErrOutside},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
-
-	"trestle/app"
+	"trestle/app/errdefs"
+	"trestle/app/project"
 )
 
 // conflict is one file whose current content is not what an apply or a
@@ -14,13 +14,13 @@ type conflict struct {
 	path, detail string
 }
 
-// conflictError lists the conflicts, wrapping ErrConflict and app.ErrInvalid.
+// conflictError lists the conflicts, wrapping ErrConflict and errdefs.ErrInvalid.
 func conflictError(what string, cs []conflict) error {
 	lines := make([]string, len(cs))
 	for i, c := range cs {
 		lines[i] = c.detail
 	}
-	return fmt.Errorf("%s refused, nothing was written: %s: %w (%w)", what, strings.Join(lines, "; "), ErrConflict, app.ErrInvalid)
+	return fmt.Errorf("%s refused, nothing was written: %s: %w (%w)", what, strings.Join(lines, "; "), ErrConflict, errdefs.ErrInvalid)
 }
 
 // Apply applies every pending hunk of the files include names (paths;
@@ -43,7 +43,7 @@ func (m *Manager) Apply(id string, include []string, current ReadFunc, w Writer)
 // against what the set expects there (its base, or what earlier applies
 // of the set wrote): on any mismatch it writes nothing, marks those hunks
 // conflict (they are not forced) and returns an error wrapping
-// ErrConflict and app.ErrInvalid that names the files. Then it writes each
+// ErrConflict and errdefs.ErrInvalid that names the files. Then it writes each
 // file (its base with every hunk applied so far and the ones selected)
 // through a temporary file and a rename under an intent journal, keeping
 // the mode; if any write fails every file is put back and the error says
@@ -59,7 +59,7 @@ func (m *Manager) ApplySelection(id string, sel Selection, current ReadFunc, w W
 		return ChangeSet{}, err
 	}
 	if !cs.CanApply() {
-		return ChangeSet{}, fmt.Errorf("apply %s: it is %s, with nothing pending: %w", id, cs.State, app.ErrInvalid)
+		return ChangeSet{}, fmt.Errorf("apply %s: it is %s, with nothing pending: %w", id, cs.State, errdefs.ErrInvalid)
 	}
 	if len(sel) == 0 {
 		sel = everythingPending(cs)
@@ -68,10 +68,11 @@ func (m *Manager) ApplySelection(id string, sel Selection, current ReadFunc, w W
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("apply %s: %w", id, err)
 	}
-	if cs, err := m.checkCurrent(cs, chosen, current); err != nil {
-		return cs, err
+	paths, checked, err := m.checkCurrent(cs, chosen, current)
+	if err != nil {
+		return checked, err
 	}
-	ops, texts, err := m.applyOps(cs, chosen)
+	ops, texts, err := m.applyOps(cs, chosen, paths)
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("apply %s: %w", id, err)
 	}
@@ -103,53 +104,58 @@ func expected(f FileChange) (exists bool, sum string) {
 	return f.BaseExists, f.BaseSHA256
 }
 
-// checkCurrent compares each chosen file with what the set expects there;
-// on a mismatch it records the conflict on the chosen hunks and returns
-// the error.
-func (m *Manager) checkCurrent(cs ChangeSet, chosen map[string][]int, current ReadFunc) (ChangeSet, error) {
+// checkCurrent compares each chosen file with what the set expects there
+// and returns their confined paths, for the write; on a mismatch it
+// records the conflict on the chosen hunks and returns the error.
+func (m *Manager) checkCurrent(cs ChangeSet, chosen map[string][]int, current ReadFunc) (map[string]project.Path, ChangeSet, error) {
 	var found []conflict
+	paths := make(map[string]project.Path, len(chosen))
 	for _, f := range cs.Files {
 		if _, ok := chosen[f.Path]; !ok {
 			continue
 		}
 		exists, sum := expected(f)
-		detail, err := m.compare(f.Path, exists, sum, current)
+		cp, detail, err := m.compare(f.Path, exists, sum, current)
 		if err != nil {
-			return ChangeSet{}, fmt.Errorf("apply %s: %w", cs.ID, err)
+			return nil, ChangeSet{}, fmt.Errorf("apply %s: %w", cs.ID, err)
 		}
 		if detail != "" {
 			found = append(found, conflict{f.Path, detail})
 		}
+		paths[f.Path] = cp
 	}
 	if len(found) == 0 {
-		return cs, nil
+		return paths, cs, nil
 	}
 	updated, err := m.update(cs.ID, func(rec *ChangeSet) error { m.markConflict(rec, cs, chosen, found); return nil })
 	if err != nil {
-		return ChangeSet{}, fmt.Errorf("apply %s: record conflict: %w (%w)", cs.ID, err, conflictError("apply", found))
+		return nil, ChangeSet{}, fmt.Errorf("apply %s: record conflict: %w (%w)", cs.ID, err, conflictError("apply", found))
 	}
-	return attach(updated, bodiesOf(cs)), fmt.Errorf("apply %s: %w", cs.ID, conflictError("apply", found))
+	return nil, attach(updated, bodiesOf(cs)), fmt.Errorf("apply %s: %w", cs.ID, conflictError("apply", found))
 }
 
-// compare returns "" when path is as expected (existing with hash sum, or
-// missing), else what differs. The path must still resolve to itself.
-func (m *Manager) compare(path string, exists bool, sum string, current ReadFunc) (string, error) {
-	if abs, err := m.project.Resolve(path); err != nil || m.project.Rel(abs) != path {
-		return path + " now leads elsewhere (a symlink or a folder changed)", nil
+// compare confines path, once for the whole apply, revert or undo, and
+// returns it with "" when the file is as expected (existing with hash sum,
+// or missing), else with what differs. The path must still resolve to
+// itself.
+func (m *Manager) compare(path string, exists bool, sum string, current ReadFunc) (project.Path, string, error) {
+	cp, err := m.project.Resolve(path)
+	if err != nil || cp.Rel() != path {
+		return project.Path{}, path + " now leads elsewhere (a symlink or a folder changed)", nil
 	}
-	text, now, err := current(path)
+	text, now, err := current(cp)
 	if err != nil {
-		return "", fmt.Errorf("read %s: %w", path, err)
+		return project.Path{}, "", fmt.Errorf("read %s: %w", path, err)
 	}
 	switch {
 	case exists && !now:
-		return path + " was deleted", nil
+		return cp, path + " was deleted", nil
 	case !exists && now:
-		return path + " now exists", nil
+		return cp, path + " now exists", nil
 	case exists && hashText(text) != sum:
-		return path + " was changed", nil
+		return cp, path + " was changed", nil
 	}
-	return "", nil
+	return cp, "", nil
 }
 
 // markConflict records found on the chosen hunks of the record rec, if
@@ -197,10 +203,10 @@ func conflictList(found []conflict) string {
 	return strings.Join(s, "; ")
 }
 
-// applyOps turns the chosen hunks into file operations: each file gets
-// its base with the hunks applied so far and the chosen ones. It returns
-// the texts written, by path.
-func (m *Manager) applyOps(cs ChangeSet, chosen map[string][]int) ([]fileOp, map[string]string, error) {
+// applyOps turns the chosen hunks into file operations, at the paths
+// checkCurrent confined: each file gets its base with the hunks applied so
+// far and the chosen ones. It returns the texts written, by path.
+func (m *Manager) applyOps(cs ChangeSet, chosen map[string][]int, paths map[string]project.Path) ([]fileOp, map[string]string, error) {
 	var ops []fileOp
 	texts := map[string]string{}
 	headIn := headFinder(m.project.Root)
@@ -212,13 +218,13 @@ func (m *Manager) applyOps(cs ChangeSet, chosen map[string][]int) ([]fileOp, map
 		if why := gitMetadata(f.Path, headIn); why != "" {
 			return nil, nil, invalid("%s: %s", f.Path, why)
 		}
-		abs, err := m.project.Resolve(f.Path)
-		if err != nil {
-			return nil, nil, err
+		cp, ok := paths[f.Path]
+		if !ok || cp.IsZero() {
+			return nil, nil, fmt.Errorf("%s was not checked before the write: %w", f.Path, errdefs.ErrInvalid)
 		}
 		accepted := append(hunksIn(f, StateApplied), ns...)
 		texts[f.Path] = textWith(f, accepted)
-		ops = append(ops, fileOp{rel: f.Path, abs: abs, remove: f.Action == ActionDelete, data: texts[f.Path], mode: NewFileMode})
+		ops = append(ops, fileOp{rel: f.Path, abs: cp.Abs(), remove: f.Action == ActionDelete, data: texts[f.Path], mode: NewFileMode})
 	}
 	return ops, texts, nil
 }

@@ -3,8 +3,8 @@ package changeset
 import (
 	"encoding/json"
 	"fmt"
-
-	"trestle/app"
+	"trestle/app/errdefs"
+	"trestle/app/store"
 )
 
 // RejectSelection rejects, with the person's reason, the hunks sel picks
@@ -18,7 +18,7 @@ func (m *Manager) RejectSelection(id string, sel Selection, reason string) (Chan
 	}
 	return m.update(id, func(cs *ChangeSet) error {
 		if !cs.CanApply() {
-			return fmt.Errorf("change set %s is %s, with nothing pending to reject: %w", id, cs.State, app.ErrInvalid)
+			return fmt.Errorf("change set %s is %s, with nothing pending to reject: %w", id, cs.State, errdefs.ErrInvalid)
 		}
 		chosen, err := choose(*cs, sel)
 		if err != nil {
@@ -57,7 +57,7 @@ func (m *Manager) EditFile(id, path, text string) (ChangeSet, error) {
 		return ChangeSet{}, err
 	}
 	var out ChangeSet
-	err = m.store.UpdateRecords(func(tx *app.RecordTx) error {
+	err = m.store.UpdateRecords(func(tx *store.RecordTx) error {
 		full, err := m.fullIn(tx, id, n)
 		if err != nil {
 			return err
@@ -92,13 +92,13 @@ func (m *Manager) EditFile(id, path, text string) (ChangeSet, error) {
 }
 
 // fullIn reads set n whole inside tx.
-func (m *Manager) fullIn(tx *app.RecordTx, id string, n uint64) (ChangeSet, error) {
+func (m *Manager) fullIn(tx *store.RecordTx, id string, n uint64) (ChangeSet, error) {
 	data, err := tx.Get(recordsBucket, n)
 	if err != nil {
 		return ChangeSet{}, err
 	}
 	if data == nil {
-		return ChangeSet{}, fmt.Errorf("no such change set: %w", app.ErrNotFound)
+		return ChangeSet{}, fmt.Errorf("no such change set: %w", errdefs.ErrNotFound)
 	}
 	cs, err := m.decode(id, data)
 	if err != nil {
@@ -114,7 +114,7 @@ func (m *Manager) fullIn(tx *app.RecordTx, id string, n uint64) (ChangeSet, erro
 // edit puts the person's text in place of file path's new content.
 func (m *Manager) edit(cs *ChangeSet, path, text string) error {
 	if !cs.CanApply() {
-		return fmt.Errorf("it is %s, with nothing pending: %w", cs.State, app.ErrInvalid)
+		return fmt.Errorf("it is %s, with nothing pending: %w", cs.State, errdefs.ErrInvalid)
 	}
 	f := cs.File(path)
 	switch {
@@ -136,8 +136,7 @@ func (m *Manager) edit(cs *ChangeSet, path, text string) error {
 		f.EditedByPerson, f.Proposed = true, f.New
 	}
 	f.New = text
-	f.Added, f.Removed = diffStats(f.Base, f.New)
-	f.Hunks = pendingHunks(units(*f))
+	setHunkStats(f)
 	f.Detail = ""
 	settle(cs)
 	m.addHistory(cs, ActionEditedByPerson, ByPerson, "the person edited the proposed text of "+path+" before applying", []string{path})

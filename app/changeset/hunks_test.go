@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/aymanbagabas/go-udiff"
 )
 
 func TestHunksNumbersAndLines(t *testing.T) {
@@ -123,6 +125,10 @@ func TestHunksMatchTheUnifiedDiff(t *testing.T) {
 			t.Fatalf("case %d: base %q new %q\n got:\n%s\nwant:\n%s", i, fc.Base, fc.New, got, want)
 		}
 		plans := planHunks(fc.Base, fc.New)
+		setHunkStats(&fc)
+		if added, removed := diffStats(fc.Base, fc.New); fc.Added != added || fc.Removed != removed {
+			t.Fatalf("case %d: stats +%d -%d from hunks, +%d -%d from the edits", i, fc.Added, fc.Removed, added, removed)
+		}
 		if got := compose(fc.Base, plans, func(int) bool { return true }); got != fc.New {
 			t.Fatalf("case %d: every hunk gives %q, want %q", i, got, fc.New)
 		}
@@ -130,4 +136,24 @@ func TestHunksMatchTheUnifiedDiff(t *testing.T) {
 			t.Fatalf("case %d: no hunk gives %q, want the base %q", i, got, fc.Base)
 		}
 	}
+}
+
+// diffStats counts the lines a line diff from base to new adds and
+// removes, from the edits themselves: what the hunks' counts must match.
+func diffStats(base, new string) (added, removed int) {
+	for _, e := range udiff.Lines(base, new) {
+		removed += countLines(base[e.Start:e.End])
+		added += countLines(e.New)
+	}
+	return added, removed
+}
+
+// countLines counts the lines of a chunk cut at line boundaries: a last
+// line without its newline still counts.
+func countLines(s string) int {
+	n := strings.Count(s, "\n")
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return n
 }

@@ -75,7 +75,9 @@ func attach(cs ChangeSet, bodies []fileBody) ChangeSet {
 			if b.Edited {
 				f.EditedByPerson, f.Proposed = true, b.Proposed
 			}
-			normalizeBodies(f)
+			if f.legacy || b.Edited {
+				normalizeBodies(f) // see there: the only cases where the states may not match
+			}
 		}
 	}
 	return cs

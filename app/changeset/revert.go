@@ -3,15 +3,15 @@ package changeset
 import (
 	"fmt"
 	"io/fs"
-
-	"trestle/app"
+	"trestle/app/errdefs"
+	"trestle/app/project"
 )
 
 // Revert puts back the base content of every file change set id applied
 // (wholly or in part: recreating deleted files with their old mode,
 // removing created ones), provided each still has exactly the content the
 // applies wrote, as current reads it. Otherwise it writes nothing and
-// returns an error wrapping ErrConflict and app.ErrInvalid that lists the
+// returns an error wrapping ErrConflict and errdefs.ErrInvalid that lists the
 // files changed since. Writes and rollback work as in ApplySelection. The
 // revert is an entry of the set's history, and UndoRevert undoes it. Safe
 // for concurrent use; applies and reverts of one Manager run one at a
@@ -24,7 +24,7 @@ func (m *Manager) Revert(id string, current ReadFunc, w Writer) (ChangeSet, erro
 		return ChangeSet{}, err
 	}
 	if cs.State != StateApplied && cs.State != StatePartlyApplied {
-		return ChangeSet{}, fmt.Errorf("revert %s: it is %s, not applied: %w", id, cs.State, app.ErrInvalid)
+		return ChangeSet{}, fmt.Errorf("revert %s: it is %s, not applied: %w", id, cs.State, errdefs.ErrInvalid)
 	}
 	var found []conflict
 	var ops []fileOp
@@ -35,7 +35,7 @@ func (m *Manager) Revert(id string, current ReadFunc, w Writer) (ChangeSet, erro
 			continue
 		}
 		chosen[f.Path] = ns
-		detail, err := m.compare(f.Path, f.Action != ActionDelete, f.AppliedSHA256, current)
+		cp, detail, err := m.compare(f.Path, f.Action != ActionDelete, f.AppliedSHA256, current)
 		if err != nil {
 			return ChangeSet{}, fmt.Errorf("revert %s: %w", id, err)
 		}
@@ -47,7 +47,7 @@ func (m *Manager) Revert(id string, current ReadFunc, w Writer) (ChangeSet, erro
 		if mode == 0 {
 			mode = NewFileMode
 		}
-		if ops, err = m.appendOp(ops, f.Path, !f.BaseExists, f.Base, mode); err != nil {
+		if ops, err = appendOp(ops, cp, !f.BaseExists, f.Base, mode); err != nil {
 			return ChangeSet{}, fmt.Errorf("revert %s: %w", id, err)
 		}
 	}
@@ -73,7 +73,7 @@ func (m *Manager) UndoRevert(id string, current ReadFunc, w Writer) (ChangeSet, 
 		return ChangeSet{}, err
 	}
 	if cs.State != StateReverted {
-		return ChangeSet{}, fmt.Errorf("undo the revert of %s: it is %s, not reverted: %w", id, cs.State, app.ErrInvalid)
+		return ChangeSet{}, fmt.Errorf("undo the revert of %s: it is %s, not reverted: %w", id, cs.State, errdefs.ErrInvalid)
 	}
 	var found []conflict
 	var ops []fileOp
@@ -85,7 +85,7 @@ func (m *Manager) UndoRevert(id string, current ReadFunc, w Writer) (ChangeSet, 
 			continue
 		}
 		chosen[f.Path] = ns
-		detail, err := m.compare(f.Path, f.BaseExists, f.BaseSHA256, current)
+		cp, detail, err := m.compare(f.Path, f.BaseExists, f.BaseSHA256, current)
 		if err != nil {
 			return ChangeSet{}, fmt.Errorf("undo the revert of %s: %w", id, err)
 		}
@@ -94,7 +94,7 @@ func (m *Manager) UndoRevert(id string, current ReadFunc, w Writer) (ChangeSet, 
 			continue
 		}
 		texts[f.Path] = textWith(f, ns)
-		if ops, err = m.appendOp(ops, f.Path, f.Action == ActionDelete, texts[f.Path], NewFileMode); err != nil {
+		if ops, err = appendOp(ops, cp, f.Action == ActionDelete, texts[f.Path], NewFileMode); err != nil {
 			return ChangeSet{}, fmt.Errorf("undo the revert of %s: %w", id, err)
 		}
 	}
@@ -112,13 +112,12 @@ func (m *Manager) UndoRevert(id string, current ReadFunc, w Writer) (ChangeSet, 
 }
 
 // appendOp adds the operation that puts text (or nothing, with remove)
-// at path.
-func (m *Manager) appendOp(ops []fileOp, path string, remove bool, text string, mode fs.FileMode) ([]fileOp, error) {
-	abs, err := m.project.Resolve(path)
-	if err != nil {
-		return nil, err
+// at cp, the path compare confined.
+func appendOp(ops []fileOp, cp project.Path, remove bool, text string, mode fs.FileMode) ([]fileOp, error) {
+	if cp.IsZero() {
+		return nil, fmt.Errorf("%s was not checked before the write: %w", cp.Rel(), errdefs.ErrInvalid)
 	}
-	return append(ops, fileOp{rel: path, abs: abs, remove: remove, data: text, mode: mode}), nil
+	return append(ops, fileOp{rel: cp.Rel(), abs: cp.Abs(), remove: remove, data: text, mode: mode}), nil
 }
 
 // recordTurned gives the chosen hunks of the record rec state s and adds

@@ -1,13 +1,13 @@
 package changeset
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"trestle/app"
+	"trestle/app/errdefs"
 )
 
 // twoHunks is a file whose proposal has two hunks, far apart.
@@ -115,7 +115,7 @@ func TestWithdrawnAndRejectedSetsHaveNothingPending(t *testing.T) {
 					}
 				}
 			}
-			if _, err := m.ApplySelection(cs.ID, nil, diskReader(m.Project()), nil); !errors.Is(err, app.ErrInvalid) {
+			if _, err := m.ApplySelection(cs.ID, nil, diskReader(m.Project()), nil); !errors.Is(err, errdefs.ErrInvalid) {
 				t.Fatalf("applied a %s set: %v", tt.state, err)
 			}
 		})
@@ -189,7 +189,7 @@ func TestRevertAndUndoRevert(t *testing.T) {
 	}
 	readIs(t, m, "a.txt", twoHunksBase)
 	readIs(t, m, "b.txt", "b\n")
-	if _, err := m.ApplySelection(cs.ID, nil, read, nil); !errors.Is(err, app.ErrInvalid) {
+	if _, err := m.ApplySelection(cs.ID, nil, read, nil); !errors.Is(err, errdefs.ErrInvalid) {
 		t.Fatalf("apply of a reverted set: %v", err)
 	}
 	got, err = m.UndoRevert(cs.ID, read, nil)
@@ -198,7 +198,7 @@ func TestRevertAndUndoRevert(t *testing.T) {
 	}
 	readIs(t, m, "a.txt", partly)
 	readIs(t, m, "b.txt", "B\n")
-	if _, err := m.UndoRevert(cs.ID, read, nil); !errors.Is(err, app.ErrInvalid) {
+	if _, err := m.UndoRevert(cs.ID, read, nil); !errors.Is(err, errdefs.ErrInvalid) {
 		t.Fatalf("undo twice: %v", err)
 	}
 	writeFile(t, m, "b.txt", "changed by the person\n")
@@ -224,4 +224,44 @@ func TestRevertAndUndoRevert(t *testing.T) {
 	if strings.Join(actions, ",") != strings.Join(want, ",") {
 		t.Fatalf("history %q, want %q", actions, want)
 	}
+}
+
+// TestSkippedFileOfAnOldStoreAppliesLater: a set stored before per-hunk
+// review, partly applied with a file "skipped" and no hunk states, can
+// have that file applied now (before, a skipped file never could be).
+func TestSkippedFileOfAnOldStoreAppliesLater(t *testing.T) {
+	m, cs := proposeTwoHunks(t)
+	read := diskReader(m.Project())
+	if _, err := m.Apply(cs.ID, []string{"b.txt"}, read, nil); err != nil {
+		t.Fatal(err)
+	}
+	n, _ := parseID(cs.ID)
+	err := m.store.UpdateRecord(recordsBucket, n, func(old []byte) ([]byte, error) {
+		var rec map[string]any
+		if err := json.Unmarshal(old, &rec); err != nil {
+			return nil, err
+		}
+		for _, f := range rec["files"].([]any) {
+			f := f.(map[string]any)
+			delete(f, "hunks")
+			if f["path"] == "a.txt" {
+				f["state"] = FileSkipped
+			}
+		}
+		return json.Marshal(rec)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := m.Get(cs.ID)
+	if err != nil || !got.CanApply() || got.File("a.txt").Hunks[0].State != StatePending {
+		t.Fatalf("old record: can apply %v, a.txt %+v, %v", got.CanApply(), got.File("a.txt").Hunks, err)
+	}
+	if full, _ := m.Full(cs.ID); len(full.File("a.txt").Hunks) != 2 {
+		t.Fatalf("old record read whole: a.txt has %d hunk states, want 2", len(full.File("a.txt").Hunks))
+	}
+	if got, err = m.Apply(cs.ID, nil, read, nil); err != nil || got.State != StateApplied {
+		t.Fatalf("apply the skipped file: %s %v", got.State, err)
+	}
+	readIs(t, m, "a.txt", twoHunksNew())
 }

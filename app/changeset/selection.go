@@ -5,8 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"trestle/app"
+	"trestle/app/errdefs"
 )
 
 // Selection picks hunks of a change set: for each path, the hunk numbers
@@ -29,6 +28,18 @@ func pendingHunks(n int) []HunkState {
 	return out
 }
 
+// setHunkStats gives f its diff stats and one pending state per hunk,
+// from one diff.
+func setHunkStats(f *FileChange) {
+	plans := planHunks(f.Base, f.New)
+	f.Added, f.Removed = 0, 0
+	for _, h := range plans {
+		f.Added += h.Added()
+		f.Removed += h.Removed()
+	}
+	f.Hunks = pendingHunks(max(1, len(plans)))
+}
+
 // units is how many hunk states f has: one per hunk, and one for a file
 // without any (an empty new file).
 func units(f FileChange) int { return max(1, len(planHunks(f.Base, f.New))) }
@@ -47,11 +58,13 @@ func hunkStateOfFile(s string) string {
 
 // normalizeRecord gives every file of a record (no bodies) its hunk
 // states: a record from before per-hunk review has none, so its file gets
-// one, from the file's state. attach spreads it over the real hunks.
+// one, from the file's state, and attach spreads it over the real hunks
+// (once such a record is stored again, the file stays one unit).
 func normalizeRecord(cs *ChangeSet) {
 	for i := range cs.Files {
 		if f := &cs.Files[i]; len(f.Hunks) == 0 {
 			f.Hunks = []HunkState{{N: 1, State: hunkStateOfFile(f.State)}}
+			f.legacy = true
 		}
 	}
 }
@@ -221,11 +234,11 @@ func joinInts(ns []int) string {
 func ParseHunkRef(ref string) (string, int, error) {
 	i := strings.LastIndexByte(ref, ':')
 	if i <= 0 {
-		return "", 0, fmt.Errorf("hunk %q is not like PATH:N (e.g. main.go:2): %w", ref, app.ErrInvalid)
+		return "", 0, fmt.Errorf("hunk %q is not like PATH:N (e.g. main.go:2): %w", ref, errdefs.ErrInvalid)
 	}
 	n, err := strconv.Atoi(ref[i+1:])
 	if err != nil || n < 1 {
-		return "", 0, fmt.Errorf("hunk %q: %q is not a hunk number (1, 2, ...): %w", ref, ref[i+1:], app.ErrInvalid)
+		return "", 0, fmt.Errorf("hunk %q: %q is not a hunk number (1, 2, ...): %w", ref, ref[i+1:], errdefs.ErrInvalid)
 	}
 	return ref[:i], n, nil
 }

@@ -11,8 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-
-	"trestle/app"
+	"trestle/app/errdefs"
 )
 
 // Writer is how Apply and Revert change the file system, and read what a
@@ -79,7 +78,7 @@ func txnWriter(w Writer, root string) (tw Writer, done func(), err error) {
 func (w OSWriter) rel(name string) (string, error) {
 	rel, err := filepath.Rel(w.Root, name)
 	if err != nil || !filepath.IsLocal(rel) && rel != "." {
-		return "", fmt.Errorf("%s is outside %s: %w", name, w.Root, app.ErrOutside)
+		return "", fmt.Errorf("%s is outside %s: %w", name, w.Root, errdefs.ErrOutside)
 	}
 	return rel, nil
 }

@@ -52,7 +52,14 @@ func showChange(w io.Writer, cs changeset.ChangeSet, now time.Time, colour bool)
 		fmt.Fprintf(w, "reason: %s\n", esc(cs.Reason))
 	}
 	for _, e := range cs.History {
-		fmt.Fprintf(w, "history: %s %s\n", e.At.Local().Format("2006-01-02 15:04"), esc(e.What))
+		who := ""
+		if e.Who != "" {
+			who = esc(e.Who) + ": "
+		}
+		fmt.Fprintf(w, "history: %s %s%s\n", e.At.Local().Format("2006-01-02 15:04"), who, esc(e.What))
+	}
+	for _, l := range cs.Leftovers {
+		fmt.Fprintf(w, "backup left (the change is complete; it can be deleted): %s\n", esc(l))
 	}
 	if d := strings.TrimSpace(cs.Description); d != "" {
 		fmt.Fprintf(w, "\n%s\n", changeset.EscapeControls(d, "\t\n"))
@@ -64,6 +71,12 @@ func showChange(w io.Writer, cs changeset.ChangeSet, now time.Time, colour bool)
 		}
 		if f.ChangesWhatRuns() {
 			fmt.Fprint(w, " [changes what runs]")
+		}
+		if f.Reason != "" {
+			fmt.Fprintf(w, " (reason: %s)", esc(f.Reason))
+		}
+		if f.EditedByPerson {
+			fmt.Fprint(w, " [edited by the person: the diff is what applies]")
 		}
 		fmt.Fprintln(w)
 		printHunks(w, f)
@@ -97,8 +110,15 @@ func printHunks(w io.Writer, f changeset.FileChange) {
 	}
 }
 
-// hunkNote is what a hunk's state adds to its header: nothing while it
-// waits like its file.
+// hunkNote is what a hunk's state adds to its header: ": applied", or
+// ": conflict (why)".
 func hunkNote(f changeset.FileChange, n int) string {
-	return ""
+	if n < 1 || n > len(f.Hunks) {
+		return ""
+	}
+	h := f.Hunks[n-1]
+	if h.Detail != "" {
+		return ": " + h.State + " (" + esc(h.Detail) + ")"
+	}
+	return ": " + h.State
 }

@@ -1,85 +1,28 @@
 package main
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 	"time"
 
-	"trestle/app"
 	"trestle/app/changeset"
+	"trestle/app/project"
+	"trestle/app/store"
+	"trestle/app/workbench"
 )
-
-// changesCmd is a `trestle changes ...` command line: the review path for
-// people without the window.
-type changesCmd struct {
-	action string // list, show, apply or reject
-	id     string // show, apply, reject
-	reason string // reject
-	dir    string // "" for the current folder
-}
-
-// parseChangesArgs reads `changes list [DIR]`, `changes show ID [DIR]`,
-// `changes apply ID [DIR]` and `changes reject ID [--reason R] [DIR]`.
-func parseChangesArgs(args []string) (invocation, error) {
-	if len(args) == 0 {
-		return invocation{}, errors.New("changes: say list, show, apply or reject")
-	}
-	c := changesCmd{action: args[0]}
-	rest, err := c.takeReason(args[1:])
-	if err != nil {
-		return invocation{}, err
-	}
-	switch c.action {
-	case "list":
-	case "show", "apply", "reject":
-		if len(rest) == 0 || strings.HasPrefix(rest[0], "-") {
-			return invocation{}, fmt.Errorf("changes %s: the change set ID is missing, e.g. cs-3", c.action)
-		}
-		c.id, rest = rest[0], rest[1:]
-	default:
-		return invocation{}, fmt.Errorf("changes: unknown command %q; use list, show, apply or reject", c.action)
-	}
-	inv, err := withDir(invocation{mode: modeChanges}, rest)
-	if err != nil {
-		return invocation{}, fmt.Errorf("changes %s: %w", c.action, err)
-	}
-	c.dir = inv.dir
-	inv.changes = c
-	return inv, nil
-}
-
-// takeReason removes --reason R (or --reason=R) from args, for reject only.
-func (c *changesCmd) takeReason(args []string) ([]string, error) {
-	var rest []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		switch {
-		case !strings.HasPrefix(a, "-") || a == "-":
-			rest = append(rest, a)
-		case name != "reason":
-			return nil, fmt.Errorf("changes %s: flag provided but not defined: %s", c.action, a)
-		case c.action != "reject":
-			return nil, fmt.Errorf("changes %s: --reason goes with reject only", c.action)
-		case hasValue:
-			c.reason = value
-		case i+1 < len(args):
-			i++
-			c.reason = args[i]
-		default:
-			return nil, errors.New("changes reject: --reason needs a value")
-		}
-	}
-	return rest, nil
-}
 
 // runChanges runs a `trestle changes` command against the change sets of
 // the project in c.dir, in the store under the user config dir: 0 on
 // success, 1 with one line on stderr when it fails or is refused.
-func runChanges(stdout, stderr io.Writer, c changesCmd) int {
+func runChanges(stdin io.Reader, stdout, stderr io.Writer, c changesCmd) int {
+	c.in = stdin
+	if c.action == "help" {
+		printChangesHelp(stdout, c.topic)
+		return 0
+	}
 	m, err := openChanges(c.dir)
 	if err == nil {
 		var rec []changeset.Recovery
@@ -103,7 +46,7 @@ func openChanges(dir string) (*changeset.Manager, error) {
 	if dir == "" {
 		dir = "."
 	}
-	p, err := app.OpenProject(dir)
+	p, err := project.Open(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -111,11 +54,11 @@ func openChanges(dir string) (*changeset.Manager, error) {
 	if err != nil {
 		return nil, err
 	}
-	store, err := app.OpenStore(paths.store)
+	db, err := store.Open(paths.store)
 	if err != nil {
 		return nil, err
 	}
-	return changeset.NewManager(store, p), nil
+	return changeset.NewManager(db, p), nil
 }
 
 func (c changesCmd) run(stdout io.Writer, m *changeset.Manager) error {
@@ -130,19 +73,13 @@ func (c changesCmd) run(stdout io.Writer, m *changeset.Manager) error {
 		showChange(stdout, cs, time.Now(), isTerminal(stdout))
 		return nil
 	case "apply":
-		cs, err := m.Apply(c.id, nil, diskText(m.Project()), nil)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "Applied %s: %s\n", cs.ID, esc(strings.Join(filePaths(cs), ", ")))
-		return nil
+		return c.apply(stdout, m)
+	case "reject":
+		return c.reject(stdout, m)
+	case "revert":
+		return c.revert(stdout, m)
 	default:
-		cs, err := m.Reject(c.id, strings.TrimSpace(c.reason))
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "Rejected %s.\n", cs.ID)
-		return nil
+		return c.undoRevert(stdout, m)
 	}
 }
 
@@ -159,29 +96,17 @@ func listChanges(w io.Writer, m *changeset.Manager) error {
 	return printList(w, sets, time.Now())
 }
 
-// isTerminal reports whether w is a terminal, where colour is welcome.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
+// isTerminal reports whether f (an *os.File) is a terminal: where colour
+// is welcome, and where a person can answer a question.
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
+	return ok && isatty(file)
 }
 
 // diskText reads project files from disk: without a window there is no
 // editor buffer.
-func diskText(p *app.Project) changeset.ReadFunc {
-	return func(rel string) (string, bool, error) {
-		ft, err := p.ReadFile(rel)
-		if errors.Is(err, app.ErrNotFound) {
-			return "", false, nil
-		}
-		if err != nil {
-			return "", false, err
-		}
-		return ft.Text, true, nil
-	}
+func diskText(p *project.Project) changeset.ReadFunc {
+	return workbench.Reader{Project: p}.Func(context.Background())
 }
 
 func filePaths(cs changeset.ChangeSet) []string {

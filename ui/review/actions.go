@@ -134,7 +134,11 @@ func (t *reviewTab) paths() []string {
 func (v *View) texts(paths []string) map[string]string {
 	out := map[string]string{}
 	for _, p := range paths {
-		if text, _, err := v.host.CurrentText(context.Background(), p); err == nil {
+		path, err := v.m.Project().Resolve(p)
+		if err != nil {
+			continue
+		}
+		if text, _, err := v.host.CurrentText(context.Background(), path); err == nil {
 			out[p] = text
 		}
 	}

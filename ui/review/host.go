@@ -9,8 +9,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"trestle/app"
 	"trestle/app/changeset"
+	"trestle/app/project"
 )
 
 // Host is what the review needs of the window around it; the window
@@ -31,7 +31,7 @@ type Host interface {
 	// CurrentText reads the project file rel as the person sees it: the
 	// editor's text when it is open, else the disk. Never on the main
 	// goroutine.
-	CurrentText(ctx context.Context, rel string) (text string, exists bool, err error)
+	CurrentText(ctx context.Context, path project.Path) (text string, exists bool, err error)
 	// FilesWritten tells the window that an apply or a revert wrote files:
 	// before maps each to the text its editor had to hold when the change
 	// was checked. Never on the main goroutine.
@@ -60,7 +60,7 @@ type Host interface {
 // reader is the host's CurrentText as a changeset.ReadFunc. Off the main
 // goroutine only.
 func (v *View) reader() changeset.ReadFunc {
-	return func(rel string) (string, bool, error) { return v.host.CurrentText(context.Background(), rel) }
+	return func(path project.Path) (string, bool, error) { return v.host.CurrentText(context.Background(), path) }
 }
 
 // Item is the pane's tab, for the window's bottom panes.
@@ -105,7 +105,7 @@ func (v *View) FilesChanged(paths []string) {
 // no longer text, what the editor holds. Main goroutine only; the store
 // work runs off it.
 func (v *View) BufferChanged(rel, text string) {
-	hash := app.NewFileText(rel, text).SHA256 // the base hash is trestle_read's
+	hash := project.NewFileText(rel, text).SHA256 // the base hash is trestle_read's
 	stale := false
 	for _, cs := range v.sets {
 		if f := cs.File(rel); f != nil && cs.State == changeset.StatePending && f.BaseSHA256 != hash {

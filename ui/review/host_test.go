@@ -2,7 +2,6 @@ package review
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,8 +15,10 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"trestle/app"
 	"trestle/app/changeset"
+	"trestle/app/project"
+	"trestle/app/store"
+	"trestle/app/workbench"
 )
 
 const (
@@ -32,7 +33,7 @@ const (
 type testHost struct {
 	win       fyne.Window
 	docs      *container.DocTabs
-	project   *app.Project
+	project   *project.Project
 	buffers   map[string]string   // unsaved editor text, by path
 	status    []string            // every status message, in order
 	written   []map[string]string // every FilesWritten
@@ -87,11 +88,11 @@ func (h *testHost) Save(paths []string, done func(bool)) {
 	done(true)
 }
 
-func (h *testHost) CurrentText(_ context.Context, rel string) (string, bool, error) {
-	if text, ok := h.buffers[rel]; ok {
+func (h *testHost) CurrentText(_ context.Context, path project.Path) (string, bool, error) {
+	if text, ok := h.buffers[path.Rel()]; ok {
 		return text, true, nil
 	}
-	return diskRead(h.project)(rel)
+	return diskRead(h.project)(path)
 }
 
 // lastStatus is the newest status message, or "".
@@ -117,7 +118,7 @@ func newChangesHost(t *testing.T) (*testHost, *changeset.Manager, string) {
 			t.Fatal(err)
 		}
 	}
-	p, err := app.OpenProject(root)
+	p, err := project.Open(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,11 +126,11 @@ func newChangesHost(t *testing.T) (*testHost, *changeset.Manager, string) {
 	h.win.Resize(fyne.NewSize(1100, 720))
 	t.Cleanup(h.win.Close)
 	path := filepath.Join(t.TempDir(), "state.db")
-	store, err := app.OpenStore(path)
+	db, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return h, changeset.NewManager(store, p), path
+	return h, changeset.NewManager(db, p), path
 }
 
 // startChanges makes the view, waits for its first list, then runs its
@@ -167,14 +168,8 @@ func waitRefreshed(t *testing.T, v *View) {
 }
 
 // diskRead reads project files from disk.
-func diskRead(p *app.Project) changeset.ReadFunc {
-	return func(rel string) (string, bool, error) {
-		ft, err := p.ReadFile(rel)
-		if errors.Is(err, app.ErrNotFound) {
-			return "", false, nil
-		}
-		return ft.Text, err == nil, err
-	}
+func diskRead(p *project.Project) changeset.ReadFunc {
+	return workbench.Reader{Project: p}.Func(context.Background())
 }
 
 func readProject(t *testing.T, h *testHost, rel string) string {

@@ -11,8 +11,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"trestle/app"
 	"trestle/app/changeset"
+	"trestle/app/store"
 )
 
 // proposeTwo proposes an edit of main.go and a replacement of lib/lib.go.
@@ -250,7 +250,7 @@ func TestChangeSetsFromAnotherProcessAppear(t *testing.T) {
 	if len(v.sets) != 0 || !v.empty.Visible() {
 		t.Fatalf("sets before any proposal: %d, hint shown %v", len(v.sets), v.empty.Visible())
 	}
-	other, err := app.OpenStore(path) // as a headless trestle --mcp would
+	other, err := store.Open(path) // as a headless trestle --mcp would
 	if err != nil {
 		t.Fatal(err)
 	}
