@@ -80,18 +80,18 @@ func (t *reviewTab) decide(cs changeset.ChangeSet, d decisions) {
 		t.applyNow(d)
 		return
 	}
-	t.askSaveFirst(unsaved, func() { t.applyNow(d) })
+	t.askSaveFirst(unsaved, "Apply", func() { t.applyNow(d) })
 }
 
 // askSaveFirst says that files have unsaved edits and offers to save them
 // and go on; Cancel writes nothing. Main goroutine only.
-func (t *reviewTab) askSaveFirst(unsaved []string, then func()) {
-	msg := fmt.Sprintf("%s %s unsaved edits in the editor.\n\nApplying writes the files on disk, and Trestle never writes your unsaved text behind your back: "+
-		"save them first (the apply then checks the saved text against the proposal), or cancel and nothing is written.",
+func (t *reviewTab) askSaveFirst(unsaved []string, verb string, then func()) {
+	msg := fmt.Sprintf("%s %s unsaved edits in the editor.\n\nThis writes the files on disk, and Trestle never writes your unsaved text behind your back: "+
+		"save them first (the saved text is then checked against what the change set expects), or cancel and nothing is written.",
 		strings.Join(unsaved, ", "), map[bool]string{true: "has", false: "have"}[len(unsaved) == 1])
 	d := dialog.NewConfirm("Unsaved edits in "+strings.Join(unsaved, ", "), msg, func(ok bool) {
 		if !ok {
-			t.v.host.Status("Nothing applied: " + strings.Join(unsaved, ", ") + " has unsaved edits")
+			t.v.host.Status("Nothing written: " + strings.Join(unsaved, ", ") + " has unsaved edits")
 			return
 		}
 		t.v.host.Save(unsaved, func(saved bool) {
@@ -100,7 +100,7 @@ func (t *reviewTab) askSaveFirst(unsaved []string, then func()) {
 			}
 		})
 	}, t.v.host.Window())
-	d.SetConfirmText("Save and Apply")
+	d.SetConfirmText("Save and " + verb)
 	d.SetDismissText("Cancel")
 	t.v.host.ShowDialog(d)
 }
@@ -159,7 +159,7 @@ func (t *reviewTab) askRevert() {
 		t.id, "• "+strings.Join(files, "\n• "))
 	d := dialog.NewConfirm("Revert "+t.id+"?", msg, func(ok bool) {
 		if ok {
-			t.revertNow()
+			t.unsavedFirst("Revert", t.revertNow)
 		}
 	}, t.v.host.Window())
 	d.SetConfirmText("Revert")
@@ -178,9 +178,23 @@ func (t *reviewTab) revertNow() {
 	})
 }
 
-// undoRevert applies a reverted set again, off the main goroutine. Main
-// goroutine only.
-func (t *reviewTab) undoRevert() {
+// unsavedFirst runs write, which writes the set's files, after the
+// unsaved-buffer rule: editors of those files with unsaved edits are saved
+// first with the person's consent, or nothing is written. Main goroutine
+// only.
+func (t *reviewTab) unsavedFirst(verb string, write func()) {
+	if unsaved := t.v.host.Unsaved(t.paths()); len(unsaved) > 0 {
+		t.askSaveFirst(unsaved, verb, write)
+		return
+	}
+	write()
+}
+
+// undoRevert applies a reverted set again (after the unsaved-buffer rule),
+// off the main goroutine. Main goroutine only.
+func (t *reviewTab) undoRevert() { t.unsavedFirst("Undo Revert", t.undoRevertNow) }
+
+func (t *reviewTab) undoRevertNow() {
 	id, v, paths := t.id, t.v, t.paths()
 	t.work(func() {
 		before := v.texts(paths)

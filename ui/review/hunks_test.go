@@ -232,3 +232,28 @@ func tapButton(t *testing.T, o fyne.CanvasObject, text string) {
 	}
 	t.Fatalf("no %q button", text)
 }
+
+// TestReviewRevertAsksAboutUnsavedEdits: a revert, like an apply, never
+// writes over an editor's unsaved text: it asks, and Cancel writes nothing.
+func TestReviewRevertAsksAboutUnsavedEdits(t *testing.T) {
+	h, m, _ := newChangesHost(t)
+	cs := proposeTwo(t, m)
+	v := startChanges(t, h, m)
+	v.Show(cs.ID)
+	r := v.tabs[cs.ID]
+	test.Tap(r.apply)
+	applied := readProject(t, h, "main.go")
+	h.buffers["main.go"] = applied + "// mine\n" // typed, not saved
+	test.Tap(r.revert)
+	tapDialogButton(t, h.win, "Revert")
+	if msg := overlayText(h.win); !strings.Contains(msg, "main.go has unsaved edits") {
+		t.Fatalf("the revert did not ask about the unsaved edits: %q", msg)
+	}
+	tapDialogButton(t, h.win, "Cancel")
+	if got := readProject(t, h, "main.go"); got != applied {
+		t.Fatalf("Cancel wrote main.go:\n%s", got)
+	}
+	if got, _ := m.Get(cs.ID); got.State != changeset.StateApplied {
+		t.Fatalf("state %q after Cancel, want applied", got.State)
+	}
+}
