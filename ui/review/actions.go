@@ -31,7 +31,7 @@ func (t *reviewTab) decisions(cs changeset.ChangeSet) decisions {
 		if !t.include[f.Path] || !applicable(f) {
 			continue
 		}
-		hunks := changeset.Hunks(f)
+		hunks := t.hunksOfFile(f)
 		if len(hunks) == 0 { // an empty new file: one unit, applied whole
 			d.apply[f.Path] = nil
 			continue

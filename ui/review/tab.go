@@ -38,7 +38,8 @@ type reviewTab struct {
 	body    *fyne.Container
 	file    int // the file shown in body
 
-	include map[string]bool         // files ticked for the apply
+	hunks   map[string][]changeset.Hunk // each file's hunks, computed once per build
+	include map[string]bool             // files ticked for the apply
 	reject  map[string]map[int]bool // hunks the person rejected, by file and number
 	editing string                  // the file whose new text is being edited, or ""
 
@@ -47,7 +48,8 @@ type reviewTab struct {
 }
 
 func newReviewTab(v *View, cs changeset.ChangeSet) *reviewTab {
-	t := &reviewTab{v: v, id: cs.ID, cs: cs, include: map[string]bool{}, reject: map[string]map[int]bool{}}
+	t := &reviewTab{v: v, id: cs.ID, cs: cs, include: map[string]bool{}, reject: map[string]map[int]bool{},
+		hunks: map[string][]changeset.Hunk{}}
 	t.apply = widget.NewButton("Apply", t.applyAccepted)
 	t.apply.Importance = widget.HighImportance
 	t.rejectSet = widget.NewButton("Reject…", t.askReject)
@@ -86,7 +88,7 @@ func tabTitle(cs changeset.ChangeSet) string {
 // build shows cs, read whole from the store. The person's ticks, hunk
 // decisions and the file shown are kept. Main goroutine only.
 func (t *reviewTab) build(cs changeset.ChangeSet) {
-	t.cs, t.fp = cs, setFingerprint(cs)
+	t.cs, t.fp, t.hunks = cs, setFingerprint(cs), map[string][]changeset.Hunk{}
 	title := widget.NewLabelWithStyle(changeset.MarkControls(cs.Title), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.Wrapping = fyne.TextWrapWord
 	meta := widget.NewLabel(metaText(cs, time.Now()))
@@ -177,7 +179,7 @@ func (t *reviewTab) showFile(i int) {
 // state and Accept / Reject buttons.
 func (t *reviewTab) hunksOf(f changeset.FileChange) fyne.CanvasObject {
 	p, syn := newPalette(), newFileSyntax(f)
-	hunks := changeset.Hunks(f)
+	hunks := t.hunksOfFile(f)
 	edit := widget.NewButton("Edit Proposed Text", func() { t.startEdit(f.Path) })
 	rejectFile := widget.NewButton("Reject File…", func() { t.askRejectFile(f.Path) })
 	if !applicable(f) || !canApply(t.cs) {
@@ -217,6 +219,22 @@ func editable(f changeset.FileChange) bool {
 		}
 	}
 	return true
+}
+
+// hunksOfFile is changeset.Hunks(f), kept per build of the tab for the
+// files of the set it shows (a copy shares their text, so the comparison
+// is cheap).
+func (t *reviewTab) hunksOfFile(f changeset.FileChange) []changeset.Hunk {
+	cf := t.cs.File(f.Path)
+	if cf == nil || cf.Base != f.Base || cf.New != f.New {
+		return changeset.Hunks(f)
+	}
+	if h, ok := t.hunks[f.Path]; ok {
+		return h
+	}
+	h := changeset.Hunks(f)
+	t.hunks[f.Path] = h
+	return h
 }
 
 // hunkSummary says how many hunks the file has and how many are rejected.
