@@ -40,8 +40,8 @@ type reviewTab struct {
 
 	hunks   map[string][]changeset.Hunk // each file's hunks, computed once per build
 	include map[string]bool             // files ticked for the apply
-	reject  map[string]map[int]bool // hunks the person rejected, by file and number
-	editing string                  // the file whose new text is being edited, or ""
+	reject  map[string]map[int]bool     // hunks the person rejected, by file and number
+	editing string                      // the file whose new text is being edited, or ""
 
 	apply, rejectSet, revert, undo, copyMessage *widget.Button
 	layout                                      *widget.RadioGroup
