@@ -247,6 +247,9 @@ func TestChangeSetsRejectStoresReason(t *testing.T) {
 func TestChangeSetsFromAnotherProcessAppear(t *testing.T) {
 	h, m, path := newChangesHost(t)
 	v := startChangesWatched(t, h, m)
+	// The review tab the proposal opens reads the set on the watcher's
+	// goroutine, where the test driver runs fyne.Do: not on another beside it.
+	v.async = func(fn func()) { fn() }
 	if len(v.sets) != 0 || !v.empty.Visible() {
 		t.Fatalf("sets before any proposal: %d, hint shown %v", len(v.sets), v.empty.Visible())
 	}
@@ -257,7 +260,6 @@ func TestChangeSetsFromAnotherProcessAppear(t *testing.T) {
 	cs := proposeTwo(t, changeset.NewManager(other, h.project))
 	waitRefreshed(t, v)
 	v.stopPolling()
-	v.busy.Wait() // the review tab the proposal opened reads the set on its own goroutine
 
 	if len(v.sets) != 1 || v.sets[0].ID != cs.ID || v.item.Text != "Change Sets (1)" {
 		t.Fatalf("sets %v, tab %q", v.sets, v.item.Text)
