@@ -2,7 +2,6 @@ package review
 
 import (
 	"context"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -163,13 +162,6 @@ func (v *View) RunInline() {
 
 // Refreshed receives (without blocking) after each list shown; tests wait on it.
 func (v *View) Refreshed() <-chan struct{} { return v.refreshed }
-
-// SetPollEvery sets how often views started later poll the store when it
-// cannot be watched. For tests; not safe beside a view starting.
-func SetPollEvery(d time.Duration) (old time.Duration) {
-	old, changePollEvery = changePollEvery, d
-	return old
-}
 
 // escEntry is an entry for a dialog: Escape closes the dialog instead of
 // doing nothing.

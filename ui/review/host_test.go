@@ -147,8 +147,9 @@ func startChanges(t *testing.T, h *testHost, m *changeset.Manager) *View {
 // the fallback poll is an hour, so nothing polls.
 func startChangesWatched(t *testing.T, h *testHost, m *changeset.Manager) *View {
 	t.Helper()
-	old := SetPollEvery(time.Hour)
-	t.Cleanup(func() { SetPollEvery(old) })
+	old := changePollEvery
+	changePollEvery = time.Hour
+	t.Cleanup(func() { changePollEvery = old })
 	v := New(h, m)
 	split := container.NewVSplit(h.docs, v.item.Content)
 	h.win.SetContent(split)
