@@ -257,3 +257,93 @@ func TestReviewRevertAsksAboutUnsavedEdits(t *testing.T) {
 		t.Fatalf("state %q after Cancel, want applied", got.State)
 	}
 }
+
+// TestReviewDoneMeans is issue 15's "done means" through the review: an
+// agent's three-file change; the person accepts two hunks of calc.txt and
+// rejects the third, edits main.go's proposed text, rejects notes.txt
+// with a reason, applies, reverts and undoes the revert; the agent reads
+// each outcome.
+func TestReviewDoneMeans(t *testing.T) {
+	h, m, _ := newChangesHost(t)
+	if err := os.WriteFile(filepath.Join(h.project.Root, "calc.txt"), []byte(numbered(30)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := m.Propose(diskRead(m.Project()), changeset.Proposal{Title: "Three files", Client: "agent",
+		Changes: []changeset.Change{
+			{Path: "calc.txt", Action: changeset.ActionEdit, Edits: []changeset.Edit{
+				{OldText: "line 2\n", NewText: "line two\n"},
+				{OldText: "line 15\n", NewText: "line fifteen\n"},
+				{OldText: "line 28\n", NewText: "line twenty-eight\n"},
+			}},
+			{Path: "main.go", Action: changeset.ActionEdit, Edits: []changeset.Edit{{OldText: `"hi"`, NewText: `"hello"`}}},
+			{Path: "notes.txt", Action: changeset.ActionCreate, Content: "notes\n"},
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := startChanges(t, h, m)
+	v.Show(cs.ID)
+	r := v.tabs[cs.ID]
+
+	_, reject := hunkButtons(r) // calc.txt, shown first
+	test.Tap(reject[2])
+	r.files.Select(1) // main.go: the person's own text
+	tapButton(t, r.body, "Edit Proposed Text")
+	mine := strings.Replace(mainGo, `"hi"`, `"hello, person"`, 1)
+	for _, o := range test.LaidOutObjects(r.body) {
+		if e, ok := o.(*widget.Entry); ok {
+			e.SetText(mine)
+		}
+	}
+	tapButton(t, r.body, "Use This Text")
+	r.files.Select(2) // notes.txt: rejected with a reason
+	tapButton(t, r.body, "Reject File…")
+	test.Type(h.win.Canvas().Focused().(*escEntry), "no notes")
+	tapDialogButton(t, h.win, "Reject File")
+	test.Tap(r.apply)
+
+	wantCalc := strings.NewReplacer("line 2\n", "line two\n", "line 15\n", "line fifteen\n").Replace(numbered(30))
+	check := func(when, calc, main string) {
+		t.Helper()
+		if got := readProject(t, h, "calc.txt"); got != calc {
+			t.Fatalf("%s: calc.txt\n%s", when, got)
+		}
+		if got := readProject(t, h, "main.go"); got != main {
+			t.Fatalf("%s: main.go\n%s", when, got)
+		}
+		if _, err := os.Stat(filepath.Join(h.project.Root, "notes.txt")); !os.IsNotExist(err) {
+			t.Fatalf("%s: the rejected notes.txt exists (%v)", when, err)
+		}
+	}
+	check("applied", wantCalc, mine)
+	got, err := m.Get(cs.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calc, main, notes := got.File("calc.txt"), got.File("main.go"), got.File("notes.txt")
+	if fmt.Sprint(calc.Hunks) != fmt.Sprint([]changeset.HunkState{{N: 1, State: changeset.StateApplied}, {N: 2, State: changeset.StateApplied}, {N: 3, State: changeset.FileRejected}}) {
+		t.Errorf("the agent reads calc.txt's hunks %v", calc.Hunks)
+	}
+	if !main.EditedByPerson {
+		t.Error("the agent is not told the person changed main.go")
+	}
+	if notes.Reason != "no notes" || notes.Hunks[0].State != changeset.FileRejected {
+		t.Errorf("the agent reads notes.txt: reason %q, hunks %v", notes.Reason, notes.Hunks)
+	}
+
+	test.Tap(r.revert)
+	tapDialogButton(t, h.win, "Revert")
+	check("reverted", numbered(30), mainGo)
+	test.Tap(r.undo)
+	check("revert undone", wantCalc, mine)
+	got, _ = m.Get(cs.ID)
+	var actions []string
+	for _, e := range got.History {
+		actions = append(actions, e.Action)
+	}
+	for _, want := range []string{changeset.ActionEditedByPerson, changeset.ActionRejected, changeset.ActionReverted, changeset.ActionRevertUndone} {
+		if !strings.Contains(strings.Join(actions, ","), want) {
+			t.Errorf("the history the agent reads lacks %q: %v", want, actions)
+		}
+	}
+}
