@@ -37,7 +37,7 @@ func newChangesWindow(t *testing.T) (*Window, *changeset.Manager) {
 // the test driver runs fyne.Do inline on any goroutine.
 func startChanges(t *testing.T, w *Window, m *changeset.Manager) {
 	t.Helper()
-	w.SetChangeSets(m)
+	w.showChangeSets(m)
 	t.Cleanup(w.changes.Stop)
 	select {
 	case <-w.changes.Refreshed():
@@ -85,7 +85,7 @@ func TestReviewApplyShowsTheNewTextInItsTab(t *testing.T) {
 		t.Errorf("main.go on disk:\n%s", got)
 	}
 	tab := w.tabs.find("main.go")
-	if text := tab.view.buf.FileText(); !strings.Contains(text, `"hello"`) || tab.dirty() {
+	if text := tab.view.Buffer().FileText(); !strings.Contains(text, `"hello"`) || tab.dirty() {
 		t.Errorf("main.go's tab: dirty %v, text\n%s", tab.dirty(), text)
 	}
 }
@@ -109,8 +109,8 @@ func TestChangeSetsStaleWhenTheEditorBufferChanges(t *testing.T) {
 		t.Fatalf("an unchanged buffer made the set %q", s)
 	}
 	e := w.tabs.find("main.go").view
-	e.buf.Insert(textbuf.Pos{}, "// typed\n")
-	e.edited(textbuf.Pos{})
+	e.SetCaret(textbuf.Pos{})
+	test.Type(e.Page(), "// typed\n")
 	w.checkBufferAgainstProposals("main.go") // what the debounce timer runs
 	if s := state(); s != changeset.StateStale {
 		t.Fatalf("state %q after typing, want stale", s)
@@ -123,7 +123,7 @@ func TestCurrentTextPrefersTheEditor(t *testing.T) {
 	if err := w.Open(ctx, "main.go", 0); err != nil {
 		t.Fatal(err)
 	}
-	w.tabs.find("main.go").view.buf.Insert(textbuf.Pos{}, "// edited\n")
+	w.tabs.find("main.go").view.Buffer().Insert(textbuf.Pos{}, "// edited\n")
 	tests := []struct {
 		name, rel, want string
 		exists          bool
@@ -149,8 +149,8 @@ func TestCurrentTextPrefersTheEditor(t *testing.T) {
 func typeInto(t *testing.T, w *Window, rel, text string) {
 	t.Helper()
 	e := w.tabs.find(rel).view
-	e.buf.Insert(textbuf.Pos{}, text)
-	e.edited(textbuf.Pos{})
+	e.SetCaret(textbuf.Pos{})
+	test.Type(e.Page(), text)
 	if !w.tabs.find(rel).dirty() {
 		t.Fatalf("%s is not dirty after typing", rel)
 	}
@@ -189,7 +189,7 @@ func TestReviewNeverWritesUnsavedEditsBehindTheirBack(t *testing.T) {
 		t.Errorf("after Cancel the set is %q, want pending", got.State)
 	}
 	tab := w.tabs.find("main.go")
-	if text := tab.view.buf.FileText(); !strings.HasPrefix(text, "// mine, unsaved\n") || !tab.dirty() {
+	if text := tab.view.Buffer().FileText(); !strings.HasPrefix(text, "// mine, unsaved\n") || !tab.dirty() {
 		t.Fatalf("Cancel changed the buffer: dirty %v\n%s", tab.dirty(), text)
 	}
 
@@ -200,7 +200,7 @@ func TestReviewNeverWritesUnsavedEditsBehindTheirBack(t *testing.T) {
 	if !strings.HasPrefix(got, "// mine, unsaved\n") || !strings.Contains(got, `"hello"`) {
 		t.Fatalf("after Save and Apply main.go holds:\n%s", got)
 	}
-	if text := tab.view.buf.FileText(); text != got || tab.dirty() {
+	if text := tab.view.Buffer().FileText(); text != got || tab.dirty() {
 		t.Errorf("the tab after the apply: dirty %v\n%s", tab.dirty(), text)
 	}
 	if st, _ := m.Get(cs.ID); st.State != changeset.StateApplied {
@@ -269,7 +269,7 @@ func TestReviewInlineInTheFileTab(t *testing.T) {
 	if got := readProject(t, w, "main.go"); !strings.Contains(got, `"hello"`) {
 		t.Fatalf("Accept inline did not apply the hunk:\n%s", got)
 	}
-	if tab.item.Content != fyne.CanvasObject(tab.view) || !strings.Contains(tab.view.buf.FileText(), `"hello"`) {
+	if tab.item.Content != fyne.CanvasObject(tab.view) || !strings.Contains(tab.view.Buffer().FileText(), `"hello"`) {
 		t.Errorf("after the apply the tab still shows the proposal, or its editor the old text")
 	}
 }

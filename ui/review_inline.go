@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"image/color"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
@@ -70,8 +72,8 @@ func (w *Window) proposalStrip(t *fileTab, st *inlineProposal, sets []changeset.
 	show := widget.NewButton("Show Inline", func() { w.showInline(t, st) })
 	show.Importance = widget.HighImportance
 	open := widget.NewButton("Open Review", func() { w.ShowChangeSet(st.id) })
-	c := nrgba(theme.Color(theme.ColorNamePrimary))
-	c.A = 0x30
+	r, g, b, _ := theme.Color(theme.ColorNamePrimary).RGBA()
+	c := color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 0x30}
 	return container.NewStack(canvas.NewRectangle(c), container.NewBorder(nil, nil, nil, container.NewHBox(show, open), msg))
 }
 
