@@ -17,8 +17,9 @@ import (
 // propose hunks for it: a strip above the editor, and on demand the
 // proposal inline in place of the editor (review.View.Inline).
 type inlineProposal struct {
-	id     string // the newest set proposing for the file
-	inline bool   // the inline view is shown
+	id      string // the newest set proposing for the file
+	inline  bool   // the inline view is shown
+	version string // the set's version the inline view shows (review.View.Version)
 }
 
 // showProposals updates every file tab: a tab whose file a pending change
@@ -56,6 +57,9 @@ func (w *Window) showProposalsIn(t *fileTab) {
 		st = &inlineProposal{}
 		w.inline[t] = st
 	}
+	if st.inline && st.id == sets[0].ID && st.version == w.changes.Version(st.id) {
+		return // as shown: building it again would lose the person's scroll
+	}
 	st.id = sets[0].ID
 	if st.inline {
 		w.showInline(t, st)
@@ -79,7 +83,7 @@ func (w *Window) proposalStrip(t *fileTab, st *inlineProposal, sets []changeset.
 
 // showInline shows st's proposal inline in t, in place of its editor.
 func (w *Window) showInline(t *fileTab, st *inlineProposal) {
-	st.inline = true
+	st.inline, st.version = true, w.changes.Version(st.id)
 	back := func() {
 		st.inline = false
 		w.showProposalsIn(t)

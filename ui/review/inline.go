@@ -23,6 +23,16 @@ func (v *View) Proposals(path string) []changeset.ChangeSet {
 	return out
 }
 
+// Version changes whenever change set id or one of its files changes
+// state: an inline view of it need not be built again while it is the
+// same. Main goroutine only.
+func (v *View) Version(id string) string {
+	if i := v.index(id); i >= 0 {
+		return setFingerprint(v.sets[i])
+	}
+	return ""
+}
+
 // ProposalText is the line a file's tab shows above its editor while
 // sets propose hunks for it.
 func ProposalText(path string, sets []changeset.ChangeSet) string {
