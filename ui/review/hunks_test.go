@@ -347,3 +347,34 @@ func TestReviewDoneMeans(t *testing.T) {
 		}
 	}
 }
+
+// TestReviewShowsAConflictingHunk: the file changed on disk after the
+// proposal; Apply writes nothing and says which file, and the hunks show
+// as conflicts, not forced.
+func TestReviewShowsAConflictingHunk(t *testing.T) {
+	h, m, _ := newChangesHost(t)
+	cs := proposeThreeHunks(t, h, m)
+	v := startChanges(t, h, m)
+	v.Show(cs.ID)
+	r := v.tabs[cs.ID]
+	changed := strings.Replace(numbered(30), "line 1\n", "line one\n", 1)
+	if err := os.WriteFile(filepath.Join(h.project.Root, "calc.txt"), []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	test.Tap(r.apply)
+	if got := readProject(t, h, "calc.txt"); got != changed {
+		t.Fatalf("a conflicting apply wrote calc.txt:\n%s", got)
+	}
+	if msg := overlayText(h.win); !strings.Contains(msg, "calc.txt") {
+		t.Errorf("the refusal does not name calc.txt: %q", msg)
+	}
+	var bars []string
+	for _, o := range test.LaidOutObjects(r.body) {
+		if l, ok := o.(*widget.Label); ok && strings.HasPrefix(l.Text, "Hunk ") {
+			bars = append(bars, l.Text)
+		}
+	}
+	if len(bars) != 3 || !strings.Contains(bars[0], "conflict") {
+		t.Errorf("the hunk bars say %q; want each a conflict", bars)
+	}
+}

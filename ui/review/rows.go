@@ -331,3 +331,24 @@ func wrapCells(cells []widget.TextGridCell, width, indent int) [][]widget.TextGr
 	}
 	return out
 }
+
+// dimRows is rows without tints or colours, in the dimmed text colour: a
+// rejected hunk.
+func dimRows(p *palette, rows []diffRow) []diffRow {
+	st := p.style(styleKey{dim: true})
+	dim := func(cells []widget.TextGridCell) []widget.TextGridCell {
+		out := make([]widget.TextGridCell, len(cells))
+		for i, c := range cells {
+			out[i] = widget.TextGridCell{Rune: c.Rune, Style: st}
+		}
+		return out
+	}
+	out := make([]diffRow, len(rows))
+	for i, r := range rows {
+		out[i] = diffRow{left: dim(r.left), right: dim(r.right), gutter: r.gutter, side: r.side}
+		if r.right == nil {
+			out[i].right = nil
+		}
+	}
+	return out
+}

@@ -205,6 +205,9 @@ func (t *reviewTab) hunksOf(f changeset.FileChange) fyne.CanvasObject {
 		if t.layout.Selected == layoutSide {
 			rows = sideRows(p, syn, h)
 		}
+		if t.reject[f.Path][h.N] || storedHunkState(f, h.N) == changeset.FileRejected {
+			rows = dimRows(p, rows) // rejected: shown, but plainly not what will be
+		}
 		list.Add(newDiffGridOf(rows, 100))
 	}
 	return container.NewBorder(top, nil, nil, nil, container.NewVScroll(list))
