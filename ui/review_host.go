@@ -26,7 +26,6 @@ func (h reviewHost) Window() fyne.Window              { return h.w.win }
 func (h reviewHost) ShowDialog(d dialog.Dialog)       { showDialog(h.w.win.Canvas(), d) }
 func (h reviewHost) EscapeTop() bool                  { return escapeTop(h.w.win.Canvas()) }
 func (h reviewHost) Status(msg string)                { h.w.status.notify(msg) }
-func (h reviewHost) Notify(msg string)                { h.w.Notify(msg) }
 func (h reviewHost) FilesWritten(b map[string]string) { h.w.reloadTabs(b) }
 func (h reviewHost) ProposalsChanged()                { h.w.showProposals() }
 func (h reviewHost) TitleChanged()                    { h.w.panes.tabs.Refresh() }

@@ -25,8 +25,6 @@ type Host interface {
 	EscapeTop() bool
 	// Status shows msg in the status bar. Main goroutine only.
 	Status(msg string)
-	// Notify shows msg in the status bar. Safe from any goroutine.
-	Notify(msg string)
 	// CurrentText reads the project file rel as the person sees it: the
 	// editor's text when it is open, else the disk. Never on the main
 	// goroutine.
@@ -55,6 +53,9 @@ type Host interface {
 	// goroutine only.
 	ProposalsChanged()
 }
+
+// notify shows msg in the status bar. Safe from any goroutine.
+func (v *View) notify(msg string) { fyne.Do(func() { v.host.Status(msg) }) }
 
 // reader is the host's CurrentText as a changeset.ReadFunc. Off the main
 // goroutine only.
@@ -92,7 +93,7 @@ func (v *View) FilesChanged(paths []string) {
 	v.async(func() {
 		ids, err := v.m.MarkStale(paths)
 		if err != nil {
-			v.host.Notify("change sets: " + err.Error())
+			v.notify("change sets: " + err.Error())
 		}
 		if len(ids) > 0 {
 			v.reload()
@@ -116,7 +117,7 @@ func (v *View) BufferChanged(rel, text string) {
 	}
 	v.async(func() {
 		if _, err := v.m.MarkStale([]string{rel}); err != nil {
-			v.host.Notify("change sets: " + err.Error())
+			v.notify("change sets: " + err.Error())
 		}
 		v.reload()
 	})

@@ -43,7 +43,6 @@ type testHost struct {
 func (h *testHost) Window() fyne.Window        { return h.win }
 func (h *testHost) ShowDialog(d dialog.Dialog) { d.Show() }
 func (h *testHost) Status(msg string)          { h.status = append(h.status, msg) }
-func (h *testHost) Notify(msg string)          { fyne.Do(func() { h.Status(msg) }) }
 func (h *testHost) TitleChanged()              {}
 func (h *testHost) ProposalsChanged()          { h.proposals++ }
 func (h *testHost) FilesWritten(before map[string]string) {

@@ -57,7 +57,7 @@ func (v *View) Inline(id, path string, back func(), show func(fyne.CanvasObject)
 		full, err := v.m.Full(id)
 		fyne.Do(func() {
 			if err != nil {
-				v.host.Notify("change sets: " + err.Error())
+				v.notify("change sets: " + err.Error())
 				return
 			}
 			f := full.File(path)

@@ -96,7 +96,7 @@ func (v *View) start(every time.Duration) {
 			sw.Close()
 			return
 		}
-		v.host.Notify(err.Error() + "; proposals from other processes show up within " + every.String())
+		v.notify(err.Error() + "; proposals from other processes show up within " + every.String())
 		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
@@ -135,7 +135,7 @@ func (v *View) loadList(always bool) {
 	if err != nil {
 		if msg := "change sets: " + err.Error(); msg != v.lastErr { // once, not every poll
 			v.lastErr = msg
-			v.host.Notify(msg)
+			v.notify(msg)
 		}
 		return
 	}
@@ -326,7 +326,7 @@ func (v *View) load(t *reviewTab) {
 		full, err := v.m.Full(id)
 		fyne.Do(func() {
 			if err != nil {
-				v.host.Notify("change sets: " + err.Error())
+				v.notify("change sets: " + err.Error())
 				return
 			}
 			t.build(full)
