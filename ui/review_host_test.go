@@ -299,3 +299,30 @@ func tapIn(t *testing.T, o fyne.CanvasObject, text string) {
 	}
 	t.Fatalf("no %q button in:\n%s", text, objectTexts(o))
 }
+
+// TestReviewTabIsNotAFile: a review tab in the editor area is not an open
+// file: the agents' tab list skips it, saving all and the quit question
+// pass over it, and closing it closes it.
+func TestReviewTabIsNotAFile(t *testing.T) {
+	w, m := newChangesWindow(t)
+	if err := w.Open(context.Background(), "main.go", 0); err != nil {
+		t.Fatal(err)
+	}
+	cs := proposeMain(t, w, m)
+	startChanges(t, w, m)
+	if !w.ShowChangeSet(cs.ID) || len(w.tabs.docs.Items) != 2 {
+		t.Fatalf("no review tab beside main.go: %d tabs", len(w.tabs.docs.Items))
+	}
+	got, err := w.Tabs(context.Background())
+	if err != nil || len(got) != 1 || got[0].Path != "main.go" || got[0].Active {
+		t.Fatalf("the agents' tabs %v, %v; want main.go alone, not active", got, err)
+	}
+	if dirty := w.tabs.dirtyTabs(); len(dirty) != 0 {
+		t.Fatalf("dirty tabs %v", dirty)
+	}
+	review := w.tabs.docs.Selected()
+	w.tabs.askClose(review)
+	if len(w.tabs.docs.Items) != 1 || w.tabs.active() != "main.go" {
+		t.Fatalf("after closing the review: %d tabs, active %q", len(w.tabs.docs.Items), w.tabs.active())
+	}
+}
