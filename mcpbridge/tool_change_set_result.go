@@ -119,8 +119,11 @@ func describeChangeSet(cs changeset.ChangeSet) string {
 	if cs.Reason != "" {
 		fmt.Fprintf(&b, " (reason: %s)", cs.Reason)
 	}
-	if cs.State == changeset.StatePartlyApplied && cs.CanApply() {
-		b.WriteString("; some hunks still wait for the person")
+	switch {
+	case cs.Undecided():
+		b.WriteString(" (the person can apply or reject it)")
+	case cs.CanApply():
+		b.WriteString("; the person can apply or reject the hunks still pending")
 	}
 	for _, f := range cs.Files {
 		fmt.Fprintf(&b, "\n  %s %s +%d -%d: %s", f.Action, f.Path, f.Added, f.Removed, fileState(cs, f.State))

@@ -265,6 +265,9 @@ func (m *Manager) commit(verb string, full ChangeSet, w Writer, ops []fileOp, re
 		return ChangeSet{}, fmt.Errorf("%s: %w", what, err)
 	}
 	cs, err := m.update(full.ID, func(cs *ChangeSet) error {
+		if edited := editedMeanwhile(*cs, full, ops); edited != "" {
+			return fmt.Errorf("the person edited the proposed text of %s meanwhile (in another window or process); %s again: %w", edited, verb, errdefs.ErrInvalid)
+		}
 		record(cs, txn.modes())
 		cs.Txn = j.ID
 		return nil
@@ -278,6 +281,17 @@ func (m *Manager) commit(verb string, full ChangeSet, w Writer, ops []fileOp, re
 		cs = m.reportLeftovers(cs, left)
 	}
 	return attach(cs, bodiesOf(full)), nil
+}
+
+// editedMeanwhile names a file of ops whose text the person edited in the
+// record rec since full was read, or returns "".
+func editedMeanwhile(rec, full ChangeSet, ops []fileOp) string {
+	for _, op := range ops {
+		if r, f := rec.File(op.rel), full.File(op.rel); r != nil && f != nil && r.Revision != f.Revision {
+			return op.rel
+		}
+	}
+	return ""
 }
 
 // reportLeftovers records the backups an apply or revert could not remove

@@ -98,6 +98,10 @@ type FileChange struct {
 	// applying: New is theirs and Proposed is the agent's.
 	EditedByPerson bool   `json:"edited_by_person,omitempty"`
 	Proposed       string `json:"proposed,omitempty"` // a body: set by Full only
+	// Revision counts the person's edits of the file's text (EditFile), so
+	// an apply in another process that read the set before an edit does not
+	// record itself over it.
+	Revision int `json:"revision,omitempty"`
 
 	legacy bool // read from a record without hunk states (see normalizeRecord)
 }
@@ -149,13 +153,8 @@ func (cs ChangeSet) CanApply() bool {
 		return false
 	}
 	for _, f := range cs.Files {
-		if len(f.Hunks) == 0 && (f.State == FileSkipped || undecidedHunk(f.State)) {
-			return true // a record from before per-hunk review
-		}
-		for _, h := range f.Hunks {
-			if undecidedHunk(h.State) {
-				return true
-			}
+		if f.CanApply() {
+			return true
 		}
 	}
 	return false

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"trestle/app/errdefs"
 	"trestle/app/store"
+
+	"github.com/aymanbagabas/go-udiff"
 )
 
 // RejectSelection rejects, with the person's reason, the hunks sel picks
@@ -138,17 +140,19 @@ func (m *Manager) edit(cs *ChangeSet, path, text string) error {
 	f.New = text
 	setHunkStats(f)
 	f.Detail = ""
+	f.Revision++
 	settle(cs)
-	m.addHistory(cs, ActionEditedByPerson, ByPerson, "the person edited the proposed text of "+path+" before applying", []string{path})
+	m.addHistory(cs, ActionEditedByPerson, ByPerson, "edited the proposed text of "+path+" before applying", []string{path})
 	return nil
 }
 
-// EditDiff is the unified diff from what the agent proposed for f to what
-// the person made of it (see EditFile), or "" when the person did not
-// change it. f must have its bodies (see Manager.Full).
+// EditDiff is the unified diff from what the agent proposed for f
+// (labelled proposed/PATH) to what the person made of it (person/PATH; see
+// EditFile), or "" when the person did not change it. f must have its
+// bodies (see Manager.Full).
 func EditDiff(f FileChange) string {
 	if !f.EditedByPerson {
 		return ""
 	}
-	return Diff(FileChange{Path: f.Path, Action: ActionReplace, BaseExists: true, Base: f.Proposed, New: f.New})
+	return udiff.Unified("proposed/"+f.Path, "person/"+f.Path, f.Proposed, f.New)
 }

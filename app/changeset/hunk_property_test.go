@@ -81,7 +81,7 @@ func (c hunkCase) text(accept func(i int) bool) string {
 // gives.
 func TestAcceptedHunksGiveExactlyTheirText(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2026, 15))
-	rounds := 150
+	rounds := 60
 	if testing.Short() {
 		rounds = 10
 	}

@@ -84,7 +84,7 @@ func (m *Manager) Propose(base ReadFunc, in Proposal) (ChangeSet, error) {
 		return ChangeSet{}, fmt.Errorf("propose change set: %w", err)
 	}
 	full.Created = m.now().UTC()
-	m.addHistory(&full, ActionProposed, orUnknown(in.Client), "proposed by "+orUnknown(in.Client), nil)
+	m.addHistory(&full, ActionProposed, orUnknown(in.Client), "proposed this change set", nil)
 	small, bodies, err := split(full)
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("store change set: %w", err)
@@ -237,7 +237,7 @@ func (m *Manager) Withdraw(id string) (ChangeSet, error) {
 		}
 		cs.State, cs.Decided = StateWithdrawn, m.now().UTC()
 		settle(cs)
-		m.addHistory(cs, ActionWithdrawn, orUnknown(cs.Client), "withdrawn by "+orUnknown(cs.Client), nil)
+		m.addHistory(cs, ActionWithdrawn, orUnknown(cs.Client), "withdrew this change set", nil)
 		return nil
 	})
 }

@@ -106,7 +106,7 @@ func TestWithdrawnAndRejectedSetsHaveNothingPending(t *testing.T) {
 				t.Fatalf("set %s (can apply %v), want %s: %v", got.State, got.CanApply(), tt.state, err)
 			}
 			for _, f := range got.Files {
-				if undecidedHunk(f.State) {
+				if undecidedHunk(f.State) || f.CanApply() {
 					t.Errorf("%s is %s", f.Path, f.State)
 				}
 				for _, h := range f.Hunks {
@@ -264,4 +264,65 @@ func TestSkippedFileOfAnOldStoreAppliesLater(t *testing.T) {
 		t.Fatalf("apply the skipped file: %s %v", got.State, err)
 	}
 	readIs(t, m, "a.txt", twoHunksNew())
+}
+
+// editingWriter is the real writer that, at its first rename, has another
+// Manager on the same store (another window) edit the file being applied.
+type editingWriter struct {
+	OSWriter
+	other     *Manager
+	id, path  string
+	text      string
+	editErr   error
+	hasEdited bool
+}
+
+func (w *editingWriter) Rename(oldpath, newpath string) error {
+	if !w.hasEdited {
+		w.hasEdited = true
+		_, w.editErr = w.other.EditFile(w.id, w.path, w.text)
+	}
+	return w.OSWriter.Rename(oldpath, newpath)
+}
+
+// TestEditDuringAnApplyIsNotOverwritten: the person edits a file's
+// proposed text in another window while this one applies the agent's:
+// the apply puts every file back and says so, rather than recording hunks
+// of a text that is no longer the proposal; then the person's text applies.
+func TestEditDuringAnApplyIsNotOverwritten(t *testing.T) {
+	m, cs := proposeTwoHunks(t)
+	other := NewManager(m.store, m.Project())
+	mine := "the person's a.txt\n"
+	w := &editingWriter{other: other, id: cs.ID, path: "a.txt", text: mine}
+	_, err := m.Apply(cs.ID, []string{"a.txt"}, diskReader(m.Project()), w)
+	if w.editErr != nil || err == nil || !strings.Contains(err.Error(), "edited the proposed text of a.txt meanwhile") {
+		t.Fatalf("apply during an edit: %v (edit: %v)", err, w.editErr)
+	}
+	readIs(t, m, "a.txt", twoHunksBase)
+	got, err := m.Apply(cs.ID, []string{"a.txt"}, diskReader(m.Project()), nil)
+	if err != nil || got.File("a.txt").State != StateApplied {
+		t.Fatalf("apply after the edit: %v", err)
+	}
+	readIs(t, m, "a.txt", mine)
+}
+
+// TestEmptySelectionsDoNothing: a path mapped to no hunks selects none of
+// it; a selection of nothing at all is refused, and nothing is written.
+func TestEmptySelectionsDoNothing(t *testing.T) {
+	m, cs := proposeTwoHunks(t)
+	read := diskReader(m.Project())
+	got, err := m.ApplySelection(cs.ID, Selection{"a.txt": {}, "b.txt": nil}, read, nil)
+	if err != nil || got.File("a.txt").State != StatePending || got.File("b.txt").State != StateApplied {
+		t.Fatalf("a.txt: none, b.txt: all: %v %+v", err, got.Files)
+	}
+	readIs(t, m, "a.txt", twoHunksBase)
+	if _, err := m.ApplySelection(cs.ID, Selection{"a.txt": {}}, read, nil); !errors.Is(err, errdefs.ErrInvalid) || !strings.Contains(err.Error(), "nothing is selected") {
+		t.Fatalf("a selection of nothing: %v", err)
+	}
+	if _, err := m.RejectSelection(cs.ID, Selection{"a.txt": {}}, "x"); !errors.Is(err, errdefs.ErrInvalid) {
+		t.Fatalf("a rejection of nothing: %v", err)
+	}
+	if got, _ := m.Get(cs.ID); len(got.History) != 2 {
+		t.Fatalf("history after refusals: %+v", got.History)
+	}
 }

@@ -10,13 +10,32 @@ import (
 
 // Selection picks hunks of a change set: for each path, the hunk numbers
 // (see Hunks) to act on; a path mapped to nil means every hunk of the file
-// still pending. Paths absent are left as they are.
+// still pending, and to an empty non-nil slice, none. Paths absent are
+// left as they are.
 type Selection map[string][]int
 
 // undecidedHunk reports whether a hunk (or a file, in a record from before
 // per-hunk review) in state s may still be applied or rejected.
 func undecidedHunk(s string) bool {
 	return s == StatePending || s == StateConflict || s == StateStale || s == FileSkipped
+}
+
+// Undecided reports whether the hunk may still be applied or rejected.
+func (h HunkState) Undecided() bool { return undecidedHunk(h.State) }
+
+// CanApply reports whether some hunk of f may still be applied (or
+// rejected); a file of a record from before per-hunk review, without hunk
+// states, by its own state.
+func (f FileChange) CanApply() bool {
+	if len(f.Hunks) == 0 {
+		return undecidedHunk(f.State)
+	}
+	for _, h := range f.Hunks {
+		if h.Undecided() {
+			return true
+		}
+	}
+	return false
 }
 
 // pendingHunks returns n pending hunk states.
@@ -109,6 +128,9 @@ func choose(cs ChangeSet, sel Selection) (map[string][]int, error) {
 		f := cs.File(path)
 		if f == nil {
 			return nil, invalid("%s is not a file of this change set", path)
+		}
+		if ns != nil && len(ns) == 0 {
+			continue // no hunk of it: nothing to do
 		}
 		if ns == nil {
 			if ns = hunksIn(*f, StatePending, StateConflict); len(ns) == 0 {

@@ -51,6 +51,9 @@ func showChange(w io.Writer, cs changeset.ChangeSet, now time.Time, colour bool)
 	if cs.Reason != "" {
 		fmt.Fprintf(w, "reason: %s\n", esc(cs.Reason))
 	}
+	if pending := pendingList(cs); pending != "" && !cs.Undecided() {
+		fmt.Fprintf(w, "still pending: %s\n", esc(pending))
+	}
 	for _, e := range cs.History {
 		who := ""
 		if e.Who != "" {

@@ -192,7 +192,8 @@ func TestChangesApplyHunksThenTheRest(t *testing.T) {
 		t.Fatalf("apply --hunk: %v\n%s", err, out)
 	}
 	fileIs(t, filepath.Join(dir, "pkg/long.go"), onlySecond)
-	if out, _ := runTrestle(t, env, "changes", "show", cs.ID, dir); !strings.Contains(out, "hunk 1: pending") || !strings.Contains(out, "hunk 2: applied") {
+	if out, _ := runTrestle(t, env, "changes", "show", cs.ID, dir); !strings.Contains(out, "hunk 1: pending") || !strings.Contains(out, "hunk 2: applied") ||
+		!strings.Contains(out, "still pending: pkg/long.go (hunk 1), pkg/calc.go\n") || !strings.Contains(out, "claude-code: proposed this change set") {
 		t.Fatalf("show after apply --hunk:\n%s", out)
 	}
 	for _, bad := range []struct{ hunk, want string }{
