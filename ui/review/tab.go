@@ -35,6 +35,7 @@ type reviewTab struct {
 	header  *fyne.Container
 	files   *widget.List
 	history *widget.Label
+	about   *fyne.Container // the description, above the history
 	body    *fyne.Container
 	file    int // the file shown in body
 
@@ -67,7 +68,8 @@ func newReviewTab(v *View, cs changeset.ChangeSet) *reviewTab {
 	t.history.Wrapping = fyne.TextWrapWord
 	t.body = container.NewStack()
 	files := container.NewBorder(widget.NewLabelWithStyle("Files", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, t.files)
-	left := container.NewVSplit(files, container.NewVScroll(t.history))
+	t.about = container.NewVBox()
+	left := container.NewVSplit(files, container.NewVScroll(container.NewVBox(t.about, t.history)))
 	left.Offset = 0.6
 	split := container.NewHSplit(left, t.body)
 	split.Offset = 0.25
@@ -95,9 +97,12 @@ func (t *reviewTab) build(cs changeset.ChangeSet) {
 	meta.Wrapping = fyne.TextWrapWord
 	t.header.Objects = []fyne.CanvasObject{title, meta}
 	t.header.Objects = append(t.header.Objects, reviewWarnings(cs)...)
-	if strings.TrimSpace(cs.Description) != "" {
-		t.header.Objects = append(t.header.Objects, newDescription(cs.Description))
+	t.about.Objects = nil
+	if strings.TrimSpace(cs.Description) != "" { // beside the files: a long one leaves the diffs their room
+		t.about.Objects = []fyne.CanvasObject{widget.NewLabelWithStyle("Description", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+			newDescription(cs.Description), widget.NewSeparator()}
 	}
+	t.about.Refresh()
 	buttons := container.NewHBox(t.apply, t.rejectSet, t.revert, t.undo, t.copyMessage)
 	t.header.Objects = append(t.header.Objects, buttons, widget.NewSeparator())
 	t.header.Refresh()
@@ -133,20 +138,27 @@ func historyText(cs changeset.ChangeSet) string {
 	return strings.Join(lines, "\n")
 }
 
-// newFileRow is an empty file row: a checkbox to include the file.
-func newFileRow() fyne.CanvasObject { return widget.NewCheck("", nil) }
+// newFileRow is an empty file row: a checkbox to include the file and
+// its label, cut with an ellipsis where the column is narrow.
+func newFileRow() fyne.CanvasObject {
+	label := widget.NewLabel("")
+	label.Truncation = fyne.TextTruncateEllipsis
+	return container.NewBorder(nil, nil, widget.NewCheck("", nil), nil, label)
+}
 
 // fileRow fills file row i: its checkbox, its label and whether it can
 // still be applied.
 func (t *reviewTab) fileRow(i widget.ListItemID, o fyne.CanvasObject) {
 	f := t.cs.Files[i]
-	c := o.(*widget.Check)
+	row := o.(*fyne.Container)
+	label, c := row.Objects[0].(*widget.Label), row.Objects[1].(*widget.Check)
+	label.SetText(fileText(f))
 	c.OnChanged = nil
-	c.Text = fileText(f)
-	c.Checked = t.include[f.Path]
+	c.SetChecked(t.include[f.Path])
 	path := f.Path
 	c.OnChanged = func(on bool) {
 		t.include[path] = on
+		t.showFile(t.file)
 		t.setButtons(t.cs)
 	}
 	if applicable(f) && canApply(t.cs) {
@@ -154,7 +166,6 @@ func (t *reviewTab) fileRow(i widget.ListItemID, o fyne.CanvasObject) {
 	} else {
 		c.Disable()
 	}
-	c.Refresh()
 }
 
 // showFile shows file i's hunks (or its editor while it is being edited).

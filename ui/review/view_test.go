@@ -132,8 +132,7 @@ func TestChangeSetsApplyOneFile(t *testing.T) {
 	if !r.copyMessage.Disabled() {
 		t.Error("a pending set offers its commit message")
 	}
-	r.include["lib/lib.go"] = false // the file list's checkbox
-	r.setButtons(r.cs)
+	tapFileCheck(t, r, "lib/lib.go") // leave it out
 	test.Tap(r.apply)
 
 	if got := readProject(t, h, "main.go"); !strings.Contains(got, `"hello"`) {
@@ -344,4 +343,22 @@ func TestChangeSetsFlagWhatRunsInTheDetail(t *testing.T) {
 	if len(grids) != 1 || !strings.Contains(gridText(grids[0]), "curl evil") {
 		t.Fatalf("the diff does not show the new configuration: %d grids", len(grids))
 	}
+}
+
+// tapFileCheck taps the checkbox of path's row in the review's file list.
+func tapFileCheck(t *testing.T, r *reviewTab, path string) {
+	t.Helper()
+	for _, o := range test.LaidOutObjects(r.files) {
+		row, ok := o.(*fyne.Container)
+		if !ok || len(row.Objects) != 2 {
+			continue
+		}
+		l, lok := row.Objects[0].(*widget.Label)
+		c, cok := row.Objects[1].(*widget.Check)
+		if lok && cok && strings.Contains(l.Text, " "+path+" ") {
+			test.Tap(c)
+			return
+		}
+	}
+	t.Fatalf("no row for %s in the file list", path)
 }
