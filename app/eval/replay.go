@@ -1,0 +1,47 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// The inputs that defined state in a worker that is gone, and replaying them.
+
+// Replay evaluates, in order, the inputs that defined state in the
+// selection's workers that died or were killed (Result.Lost), so that a
+// fresh worker has that state again. It stops at the first input that
+// fails; the inputs not replayed stay for a later Replay. timeout is per
+// input, as for Eval.
+func (m *Manager) Replay(ctx context.Context, selection string, timeout time.Duration) ([]Result, error) {
+	s, err := m.slot(selection)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	inputs := s.lost
+	s.lost = nil
+	s.mu.Unlock()
+	var out []Result
+	for i, code := range inputs {
+		res, err := m.Eval(ctx, selection, code, timeout)
+		out = append(out, res)
+		if err != nil || res.Err != "" {
+			s.mu.Lock()
+			s.lost = append(slices.Clone(inputs[i+1:]), s.lost...)
+			s.mu.Unlock()
+			if err == nil {
+				err = fmt.Errorf("replay in selection %q: input %d of %d failed: %s", s.name, i+1, len(inputs), res.Err)
+			}
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// lose moves the current worker's state-defining inputs to lost. s.mu is held.
+func (s *slot) lose() {
+	s.lost = append(s.lost, s.history...)
+	s.history = nil
+}
