@@ -115,41 +115,6 @@ func (b *build) loopModule() (string, error) {
 	})
 }
 
-// generator builds evalgen with the toolchain in use, once per toolchain.
-func (b *build) generator(ctx context.Context) (string, error) {
-	dir := filepath.Join(b.cache, "tools", "evalgen-"+b.tc.GOVERSION+"-"+b.tc.GOOS+"_"+b.tc.GOARCH+"-"+hashBytes([]byte(genSource))[:12])
-	bin := filepath.Join(dir, "evalgen")
-	if isFile(bin) {
-		return bin, nil
-	}
-	b.progress(Event{Phase: PhaseTables, Message: "building the symbol table generator"})
-	err := writeOnce(dir, func(tmp string) error {
-		files := map[string]string{
-			"main.go": genSource,
-			"go.mod":  "module " + genModule + "\n\ngo 1.22\n\nrequire " + yaegiPath + " " + yaegiVersion + "\n",
-			"go.sum":  yaegiSum,
-		}
-		for name, text := range files {
-			if err := os.WriteFile(filepath.Join(tmp, name), []byte(text), 0o644); err != nil {
-				return err
-			}
-		}
-		cmd := buildCommand(ctx, "go", "build", "-o", "evalgen", ".")
-		cmd.Dir, cmd.Env = tmp, b.o.environ("-mod=mod")
-		var out tailBuffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Start(); err != nil {
-			return fmt.Errorf("build the symbol table generator: %w", err)
-		}
-		lower(cmd)
-		if err := cmd.Wait(); err != nil {
-			return fmt.Errorf("build the symbol table generator: %v: %s", err, strings.TrimSpace(out.String()))
-		}
-		return nil
-	})
-	return bin, err
-}
-
 // stdModule generates the standard library's tables, once per toolchain.
 func (b *build) stdModule(ctx context.Context, gen string) (string, error) {
 	dir := filepath.Join(b.cache, "src", "evalstd-"+b.tc.GOVERSION+"-"+b.tc.GOOS+"_"+b.tc.GOARCH+"-"+hashBytes([]byte(genSource + stdSymbolsFile))[:12])
