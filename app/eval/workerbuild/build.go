@@ -153,20 +153,24 @@ func (b *build) run(ctx context.Context, bin string) error {
 	if err != nil {
 		return err
 	}
+	module := b.plan.Module
+	if module == "" {
+		module = bareModule
+	}
 	modPath := filepath.Join(b.work, "go.mod")
-	if err := b.writeModFile(modRoot, modPath, loopDir, stdDir); err != nil {
+	if err := b.writeModFile(modRoot, modPath, loopDir, stdDir, nil); err != nil {
 		return err
 	}
 	b.goflags = []string{"-mod=mod", "-modfile=" + modPath}
-	depsDir := filepath.Join(b.work, "deps")
-	if err := b.tables(ctx, gen, depsDir, "deps", modRoot, b.plan.Native(), b.goflags...); err != nil {
+	groups := b.groups(modRoot, module)
+	if err := b.makeTables(ctx, gen, modRoot, groups); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(depsDir, "zz_symbols.go"), []byte(depsSymbolsFile), 0o644); err != nil {
-		return fmt.Errorf("build the native evaluator: %w", err)
+	if err := b.writeModFile(modRoot, modPath, loopDir, stdDir, groups); err != nil {
+		return err
 	}
 	out := filepath.Join(b.work, "worker")
-	if err := b.compileRetrying(ctx, modRoot, stdDir, depsDir, out); err != nil {
+	if err := b.compileRetrying(ctx, modRoot, stdDir, groups, out); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
@@ -186,14 +190,14 @@ func (b *build) run(ctx context.Context, bin string) error {
 const maxTableRetries = 3
 
 // compileRetrying compiles, dropping tables that fail to compile.
-func (b *build) compileRetrying(ctx context.Context, modRoot, stdDir, depsDir, out string) error {
+func (b *build) compileRetrying(ctx context.Context, modRoot, stdDir string, groups []*tableGroup, out string) error {
 	for try := 0; ; try++ {
-		err := b.compile(ctx, modRoot, depsDir, out)
+		err := b.compile(ctx, modRoot, groups, out)
 		var be *BuildError
 		if err == nil || !errors.As(err, &be) || try == maxTableRetries {
 			return err
 		}
-		dropped := dropBadTables(be.Problems, stdDir, depsDir)
+		dropped := append(dropBadStdTables(be.Problems, stdDir), dropBadGroups(be.Problems, groups)...)
 		if len(dropped) == 0 {
 			return err
 		}
@@ -204,12 +208,12 @@ func (b *build) compileRetrying(ctx context.Context, modRoot, stdDir, depsDir, o
 }
 
 // compile writes the main package and the overlay and runs go build.
-func (b *build) compile(ctx context.Context, modRoot, depsDir, out string) error {
+func (b *build) compile(ctx context.Context, modRoot string, groups []*tableGroup, out string) error {
 	module := b.plan.Module
 	if module == "" {
 		module = bareModule
 	}
-	overlay, err := b.writeOverlay(module, depsDir)
+	overlay, err := b.writeOverlay(groups)
 	if err != nil {
 		return err
 	}

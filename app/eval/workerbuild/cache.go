@@ -97,18 +97,13 @@ func writeOnce(dir string, fill func(tmp string) error) error {
 // packages.
 func Key(o Options, plan *Plan, tc toolchain) (string, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "trestle-eval-worker v1\x00%s\x00%s\x00%s\x00%s\x00", tc.GOVERSION, tc.GOOS, tc.GOARCH, yaegiVersion)
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", loopHash(), hashBytes([]byte(genSource)), hashBytes([]byte(stdSymbolsFile+depsSymbolsFile+mainFile)))
+	fmt.Fprintf(h, "trestle-eval-worker v2\x00%s\x00%s\x00%s\x00%s\x00", tc.GOVERSION, tc.GOOS, tc.GOARCH, yaegiVersion)
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", loopHash(), hashBytes([]byte(genSource+genImporter+extractImporterVar)), hashBytes([]byte(stdSymbolsFile+depsSymbolsFile+mainFile)))
 	tags := slices.Clone(o.Tags)
 	slices.Sort(tags)
 	fmt.Fprintf(h, "tags %q\x00", tags)
-	keys := make([]string, 0, len(o.Env))
-	for k := range o.Env {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		fmt.Fprintf(h, "env %q=%q\x00", k, o.Env[k])
+	for _, kv := range sortedEnv(o.Env) {
+		fmt.Fprintf(h, "env %q\x00", kv)
 	}
 	for _, name := range []string{"go.mod", "go.sum"} {
 		data, err := os.ReadFile(filepath.Join(o.Root, name))
@@ -157,4 +152,14 @@ func hashBytes(b []byte) string {
 func isFile(path string) bool {
 	info, err := os.Stat(path)
 	return err == nil && info.Mode().IsRegular()
+}
+
+// sortedEnv is env as sorted "k=v" lines.
+func sortedEnv(env map[string]string) []string {
+	out := make([]string, 0, len(env))
+	for k, v := range env {
+		out = append(out, k+"="+v)
+	}
+	slices.Sort(out)
+	return out
 }

@@ -75,7 +75,7 @@ func relDir(root, dir string) string {
 
 // writeModFile writes the alternate go.mod (the project's plus the worker's
 // requirements) and its go.sum beside it.
-func (b *build) writeModFile(modRoot, modPath, loopDir, stdDir string) error {
+func (b *build) writeModFile(modRoot, modPath, loopDir, stdDir string, groups []*tableGroup) error {
 	data, err := os.ReadFile(filepath.Join(modRoot, "go.mod"))
 	if err != nil {
 		return fmt.Errorf("build the native evaluator: read go.mod: %w", err)
@@ -95,7 +95,13 @@ func (b *build) writeModFile(modRoot, modPath, loopDir, stdDir string) error {
 			return fmt.Errorf("build the native evaluator: %w", err)
 		}
 	}
-	for mod, dir := range map[string]string{stdModule: stdDir, loopModule: loopDir} {
+	replaced := map[string]string{stdModule: stdDir, loopModule: loopDir}
+	for _, g := range groups {
+		if g.module != "" && g.cached && !g.dropped {
+			replaced[g.module] = g.dir
+		}
+	}
+	for mod, dir := range replaced {
 		if err := mf.AddRequire(mod, "v0.0.0"); err != nil {
 			return fmt.Errorf("build the native evaluator: %w", err)
 		}
@@ -118,28 +124,48 @@ func (b *build) writeModFile(modRoot, modPath, loopDir, stdDir string) error {
 	return os.WriteFile(strings.TrimSuffix(modPath, ".mod")+".sum", sum, 0o644)
 }
 
-// writeOverlay writes main.go and the overlay that places it and the
-// dependency tables at <module root>/trestle_eval_worker.
-func (b *build) writeOverlay(module, depsDir string) (string, error) {
+// writeOverlay writes main.go and the overlay that places it at
+// <module root>/trestle_eval_worker and the tables of each group in the
+// group's folder.
+func (b *build) writeOverlay(groups []*tableGroup) (string, error) {
 	mainSrc := filepath.Join(b.work, "main.go")
-	var blank strings.Builder
-	for _, p := range b.plan.Native() {
-		fmt.Fprintf(&blank, "\t_ %q\n", p)
-	}
-	text := fmt.Sprintf(mainFile, module+"/"+workerDir+"/deps", blank.String(), b.tc.GOVERSION)
-	if err := os.WriteFile(mainSrc, []byte(text), 0o644); err != nil {
+	if err := os.WriteFile(mainSrc, []byte(b.mainSource(groups)), 0o644); err != nil {
 		return "", fmt.Errorf("build the native evaluator: %w", err)
 	}
-	dir := b.mainDir()
-	replace := map[string]string{filepath.Join(dir, "main.go"): mainSrc}
-	entries, err := os.ReadDir(depsDir)
-	if err != nil {
-		return "", fmt.Errorf("build the native evaluator: %w", err)
-	}
-	for _, e := range entries {
-		replace[filepath.Join(dir, "deps", e.Name())] = filepath.Join(depsDir, e.Name())
+	replace := map[string]string{filepath.Join(b.mainDir(), "main.go"): mainSrc}
+	for _, g := range groups {
+		if g.dest == "" || g.dropped {
+			continue
+		}
+		entries, err := os.ReadDir(g.dir)
+		if err != nil {
+			return "", fmt.Errorf("build the native evaluator: %w", err)
+		}
+		for _, e := range entries {
+			replace[filepath.Join(g.dest, e.Name())] = filepath.Join(g.dir, e.Name())
+		}
 	}
 	data, _ := json.Marshal(map[string]any{"Replace": replace})
 	path := filepath.Join(b.work, "overlay.json")
 	return path, os.WriteFile(path, data, 0o644)
+}
+
+// mainSource is the worker's main package: it imports every table group
+// and every native package main may import (so that a package whose table
+// the generator could not write still compiles, and fails the build with
+// its problems when it does not).
+func (b *build) mainSource(groups []*tableGroup) string {
+	var imports, tables strings.Builder
+	for i, g := range groups {
+		if !g.dropped {
+			fmt.Fprintf(&imports, "\tg%d %q\n", i, g.importPath)
+			fmt.Fprintf(&tables, "g%d.Symbols, ", i)
+		}
+	}
+	for _, p := range b.plan.Packages {
+		if p.Mode == ModeNative && p.home == "" {
+			fmt.Fprintf(&imports, "\t_ %q\n", p.Path)
+		}
+	}
+	return fmt.Sprintf(mainFile, imports.String(), b.tc.GOVERSION, tables.String())
 }

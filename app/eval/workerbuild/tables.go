@@ -19,25 +19,16 @@ import (
 // library's tables once per toolchain, the dependencies' per build, and
 // the worker loop's module.
 
-// dropBadTables removes the generated tables that compile problems point
-// at (a dependency table under the overlay's deps folder, or a standard
-// library table in its cache folder) and returns their file names.
-func dropBadTables(problems []task.Problem, stdDir, depsDir string) []string {
+// dropBadStdTables removes the standard library tables (in their cache
+// folder) that compile problems point at, and returns their names.
+func dropBadStdTables(problems []task.Problem, stdDir string) []string {
 	var dropped []string
 	for _, p := range problems {
-		path, base := filepath.ToSlash(p.Path), filepath.Base(p.Path)
-		var f string
-		switch {
-		case strings.HasPrefix(base, "zz_"):
-			continue
-		case strings.Contains(path, workerDir+"/deps/"):
-			f = filepath.Join(depsDir, base)
-		case strings.HasPrefix(p.Path, stdDir+string(filepath.Separator)):
-			f = filepath.Join(stdDir, base)
-		default:
+		base := filepath.Base(p.Path)
+		if base == "zz_symbols.go" || !strings.HasPrefix(p.Path, stdDir+string(filepath.Separator)) {
 			continue
 		}
-		if os.Remove(f) == nil {
+		if os.Remove(filepath.Join(stdDir, base)) == nil {
 			dropped = append(dropped, strings.TrimSuffix(base, ".go"))
 		}
 	}
