@@ -85,6 +85,8 @@ w.Close()
 seen`, `"new.txt true"`, "string"},
 		{"assembly in a dependency", "import \"github.com/segmentio/asm/ascii\"\nascii.ValidString(\"plain\")", "true", "bool"},
 		{"assembly in the project", "import \"" + evaltest.Module + "/fast\"\nfast.Add(40, 2)", "42", "int64"},
+		{"assembly in an internal package below the module root", "import \"" + evaltest.Module + "/lib/internal/fastsum\"\nfastsum.Sum(40, 2)", "42", "int64"},
+		{"interpreted code calling it", "import \"" + evaltest.Module + "/lib\"\nlib.Sum(1, 2)", "3", "int64"},
 		{"unsafe in the project", "import \"" + evaltest.Module + "/raw\"\nraw.IntSize()", "8", "int"},
 		{"types shared by native packages", "import \"" + evaltest.Module + "/shared\"\nraw.Greet(shared.Name(\"you\"))", `"hello you"`, "string"},
 		{"interpreted project code reaches unexported names", "import \"" + evaltest.Module + "/calc\"\ncalc.double(21)", "42", "int"},

@@ -63,6 +63,7 @@ func TestPlanSaysWhatIsNativeAndWhy(t *testing.T) {
 	}
 	if evaltest.HasAssembly() {
 		want[evaltest.Module+"/fast"] = ModeNative + ": has assembly"
+		want[evaltest.Module+"/lib/internal/fastsum"] = ModeNative + ": has assembly"
 	}
 	for path, prefix := range want {
 		if !strings.HasPrefix(modes[path], prefix) {
