@@ -83,6 +83,9 @@ case <-time.After(10 * time.Second):
 }
 w.Close()
 seen`, `"new.txt true"`, "string"},
+		{"a dependency's constant (its table's static arrays)", "int(unix.AF_INET) + int(unix.O_RDONLY)", "2", "int"},
+		{"a dependency's variable", "unix.Stdout", "1", "int"},
+		{"a standard library variable", "len(os.Args) > 0", "true", "bool"},
 		{"assembly in a dependency", "import \"github.com/segmentio/asm/ascii\"\nascii.ValidString(\"plain\")", "true", "bool"},
 		{"assembly in the project", "import \"" + evaltest.Module + "/fast\"\nfast.Add(40, 2)", "42", "int64"},
 		{"assembly in an internal package below the module root", "import \"" + evaltest.Module + "/lib/internal/fastsum\"\nfastsum.Sum(40, 2)", "42", "int64"},

@@ -98,7 +98,7 @@ func writeOnce(dir string, fill func(tmp string) error) error {
 func Key(o Options, plan *Plan, tc toolchain) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "trestle-eval-worker v2\x00%s\x00%s\x00%s\x00%s\x00", tc.GOVERSION, tc.GOOS, tc.GOARCH, yaegiVersion)
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", loopHash(), hashBytes([]byte(genSource+genImporter+extractImporterVar)), hashBytes([]byte(stdSymbolsFile+depsSymbolsFile+mainFile)))
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", loopHash(), genHash(), hashBytes([]byte(stdSymbolsFile+depsSymbolsFile+mainFile)))
 	tags := slices.Clone(o.Tags)
 	slices.Sort(tags)
 	fmt.Fprintf(h, "tags %q\x00", tags)

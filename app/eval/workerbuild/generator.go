@@ -40,7 +40,7 @@ var Importer types.Importer = importer.ForCompiler(token.NewFileSet(), "source",
 
 // generator builds evalgen with the toolchain in use, once per toolchain.
 func (b *build) generator(ctx context.Context) (string, error) {
-	dir := filepath.Join(b.cache, "tools", "evalgen-"+b.tc.GOVERSION+"-"+b.tc.GOOS+"_"+b.tc.GOARCH+"-"+hashBytes([]byte(genSource + extractImporterVar))[:12])
+	dir := filepath.Join(b.cache, "tools", "evalgen-"+b.tc.GOVERSION+"-"+b.tc.GOOS+"_"+b.tc.GOARCH+"-"+genHash()[:12])
 	bin := filepath.Join(dir, "evalgen")
 	if isFile(bin) {
 		return bin, nil
@@ -50,6 +50,7 @@ func (b *build) generator(ctx context.Context) (string, error) {
 		files := map[string]string{
 			"main.go":     genSource,
 			"importer.go": genImporter,
+			"static.go":   genStatic,
 			"go.mod": "module " + genModule + "\n\ngo 1.22\n\nrequire " + yaegiPath + " " + yaegiVersion + "\n\n" +
 				"replace " + yaegiPath + " => ./yaegi\n",
 		}

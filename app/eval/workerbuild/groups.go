@@ -81,7 +81,7 @@ func (b *build) groups(modRoot, module string) []*tableGroup {
 func (b *build) tableKey(pkg Package) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "trestle-eval-table v1\x00%s\x00%s\x00%s\x00%s\x00", b.tc.GOVERSION, b.tc.GOOS, b.tc.GOARCH, yaegiVersion)
-	fmt.Fprintf(h, "%s\x00%s\x00", hashBytes([]byte(genSource+genImporter+extractImporterVar)), hashBytes([]byte(depsSymbolsFile)))
+	fmt.Fprintf(h, "%s\x00%s\x00", genHash(), hashBytes([]byte(depsSymbolsFile)))
 	tags := slices.Clone(b.o.Tags)
 	slices.Sort(tags)
 	fmt.Fprintf(h, "tags %q\x00", tags)

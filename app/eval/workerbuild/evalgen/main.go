@@ -171,8 +171,8 @@ func extractOne(pkg, out, path string, exports *exportFiles) string {
 	if _, err := e.Extract(path, path, &buf); err != nil {
 		return "skip " + path + ": " + strings.ReplaceAll(err.Error(), "\n", " ")
 	}
-	name := strings.NewReplacer("/", "_", ".", "_", "-", "_", "~", "_").Replace(path) + ".go"
-	if err := os.WriteFile(filepath.Join(out, name), buf.Bytes(), 0o644); err != nil {
+	name := strings.NewReplacer("/", "_", ".", "_", "-", "_", "~", "_").Replace(path)
+	if err := os.WriteFile(filepath.Join(out, name+".go"), staticTable(buf.Bytes(), name), 0o644); err != nil {
 		return "skip " + path + ": " + err.Error()
 	}
 	return "ok " + path
