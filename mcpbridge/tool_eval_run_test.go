@@ -195,3 +195,45 @@ func TestRunDescriptionExampleIsTrue(t *testing.T) {
 		t.Fatalf("command %q (want %q), state %v:\n%s", sc["command"], m[2], sc["run_state"], textOf(res))
 	}
 }
+
+func TestEvalToolSaysWhatRanAndReplaysLostState(t *testing.T) {
+	c, _ := servicesClient(t, app.PolicyAllow)
+	steps := []struct {
+		name       string
+		args       map[string]any
+		state      string
+		lost       bool
+		replayable float64
+		replayed   float64
+		want       string // in the text
+	}{
+		{"defines state", map[string]any{"code": "x := 40"}, "done", false, 0, 0, "worker: interpreter"},
+		{"nothing to replay yet", map[string]any{"replay": true}, "none", false, 0, 0, "nothing to replay"},
+		{"deadline loses it", map[string]any{"code": "for {}", "timeout_seconds": 1}, "problem", true, 1, 0, "replay: true"},
+		{"fresh worker", map[string]any{"code": "x"}, "problem", false, 1, 0, "undefined"},
+		{"replay then code", map[string]any{"replay": true, "code": "x + 2"}, "done", false, 0, 1, "= 42 (int)"},
+		{"replay is spent", map[string]any{"replay": true}, "none", false, 0, 0, "nothing to replay"},
+	}
+	for _, st := range steps {
+		res, sc := callTool(t, c, "trestle_eval", st.args)
+		text := textOf(res)
+		if sc["state"] != st.state || !strings.Contains(text, st.want) {
+			t.Fatalf("%s: state %v, text %q; want %s containing %q", st.name, sc["state"], text, st.state, st.want)
+		}
+		if st.state == "none" {
+			continue
+		}
+		if sc["lost"] != st.lost || num(sc["replayable"]) != st.replayable || num(sc["replayed"]) != st.replayed {
+			t.Errorf("%s: lost %v replayable %v replayed %v; want %v %v %v (%v)", st.name, sc["lost"], sc["replayable"], sc["replayed"], st.lost, st.replayable, st.replayed, sc)
+		}
+		if w, _ := sc["worker"].(map[string]any); w["kind"] != "interpreter" {
+			t.Errorf("%s: worker %v, want the interpreter", st.name, sc["worker"])
+		}
+	}
+}
+
+// num is a JSON number, 0 when absent.
+func num(v any) float64 {
+	f, _ := v.(float64)
+	return f
+}

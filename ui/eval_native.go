@@ -97,7 +97,7 @@ func (w *Window) replayLost() {
 	}
 	sel := w.selection
 	w.loading.Go(func() {
-		results, err := w.services.Eval.Replay(context.Background(), sel, 0)
+		results, err := w.services.Eval.Replay(context.Background(), sel, 0, nil)
 		lines := []string{fmt.Sprintf("# replayed %d input(s) that defined state", len(results))}
 		if err != nil {
 			lines = append(lines, "  "+err.Error())

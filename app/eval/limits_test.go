@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -126,17 +127,33 @@ func TestDeadlineResultListsTheStateToReplay(t *testing.T) {
 	mustEval(t, m, "", "func inc(n int) int { return n + 1 }")
 	mustEval(t, m, "", "x + 1")      // no state: not listed
 	mustEval(t, m, "", "undefined9") // failed: not listed
-	_, err := m.Eval(context.Background(), "", "for {}", 300*time.Millisecond)
+	killed, err := m.Eval(context.Background(), "", "for {}", 300*time.Millisecond)
 	if !errors.Is(err, ErrDeadline) {
 		t.Fatalf("want the deadline, got %v", err)
+	}
+	if !killed.StateLost || len(killed.Lost) != 2 {
+		t.Fatalf("the deadline's result should say the state was lost and list 2 inputs: %+v", killed)
 	}
 	res, err := m.Eval(context.Background(), "", "x", 5*time.Second)
 	if err != nil || res.Err == "" {
 		t.Fatalf("x should be gone in the fresh worker: %+v %v", res, err)
 	}
-	results, err := m.Replay(context.Background(), "", 10*time.Second)
+	if res.StateLost {
+		t.Errorf("an evaluation error is not a lost state: %+v", res)
+	}
+	want := []string{"x := 40", "func inc(n int) int { return n + 1 }"}
+	if got := m.Lost(""); !slices.Equal(got, want) {
+		t.Fatalf("Lost = %q, want %q", got, want)
+	}
+	var heard []string
+	results, err := m.Replay(context.Background(), "", 10*time.Second, func(code string, res Result, err error) {
+		heard = append(heard, code)
+	})
 	if err != nil || len(results) != 2 {
 		t.Fatalf("replay: %v, %d results", err, len(results))
+	}
+	if !slices.Equal(heard, want) || len(m.Lost("")) != 0 {
+		t.Errorf("replay ran %q (want %q), left %q", heard, want, m.Lost(""))
 	}
 	wantValue(t, mustEval(t, m, "", "inc(x) + 1"), "42", "int")
 }

@@ -72,8 +72,16 @@ type Result struct {
 	Mode      string        // ModeInterpreted or ModeCompiled (see route.go)
 	Duration  time.Duration // wall time of the call, including a worker start
 	// Worker says what ran the input: "native go1.26.8" (the standard
-	// library and dependencies linked in) or "interpreter" (the fallback).
+	// library and dependencies linked in) or "interpreter" (the fallback);
+	// "" for a compiled input (Mode) or when no worker ran.
 	Worker string
+	// Native lists the packages outside the standard library that the
+	// native worker that ran the input links (nil for the interpreter).
+	Native []string
+	// StateLost is true when the worker was killed or died during the
+	// call (deadline, Stop, crash, out of memory, cancellation): its state
+	// is gone, and Lost says what Replay would run again.
+	StateLost bool
 	// Lost lists, when the worker died or was killed, the earlier inputs
 	// that defined state (declarations, assignments, imports), in order;
 	// Replay runs them in a fresh worker.
@@ -162,11 +170,15 @@ func (m *Manager) Eval(ctx context.Context, selection, code string, timeout time
 
 // evalInterpreted runs code in the selection's worker while holding s.turn.
 func (m *Manager) evalInterpreted(ctx context.Context, s *slot, res Result, code string, timeout time.Duration) (Result, error) {
-	r, p, notes, err := m.evalHeld(ctx, s, code, timeout)
+	r, p, gone, notes, err := m.evalHeld(ctx, s, code, timeout)
 	res.Notes = append(res.Notes, notes...)
 	if p != nil {
 		res.Worker = p.workerName()
+		if p.bin != "" {
+			res.Native = slices.Clone(p.native)
+		}
 	}
+	res.StateLost = gone
 	if err != nil {
 		s.mu.Lock()
 		res.Lost = slices.Clone(s.lost)
@@ -192,19 +204,20 @@ func (m *Manager) evalInterpreted(ctx context.Context, s *slot, res Result, code
 	return res, nil
 }
 
-// evalHeld runs one evaluation while holding s.turn.
-func (m *Manager) evalHeld(ctx context.Context, s *slot, code string, timeout time.Duration) (response, *process, []string, error) {
-	p, notes, err := m.ensure(ctx, s)
+// evalHeld runs one evaluation while holding s.turn. gone is true when
+// the worker was killed or died during it (end drops it: its state is lost).
+func (m *Manager) evalHeld(ctx context.Context, s *slot, code string, timeout time.Duration) (r response, p *process, gone bool, notes []string, err error) {
+	p, notes, err = m.ensure(ctx, s)
 	if err != nil {
-		return response{}, nil, notes, err
+		return response{}, nil, false, notes, err
 	}
 	s.begin(p)
-	r, err := p.eval(ctx, code, timeout)
+	r, err = p.eval(ctx, code, timeout)
 	if err != nil {
 		err = goneError(s.name, p, timeout, err, m.memoryLimit()) // before end, which may close p
 	}
 	m.end(s, p, err)
-	return r, p, notes, err
+	return r, p, err != nil, notes, err
 }
 
 func clampTimeout(d time.Duration) (time.Duration, []string) {

@@ -13,8 +13,11 @@ import (
 // selection's workers that died or were killed (Result.Lost), so that a
 // fresh worker has that state again. It stops at the first input that
 // fails; the inputs not replayed stay for a later Replay. timeout is per
-// input, as for Eval.
-func (m *Manager) Replay(ctx context.Context, selection string, timeout time.Duration) ([]Result, error) {
+// input, as for Eval. each, if not nil, hears every input as it is
+// evaluated (the Eval pane shows them; trestle_eval's replay names them).
+// It is the one replay of the evaluator: the pane's Replay action, its
+// menu item and trestle_eval's replay argument all call it.
+func (m *Manager) Replay(ctx context.Context, selection string, timeout time.Duration, each func(code string, res Result, err error)) ([]Result, error) {
 	s, err := m.slot(selection)
 	if err != nil {
 		return nil, err
@@ -27,17 +30,34 @@ func (m *Manager) Replay(ctx context.Context, selection string, timeout time.Dur
 	for i, code := range inputs {
 		res, err := m.Eval(ctx, selection, code, timeout)
 		out = append(out, res)
+		if each != nil {
+			each(code, res, err)
+		}
 		if err != nil || res.Err != "" {
 			s.mu.Lock()
 			s.lost = append(slices.Clone(inputs[i+1:]), s.lost...)
 			s.mu.Unlock()
 			if err == nil {
 				err = fmt.Errorf("replay in selection %q: input %d of %d failed: %s", s.name, i+1, len(inputs), res.Err)
+			} else {
+				err = fmt.Errorf("replay in selection %q: input %d of %d: %w", s.name, i+1, len(inputs), err)
 			}
 			return out, err
 		}
 	}
 	return out, nil
+}
+
+// Lost returns the inputs that Replay would evaluate in the selection, in
+// order (nil for an unknown selection). Safe for concurrent use.
+func (m *Manager) Lost(selection string) []string {
+	s, err := m.slot(selection)
+	if err != nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.lost)
 }
 
 // lose moves the current worker's state-defining inputs to lost. s.mu is held.
