@@ -1,0 +1,106 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"trestle/app/eval/evaltest"
+)
+
+// copyModule copies a module from the module cache (at the version trestle
+// requires) into a new folder, writable, and returns the folder.
+func copyModule(t *testing.T, path string) string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", path).Output()
+	if err != nil {
+		t.Fatalf("find %s in the module cache: %v", path, err)
+	}
+	src, dst := strings.TrimSpace(string(out)), t.TempDir()
+	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// TestOpenedOnRealModules opens the evaluator on copies of bbolt and
+// fsnotify themselves (the issue's first report: `import "unsafe" error`
+// from both): the module's own package, which uses unsafe and x/sys, is
+// compiled into the worker, and calls work.
+func TestOpenedOnRealModules(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds native workers")
+	}
+	dir := t.TempDir()
+	tests := []struct{ module, code, value, typ string }{
+		{"go.etcd.io/bbolt", `import bolt "go.etcd.io/bbolt"
+db, err := bolt.Open(` + fmt.Sprintf("%q", filepath.Join(dir, "own.db")) + `, 0o600, nil)
+if err != nil { panic(err) }
+var got string
+err = db.Update(func(tx *bolt.Tx) error {
+	b, err := tx.CreateBucketIfNotExists([]byte("b"))
+	if err != nil { return err }
+	if err := b.Put([]byte("k"), []byte("own")); err != nil { return err }
+	got = string(b.Get([]byte("k")))
+	return nil
+})
+db.Close()
+got + fmt.Sprint(err)`, `"own<nil>"`, "string"},
+		{"github.com/fsnotify/fsnotify", `import "github.com/fsnotify/fsnotify"
+w, err := fsnotify.NewWatcher()
+if err != nil { panic(err) }
+if err := w.Add(` + fmt.Sprintf("%q", dir) + `); err != nil { panic(err) }
+os.WriteFile(` + fmt.Sprintf("%q", filepath.Join(dir, "own.txt")) + `, []byte("x"), 0o644)
+var seen string
+select {
+case ev := <-w.Events:
+	seen = filepath.Base(ev.Name) + " " + fmt.Sprint(ev.Has(fsnotify.Create))
+case <-time.After(10 * time.Second):
+	seen = "no event"
+}
+w.Close()
+seen`, `"own.txt true"`, "string"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.module, func(t *testing.T) {
+			root := copyModule(t, tt.module)
+			m := NewManager(ManagerOptions{
+				Root: root, Module: tt.module, WorkerCommand: testWorkerCommand,
+				Native: true, CacheDir: evaltest.CacheDir(), BuildWait: 10 * time.Minute,
+			})
+			t.Cleanup(m.Close)
+			mustEval(t, m, "", "import (\n\"fmt\"\n\"os\"\n\"path/filepath\"\n\"time\"\n)")
+			ctx, cancel := context.WithTimeout(context.Background(), 11*time.Minute)
+			defer cancel()
+			res, err := m.Eval(ctx, "", tt.code, 30*time.Second)
+			if err != nil {
+				t.Fatalf("%v (notes %v)", err, res.Notes)
+			}
+			wantValue(t, res, tt.value, tt.typ)
+			if !strings.HasPrefix(res.Worker, "native ") {
+				t.Errorf("ran in %q, want the native worker; notes %v", res.Worker, res.Notes)
+			}
+		})
+	}
+}
