@@ -237,3 +237,41 @@ func num(v any) float64 {
 	f, _ := v.(float64)
 	return f
 }
+
+// TestReplayAsksWithTheInputsItRuns: under the ask policy, a replay shows
+// the person every input it would evaluate again, and a refusal runs
+// nothing and keeps them for later.
+func TestReplayAsksWithTheInputsItRuns(t *testing.T) {
+	project := newTestProject(t)
+	ask := &recordingAsk{d: app.AllowOnce}
+	sv := services.Services{
+		Eval: eval.NewManager(eval.ManagerOptions{Root: project.Root, Module: project.Module, WorkerCommand: testWorkerCommand}),
+		Gate: app.NewGate(app.PolicyAsk, ask.ask),
+	}
+	t.Cleanup(sv.Eval.Close)
+	srv := NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv})
+	ctx := context.Background()
+	srv.eval(ctx, evalParams{Code: "secret := 1"})
+	if res := srv.eval(ctx, evalParams{Code: "for {}", TimeoutSeconds: 1}); !res.IsError {
+		t.Fatal("the endless loop should have hit its deadline")
+	}
+	ask.mu.Lock()
+	ask.d, ask.rs = app.Deny, nil
+	ask.mu.Unlock()
+	res := srv.eval(ctx, evalParams{Replay: true, Code: "secret + 1"})
+	if !res.IsError || !strings.HasPrefix(textOf(res), "refused") {
+		t.Fatalf("a denied replay: %q", textOf(res))
+	}
+	if rs := ask.requests(); len(rs) != 1 || rs[0].Detail != "secret := 1\n\nsecret + 1" {
+		t.Fatalf("the person was asked %+v; want the replayed input and the code", rs)
+	}
+	if lost := sv.Eval.Lost(""); len(lost) != 1 {
+		t.Fatalf("a refused replay must keep the inputs: %q", lost)
+	}
+	ask.mu.Lock()
+	ask.d = app.AllowOnce
+	ask.mu.Unlock()
+	if res := srv.eval(ctx, evalParams{Replay: true, Code: "secret + 1"}); res.IsError || !strings.Contains(textOf(res), "= 2 (int)") {
+		t.Fatalf("an allowed replay: %q", textOf(res))
+	}
+}
