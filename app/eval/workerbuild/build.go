@@ -180,6 +180,7 @@ func (b *build) run(ctx context.Context, bin string) error {
 		return fmt.Errorf("build the native evaluator: keep the binary: %w", err)
 	}
 	prune(filepath.Join(b.cache, "workers"), keepWorkers, filepath.Dir(bin))
+	removeUnused(filepath.Join(b.cache, "src", "tables"))
 	b.progress(Event{Phase: PhaseReady, Message: "the native evaluator is ready"})
 	return nil
 }

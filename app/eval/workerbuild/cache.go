@@ -51,6 +51,24 @@ func prune(dir string, keep int, keepDir string) {
 	}
 }
 
+// unusedTables is how long a dependency's table module stays in the cache
+// after the last build that used it.
+const unusedTables = 30 * 24 * time.Hour
+
+// removeUnused removes the folders of dir that no build has touched for
+// unusedTables (builds touch the table modules they use).
+func removeUnused(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && e.IsDir() && time.Since(info.ModTime()) > unusedTables {
+			os.RemoveAll(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
 // removeStaleWork removes build folders that killed builds left behind.
 func removeStaleWork(dir string) {
 	entries, err := os.ReadDir(dir)
@@ -97,7 +115,7 @@ func writeOnce(dir string, fill func(tmp string) error) error {
 // packages.
 func Key(o Options, plan *Plan, tc toolchain) (string, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "trestle-eval-worker v2\x00%s\x00%s\x00%s\x00%s\x00", tc.GOVERSION, tc.GOOS, tc.GOARCH, yaegiVersion)
+	fmt.Fprintf(h, "trestle-eval-worker v2\x00%s\x00%s\x00%s\x00%s\x00%s\x00", tc.GOVERSION, tc.GOOS, tc.GOARCH, tc.settings(), yaegiVersion)
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", loopHash(), genHash(), hashBytes([]byte(stdSymbolsFile+depsSymbolsFile+mainFile)))
 	tags := slices.Clone(o.Tags)
 	slices.Sort(tags)

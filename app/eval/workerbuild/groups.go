@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"trestle/app/task"
 )
@@ -67,8 +68,8 @@ func (b *build) groups(modRoot, module string) []*tableGroup {
 			key := b.tableKey(pkg)
 			g := &tableGroup{importPath: tablesModulePrefix + key, module: tablesModulePrefix + key,
 				dir: filepath.Join(b.cache, "src", "tables", key), paths: []string{pkg.Path}}
-			_, err := os.Stat(g.dir)
-			g.cached = err == nil
+			now := time.Now()
+			g.cached = os.Chtimes(g.dir, now, now) == nil // for removeUnused: the ones in use stay
 			out = append(out, g)
 		default:
 			deps.paths = append(deps.paths, pkg.Path)
@@ -80,7 +81,7 @@ func (b *build) groups(modRoot, module string) []*tableGroup {
 // tableKey is the cache key of a dependency's table module.
 func (b *build) tableKey(pkg Package) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "trestle-eval-table v1\x00%s\x00%s\x00%s\x00%s\x00", b.tc.GOVERSION, b.tc.GOOS, b.tc.GOARCH, yaegiVersion)
+	fmt.Fprintf(h, "trestle-eval-table v1\x00%s\x00%s\x00%s\x00%s\x00%s\x00", b.tc.GOVERSION, b.tc.GOOS, b.tc.GOARCH, b.tc.settings(), yaegiVersion)
 	fmt.Fprintf(h, "%s\x00%s\x00", genHash(), hashBytes([]byte(depsSymbolsFile)))
 	tags := slices.Clone(b.o.Tags)
 	slices.Sort(tags)

@@ -108,7 +108,7 @@ func (b *build) loopModule() (string, error) {
 
 // stdModule generates the standard library's tables, once per toolchain.
 func (b *build) stdModule(ctx context.Context, gen string) (string, error) {
-	dir := filepath.Join(b.cache, "src", "evalstd-"+b.tc.GOVERSION+"-"+b.tc.GOOS+"_"+b.tc.GOARCH+"-"+hashBytes([]byte(genHash() + stdSymbolsFile))[:12])
+	dir := filepath.Join(b.cache, "src", "evalstd-"+b.tc.GOVERSION+"-"+b.tc.GOOS+"_"+b.tc.GOARCH+"-"+hashBytes([]byte(genHash() + stdSymbolsFile + b.tc.settings()))[:12])
 	return dir, writeOnce(dir, func(tmp string) error {
 		paths, err := stdPackages(ctx, b.o)
 		if err != nil {
