@@ -17,8 +17,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"trestle/app"
 	"trestle/app/eval"
+	"trestle/app/permission"
 	"trestle/app/projconf"
 	"trestle/app/services"
 	"trestle/app/task"
@@ -46,7 +46,7 @@ func servicesClientRoot(t *testing.T, policy string) (*client.Client, services.S
 		Eval: eval.NewManager(eval.ManagerOptions{Root: project.Root, Module: project.Module,
 			WorkerCommand: testWorkerCommand}),
 		Tasks:  task.NewRunner(project.Root),
-		Gate:   app.NewGate(policy, nil),
+		Gate:   permission.NewGate(policy, nil),
 		Config: func() (projconf.Config, error) { return projconf.Load(project.Root) },
 	}
 	t.Cleanup(sv.Eval.Close)
@@ -55,7 +55,7 @@ func servicesClientRoot(t *testing.T, policy string) (*client.Client, services.S
 }
 
 func TestEvalTool(t *testing.T) {
-	c, _ := servicesClient(t, app.PolicyAllow)
+	c, _ := servicesClient(t, permission.PolicyAllow)
 	tests := []struct {
 		name      string
 		args      map[string]any
@@ -82,7 +82,7 @@ func TestEvalTool(t *testing.T) {
 }
 
 func TestEvalAndRunRefusedByPolicy(t *testing.T) {
-	c, _ := servicesClient(t, app.PolicyDeny)
+	c, _ := servicesClient(t, permission.PolicyDeny)
 	for _, tc := range []struct {
 		tool string
 		args map[string]any
@@ -98,7 +98,7 @@ func TestEvalAndRunRefusedByPolicy(t *testing.T) {
 }
 
 func TestRunToolStreamsProgressBeforeTheResult(t *testing.T) {
-	c, _ := servicesClient(t, app.PolicyAllow)
+	c, _ := servicesClient(t, permission.PolicyAllow)
 	var mu sync.Mutex
 	var progress []string
 	c.OnNotification(func(n mcp.JSONRPCNotification) {
@@ -128,7 +128,7 @@ func TestRunToolStreamsProgressBeforeTheResult(t *testing.T) {
 }
 
 func TestRunToolBusyStatusAndCancel(t *testing.T) {
-	c, sv := servicesClient(t, app.PolicyAllow)
+	c, sv := servicesClient(t, permission.PolicyAllow)
 	res, sc := callTool(t, c, "trestle_run", map[string]any{"task": "slow", "wait_seconds": 0})
 	if res.IsError || sc["run_state"] != "running" {
 		t.Fatalf("start slow: %v", sc)
@@ -168,7 +168,7 @@ func TestRunDescriptionExampleIsTrue(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go is not on PATH")
 	}
-	c, _, root := servicesClientRoot(t, app.PolicyAllow)
+	c, _, root := servicesClientRoot(t, permission.PolicyAllow)
 	srvTools := allTools(t)
 	desc := srvTools["trestle_run"].Tool.Description
 	m := regexp.MustCompile(`e\.g\. (\{.*\}) runs (go test [^\n]*)$`).FindStringSubmatch(desc)
@@ -197,7 +197,7 @@ func TestRunDescriptionExampleIsTrue(t *testing.T) {
 }
 
 func TestEvalToolSaysWhatRanAndReplaysLostState(t *testing.T) {
-	c, _ := servicesClient(t, app.PolicyAllow)
+	c, _ := servicesClient(t, permission.PolicyAllow)
 	steps := []struct {
 		name       string
 		args       map[string]any
@@ -243,10 +243,10 @@ func num(v any) float64 {
 // nothing and keeps them for later.
 func TestReplayAsksWithTheInputsItRuns(t *testing.T) {
 	project := newTestProject(t)
-	ask := &recordingAsk{d: app.AllowOnce}
+	ask := &recordingAsk{d: permission.AllowOnce}
 	sv := services.Services{
 		Eval: eval.NewManager(eval.ManagerOptions{Root: project.Root, Module: project.Module, WorkerCommand: testWorkerCommand}),
-		Gate: app.NewGate(app.PolicyAsk, ask.ask),
+		Gate: permission.NewGate(permission.PolicyAsk, ask.ask),
 	}
 	t.Cleanup(sv.Eval.Close)
 	srv := NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv})
@@ -256,7 +256,7 @@ func TestReplayAsksWithTheInputsItRuns(t *testing.T) {
 		t.Fatal("the endless loop should have hit its deadline")
 	}
 	ask.mu.Lock()
-	ask.d, ask.rs = app.Deny, nil
+	ask.d, ask.rs = permission.Deny, nil
 	ask.mu.Unlock()
 	res := srv.eval(ctx, evalParams{Replay: true, Code: "secret + 1"})
 	if !res.IsError || !strings.HasPrefix(textOf(res), "refused") {
@@ -269,7 +269,7 @@ func TestReplayAsksWithTheInputsItRuns(t *testing.T) {
 		t.Fatalf("a refused replay must keep the inputs: %q", lost)
 	}
 	ask.mu.Lock()
-	ask.d = app.AllowOnce
+	ask.d = permission.AllowOnce
 	ask.mu.Unlock()
 	if res := srv.eval(ctx, evalParams{Replay: true, Code: "secret + 1"}); res.IsError || !strings.Contains(textOf(res), "= 2 (int)") {
 		t.Fatalf("an allowed replay: %q", textOf(res))

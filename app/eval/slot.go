@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"trestle/app"
+	"trestle/app/errdefs"
 	"trestle/app/projconf"
 )
 
@@ -58,7 +58,7 @@ func (m *Manager) slot(selection string) (*slot, error) {
 		return nil, fmt.Errorf("evaluate in selection %q: %w", name, ErrClosed)
 	}
 	if _, ok := m.opts.Selections[name]; !ok {
-		return nil, fmt.Errorf("evaluate: no selection %q (have %v): %w", name, m.selectionNames(), app.ErrNotFound)
+		return nil, fmt.Errorf("evaluate: no selection %q (have %v): %w", name, m.selectionNames(), errdefs.ErrNotFound)
 	}
 	s := m.slots[name]
 	if s == nil {
@@ -112,7 +112,7 @@ func (s *slot) acquire(ctx context.Context) error {
 	s.mu.Lock()
 	since := time.Since(s.since).Round(time.Millisecond)
 	s.mu.Unlock()
-	return fmt.Errorf("evaluate in selection %q: another evaluation has been running for %s: %w", s.name, since, app.ErrBusy)
+	return fmt.Errorf("evaluate in selection %q: another evaluation has been running for %s: %w", s.name, since, errdefs.ErrBusy)
 }
 
 func (s *slot) begin(p *process) {
