@@ -134,3 +134,74 @@ func TestBuildIsCachedAndNeverWritesTheProject(t *testing.T) {
 		t.Fatalf("the build changed the project:\nbefore %v\nafter  %v", before, after)
 	}
 }
+
+func TestTableHome(t *testing.T) {
+	const mod = "example.com/m"
+	tests := []struct {
+		name, path, home string
+		ok               bool
+	}{
+		{"below the module root", mod + "/a/internal/x", mod + "/a/" + tablesDir, true},
+		{"deeper", mod + "/a/b/internal/x/y", mod + "/a/b/" + tablesDir, true},
+		{"at the module root", mod + "/internal/x", mod + "/" + tablesDir, true},
+		{"internal below internal", mod + "/a/internal/b/internal/c", mod + "/a/internal/b/" + tablesDir, false},
+		{"another module's", "other.com/x/internal/y", "", false},
+		{"not internal", mod + "/a/x", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			home, ok := tableHome(tt.path, mod)
+			if ok != tt.ok || ok && home != tt.home {
+				t.Errorf("tableHome(%q) = %q, %v; want %q, %v", tt.path, home, ok, tt.home, tt.ok)
+			}
+		})
+	}
+}
+
+// TestSecondProjectReusesDependencyTables: a project with the same
+// dependencies as one built before makes no table for them (they are
+// cached table modules), only for its own native packages.
+func TestSecondProjectReusesDependencyTables(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds native workers")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	build := func(comment string) []string {
+		root := t.TempDir()
+		if err := evaltest.Write(root, trestleRoot(t)); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.OpenFile(filepath.Join(root, "go.mod"), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString("\n// " + comment + "\n") // a worker key of its own
+		f.Close()
+		o := Options{Root: root, Module: evaltest.Module, CacheDir: evaltest.CacheDir()}
+		plan, err := MakePlan(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var made []string
+		res, err := Build(ctx, o, plan, func(e Event) {
+			if p, ok := strings.CutPrefix(e.Message, "symbol table "); ok && e.Total > 0 && e.Total < 100 {
+				made = append(made, p)
+			}
+		})
+		if err != nil || res.Cached {
+			t.Fatalf("build: %v, cached %v", err, res.Cached)
+		}
+		return made
+	}
+	build("first " + strconv.FormatInt(time.Now().UnixNano(), 36))
+	made := build("second " + strconv.FormatInt(time.Now().UnixNano(), 36))
+	for _, p := range made {
+		if !strings.HasPrefix(p, evaltest.Module+"/") {
+			t.Errorf("the second project made the table of %s again; it should come from the cache (made %v)", p, made)
+		}
+	}
+	if len(made) == 0 {
+		t.Error("the second project made no table for its own native packages")
+	}
+}
