@@ -87,7 +87,7 @@ func (s *Server) eval(ctx context.Context, p evalParams) *mcp.CallToolResult {
 	timeout := time.Duration(p.TimeoutSeconds) * time.Second
 	replayed := 0
 	if len(replay) > 0 {
-		results, err := ev.Replay(ctx, p.Selection, timeout, func(code string, res eval.Result, err error) {
+		results, err := ev.ReplayExactly(ctx, p.Selection, replay, timeout, func(code string, res eval.Result, err error) {
 			if a := s.opts.Activity; a != nil {
 				a.EvalDone(clientName(ctx), p.Selection, code, res, err)
 			}

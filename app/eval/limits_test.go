@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"trestle/app/errdefs"
 )
 
 // waitFor polls cond until it holds or the deadline passes.
@@ -144,6 +145,9 @@ func TestDeadlineResultListsTheStateToReplay(t *testing.T) {
 	want := []string{"x := 40", "func inc(n int) int { return n + 1 }"}
 	if got := m.Lost(""); !slices.Equal(got, want) {
 		t.Fatalf("Lost = %q, want %q", got, want)
+	}
+	if rs, err := m.ReplayExactly(context.Background(), "", want[:1], 10*time.Second, nil); !errors.Is(err, errdefs.ErrBusy) || len(rs) != 0 || len(m.Lost("")) != 2 {
+		t.Fatalf("a replay of other inputs than were shown must run nothing: %v, %d results, %d left", err, len(rs), len(m.Lost("")))
 	}
 	var heard []string
 	results, err := m.Replay(context.Background(), "", 10*time.Second, func(code string, res Result, err error) {

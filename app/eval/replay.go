@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"time"
+	"trestle/app/errdefs"
 )
 
 // The inputs that defined state in a worker that is gone, and replaying them.
@@ -18,12 +19,31 @@ import (
 // It is the one replay of the evaluator: the pane's Replay action, its
 // menu item and trestle_eval's replay argument all call it.
 func (m *Manager) Replay(ctx context.Context, selection string, timeout time.Duration, each func(code string, res Result, err error)) ([]Result, error) {
+	return m.replay(ctx, selection, nil, timeout, each)
+}
+
+// ReplayExactly is Replay when the inputs to replay are still want (what
+// the person was shown and allowed); otherwise it runs nothing and says
+// that they changed.
+func (m *Manager) ReplayExactly(ctx context.Context, selection string, want []string, timeout time.Duration, each func(code string, res Result, err error)) ([]Result, error) {
+	if want == nil {
+		want = []string{}
+	}
+	return m.replay(ctx, selection, want, timeout, each)
+}
+
+// replay is Replay, checking the inputs against want unless want is nil.
+func (m *Manager) replay(ctx context.Context, selection string, want []string, timeout time.Duration, each func(code string, res Result, err error)) ([]Result, error) {
 	s, err := m.slot(selection)
 	if err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
 	inputs := s.lost
+	if want != nil && !slices.Equal(inputs, want) {
+		s.mu.Unlock()
+		return nil, fmt.Errorf("replay in selection %q: the inputs to replay changed since they were shown (%d now, %d shown); ask again: %w", s.name, len(inputs), len(want), errdefs.ErrBusy)
+	}
 	s.lost = nil
 	s.mu.Unlock()
 	var out []Result
