@@ -218,7 +218,11 @@ func (b *build) compile(ctx context.Context, modRoot string, groups []*tableGrou
 	if err != nil {
 		return err
 	}
-	args := []string{"build", "-v", "-overlay=" + overlay, "-o", out}
+	// -s -w: no symbol table or DWARF, which nobody debugs the worker with
+	// and which take a good part of linking a program that keeps every
+	// exported symbol of the standard library; tracebacks still name
+	// functions and lines.
+	args := []string{"build", "-v", "-ldflags=-s -w", "-overlay=" + overlay, "-o", out}
 	if len(b.o.Tags) > 0 {
 		args = append(args, "-tags="+strings.Join(b.o.Tags, ","))
 	}

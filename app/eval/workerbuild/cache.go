@@ -115,7 +115,7 @@ func writeOnce(dir string, fill func(tmp string) error) error {
 // packages.
 func Key(o Options, plan *Plan, tc toolchain) (string, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "trestle-eval-worker v2\x00%s\x00%s\x00%s\x00%s\x00%s\x00", tc.GOVERSION, tc.GOOS, tc.GOARCH, tc.settings(), yaegiVersion)
+	fmt.Fprintf(h, "trestle-eval-worker v3\x00%s\x00%s\x00%s\x00%s\x00%s\x00", tc.GOVERSION, tc.GOOS, tc.GOARCH, tc.settings(), yaegiVersion)
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", loopHash(), genHash(), hashBytes([]byte(stdSymbolsFile+depsSymbolsFile+mainFile)))
 	tags := slices.Clone(o.Tags)
 	slices.Sort(tags)
