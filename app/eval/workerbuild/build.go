@@ -198,7 +198,7 @@ func (b *build) compileRetrying(ctx context.Context, modRoot, stdDir string, gro
 		if err == nil || !errors.As(err, &be) || try == maxTableRetries {
 			return err
 		}
-		dropped := append(dropBadStdTables(be.Problems, stdDir), dropBadGroups(be.Problems, groups)...)
+		dropped := append(dropBadStdTables(be.Problems, stdDir), dropBadGroups(be.Problems, groups, b.o.Root)...)
 		if len(dropped) == 0 {
 			return err
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"trestle/app/eval/evaltest"
+	"trestle/app/task"
 )
 
 // trestleRoot is this repository's module root.
@@ -203,5 +204,41 @@ func TestSecondProjectReusesDependencyTables(t *testing.T) {
 	}
 	if len(made) == 0 {
 		t.Error("the second project made no table for its own native packages")
+	}
+}
+
+// TestDropBadGroups: a compile problem in a table leaves just that table
+// out: a file of an overlay group (its path as go build prints it,
+// relative to the project) is removed, a cached table module is dropped
+// from the build and kept in the cache.
+func TestDropBadGroups(t *testing.T) {
+	root, cache := t.TempDir(), t.TempDir()
+	deps := &tableGroup{dir: filepath.Join(t.TempDir(), "deps"), dest: filepath.Join(root, workerDir, "deps")}
+	cached := &tableGroup{module: tablesModulePrefix + "k", dir: filepath.Join(cache, "src", "tables", "k"), paths: []string{"example.com/dep"}, cached: true}
+	other := &tableGroup{module: tablesModulePrefix + "o", dir: filepath.Join(cache, "src", "tables", "o"), paths: []string{"example.com/ok"}, cached: true}
+	for _, d := range []string{deps.dir, cached.dir, other.dir} {
+		os.MkdirAll(d, 0o755)
+	}
+	os.WriteFile(filepath.Join(deps.dir, "example_com_m_bad.go"), []byte("package deps\n"), 0o644)
+	os.WriteFile(filepath.Join(deps.dir, "example_com_m_good.go"), []byte("package deps\n"), 0o644)
+	problems := []task.Problem{
+		{Path: workerDir + "/deps/example_com_m_bad.go", Line: 3, Col: 1, Message: "undefined: m.Gone"},
+		{Path: filepath.Join(cached.dir, "example_com_dep.go"), Line: 9, Col: 2, Message: "undefined: q.T"},
+	}
+	got := dropBadGroups(problems, []*tableGroup{deps, cached, other}, root)
+	if want := []string{"example.com/dep", "example_com_m_bad"}; !slices.Equal(got, want) {
+		t.Errorf("dropped %v, want %v", got, want)
+	}
+	if _, err := os.Stat(filepath.Join(deps.dir, "example_com_m_bad.go")); err == nil {
+		t.Error("the bad overlay table is still there")
+	}
+	if _, err := os.Stat(filepath.Join(deps.dir, "example_com_m_good.go")); err != nil {
+		t.Error("the good overlay table went too")
+	}
+	if !cached.dropped || other.dropped {
+		t.Errorf("dropped: bad module %v, other module %v", cached.dropped, other.dropped)
+	}
+	if _, err := os.Stat(cached.dir); err != nil {
+		t.Error("a cached table module must stay in the cache: it may compile in another project")
 	}
 }

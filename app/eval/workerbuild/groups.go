@@ -165,21 +165,26 @@ func tableFile(path string) string {
 // dropBadGroups leaves out of the build the tables that compile problems
 // point at: a file of an overlay group is removed, a cached table module
 // is dropped from this build (it may compile in another project's graph).
-// It returns the packages left out.
-func dropBadGroups(problems []task.Problem, groups []*tableGroup) []string {
+// It returns the packages left out (or their table files' names).
+// Problem paths inside the project are relative to root (task.ParseProblem).
+func dropBadGroups(problems []task.Problem, groups []*tableGroup, root string) []string {
 	var dropped []string
 	for _, p := range problems {
-		base := filepath.Base(p.Path)
+		path := filepath.FromSlash(p.Path)
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(root, path)
+		}
+		base := filepath.Base(path)
 		if base == "zz_symbols.go" {
 			continue
 		}
 		for _, g := range groups {
 			switch {
 			case g.dropped:
-			case g.module != "" && strings.HasPrefix(p.Path, g.dir+string(filepath.Separator)):
+			case g.module != "" && strings.HasPrefix(path, g.dir+string(filepath.Separator)):
 				g.dropped = true
 				dropped = append(dropped, g.paths...)
-			case g.module == "" && filepath.Dir(p.Path) == g.dest:
+			case g.module == "" && filepath.Dir(path) == g.dest:
 				if os.Remove(filepath.Join(g.dir, base)) == nil {
 					dropped = append(dropped, strings.TrimSuffix(base, ".go"))
 				}
