@@ -185,8 +185,12 @@ func workerOf(res eval.Result) *evalWorker {
 	return nil
 }
 
+// maxNamedPackages is how many native packages a result's text names (the
+// structured content has them all).
+const maxNamedPackages = 12
+
 // workerLine names the worker in a result's text: "worker: native go1.26.8
-// (12 packages linked natively)".
+// (linked natively besides the standard library: go.etcd.io/bbolt, ...)".
 func workerLine(res eval.Result) string {
 	w := workerOf(res)
 	if w == nil {
@@ -197,7 +201,12 @@ func workerLine(res eval.Result) string {
 		line += " " + w.Go
 	}
 	if n := len(w.NativePackages); n > 0 {
-		line += fmt.Sprintf(" (%d packages linked natively besides the standard library)", n)
+		shown := w.NativePackages[:min(n, maxNamedPackages)]
+		line += " (linked natively besides the standard library: " + strings.Join(shown, ", ")
+		if n > len(shown) {
+			line += fmt.Sprintf(" and %d more", n-len(shown))
+		}
+		line += ")"
 	}
 	return line + " " + where(res)
 }

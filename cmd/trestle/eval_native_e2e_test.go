@@ -106,7 +106,10 @@ func evalNative(t *testing.T, cs *sdk.ClientSession, stderr *syncBuffer, window 
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
-	_, sc, _ := evalCall(t, cs, "1")
+	text, sc, _ := evalCall(t, cs, "1")
+	if !strings.Contains(text, "worker: native go1.") || !strings.Contains(text, "linked natively besides the standard library: "+evaltest.Module+"/") {
+		t.Errorf("the text should say which worker ran it and what it links: %q", text)
+	}
 	w, _ := sc["worker"].(map[string]any)
 	pkgs, _ := w["native_packages"].([]any)
 	if w["kind"] != "native" || !strings.HasPrefix(fmt.Sprint(w["go"]), "go1.") || !slices.Contains(pkgs, any("go.etcd.io/bbolt")) || sc["lost"] != false {
