@@ -163,6 +163,9 @@ func (m *Manager) Eval(ctx context.Context, selection, code string, timeout time
 	}
 	if err == nil {
 		m.noteInterpreted(s.name, code, res)
+		if note := m.compileUninterpretable(s.name, res); note != "" {
+			res.Notes = append(res.Notes, note)
+		}
 	}
 	res.Duration = time.Since(start)
 	return res, err

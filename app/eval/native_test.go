@@ -199,7 +199,7 @@ func TestNativeWorkerThatDoesNotStartFallsBack(t *testing.T) {
 	if res.Worker != "interpreter" || !strings.Contains(strings.Join(res.Notes, "\n"), "did not start") {
 		t.Fatalf("want the fallback with a note, got %q %v", res.Worker, res.Notes)
 	}
-	if m.loadRecord("default") == bad {
+	if m.loadRecord("default").Binary == bad {
 		t.Fatal("the broken worker is still recorded")
 	}
 }

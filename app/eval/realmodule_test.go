@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -102,5 +103,51 @@ seen`, `"own.txt true"`, "string"},
 				t.Errorf("ran in %q, want the native worker; notes %v", res.Worker, res.Notes)
 			}
 		})
+	}
+}
+
+// TestUninterpretablePackageIsCompiledIn: opened on a copy of
+// github.com/dlclark/regexp2, whose syntax package yaegi cannot import
+// (a bug with its recursive types) although Go compiles it, the failed
+// import says the package is being compiled in; once that build is ready
+// the import works and the package is listed as native, with why.
+func TestUninterpretablePackageIsCompiledIn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds native workers")
+	}
+	const mod = "github.com/dlclark/regexp2"
+	root := copyModule(t, mod)
+	m := NewManager(ManagerOptions{
+		Root: root, Module: mod, WorkerCommand: testWorkerCommand,
+		Native: true, CacheDir: evaltest.CacheDir(), BuildWait: 10 * time.Minute,
+	})
+	t.Cleanup(m.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 11*time.Minute)
+	defer cancel()
+	code := "import \"" + mod + "/syntax\"\ntree, err := syntax.Parse(\"a+b\", 0)\nerr == nil && tree != nil"
+	res, err := m.Eval(ctx, "", code, 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Err != "" { // the first time on this machine: the interpreter tried it
+		if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.Contains(n, "being compiled into the native evaluator") }) {
+			t.Fatalf("a failed import of a package Go compiles should ask to compile it in: %q, notes %v", res.Err, res.Notes)
+		}
+		if err := m.WaitBuild(ctx, ""); err != nil {
+			t.Fatal(err)
+		}
+		if res, err = m.Eval(ctx, "", code, 30*time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantValue(t, res, "true", "bool")
+	pkgs, err := m.Packages(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pkgs {
+		if p.Path == mod+"/syntax" && (p.Mode != "native" || !strings.Contains(p.Reason, "the interpreter could not import it")) {
+			t.Errorf("%s: %s (%s), want native because the interpreter could not import it", p.Path, p.Mode, p.Reason)
+		}
 	}
 }

@@ -23,6 +23,10 @@ type Options struct {
 	// CacheDir holds generated sources and worker binaries; "" is
 	// DefaultCacheDir().
 	CacheDir string
+	// Compile names project packages that look interpretable but that the
+	// interpreter failed to import although the Go compiler accepts them
+	// (yaegi has bugs), with what it said: they are compiled in.
+	Compile map[string]string
 }
 
 // environ is the environment of the go commands of a build: ours, the

@@ -119,7 +119,11 @@ func MakePlan(ctx context.Context, o Options) (*Plan, error) {
 			continue
 		}
 		imports[l.ImportPath] = l.Imports
-		p.Packages = append(p.Packages, classify(l, p.Module))
+		pkg := classify(l, p.Module)
+		if why := o.Compile[pkg.Path]; why != "" && pkg.Mode == ModeInterpreted && pkg.files != nil {
+			pkg = compileAnyway(pkg, why, p.Module)
+		}
+		p.Packages = append(p.Packages, pkg)
 	}
 	compileImported(p.Packages, imports, p.Module)
 	slices.SortFunc(p.Packages, func(a, b Package) int { return strings.Compare(a.Path, b.Path) })
@@ -196,6 +200,23 @@ func tableHome(path, module string) (home string, ok bool) {
 func linkable(path, module string) bool {
 	_, ok := tableHome(path, module)
 	return importable(path, module) || ok
+}
+
+// compileAnyway makes native a project package the interpreter could not
+// import (Options.Compile), when the worker can link it.
+func compileAnyway(pkg Package, why, module string) Package {
+	if !linkable(pkg.Path, module) {
+		return pkg
+	}
+	if !importable(pkg.Path, module) {
+		pkg.home, _ = tableHome(pkg.Path, module)
+	}
+	if len(why) > 200 {
+		why = why[:200] + "..."
+	}
+	pkg.Mode = ModeNative
+	pkg.Reason = "the interpreter could not import it (" + why + "): compiled in (edits need a rebuild, which starts by itself)"
+	return pkg
 }
 
 // compileImported makes native the interpreted project packages that a
