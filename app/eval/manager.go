@@ -275,7 +275,8 @@ func (m *Manager) Restart(selection string) error {
 }
 
 // Close kills every worker, waits for them to be reaped and removes the
-// GOPATH trees. Later calls to Eval return ErrClosed.
+// GOPATH trees. Later calls to Eval return ErrClosed; a second Close does
+// nothing more.
 func (m *Manager) Close() {
 	m.mu.Lock()
 	m.closed = true

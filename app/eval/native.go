@@ -223,7 +223,7 @@ func (m *Manager) build(ctx context.Context, name string, ns *nativeSlot) {
 	}
 	if err != nil {
 		var be *workerbuild.BuildError
-		if !errors.As(err, &be) {
+		if !errors.As(err, &be) && ctx.Err() == nil { // a build Close cancelled did not fail
 			emit(workerbuild.Event{Phase: workerbuild.PhaseFailed, Message: err.Error()})
 		}
 	}
@@ -234,7 +234,8 @@ func (m *Manager) build(ctx context.Context, name string, ns *nativeSlot) {
 
 // Subscribe calls fn with every build event of every selection until the
 // returned function is called. fn runs on the building goroutine and must
-// not block. Safe for concurrent use.
+// not block. Once Close has begun no new event is delivered, and when
+// Close returns no call is running. Safe for concurrent use.
 func (m *Manager) Subscribe(fn func(BuildEvent)) (cancel func()) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -253,6 +254,10 @@ func (m *Manager) Subscribe(fn func(BuildEvent)) (cancel func()) {
 
 func (m *Manager) emit(e BuildEvent) {
 	m.mu.Lock()
+	if m.closed { // Close has begun: nobody is told about builds any more
+		m.mu.Unlock()
+		return
+	}
 	fns := make([]func(BuildEvent), 0, len(m.subs)+1)
 	if m.opts.OnBuild != nil {
 		fns = append(fns, m.opts.OnBuild)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -245,4 +246,45 @@ func TestCloseCancelsABuild(t *testing.T) {
 		t.Fatal("Close waited for the build")
 	}
 	waitFor(t, "the build's processes to end", 10*time.Second, func() bool { return len(descendants(os.Getpid())) == 0 })
+}
+
+// TestNoBuildEventsOnceClosed: a build that Close cancels is not reported
+// as failed (the window's subscriber would call Fyne after the app has
+// stopped: the window's e2e test caught it at SIGTERM).
+func TestNoBuildEventsOnceClosed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a native worker build")
+	}
+	root := t.TempDir()
+	trestle, _ := filepath.Abs("../..")
+	if err := evaltest.Write(root, trestle); err != nil {
+		t.Fatal(err)
+	}
+	m := NewManager(ManagerOptions{Root: root, Module: evaltest.Module, WorkerCommand: testWorkerCommand,
+		Native: true, CacheDir: t.TempDir()}) // an empty cache: the build takes seconds
+	started := make(chan struct{})
+	var once sync.Once
+	var mu sync.Mutex
+	var heard []BuildEvent
+	m.Subscribe(func(e BuildEvent) {
+		once.Do(func() { close(started) })
+		mu.Lock()
+		defer mu.Unlock()
+		if e.Phase == "failed" {
+			heard = append(heard, e)
+		}
+	})
+	mustEval(t, m, "", "1") // the interpreter answers; the build starts in the background
+	select {
+	case <-started:
+	case <-time.After(time.Minute):
+		t.Fatal("no build started")
+	}
+	m.Close() // waits for the build to end
+	m.Close() // the window closes it at the signal and again on the way out
+	mu.Lock()
+	defer mu.Unlock()
+	if len(heard) > 0 {
+		t.Fatalf("a build Close cancelled was reported as failed: %+v", heard)
+	}
 }
