@@ -3,33 +3,47 @@ package eval
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"trestle/app/eval/workerbuild"
 )
 
-// Project packages the interpreter cannot import although the Go compiler
-// accepts them. yaegi has bugs the plan cannot foresee (github.com/dlclark/
-// regexp2's syntax package fails with "cannot use []*syntax.regexNode as
-// type []*struct {...}"); such a package is compiled into the native
-// worker instead, like one that uses unsafe: the failed import asks for a
-// rebuild with it native, and the new worker takes over when it is ready
-// (at once if the evaluator holds no state, else at its next restart).
+// Project packages the interpreter cannot run although the Go compiler
+// accepts them. yaegi has bugs the plan cannot foresee: regexp2's syntax
+// package does not import ("cannot use []*syntax.regexNode as type
+// []*struct {...}"), mcp-go's mcp package panics the interpreter while it
+// imports ("nil type"), goldmark imports but its Convert panics inside
+// reflect. Such a package is compiled into the native worker instead, like
+// one that uses unsafe: the failure asks for a rebuild with it native, and
+// the new worker takes over when it is ready (at once if the evaluator
+// holds no state, else at its next restart). A panic of the evaluated code
+// itself (panic("x"), an index out of range) asks for nothing.
 
 // importError finds the packages an import error went through, outermost
 // first: `import "a" error: .../a.go:3:2: import "a/b" error: ...`.
 var importError = regexp.MustCompile(`import "([^"]+)" error:`)
 
+// interpreterTrouble are the starts and parts of errors that come from the
+// interpreter's own machinery, not from the evaluated code: a panic inside
+// reflect while yaegi builds values (goldmark: "reflect: call of
+// reflect.Value.Interface on zero Value"), its placeholder for recursive
+// types, a nil type.
+var interpreterTrouble = regexp.MustCompile(`^panic: (reflect[.:]|nil type)|unsafe2\.dummy`)
+
+// quoted finds the string literals of an input, for the import paths it names.
+var quoted = regexp.MustCompile(`"([^"\\]+)"`)
+
 // compileUninterpretable asks for a rebuild that compiles in the project
-// package an interpreted import failed in, when the plan says the Go
-// compiler accepts it (it is interpreted, not broken) and it was not asked
-// for before. It returns a note for the caller, or "".
-func (m *Manager) compileUninterpretable(name string, res Result) string {
+// packages the interpreter failed on, when the plan says the Go compiler
+// accepts them (they are interpreted, not broken) and they were not asked
+// for before: the package an import failed in, or, when running the input
+// failed inside the interpreter's machinery, the project packages the
+// input and the worker's earlier inputs import. code is the input, history
+// the worker's earlier state-defining inputs. It returns a note for the
+// caller, or "".
+func (m *Manager) compileUninterpretable(name, code string, history []string, res Result) string {
 	if !m.opts.Native || res.Err == "" || res.Mode != ModeInterpreted {
-		return ""
-	}
-	matches := importError.FindAllStringSubmatchIndex(res.Err, -1)
-	if len(matches) == 0 {
 		return ""
 	}
 	ns := m.native(name)
@@ -39,28 +53,45 @@ func (m *Manager) compileUninterpretable(name string, res Result) string {
 	if plan == nil {
 		return ""
 	}
-	for i := len(matches) - 1; i >= 0; i-- { // the innermost package first: the outer ones failed because of it
-		path := res.Err[matches[i][2]:matches[i][3]]
-		if !interpretedInPlan(plan, path) {
+	var want []string
+	if matches := importError.FindAllStringSubmatch(res.Err, -1); len(matches) > 0 {
+		for i := len(matches) - 1; i >= 0; i-- { // the innermost package first: the outer ones failed because of it
+			if interpretedInPlan(plan, matches[i][1]) {
+				want = []string{matches[i][1]}
+				break
+			}
+		}
+	} else if interpreterTrouble.MatchString(res.Err) {
+		for _, src := range append(slices.Clone(history), code) {
+			for _, q := range quoted.FindAllStringSubmatch(src, -1) {
+				if interpretedInPlan(plan, q[1]) && !slices.Contains(want, q[1]) {
+					want = append(want, q[1])
+				}
+			}
+		}
+	}
+	why, _, _ := strings.Cut(res.Err, "\n")
+	if i := strings.LastIndex(why, " error: "); i >= 0 {
+		why = why[i+len(" error: "):]
+	}
+	var asked []string
+	ns.mu.Lock()
+	for _, path := range want {
+		if _, ok := ns.compile[path]; ok {
 			continue
 		}
-		why, _, _ := strings.Cut(strings.TrimSpace(res.Err[matches[i][1]:]), "\n")
-		ns.mu.Lock()
-		_, asked := ns.compile[path]
-		if !asked {
-			if ns.compile == nil {
-				ns.compile = map[string]string{}
-			}
-			ns.compile[path] = why
+		if ns.compile == nil {
+			ns.compile = map[string]string{}
 		}
-		ns.mu.Unlock()
-		if asked {
-			return ""
-		}
-		m.refresh(name)
-		return fmt.Sprintf("the interpreter could not import %s, which the Go compiler accepts; it is being compiled into the native evaluator, which takes over when it is ready (restart the evaluator then if you have defined state)", path)
+		ns.compile[path] = why
+		asked = append(asked, path)
 	}
-	return ""
+	ns.mu.Unlock()
+	if len(asked) == 0 {
+		return ""
+	}
+	m.refresh(name)
+	return fmt.Sprintf("the interpreter failed on %s, which the Go compiler accepts; it is being compiled into the native evaluator, which takes over when it is ready (restart the evaluator then if you have defined state)", strings.Join(asked, ", "))
 }
 
 // interpretedInPlan reports whether path is a package of the project that

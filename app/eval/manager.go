@@ -163,7 +163,10 @@ func (m *Manager) Eval(ctx context.Context, selection, code string, timeout time
 	}
 	if err == nil {
 		m.noteInterpreted(s.name, code, res)
-		if note := m.compileUninterpretable(s.name, res); note != "" {
+		s.mu.Lock()
+		history := slices.Clone(s.history)
+		s.mu.Unlock()
+		if note := m.compileUninterpretable(s.name, code, history, res); note != "" {
 			res.Notes = append(res.Notes, note)
 		}
 	}

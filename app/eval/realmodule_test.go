@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"trestle/app/eval/evaltest"
+	"trestle/app/eval/workerbuild"
 )
 
 // copyModule copies a module from the module cache (at the version trestle
@@ -149,5 +150,63 @@ func TestUninterpretablePackageIsCompiledIn(t *testing.T) {
 		if p.Path == mod+"/syntax" && (p.Mode != "native" || !strings.Contains(p.Reason, "the interpreter could not import it")) {
 			t.Errorf("%s: %s (%s), want native because the interpreter could not import it", p.Path, p.Mode, p.Reason)
 		}
+	}
+}
+
+// TestGoldmarkRunsAfterTwoRebuilds: opened on a copy of goldmark, the
+// interpreter first fails to import goldmark/parser, then, with it
+// compiled in, panics inside reflect running goldmark.Convert; each
+// failure compiles the package in, and the third try converts.
+func TestGoldmarkRunsAfterTwoRebuilds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds native workers")
+	}
+	const mod = "github.com/yuin/goldmark"
+	root := copyModule(t, mod)
+	m := NewManager(ManagerOptions{
+		Root: root, Module: mod, WorkerCommand: testWorkerCommand,
+		Native: true, CacheDir: evaltest.CacheDir(), BuildWait: 10 * time.Minute,
+	})
+	t.Cleanup(m.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 11*time.Minute)
+	defer cancel()
+	code := "import \"" + mod + "\"\nimport \"strings\"\nvar b strings.Builder\ngoldmark.Convert([]byte(\"# hi\"), &b)\nb.String()"
+	var res Result
+	for try := 0; try < 3; try++ {
+		var err error
+		if res, err = m.Eval(ctx, "", code, 30*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if res.Err == "" {
+			break
+		}
+		if err := m.WaitBuild(ctx, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantValue(t, res, `"<h1>hi</h1>\n"`, "string")
+}
+
+// TestOwnPanicCompilesNothing: a panic of the evaluated code itself, or
+// an error that names no project package, asks for no rebuild; a panic
+// inside the interpreter's reflect machinery compiles in the project
+// packages the input imports.
+func TestOwnPanicCompilesNothing(t *testing.T) {
+	m := NewManager(ManagerOptions{Root: t.TempDir(), WorkerCommand: testWorkerCommand, Native: true, CacheDir: evaltest.CacheDir()})
+	t.Cleanup(m.Close)
+	ns := m.native("default")
+	ns.plan = &workerbuild.Plan{Packages: []workerbuild.Package{{Path: "example.com/p/lib", Mode: workerbuild.ModeInterpreted}}}
+	code := "import \"example.com/p/lib\"\nlib.Run()"
+	for _, errText := range []string{"panic: boom", "runtime error: index out of range [3] with length 2", "1:1: undefined: x"} {
+		if note := m.compileUninterpretable("default", code, nil, Result{Mode: ModeInterpreted, Err: errText}); note != "" {
+			t.Errorf("%q asked for a rebuild: %s", errText, note)
+		}
+	}
+	if len(ns.compile) != 0 {
+		t.Fatalf("compile set %v", ns.compile)
+	}
+	note := m.compileUninterpretable("default", code, nil, Result{Mode: ModeInterpreted, Err: "panic: reflect: call of reflect.Value.Interface on zero Value"})
+	if !strings.Contains(note, "example.com/p/lib") || ns.compile["example.com/p/lib"] == "" {
+		t.Fatalf("an interpreter panic should compile lib in: note %q, set %v", note, ns.compile)
 	}
 }
