@@ -35,13 +35,9 @@ var interpreterTrouble = regexp.MustCompile(`^panic: (reflect[.:]|nil type)|unsa
 var quoted = regexp.MustCompile(`"([^"\\]+)"`)
 
 // compileUninterpretable asks for a rebuild that compiles in the project
-// packages the interpreter failed on, when the plan says the Go compiler
-// accepts them (they are interpreted, not broken) and they were not asked
-// for before: the package an import failed in, or, when running the input
-// failed inside the interpreter's machinery, the project packages the
-// input and the worker's earlier inputs import. code is the input, history
-// the worker's earlier state-defining inputs. It returns a note for the
-// caller, or "".
+// packages the interpreter failed on (failedOn) and that were not asked
+// for before. code is the input, history the worker's earlier
+// state-defining inputs. It returns a note for the caller, or "".
 func (m *Manager) compileUninterpretable(name, code string, history []string, res Result) string {
 	if !m.opts.Native || res.Err == "" || res.Mode != ModeInterpreted {
 		return ""
@@ -53,30 +49,59 @@ func (m *Manager) compileUninterpretable(name, code string, history []string, re
 	if plan == nil {
 		return ""
 	}
-	var want []string
-	if matches := importError.FindAllStringSubmatch(res.Err, -1); len(matches) > 0 {
-		for i := len(matches) - 1; i >= 0; i-- { // the innermost package first: the outer ones failed because of it
+	asked := ns.askCompile(failedOn(plan, res.Err, append(slices.Clone(history), code)), reasonOf(res.Err))
+	if len(asked) == 0 {
+		return ""
+	}
+	m.refresh(name)
+	return fmt.Sprintf("the interpreter failed on %s, which the Go compiler accepts; it is being compiled into the native evaluator, which takes over when it is ready (restart the evaluator then if you have defined state)", strings.Join(asked, ", "))
+}
+
+// failedOn names the project packages, interpreted in plan (so the Go
+// compiler accepts them), that an interpreted input failed on: the
+// package an import failed in (the innermost: the outer ones failed
+// because of it), or, when running the input failed inside the
+// interpreter's machinery, the project packages that inputs import.
+func failedOn(plan *workerbuild.Plan, errText string, inputs []string) []string {
+	if matches := importError.FindAllStringSubmatch(errText, -1); len(matches) > 0 {
+		for i := len(matches) - 1; i >= 0; i-- {
 			if interpretedInPlan(plan, matches[i][1]) {
-				want = []string{matches[i][1]}
-				break
+				return []string{matches[i][1]}
 			}
 		}
-	} else if interpreterTrouble.MatchString(res.Err) {
-		for _, src := range append(slices.Clone(history), code) {
-			for _, q := range quoted.FindAllStringSubmatch(src, -1) {
-				if interpretedInPlan(plan, q[1]) && !slices.Contains(want, q[1]) {
-					want = append(want, q[1])
-				}
+		return nil
+	}
+	if !interpreterTrouble.MatchString(errText) {
+		return nil
+	}
+	var out []string
+	for _, src := range inputs {
+		for _, q := range quoted.FindAllStringSubmatch(src, -1) {
+			if interpretedInPlan(plan, q[1]) && !slices.Contains(out, q[1]) {
+				out = append(out, q[1])
 			}
 		}
 	}
-	why, _, _ := strings.Cut(res.Err, "\n")
+	return out
+}
+
+// reasonOf is what the interpreter said, for the plan's reason: the first
+// line, from the innermost import error on.
+func reasonOf(errText string) string {
+	why, _, _ := strings.Cut(errText, "\n")
 	if i := strings.LastIndex(why, " error: "); i >= 0 {
 		why = why[i+len(" error: "):]
 	}
-	var asked []string
+	return why
+}
+
+// askCompile adds the paths not asked for before to the packages the next
+// builds compile in, and returns them.
+func (ns *nativeSlot) askCompile(paths []string, why string) []string {
 	ns.mu.Lock()
-	for _, path := range want {
+	defer ns.mu.Unlock()
+	var asked []string
+	for _, path := range paths {
 		if _, ok := ns.compile[path]; ok {
 			continue
 		}
@@ -86,12 +111,7 @@ func (m *Manager) compileUninterpretable(name, code string, history []string, re
 		ns.compile[path] = why
 		asked = append(asked, path)
 	}
-	ns.mu.Unlock()
-	if len(asked) == 0 {
-		return ""
-	}
-	m.refresh(name)
-	return fmt.Sprintf("the interpreter failed on %s, which the Go compiler accepts; it is being compiled into the native evaluator, which takes over when it is ready (restart the evaluator then if you have defined state)", strings.Join(asked, ", "))
+	return asked
 }
 
 // interpretedInPlan reports whether path is a package of the project that
