@@ -28,8 +28,10 @@ var importError = regexp.MustCompile(`import "([^"]+)" error:`)
 // interpreter's own machinery, not from the evaluated code: a panic inside
 // reflect while yaegi builds values (goldmark: "reflect: call of
 // reflect.Value.Interface on zero Value"), its placeholder for recursive
-// types, a nil type.
-var interpreterTrouble = regexp.MustCompile(`^panic: (reflect[.:]|nil type)|unsafe2\.dummy`)
+// types, a nil type, and (for a worker that died while an input imported
+// project packages: compileOnCrash) a stack overflow (jsonschema's
+// recursive types send yaegi round in circles).
+var interpreterTrouble = regexp.MustCompile(`^panic: (reflect[.:]|nil type)|unsafe2\.dummy|fatal error: stack overflow`)
 
 // quoted finds the string literals of an input, for the import paths it names.
 var quoted = regexp.MustCompile(`"([^"\\]+)"`)
@@ -55,6 +57,15 @@ func (m *Manager) compileUninterpretable(name, code string, history []string, re
 	}
 	m.refresh(name)
 	return fmt.Sprintf("the interpreter failed on %s, which the Go compiler accepts; it is being compiled into the native evaluator, which takes over when it is ready (restart the evaluator then if you have defined state)", strings.Join(asked, ", "))
+}
+
+// compileOnCrash is compileUninterpretable for a worker that died during
+// an input that imports project packages: err is why.
+func (m *Manager) compileOnCrash(name, code string, err error) string {
+	if !strings.Contains(code, "import") {
+		return ""
+	}
+	return m.compileUninterpretable(name, code, nil, Result{Mode: ModeInterpreted, Err: err.Error()})
 }
 
 // failedOn names the project packages, interpreted in plan (so the Go

@@ -161,3 +161,22 @@ func TestDeadlineResultListsTheStateToReplay(t *testing.T) {
 	}
 	wantValue(t, mustEval(t, m, "", "inc(x) + 1"), "42", "int")
 }
+
+// TestCrashSummaryNamesTheCause: a worker that crashes with a long
+// goroutine dump is reported by the runtime's first lines, not by the
+// dump's last bytes.
+func TestCrashSummaryNamesTheCause(t *testing.T) {
+	w := &tailWriter{max: stderrTail}
+	w.Write([]byte("fatal error: concurrent map writes\n\ngoroutine 1 [running]:\n"))
+	for range 200 {
+		w.Write([]byte("runtime.mapassign_faststr(0x123, 0x456)\n\t/usr/local/go/src/internal/runtime/maps/runtime_faststr.go:263 +0x123 fp=0x1 sp=0x2\n"))
+	}
+	if got := w.summary(); got != "fatal error: concurrent map writes" {
+		t.Errorf("summary %q", got)
+	}
+	plain := &tailWriter{max: stderrTail}
+	plain.Write([]byte("some words before exiting\n"))
+	if got := plain.summary(); got != "some words before exiting" {
+		t.Errorf("a plain message: %q", got)
+	}
+}

@@ -157,6 +157,11 @@ func (m *Manager) Eval(ctx context.Context, selection, code string, timeout time
 		return m.evalCompiled(ctx, s.name, code, timeout, res, start, why)
 	}
 	res, err = m.evalInterpreted(ctx, s, res, code, timeout)
+	if errors.Is(err, ErrDied) {
+		if note := m.compileOnCrash(s.name, code, err); note != "" {
+			res.Notes = append(res.Notes, note)
+		}
+	}
 	if err == nil && fallBackCompiled(res) { // routing seam, second part (route.go)
 		res.Notes = append(res.Notes, "the interpreter could not run this: "+res.Err)
 		return m.evalCompiled(ctx, s.name, code, timeout, res, start, "the interpreter lacks what it uses")

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -153,38 +154,43 @@ func TestUninterpretablePackageIsCompiledIn(t *testing.T) {
 	}
 }
 
-// TestGoldmarkRunsAfterTwoRebuilds: opened on a copy of goldmark, the
-// interpreter first fails to import goldmark/parser, then, with it
-// compiled in, panics inside reflect running goldmark.Convert; each
-// failure compiles the package in, and the third try converts.
-func TestGoldmarkRunsAfterTwoRebuilds(t *testing.T) {
+// TestInterpreterTroubleIsCompiledIn: opened on real modules whose own
+// packages yaegi mishandles, each failure compiles the package in and a
+// later try works: goldmark (its parser does not import, then Convert
+// panics inside reflect: two rebuilds) and jsonschema (the worker dies of
+// a stack overflow importing it).
+func TestInterpreterTroubleIsCompiledIn(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds native workers")
 	}
-	const mod = "github.com/yuin/goldmark"
-	root := copyModule(t, mod)
-	m := NewManager(ManagerOptions{
-		Root: root, Module: mod, WorkerCommand: testWorkerCommand,
-		Native: true, CacheDir: evaltest.CacheDir(), BuildWait: 10 * time.Minute,
-	})
-	t.Cleanup(m.Close)
-	ctx, cancel := context.WithTimeout(context.Background(), 11*time.Minute)
-	defer cancel()
-	code := "import \"" + mod + "\"\nimport \"strings\"\nvar b strings.Builder\ngoldmark.Convert([]byte(\"# hi\"), &b)\nb.String()"
-	var res Result
-	for try := 0; try < 3; try++ {
-		var err error
-		if res, err = m.Eval(ctx, "", code, 30*time.Second); err != nil {
-			t.Fatal(err)
-		}
-		if res.Err == "" {
-			break
-		}
-		if err := m.WaitBuild(ctx, ""); err != nil {
-			t.Fatal(err)
-		}
+	tests := []struct{ module, code, value, typ string }{
+		{"github.com/yuin/goldmark", "import \"github.com/yuin/goldmark\"\nimport \"strings\"\nvar b strings.Builder\ngoldmark.Convert([]byte(\"# hi\"), &b)\nb.String()", `"<h1>hi</h1>\n"`, "string"},
+		{"github.com/santhosh-tekuri/jsonschema/v6", "import \"github.com/santhosh-tekuri/jsonschema/v6\"\nc := jsonschema.NewCompiler()\nc != nil", "true", "bool"},
 	}
-	wantValue(t, res, `"<h1>hi</h1>\n"`, "string")
+	for _, tt := range tests {
+		t.Run(tt.module, func(t *testing.T) {
+			root := copyModule(t, tt.module)
+			m := NewManager(ManagerOptions{
+				Root: root, Module: tt.module, WorkerCommand: testWorkerCommand,
+				Native: true, CacheDir: evaltest.CacheDir(), BuildWait: 10 * time.Minute,
+			})
+			t.Cleanup(m.Close)
+			ctx, cancel := context.WithTimeout(context.Background(), 11*time.Minute)
+			defer cancel()
+			var res Result
+			for try := 0; try < 3; try++ {
+				var err error
+				res, err = m.Eval(ctx, "", tt.code, 30*time.Second)
+				if err == nil && res.Err == "" {
+					break
+				}
+				if err := m.WaitBuild(ctx, ""); err != nil {
+					t.Fatal(err)
+				}
+			}
+			wantValue(t, res, tt.value, tt.typ)
+		})
+	}
 }
 
 // TestOwnPanicCompilesNothing: a panic of the evaluated code itself, or
@@ -201,6 +207,10 @@ func TestOwnPanicCompilesNothing(t *testing.T) {
 		if note := m.compileUninterpretable("default", code, nil, Result{Mode: ModeInterpreted, Err: errText}); note != "" {
 			t.Errorf("%q asked for a rebuild: %s", errText, note)
 		}
+	}
+	overflow := errors.New("the evaluator died (exit status 2); it said: runtime: goroutine stack exceeds 1000000000-byte limit; fatal error: stack overflow")
+	if note := m.compileOnCrash("default", "var f func()\nf = func() { lib.Run(); f() }\nf()", overflow); note != "" {
+		t.Errorf("the evaluated code's own endless recursion asked for a rebuild: %s", note)
 	}
 	if len(ns.compile) != 0 {
 		t.Fatalf("compile set %v", ns.compile)
