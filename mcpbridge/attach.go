@@ -38,24 +38,35 @@ func (e *FullError) Error() string {
 	return fmt.Sprintf("refused: %d agents are attached to the window", e.Attached)
 }
 
-// Attach is the --mcp-attach bridge. It connects to the window at addr
-// only once the client has sent its first byte: the window closes a
-// connection that gave the token but sends no initialize within its bound
-// (5 s), and an MCP client may well start the bridge and wait longer than
-// that before it initializes. It then runs the handshake (nothing of the
-// client's is sent to a process that does not answer as the window does)
-// and copies bytes both ways without decoding them. When stdin ends it
-// half-closes the socket and waits for the remaining replies, returning
-// nil; stdin that ends before any byte is nil without a connection. When
-// the window goes first it returns an error wrapping ErrWindowGone; a
-// refused token is a *registry.RefusedError, a silent or foreign listener
-// registry.ErrNotTrestle, a full window a *FullError.
+// Attach is AttachTo the window at addr holding token.
 func Attach(ctx context.Context, addr, token string, stdin io.Reader, stdout io.Writer) error {
+	return AttachTo(ctx, func() (string, string, error) { return addr, token, nil }, stdin, stdout)
+}
+
+// AttachTo is the --mcp-attach bridge. It calls find for the window's
+// address and token, and connects, only once the client has sent its first
+// byte: the window closes a connection that gave the token but sends no
+// initialize within its bound (5 s), an MCP client may well start the
+// bridge and wait longer than that before it initializes, and by then the
+// window may have restarted its listener on a new port. It then runs the
+// handshake (nothing of the client's is sent to a process that does not
+// answer as the window does) and copies bytes both ways without decoding
+// them. When stdin ends it half-closes the socket and waits for the
+// remaining replies, returning nil; stdin that ends before any byte is nil
+// without a connection. When the window goes first it returns an error
+// wrapping ErrWindowGone; find's error as it is; a refused token is a
+// *registry.RefusedError, a silent or foreign listener
+// registry.ErrNotTrestle, a full window a *FullError.
+func AttachTo(ctx context.Context, find func() (addr, token string, err error), stdin io.Reader, stdout io.Writer) error {
 	in := bufio.NewReaderSize(stdin, readBuffer)
 	switch err := firstByte(ctx, in); {
 	case errors.Is(err, io.EOF):
 		return nil // the client said nothing: there is nothing to bridge
 	case err != nil:
+		return err
+	}
+	addr, token, err := find()
+	if err != nil {
 		return err
 	}
 	conn, welcome, err := greet(ctx, addr, token)

@@ -16,23 +16,14 @@ import (
 	"trestle/app/project"
 	"trestle/app/watch"
 	"trestle/app/workbench"
+	"trestle/internal/testfix"
 )
 
 // newProject writes files (slash paths → content) under a temp folder and
 // opens it as a project.
 func newProject(t *testing.T, files map[string]string) *project.Project {
 	t.Helper()
-	root := t.TempDir()
-	for name, text := range files {
-		abs := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	p, err := project.Open(root)
+	p, err := project.Open(testfix.Project(t, files))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,21 +6,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
-)
 
-// writeTree writes files (slash paths) under root.
-func writeTree(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for name, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+	"trestle/internal/testfix"
+)
 
 // hostileConfig is a repository config whose fsmonitor hook (run by git
 // through the shell on every status) creates marker.
@@ -52,7 +40,7 @@ func assertNoMarker(t *testing.T, marker string) {
 func TestReadDoesNotRunABareRootsFsmonitor(t *testing.T) {
 	needGit(t)
 	root, marker := t.TempDir(), filepath.Join(t.TempDir(), "pwned")
-	writeTree(t, root, map[string]string{
+	testfix.WriteFiles(t, root, map[string]string{
 		"HEAD": "ref: refs/heads/main\n", "config": hostileConfig(marker),
 		"objects/info/keep": "", "refs/heads/keep": "", "main.go": "package main\n",
 	})
@@ -68,7 +56,7 @@ func TestReadDoesNotRunABareRootsFsmonitor(t *testing.T) {
 func TestReadDoesNotRunAGitfileTargetsFsmonitor(t *testing.T) {
 	needGit(t)
 	root, marker := t.TempDir(), filepath.Join(t.TempDir(), "pwned")
-	writeTree(t, root, map[string]string{
+	testfix.WriteFiles(t, root, map[string]string{
 		".git": "gitdir: store\n", "store/HEAD": "ref: refs/heads/main\n", "store/config": hostileConfig(marker),
 		"store/objects/info/keep": "", "store/refs/heads/keep": "", "main.go": "package main\n",
 	})
@@ -91,11 +79,11 @@ func TestReadOverridesTheRepositorysFsmonitor(t *testing.T) {
 		}
 	}
 	git("init", "-q", "-b", "main")
-	writeTree(t, root, map[string]string{"a.go": "package a\n"})
+	testfix.WriteFiles(t, root, map[string]string{"a.go": "package a\n"})
 	git("add", "a.go")
 	git("commit", "-q", "-m", "first")
 	git("config", "core.fsmonitor", "touch "+marker+"; false")
-	writeTree(t, root, map[string]string{"a.go": "package a // changed\n"})
+	testfix.WriteFiles(t, root, map[string]string{"a.go": "package a // changed\n"})
 	st, ok, err := Read(context.Background(), root)
 	assertNoMarker(t, marker)
 	if !ok || err != nil || st.Branch != "main" || len(st.Changed) != 1 {
@@ -112,7 +100,7 @@ func TestReadFromASubfolderOfARepository(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
-	writeTree(t, root, map[string]string{"sub/x.go": "package x\n"})
+	testfix.WriteFiles(t, root, map[string]string{"sub/x.go": "package x\n"})
 	st, ok, err := Read(context.Background(), filepath.Join(root, "sub"))
 	if !ok || err != nil || st.Branch != "trunk" {
 		t.Fatalf("status from a subfolder: %+v %v %v", st, ok, err)
@@ -130,7 +118,7 @@ func TestReadDoesNotRunANestedRepositorysFsmonitor(t *testing.T) {
 	if out, err := exec.Command("git", "init", "-q", "-b", "main", root).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
-	writeTree(t, root, map[string]string{
+	testfix.WriteFiles(t, root, map[string]string{
 		"sub/.git": "gitdir: store\n", "sub/store/HEAD": "ref: refs/heads/main\n", "sub/store/config": hostileConfig(marker),
 		"sub/store/objects/info/keep": "", "sub/store/refs/heads/keep": "", "sub/x.go": "package x\n",
 		"bare/HEAD": "ref: refs/heads/main\n", "bare/config": hostileConfig(marker),

@@ -4,26 +4,12 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"trestle/internal/testfix"
 )
 
-// writeFiles writes files (slash paths → content) under a temp folder.
-func writeFiles(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for name, text := range files {
-		abs := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
-
 func TestIgnored(t *testing.T) {
-	root := writeFiles(t, map[string]string{
+	root := testfix.Project(t, map[string]string{
 		".gitignore": "# build output\n*.log\n!keep.log\nbin/\n/top.txt\nvendor/\n!vendor/keep.go\n" +
 			"docs/**/*.pdf\nspaced.txt   \r\n",
 		"sub/.gitignore":      "local.txt\n/anchored.txt\n!root.tmp\n",
@@ -83,7 +69,7 @@ func TestIgnored(t *testing.T) {
 }
 
 func TestForget(t *testing.T) {
-	root := writeFiles(t, map[string]string{"sub/.gitignore": "a.txt\n"})
+	root := testfix.Project(t, map[string]string{"sub/.gitignore": "a.txt\n"})
 	m := New(root)
 	if !m.Ignored("sub/a.txt", false) || m.Ignored("sub/b.txt", false) {
 		t.Fatal("initial patterns not applied")

@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"trestle/app/errdefs"
+	"trestle/internal/testfix"
 )
 
 // TestPathCarriesBothForms: a Path made by Resolve carries the relative
 // and the absolute form of one resolution, through a symlinked folder too.
 func TestPathCarriesBothForms(t *testing.T) {
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{"pkg/a.go": "package pkg\n"})
+	testfix.WriteFiles(t, root, map[string]string{"pkg/a.go": "package pkg\n"})
 	if err := os.Symlink("pkg", filepath.Join(root, "link")); err != nil {
 		t.Fatal(err)
 	}

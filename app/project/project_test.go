@@ -11,24 +11,12 @@ import (
 	"time"
 
 	"trestle/app/errdefs"
+	"trestle/internal/testfix"
 )
-
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, text := range files {
-		path := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 func TestOpenProjectReadsModuleAndResolvesSymlinks(t *testing.T) {
 	real := t.TempDir()
-	writeFiles(t, real, map[string]string{"go.mod": "module example.com/x\n\ngo 1.22\n"})
+	testfix.WriteFiles(t, real, map[string]string{"go.mod": "module example.com/x\n\ngo 1.22\n"})
 	link := filepath.Join(t.TempDir(), "link")
 	if err := os.Symlink(real, link); err != nil {
 		t.Fatal(err)
@@ -52,8 +40,8 @@ func TestOpenProjectReadsModuleAndResolvesSymlinks(t *testing.T) {
 func TestResolveConfinesToRoot(t *testing.T) {
 	dir := t.TempDir()
 	outside := t.TempDir()
-	writeFiles(t, dir, map[string]string{"a/b.go": "package a\n"})
-	writeFiles(t, outside, map[string]string{"s.txt": "secret"})
+	testfix.WriteFiles(t, dir, map[string]string{"a/b.go": "package a\n"})
+	testfix.WriteFiles(t, outside, map[string]string{"s.txt": "secret"})
 	os.Symlink(outside, filepath.Join(dir, "out"))
 	os.Symlink(filepath.Join(dir, "a"), filepath.Join(dir, "in"))
 	p, err := Open(dir)
@@ -96,7 +84,7 @@ func TestResolveConfinesToRoot(t *testing.T) {
 
 func TestReadFile(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"t.txt": "a\nb\n", "bin.dat": "ab\x00cd"})
+	testfix.WriteFiles(t, dir, map[string]string{"t.txt": "a\nb\n", "bin.dat": "ab\x00cd"})
 	big := filepath.Join(dir, "big.txt")
 	if err := os.WriteFile(big, make([]byte, MaxReadBytes+1), 0o644); err != nil {
 		t.Fatal(err)
@@ -142,7 +130,7 @@ func TestSliceLines(t *testing.T) {
 
 func TestListFilesSkipsGitAndCapsResults(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"a.go": "", "b/c.go": "", "b/d.txt": "", ".git/HEAD": "", "vendor/.git/x": ""})
+	testfix.WriteFiles(t, dir, map[string]string{"a.go": "", "b/c.go": "", "b/d.txt": "", ".git/HEAD": "", "vendor/.git/x": ""})
 	p, _ := Open(dir)
 	ctx := context.Background()
 	got, trunc, err := p.ListFiles(ctx, "", "", 0)

@@ -4,12 +4,14 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"trestle/internal/testfix"
 )
 
 func TestWriteScratchKeepsEditsAndDropsTmpl(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(t.TempDir(), "src")
-	writeFiles(t, src, map[string]string{"go.mod.tmpl": "module scratch\n", "main.go.tmpl": "package main\n"})
+	testfix.WriteFiles(t, src, map[string]string{"go.mod.tmpl": "module scratch\n", "main.go.tmpl": "package main\n"})
 	fsys := os.DirFS(src)
 	if err := WriteScratch(fsys, dir); err != nil {
 		t.Fatal(err)

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
+
+	"trestle/internal/testfix"
 )
 
 // windowInitializeBound is how long the window lets a connection that gave
@@ -28,6 +32,44 @@ func TestAttachServesAClientThatWaitsBeforeInitialize(t *testing.T) {
 	b.send(t, initLine)
 	if m := b.recv(t); m["id"] != float64(1) || m["result"] == nil {
 		t.Fatalf("initialize after %v idle: %v (stderr: %s)", windowInitializeBound+time.Second, m, b.stderr.String())
+	}
+	b.stdin.Close()
+	select {
+	case err := <-b.done:
+		if err != nil {
+			t.Fatalf("bridge: %v (stderr: %s)", err, b.stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the bridge did not end after stdin closed")
+	}
+}
+
+// TestAttachFindsTheWindowWhenTheClientSpeaks: the window the bridge found
+// at start closes its listener before the client says anything; another
+// window on the project is still open. The bridge looks again when the
+// client speaks and attaches to that one (it used to connect to the port
+// it found at start and fail).
+func TestAttachFindsTheWindowWhenTheClientSpeaks(t *testing.T) {
+	config := t.TempDir()
+	dir := testProject(t)
+	older := startFakeWindow(t, config, dir, os.Getpid(), time.Now().Add(-time.Hour))
+	newer := startFakeWindow(t, config, dir, liveForeignPID(t), time.Now())
+	b := startRawBridge(t, []string{"TRESTLE_CONFIG_DIR=" + config, "DISPLAY="}, "--mcp-attach", dir)
+	picked := fmt.Sprintf("attaching to the one started last, pid %d", newer.entry.PID)
+	testfix.Wait(t, 30*time.Second, "the bridge says which window it found", func() bool {
+		return strings.Contains(b.stderr.String(), picked)
+	})
+	newer.l.Close()
+	b.send(t, initLine)
+	if m := b.recv(t); m["id"] != float64(1) || m["result"] == nil {
+		t.Fatalf("initialize: %v (stderr: %s)", m, b.stderr.String())
+	}
+	if clients := older.l.Clients(); len(clients) != 1 {
+		t.Fatalf("the open window has %d clients, want the bridge", len(clients))
+	}
+	want := fmt.Sprintf("attaching to the one open now, pid %d", older.entry.PID)
+	if !strings.Contains(b.stderr.String(), want) {
+		t.Fatalf("stderr %q, want %q", b.stderr.String(), want)
 	}
 	b.stdin.Close()
 	select {

@@ -23,17 +23,8 @@ func runAttach(dir string) int {
 		return 1
 	}
 	reg := paths.reg()
-	if err := reg.CheckPrivate(); err != nil { // before trusting any entry in it
-		fmt.Fprintf(os.Stderr, "trestle: %v\n", err)
-		return 1
-	}
-	entries, err := reg.ReapUnanswered(registry.ProbeTimeout)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "trestle: %v\n", err)
-		return 1
-	}
 	cwd, _ := os.Getwd()
-	entry, err := registry.Discover(entries, dir, cwd)
+	entry, entries, err := findWindow(reg, dir, cwd)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "trestle: %v\n", err)
 		return 1
@@ -46,13 +37,31 @@ func runAttach(dir string) int {
 		fmt.Fprintf(os.Stderr, "trestle: %d Trestle windows are open on %s; attaching to the one started last, %s (also open: %s)\n",
 			len(twins)+1, entry.Dir, registry.Describe(entry), strings.Join(others, "; "))
 	}
+	// The bridge connects when the client first speaks, which may be long
+	// after it started: the window may have restarted its listener (a new
+	// port and token) or been reopened by then, so it is looked up again.
+	find := func() (string, string, error) {
+		now, _, err := findWindow(reg, dir, cwd)
+		if err != nil {
+			return "", "", &notFoundError{err}
+		}
+		if now.PID != entry.PID || now.Port != entry.Port {
+			fmt.Fprintf(os.Stderr, "trestle: the window found at start (pid %d, port %d) has moved or closed; attaching to the one open now, %s, port %d\n",
+				entry.PID, entry.Port, registry.Describe(now), now.Port)
+		}
+		entry = now
+		return "127.0.0.1:" + strconv.Itoa(entry.Port), entry.Token, nil
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	addr := "127.0.0.1:" + strconv.Itoa(entry.Port)
-	err = mcpbridge.Attach(ctx, addr, entry.Token, os.Stdin, out)
+	err = mcpbridge.AttachTo(ctx, find, os.Stdin, out)
 	var full *mcpbridge.FullError
 	var refused *registry.RefusedError
+	var notFound *notFoundError
 	switch {
+	case errors.As(err, &notFound):
+		fmt.Fprintf(os.Stderr, "trestle: %v\n", notFound.err)
+		return 1
 	case errors.As(err, &full):
 		fmt.Fprintf(os.Stderr, "trestle: refused: %d agents attached to the window for %s; detach one\n", full.Attached, entry.Dir)
 		return 1
@@ -73,3 +82,24 @@ func runAttach(dir string) int {
 	}
 	return 0
 }
+
+// findWindow checks that the registry is private to the user, reaps it
+// (dropping entries whose port does not answer as a window) and discovers
+// the live window for dir, seen from cwd; it also returns every live entry.
+func findWindow(reg *registry.Registry, dir, cwd string) (registry.Entry, []registry.Entry, error) {
+	if err := reg.CheckPrivate(); err != nil { // before trusting any entry in it
+		return registry.Entry{}, nil, err
+	}
+	entries, err := reg.ReapUnanswered(registry.ProbeTimeout)
+	if err != nil {
+		return registry.Entry{}, nil, err
+	}
+	e, err := registry.Discover(entries, dir, cwd)
+	return e, entries, err
+}
+
+// notFoundError is a window that could not be found again when the client
+// first spoke.
+type notFoundError struct{ err error }
+
+func (e *notFoundError) Error() string { return e.err.Error() }
