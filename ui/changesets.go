@@ -69,11 +69,11 @@ type changeSetsView struct {
 	refreshed chan struct{}
 }
 
-// SetChangeSets shows m's change sets in a Change Sets tab of the bottom
+// showChangeSets shows m's change sets in a Change Sets tab of the bottom
 // panes and starts watching the store for proposals from other processes
-// until the window closes. A nil m does nothing. It must be called on the
-// main goroutine, once, before the window shows.
-func (w *Window) SetChangeSets(m *changeset.Manager) {
+// until the window closes (New's fifth step). A nil m does nothing. Main
+// goroutine only, once.
+func (w *Window) showChangeSets(m *changeset.Manager) {
 	if m == nil || w.changes != nil {
 		return
 	}
@@ -605,7 +605,7 @@ func (w *Window) replaceTab(f loaded, before string) {
 	if t == nil {
 		return
 	}
-	if t.dirty() && t.view.buf.FileText() != before {
+	if t.dirty() && t.view.Buffer().FileText() != before {
 		w.status.notify(f.path + " has edits made during the change; its tab keeps them, the file on disk has the change")
 		return
 	}
@@ -628,7 +628,7 @@ func (w *Window) replaceTab(f loaded, before string) {
 
 // changeSetsSawFiles marks stale, off the main goroutine, the pending
 // change sets that touch files a watcher batch changed, and shows them.
-// Safe to call from any goroutine once SetChangeSets has run.
+// Safe to call from any goroutine once New has returned.
 func (w *Window) changeSetsSawFiles(events []watch.Event) {
 	v := w.changes
 	if v == nil {

@@ -55,7 +55,7 @@ func startChangesWatched(t *testing.T, w *Window, m *changeset.Manager, every ti
 	old := changePollEvery
 	changePollEvery = every
 	t.Cleanup(func() { changePollEvery = old })
-	w.SetChangeSets(m)
+	w.showChangeSets(m)
 	v := w.changes
 	t.Cleanup(func() { v.stopPolling(); v.busy.Wait() })
 	waitRefreshed(t, v)
@@ -184,7 +184,7 @@ func TestChangeSetsApplyOneFile(t *testing.T) {
 		t.Errorf("lib/lib.go, left out, was written:\n%s", got)
 	}
 	tab := w.tabs.find("main.go")
-	if text := tab.view.buf.FileText(); !strings.Contains(text, `"hello"`) || tab.dirty() {
+	if text := tab.view.Buffer().FileText(); !strings.Contains(text, `"hello"`) || tab.dirty() {
 		t.Errorf("main.go's tab: dirty %v, text\n%s", tab.dirty(), text)
 	}
 	got, err := m.Get(cs.ID)
@@ -205,7 +205,7 @@ func TestChangeSetsApplyOneFile(t *testing.T) {
 	if got := readProject(t, w, "main.go"); got != mainGo {
 		t.Errorf("main.go after revert:\n%s", got)
 	}
-	if text := w.tabs.find("main.go").view.buf.FileText(); text != mainGo {
+	if text := w.tabs.find("main.go").view.Buffer().FileText(); text != mainGo {
 		t.Errorf("main.go's tab after revert:\n%s", text)
 	}
 }
@@ -323,8 +323,8 @@ func TestChangeSetsStaleWhenTheEditorBufferChanges(t *testing.T) {
 		t.Fatalf("an unchanged buffer made the set %q", v.sets[0].State)
 	}
 	e := w.tabs.find("main.go").view
-	e.buf.Insert(textbuf.Pos{}, "// typed\n")
-	e.edited(textbuf.Pos{})
+	e.SetCaret(textbuf.Pos{})
+	test.Type(e.Page(), "// typed\n")
 	w.checkBufferAgainstProposals("main.go") // what the debounce timer runs
 	v.busy.Wait()
 	if v.sets[0].State != changeset.StateStale {
@@ -338,7 +338,7 @@ func TestCurrentTextPrefersTheEditor(t *testing.T) {
 	if err := w.Open(ctx, "main.go", 0); err != nil {
 		t.Fatal(err)
 	}
-	w.tabs.find("main.go").view.buf.Insert(textbuf.Pos{}, "// edited\n")
+	w.tabs.find("main.go").view.Buffer().Insert(textbuf.Pos{}, "// edited\n")
 	tests := []struct {
 		name, rel, want string
 		exists          bool

@@ -1,4 +1,4 @@
-package ui
+package editor
 
 import (
 	"go/scanner"
@@ -12,15 +12,15 @@ import (
 // line.
 const maxParseBytes = 1 << 20
 
-// evaluate hands onEval the selection, or with none the code around the
+// evaluate hands OnEval the selection, or with none the code around the
 // caret (see codeAround). Ctrl+Enter; main goroutine.
-func (e *editor) evaluate() {
-	code := e.selectedText()
+func (e *Editor) evaluate() {
+	code := e.SelectedText()
 	if strings.TrimSpace(code) == "" {
 		code = codeAround(e.buf.Text(), e.caret.Line)
 	}
-	if strings.TrimSpace(code) != "" && e.onEval != nil {
-		e.onEval(code)
+	if strings.TrimSpace(code) != "" && e.OnEval != nil {
+		e.OnEval(code)
 	}
 }
 

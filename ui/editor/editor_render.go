@@ -1,4 +1,4 @@
-package ui
+package editor
 
 import (
 	"image/color"
@@ -26,10 +26,10 @@ type editorLook struct {
 
 // editorRenderer draws an editor: its find bar (when shown) over its
 // Scroll.
-type editorRenderer struct{ e *editor }
+type editorRenderer struct{ e *Editor }
 
 // CreateRenderer links the editor to its renderer.
-func (e *editor) CreateRenderer() fyne.WidgetRenderer {
+func (e *Editor) CreateRenderer() fyne.WidgetRenderer {
 	e.ExtendBaseWidget(e)
 	return editorRenderer{e}
 }
@@ -44,29 +44,29 @@ func (r editorRenderer) Destroy() {}
 // Refresh redraws the page, which returns early when nothing changed.
 func (r editorRenderer) Refresh() { r.e.page.Refresh() }
 
-// editorPage is the editor's page inside its Scroll: as large as the whole
+// Page is the editor's page inside its Scroll: as large as the whole
 // text, it takes the mouse and keyboard (editor_input.go) and holds the
 // grid of visible rows and the caret.
-type editorPage struct {
+type Page struct {
 	widget.BaseWidget
-	e *editor
+	e *Editor
 }
 
-func newEditorPage(e *editor) *editorPage {
-	p := &editorPage{e: e}
+func newEditorPage(e *Editor) *Page {
+	p := &Page{e: e}
 	p.ExtendBaseWidget(p)
 	return p
 }
 
 // CreateRenderer links the page to its renderer.
-func (p *editorPage) CreateRenderer() fyne.WidgetRenderer {
+func (p *Page) CreateRenderer() fyne.WidgetRenderer {
 	p.ExtendBaseWidget(p)
 	p.e.updateLook()
 	return pageRenderer{p.e}
 }
 
 // pageRenderer lays out the visible rows and the caret on the page.
-type pageRenderer struct{ e *editor }
+type pageRenderer struct{ e *Editor }
 
 func (r pageRenderer) Layout(fyne.Size) {
 	r.e.place()
@@ -99,7 +99,7 @@ func (r pageRenderer) Destroy() {}
 
 // place fills the grid with the rows and columns in view, puts it where
 // they are on the page and puts the caret on it.
-func (e *editor) place() {
+func (e *Editor) place() {
 	cell := e.look.cell
 	if cell.Height == 0 {
 		return
@@ -125,13 +125,13 @@ func (e *editor) place() {
 	e.placeCaret(sp, gutter)
 }
 
-func (e *editor) rowSource() rowSource {
-	return rowSource{buf: e.buf, hl: e.hl, tabWidth: e.tabWidth, caretLine: e.caret.Line, sel: e.selection(),
+func (e *Editor) rowSource() rowSource {
+	return rowSource{buf: e.buf, hl: e.hl, tabWidth: e.tabWidth, caretLine: e.caret.Line, sel: e.Selection(),
 		marks: e.bars.currentMatches(), gitMarks: e.gitMarks, brackets: e.matchingBrackets()}
 }
 
 // placeCaret draws the caret where it is, when that is in view.
-func (e *editor) placeCaret(sp span, gutter int) {
+func (e *Editor) placeCaret(sp span, gutter int) {
 	cell := e.look.cell
 	col := textbuf.CellOf(e.buf.Line(e.caret.Line), e.caret.Col, e.tabWidth)
 	inView := e.caret.Line >= sp.first && e.caret.Line < sp.first+sp.count && col >= sp.col && col <= sp.col+sp.cols
@@ -147,7 +147,7 @@ func (e *editor) placeCaret(sp span, gutter int) {
 
 // revealCaret scrolls the caret into view, by as little as it takes, or,
 // when the editor has no size yet, at its next layout.
-func (e *editor) revealCaret() {
+func (e *Editor) revealCaret() {
 	size := e.scroll.Size()
 	if size.Height == 0 || e.look.cell.Height == 0 {
 		e.pending = true
@@ -180,7 +180,7 @@ func (e *editor) revealCaret() {
 
 // centreLine scrolls line (0-based) a third of the way down the view,
 // unless it is in view already.
-func (e *editor) centreLine(line int) {
+func (e *Editor) centreLine(line int) {
 	size := e.scroll.Size()
 	cell := e.look.cell
 	y := float32(line) * cell.Height
@@ -191,7 +191,7 @@ func (e *editor) centreLine(line int) {
 	e.scrollTo(fyne.NewPos(0, max(y-size.Height/3, 0)))
 }
 
-func (e *editor) scrollTo(off fyne.Position) {
+func (e *Editor) scrollTo(off fyne.Position) {
 	off.X, off.Y = max(off.X, 0), max(off.Y, 0)
 	if off == e.scroll.Offset {
 		return
@@ -202,14 +202,14 @@ func (e *editor) scrollTo(off fyne.Position) {
 
 // posAt returns the text position nearest to pos on the page: the
 // boundary between runes closest to the pointer.
-func (e *editor) posAt(pos fyne.Position) textbuf.Pos {
+func (e *Editor) posAt(pos fyne.Position) textbuf.Pos {
 	line, fx := e.cellAt(pos)
 	at := max(int(math.Round(float64(fx))), 0)
 	return textbuf.Pos{Line: line, Col: textbuf.ColAt(e.buf.Line(line), at, e.tabWidth)}
 }
 
 // runeAt returns the position of the rune under pos on the page.
-func (e *editor) runeAt(pos fyne.Position) textbuf.Pos {
+func (e *Editor) runeAt(pos fyne.Position) textbuf.Pos {
 	line, fx := e.cellAt(pos)
 	text := e.buf.Line(line)
 	col := textbuf.ColAt(text, max(int(fx), 0), e.tabWidth)
@@ -221,7 +221,7 @@ func (e *editor) runeAt(pos fyne.Position) textbuf.Pos {
 
 // cellAt returns the line at pos on the page and the display column,
 // fractional, of the text there.
-func (e *editor) cellAt(pos fyne.Position) (int, float32) {
+func (e *Editor) cellAt(pos fyne.Position) (int, float32) {
 	cell := e.look.cell
 	if cell.Height == 0 {
 		return e.caret.Line, 0
@@ -233,7 +233,7 @@ func (e *editor) cellAt(pos fyne.Position) (int, float32) {
 
 // updateLook takes the colours, text size and cell size from the theme
 // and reports whether they changed.
-func (e *editor) updateLook() bool {
+func (e *Editor) updateLook() bool {
 	th := e.page.Theme()
 	v := fyne.CurrentApp().Settings().ThemeVariant()
 	names := []fyne.ThemeColorName{theme.ColorNameDisabled, theme.ColorNameHover, theme.ColorNameSelection,

@@ -1,4 +1,4 @@
-package ui
+package editor
 
 import (
 	"fmt"
@@ -26,10 +26,10 @@ func goSource(n int) string {
 
 // benchEditor opens text as Go in a 1100x720 test window, the size the
 // real window starts at.
-func benchEditor(b *testing.B, text string) *editor {
+func benchEditor(b *testing.B, text string) *Editor {
 	b.Helper()
 	buf := textbuf.New(text)
-	e := newEditor(buf, textbuf.NewHighlighter(buf.LineCount(), buf.Line))
+	e := New(buf, textbuf.NewHighlighter(buf.LineCount(), buf.Line))
 	w := test.NewTempWindow(b, e)
 	w.Resize(fyne.NewSize(1100, 720))
 	w.Canvas().Focus(e.page)
@@ -52,7 +52,7 @@ func BenchmarkEditorOpen100k(b *testing.B) {
 func BenchmarkEditorKeystroke100k(b *testing.B) {
 	test.NewTempApp(b)
 	e := benchEditor(b, goSource(100_000))
-	e.showLine(50_000)
+	e.ShowLine(50_000)
 	i := 0
 	for b.Loop() {
 		if i%32 == 0 {

@@ -1,10 +1,9 @@
-package ui
+package editor
 
 import (
 	"context"
 	"strings"
 	"time"
-	"unicode"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -35,7 +34,7 @@ const (
 // editorIntel is one editor's link to gopls. Main goroutine only, except
 // where a comment says otherwise.
 type editorIntel struct {
-	e      *editor
+	e      *Editor
 	path   string
 	client *lsp.Client
 	diags  []lsp.Diagnostic
@@ -51,24 +50,76 @@ type editorIntel struct {
 	sigBox     fyne.CanvasObject // the signature hint above the caret, or nil
 	sigGen     int
 
-	// onDefinition opens where the identifier at pos is declared;
-	// onReferences lists its uses (the window's).
-	onDefinition func(path string, pos lsp.Position)
-	onReferences func(path string, pos lsp.Position)
-	onOutline    func(path string)                                   // Ctrl+Shift+O
-	onRename     func(path string, pos lsp.Position, current string) // F2
-	// async runs fn off the main goroutine (the window's WaitGroup); do
-	// runs fn on the main goroutine (fyne.Do; tests queue it).
-	async func(fn func())
-	do    func(fn func())
+	host Host
 }
 
-// attachIntel links e, the editor of the project file path, to client.
-func attachIntel(e *editor, path string, client *lsp.Client) *editorIntel {
-	in := &editorIntel{e: e, path: path, client: client, async: func(fn func()) { go fn() }, do: fyne.Do}
+// Host is what an editor linked to gopls asks of the program around it
+// (the window): where to go, what to list, and how to run work off and
+// back on the main goroutine. Its methods are called on the main
+// goroutine, except Go's fn and Do, which may be called from any.
+type Host interface {
+	// Definition opens where the identifier at pos of path is declared (F12, Ctrl+click).
+	Definition(path string, pos lsp.Position)
+	// References lists the uses of the identifier at pos of path (Shift+F12).
+	References(path string, pos lsp.Position)
+	// Outline lists the declarations of path (Ctrl+Shift+O).
+	Outline(path string)
+	// Rename asks for a new name for current, the identifier at pos (F2).
+	Rename(path string, pos lsp.Position, current string)
+	// Go runs fn off the main goroutine, under an owner that waits for it.
+	Go(fn func())
+	// Do runs fn on the main goroutine (fyne.Do), or drops it once the
+	// host has closed.
+	Do(fn func())
+}
+
+// AttachIntel links the editor, showing the project file path, to
+// client: its text goes to gopls as it is typed, and diagnostics, hover,
+// completion, signature help and the navigation keys work; host answers
+// what the editor cannot do itself. A link made before is stopped first
+// (without closing the document: the new link speaks for the file).
+func (e *Editor) AttachIntel(path string, client *lsp.Client, host Host) {
+	if e.intel != nil {
+		e.intel.stop()
+	}
+	in := &editorIntel{e: e, path: path, client: client, host: host}
 	e.intel = in
 	in.sendNow()
-	return in
+}
+
+// HasIntel reports whether the editor is linked to gopls.
+func (e *Editor) HasIntel() bool { return e.intel != nil }
+
+// DetachIntel unlinks the editor from gopls and closes its document
+// there (the tab closed).
+func (e *Editor) DetachIntel() {
+	if e.intel != nil {
+		e.intel.detach()
+	}
+}
+
+// StopIntel unlinks the editor from gopls, leaving the document open (a
+// new editor of the same file took over).
+func (e *Editor) StopIntel() {
+	if e.intel != nil {
+		e.intel.stop()
+	}
+}
+
+// SetDiagnostics shows ds (gopls's diagnostics of the editor's file)
+// under their ranges; without a link to gopls it does nothing.
+func (e *Editor) SetDiagnostics(ds []lsp.Diagnostic) {
+	if e.intel != nil {
+		e.intel.setDiagnostics(ds)
+	}
+}
+
+// Diagnostics returns the diagnostics the editor shows.
+func (e *Editor) Diagnostics() []lsp.Diagnostic {
+	if e.intel == nil {
+		return nil
+	}
+	return e.intel.diags
 }
 
 // caretPos is the caret as gopls's position (1-based, runes).
@@ -84,7 +135,7 @@ func (in *editorIntel) edited() {
 	if in.syncTimer != nil {
 		in.syncTimer.Stop()
 	}
-	in.syncTimer = time.AfterFunc(syncDelay, func() { in.do(in.sendNow) })
+	in.syncTimer = time.AfterFunc(syncDelay, func() { in.host.Do(in.sendNow) })
 }
 
 // sendNow gives gopls the editor's text (OpenDocument never blocks).
@@ -133,7 +184,7 @@ func diagnosticStyles() (errText, warnText, errMark, warnMark widget.TextGridSty
 // markDiagnostics restyles the built rows: a diagnostic's range is drawn
 // in its colour and underlined, and its first line gets a mark in the
 // gutter.
-func (e *editor) markDiagnostics(rows []widget.TextGridRow, sp span, gutter int) {
+func (e *Editor) markDiagnostics(rows []widget.TextGridRow, sp span, gutter int) {
 	if e.intel == nil || len(e.intel.diags) == 0 {
 		return
 	}
@@ -176,7 +227,7 @@ func (in *editorIntel) diagnosticsAt(p textbuf.Pos) []string {
 	at := lsp.Position{Line: p.Line + 1, Col: p.Col + 1}
 	for _, d := range in.diags {
 		if !before(at, d.Range.Start) && (before(at, d.Range.End) || d.Range.Start == d.Range.End && at == d.Range.Start) {
-			out = append(out, d.Severity+": "+d.Message+" ("+diagSource(d)+")")
+			out = append(out, d.Severity+": "+d.Message+" ("+DiagnosticSource(d)+")")
 		}
 	}
 	return out
@@ -184,7 +235,7 @@ func (in *editorIntel) diagnosticsAt(p textbuf.Pos) []string {
 
 func before(a, b lsp.Position) bool { return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col }
 
-func diagSource(d lsp.Diagnostic) string {
+func DiagnosticSource(d lsp.Diagnostic) string {
 	if d.Source == "" || d.Source == "compiler" {
 		return "gopls"
 	}
@@ -192,13 +243,13 @@ func diagSource(d lsp.Diagnostic) string {
 }
 
 // The page hears the pointer for hovers.
-var _ desktop.Hoverable = (*editorPage)(nil)
+var _ desktop.Hoverable = (*Page)(nil)
 
 // MouseIn starts waiting for the pointer to rest.
-func (p *editorPage) MouseIn(ev *desktop.MouseEvent) { p.MouseMoved(ev) }
+func (p *Page) MouseIn(ev *desktop.MouseEvent) { p.MouseMoved(ev) }
 
 // MouseMoved restarts the wait for the pointer to rest.
-func (p *editorPage) MouseMoved(ev *desktop.MouseEvent) {
+func (p *Page) MouseMoved(ev *desktop.MouseEvent) {
 	in := p.e.intel
 	if in == nil {
 		return
@@ -209,11 +260,11 @@ func (p *editorPage) MouseMoved(ev *desktop.MouseEvent) {
 	if in.hoverTimer != nil {
 		in.hoverTimer.Stop()
 	}
-	in.hoverTimer = time.AfterFunc(hoverDelay, func() { in.do(func() { in.hover(gen) }) })
+	in.hoverTimer = time.AfterFunc(hoverDelay, func() { in.host.Do(func() { in.hover(gen) }) })
 }
 
 // MouseOut hides the hover.
-func (p *editorPage) MouseOut() {
+func (p *Page) MouseOut() {
 	if in := p.e.intel; in != nil {
 		in.hoverGen++
 		in.hideHover()
@@ -237,11 +288,11 @@ func (in *editorIntel) hover(gen int) {
 	}
 	pos := lsp.Position{Line: at.Line + 1, Col: at.Col + 1}
 	in.sendNow()
-	in.async(func() {
+	in.host.Go(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), intelTimeout)
 		defer cancel()
 		h, err := in.client.Hover(ctx, in.path, pos)
-		in.do(func() {
+		in.host.Do(func() {
 			if gen != in.hoverGen || err != nil || h.Text == "" {
 				return
 			}
@@ -282,7 +333,7 @@ func (in *editorIntel) hideHover() {
 }
 
 // pagePos is where the page's top left is, relative to the editor.
-func (e *editor) pagePos() fyne.Position {
+func (e *Editor) pagePos() fyne.Position {
 	d := fyne.CurrentApp().Driver()
 	return d.AbsolutePositionForObject(e.page).Subtract(d.AbsolutePositionForObject(e))
 }
@@ -290,7 +341,7 @@ func (e *editor) pagePos() fyne.Position {
 // showFloat draws obj in a box of size at at (relative to the editor),
 // moved above the line (lineHeight) or left when it would leave the
 // editor, and returns the box.
-func (e *editor) showFloat(obj fyne.CanvasObject, at fyne.Position, size fyne.Size, lineHeight float32) fyne.CanvasObject {
+func (e *Editor) showFloat(obj fyne.CanvasObject, at fyne.Position, size fyne.Size, lineHeight float32) fyne.CanvasObject {
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground))
 	bg.StrokeColor = theme.Color(theme.ColorNameInputBorder)
 	bg.StrokeWidth = 1
@@ -310,7 +361,7 @@ func (e *editor) showFloat(obj fyne.CanvasObject, at fyne.Position, size fyne.Si
 }
 
 // hideFloat removes a box showFloat drew.
-func (e *editor) hideFloat(box fyne.CanvasObject) {
+func (e *Editor) hideFloat(box fyne.CanvasObject) {
 	e.float.Remove(box)
 	e.float.Refresh()
 }
@@ -328,21 +379,21 @@ func (in *editorIntel) typedKey(name fyne.KeyName) bool {
 			in.hideSignature()
 		}
 	}
-	if name == fyne.KeyF2 && in.onRename != nil {
+	if name == fyne.KeyF2 {
 		in.sendNow()
 		e := in.e
 		start, end := textbuf.WordAt(e.buf.Line(e.caret.Line), e.caret.Col)
 		if word := []rune(e.buf.Line(e.caret.Line)); end > start {
-			in.onRename(in.path, lsp.Position{Line: e.caret.Line + 1, Col: start + 1}, string(word[start:end]))
+			in.host.Rename(in.path, lsp.Position{Line: e.caret.Line + 1, Col: start + 1}, string(word[start:end]))
 		}
 		return true
 	}
 	if name == fyne.KeyF12 {
 		in.sendNow() // the question is about the text as it is now
 		if in.e.shift {
-			in.onReferences(in.path, in.caretPos())
+			in.host.References(in.path, in.caretPos())
 		} else {
-			in.onDefinition(in.path, in.caretPos())
+			in.host.Definition(in.path, in.caretPos())
 		}
 		return true
 	}
@@ -371,168 +422,8 @@ func (in *editorIntel) typedKey(name fyne.KeyName) bool {
 	return true
 }
 
-// typedRune opens completion after a dot and refines it while a word is
-// typed into it.
-func (in *editorIntel) typedRune(r rune) {
-	switch r {
-	case '(', ',':
-		in.signature()
-	case ')':
-		in.hideSignature()
-	}
-	switch {
-	case r == '.' && isGoFile(in.path):
-		in.complete()
-	case (in.comp != nil || in.compWanted) && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_'):
-		in.complete()
-	default:
-		in.closeCompletion()
-	}
-}
-
-// complete asks gopls for completions at the caret (Ctrl+Space).
-func (in *editorIntel) complete() {
-	in.compGen++
-	in.compWanted = true
-	gen, version, caret := in.compGen, in.e.version, in.e.caret
-	pos := in.caretPos()
-	in.sendNow() // gopls must see the text up to the caret first
-	in.async(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), intelTimeout)
-		defer cancel()
-		items, err := in.client.Completions(ctx, in.path, pos)
-		in.do(func() {
-			if gen != in.compGen || version != in.e.version || caret != in.e.caret || in.e.intel != in {
-				return // the person moved on: stale
-			}
-			if err != nil || len(items) == 0 {
-				in.closeCompletion()
-				return
-			}
-			if in.comp == nil && !in.compWanted {
-				return
-			}
-			in.showCompletion(items[:min(len(items), maxCompItems)])
-		})
-	})
-}
-
-// completionPopup is the list of candidates under the caret.
-type completionPopup struct {
-	items []lsp.Completion
-	sel   int
-	list  *widget.List
-	box   fyne.CanvasObject // in the editor's float layer
-}
-
-func (c *completionPopup) move(d int) {
-	c.sel = min(max(c.sel+d, 0), len(c.items)-1)
-	c.list.Select(c.sel)
-	c.list.ScrollTo(c.sel)
-}
-
-func (in *editorIntel) showCompletion(items []lsp.Completion) {
-	in.closeCompletion()
-	e := in.e
-	c := &completionPopup{items: items}
-	c.list = widget.NewList(func() int { return len(c.items) },
-		func() fyne.CanvasObject { return widget.NewLabel("") },
-		func(id widget.ListItemID, o fyne.CanvasObject) {
-			it := c.items[id]
-			o.(*widget.Label).SetText(it.Label + "  " + it.Kind + "  " + it.Detail)
-		})
-	c.list.OnSelected = func(id widget.ListItemID) {
-		c.sel = id
-		if cv := fyne.CurrentApp().Driver().CanvasForObject(e.page); cv != nil {
-			cv.Focus(e.page) // a click in the list must not take the keyboard
-		}
-	}
-	rowH := widget.NewLabel("").MinSize().Height + theme.Padding()
-	col := textbuf.CellOf(e.buf.Line(e.caret.Line), e.caret.Col, e.tabWidth)
-	x := e.scroll.Offset.X + float32(gutterWidth(e.buf.LineCount())+col-e.shown.col)*e.look.cell.Width
-	y := float32(e.caret.Line+1) * e.look.cell.Height
-	at := e.pagePos().Add(fyne.NewPos(x, y))
-	c.box = e.showFloat(c.list, at, fyne.NewSize(440, min(float32(len(items)), 8)*rowH), e.look.cell.Height)
-	c.list.Select(0)
-	in.comp = c
-}
-
-// accept replaces the word before the caret with the chosen candidate.
-func (in *editorIntel) accept() {
-	c := in.comp
-	in.closeCompletion()
-	if c == nil || c.sel < 0 || c.sel >= len(c.items) {
-		return
-	}
-	it := c.items[c.sel]
-	e := in.e
-	start := textbuf.Pos{Line: it.Replace.Start.Line - 1, Col: it.Replace.Start.Col - 1}
-	if start.Line != e.caret.Line || start.Col > e.caret.Col {
-		start = e.caret
-	}
-	e.buf.Seal()
-	e.selectRange(textbuf.Range{Start: start, End: e.caret})
-	e.replaceSelection(it.Insert)
-	e.buf.Seal()
-}
-
-func (in *editorIntel) closeCompletion() {
-	in.compGen++
-	in.compWanted = false
-	if in.comp != nil {
-		in.e.hideFloat(in.comp.box)
-		in.comp = nil
-	}
-}
-
-// signature shows the signature of the call the caret is in, above it.
-func (in *editorIntel) signature() {
-	in.sigGen++
-	gen, version, caret := in.sigGen, in.e.version, in.e.caret
-	pos := in.caretPos()
-	in.sendNow()
-	in.async(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), intelTimeout)
-		defer cancel()
-		sig, err := in.client.SignatureHelp(ctx, in.path, pos)
-		in.do(func() {
-			if gen != in.sigGen || version != in.e.version || caret != in.e.caret || in.e.intel != in {
-				return
-			}
-			in.hideSignature()
-			if err != nil || sig.Label == "" {
-				return
-			}
-			text := sig.Label
-			if sig.Param != "" {
-				text += "\n→ " + sig.Param
-			}
-			e := in.e
-			label := widget.NewLabel(text)
-			size := label.MinSize().Add(fyne.NewSize(theme.Padding(), 0))
-			size.Width = min(size.Width, max(e.Size().Width-8, 100))
-			col := textbuf.CellOf(e.buf.Line(e.caret.Line), e.caret.Col, e.tabWidth)
-			x := e.scroll.Offset.X + float32(gutterWidth(e.buf.LineCount())+col-e.shown.col)*e.look.cell.Width
-			y := float32(e.caret.Line)*e.look.cell.Height - size.Height
-			at := e.pagePos().Add(fyne.NewPos(x, y))
-			if at.Y < 0 {
-				at.Y += size.Height + e.look.cell.Height
-			}
-			in.sigBox = e.showFloat(label, at, size, e.look.cell.Height)
-		})
-	})
-}
-
-func (in *editorIntel) hideSignature() {
-	in.sigGen++
-	if in.sigBox != nil {
-		in.e.hideFloat(in.sigBox)
-		in.sigBox = nil
-	}
-}
-
 // ctrlClick goes to the definition of the identifier at the pointer.
 func (in *editorIntel) ctrlClick(at textbuf.Pos) {
 	in.sendNow()
-	in.onDefinition(in.path, lsp.Position{Line: at.Line + 1, Col: at.Col + 1})
+	in.host.Definition(in.path, lsp.Position{Line: at.Line + 1, Col: at.Col + 1})
 }

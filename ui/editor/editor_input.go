@@ -1,4 +1,4 @@
-package ui
+package editor
 
 import (
 	"fyne.io/fyne/v2"
@@ -9,28 +9,28 @@ import (
 
 // The editor page takes the keyboard and the mouse for its editor.
 var (
-	_ fyne.Focusable      = (*editorPage)(nil)
-	_ fyne.Tappable       = (*editorPage)(nil)
-	_ fyne.DoubleTappable = (*editorPage)(nil)
-	_ fyne.Draggable      = (*editorPage)(nil)
-	_ fyne.Shortcutable   = (*editorPage)(nil)
-	_ fyne.Tabbable       = (*editorPage)(nil)
-	_ desktop.Mouseable   = (*editorPage)(nil)
-	_ desktop.Keyable     = (*editorPage)(nil)
-	_ fyne.Scrollable     = (*editorPage)(nil)
+	_ fyne.Focusable      = (*Page)(nil)
+	_ fyne.Tappable       = (*Page)(nil)
+	_ fyne.DoubleTappable = (*Page)(nil)
+	_ fyne.Draggable      = (*Page)(nil)
+	_ fyne.Shortcutable   = (*Page)(nil)
+	_ fyne.Tabbable       = (*Page)(nil)
+	_ desktop.Mouseable   = (*Page)(nil)
+	_ desktop.Keyable     = (*Page)(nil)
+	_ fyne.Scrollable     = (*Page)(nil)
 )
 
 // FocusGained is called by Fyne on the main goroutine, like every event here.
-func (p *editorPage) FocusGained() {}
+func (p *Page) FocusGained() {}
 
 // FocusLost forgets a held Shift key: its KeyUp goes elsewhere.
-func (p *editorPage) FocusLost() { p.e.shift = false }
+func (p *Page) FocusLost() { p.e.shift = false }
 
 // AcceptsTab makes Tab indent instead of moving the focus.
-func (p *editorPage) AcceptsTab() bool { return true }
+func (p *Page) AcceptsTab() bool { return true }
 
 // TypedRune types r over the selection.
-func (p *editorPage) TypedRune(r rune) {
+func (p *Page) TypedRune(r rune) {
 	p.e.typeRune(r)
 	if p.e.intel != nil {
 		p.e.intel.typedRune(r)
@@ -38,21 +38,21 @@ func (p *editorPage) TypedRune(r rune) {
 }
 
 // KeyDown notes a Shift key going down, for Shift+arrows.
-func (p *editorPage) KeyDown(ev *fyne.KeyEvent) {
+func (p *Page) KeyDown(ev *fyne.KeyEvent) {
 	if ev.Name == desktop.KeyShiftLeft || ev.Name == desktop.KeyShiftRight {
 		p.e.shift = true
 	}
 }
 
 // KeyUp notes a Shift key coming up.
-func (p *editorPage) KeyUp(ev *fyne.KeyEvent) {
+func (p *Page) KeyUp(ev *fyne.KeyEvent) {
 	if ev.Name == desktop.KeyShiftLeft || ev.Name == desktop.KeyShiftRight {
 		p.e.shift = false
 	}
 }
 
 // TypedKey moves the caret or edits for a key without Ctrl.
-func (p *editorPage) TypedKey(ev *fyne.KeyEvent) {
+func (p *Page) TypedKey(ev *fyne.KeyEvent) {
 	e := p.e
 	if e.intel != nil && e.intel.typedKey(ev.Name) {
 		return
@@ -67,7 +67,7 @@ func (p *editorPage) TypedKey(ev *fyne.KeyEvent) {
 }
 
 // editKey does what an editing key does and reports whether name was one.
-func (e *editor) editKey(name fyne.KeyName) bool {
+func (e *Editor) editKey(name fyne.KeyName) bool {
 	switch name {
 	case fyne.KeyReturn, fyne.KeyEnter:
 		e.newline()
@@ -86,12 +86,12 @@ func (e *editor) editKey(name fyne.KeyName) bool {
 }
 
 // tab indents the selected lines, or types a tab; with Shift it outdents.
-func (e *editor) tab() {
+func (e *Editor) tab() {
 	first, last := e.selectedLines()
 	switch {
 	case e.shift:
 		e.outdent()
-	case first != last || !e.selection().Empty() && e.selection().Start.Col == 0:
+	case first != last || !e.Selection().Empty() && e.Selection().Start.Col == 0:
 		e.indent()
 	default:
 		e.typeText("\t")
@@ -99,8 +99,8 @@ func (e *editor) tab() {
 }
 
 // moveKey returns where a movement key takes the caret.
-func (e *editor) moveKey(name fyne.KeyName) (textbuf.Pos, bool) {
-	c, sel := e.caret, e.selection()
+func (e *Editor) moveKey(name fyne.KeyName) (textbuf.Pos, bool) {
+	c, sel := e.caret, e.Selection()
 	switch name {
 	case fyne.KeyLeft:
 		if !sel.Empty() && !e.shift {
@@ -130,7 +130,7 @@ func (e *editor) moveKey(name fyne.KeyName) (textbuf.Pos, bool) {
 
 // keepCell remembers the display column Up and Down started from, so a
 // run of them through short lines comes back to it.
-func (e *editor) keepCell(name fyne.KeyName) {
+func (e *Editor) keepCell(name fyne.KeyName) {
 	switch name {
 	case fyne.KeyUp, fyne.KeyDown, fyne.KeyPageUp, fyne.KeyPageDown:
 		e.wantCell = e.lastCell
@@ -139,7 +139,7 @@ func (e *editor) keepCell(name fyne.KeyName) {
 
 // lineMove returns the position n lines down (up when n < 0) at the same
 // display column, or the nearest one.
-func (e *editor) lineMove(n int) textbuf.Pos {
+func (e *Editor) lineMove(n int) textbuf.Pos {
 	cell := e.wantCell
 	if cell < 0 {
 		cell = textbuf.CellOf(e.buf.Line(e.caret.Line), e.caret.Col, e.tabWidth)
@@ -150,7 +150,7 @@ func (e *editor) lineMove(n int) textbuf.Pos {
 }
 
 // pageRows is how many lines PageUp and PageDown move: a screenful less one.
-func (e *editor) pageRows() int {
+func (e *Editor) pageRows() int {
 	if e.look.cell.Height == 0 {
 		return 1
 	}
@@ -159,7 +159,7 @@ func (e *editor) pageRows() int {
 
 // home returns the first non-blank column of the caret's line, or column
 // 0 when the caret is there already.
-func (e *editor) home() textbuf.Pos {
+func (e *Editor) home() textbuf.Pos {
 	line := e.buf.Line(e.caret.Line)
 	indent := len([]rune(textbuf.LeadingSpace(line)))
 	if e.caret.Col == indent {
@@ -170,22 +170,22 @@ func (e *editor) home() textbuf.Pos {
 
 // TypedShortcut runs the editing and navigation shortcuts; others go to
 // the window.
-func (p *editorPage) TypedShortcut(s fyne.Shortcut) {
+func (p *Page) TypedShortcut(s fyne.Shortcut) {
 	e := p.e
 	switch s := s.(type) {
 	case *fyne.ShortcutCopy:
 		e.copySelection()
 	case *fyne.ShortcutCut:
 		e.copySelection()
-		e.deleteRange(e.selection())
+		e.deleteRange(e.Selection())
 	case *fyne.ShortcutPaste:
 		e.paste()
 	case *fyne.ShortcutSelectAll:
-		e.selectRange(textbuf.Range{End: e.buf.End()})
+		e.SelectRange(textbuf.Range{End: e.buf.End()})
 	case *fyne.ShortcutUndo:
-		e.undo()
+		e.Undo()
 	case *fyne.ShortcutRedo:
-		e.redo()
+		e.Redo()
 	case *desktop.CustomShortcut:
 		if !e.customShortcut(s) {
 			p.forward(s)
@@ -198,7 +198,7 @@ func (p *editorPage) TypedShortcut(s fyne.Shortcut) {
 // forward hands a shortcut the editor does not know to the window's
 // canvas, whose shortcuts (Ctrl+O, Ctrl+,) a focused widget would
 // otherwise swallow.
-func (p *editorPage) forward(s fyne.Shortcut) {
+func (p *Page) forward(s fyne.Shortcut) {
 	c := fyne.CurrentApp().Driver().CanvasForObject(p)
 	if sh, ok := c.(fyne.Shortcutable); ok {
 		sh.TypedShortcut(s)
@@ -206,7 +206,7 @@ func (p *editorPage) forward(s fyne.Shortcut) {
 }
 
 // customShortcut runs a Ctrl shortcut and reports whether it knew it.
-func (e *editor) customShortcut(s *desktop.CustomShortcut) bool {
+func (e *Editor) customShortcut(s *desktop.CustomShortcut) bool {
 	ctrl := fyne.KeyModifierShortcutDefault
 	shift := s.Modifier&fyne.KeyModifierShift != 0
 	if s.Modifier&^fyne.KeyModifierShift != ctrl {
@@ -217,7 +217,7 @@ func (e *editor) customShortcut(s *desktop.CustomShortcut) bool {
 		if !shift {
 			return false
 		}
-		e.redo()
+		e.Redo()
 	case fyne.KeyHome:
 		e.moveTo(textbuf.Pos{}, shift)
 	case fyne.KeyEnd:
@@ -226,8 +226,8 @@ func (e *editor) customShortcut(s *desktop.CustomShortcut) bool {
 		if shift {
 			return false // Save All, the window's
 		}
-		if e.onSave != nil {
-			e.onSave()
+		if e.OnSave != nil {
+			e.OnSave()
 		}
 	case fyne.KeyReturn, fyne.KeyEnter:
 		if shift {
@@ -247,10 +247,10 @@ func (e *editor) customShortcut(s *desktop.CustomShortcut) bool {
 		}
 		e.intel.complete()
 	case fyne.KeyO:
-		if !shift || e.intel == nil || e.intel.onOutline == nil {
+		if !shift || e.intel == nil {
 			return false
 		}
-		e.intel.onOutline(e.intel.path)
+		e.intel.host.Outline(e.intel.path)
 	default:
 		return false
 	}
@@ -258,14 +258,14 @@ func (e *editor) customShortcut(s *desktop.CustomShortcut) bool {
 }
 
 // copySelection puts the selected text on the clipboard.
-func (e *editor) copySelection() {
-	if text := e.selectedText(); text != "" {
+func (e *Editor) copySelection() {
+	if text := e.SelectedText(); text != "" {
 		fyne.CurrentApp().Clipboard().SetContent(text)
 	}
 }
 
 // paste types the clipboard's text over the selection.
-func (e *editor) paste() {
+func (e *Editor) paste() {
 	if text := fyne.CurrentApp().Clipboard().Content(); text != "" {
 		e.buf.Seal()
 		e.replaceSelection(text)
@@ -275,7 +275,7 @@ func (e *editor) paste() {
 
 // MouseDown focuses the editor and places the caret, or with Shift
 // extends the selection to the pointer.
-func (p *editorPage) MouseDown(ev *desktop.MouseEvent) {
+func (p *Page) MouseDown(ev *desktop.MouseEvent) {
 	p.focus()
 	if ev.Button != desktop.MouseButtonPrimary {
 		return
@@ -289,10 +289,10 @@ func (p *editorPage) MouseDown(ev *desktop.MouseEvent) {
 }
 
 // MouseUp does nothing: a click was handled when the button went down.
-func (p *editorPage) MouseUp(*desktop.MouseEvent) {}
+func (p *Page) MouseUp(*desktop.MouseEvent) {}
 
 // Tapped places the caret, unless MouseDown already did.
-func (p *editorPage) Tapped(ev *fyne.PointEvent) {
+func (p *Page) Tapped(ev *fyne.PointEvent) {
 	if p.e.pressed {
 		p.e.pressed = false
 		return
@@ -302,24 +302,24 @@ func (p *editorPage) Tapped(ev *fyne.PointEvent) {
 }
 
 // DoubleTapped selects the word at the pointer.
-func (p *editorPage) DoubleTapped(ev *fyne.PointEvent) {
+func (p *Page) DoubleTapped(ev *fyne.PointEvent) {
 	e := p.e
 	e.pressed = false
 	at := e.runeAt(ev.Position)
 	start, end := textbuf.WordAt(e.buf.Line(at.Line), at.Col)
-	e.selectRange(textbuf.Range{Start: textbuf.Pos{Line: at.Line, Col: start}, End: textbuf.Pos{Line: at.Line, Col: end}})
+	e.SelectRange(textbuf.Range{Start: textbuf.Pos{Line: at.Line, Col: start}, End: textbuf.Pos{Line: at.Line, Col: end}})
 }
 
 // Dragged extends the selection to the pointer.
-func (p *editorPage) Dragged(ev *fyne.DragEvent) {
+func (p *Page) Dragged(ev *fyne.DragEvent) {
 	p.e.moveTo(p.e.posAt(ev.Position), true)
 }
 
 // DragEnd ends a drag selection.
-func (p *editorPage) DragEnd() {}
+func (p *Page) DragEnd() {}
 
 // focus gives the page the keyboard.
-func (p *editorPage) focus() {
+func (p *Page) focus() {
 	if c := fyne.CurrentApp().Driver().CanvasForObject(p); c != nil {
 		c.Focus(p)
 	}
@@ -336,7 +336,7 @@ const wheelLines = 3
 // Scrolled scrolls the view wheelLines lines a notch (a touchpad's small
 // deltas in proportion); Shift scrolls sideways. The page takes the
 // event before the scroll container under it would.
-func (p *editorPage) Scrolled(ev *fyne.ScrollEvent) {
+func (p *Page) Scrolled(ev *fyne.ScrollEvent) {
 	e := p.e
 	cell := e.look.cell
 	if cell.Height == 0 {

@@ -1,4 +1,4 @@
-package ui
+package editor
 
 import (
 	"image/color"
@@ -10,10 +10,10 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// bannerAction is one button of an editor banner.
-type bannerAction struct {
-	label string
-	do    func() // nil: only dismiss
+// BannerAction is one button of an editor banner.
+type BannerAction struct {
+	Label string
+	Do    func() // nil: only dismiss
 }
 
 // editorBanner is the strip over an editor that says something happened
@@ -44,14 +44,14 @@ func bannerColor() color.Color {
 
 // show says msg with a button for each action. Any button hides the
 // banner before its action runs.
-func (b *editorBanner) show(msg string, actions ...bannerAction) {
+func (b *editorBanner) show(msg string, actions ...BannerAction) {
 	b.message.SetText(msg)
 	b.buttons.Objects = b.buttons.Objects[:0]
 	for i, a := range actions {
-		btn := widget.NewButton(a.label, func() {
+		btn := widget.NewButton(a.Label, func() {
 			b.hide()
-			if a.do != nil {
-				a.do()
+			if a.Do != nil {
+				a.Do()
 			}
 		})
 		if i == 0 {

@@ -21,7 +21,7 @@ func TestConfigFeedsTheSelectionPickerAndReportsProblems(t *testing.T) {
 		}
 	}
 	write(`{"selections": {"integration": {"tags": ["integration"]}}}`)
-	w.SetServices(services.Services{
+	w.connectServices(services.Services{
 		Eval:   eval.NewManager(eval.ManagerOptions{Root: root}),
 		Config: func() (projconf.Config, error) { return projconf.Load(root) },
 	})
@@ -44,24 +44,4 @@ func TestConfigFeedsTheSelectionPickerAndReportsProblems(t *testing.T) {
 	if w.selection != "" || w.status.selection.Selected != "default" {
 		t.Fatalf("a selection that went away is still active: %q", w.selection)
 	}
-}
-
-func TestTranscriptNamesWhoAskedAndShowsTheResult(t *testing.T) {
-	got := linesText(transcript("claude-code", "x := 1\nx + 1", eval.Result{Output: "hi\n", Value: "2", Type: "int"}, nil))
-	want := "» [claude-code] x := 1\n  x + 1\nhi\n= 2 (int)\n"
-	if got != want {
-		t.Fatalf("got %q, want %q", got, want)
-	}
-	got = linesText(transcript("you", "panic(1)", eval.Result{Err: "panic: 1"}, nil))
-	if !strings.Contains(got, "! panic: 1") {
-		t.Fatalf("error line missing: %q", got)
-	}
-}
-
-func linesText(lines []evalLine) string {
-	var s []string
-	for _, l := range lines {
-		s = append(s, l.text)
-	}
-	return strings.Join(s, "\n")
 }

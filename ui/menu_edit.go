@@ -1,11 +1,16 @@
 package ui
 
 import (
+	"fmt"
+	"trestle/ui/editor"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 )
 
-// Menu items run on the main goroutine, like every menu action.
+// The File menu's editor items and the Edit menu, the shortcuts behind
+// them, and the question a quit with unsaved files asks. Menu items run on
+// the main goroutine, like every menu action.
 
 // ctrlKey is Ctrl (Cmd on macOS) + key, with Shift when shift is set.
 func ctrlKey(key fyne.KeyName, shift bool) *desktop.CustomShortcut {
@@ -49,8 +54,8 @@ func (w *Window) editMenu() *fyne.Menu {
 		menuItem("Paste", &fyne.ShortcutPaste{}, send(&fyne.ShortcutPaste{Clipboard: clip})),
 		menuItem("Select All", &fyne.ShortcutSelectAll{}, send(&fyne.ShortcutSelectAll{})),
 		fyne.NewMenuItemSeparator(),
-		menuItem("Find…", ctrlKey(fyne.KeyF, false), func() { w.withEditor((*editor).find) }),
-		menuItem("Go to Line…", ctrlKey(fyne.KeyG, false), func() { w.withEditor((*editor).goToLine) }),
+		menuItem("Find…", ctrlKey(fyne.KeyF, false), func() { w.withEditor((*editor.Editor).ShowFind) }),
+		menuItem("Go to Line…", ctrlKey(fyne.KeyG, false), func() { w.withEditor((*editor.Editor).ShowGoToLine) }),
 	)
 }
 
@@ -61,5 +66,53 @@ func (w *Window) sendShortcut(sc fyne.Shortcut) {
 		f.TypedShortcut(sc)
 		return
 	}
-	w.withEditor(func(e *editor) { e.page.TypedShortcut(sc) })
+	w.withEditor(func(e *editor.Editor) { e.Page().TypedShortcut(sc) })
+}
+
+// confirmQuit closes the window, first asking whether to save when any tab
+// has unsaved changes. It is the window's close intercept and runs on the
+// main goroutine.
+func (w *Window) confirmQuit() {
+	dirty := w.tabs.dirtyTabs()
+	if len(dirty) == 0 {
+		w.win.Close()
+		return
+	}
+	msg := fmt.Sprintf("%d file(s) have unsaved changes: %s", len(dirty), fileNames(dirty))
+	askSave(w.win, "Quit Trestle", msg, func() {
+		w.tabs.saveAll(func(ok bool) {
+			if ok {
+				w.win.Close()
+			}
+		})
+	}, w.win.Close)
+}
+
+// editorShortcuts binds Ctrl+S (save), Ctrl+W (close the tab), Ctrl+F
+// (find) and Ctrl+G (go to line) for
+// when the focus is outside the editor; a focused editor saves itself.
+// Main goroutine only.
+func (w *Window) editorShortcuts() {
+	w.shortcut(fyne.KeyS, w.tabs.saveActive)
+	w.shortcut(fyne.KeyW, w.closeActiveTab)
+	w.shortcut(fyne.KeyF, func() { w.withEditor((*editor.Editor).ShowFind) })
+	w.shortcut(fyne.KeyG, func() { w.withEditor((*editor.Editor).ShowGoToLine) })
+}
+
+// withEditor calls fn with the active editor, if there is one.
+func (w *Window) withEditor(fn func(*editor.Editor)) {
+	if e := w.tabs.activeEditor(); e != nil {
+		fn(e)
+	}
+}
+
+// saveAll saves every tab with unsaved changes. Main goroutine only.
+func (w *Window) saveAll() { w.tabs.saveAll(nil) }
+
+// closeActiveTab closes the selected tab, asking first when it has unsaved
+// changes. Main goroutine only.
+func (w *Window) closeActiveTab() {
+	if t := w.tabs.current(); t != nil {
+		w.tabs.askClose(t.item)
+	}
 }

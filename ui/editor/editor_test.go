@@ -1,4 +1,4 @@
-package ui
+package editor
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"trestle/app/textbuf"
 )
@@ -23,7 +24,7 @@ func numberedText(n int) string {
 }
 
 // newTestEditor shows an editor on text in a 600x400 test window, focused.
-func newTestEditor(t *testing.T, text string, goSource bool) *editor {
+func newTestEditor(t *testing.T, text string, goSource bool) *Editor {
 	t.Helper()
 	test.NewTempApp(t)
 	buf := textbuf.New(text)
@@ -31,26 +32,26 @@ func newTestEditor(t *testing.T, text string, goSource bool) *editor {
 	if goSource {
 		hl = textbuf.NewHighlighter(buf.LineCount(), buf.Line)
 	}
-	e := newEditor(buf, hl)
+	e := New(buf, hl)
 	w := test.NewTempWindow(t, e)
 	w.Resize(fyne.NewSize(600, 400))
 	w.Canvas().Focus(e.page)
 	return e
 }
 
-func key(e *editor, names ...fyne.KeyName) {
+func key(e *Editor, names ...fyne.KeyName) {
 	for _, n := range names {
 		e.page.TypedKey(&fyne.KeyEvent{Name: n})
 	}
 }
 
-func shiftKey(e *editor, names ...fyne.KeyName) {
+func shiftKey(e *Editor, names ...fyne.KeyName) {
 	e.page.KeyDown(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
 	key(e, names...)
 	e.page.KeyUp(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
 }
 
-func ctrl(e *editor, name fyne.KeyName, shift bool) {
+func ctrl(e *Editor, name fyne.KeyName, shift bool) {
 	mod := fyne.KeyModifierShortcutDefault
 	if shift {
 		mod |= fyne.KeyModifierShift
@@ -59,7 +60,7 @@ func ctrl(e *editor, name fyne.KeyName, shift bool) {
 }
 
 // gridLines returns the rows the editor's grid holds now, trimmed.
-func gridLines(e *editor) []string {
+func gridLines(e *Editor) []string {
 	var lines []string
 	for _, r := range e.grid.Rows {
 		lines = append(lines, strings.TrimSpace(rowText(r)))
@@ -72,22 +73,22 @@ func TestEditorTyping(t *testing.T) {
 		name  string
 		text  string
 		at    textbuf.Pos
-		do    func(e *editor)
+		do    func(e *Editor)
 		want  string
 		caret textbuf.Pos
 	}{
-		{name: "type", text: "ac", at: textbuf.Pos{Col: 1}, do: func(e *editor) { test.Type(e.page, "b") }, want: "abc", caret: textbuf.Pos{Col: 2}},
-		{name: "auto-indent", text: "\tif x {", at: textbuf.Pos{Col: 7}, do: func(e *editor) { key(e, fyne.KeyReturn); test.Type(e.page, "y") }, want: "\tif x {\n\t\ty", caret: textbuf.Pos{Line: 1, Col: 3}},
-		{name: "keep indent", text: "\tx := 1", at: textbuf.Pos{Col: 8}, do: func(e *editor) { key(e, fyne.KeyReturn); test.Type(e.page, "y") }, want: "\tx := 1\n\ty", caret: textbuf.Pos{Line: 1, Col: 2}},
-		{name: "brackets pair and step over", text: "", at: textbuf.Pos{}, do: func(e *editor) { test.Type(e.page, "f(x)") }, want: "f(x)", caret: textbuf.Pos{Col: 4}},
-		{name: "enter between braces", text: "func f() ", at: textbuf.Pos{Col: 9}, do: func(e *editor) { test.Type(e.page, "{"); key(e, fyne.KeyReturn); test.Type(e.page, "x") }, want: "func f() {\n\tx\n}", caret: textbuf.Pos{Line: 1, Col: 2}},
-		{name: "backspace deletes an empty pair", text: "", at: textbuf.Pos{}, do: func(e *editor) { test.Type(e.page, "(\""); key(e, fyne.KeyBackspace); key(e, fyne.KeyBackspace) }, want: "", caret: textbuf.Pos{}},
-		{name: "backspace joins lines", text: "a\nb", at: textbuf.Pos{Line: 1}, do: func(e *editor) { key(e, fyne.KeyBackspace) }, want: "ab", caret: textbuf.Pos{Col: 1}},
-		{name: "delete", text: "abc", at: textbuf.Pos{Col: 1}, do: func(e *editor) { key(e, fyne.KeyDelete) }, want: "ac", caret: textbuf.Pos{Col: 1}},
-		{name: "backspace one rune of many bytes", text: "a世🙂", at: textbuf.Pos{Col: 3}, do: func(e *editor) { key(e, fyne.KeyBackspace) }, want: "a世", caret: textbuf.Pos{Col: 2}},
-		{name: "combining mark", text: "e", at: textbuf.Pos{Col: 1}, do: func(e *editor) { test.Type(e.page, "\u0301x") }, want: "e\u0301x", caret: textbuf.Pos{Col: 3}},
-		{name: "type over selection", text: "hello world", at: textbuf.Pos{Col: 6}, do: func(e *editor) { shiftKey(e, fyne.KeyEnd); test.Type(e.page, "you") }, want: "hello you", caret: textbuf.Pos{Col: 9}},
-		{name: "tab", text: "x", at: textbuf.Pos{}, do: func(e *editor) { key(e, fyne.KeyTab) }, want: "\tx", caret: textbuf.Pos{Col: 1}},
+		{name: "type", text: "ac", at: textbuf.Pos{Col: 1}, do: func(e *Editor) { test.Type(e.page, "b") }, want: "abc", caret: textbuf.Pos{Col: 2}},
+		{name: "auto-indent", text: "\tif x {", at: textbuf.Pos{Col: 7}, do: func(e *Editor) { key(e, fyne.KeyReturn); test.Type(e.page, "y") }, want: "\tif x {\n\t\ty", caret: textbuf.Pos{Line: 1, Col: 3}},
+		{name: "keep indent", text: "\tx := 1", at: textbuf.Pos{Col: 8}, do: func(e *Editor) { key(e, fyne.KeyReturn); test.Type(e.page, "y") }, want: "\tx := 1\n\ty", caret: textbuf.Pos{Line: 1, Col: 2}},
+		{name: "brackets pair and step over", text: "", at: textbuf.Pos{}, do: func(e *Editor) { test.Type(e.page, "f(x)") }, want: "f(x)", caret: textbuf.Pos{Col: 4}},
+		{name: "enter between braces", text: "func f() ", at: textbuf.Pos{Col: 9}, do: func(e *Editor) { test.Type(e.page, "{"); key(e, fyne.KeyReturn); test.Type(e.page, "x") }, want: "func f() {\n\tx\n}", caret: textbuf.Pos{Line: 1, Col: 2}},
+		{name: "backspace deletes an empty pair", text: "", at: textbuf.Pos{}, do: func(e *Editor) { test.Type(e.page, "(\""); key(e, fyne.KeyBackspace); key(e, fyne.KeyBackspace) }, want: "", caret: textbuf.Pos{}},
+		{name: "backspace joins lines", text: "a\nb", at: textbuf.Pos{Line: 1}, do: func(e *Editor) { key(e, fyne.KeyBackspace) }, want: "ab", caret: textbuf.Pos{Col: 1}},
+		{name: "delete", text: "abc", at: textbuf.Pos{Col: 1}, do: func(e *Editor) { key(e, fyne.KeyDelete) }, want: "ac", caret: textbuf.Pos{Col: 1}},
+		{name: "backspace one rune of many bytes", text: "a世🙂", at: textbuf.Pos{Col: 3}, do: func(e *Editor) { key(e, fyne.KeyBackspace) }, want: "a世", caret: textbuf.Pos{Col: 2}},
+		{name: "combining mark", text: "e", at: textbuf.Pos{Col: 1}, do: func(e *Editor) { test.Type(e.page, "\u0301x") }, want: "e\u0301x", caret: textbuf.Pos{Col: 3}},
+		{name: "type over selection", text: "hello world", at: textbuf.Pos{Col: 6}, do: func(e *Editor) { shiftKey(e, fyne.KeyEnd); test.Type(e.page, "you") }, want: "hello you", caret: textbuf.Pos{Col: 9}},
+		{name: "tab", text: "x", at: textbuf.Pos{}, do: func(e *Editor) { key(e, fyne.KeyTab) }, want: "\tx", caret: textbuf.Pos{Col: 1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -109,16 +110,16 @@ func TestEditorMoves(t *testing.T) {
 	tests := []struct {
 		name string
 		at   textbuf.Pos
-		do   func(e *editor)
+		do   func(e *Editor)
 		want textbuf.Pos
 	}{
-		{name: "home to indent", at: textbuf.Pos{Col: 5}, do: func(e *editor) { key(e, fyne.KeyHome) }, want: textbuf.Pos{Col: 2}},
-		{name: "home twice", at: textbuf.Pos{Col: 5}, do: func(e *editor) { key(e, fyne.KeyHome, fyne.KeyHome) }, want: textbuf.Pos{}},
-		{name: "end", at: textbuf.Pos{Line: 1}, do: func(e *editor) { key(e, fyne.KeyEnd) }, want: textbuf.Pos{Line: 1, Col: 11}},
-		{name: "right wraps", at: textbuf.Pos{Col: 7}, do: func(e *editor) { key(e, fyne.KeyRight) }, want: textbuf.Pos{Line: 1}},
-		{name: "down keeps column", at: textbuf.Pos{Line: 1, Col: 8}, do: func(e *editor) { key(e, fyne.KeyDown, fyne.KeyDown) }, want: textbuf.Pos{Line: 3, Col: 8}},
-		{name: "ctrl end", at: textbuf.Pos{}, do: func(e *editor) { ctrl(e, fyne.KeyEnd, false) }, want: textbuf.Pos{Line: 203}},
-		{name: "ctrl home", at: textbuf.Pos{Line: 100, Col: 2}, do: func(e *editor) { ctrl(e, fyne.KeyHome, false) }, want: textbuf.Pos{}},
+		{name: "home to indent", at: textbuf.Pos{Col: 5}, do: func(e *Editor) { key(e, fyne.KeyHome) }, want: textbuf.Pos{Col: 2}},
+		{name: "home twice", at: textbuf.Pos{Col: 5}, do: func(e *Editor) { key(e, fyne.KeyHome, fyne.KeyHome) }, want: textbuf.Pos{}},
+		{name: "end", at: textbuf.Pos{Line: 1}, do: func(e *Editor) { key(e, fyne.KeyEnd) }, want: textbuf.Pos{Line: 1, Col: 11}},
+		{name: "right wraps", at: textbuf.Pos{Col: 7}, do: func(e *Editor) { key(e, fyne.KeyRight) }, want: textbuf.Pos{Line: 1}},
+		{name: "down keeps column", at: textbuf.Pos{Line: 1, Col: 8}, do: func(e *Editor) { key(e, fyne.KeyDown, fyne.KeyDown) }, want: textbuf.Pos{Line: 3, Col: 8}},
+		{name: "ctrl end", at: textbuf.Pos{}, do: func(e *Editor) { ctrl(e, fyne.KeyEnd, false) }, want: textbuf.Pos{Line: 203}},
+		{name: "ctrl home", at: textbuf.Pos{Line: 100, Col: 2}, do: func(e *Editor) { ctrl(e, fyne.KeyHome, false) }, want: textbuf.Pos{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -128,8 +129,8 @@ func TestEditorMoves(t *testing.T) {
 			if e.caret != tt.want {
 				t.Errorf("caret = %v, want %v", e.caret, tt.want)
 			}
-			if !e.selection().Empty() {
-				t.Errorf("selection %v after a move without Shift", e.selection())
+			if !e.Selection().Empty() {
+				t.Errorf("selection %v after a move without Shift", e.Selection())
 			}
 		})
 	}
@@ -172,7 +173,7 @@ func TestEditorCaretStaysInView(t *testing.T) {
 
 func TestEditorShowLine(t *testing.T) {
 	e := newTestEditor(t, numberedText(5000), false)
-	e.showLine(2500)
+	e.ShowLine(2500)
 	e.centreLine(2499)
 	found := false
 	for _, l := range gridLines(e) {
@@ -186,8 +187,8 @@ func TestEditorShowLine(t *testing.T) {
 func TestEditorShowLineBeforeLayout(t *testing.T) {
 	test.NewTempApp(t)
 	buf := textbuf.New(numberedText(1000))
-	e := newEditor(buf, nil)
-	e.showLine(700) // a new tab has no size yet
+	e := New(buf, nil)
+	e.ShowLine(700) // a new tab has no size yet
 	w := test.NewTempWindow(t, e)
 	w.Resize(fyne.NewSize(400, 300))
 	found := false
@@ -203,40 +204,40 @@ func TestEditorSelection(t *testing.T) {
 	e := newTestEditor(t, "foo barBaz\nqux", false)
 	e.moveTo(textbuf.Pos{Col: 1}, false)
 	shiftKey(e, fyne.KeyRight, fyne.KeyRight, fyne.KeyDown)
-	if got := e.selectedText(); got != "oo barBaz\nqux" {
+	if got := e.SelectedText(); got != "oo barBaz\nqux" {
 		t.Errorf("shift+arrows selected %q", got)
 	}
 	key(e, fyne.KeyLeft)
-	if !e.selection().Empty() || e.caret != (textbuf.Pos{Col: 1}) {
+	if !e.Selection().Empty() || e.caret != (textbuf.Pos{Col: 1}) {
 		t.Errorf("Left did not collapse to the start: caret %v", e.caret)
 	}
 	cell := e.look.cell
 	g := float32(gutterWidth(e.buf.LineCount()))
 	test.DoubleTap(e.page) // at 0,0: the gutter, so the first word
-	if got := e.selectedText(); got != "foo" {
+	if got := e.SelectedText(); got != "foo" {
 		t.Errorf("double tap selected %q", got)
 	}
 	e.page.DoubleTapped(&fyne.PointEvent{Position: fyne.NewPos((g+6)*cell.Width, cell.Height/2)})
-	if got := e.selectedText(); got != "barBaz" {
+	if got := e.SelectedText(); got != "barBaz" {
 		t.Errorf("double tap on barBaz selected %q", got)
 	}
 	test.TapAt(e.page, fyne.NewPos((g+2)*cell.Width+1, cell.Height*1.5))
-	if e.caret != (textbuf.Pos{Line: 1, Col: 2}) || !e.selection().Empty() {
-		t.Errorf("tap: caret %v selection %v", e.caret, e.selection())
+	if e.caret != (textbuf.Pos{Line: 1, Col: 2}) || !e.Selection().Empty() {
+		t.Errorf("tap: caret %v selection %v", e.caret, e.Selection())
 	}
 	e.page.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos((g+4)*cell.Width, cell.Height/2)}})
-	if got := e.selectedText(); got != "barBaz\nqu" {
+	if got := e.SelectedText(); got != "barBaz\nqu" {
 		t.Errorf("drag selected %q", got)
 	}
 	e.page.TypedShortcut(&fyne.ShortcutSelectAll{})
-	if got := e.selectedText(); got != e.buf.Text() {
+	if got := e.SelectedText(); got != e.buf.Text() {
 		t.Errorf("select all selected %q", got)
 	}
 }
 
 func TestEditorClipboard(t *testing.T) {
 	e := newTestEditor(t, "one two", false)
-	e.selectRange(textbuf.Range{Start: textbuf.Pos{Col: 4}, End: textbuf.Pos{Col: 7}})
+	e.SelectRange(textbuf.Range{Start: textbuf.Pos{Col: 4}, End: textbuf.Pos{Col: 7}})
 	e.page.TypedShortcut(&fyne.ShortcutCopy{})
 	if got := fyne.CurrentApp().Clipboard().Content(); got != "two" {
 		t.Errorf("clipboard after copy = %q", got)
@@ -279,12 +280,12 @@ func TestEditorUndoRedo(t *testing.T) {
 
 func TestEditorIndentSelection(t *testing.T) {
 	e := newTestEditor(t, "a\n\tb\n\nc", false)
-	e.selectRange(textbuf.Range{Start: textbuf.Pos{Col: 0}, End: textbuf.Pos{Line: 3}})
+	e.SelectRange(textbuf.Range{Start: textbuf.Pos{Col: 0}, End: textbuf.Pos{Line: 3}})
 	key(e, fyne.KeyTab)
 	if got := e.buf.Text(); got != "\ta\n\t\tb\n\nc" {
 		t.Fatalf("after Tab: %q", got)
 	}
-	if got := e.selectedText(); got != "\ta\n\t\tb\n" {
+	if got := e.SelectedText(); got != "\ta\n\t\tb\n" {
 		t.Errorf("selection after Tab: %q", got)
 	}
 	shiftKey(e, fyne.KeyTab)
@@ -306,7 +307,7 @@ func TestEditorFind(t *testing.T) {
 	if got := e.bars.count.Text; got != "4 of 12" {
 		t.Errorf("count = %q, want 4 of 12", got)
 	}
-	if got := e.selection(); got != (textbuf.Range{Start: textbuf.Pos{Line: 3, Col: 2}, End: textbuf.Pos{Line: 3, Col: 5}}) {
+	if got := e.Selection(); got != (textbuf.Range{Start: textbuf.Pos{Line: 3, Col: 2}, End: textbuf.Pos{Line: 3, Col: 5}}) {
 		t.Errorf("selected %v", got)
 	}
 	e.bars.step(-1)
@@ -367,4 +368,13 @@ func TestEditorRefreshSkipsUnchanged(t *testing.T) {
 	if &e.grid.Rows[0] != &rows[0] {
 		t.Error("Refresh with nothing changed rebuilt the rows")
 	}
+}
+
+// rowText is the text of a grid row.
+func rowText(row widget.TextGridRow) string {
+	var b strings.Builder
+	for _, c := range row.Cells {
+		b.WriteRune(c.Rune)
+	}
+	return b.String()
 }

@@ -1,4 +1,4 @@
-package ui
+package editor
 
 import (
 	"image/color"
@@ -13,7 +13,7 @@ import (
 
 // drawnColor returns the colour the grid's renderer holds for the text of
 // cell col in grid row row: what is painted, not what grid.Rows asks for.
-func drawnColor(t *testing.T, e *editor, row, col int) color.Color {
+func drawnColor(t *testing.T, e *Editor, row, col int) color.Color {
 	t.Helper()
 	content := test.WidgetRenderer(e.grid).Objects()[0].(fyne.Widget)
 	for _, r := range test.WidgetRenderer(content).Objects() {

@@ -1,4 +1,4 @@
-package ui
+package editor
 
 import (
 	"fmt"
@@ -17,11 +17,11 @@ import (
 // editorBars are the small bars over an editor: find in file (Ctrl+F)
 // and go to line (Ctrl+G). At most one shows. Main goroutine only.
 type editorBars struct {
-	e   *editor
+	e   *Editor
 	box *fyne.Container // holds the bar that shows, or nothing
 
-	query, line *barEntry
-	replace     *barEntry
+	query, line *BarEntry
+	replace     *BarEntry
 	count       *widget.Label
 	find, goTo  fyne.CanvasObject
 
@@ -30,7 +30,7 @@ type editorBars struct {
 	version int // the editor's version matches were found at
 }
 
-func newEditorBars(e *editor) *editorBars {
+func newEditorBars(e *Editor) *editorBars {
 	b := &editorBars{e: e, current: -1}
 	b.query = newBarEntry(b.hide)
 	b.query.SetPlaceHolder("Find")
@@ -61,8 +61,8 @@ func newEditorBars(e *editor) *editorBars {
 // one line, else with the word at the caret, and focuses its entry with
 // its text selected, so that typing replaces it.
 func (b *editorBars) showFind() {
-	if sel := b.e.selection(); !sel.Empty() && sel.Start.Line == sel.End.Line {
-		b.query.SetText(b.e.selectedText())
+	if sel := b.e.Selection(); !sel.Empty() && sel.Start.Line == sel.End.Line {
+		b.query.SetText(b.e.SelectedText())
 	} else if w := wordAtCaret(b.e); w != "" {
 		b.query.SetText(w)
 	}
@@ -72,7 +72,7 @@ func (b *editorBars) showFind() {
 }
 
 // wordAtCaret is the identifier at or just before the caret, or "".
-func wordAtCaret(e *editor) string {
+func wordAtCaret(e *Editor) string {
 	line := e.buf.Line(e.caret.Line)
 	start, end := textbuf.WordAt(line, e.caret.Col)
 	w := string([]rune(line)[start:end])
@@ -108,7 +108,7 @@ func (b *editorBars) currentMatches() []textbuf.Range {
 // when the selection is none) and selects the next.
 func (b *editorBars) replaceOne() {
 	ms := b.currentMatches()
-	sel := b.e.selection()
+	sel := b.e.Selection()
 	for _, m := range ms {
 		if m == sel {
 			b.e.replaceSelection(b.replace.Text)
@@ -138,7 +138,7 @@ func (b *editorBars) showGoto() {
 	b.show(b.goTo, b.line)
 }
 
-func (b *editorBars) show(bar fyne.CanvasObject, entry *barEntry) {
+func (b *editorBars) show(bar fyne.CanvasObject, entry *BarEntry) {
 	b.box.Objects = []fyne.CanvasObject{bar}
 	b.box.Refresh()
 	b.e.content.Refresh()
@@ -166,7 +166,7 @@ func (b *editorBars) search() {
 	b.version = b.e.version
 	b.current = -1
 	if len(b.matches) > 0 {
-		b.selectMatch(b.firstFrom(b.e.selection().Start))
+		b.selectMatch(b.firstFrom(b.e.Selection().Start))
 	}
 	b.showCount()
 	b.e.invalidate() // every match is highlighted
@@ -184,7 +184,7 @@ func (b *editorBars) step(dir int) {
 		b.showCount()
 		return
 	}
-	sel := b.e.selection()
+	sel := b.e.Selection()
 	i := b.firstFrom(sel.End)
 	if dir < 0 {
 		i = b.firstFrom(sel.Start) - 1
@@ -206,7 +206,7 @@ func (b *editorBars) firstFrom(p textbuf.Pos) int {
 func (b *editorBars) selectMatch(i int) {
 	i %= len(b.matches)
 	b.current = i
-	b.e.selectRange(b.matches[i])
+	b.e.SelectRange(b.matches[i])
 }
 
 func (b *editorBars) showCount() {
@@ -220,11 +220,11 @@ func (b *editorBars) showCount() {
 	}
 }
 
-// find shows the find bar (Ctrl+F).
-func (e *editor) find() { e.bars.showFind() }
+// ShowFind shows the ShowFind bar (Ctrl+F).
+func (e *Editor) ShowFind() { e.bars.showFind() }
 
-// goToLine shows the go-to-line bar (Ctrl+G).
-func (e *editor) goToLine() { e.bars.showGoto() }
+// ShowGoToLine shows the go-to-line bar (Ctrl+G).
+func (e *Editor) ShowGoToLine() { e.bars.showGoto() }
 
 // goToLine moves the caret to the line number in text and hides the bar.
 func (b *editorBars) goToLine(text string) {
@@ -234,25 +234,25 @@ func (b *editorBars) goToLine(text string) {
 		return
 	}
 	b.hide()
-	b.e.showLine(n)
+	b.e.ShowLine(n)
 	b.e.centreLine(b.e.caret.Line)
 }
 
-// barEntry is the entry of a bar: Escape hides the bar.
-type barEntry struct {
+// BarEntry is the entry of a bar: Escape hides the bar.
+type BarEntry struct {
 	widget.Entry
 	onEscape func()
 }
 
-func newBarEntry(onEscape func()) *barEntry {
-	e := &barEntry{onEscape: onEscape}
+func newBarEntry(onEscape func()) *BarEntry {
+	e := &BarEntry{onEscape: onEscape}
 	e.ExtendBaseWidget(e)
 	return e
 }
 
 // TypedKey hides the bar on Escape and otherwise types as an Entry does.
 // Main goroutine, like every event.
-func (e *barEntry) TypedKey(ev *fyne.KeyEvent) {
+func (e *BarEntry) TypedKey(ev *fyne.KeyEvent) {
 	if ev.Name == fyne.KeyEscape {
 		e.onEscape()
 		return

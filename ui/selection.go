@@ -4,12 +4,13 @@ import (
 	"context"
 	"fmt"
 
-	"fyne.io/fyne/v2"
-
 	"trestle/app/errdefs"
 	"trestle/app/textbuf"
 	"trestle/app/workbench"
 )
+
+// The person's selection and caret, for the tools: what is selected in the
+// active editor, selecting a range in a file, where the caret is.
 
 // Selection returns the active editor's path, selected text and range.
 // With no editor open it is an error wrapping errdefs.ErrNotFound. Safe for
@@ -53,57 +54,9 @@ func (w *Window) SelectRange(ctx context.Context, rel string, startLine, startCo
 // on the main goroutine.
 func (w *Window) CaretPosition() (line, col int) {
 	if e := w.tabs.activeEditor(); e != nil {
-		return e.caret.Line + 1, e.caret.Col + 1
+		return e.Caret().Line + 1, e.Caret().Col + 1
 	}
 	return 0, 0
-}
-
-// confirmQuit closes the window, first asking whether to save when any tab
-// has unsaved changes. It is the window's close intercept and runs on the
-// main goroutine.
-func (w *Window) confirmQuit() {
-	dirty := w.tabs.dirtyTabs()
-	if len(dirty) == 0 {
-		w.win.Close()
-		return
-	}
-	msg := fmt.Sprintf("%d file(s) have unsaved changes: %s", len(dirty), fileNames(dirty))
-	askSave(w.win, "Quit Trestle", msg, func() {
-		w.tabs.saveAll(func(ok bool) {
-			if ok {
-				w.win.Close()
-			}
-		})
-	}, w.win.Close)
-}
-
-// editorShortcuts binds Ctrl+S (save), Ctrl+W (close the tab), Ctrl+F
-// (find) and Ctrl+G (go to line) for
-// when the focus is outside the editor; a focused editor saves itself.
-// Main goroutine only.
-func (w *Window) editorShortcuts() {
-	w.shortcut(fyne.KeyS, w.tabs.saveActive)
-	w.shortcut(fyne.KeyW, w.closeActiveTab)
-	w.shortcut(fyne.KeyF, func() { w.withEditor((*editor).find) })
-	w.shortcut(fyne.KeyG, func() { w.withEditor((*editor).goToLine) })
-}
-
-// withEditor calls fn with the active editor, if there is one.
-func (w *Window) withEditor(fn func(*editor)) {
-	if e := w.tabs.activeEditor(); e != nil {
-		fn(e)
-	}
-}
-
-// saveAll saves every tab with unsaved changes. Main goroutine only.
-func (w *Window) saveAll() { w.tabs.saveAll(nil) }
-
-// closeActiveTab closes the selected tab, asking first when it has unsaved
-// changes. Main goroutine only.
-func (w *Window) closeActiveTab() {
-	if t := w.tabs.current(); t != nil {
-		w.tabs.askClose(t.item)
-	}
 }
 
 // selection describes the active editor's selection for the tools.
@@ -112,9 +65,9 @@ func (a *tabArea) selection() (workbench.EditorSelection, bool) {
 	if t == nil || t.view == nil {
 		return workbench.EditorSelection{}, false
 	}
-	sel := t.view.selection()
+	sel := t.view.Selection()
 	return workbench.EditorSelection{
-		Path: t.path, Text: t.view.selectedText(),
+		Path: t.path, Text: t.view.SelectedText(),
 		StartLine: sel.Start.Line + 1, StartCol: sel.Start.Col + 1,
 		EndLine: sel.End.Line + 1, EndCol: sel.End.Col + 1,
 	}, true
@@ -128,7 +81,7 @@ func (a *tabArea) selectRange(f loaded, r textbuf.Range) bool {
 	if t == nil || t.view == nil {
 		return false
 	}
-	t.view.selectRange(r)
-	t.view.centreLine(t.view.caret.Line)
+	t.view.SelectRange(r)
+	t.view.CentreCaret()
 	return true
 }

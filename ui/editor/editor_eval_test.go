@@ -1,4 +1,4 @@
-package ui
+package editor
 
 import (
 	"testing"
@@ -43,10 +43,10 @@ func TestCodeAround(t *testing.T) {
 func TestEditorCtrlEnterEvaluates(t *testing.T) {
 	e := newTestEditor(t, "x := 2\nx * 3\n", true)
 	var got []string
-	e.onEval = func(code string) { got = append(got, code) }
+	e.OnEval = func(code string) { got = append(got, code) }
 	e.moveTo(textbuf.Pos{Line: 1, Col: 2}, false)
 	ctrl(e, fyne.KeyReturn, false)
-	e.selectRange(textbuf.Range{Start: textbuf.Pos{}, End: textbuf.Pos{Line: 0, Col: 1}})
+	e.SelectRange(textbuf.Range{Start: textbuf.Pos{}, End: textbuf.Pos{Line: 0, Col: 1}})
 	ctrl(e, fyne.KeyEnter, false)
 	e.moveTo(textbuf.Pos{Line: 2}, false) // the empty last line: nothing to evaluate
 	ctrl(e, fyne.KeyReturn, false)

@@ -1,4 +1,4 @@
-package ui
+package editor
 
 import (
 	"path"
@@ -13,7 +13,7 @@ import (
 	"trestle/app/textbuf"
 )
 
-// editor is a code editor for one file. The page inside its Scroll is as
+// Editor is a code editor for one file. The page inside its Scroll is as
 // large as the whole text, but its TextGrid holds only the rows and
 // columns in view, so a file of 100k lines costs no more than a screenful
 // to draw; a keystroke changes one line of the buffer, re-highlights the
@@ -22,7 +22,7 @@ import (
 // commands, editor_input.go the keyboard and mouse, editor_render.go the
 // drawing and editor_find.go the find and go-to-line bars. Like every
 // widget it must be used on the main goroutine.
-type editor struct {
+type Editor struct {
 	widget.BaseWidget
 
 	buf      *textbuf.Buffer
@@ -33,7 +33,6 @@ type editor struct {
 	lastCell int         // the display column the last Up or Down aimed for
 	tabWidth int
 	maxCells int // display cells in the widest line seen; only grows
-	mark     int // the line Open last brought into view, 1-based; 0 for none
 	version  int // counts edits and reloads, for the find bar
 	// gitMarks are the lines changed against git's HEAD, for the gutter.
 	gitMarks map[int]gitstatus.Change
@@ -48,7 +47,7 @@ type editor struct {
 	// wrote it, so that a watcher event for our own save is ignored.
 	diskHash [32]byte
 
-	page    *editorPage
+	page    *Page
 	scroll  *container.Scroll
 	grid    *widget.TextGrid
 	cursor  *canvas.Rectangle
@@ -63,13 +62,13 @@ type editor struct {
 	centre   bool // bring it a third down the view, not just inside it (a jump)
 	shift    bool // a Shift key is down
 	pressed  bool // MouseDown placed the caret; the Tapped that follows is ignored
-	modified bool // the buffer's Modified at the last onChange
+	modified bool // the buffer's Modified at the last OnModified
 
-	onChange func()              // after an edit changed whether the text is modified
-	onCaret  func(line, col int) // after the caret moved; 1-based
-	onEdit   func()              // after the text changed
-	onSave   func()              // Ctrl+S
-	onEval   func(code string)   // Ctrl+Enter, with the code to evaluate
+	OnModified func()              // after an edit changed whether the text is modified
+	OnCaret    func(line, col int) // after the caret moved; 1-based
+	OnEdit     func()              // after the text changed
+	OnSave     func()              // Ctrl+S
+	OnEval     func(code string)   // Ctrl+Enter, with the code to evaluate
 
 	intel *editorIntel // gopls's diagnostics, hover, completion (editor_lsp.go); nil without
 	// float holds the hover and completion boxes over the text: inside the
@@ -77,10 +76,10 @@ type editor struct {
 	float *fyne.Container
 }
 
-// newEditor returns an editor on buf, highlighted with hl (nil for none),
-// for the file named name (used to decide on colours).
-func newEditor(buf *textbuf.Buffer, hl *textbuf.Highlighter) *editor {
-	e := &editor{buf: buf, hl: hl, wantCell: -1, tabWidth: textbuf.DefaultTabWidth, stale: true}
+// New returns an editor on buf, highlighted with hl (nil: not Go source),
+// with nothing selected and the caret at the start. Main goroutine only.
+func New(buf *textbuf.Buffer, hl *textbuf.Highlighter) *Editor {
+	e := &Editor{buf: buf, hl: hl, wantCell: -1, tabWidth: textbuf.DefaultTabWidth, stale: true}
 	e.grid = widget.NewTextGrid()
 	e.cursor = canvas.NewRectangle(nil)
 	e.page = newEditorPage(e)
@@ -97,18 +96,18 @@ func newEditor(buf *textbuf.Buffer, hl *textbuf.Highlighter) *editor {
 }
 
 // followEdits keeps the highlighting in step with every edit of the buffer.
-func (e *editor) followEdits() {
+func (e *Editor) followEdits() {
 	buf, hl := e.buf, e.hl
 	if hl != nil {
 		buf.OnChange = func(c textbuf.Change) { hl.Apply(c, buf.LineCount(), buf.Line) }
 	}
 }
 
-// setText replaces the text with buf, highlighted with hl (nil for none),
+// SetText replaces the text with buf, highlighted with hl (nil for none),
 // as read from disk with the given hash: the editor is unmodified, the
 // undo history starts again and the caret stays on its line where the new
 // text has one. Main goroutine only.
-func (e *editor) setText(buf *textbuf.Buffer, hl *textbuf.Highlighter, hash [32]byte) {
+func (e *Editor) SetText(buf *textbuf.Buffer, hl *textbuf.Highlighter, hash [32]byte) {
 	e.buf, e.hl, e.diskHash = buf, hl, hash
 	e.followEdits()
 	e.maxCells = e.measureAll()
@@ -117,11 +116,11 @@ func (e *editor) setText(buf *textbuf.Buffer, hl *textbuf.Highlighter, hash [32]
 	e.edited(e.caret)
 }
 
-// isGoFile reports whether name is highlighted as Go source.
-func isGoFile(name string) bool { return path.Ext(name) == ".go" }
+// IsGoFile reports whether name is highlighted as Go source.
+func IsGoFile(name string) bool { return path.Ext(name) == ".go" }
 
 // measureAll returns the display width of the widest line.
-func (e *editor) measureAll() int {
+func (e *Editor) measureAll() int {
 	widest := 0
 	for i := range e.buf.LineCount() {
 		widest = max(widest, textbuf.Cells(e.buf.Line(i), e.tabWidth))
@@ -129,8 +128,8 @@ func (e *editor) measureAll() int {
 	return widest
 }
 
-// setTabWidth shows tabs at n cells (n < 1: the default).
-func (e *editor) setTabWidth(n int) {
+// SetTabWidth shows tabs at n cells (n < 1: the default).
+func (e *Editor) SetTabWidth(n int) {
 	if n < 1 {
 		n = textbuf.DefaultTabWidth
 	}
@@ -142,33 +141,33 @@ func (e *editor) setTabWidth(n int) {
 	e.invalidate()
 }
 
-// selection returns the selected range, ordered; empty when none.
-func (e *editor) selection() textbuf.Range {
+// Selection returns the selected range, ordered; empty when none.
+func (e *Editor) Selection() textbuf.Range {
 	return textbuf.Range{Start: e.anchor, End: e.caret}.Ordered()
 }
 
-// selectedText returns the selected text with LF line endings.
-func (e *editor) selectedText() string {
-	return e.buf.Slice(e.selection())
+// SelectedText returns the selected text with LF line endings.
+func (e *Editor) SelectedText() string {
+	return e.buf.Slice(e.Selection())
 }
 
 // moveTo puts the caret at p (clamped), extending the selection when
 // extend is set and collapsing it otherwise. A move ends the typing run.
-func (e *editor) moveTo(p textbuf.Pos, extend bool) {
+func (e *Editor) moveTo(p textbuf.Pos, extend bool) {
 	e.buf.Seal()
 	e.setCaret(p, extend)
 }
 
 // setCaret puts the caret at p without ending the typing run.
-func (e *editor) setCaret(p textbuf.Pos, extend bool) {
+func (e *Editor) setCaret(p textbuf.Pos, extend bool) {
 	p = e.buf.Clamp(p)
-	old := e.selection()
+	old := e.Selection()
 	oldCaret := e.caret
 	e.caret = p
 	if !extend {
 		e.anchor = p
 	}
-	if e.caret == oldCaret && e.selection() == old {
+	if e.caret == oldCaret && e.Selection() == old {
 		return
 	}
 	e.wantCell = -1
@@ -177,23 +176,23 @@ func (e *editor) setCaret(p textbuf.Pos, extend bool) {
 	e.caretMoved()
 }
 
-// selectRange selects r, the caret at its end.
-func (e *editor) selectRange(r textbuf.Range) {
+// SelectRange selects r, the caret at its end.
+func (e *Editor) SelectRange(r textbuf.Range) {
 	e.moveTo(r.Start, false)
 	e.moveTo(r.End, true)
 }
 
 // replaceSelection replaces the selection (or inserts at the caret) with s
 // and puts the caret after it.
-func (e *editor) replaceSelection(s string) {
-	end := e.buf.Replace(e.selection(), s)
+func (e *Editor) replaceSelection(s string) {
+	end := e.buf.Replace(e.Selection(), s)
 	e.edited(end)
 }
 
 // edited updates everything that follows a change to the text: the page
 // size, the rows, the caret (going to p, the selection collapsed) and the
 // modified flag.
-func (e *editor) edited(p textbuf.Pos) {
+func (e *Editor) edited(p textbuf.Pos) {
 	e.version++
 	p = e.buf.Clamp(p)
 	e.maxCells = max(e.maxCells, textbuf.Cells(e.buf.Line(p.Line), e.tabWidth))
@@ -206,48 +205,48 @@ func (e *editor) edited(p textbuf.Pos) {
 	if e.intel != nil {
 		e.intel.edited()
 	}
-	if e.onEdit != nil {
-		e.onEdit()
+	if e.OnEdit != nil {
+		e.OnEdit()
 	}
 }
 
-// checkModified tells onChange when the modified flag changed.
-func (e *editor) checkModified() {
+// checkModified tells OnModified when the modified flag changed.
+func (e *Editor) checkModified() {
 	if m := e.buf.Modified(); m != e.modified {
 		e.modified = m
-		if e.onChange != nil {
-			e.onChange()
+		if e.OnModified != nil {
+			e.OnModified()
 		}
 	}
 }
 
-// caretMoved tells onCaret where the caret is.
-func (e *editor) caretMoved() {
-	if e.onCaret != nil {
-		e.onCaret(e.caret.Line+1, e.caret.Col+1)
+// caretMoved tells OnCaret where the caret is.
+func (e *Editor) caretMoved() {
+	if e.OnCaret != nil {
+		e.OnCaret(e.caret.Line+1, e.caret.Col+1)
 	}
 }
 
 // typeText replaces the selection with s, as typing does.
-func (e *editor) typeText(s string) {
+func (e *Editor) typeText(s string) {
 	e.replaceSelection(s)
 }
 
 // typeRune types r as a code editor does: brackets and quotes pair and
 // step over their closers, a } first on a line outdents it
 // (textbuf.TypeRune).
-func (e *editor) typeRune(r rune) {
-	e.apply(e.buf.TypeRune(e.selection(), r))
+func (e *Editor) typeRune(r rune) {
+	e.apply(e.buf.TypeRune(e.Selection(), r))
 }
 
 // newline is Enter: a line break indented as the line before, one step
 // deeper after an opening bracket or a case label (textbuf.Newline).
-func (e *editor) newline() {
-	e.apply(e.buf.Newline(e.selection()))
+func (e *Editor) newline() {
+	e.apply(e.buf.Newline(e.Selection()))
 }
 
 // apply makes a typed edit, or only moves the caret when it changes no text.
-func (e *editor) apply(t textbuf.Typed) {
+func (e *Editor) apply(t textbuf.Typed) {
 	if t.Text == "" && t.Replace.Empty() {
 		e.setCaret(t.Caret, false)
 		return
@@ -258,8 +257,8 @@ func (e *editor) apply(t textbuf.Typed) {
 
 // backspace deletes the selection, or the rune before the caret (joining
 // lines at a line's start).
-func (e *editor) backspace() {
-	sel := e.selection()
+func (e *Editor) backspace() {
+	sel := e.Selection()
 	if pair, ok := e.buf.PairAround(e.caret); ok && sel.Empty() {
 		sel = pair // "(|)": both go
 	} else if sel.Empty() {
@@ -269,15 +268,15 @@ func (e *editor) backspace() {
 }
 
 // deleteForward deletes the selection, or the rune after the caret.
-func (e *editor) deleteForward() {
-	sel := e.selection()
+func (e *Editor) deleteForward() {
+	sel := e.Selection()
 	if sel.Empty() {
 		sel.End = e.after(e.caret)
 	}
 	e.deleteRange(sel)
 }
 
-func (e *editor) deleteRange(r textbuf.Range) {
+func (e *Editor) deleteRange(r textbuf.Range) {
 	if r.Empty() {
 		return
 	}
@@ -286,7 +285,7 @@ func (e *editor) deleteRange(r textbuf.Range) {
 }
 
 // before returns the position one rune before p, across line breaks.
-func (e *editor) before(p textbuf.Pos) textbuf.Pos {
+func (e *Editor) before(p textbuf.Pos) textbuf.Pos {
 	switch {
 	case p.Col > 0:
 		return textbuf.Pos{Line: p.Line, Col: p.Col - 1}
@@ -297,7 +296,7 @@ func (e *editor) before(p textbuf.Pos) textbuf.Pos {
 }
 
 // after returns the position one rune after p, across line breaks.
-func (e *editor) after(p textbuf.Pos) textbuf.Pos {
+func (e *Editor) after(p textbuf.Pos) textbuf.Pos {
 	switch {
 	case p.Col < e.buf.LineLen(p.Line):
 		return textbuf.Pos{Line: p.Line, Col: p.Col + 1}
@@ -310,8 +309,8 @@ func (e *editor) after(p textbuf.Pos) textbuf.Pos {
 // selectedLines returns the lines a line command (indent, outdent) works
 // on: those of the selection, not counting a last line the selection only
 // reaches the start of.
-func (e *editor) selectedLines() (first, last int) {
-	sel := e.selection()
+func (e *Editor) selectedLines() (first, last int) {
+	sel := e.Selection()
 	first, last = sel.Start.Line, sel.End.Line
 	if last > first && sel.End.Col == 0 {
 		last--
@@ -320,7 +319,7 @@ func (e *editor) selectedLines() (first, last int) {
 }
 
 // indent puts a tab before every non-empty selected line.
-func (e *editor) indent() {
+func (e *Editor) indent() {
 	e.rewriteLines(func(line string) string {
 		if line == "" {
 			return line
@@ -331,7 +330,7 @@ func (e *editor) indent() {
 
 // outdent removes one tab, or up to a tab width of spaces, from the start
 // of every selected line.
-func (e *editor) outdent() {
+func (e *Editor) outdent() {
 	e.rewriteLines(func(line string) string {
 		if strings.HasPrefix(line, "\t") {
 			return line[1:]
@@ -343,7 +342,7 @@ func (e *editor) outdent() {
 
 // rewriteLines replaces each selected line by fn of it, as one undo step,
 // and selects the lines.
-func (e *editor) rewriteLines(fn func(string) string) {
+func (e *Editor) rewriteLines(fn func(string) string) {
 	first, last := e.selectedLines()
 	lines := make([]string, 0, last-first+1)
 	for i := first; i <= last; i++ {
@@ -359,40 +358,39 @@ func (e *editor) rewriteLines(fn func(string) string) {
 	e.invalidate()
 }
 
-// undo takes back the last group of edits.
-func (e *editor) undo() {
+// Undo takes back the last group of edits.
+func (e *Editor) Undo() {
 	if p, ok := e.buf.Undo(); ok {
 		e.edited(p)
 	}
 }
 
-// redo makes the last undone group of edits again.
-func (e *editor) redo() {
+// Redo makes the last undone group of edits again.
+func (e *Editor) Redo() {
 	if p, ok := e.buf.Redo(); ok {
 		e.edited(p)
 	}
 }
 
-// showLine puts the caret at the start of line (1-based, clamped) and
+// ShowLine puts the caret at the start of line (1-based, clamped) and
 // scrolls it into view, now or at the first layout.
-func (e *editor) showLine(line int) {
+func (e *Editor) ShowLine(line int) {
 	line = min(max(line, 1), e.buf.LineCount())
-	e.mark = line
 	e.centre = true
 	e.moveTo(textbuf.Pos{Line: line - 1}, false)
 	e.revealCaret()
 }
 
-// snapshot returns the text as it is saved and the state that marks it
+// Snapshot returns the text as it is saved and the state that marks it
 // saved when the write succeeds (see savedAt). It ends the typing run, so
 // typing during the write is a change.
-func (e *editor) snapshot() (text string, state int) {
+func (e *Editor) Snapshot() (text string, state int) {
 	return e.buf.FileText(), e.buf.SaveState()
 }
 
-// savedAt records that the text of state was written, and tells onChange
+// SavedAt records that the text of state was written, and tells OnModified
 // when that changed the modified flag.
-func (e *editor) savedAt(state int) {
+func (e *Editor) SavedAt(state int) {
 	e.buf.MarkSavedAt(state)
 	e.checkModified()
 }
@@ -400,8 +398,8 @@ func (e *editor) savedAt(state int) {
 // matchingBrackets is the bracket at (or just before) the caret and its
 // partner, skipping brackets in strings and comments, or nil; computed
 // once per text version and caret position.
-func (e *editor) matchingBrackets() []textbuf.Pos {
-	if !e.selection().Empty() {
+func (e *Editor) matchingBrackets() []textbuf.Pos {
+	if !e.Selection().Empty() {
 		return nil
 	}
 	c := &e.brackets
@@ -426,14 +424,14 @@ func (e *editor) matchingBrackets() []textbuf.Pos {
 	return c.at
 }
 
-// setGitMarks shows lines changed against git's HEAD in the gutter.
-func (e *editor) setGitMarks(m map[int]gitstatus.Change) {
+// SetGitMarks shows lines changed against git's HEAD in the gutter.
+func (e *Editor) SetGitMarks(m map[int]gitstatus.Change) {
 	e.gitMarks = m
 	e.invalidate()
 }
 
 // invalidate marks the rows stale and redraws them.
-func (e *editor) invalidate() {
+func (e *Editor) invalidate() {
 	e.stale = true
 	e.page.Refresh()
 }

@@ -1,4 +1,4 @@
-package ui
+package editor
 
 import (
 	"image/color"
@@ -23,7 +23,7 @@ func TestUndoOfALongLineScrollsBackToColumnZero(t *testing.T) {
 	if e.scroll.Offset.X == 0 {
 		t.Fatal("typing a 300-column line did not scroll right")
 	}
-	e.undo()
+	e.Undo()
 	if e.caret.Col != 0 || e.scroll.Offset.X != 0 {
 		t.Errorf("after undo: caret %v, horizontal offset %v; want column 0 in view (offset 0)", e.caret, e.scroll.Offset.X)
 	}
@@ -121,7 +121,7 @@ func TestFindHighlightsEveryMatchAndReplaces(t *testing.T) {
 	if got := e.buf.Text(); got != "bar x bar\nbar\n" {
 		t.Fatalf("All gave %q", got)
 	}
-	e.undo()
+	e.Undo()
 	if got := e.buf.Text(); got != "bar x foo\nfoo\n" {
 		t.Errorf("one undo after All gave %q, want the text before All", got)
 	}
