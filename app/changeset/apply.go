@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+
 	"trestle/app/errdefs"
 	"trestle/app/project"
 )

@@ -2,10 +2,11 @@ package changeset
 
 import (
 	"fmt"
-	"trestle/app/errdefs"
-	"trestle/app/store"
 
 	"github.com/aymanbagabas/go-udiff"
+
+	"trestle/app/errdefs"
+	"trestle/app/store"
 )
 
 // RejectSelection rejects, with the person's reason, the hunks sel picks

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+
 	"trestle/app/errdefs"
 	"trestle/app/project"
 	"trestle/app/store"

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
 	"trestle/app/errdefs"
 )
 
