@@ -10,12 +10,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"trestle/app/changeset"
 	"trestle/app/services"
 	"trestle/app/store"
 	"trestle/app/workbench"
+
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // changeSetServer is a headless server with a change-set manager over a

@@ -46,5 +46,15 @@ func TestHeadlessProposalIsAppliedInTheWindow(t *testing.T) {
 	if err != nil || !strings.Contains(string(data), "hello from a change set") {
 		t.Fatalf("main.go after apply: %q %v", data, err)
 	}
-	t.Logf("screenshot: %s", w.screenshot(t, "change-sets")) // for people; nothing compares it
+	// The screenshot once the window no longer lists the set as pending.
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		_, sc = call(t, window, "trestle_workbench", map[string]any{})
+		if pending, _ := sc["pending_change_sets"].([]any); len(pending) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the window still lists %v as pending", sc["pending_change_sets"])
+		}
+	}
+	t.Logf("screenshot: %s", w.screenshot(t, "change-sets"))
 }
