@@ -14,6 +14,8 @@ import (
 	"trestle/app/services"
 	"trestle/app/store"
 	"trestle/app/workbench"
+
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // changeSetServer is a headless server with a change-set manager over a
@@ -52,12 +54,14 @@ func TestProposeAndFollowAChangeSet(t *testing.T) {
 	if got := res.StructuredContent.(changeSetResult); got.SetState != "pending" || time.Since(start) < 900*time.Millisecond {
 		t.Fatalf("wait without a decision: %+v after %v", got, time.Since(start))
 	}
-	// The decision comes while the call waits (or just before it looks):
-	// either way it answers with it, long before its wait is over.
+	// The decision comes while the call waits: it answers then, not at its deadline.
+	waiting, answered := make(chan struct{}), make(chan *mcp.CallToolResult, 1)
 	start = time.Now()
-	go m.Reject(sc.ID, "not now")
-	res = srv.changeSet(ctx, changeSetParams{ID: sc.ID, WaitSeconds: 30})
-	if got := res.StructuredContent.(changeSetResult); got.SetState != "rejected" || got.Reason != "not now" || time.Since(start) > 20*time.Second {
+	go func() { close(waiting); answered <- srv.changeSet(ctx, changeSetParams{ID: sc.ID, WaitSeconds: 10}) }()
+	<-waiting
+	m.Reject(sc.ID, "not now")
+	res = <-answered
+	if got := res.StructuredContent.(changeSetResult); got.SetState != "rejected" || got.Reason != "not now" || time.Since(start) > 5*time.Second {
 		t.Fatalf("after reject: %+v after %v", got, time.Since(start))
 	}
 	if res := srv.withdraw(ctx, withdrawParams{ID: sc.ID}); !res.IsError {

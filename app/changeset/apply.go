@@ -3,7 +3,9 @@ package changeset
 import (
 	"fmt"
 	"io/fs"
+	"os"
 	"strings"
+
 	"trestle/app/errdefs"
 	"trestle/app/project"
 )
@@ -72,7 +74,12 @@ func (m *Manager) ApplySelection(id string, sel Selection, current ReadFunc, w W
 	if err != nil {
 		return checked, err
 	}
-	ops, texts, err := m.applyOps(cs, chosen, paths)
+	w, closeRoot, err := txnWriter(w, m.project.Root) // commit goes on with the same root
+	if err != nil {
+		return ChangeSet{}, fmt.Errorf("apply %s: nothing was written: %w", id, err)
+	}
+	defer closeRoot()
+	ops, texts, err := m.applyOps(cs, chosen, paths, readDirOf(w))
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("apply %s: %w", id, err)
 	}
@@ -206,10 +213,10 @@ func conflictList(found []conflict) string {
 // applyOps turns the chosen hunks into file operations, at the paths
 // checkCurrent confined: each file gets its base with the hunks applied so
 // far and the chosen ones. It returns the texts written, by path.
-func (m *Manager) applyOps(cs ChangeSet, chosen map[string][]int, paths map[string]project.Path) ([]fileOp, map[string]string, error) {
+func (m *Manager) applyOps(cs ChangeSet, chosen map[string][]int, paths map[string]project.Path, readDir func(string) ([]fs.DirEntry, error)) ([]fileOp, map[string]string, error) {
 	var ops []fileOp
 	texts := map[string]string{}
-	headIn := headFinder(m.project.Root)
+	headIn := headFinder(m.project.Root, readDir)
 	for _, f := range cs.Files {
 		ns, ok := chosen[f.Path]
 		if !ok {
@@ -227,6 +234,15 @@ func (m *Manager) applyOps(cs ChangeSet, chosen map[string][]int, paths map[stri
 		ops = append(ops, fileOp{rel: f.Path, abs: cp.Abs(), remove: f.Action == ActionDelete, data: texts[f.Path], mode: NewFileMode})
 	}
 	return ops, texts, nil
+}
+
+// readDirOf lists folders through w when it is an OSWriter (through its
+// os.Root), else directly.
+func readDirOf(w Writer) func(string) ([]fs.DirEntry, error) {
+	if ow, ok := w.(OSWriter); ok {
+		return ow.ReadDir
+	}
+	return os.ReadDir
 }
 
 // textWith is f's base with the hunks accepted applied: its new content

@@ -1,12 +1,12 @@
 package changeset
 
 import (
-	"encoding/json"
 	"fmt"
-	"trestle/app/errdefs"
-	"trestle/app/store"
 
 	"github.com/aymanbagabas/go-udiff"
+
+	"trestle/app/errdefs"
+	"trestle/app/store"
 )
 
 // RejectSelection rejects, with the person's reason, the hunks sel picks
@@ -71,17 +71,10 @@ func (m *Manager) EditFile(id, path, text string) (ChangeSet, error) {
 		if err != nil {
 			return err
 		}
-		record, err := json.Marshal(small)
-		if err != nil {
-			return err
-		}
-		// The bodies first: after a crash before the record, the next read
+		// After a crash between the bodies and the record, the next read
 		// finds the person's text with hunk states for the agent's, and
 		// gives them all pending (see normalizeBodies).
-		if err := m.store.WriteBlob(bodiesBucket, n, bodies); err != nil {
-			return err
-		}
-		if err := tx.Put(recordsBucket, n, record); err != nil {
+		if err := m.put(tx, n, small, bodies); err != nil {
 			return err
 		}
 		full.Bytes, out = small.Bytes, full

@@ -1,7 +1,7 @@
 package changeset
 
 import (
-	"os"
+	"io/fs"
 	"path"
 	"path/filepath"
 	"strings"
@@ -54,15 +54,17 @@ func gitMetadata(rel string, headIn func(dir string) bool) string {
 	}
 }
 
-// headFinder returns a cached headIn for gitMetadata over the folders of root.
-func headFinder(root string) func(dir string) bool {
+// headFinder returns a cached headIn for gitMetadata over the folders of
+// root, listed with readDir (os.ReadDir, or an apply's OSWriter.ReadDir,
+// through the transaction's os.Root).
+func headFinder(root string, readDir func(string) ([]fs.DirEntry, error)) func(dir string) bool {
 	seen := map[string]bool{}
 	return func(dir string) bool {
 		if has, ok := seen[dir]; ok {
 			return has
 		}
 		has := false
-		if entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir))); err == nil {
+		if entries, err := readDir(filepath.Join(root, filepath.FromSlash(dir))); err == nil {
 			for _, e := range entries {
 				if !e.IsDir() && strings.EqualFold(e.Name(), "HEAD") {
 					has = true

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
 	"trestle/app/project"
 	"trestle/app/store"
 )

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+
 	"trestle/app/errdefs"
 	"trestle/app/project"
 	"trestle/app/store"
@@ -103,16 +104,9 @@ func (m *Manager) Propose(base ReadFunc, in Proposal) (ChangeSet, error) {
 			return err
 		}
 		small.ID = idPrefix + strconv.FormatUint(n, 10)
-		record, err := json.Marshal(small)
-		if err != nil {
-			return err
-		}
-		// The bodies first: a crash before the commit leaves a blob no
-		// record names, which prune removes.
-		if err := m.store.WriteBlob(bodiesBucket, n, bodies); err != nil {
-			return err
-		}
-		if err := tx.Put(recordsBucket, n, record); err != nil {
+		// A crash before the commit leaves a blob no record names, which
+		// prune removes.
+		if err := m.put(tx, n, small, bodies); err != nil {
 			return err
 		}
 		return tx.AddToIndex(indexBucket, m.project.Root, n)
@@ -232,9 +226,7 @@ func (m *Manager) Withdraw(id string) (ChangeSet, error) {
 		if !cs.Undecided() {
 			return fmt.Errorf("change set %s is %s; only a pending, stale or conflicting one can be withdrawn: %w", id, cs.State, errdefs.ErrInvalid)
 		}
-		for i := range cs.Files {
-			turnUndecided(&cs.Files[i], FileWithdrawn)
-		}
+		turnUndecided(cs, FileWithdrawn)
 		cs.State, cs.Decided = StateWithdrawn, m.now().UTC()
 		settle(cs)
 		m.addHistory(cs, ActionWithdrawn, orUnknown(cs.Client), "withdrew this change set", nil)
@@ -251,9 +243,7 @@ func (m *Manager) Reject(id, reason string) (ChangeSet, error) {
 		if !cs.CanApply() {
 			return fmt.Errorf("change set %s is %s; only a pending, stale, conflicting or partly applied one can be rejected: %w", id, cs.State, errdefs.ErrInvalid)
 		}
-		for i := range cs.Files {
-			turnUndecided(&cs.Files[i], FileRejected)
-		}
+		turnUndecided(cs, FileRejected)
 		cs.Reason, cs.Decided = reason, m.now().UTC()
 		settle(cs)
 		m.addHistory(cs, ActionRejected, ByPerson, withReason("rejected everything pending", reason), nil)
@@ -261,11 +251,13 @@ func (m *Manager) Reject(id, reason string) (ChangeSet, error) {
 	})
 }
 
-// turnUndecided gives every undecided hunk of f state s.
-func turnUndecided(f *FileChange, s string) {
-	for j := range f.Hunks {
-		if undecidedHunk(f.Hunks[j].State) {
-			f.Hunks[j] = HunkState{N: f.Hunks[j].N, State: s}
+// turnUndecided gives every undecided hunk of cs state s.
+func turnUndecided(cs *ChangeSet, s string) {
+	for _, f := range cs.Files {
+		for j, h := range f.Hunks {
+			if h.Undecided() {
+				f.Hunks[j] = HunkState{N: h.N, State: s}
+			}
 		}
 	}
 }
@@ -364,6 +356,20 @@ func (m *Manager) update(id string, fn func(*ChangeSet) error) (ChangeSet, error
 		return ChangeSet{}, fmt.Errorf("change set %s: %w", id, err)
 	}
 	return out, nil
+}
+
+// put stores set n inside tx: its bodies as a blob first, then its
+// record (small, without bodies), so a record never names a blob that is
+// not there.
+func (m *Manager) put(tx *store.RecordTx, n uint64, small ChangeSet, bodies []byte) error {
+	record, err := json.Marshal(small)
+	if err != nil {
+		return err
+	}
+	if err := m.store.WriteBlob(bodiesBucket, n, bodies); err != nil {
+		return err
+	}
+	return tx.Put(recordsBucket, n, record)
 }
 
 // decode reads a stored change set, hiding other projects' ones.

@@ -51,7 +51,7 @@ func Propose(p *project.Project, base ReadFunc, in Proposal) (ChangeSet, error) 
 		Client: in.Client, State: StatePending, Files: make([]FileChange, 0, len(in.Changes))}
 	seen := make(map[string]int, len(in.Changes))
 	total := 0
-	headIn := headFinder(p.Root)
+	headIn := headFinder(p.Root, os.ReadDir)
 	for i, ch := range in.Changes {
 		fc, err := proposeFile(p, base, ch, headIn)
 		if err != nil {

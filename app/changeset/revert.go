@@ -3,6 +3,7 @@ package changeset
 import (
 	"fmt"
 	"io/fs"
+
 	"trestle/app/errdefs"
 	"trestle/app/project"
 )

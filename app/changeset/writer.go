@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
 	"trestle/app/errdefs"
 )
 
@@ -134,43 +135,36 @@ func (w OSWriter) WriteTemp(dir, pattern string, data []byte, perm fs.FileMode) 
 	return name, nil
 }
 
-// Lstat implements Writer.
-func (w OSWriter) Lstat(name string) (fs.FileInfo, error) {
+// one runs a one-name operation: plain on name when there is no Root,
+// else rooted on name relative to Root.
+func one[T any](w OSWriter, name string, plain func(string) (T, error), rooted func(*os.Root, string) (T, error)) (T, error) {
 	r, rel, done, err := w.open(name)
-	if err != nil || r == nil {
-		if err == nil {
-			return os.Lstat(name)
-		}
-		return nil, err
+	if err != nil {
+		var zero T
+		return zero, err
 	}
 	defer done()
-	return r.Lstat(rel)
+	if r == nil {
+		return plain(name)
+	}
+	return rooted(r, rel)
+}
+
+// Lstat implements Writer.
+func (w OSWriter) Lstat(name string) (fs.FileInfo, error) {
+	return one(w, name, os.Lstat, (*os.Root).Lstat)
 }
 
 // ReadFile implements Writer.
 func (w OSWriter) ReadFile(name string) ([]byte, error) {
-	r, rel, done, err := w.open(name)
-	if err != nil || r == nil {
-		if err == nil {
-			return os.ReadFile(name)
-		}
-		return nil, err
-	}
-	defer done()
-	return r.ReadFile(rel)
+	return one(w, name, os.ReadFile, (*os.Root).ReadFile)
 }
 
 // ReadDir lists the folder name, for a recovery.
 func (w OSWriter) ReadDir(name string) ([]fs.DirEntry, error) {
-	r, rel, done, err := w.open(name)
-	if err != nil || r == nil {
-		if err == nil {
-			return os.ReadDir(name)
-		}
-		return nil, err
-	}
-	defer done()
-	return fs.ReadDir(r.FS(), filepath.ToSlash(rel))
+	return one(w, name, os.ReadDir, func(r *os.Root, rel string) ([]fs.DirEntry, error) {
+		return fs.ReadDir(r.FS(), filepath.ToSlash(rel))
+	})
 }
 
 // createTempIn is os.CreateTemp inside r: a new file in dir named after
@@ -282,26 +276,22 @@ func (w OSWriter) two(a, b string, plain func(a, b string) error, inRoot func(r 
 
 // Remove implements Writer.
 func (w OSWriter) Remove(name string) error {
-	r, rel, done, err := w.open(name)
-	if err != nil || r == nil {
-		if err == nil {
-			err = os.Remove(name)
-		}
-		return err
-	}
-	defer done()
-	return r.Remove(rel)
+	_, err := one(w, name, noValue(os.Remove), noValueIn((*os.Root).Remove))
+	return err
 }
 
 // Mkdir implements Writer.
 func (w OSWriter) Mkdir(name string, perm fs.FileMode) error {
-	r, rel, done, err := w.open(name)
-	if err != nil || r == nil {
-		if err == nil {
-			err = os.Mkdir(name, perm)
-		}
-		return err
-	}
-	defer done()
-	return r.Mkdir(rel, perm)
+	_, err := one(w, name, noValue(func(name string) error { return os.Mkdir(name, perm) }),
+		noValueIn(func(r *os.Root, rel string) error { return r.Mkdir(rel, perm) }))
+	return err
+}
+
+// noValue and noValueIn fit an operation that returns only an error to one.
+func noValue(f func(string) error) func(string) (struct{}, error) {
+	return func(name string) (struct{}, error) { return struct{}{}, f(name) }
+}
+
+func noValueIn(f func(*os.Root, string) error) func(*os.Root, string) (struct{}, error) {
+	return func(r *os.Root, rel string) (struct{}, error) { return struct{}{}, f(r, rel) }
 }

@@ -149,3 +149,48 @@ func TestProposeGitMetadataRefusedHeadless(t *testing.T) {
 		}
 	}
 }
+
+// TestChangesShowGolden pins what `trestle changes show` prints for a
+// partly reviewed set: numbered hunks with their states, reasons, the
+// person's edit, what is still pending and the history with who did what
+// (testdata/changes_show.golden; UPDATE_GOLDEN=true rewrites it).
+func TestChangesShowGolden(t *testing.T) {
+	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	defer func(l *time.Location) { time.Local = l }(time.Local)
+	time.Local = time.UTC
+	base := "package pkg\n\n// a\n// b\n// c\n// d\n// e\n// f\n// g\n// h\n// i\n// j\n"
+	cs := changeset.ChangeSet{ID: "cs-4", Title: "Shout", Client: "claude-code", Created: at, State: changeset.StatePartlyApplied,
+		Reason: "", Files: []changeset.FileChange{
+			{Path: "pkg/long.go", Action: changeset.ActionReplace, BaseExists: true, State: changeset.StatePartlyApplied,
+				Base: base, New: strings.NewReplacer("// a\n", "// A\n", "// j\n", "// J\n").Replace(base), Added: 2, Removed: 2,
+				Hunks: []changeset.HunkState{{N: 1, State: changeset.StatePending}, {N: 2, State: changeset.StateApplied}}},
+			{Path: "pkg/calc.go", Action: changeset.ActionEdit, BaseExists: true, State: changeset.FileRejected, Reason: "keep it short",
+				Base: "// Add adds.\n", New: "// Add adds two ints.\n", Added: 1, Removed: 1,
+				Hunks: []changeset.HunkState{{N: 1, State: changeset.FileRejected}}},
+			{Path: "pkg/new.go", Action: changeset.ActionCreate, State: changeset.StateConflict, EditedByPerson: true,
+				New: "package pkg\n\n// mine\n", Added: 3, Detail: "pkg/new.go now exists since the proposal",
+				Hunks: []changeset.HunkState{{N: 1, State: changeset.StateConflict, Detail: "pkg/new.go now exists since the proposal"}}},
+		},
+		History: []changeset.HistoryEntry{
+			{At: at, Action: changeset.ActionProposed, Who: "claude-code", What: "proposed this change set"},
+			{At: at.Add(time.Minute), Action: changeset.ActionEditedByPerson, Who: changeset.ByPerson, What: "edited the proposed text of pkg/new.go before applying"},
+			{At: at.Add(2 * time.Minute), Action: changeset.ActionPartlyApplied, Who: changeset.ByPerson, What: "partially applied pkg/long.go (hunk 2)"},
+		},
+	}
+	var out bytes.Buffer
+	showChange(&out, cs, at.Add(time.Hour), false)
+	golden := filepath.Join("testdata", "changes_show.golden")
+	if os.Getenv("UPDATE_GOLDEN") == "true" {
+		os.MkdirAll("testdata", 0o755)
+		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v; run UPDATE_GOLDEN=true go test -run TestChangesShowGolden ./cmd/trestle/", err)
+	}
+	if out.String() != string(want) {
+		t.Fatalf("show changed; if intended, run UPDATE_GOLDEN=true go test -run TestChangesShowGolden ./cmd/trestle/\ngot:\n%s\nwant:\n%s", out.String(), want)
+	}
+}
