@@ -351,3 +351,24 @@ func TestReviewInlineReject(t *testing.T) {
 		t.Error("the tab still shows the rejected proposal")
 	}
 }
+
+// TestProposalDoesNotTakeTheEditor: a proposal arriving while the person
+// types in main.go opens its review tab beside it, but main.go stays the
+// selected tab and keeps the keyboard.
+func TestProposalDoesNotTakeTheEditor(t *testing.T) {
+	w, m := newChangesWindow(t)
+	startChanges(t, w, m)
+	if err := w.Open(context.Background(), "main.go", 0); err != nil {
+		t.Fatal(err)
+	}
+	page := w.tabs.find("main.go").view.Page()
+	w.win.Canvas().Focus(page)
+	cs := proposeMain(t, w, m)
+	w.ChangeSetProposed(cs) // as trestle_change_set_propose tells the window
+	if len(w.tabs.docs.Items) != 2 {
+		t.Fatalf("%d tabs: the proposal did not open for review", len(w.tabs.docs.Items))
+	}
+	if w.tabs.active() != "main.go" || w.win.Canvas().Focused() != page {
+		t.Fatalf("the proposal took the editor: active %q, focus %T", w.tabs.active(), w.win.Canvas().Focused())
+	}
+}
