@@ -326,3 +326,49 @@ func TestReviewTabIsNotAFile(t *testing.T) {
 		t.Fatalf("after closing the review: %d tabs, active %q", len(w.tabs.docs.Items), w.tabs.active())
 	}
 }
+
+// TestReviewInlineReject: Reject in the inline view records the hunk
+// rejected for the agent, writes nothing, and the tab goes back to its
+// editor alone.
+func TestReviewInlineReject(t *testing.T) {
+	w, m := newChangesWindow(t)
+	if err := w.Open(context.Background(), "main.go", 0); err != nil {
+		t.Fatal(err)
+	}
+	cs := proposeMain(t, w, m)
+	startChanges(t, w, m)
+	tab := w.tabs.find("main.go")
+	tapIn(t, tab.item.Content, "Show Inline")
+	tapIn(t, tab.item.Content, "Reject")
+	if got := readProject(t, w, "main.go"); got != mainGo {
+		t.Fatalf("Reject wrote main.go:\n%s", got)
+	}
+	got, err := m.Get(cs.ID)
+	if err != nil || got.File("main.go").Hunks[0].State != changeset.FileRejected {
+		t.Fatalf("the agent reads main.go's hunks %v (%v)", got.File("main.go").Hunks, err)
+	}
+	if tab.item.Content != fyne.CanvasObject(tab.view) {
+		t.Error("the tab still shows the rejected proposal")
+	}
+}
+
+// TestProposalDoesNotTakeTheEditor: a proposal arriving while the person
+// types in main.go opens its review tab beside it, but main.go stays the
+// selected tab and keeps the keyboard.
+func TestProposalDoesNotTakeTheEditor(t *testing.T) {
+	w, m := newChangesWindow(t)
+	startChanges(t, w, m)
+	if err := w.Open(context.Background(), "main.go", 0); err != nil {
+		t.Fatal(err)
+	}
+	page := w.tabs.find("main.go").view.Page()
+	w.win.Canvas().Focus(page)
+	cs := proposeMain(t, w, m)
+	w.ChangeSetProposed(cs) // as trestle_change_set_propose tells the window
+	if len(w.tabs.docs.Items) != 2 {
+		t.Fatalf("%d tabs: the proposal did not open for review", len(w.tabs.docs.Items))
+	}
+	if w.tabs.active() != "main.go" || w.win.Canvas().Focused() != page {
+		t.Fatalf("the proposal took the editor: active %q, focus %T", w.tabs.active(), w.win.Canvas().Focused())
+	}
+}

@@ -75,8 +75,10 @@ func TestReviewAppliesExactlyTheAcceptedHunks(t *testing.T) {
 		t.Fatalf("calc.txt shows %d Accept and %d Reject buttons, want 3 each", len(accept), len(reject))
 	}
 	test.Tap(reject[1])
-	r.include["notes.txt"] = false // its checkbox in the file list
-	r.setButtons(r.cs)
+	tapFileCheck(t, r, "notes.txt") // left out
+	if r.apply.Text != "Apply 2 hunks, reject 1" {
+		t.Errorf("Apply says %q", r.apply.Text)
+	}
 	test.Tap(r.apply)
 
 	want := strings.NewReplacer("line 2\n", "line two\n", "line 28\n", "line twenty-eight\n").Replace(numbered(30))

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -146,5 +147,32 @@ func TestDescriptionKeepsUnderscoresInWords(t *testing.T) {
 				t.Fatalf("%q renders as %q, want %q", tt.md, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestDiffGridWrapsToItsWidth: the grid re-wraps when resized, so a
+// narrower column gets more, shorter rows and a taller MinSize, and never
+// asks for more width than a few cells.
+func TestDiffGridWrapsToItsWidth(t *testing.T) {
+	test.NewTempApp(t)
+	fc := changeset.FileChange{Path: "a.go", Action: changeset.ActionReplace, BaseExists: true, Base: "package a\n",
+		New: "package a\n\nvar s = \"" + strings.Repeat("x", 200) + "\"\n"}
+	p, syn := newPalette(), newFileSyntax(fc)
+	g := newDiffGridOf(unifiedRows(p, syn, changeset.Hunks(fc)[0]), 100)
+	cell := diffCell()
+	g.Resize(fyne.NewSize(cell.Width*200, 100))
+	wide, wideH := len(g.grid.Rows), g.MinSize().Height
+	g.Resize(fyne.NewSize(cell.Width*40, 100))
+	narrow, narrowH := len(g.grid.Rows), g.MinSize().Height
+	if narrow <= wide || narrowH <= wideH {
+		t.Fatalf("at 200 cells %d rows (%v high), at 40 cells %d rows (%v high): no re-wrap", wide, wideH, narrow, narrowH)
+	}
+	for _, r := range g.grid.Rows {
+		if len(r.Cells) > 40 {
+			t.Fatalf("a row of %d cells in a 40-cell grid", len(r.Cells))
+		}
+	}
+	if w := g.MinSize().Width; w > cell.Width*minDiffCols+1 {
+		t.Errorf("MinSize width %v asks for more than %d cells", w, minDiffCols)
 	}
 }

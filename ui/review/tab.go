@@ -259,7 +259,7 @@ func hunkSummary(t *reviewTab, f changeset.FileChange, hunks []changeset.Hunk) s
 			n++
 		}
 	}
-	s := fmt.Sprintf("  · %d hunk%s", len(hunks), map[bool]string{true: "", false: "s"}[len(hunks) == 1])
+	s := fmt.Sprintf("  · %d hunk%s", len(hunks), plural(len(hunks)))
 	if n > 0 {
 		s += fmt.Sprintf(", %d rejected", n)
 	}
@@ -329,11 +329,44 @@ func wrapLabel(text string) *widget.Label {
 // setButtons enables what the person may do with cs. Main goroutine only.
 func (t *reviewTab) setButtons(cs changeset.ChangeSet) {
 	applied := cs.State == changeset.StateApplied || cs.State == changeset.StatePartlyApplied
-	enable(t.apply, canApply(cs) && !t.decisions(cs).empty())
+	d := t.decisions(cs)
+	if label := applyLabel(d); t.apply.Text != label {
+		t.apply.SetText(label)
+	}
+	enable(t.apply, canApply(cs) && !d.empty())
 	enable(t.rejectSet, canApply(cs))
 	enable(t.revert, applied)
 	enable(t.undo, cs.State == changeset.StateReverted)
 	enable(t.copyMessage, applied)
+}
+
+// applyLabel says what Apply will do: "Apply 3 hunks, reject 1".
+func applyLabel(d decisions) string {
+	count := func(sel changeset.Selection) (n int, whole bool) {
+		for _, hunks := range sel {
+			n += len(hunks)
+			whole = whole || hunks == nil
+		}
+		return n, whole
+	}
+	a, whole := count(d.apply)
+	r, _ := count(d.reject)
+	switch {
+	case whole || a == 0 && r == 0:
+		return "Apply"
+	case r == 0:
+		return fmt.Sprintf("Apply %d hunk%s", a, plural(a))
+	case a == 0:
+		return fmt.Sprintf("Reject %d hunk%s", r, plural(r))
+	}
+	return fmt.Sprintf("Apply %d hunk%s, reject %d", a, plural(a), r)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 func enable(b *widget.Button, on bool) {

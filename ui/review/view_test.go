@@ -362,3 +362,31 @@ func tapFileCheck(t *testing.T, r *reviewTab, path string) {
 	}
 	t.Fatalf("no row for %s in the file list", path)
 }
+
+// TestReviewSideBySide: choosing Side by side shows the old and the new
+// line beside each other, and the choice holds for the next review.
+func TestReviewSideBySide(t *testing.T) {
+	h, m, _ := newChangesHost(t)
+	cs := proposeTwo(t, m)
+	v := startChanges(t, h, m)
+	v.Show(cs.ID)
+	r := v.tabs[cs.ID]
+	r.layout.SetSelected(layoutSide)
+	grids := bodyGrids(r)
+	if len(grids) != 1 {
+		t.Fatalf("%d grids", len(grids))
+	}
+	var paired bool
+	for _, row := range grids[0].grid.Rows {
+		text := rowString(row)
+		if i := strings.Index(text, "│"); i > 0 && strings.Contains(text[:i], `"hi"`) && strings.Contains(text[i:], `"hello"`) {
+			paired = true
+		}
+	}
+	if !paired {
+		t.Fatalf("no row with the old line beside the new:\n%s", gridText(grids[0]))
+	}
+	if v.layout != layoutSide {
+		t.Errorf("the choice is not kept for the next review: %q", v.layout)
+	}
+}
