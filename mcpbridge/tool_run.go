@@ -79,6 +79,10 @@ func (s *Server) run(ctx context.Context, p runParams) *mcp.CallToolResult {
 	if err := s.permit(ctx, runRequest(t, p.Args, selectionOr(p.Selection), sel)); err != nil {
 		return failErr(err)
 	}
+	note, bad := s.beforeRun(ctx, commandLine(t, p.Args))
+	if bad != nil {
+		return bad
+	}
 	prog := newProgress(ctx)
 	run, err := s.opts.Services.Tasks.Start(context.WithoutCancel(ctx), t, p.Args, sel, func(l task.Line) {
 		s.activityLine(l)
@@ -88,7 +92,7 @@ func (s *Server) run(ctx context.Context, p runParams) *mcp.CallToolResult {
 		return failErr(err)
 	}
 	s.announceRun(ctx, run)
-	return awaitRun(ctx, run, wait, tail, prog, true)
+	return withNote(awaitRun(ctx, run, wait, tail, prog, true), note)
 }
 
 // activityLine shows a run's output line in the window, if there is one.
