@@ -95,7 +95,7 @@ func runWindow(dir, policyFlag string) int {
 	var quit sync.Mutex
 	ran := false // ShowAndRun has returned: Fyne is gone, nothing may call it
 	context.AfterFunc(ctx, func() {
-		win.StopGopls() // now: Fyne quits on the same signal without running queued functions
+		win.Quitting() // now: Fyne quits on the same signal without running queued functions
 		// Fyne's GLFW driver quits on SIGINT and SIGTERM by itself, leaving
 		// the windows as they are. app.Quit would close them first, and GLFW
 		// can then hand a queued mouse move to a closing window, whose nil
