@@ -52,7 +52,10 @@ func (s *Server) runTool() server.ServerTool {
 				"progress notifications. ", ": output comes back in the result and, when you pass a progress token, as "+
 				"progress notifications. ")+
 			"Returns its output and problems (file:line:col from build, vet and test failures) when it ends, or after "+
-			"wait_seconds with its run_id (then use trestle_run_status). One run at a time per project. Package "+
+			"wait_seconds with its run_id (then use trestle_run_status). One run at a time per project. "+
+			s.inMode("Tasks read the disk, so the window first saves the person's unsaved editors (the result says "+
+				"which) or, if their setting says so, asks them (then a refusal says they did not choose to run). ", "")+
+			"Package "+
 			"patterns in args (./app/..., ./cmd/x) replace the task's default ./...: "+
 			`e.g. {"task":"test","args":["-run","TestParse","./app/..."]} runs go test -run TestParse ./app/...`),
 		mcp.WithInputSchema[runParams](),
