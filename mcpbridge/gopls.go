@@ -52,7 +52,11 @@ func (s *Server) syncEditors(ctx context.Context, w workbench.Window, c *lsp.Cli
 		if !strings.HasSuffix(t.Path, ".go") && !strings.HasSuffix(t.Path, "go.mod") {
 			continue
 		}
-		if text, open, _, err := w.Buffer(ctx, t.Path); err == nil && open {
+		cp, err := s.opts.Project.Resolve(t.Path)
+		if err != nil {
+			continue
+		}
+		if text, open, _, err := w.Buffer(ctx, cp); err == nil && open {
 			c.OpenDocument(t.Path, text)
 		}
 	}
@@ -109,7 +113,7 @@ func (s *Server) firstUse(ctx context.Context, rel, symbol string) (lsp.Position
 	if name == "" {
 		return lsp.Position{}, false
 	}
-	ft, _, err := s.fileText(ctx, rel)
+	ft, _, err := s.readName(ctx, rel)
 	if err != nil {
 		return lsp.Position{}, false
 	}
@@ -128,7 +132,7 @@ func (s *Server) firstUse(ctx context.Context, rel, symbol string) (lsp.Position
 func (s *Server) sourceLines(ctx context.Context, path string, from, to int) (string, bool) {
 	var text string
 	if !filepath.IsAbs(path) {
-		ft, _, err := s.fileText(ctx, path)
+		ft, _, err := s.readName(ctx, path)
 		if err != nil {
 			return "", false
 		}

@@ -2,7 +2,6 @@ package mcpbridge
 
 import (
 	"context"
-	"errors"
 	"io"
 	"log"
 	"os"
@@ -12,7 +11,6 @@ import (
 	"testing"
 
 	"trestle/app/changeset"
-	"trestle/app/errdefs"
 	"trestle/app/eval"
 	"trestle/app/lsp"
 	"trestle/app/project"
@@ -170,13 +168,7 @@ func TestGoplsToolsHeadless(t *testing.T) {
 		if b, _ := os.ReadFile(filepath.Join(project.Root, "main.go")); !strings.Contains(string(b), "NewSquare") {
 			t.Fatal("trestle_rename wrote a file")
 		}
-		disk := func(rel string) (string, bool, error) {
-			ft, err := project.ReadFile(rel)
-			if errors.Is(err, errdefs.ErrNotFound) {
-				return "", false, nil
-			}
-			return ft.Text, err == nil, err
-		}
+		disk := workbench.Reader{Project: project}.Func(context.Background())
 		if _, err := sv.ChangeSets.Apply(id, nil, disk, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -217,8 +209,8 @@ func (w unsavedWindow) Tabs(context.Context) ([]workbench.Tab, error) {
 	return []workbench.Tab{{Path: w.path, Active: true, Dirty: true}}, nil
 }
 
-func (w unsavedWindow) Buffer(_ context.Context, rel string) (string, bool, bool, error) {
-	if rel == w.path {
+func (w unsavedWindow) Buffer(_ context.Context, cp project.Path) (string, bool, bool, error) {
+	if cp.Rel() == w.path {
 		return w.text, true, true, nil
 	}
 	return "", false, false, nil

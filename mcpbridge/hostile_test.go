@@ -222,7 +222,7 @@ type openRecorder struct {
 }
 
 // Buffer says no file is open, so reads go to disk.
-func (w *openRecorder) Buffer(context.Context, string) (string, bool, bool, error) {
+func (w *openRecorder) Buffer(context.Context, project.Path) (string, bool, bool, error) {
 	return "", false, false, nil
 }
 
@@ -318,11 +318,11 @@ func TestToolPathsNeverEscape(t *testing.T) {
 // insideRel reports whether rel resolves, symlinks followed, to a path
 // inside the project.
 func insideRel(rel string, h hostileRoot) bool {
-	abs, err := h.project.Resolve(rel)
+	cp, err := h.project.Resolve(rel)
 	if err != nil {
 		return false
 	}
-	back, err := filepath.Rel(h.project.Root, abs)
+	back, err := filepath.Rel(h.project.Root, cp.Abs())
 	return err == nil && back != ".." && !strings.HasPrefix(back, "../")
 }
 

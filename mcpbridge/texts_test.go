@@ -12,6 +12,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"trestle/app/project"
 	"trestle/app/workbench"
 )
 
@@ -24,8 +25,8 @@ func (shownWindow) Tabs(context.Context) ([]workbench.Tab, error) {
 	return []workbench.Tab{{Path: "main.go", Active: true, Dirty: true}, {Path: "pkg/util.go"}}, nil
 }
 func (shownWindow) Open(context.Context, string, int) error { return nil }
-func (shownWindow) Buffer(_ context.Context, rel string) (string, bool, bool, error) {
-	if rel == "main.go" {
+func (shownWindow) Buffer(_ context.Context, cp project.Path) (string, bool, bool, error) {
+	if cp.Rel() == "main.go" {
 		return "package main\n\nfunc main() {\n\tprintln(1 + 1)\n}\n", true, true, nil
 	}
 	return "", false, false, nil

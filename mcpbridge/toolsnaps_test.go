@@ -16,6 +16,7 @@ import (
 	"trestle/app/changeset"
 	"trestle/app/eval"
 	"trestle/app/lsp"
+	"trestle/app/project"
 	"trestle/app/services"
 	"trestle/app/store"
 	"trestle/app/task"
@@ -30,7 +31,7 @@ var errNoWindow = errors.New("no window in this test")
 
 func (definitionsOnly) Tabs(context.Context) ([]workbench.Tab, error) { return nil, errNoWindow }
 func (definitionsOnly) Open(context.Context, string, int) error       { return errNoWindow }
-func (definitionsOnly) Buffer(context.Context, string) (string, bool, bool, error) {
+func (definitionsOnly) Buffer(context.Context, project.Path) (string, bool, bool, error) {
 	return "", false, false, errNoWindow
 }
 func (definitionsOnly) Notice(context.Context, string, string) error { return errNoWindow }

@@ -20,6 +20,7 @@ import (
 	"trestle/app/store"
 	"trestle/app/textbuf"
 	"trestle/app/watch"
+	"trestle/app/workbench"
 )
 
 const libGo = "package lib\n"
@@ -73,13 +74,7 @@ func waitRefreshed(t *testing.T, v *changeSetsView) {
 
 // diskRead reads project files from disk.
 func diskRead(p *project.Project) changeset.ReadFunc {
-	return func(rel string) (string, bool, error) {
-		ft, err := p.ReadFile(rel)
-		if errors.Is(err, errdefs.ErrNotFound) {
-			return "", false, nil
-		}
-		return ft.Text, err == nil, err
-	}
+	return workbench.Reader{Project: p}.Func(context.Background())
 }
 
 // proposeTwo proposes an edit of main.go and a replacement of lib/lib.go.

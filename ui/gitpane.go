@@ -234,10 +234,11 @@ func (w *Window) showGitDiff(e gitEntry) {
 // main goroutine.
 func gitFileChange(p *project.Project, e gitEntry) (changeset.FileChange, error) {
 	fc := changeset.FileChange{Path: e.path, Action: changeset.ActionReplace}
-	abs, err := p.Resolve(e.path) // a deleted file resolves through its folder
+	cp, err := p.Resolve(e.path) // a deleted file resolves through its folder
 	if err != nil {
 		return fc, err
 	}
+	abs := cp.Abs()
 	if repo, ok := gitstatus.Find(p.Root); ok {
 		head, exists, err := gitstatus.HeadText(context.Background(), repo, abs)
 		if err != nil {
@@ -245,7 +246,7 @@ func gitFileChange(p *project.Project, e gitEntry) (changeset.FileChange, error)
 		}
 		fc.Base, fc.BaseExists = head, exists
 	}
-	f, err := p.ReadFile(e.path)
+	f, err := p.Read(cp)
 	switch {
 	case errors.Is(err, errdefs.ErrNotFound), errors.Is(err, os.ErrNotExist):
 		fc.Action = changeset.ActionDelete

@@ -31,10 +31,11 @@ type loaded struct {
 // (binary, too large, unreadable, not a regular file) loads as a notice.
 // It does file I/O: never call it on the main goroutine.
 func loadFile(p *project.Project, name string) (loaded, error) {
-	abs, err := p.Resolve(name)
+	cp, err := p.Resolve(name)
 	if err != nil {
 		return loaded{}, err
 	}
+	abs := cp.Abs()
 	f := loaded{path: p.Rel(abs)}
 	info, err := os.Stat(abs)
 	switch {
@@ -74,10 +75,11 @@ func loadFile(p *project.Project, name string) (loaded, error) {
 // permission bits; a new one gets 0644. It does file I/O: never call it on
 // the main goroutine.
 func saveFile(p *project.Project, rel, text string) error {
-	abs, err := p.Resolve(rel)
+	cp, err := p.Resolve(rel)
 	if err != nil {
 		return fmt.Errorf("save %s: %w", rel, err)
 	}
+	abs := cp.Abs()
 	mode := fs.FileMode(0o644)
 	if info, err := os.Stat(abs); err == nil {
 		mode = info.Mode().Perm()

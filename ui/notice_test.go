@@ -136,10 +136,7 @@ func TestNoticeNamingAChangeSetOffersReview(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := changeset.NewManager(db, w.project)
-	cs, err := m.Propose(func(rel string) (string, bool, error) {
-		ft, err := w.project.ReadFile(rel)
-		return ft.Text, err == nil, err
-	}, changeset.Proposal{Title: "Say hello", Client: "claude-code",
+	cs, err := m.Propose(diskRead(m.Project()), changeset.Proposal{Title: "Say hello", Client: "claude-code",
 		Changes: []changeset.Change{{Path: "main.go", Action: changeset.ActionEdit, Edits: []changeset.Edit{{OldText: `"hi"`, NewText: `"hello"`}}}}})
 	if err != nil {
 		t.Fatal(err)

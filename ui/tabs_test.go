@@ -77,7 +77,7 @@ func TestWindowEditMarksDirtyAndSaves(t *testing.T) {
 	w := newTestWindow(t)
 	e := openEditor(t, w, "main.go")
 	test.Type(e.Page(), "// x\n")
-	text, open, dirty, err := w.Buffer(context.Background(), "main.go")
+	text, open, dirty, err := w.Buffer(context.Background(), resolved(t, w, "main.go"))
 	if err != nil || !open || !dirty || text != "// x\n"+mainGo {
 		t.Fatalf("Buffer = %q open %v dirty %v err %v", text, open, dirty, err)
 	}
@@ -93,7 +93,7 @@ func TestWindowEditMarksDirtyAndSaves(t *testing.T) {
 	if string(data) != "// x\n"+mainGo {
 		t.Errorf("saved %q", data)
 	}
-	if _, _, dirty, _ := w.Buffer(context.Background(), "main.go"); dirty {
+	if _, _, dirty, _ := w.Buffer(context.Background(), resolved(t, w, "main.go")); dirty {
 		t.Error("still dirty after save")
 	}
 	if title := w.tabs.find("main.go").item.Text; title != "main.go" {

@@ -32,10 +32,11 @@ type entry struct {
 // project; one that leads out is listed as a plain entry. Safe for
 // concurrent use.
 func listDir(p *project.Project, ig *ignore.Matcher, rel string) ([]entry, error) {
-	abs, err := p.Resolve(rel)
+	cp, err := p.Resolve(rel)
 	if err != nil {
 		return nil, err
 	}
+	abs := cp.Abs()
 	des, err := os.ReadDir(abs)
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", p.Rel(abs), err)
@@ -58,10 +59,11 @@ func listDir(p *project.Project, ig *ignore.Matcher, rel string) ([]entry, error
 
 // isProjectDir reports whether rel resolves to a folder inside the project.
 func isProjectDir(p *project.Project, rel string) bool {
-	abs, err := p.Resolve(rel)
+	cp, err := p.Resolve(rel)
 	if err != nil {
 		return false
 	}
+	abs := cp.Abs()
 	info, err := os.Stat(abs)
 	return err == nil && info.IsDir()
 }

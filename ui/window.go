@@ -222,16 +222,12 @@ func (w *Window) Open(ctx context.Context, rel string, line int) error {
 	return Call(ctx, 0, func() { w.tabs.show(f, line) })
 }
 
-// Buffer returns the text of rel's tab as it would be saved (with the
-// file's line endings) and open=true, or open=false when rel has no tab
+// Buffer returns the text of path's tab as it would be saved (with the
+// file's line endings) and open=true, or open=false when path has no tab
 // with text; dirty reports unsaved changes.
 // Safe for concurrent use; busy after DefaultCallBound.
-func (w *Window) Buffer(ctx context.Context, rel string) (text string, open, dirty bool, err error) {
-	abs, err := w.project.Resolve(rel)
-	if err != nil {
-		return "", false, false, err
-	}
-	rel = w.project.Rel(abs)
+func (w *Window) Buffer(ctx context.Context, path project.Path) (text string, open, dirty bool, err error) {
+	rel := path.Rel()
 	b, err := CallValue(ctx, 0, func() buffer { return w.tabs.buffer(rel) })
 	return b.text, b.open, b.dirty, err
 }

@@ -151,7 +151,7 @@ func TestWindowOpenBinaryShowsNotice(t *testing.T) {
 	if tab := w.tabs.find("data/x.bin"); tab == nil || tab.view != nil {
 		t.Fatalf("binary tab = %+v, want a notice tab", tab)
 	}
-	_, open, _, err := w.Buffer(context.Background(), "data/x.bin")
+	_, open, _, err := w.Buffer(context.Background(), resolved(t, w, "data/x.bin"))
 	if err != nil || open {
 		t.Errorf("Buffer of a notice tab: open = %v, err = %v; want no buffer", open, err)
 	}
@@ -160,18 +160,19 @@ func TestWindowOpenBinaryShowsNotice(t *testing.T) {
 func TestWindowBuffer(t *testing.T) {
 	w := newTestWindow(t)
 	ctx := context.Background()
-	if _, open, _, err := w.Buffer(ctx, "main.go"); err != nil || open {
+	if _, open, _, err := w.Buffer(ctx, resolved(t, w, "main.go")); err != nil || open {
 		t.Fatalf("Buffer before Open: open = %v, err = %v", open, err)
 	}
 	if err := w.Open(ctx, "main.go", 0); err != nil {
 		t.Fatal(err)
 	}
-	text, open, dirty, err := w.Buffer(ctx, "./main.go")
+	text, open, dirty, err := w.Buffer(ctx, resolved(t, w, "./main.go"))
 	if err != nil || !open || dirty || text != mainGo {
 		t.Errorf("Buffer = %q, open %v, dirty %v, err %v", text, open, dirty, err)
 	}
-	if _, _, _, err := w.Buffer(ctx, "../x"); !errors.Is(err, errdefs.ErrOutside) {
-		t.Errorf("Buffer(../x) err = %v, want errdefs.ErrOutside", err)
+	// Buffer takes only a confined Path, and ../x never gets one.
+	if _, err := w.project.Resolve("../x"); !errors.Is(err, errdefs.ErrOutside) {
+		t.Errorf("Resolve(../x) err = %v, want errdefs.ErrOutside", err)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"trestle/app/errdefs"
+	"trestle/app/project"
 )
 
 // conflict is one file whose current content is not what an apply or a
@@ -53,10 +54,11 @@ func (m *Manager) Apply(id string, include []string, current ReadFunc, w Writer)
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("apply %s: %w", id, err)
 	}
-	if cs, err := m.checkBases(cs, sel, current); err != nil {
-		return cs, err
+	paths, checked, err := m.checkBases(cs, sel, current)
+	if err != nil {
+		return checked, err
 	}
-	ops, err := m.applyOps(cs, sel)
+	ops, err := m.applyOps(cs, sel, paths)
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("apply %s: %w", id, err)
 	}
@@ -80,51 +82,56 @@ func selectFiles(cs ChangeSet, include []string) (map[string]bool, error) {
 	return sel, nil
 }
 
-// checkBases compares each selected file with its base; on a mismatch it
-// records the conflict and returns the error.
-func (m *Manager) checkBases(cs ChangeSet, sel map[string]bool, current ReadFunc) (ChangeSet, error) {
+// checkBases compares each selected file with its base and returns their
+// confined paths, for the write; on a mismatch it records the conflict and
+// returns the error.
+func (m *Manager) checkBases(cs ChangeSet, sel map[string]bool, current ReadFunc) (map[string]project.Path, ChangeSet, error) {
 	var found []conflict
+	paths := make(map[string]project.Path, len(sel))
 	for _, f := range cs.Files {
 		if !sel[f.Path] {
 			continue
 		}
-		detail, err := m.compare(f.Path, f.BaseExists, f.BaseSHA256, current)
+		cp, detail, err := m.compare(f.Path, f.BaseExists, f.BaseSHA256, current)
 		if err != nil {
-			return ChangeSet{}, fmt.Errorf("apply %s: %w", cs.ID, err)
+			return nil, ChangeSet{}, fmt.Errorf("apply %s: %w", cs.ID, err)
 		}
 		if detail != "" {
 			found = append(found, conflict{f.Path, detail})
 		}
+		paths[f.Path] = cp
 	}
 	if len(found) == 0 {
-		return cs, nil
+		return paths, cs, nil
 	}
 	updated, err := m.update(cs.ID, func(cs *ChangeSet) error { markConflict(cs, found); return nil })
 	if err != nil {
-		return ChangeSet{}, fmt.Errorf("apply %s: record conflict: %w (%w)", cs.ID, err, conflictError("apply", found))
+		return nil, ChangeSet{}, fmt.Errorf("apply %s: record conflict: %w (%w)", cs.ID, err, conflictError("apply", found))
 	}
-	return attach(updated, bodiesOf(cs)), fmt.Errorf("apply %s: %w", cs.ID, conflictError("apply", found))
+	return nil, attach(updated, bodiesOf(cs)), fmt.Errorf("apply %s: %w", cs.ID, conflictError("apply", found))
 }
 
-// compare returns "" when path is as expected (existing with hash sum, or
-// missing), else what differs. The path must still resolve to itself.
-func (m *Manager) compare(path string, exists bool, sum string, current ReadFunc) (string, error) {
-	if abs, err := m.project.Resolve(path); err != nil || m.project.Rel(abs) != path {
-		return path + " now leads elsewhere (a symlink or a folder changed)", nil
+// compare confines path, once for the whole apply or revert, and returns
+// it with "" when the file is as expected (existing with hash sum, or
+// missing), else with what differs. The path must still resolve to itself.
+func (m *Manager) compare(path string, exists bool, sum string, current ReadFunc) (project.Path, string, error) {
+	cp, err := m.project.Resolve(path)
+	if err != nil || cp.Rel() != path {
+		return project.Path{}, path + " now leads elsewhere (a symlink or a folder changed)", nil
 	}
-	text, now, err := current(path)
+	text, now, err := current(cp)
 	if err != nil {
-		return "", fmt.Errorf("read %s: %w", path, err)
+		return project.Path{}, "", fmt.Errorf("read %s: %w", path, err)
 	}
 	switch {
 	case exists && !now:
-		return path + " was deleted", nil
+		return cp, path + " was deleted", nil
 	case !exists && now:
-		return path + " now exists", nil
+		return cp, path + " now exists", nil
 	case exists && hashText(text) != sum:
-		return path + " was changed", nil
+		return cp, path + " was changed", nil
 	}
-	return "", nil
+	return cp, "", nil
 }
 
 // markConflict records found on cs, if the person has not decided since.
@@ -140,8 +147,9 @@ func markConflict(cs *ChangeSet, found []conflict) {
 	}
 }
 
-// applyOps turns the selected files into file operations.
-func (m *Manager) applyOps(cs ChangeSet, sel map[string]bool) ([]fileOp, error) {
+// applyOps turns the selected files into file operations, at the paths
+// checkBases confined.
+func (m *Manager) applyOps(cs ChangeSet, sel map[string]bool, paths map[string]project.Path) ([]fileOp, error) {
 	var ops []fileOp
 	headIn := headFinder(m.project.Root)
 	for _, f := range cs.Files {
@@ -151,11 +159,11 @@ func (m *Manager) applyOps(cs ChangeSet, sel map[string]bool) ([]fileOp, error) 
 		if why := gitMetadata(f.Path, headIn); why != "" {
 			return nil, invalid("%s: %s", f.Path, why)
 		}
-		abs, err := m.project.Resolve(f.Path)
-		if err != nil {
-			return nil, err
+		cp, ok := paths[f.Path]
+		if !ok || cp.IsZero() {
+			return nil, fmt.Errorf("%s was not checked before the write: %w", f.Path, errdefs.ErrInvalid)
 		}
-		ops = append(ops, fileOp{rel: f.Path, abs: abs, remove: f.Action == ActionDelete, data: f.New, mode: NewFileMode})
+		ops = append(ops, fileOp{rel: f.Path, abs: cp.Abs(), remove: f.Action == ActionDelete, data: f.New, mode: NewFileMode})
 	}
 	return ops, nil
 }

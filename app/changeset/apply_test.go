@@ -98,7 +98,7 @@ func TestApplySeesTheEditorBuffer(t *testing.T) {
 	p := newProject(t, map[string]string{"a.go": "package a\n"})
 	m := newManager(t, p)
 	cs, _ := m.Propose(diskReader(p), Proposal{Title: "t", Changes: []Change{{Path: "a.go", Action: ActionReplace, Content: "package b\n"}}})
-	unsaved := func(rel string) (string, bool, error) { return "package a // typing\n", true, nil }
+	unsaved := func(project.Path) (string, bool, error) { return "package a // typing\n", true, nil }
 	if _, err := m.Apply(cs.ID, nil, unsaved, nil); !errors.Is(err, ErrConflict) {
 		t.Fatalf("apply over a modified buffer: %v", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"testing"
 
+	"trestle/app/project"
 	"trestle/app/store"
 )
 
@@ -48,7 +49,7 @@ func BenchmarkProposeEdit1MB(b *testing.B) {
 	}
 	base := "package big\n\nfunc f() {\n" + body.String() + "}\n"
 	p := newProject(b, map[string]string{"big.go": base})
-	read := func(string) (string, bool, error) { return base, true, nil }
+	read := func(project.Path) (string, bool, error) { return base, true, nil }
 	in := Proposal{Title: "t", Changes: []Change{{Path: "big.go", Action: ActionEdit,
 		Edits: []Edit{{OldText: "x15000 := compute(15000)", NewText: "x15000 := computeFaster(15000)"}}}}}
 	b.SetBytes(int64(len(base)))

@@ -1,6 +1,7 @@
 package changeset
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"maps"
@@ -10,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"trestle/app/errdefs"
 	"trestle/app/project"
 	"trestle/app/store"
+	"trestle/app/workbench"
 )
 
 // tfile is a test file: content and mode.
@@ -50,13 +51,7 @@ func newProject(t testing.TB, files map[string]string) *project.Project {
 // diskReader reads project files from disk, as trestle_read does with no
 // editor open.
 func diskReader(p *project.Project) ReadFunc {
-	return func(rel string) (string, bool, error) {
-		ft, err := p.ReadFile(rel)
-		if errors.Is(err, errdefs.ErrNotFound) {
-			return "", false, nil
-		}
-		return ft.Text, err == nil, err
-	}
+	return workbench.Reader{Project: p}.Func(context.Background())
 }
 
 // snapshot is every file and folder under the project root ("/" ends a folder).

@@ -220,8 +220,8 @@ func TestProposalLimitsOnePast(t *testing.T) {
 // diskReaderUnbounded reads from disk without ReadFile's size limit, so a
 // base over MaxFileBytes reaches Propose.
 func diskReaderUnbounded(p *project.Project) ReadFunc {
-	return func(rel string) (string, bool, error) {
-		data, err := os.ReadFile(filepath.Join(p.Root, filepath.FromSlash(rel)))
+	return func(cp project.Path) (string, bool, error) {
+		data, err := os.ReadFile(cp.Abs())
 		if errors.Is(err, fs.ErrNotExist) {
 			return "", false, nil
 		}

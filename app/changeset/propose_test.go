@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"trestle/app/errdefs"
+	"trestle/app/project"
 )
 
 func TestProposeRefuses(t *testing.T) {
@@ -130,7 +131,7 @@ func TestProposeComputesNewAndDiff(t *testing.T) {
 
 func TestProposeUsesTheCallersBase(t *testing.T) {
 	p := newProject(t, map[string]string{"a.go": "on disk\n"})
-	buffer := func(rel string) (string, bool, error) { return "in the editor\n", true, nil }
+	buffer := func(project.Path) (string, bool, error) { return "in the editor\n", true, nil }
 	cs, err := Propose(p, buffer, Proposal{Title: "t", Changes: []Change{
 		{Path: "a.go", Action: ActionEdit, Edits: []Edit{{OldText: "editor", NewText: "buffer"}}}}})
 	if err != nil || cs.Files[0].New != "in the buffer\n" {

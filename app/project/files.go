@@ -36,15 +36,27 @@ func NewFileText(rel, text string) FileText {
 	return FileText{Path: rel, Text: text, Lines: CountLines(text), SHA256: hex.EncodeToString(sum[:])}
 }
 
-// ReadFile reads a project file from disk. It refuses git's metadata
-// (see ResolveShown), folders, binary files
-// (a NUL byte in the first 8 KiB) and files over MaxReadBytes.
+// ReadFile confines name (ResolveShown) and reads it from disk (Read).
+// A caller that already holds the Path calls Read.
 func (p *Project) ReadFile(name string) (FileText, error) {
-	abs, err := p.ResolveShown(name)
+	cp, err := p.ResolveShown(name)
 	if err != nil {
 		return FileText{}, err
 	}
-	rel := p.Rel(abs)
+	return p.Read(cp)
+}
+
+// Read reads a project file from disk. It refuses the zero Path, git's
+// metadata (see ResolveShown), folders, binary files (a NUL byte in the
+// first 8 KiB) and files over MaxReadBytes.
+func (p *Project) Read(cp Path) (FileText, error) {
+	if cp.IsZero() {
+		return FileText{}, fmt.Errorf("read: no path was resolved: %w", errdefs.ErrInvalid)
+	}
+	if err := cp.Shown(); err != nil {
+		return FileText{}, err
+	}
+	rel, abs := cp.rel, cp.abs
 	info, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

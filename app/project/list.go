@@ -28,10 +28,11 @@ func (p *Project) ListFiles(ctx context.Context, under, glob string, limit int) 
 		limit = DefaultListLimit
 	}
 	limit = min(limit, MaxListLimit)
-	start, err := p.ResolveShown(under)
+	dir, err := p.ResolveShown(under)
 	if err != nil {
 		return nil, false, err
 	}
+	start := dir.Abs()
 	if info, err := os.Stat(start); err != nil {
 		return nil, false, fmt.Errorf("list %s: no such folder: %w", under, errdefs.ErrNotFound)
 	} else if !info.IsDir() {

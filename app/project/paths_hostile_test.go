@@ -88,9 +88,9 @@ func TestResolveRefusesEveryEscape(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			abs, err := p.Resolve(tt.path)
+			cp, err := p.Resolve(tt.path)
 			if err == nil {
-				t.Fatalf("%.80q resolved to %s", tt.path, abs)
+				t.Fatalf("%.80q resolved to %s", tt.path, cp.Abs())
 			}
 			if tt.want != nil && !errors.Is(err, tt.want) {
 				t.Fatalf("%.80q: %v, want %v", tt.path, err, tt.want)
@@ -107,9 +107,9 @@ func TestResolveLongNames(t *testing.T) {
 	for _, name := range []string{strings.Repeat("d/", 2100) + "x", "a/" + long, long, "a/b/" + long + "/x",
 		"a/b/in.go/" + long, strings.Repeat("a/b/../", 700) + "a/b/in.go", strings.Repeat("x", 5000)} {
 		t.Run(name[:min(len(name), 40)], func(t *testing.T) {
-			abs, err := p.Resolve(name)
-			if err == nil && !within(p.Root, abs) {
-				t.Fatalf("resolved outside: %s", abs)
+			cp, err := p.Resolve(name)
+			if err == nil && !within(p.Root, cp.Abs()) {
+				t.Fatalf("resolved outside: %s", cp.Abs())
 			}
 			if _, err := p.ReadFile(name); err == nil {
 				t.Fatal("read a file by a name that names none")
@@ -140,11 +140,11 @@ func TestResolveKeepsOddNamesInside(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
-			abs, err := p.Resolve(tt.path)
+			cp, err := p.Resolve(tt.path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := p.Rel(abs); got != tt.want {
+			if got := cp.Rel(); got != tt.want || p.Rel(cp.Abs()) != tt.want {
 				t.Fatalf("%q resolved to %q, want %q", tt.path, got, tt.want)
 			}
 		})

@@ -7,14 +7,15 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"golang.org/x/mod/modfile"
 
 	"trestle/app/errdefs"
 )
 
-// Project is one opened project folder. It is immutable and safe for
-// concurrent use.
+// Project is one opened project folder. It is immutable (but for a count of
+// resolutions) and safe for concurrent use.
 type Project struct {
 	// Root is absolute with symlinks resolved; every path handed out is inside it.
 	Root string
@@ -23,7 +24,14 @@ type Project struct {
 	// gitDir is the repository folder a Root/.git file points to, when it
 	// is inside Root and not Root itself (git --separate-git-dir=./store).
 	gitDir string
+	// resolutions counts Resolve calls (see Resolutions).
+	resolutions atomic.Uint64
 }
+
+// Resolutions is how many paths Resolve has confined on p so far. Tests use
+// it to hold every caller to one resolution per path per call: a caller
+// holding a Path passes it on instead of resolving its name again.
+func (p *Project) Resolutions() uint64 { return p.resolutions.Load() }
 
 // Open resolves dir (absolute, symlinks resolved), checks that it is a
 // folder and reads the module path from its go.mod when there is one.

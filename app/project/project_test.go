@@ -80,15 +80,15 @@ func TestResolveConfinesToRoot(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			abs, err := p.Resolve(tt.path)
+			cp, err := p.Resolve(tt.path)
 			if tt.err != nil {
 				if !errors.Is(err, tt.err) {
-					t.Fatalf("Resolve(%q) = %s, %v; want %v", tt.path, abs, err, tt.err)
+					t.Fatalf("Resolve(%q) = %s, %v; want %v", tt.path, cp.Abs(), err, tt.err)
 				}
 				return
 			}
-			if err != nil || p.Rel(abs) != tt.want {
-				t.Fatalf("Resolve(%q) = %s, %v; want %s", tt.path, abs, err, tt.want)
+			if err != nil || cp.Rel() != tt.want || p.Rel(cp.Abs()) != tt.want {
+				t.Fatalf("Resolve(%q) = %s, %v; want %s", tt.path, cp.Abs(), err, tt.want)
 			}
 		})
 	}

@@ -1,6 +1,10 @@
 package workbench
 
-import "context"
+import (
+	"context"
+
+	"trestle/app/project"
+)
 
 // Window is what the window tools need from the UI. The ui package
 // implements it; the headless server has none. Every method is one bounded
@@ -13,9 +17,7 @@ type Window interface {
 	// Open opens rel (project-relative, already confined) in a tab, or
 	// focuses its tab, and puts the caret on line (1-based; 0 leaves it).
 	Open(ctx context.Context, rel string, line int) error
-	// Buffer returns the editor text of rel when it is open in a tab, and
-	// whether it differs from disk (unsaved).
-	Buffer(ctx context.Context, rel string) (text string, open, dirty bool, err error)
+	Buffers
 	// Selection is the active editor's path, selected text and range; an
 	// error wrapping errdefs.ErrNotFound when no editor is open.
 	Selection(ctx context.Context) (EditorSelection, error)
@@ -26,4 +28,11 @@ type Window interface {
 	Output(ctx context.Context, pane string, tail int) (string, error)
 	// Notice shows the person a message from client in a dismissable notice.
 	Notice(ctx context.Context, client, message string) error
+}
+
+// Buffers is the part of Window a Reader needs: the editors' text.
+type Buffers interface {
+	// Buffer returns the editor text of path when it is open in a tab, and
+	// whether it differs from disk (unsaved). path is already confined.
+	Buffer(ctx context.Context, path project.Path) (text string, open, dirty bool, err error)
 }

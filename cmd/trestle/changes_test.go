@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"trestle/app/changeset"
-	"trestle/app/errdefs"
 	"trestle/app/project"
 	"trestle/app/store"
 )
@@ -36,13 +35,7 @@ func changesEnv(t *testing.T) (env []string, dir string, m *changeset.Manager) {
 // proposeCalc proposes an edit of pkg/calc.go and a new file.
 func proposeCalc(t *testing.T, m *changeset.Manager) changeset.ChangeSet {
 	t.Helper()
-	read := func(rel string) (string, bool, error) {
-		ft, err := m.Project().ReadFile(rel)
-		if errors.Is(err, errdefs.ErrNotFound) {
-			return "", false, nil
-		}
-		return ft.Text, err == nil, err
-	}
+	read := diskText(m.Project())
 	cs, err := m.Propose(read, changeset.Proposal{
 		Title: "Add Sub", Client: "claude-code", Description: "Adds **Sub** next to Add.",
 		Changes: []changeset.Change{

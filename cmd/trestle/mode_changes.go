@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -10,9 +11,9 @@ import (
 	"time"
 
 	"trestle/app/changeset"
-	"trestle/app/errdefs"
 	"trestle/app/project"
 	"trestle/app/store"
+	"trestle/app/workbench"
 )
 
 // changesCmd is a `trestle changes ...` command line: the review path for
@@ -234,16 +235,7 @@ func isTerminal(w io.Writer) bool {
 // diskText reads project files from disk: without a window there is no
 // editor buffer.
 func diskText(p *project.Project) changeset.ReadFunc {
-	return func(rel string) (string, bool, error) {
-		ft, err := p.ReadFile(rel)
-		if errors.Is(err, errdefs.ErrNotFound) {
-			return "", false, nil
-		}
-		if err != nil {
-			return "", false, err
-		}
-		return ft.Text, true, nil
-	}
+	return workbench.Reader{Project: p}.Func(context.Background())
 }
 
 func filePaths(cs changeset.ChangeSet) []string {

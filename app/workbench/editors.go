@@ -11,3 +11,10 @@ type EditorSelection struct {
 	EndLine   int    `json:"end_line"`
 	EndCol    int    `json:"end_col"`
 }
+
+// Tab is one open editor as the window shows it.
+type Tab struct {
+	Path   string `json:"path"` // project-relative, forward slashes
+	Active bool   `json:"active"`
+	Dirty  bool   `json:"dirty"`
+}
