@@ -212,6 +212,7 @@ func (c *noticeCenter) showList() {
 	full := c.popup.MinSize()
 	pos := fyne.NewPos(max(at.X+c.bell.Size().Width-full.Width, 0), max(at.Y-full.Height, 0))
 	c.popup.ShowAtPosition(pos)
+	escapeCloses(c.win.Canvas())
 	c.update()
 }
 
