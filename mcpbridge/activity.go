@@ -52,18 +52,6 @@ func (s *Server) beforeRun(ctx context.Context, command string) (string, *mcp.Ca
 	return note, nil
 }
 
-// withNote puts note before r's text, when there is one.
-func withNote(r *mcp.CallToolResult, note string) *mcp.CallToolResult {
-	if note == "" || len(r.Content) == 0 {
-		return r
-	}
-	if tc, ok := r.Content[0].(mcp.TextContent); ok {
-		tc.Text = note + "\n" + tc.Text
-		r.Content[0] = tc
-	}
-	return r
-}
-
 // permit asks the gate whether the calling client may go ahead with req,
 // which names everything that decides what runs.
 func (s *Server) permit(ctx context.Context, req permission.Request) error {
