@@ -34,19 +34,14 @@ func (w *Window) Notice(ctx context.Context, client, message string) error {
 	return Call(ctx, 0, func() { w.notices.add(n) })
 }
 
-// reviewChangeSet brings the change set id forward for review: the Change
-// Sets pane, with id selected. Main goroutine only.
+// reviewChangeSet brings the change set id forward for review: its review
+// tab in the editor area, with the Change Sets pane. Main goroutine only.
 func (w *Window) reviewChangeSet(id string) {
-	v := w.changes
-	if v == nil {
+	if w.changes == nil {
 		w.status.notify("Change sets are not kept in this window (no store): " + id + " cannot be shown.")
 		return
 	}
-	w.panes.tabs.Select(v.item)
-	i := v.index(id)
-	if i < 0 {
+	if !w.ShowChangeSet(id) {
 		w.status.notify(id + " is not among this project's change sets (yet).")
-		return
 	}
-	v.list.Select(i)
 }

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,9 +10,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
-
-	"trestle/app/changeset"
-	"trestle/app/store"
 )
 
 // heldClock holds the toasts' timers for the test to fire.
@@ -134,23 +130,9 @@ func TestToastTypingGoesOn(t *testing.T) {
 // has Review; it opens that set in the Change Sets pane and dismisses the
 // toast. A notice naming none has no Review.
 func TestNoticeNamingAChangeSetOffersReview(t *testing.T) {
-	w := newTestWindow(t)
-	db, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := changeset.NewManager(db, w.project)
-	cs, err := m.Propose(diskRead(m.Project()), changeset.Proposal{Title: "Say hello", Client: "claude-code",
-		Changes: []changeset.Change{{Path: "main.go", Action: changeset.ActionEdit, Edits: []changeset.Edit{{OldText: `"hi"`, NewText: `"hello"`}}}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.showChangeSets(m)
-	v := w.changes
-	t.Cleanup(func() { v.stopPolling(); v.busy.Wait() })
-	waitRefreshed(t, v)
-	v.stopPolling()
-	v.async = func(fn func()) { fn() }
+	w, m := newChangesWindow(t)
+	cs := proposeMain(t, w, m)
+	startChanges(t, w, m)
 
 	w.Notice(context.Background(), "claude-code", "Nothing to review here.")
 	if b := buttonIn(w.notices.layer, "Review "+cs.ID); b != nil {
@@ -162,8 +144,8 @@ func TestNoticeNamingAChangeSetOffersReview(t *testing.T) {
 		t.Fatalf("no Review button on a notice naming %s: %q", cs.ID, labelsIn(w.notices.layer))
 	}
 	test.Tap(b)
-	if w.panes.tabs.Selected() != v.item || v.shown != cs.ID {
-		t.Errorf("Review showed tab %q and set %q, want the Change Sets pane on %s", w.panes.tabs.Selected().Text, v.shown, cs.ID)
+	if w.panes.tabs.Selected() != w.changes.Item() || w.tabs.docs.Selected() == nil || !strings.HasPrefix(w.tabs.docs.Selected().Text, "Review "+cs.ID) {
+		t.Errorf("Review showed pane %q and editor tab %v, want the Change Sets pane and %s's review tab", w.panes.tabs.Selected().Text, w.tabs.docs.Selected(), cs.ID)
 	}
 	if n := len(w.notices.layer.Objects); n != 1 {
 		t.Errorf("%d toasts after Review, want 1 (the reviewed one goes)", n)

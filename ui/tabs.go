@@ -33,7 +33,8 @@ type fileTab struct {
 }
 
 // dirty reports whether the tab's text has unsaved changes.
-func (t *fileTab) dirty() bool { return t.view != nil && t.view.Buffer().Modified() }
+// A nil t (a tab that holds no file, such as a change-set review) has none.
+func (t *fileTab) dirty() bool { return t != nil && t.view != nil && t.view.Buffer().Modified() }
 
 // tabArea is the right-hand side of the window: the open files in
 // DocTabs, or a hint when there are none. Used on the main goroutine only.
@@ -424,11 +425,12 @@ func (a *tabArea) buffer(rel string) buffer {
 
 // list returns the open tabs in tab order, the selected one active.
 func (a *tabArea) list() []workbench.Tab {
-	tabs := make([]workbench.Tab, len(a.docs.Items))
+	tabs := make([]workbench.Tab, 0, len(a.docs.Items))
 	active := a.docs.SelectedIndex()
 	for i, item := range a.docs.Items {
-		t := a.byItem[item]
-		tabs[i] = workbench.Tab{Path: t.path, Active: i == active, Dirty: t.dirty()}
+		if t := a.byItem[item]; t != nil { // a review tab holds no file
+			tabs = append(tabs, workbench.Tab{Path: t.path, Active: i == active, Dirty: t.dirty()})
+		}
 	}
 	return tabs
 }

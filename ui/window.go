@@ -16,6 +16,7 @@ import (
 	"trestle/app/store"
 	"trestle/app/watch"
 	"trestle/app/workbench"
+	"trestle/ui/review"
 )
 
 // Window is Trestle's main window on one project: the file tree on the
@@ -57,8 +58,10 @@ type Window struct {
 	// onFilesChanged hears of every batch of changes on disk, after the tree
 	// shows them; called on the main goroutine when set.
 	onFilesChanged func([]watch.Event)
-	// changes is the Change Sets pane, set by showChangeSets (changesets.go).
-	changes *changeSetsView
+	// changes is the Change Sets pane, set by showChangeSets (review_host.go).
+	changes *review.View
+	// inline is what each file tab shows of the change sets proposing for it (review_inline.go).
+	inline map[*fileTab]*inlineProposal
 	// editTimers debounce the stale check of edited buffers (changesets_stale.go).
 	editTimers map[string]*time.Timer
 	// finders is Go to File's and the command palette's state (quickopen.go).
@@ -308,7 +311,7 @@ func (w *Window) stopWatching() {
 		w.watcher = nil
 	}
 	if w.changes != nil {
-		w.changes.stopPolling()
+		w.changes.Stop()
 	}
 }
 
