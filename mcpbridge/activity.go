@@ -12,6 +12,8 @@ import (
 	"trestle/app/permission"
 	"trestle/app/projconf"
 	"trestle/app/task"
+
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // Activity hears of the evaluations and runs agents start, so the window
@@ -24,6 +26,30 @@ type Activity interface {
 	RunLine(line task.Line)
 	RunEnded(run *task.Run)
 	ChangeSetProposed(cs changeset.ChangeSet)
+}
+
+// RunGuard is an Activity that keeps runs off text the person has not
+// saved: before an agent's run the window saves its unsaved editors, or
+// asks the person, as their setting says. BeforeRun returns what it did,
+// for the run's result ("" for nothing), or an error that stops the run
+// (refused, busy). It may wait for the person, bounded; called from
+// serving goroutines.
+type RunGuard interface {
+	BeforeRun(ctx context.Context, client, command string) (note string, err error)
+}
+
+// beforeRun asks the window, when it guards runs, to deal with unsaved
+// editors before a run of command; a non-nil result is the failed call.
+func (s *Server) beforeRun(ctx context.Context, command string) (string, *mcp.CallToolResult) {
+	g, ok := s.opts.Activity.(RunGuard)
+	if !ok {
+		return "", nil
+	}
+	note, err := g.BeforeRun(ctx, clientName(ctx), command)
+	if err != nil {
+		return "", failErr(err)
+	}
+	return note, nil
 }
 
 // permit asks the gate whether the calling client may go ahead with req,

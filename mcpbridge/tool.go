@@ -136,6 +136,18 @@ func done(structured any, format string, args ...any) *mcp.CallToolResult {
 	return mcp.NewToolResultStructured(structured, fmt.Sprintf(format, args...))
 }
 
+// withNote puts note before r's text, when there is one.
+func withNote(r *mcp.CallToolResult, note string) *mcp.CallToolResult {
+	if note == "" || len(r.Content) == 0 {
+		return r
+	}
+	if tc, ok := r.Content[0].(mcp.TextContent); ok {
+		tc.Text = note + "\n" + tc.Text
+		r.Content[0] = tc
+	}
+	return r
+}
+
 // stateResult is the structured content of tools that only say it worked.
 type stateResult struct {
 	State     string `json:"state"`

@@ -92,6 +92,9 @@ func (s *Server) vet(ctx context.Context, filter string) (*task.Run, *mcp.CallTo
 	if err := s.permit(ctx, runRequest(t, []string{pkg}, "default", sel)); err != nil {
 		return nil, failErr(err)
 	}
+	if _, bad := s.beforeRun(ctx, commandLine(t, []string{pkg})); bad != nil {
+		return nil, bad
+	}
 	run, err := s.opts.Services.Tasks.Start(context.WithoutCancel(ctx), t, []string{pkg}, sel, s.activityLine)
 	if err != nil {
 		return nil, failErr(err)

@@ -52,7 +52,10 @@ func (s *Server) runTool() server.ServerTool {
 				"progress notifications. ", ": output comes back in the result and, when you pass a progress token, as "+
 				"progress notifications. ")+
 			"Returns its output and problems (file:line:col from build, vet and test failures) when it ends, or after "+
-			"wait_seconds with its run_id (then use trestle_run_status). One run at a time per project. Package "+
+			"wait_seconds with its run_id (then use trestle_run_status). One run at a time per project. "+
+			s.inMode("Tasks read the disk, so the window first saves the person's unsaved editors (the result says "+
+				"which) or, if their setting says so, asks them (then a refusal says they did not choose to run). ", "")+
+			"Package "+
 			"patterns in args (./app/..., ./cmd/x) replace the task's default ./...: "+
 			`e.g. {"task":"test","args":["-run","TestParse","./app/..."]} runs go test -run TestParse ./app/...`),
 		mcp.WithInputSchema[runParams](),
@@ -79,6 +82,10 @@ func (s *Server) run(ctx context.Context, p runParams) *mcp.CallToolResult {
 	if err := s.permit(ctx, runRequest(t, p.Args, selectionOr(p.Selection), sel)); err != nil {
 		return failErr(err)
 	}
+	note, bad := s.beforeRun(ctx, commandLine(t, p.Args))
+	if bad != nil {
+		return bad
+	}
 	prog := newProgress(ctx)
 	run, err := s.opts.Services.Tasks.Start(context.WithoutCancel(ctx), t, p.Args, sel, func(l task.Line) {
 		s.activityLine(l)
@@ -88,7 +95,7 @@ func (s *Server) run(ctx context.Context, p runParams) *mcp.CallToolResult {
 		return failErr(err)
 	}
 	s.announceRun(ctx, run)
-	return awaitRun(ctx, run, wait, tail, prog, true)
+	return withNote(awaitRun(ctx, run, wait, tail, prog, true), note)
 }
 
 // activityLine shows a run's output line in the window, if there is one.

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"trestle/app/projconf"
 	"trestle/app/watch"
-
-	"fyne.io/fyne/v2"
 )
 
 // .trestle.json in the window: its selections fill the status bar's
@@ -19,7 +17,7 @@ func (w *Window) loadConfig() {
 	w.loading.Go(func() {
 		conf, err := w.services.ProjectConfig()
 		names := conf.SelectionNames()
-		fyne.Do(func() {
+		w.onMain(func() {
 			w.status.selection.Options = names
 			if !slices.Contains(names, selectionName(w.selection)) {
 				w.selectSelection("default")
@@ -47,7 +45,7 @@ func (w *Window) selectSelection(name string) {
 func (w *Window) configSawFiles(events []watch.Event) {
 	for _, e := range events {
 		if e.Path == projconf.FileName || e.Path == watch.All {
-			fyne.Do(w.loadConfig)
+			w.onMain(w.loadConfig)
 			return
 		}
 	}

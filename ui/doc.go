@@ -1,6 +1,8 @@
 // Package ui is Trestle's window: the file tree, the tabs where files open,
 // the status bar, and the bounded main-thread call through which everything
-// outside the window (the MCP tools above all) reaches it.
+// outside the window (the MCP tools above all) reaches it. New makes the
+// window from its Options in one go. Widgets that know nothing of the
+// window live in their own packages: the code editor is ui/editor.
 //
 // The threading rule: widgets are touched only on Fyne's main goroutine.
 // Another goroutine changes the window through fyne.Do, and a caller that

@@ -19,6 +19,16 @@ var escapeStacks = map[fyne.Canvas]map[fyne.CanvasObject]dialog.Dialog{}
 // showDialog shows d on c so that Escape closes it.
 func showDialog(c fyne.Canvas, d dialog.Dialog) {
 	d.Show()
+	stack := escapeCloses(c)
+	if top := c.Overlays().Top(); top != nil {
+		stack[top] = d
+	}
+	forgetClosed(c)
+}
+
+// escapeCloses makes Escape on c close what is on top (a pop-up shown
+// without showDialog is hidden), and returns c's dialogs.
+func escapeCloses(c fyne.Canvas) map[fyne.CanvasObject]dialog.Dialog {
 	stack := escapeStacks[c]
 	if stack == nil {
 		stack = map[fyne.CanvasObject]dialog.Dialog{}
@@ -29,10 +39,7 @@ func showDialog(c fyne.Canvas, d dialog.Dialog) {
 			}
 		})
 	}
-	if top := c.Overlays().Top(); top != nil {
-		stack[top] = d
-	}
-	forgetClosed(c)
+	return stack
 }
 
 // showError and showInfo are dialog.ShowError and ShowInformation that

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"fyne.io/fyne/v2"
-
 	"trestle/app/gitstatus"
 )
 
@@ -43,7 +41,7 @@ func (w *Window) readHead(t *fileTab) {
 			return // the gutter stays plain; git status shows what is wrong
 		}
 		head = strings.ReplaceAll(head, "\r\n", "\n") // the editor's lines end in LF
-		fyne.Do(func() {
+		w.onMain(func() {
 			t.head, t.headKnown = head, true
 			if !exists {
 				t.head = "" // a new file: every line is added
@@ -75,7 +73,7 @@ func (w *Window) markChanges(t *fileTab) {
 	head, text, version := t.head, t.view.Buffer().Text(), t.view.Version()
 	w.files.async(func() {
 		marks := gitstatus.LineChanges(head, text)
-		fyne.Do(func() {
+		w.onMain(func() {
 			if t.view.Version() == version { // a later edit brings its own
 				t.view.SetGitMarks(marks)
 			}

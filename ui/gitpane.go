@@ -200,7 +200,7 @@ func (w *Window) refreshGit() {
 	root := w.project.Root
 	w.files.async(func() {
 		st, ok, err := gitstatus.Read(context.Background(), root)
-		fyne.Do(func() {
+		w.onMain(func() {
 			w.panes.git.show(st, ok, err)
 			w.files.setChanged(w.panes.git.entries)
 			w.status.setBranch(st.Branch, ok && err == nil)
@@ -216,7 +216,7 @@ func (w *Window) showGitDiff(e gitEntry) {
 	p := w.project
 	w.files.async(func() {
 		fc, err := gitFileChange(p, e)
-		fyne.Do(func() {
+		w.onMain(func() {
 			if err != nil {
 				showError(err, w.win)
 				return

@@ -37,9 +37,10 @@ func TestLayoutIsRestoredOnTheNextStart(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	again := New(a, w.project, Options{Actions: Actions{Store: db}}) // as cmd/trestle makes it
+	again := newWindow(a, w.project)
 	defer again.Window().Close()
 	defer again.status.stop()
+	again.installActions(Actions{Store: db})
 	again.loading.Wait()
 	got := tabs(t, again)
 	if len(got) != 3 || got[0].Path != "lib/lib.go" || got[2].Path != "go.mod" || !got[1].Active {

@@ -52,7 +52,7 @@ func (w *Window) installActions(a Actions) {
 		st := w.layoutState()
 		w.closedLayout = &st
 		w.stopWatching()
-		w.StopGopls()
+		w.Quitting()
 		w.notices.stop()
 	})
 	if a.Welcome != "" {

@@ -101,6 +101,10 @@ func TestNoticesDoNotStackDialogs(t *testing.T) {
 	if w.notices.bell.Text != "" {
 		t.Errorf("the bell shows %q once the list was opened, want no count", w.notices.bell.Text)
 	}
+	w.win.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if w.win.Canvas().Overlays().Top() != nil {
+		t.Error("Escape did not close the list")
+	}
 }
 
 // TestToastTypingGoesOn: a toast does not take the keyboard from the

@@ -196,12 +196,12 @@ func (c *noticeCenter) showList() {
 	if len(c.list) == 0 {
 		rows.Add(widget.NewLabel("No messages from agents yet."))
 	}
-	clear := widget.NewButton("Clear", func() {
+	clearAll := widget.NewButton("Clear", func() {
 		c.list = nil
 		c.hideList()
 		c.update()
 	})
-	head := container.NewBorder(nil, nil, nil, container.NewHBox(clear, widget.NewButtonWithIcon("", theme.CancelIcon(), c.hideList)),
+	head := container.NewBorder(nil, nil, nil, container.NewHBox(clearAll, widget.NewButtonWithIcon("", theme.CancelIcon(), c.hideList)),
 		widget.NewLabelWithStyle("Messages from agents", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 	scroll := container.NewVScroll(rows)
 	size := fyne.NewSize(460, min(rows.MinSize().Height+8, 420))
@@ -212,6 +212,7 @@ func (c *noticeCenter) showList() {
 	full := c.popup.MinSize()
 	pos := fyne.NewPos(max(at.X+c.bell.Size().Width-full.Width, 0), max(at.Y-full.Height, 0))
 	c.popup.ShowAtPosition(pos)
+	escapeCloses(c.win.Canvas())
 	c.update()
 }
 

@@ -5,8 +5,6 @@ import (
 	"path"
 	"strings"
 
-	"fyne.io/fyne/v2"
-
 	"trestle/app/errdefs"
 	"trestle/app/project"
 	"trestle/app/watch"
@@ -33,7 +31,7 @@ func (w *Window) filesChangedOnDisk(events []watch.Event) {
 	p := w.project
 	w.loading.Go(func() {
 		files := readDisk(p, paths)
-		fyne.Do(func() {
+		w.onMain(func() {
 			for _, d := range files {
 				w.tabs.diskChanged(d)
 			}

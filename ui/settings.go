@@ -50,7 +50,12 @@ type settingsForm struct {
 	evalDeadline                  *widget.Select
 	evalMemory                    *widget.Select // MiB, or evalMemoryDefault
 	retention                     *widget.Select // days decided change sets are kept
+	unsaved                       *widget.Select // unsavedChoices: what a run does about unsaved editors
 }
+
+// unsavedChoices are the Settings dialog's words for
+// store.Settings.UnsavedBeforeRun, in its order.
+var unsavedChoices = []string{"Save all first", "Ask"}
 
 func newSettingsForm(s store.Settings, policy string) *settingsForm {
 	f := &settingsForm{
@@ -64,6 +69,11 @@ func newSettingsForm(s store.Settings, policy string) *settingsForm {
 		evalDeadline: widget.NewSelect([]string{"5", "10", "20", "30", "60"}, nil),
 		evalMemory:   widget.NewSelect([]string{evalMemoryDefault, "512", "1024", "2048", "4096", "8192", "16384"}, nil),
 		retention:    widget.NewSelect([]string{"7", "30", "90", "365"}, nil),
+		unsaved:      widget.NewSelect(unsavedChoices, nil),
+	}
+	f.unsaved.SetSelected(unsavedChoices[0])
+	if !s.SaveBeforeRun() {
+		f.unsaved.SetSelected(unsavedChoices[1])
 	}
 	f.evalDeadline.SetSelected(strconv.Itoa(evalDeadlineSeconds(s)))
 	mem := evalMemoryDefault
@@ -111,6 +121,7 @@ func (f *settingsForm) items() []*widget.FormItem {
 		widget.NewFormItem("Font size", f.font),
 		widget.NewFormItem("File tree", f.hideIgnored),
 		widget.NewFormItem("Go", f.format),
+		{Text: "Unsaved files at Build, Test, Vet", Widget: f.unsaved, HintText: "tasks read the disk: save every editor first, or ask (agents' runs too)"},
 		{Text: "Evaluation deadline", Widget: f.evalDeadline, HintText: "seconds an evaluation you start may run; past it the evaluator is killed"},
 		{Text: "Evaluator memory (MiB)", Widget: f.evalMemory, HintText: "each evaluator's limit; past it the result says out of memory (from the next start)"},
 		{Text: "Keep decided change sets (days)", Widget: f.retention, HintText: "applied, rejected and withdrawn ones are removed after this"},
@@ -124,10 +135,14 @@ func (f *settingsForm) values() (store.Settings, string) {
 	deadline, _ := strconv.Atoi(f.evalDeadline.Selected)
 	memory, _ := strconv.Atoi(f.evalMemory.Selected) // the default reads as 0
 	days, _ := strconv.Atoi(f.retention.Selected)
+	unsaved := store.UnsavedSave
+	if f.unsaved.Selected == unsavedChoices[1] {
+		unsaved = store.UnsavedAsk
+	}
 	return store.Settings{
 		Listener: f.listener.Checked, HideIgnored: f.hideIgnored.Checked,
 		TabWidth: tab, Theme: f.theme.Selected, FontSize: float32(size), FormatOnSave: f.format.Checked,
-		EvalDeadline: deadline, EvalMemoryMiB: memory, ChangeSetRetentionDays: days,
+		EvalDeadline: deadline, EvalMemoryMiB: memory, ChangeSetRetentionDays: days, UnsavedBeforeRun: unsaved,
 	}, f.policy.Selected
 }
 

@@ -18,9 +18,9 @@ func TestSettingsFormRoundTrips(t *testing.T) {
 		policy string
 	}{
 		{"defaults", store.DefaultSettings(), permission.PolicyAsk},
-		{"changed", store.Settings{Listener: false, TabWidth: 8, Theme: store.ThemeLight, FontSize: 16, HideIgnored: true, EvalDeadline: 30, EvalMemoryMiB: 2048, ChangeSetRetentionDays: 90}, permission.PolicyDeny},
-		{"retention set elsewhere", store.Settings{TabWidth: 4, Theme: store.ThemeDark, EvalDeadline: 10, ChangeSetRetentionDays: 12}, permission.PolicyAllow},
-		{"memory set elsewhere", store.Settings{TabWidth: 4, Theme: store.ThemeDark, EvalDeadline: 10, EvalMemoryMiB: 3000, ChangeSetRetentionDays: 30}, permission.PolicyAsk},
+		{"changed", store.Settings{Listener: false, TabWidth: 8, Theme: store.ThemeLight, FontSize: 16, HideIgnored: true, EvalDeadline: 30, EvalMemoryMiB: 2048, ChangeSetRetentionDays: 90, UnsavedBeforeRun: store.UnsavedAsk}, permission.PolicyDeny},
+		{"retention set elsewhere", store.Settings{TabWidth: 4, Theme: store.ThemeDark, EvalDeadline: 10, ChangeSetRetentionDays: 12, UnsavedBeforeRun: store.UnsavedSave}, permission.PolicyAllow},
+		{"memory set elsewhere", store.Settings{TabWidth: 4, Theme: store.ThemeDark, EvalDeadline: 10, EvalMemoryMiB: 3000, ChangeSetRetentionDays: 30, UnsavedBeforeRun: store.UnsavedSave}, permission.PolicyAsk},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -169,8 +169,9 @@ func agentsText(clients []workbench.Client, connecting int) string {
 
 // maxPathShown is how much of the project path the status bar shows: the
 // end of a long path names the project, and the whole path would push the
-// window wider than the screen.
-const maxPathShown = 40
+// window wider than the screen (at 40, with the notices' bell, a 1280-pixel
+// screen was too narrow for the status bar).
+const maxPathShown = 30
 
 // shortPath keeps the last maxPathShown characters of p, marking the cut.
 func shortPath(p string) string {

@@ -436,10 +436,4 @@ func (a *tabArea) list() []workbench.Tab {
 }
 
 // fileNames lists the paths of tabs for a message.
-func fileNames(tabs []*fileTab) string {
-	names := make([]string, len(tabs))
-	for i, t := range tabs {
-		names[i] = t.path
-	}
-	return strings.Join(names, ", ")
-}
+func fileNames(tabs []*fileTab) string { return strings.Join(tabPaths(tabs), ", ") }

@@ -54,11 +54,18 @@ func (w *Window) RunEnded(run *task.Run) {
 
 // runByPerson starts a task from the Run menu, off the main goroutine, with
 // args after the task's own (the runner lets package patterns in args
-// replace the task's packages).
+// replace the task's packages), once the unsaved editors are saved (or the
+// person chose; see unsaved.go). Main goroutine only.
 func (w *Window) runByPerson(name string, args ...string) {
 	if w.services.Tasks == nil {
 		return
 	}
+	w.beforeRunByPerson("the "+name+" task", func() { w.startRun(name, args...) })
+}
+
+// startRun starts the task name off the main goroutine and follows it in
+// the Run pane. Main goroutine only.
+func (w *Window) startRun(name string, args ...string) {
 	sel := w.selection
 	w.loading.Go(func() {
 		conf, _ := w.services.ProjectConfig()
@@ -98,6 +105,10 @@ type lineBatch struct {
 	lines   []string
 	send    func([]string)
 	pending bool
+	// after schedules the flush: nil is time.AfterFunc. A test that must
+	// not have a timer's goroutine touch the Run pane (Fyne's test driver
+	// runs fyne.Do inline) leaves the flushing to RunEnded.
+	after func(d time.Duration, fn func())
 }
 
 func (b *lineBatch) add(line string, send func([]string)) {
@@ -107,7 +118,11 @@ func (b *lineBatch) add(line string, send func([]string)) {
 	b.send = send
 	if !b.pending {
 		b.pending = true
-		time.AfterFunc(lineFlushEvery, b.flush)
+		if b.after != nil {
+			b.after(lineFlushEvery, b.flush)
+		} else {
+			time.AfterFunc(lineFlushEvery, b.flush)
+		}
 	}
 }
 

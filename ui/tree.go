@@ -148,6 +148,9 @@ type fileTree struct {
 	// window is up (New sets it); nil reads at once, as New does for the root.
 	async   func(func())
 	reading map[string]bool // folders being read by async
+	// do shows a read on the main goroutine: the window's onMain (nil:
+	// fyne.Do), which drops it once the window is closing.
+	do func(func())
 }
 
 func newFileTree(p *project.Project, failed func(error)) *fileTree {
@@ -179,7 +182,11 @@ func (t *fileTree) childUIDs(uid string) []string {
 // read lists folder uid off the main goroutine and shows it on the main one.
 func (t *fileTree) read(uid string) {
 	entries, err := listDir(t.project, t.ignore, uid)
-	fyne.Do(func() {
+	do := t.do
+	if do == nil {
+		do = fyne.Do
+	}
+	do(func() {
 		delete(t.reading, uid)
 		t.show(uid, entries, err)
 		if t.tree != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -70,6 +71,8 @@ type Window struct {
 	gopls           *goplsView
 	goplsInstallDir string          // Options.GoplsInstall
 	goplsDo         func(fn func()) // nil: fyne.Do (tests queue gopls's callbacks)
+	// closing is set by Quitting: nothing more may reach Fyne from another goroutine.
+	closing atomic.Bool
 }
 
 // Options are what a Window is made with, all given to New at once.
@@ -126,6 +129,10 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 		policy:   permission.PolicyAsk,
 	}
 	notices.review = w.reviewChangeSet
+	notices.after = func(d time.Duration, fn func()) func() {
+		t := time.AfterFunc(d, func() { w.onMain(fn) })
+		return func() { t.Stop() }
+	}
 	w.tabs.onChange = w.syncTree
 	w.tabs.onCaret = func(line, col int) { w.status.setCursor(line, col) }
 	w.tabs.onEval = w.evalByPerson
@@ -137,6 +144,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	w.files.win, w.files.open = w.win, w.OpenOnMain
 	w.files.childUIDs("") // the root, before the window shows; later folders are read off the main goroutine
 	w.files.async = func(fn func()) { w.files.io.Go(fn) }
+	w.files.do = w.onMain
 	w.tree = w.files.widget()
 	w.tree.OnSelected = w.treeSelected
 	w.tree.OnUnselected = func(string) { w.treeSel = "" }
@@ -153,6 +161,32 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	w.win.SetContent(container.NewBorder(nil, w.status.bar, nil, nil, container.NewStack(w.treeSplit, w.notices.layer)))
 	w.win.Resize(fyne.NewSize(1100, 720))
 	return w
+}
+
+// Quitting drops, from now on, everything that would still reach Fyne
+// from another goroutine: the window is closing. Once Fyne's loop has
+// stopped (a signal quits it at once, without OnClosed), fyne.Do runs its
+// function on the caller's goroutine, so a watcher's batch or a timer
+// arriving then would touch widgets off the main goroutine. The window's
+// OnClosed calls it; a quit on a signal must call it first. Safe for
+// concurrent use from any goroutine.
+func (w *Window) Quitting() {
+	w.closing.Store(true)
+	w.StopGopls()
+}
+
+// onMain is fyne.Do for the window's own goroutines, unless it is closing
+// (Quitting): then fn is dropped, before it is queued or when it would run.
+// Any goroutine.
+func (w *Window) onMain(fn func()) {
+	if w.closing.Load() {
+		return
+	}
+	fyne.Do(func() {
+		if !w.closing.Load() {
+			fn()
+		}
+	})
 }
 
 // filesNamed lists the project's files whose base name is base, at most
@@ -212,20 +246,20 @@ func (w *Window) OpenOnMain(rel string) {
 // start ("" and nil: off). Safe to call from any goroutine.
 func (w *Window) SetListener(addr string, err error) {
 	text := mcpText(addr, err)
-	fyne.Do(func() { w.status.mcp.SetText(text) })
+	w.onMain(func() { w.status.mcp.SetText(text) })
 }
 
 // SetClients shows the attached MCP clients and how many connections hold
 // a place without having initialized. Safe to call from any goroutine.
 func (w *Window) SetClients(clients []workbench.Client, connecting int) {
 	text := agentsText(clients, connecting)
-	fyne.Do(func() { w.status.agents.SetText(text) })
+	w.onMain(func() { w.status.agents.SetText(text) })
 }
 
 // Notify shows msg in the status bar for a while. Safe to call from any
 // goroutine.
 func (w *Window) Notify(msg string) {
-	fyne.Do(func() { w.status.notify(msg) })
+	w.onMain(func() { w.status.notify(msg) })
 }
 
 // Watch starts watching the project folder until ctx is done or
@@ -253,7 +287,7 @@ func (w *Window) filesChanged(events []watch.Event) {
 	w.changeSetsSawFiles(events)
 	w.configSawFiles(events)
 	reads := w.files.reread(events)
-	fyne.Do(func() {
+	w.onMain(func() {
 		w.files.apply(reads)
 		if w.onFilesChanged != nil {
 			w.onFilesChanged(events)
@@ -281,7 +315,7 @@ func (w *Window) stopWatching() {
 // RecordCall lists an agent tool call in the Agents pane. Safe to call
 // from any goroutine.
 func (w *Window) RecordCall(c workbench.ToolCall) {
-	fyne.Do(func() { w.panes.agents.add(c) })
+	w.onMain(func() { w.panes.agents.add(c) })
 }
 
 // openAt opens rel at line, reading it on another goroutine first. It must
@@ -289,7 +323,7 @@ func (w *Window) RecordCall(c workbench.ToolCall) {
 func (w *Window) openAt(rel string, line int) {
 	w.loading.Go(func() {
 		f, err := loadFile(w.project, rel)
-		fyne.Do(func() {
+		w.onMain(func() {
 			if err != nil {
 				w.status.notify(err.Error())
 				return

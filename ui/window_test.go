@@ -256,3 +256,18 @@ func TestNewTakesEveryOption(t *testing.T) {
 		t.Errorf("zero options: policy %q, settings %+v; want ask and the defaults", d.Policy(), d.settings)
 	}
 }
+
+// TestQuittingDropsLateCallbacks: once the window is quitting, what its
+// goroutines send to the main goroutine is dropped: after Fyne's loop has
+// stopped, fyne.Do would run it on their own goroutine.
+func TestQuittingDropsLateCallbacks(t *testing.T) {
+	w := newTestWindow(t)
+	ran := 0
+	w.onMain(func() { ran++ })
+	w.Quitting()
+	w.onMain(func() { ran++ })
+	w.Notify("after the quit")
+	if ran != 1 || w.status.message.Text == "after the quit" {
+		t.Fatalf("after Quitting: %d callbacks ran (want 1, the one before), status %q", ran, w.status.message.Text)
+	}
+}

@@ -36,7 +36,21 @@ type Settings struct {
 	ChangeSetRetentionDays int `json:"change_set_retention_days"`
 	// FormatOnSave formats Go files with gopls (gofmt, organized imports) as they are saved.
 	FormatOnSave bool `json:"format_on_save"`
+	// UnsavedBeforeRun is what a task started in the window (Build, Test,
+	// Vet, an agent's trestle_run) does about editors with unsaved text:
+	// UnsavedSave (also ""), or UnsavedAsk.
+	UnsavedBeforeRun string `json:"unsaved_before_run"`
 }
+
+// What a run does about unsaved editors (Settings.UnsavedBeforeRun).
+const (
+	UnsavedSave = "save" // save them all first, and say so
+	UnsavedAsk  = "ask"  // ask the person: save all and run, run on the disk's text, or cancel
+)
+
+// SaveBeforeRun reports whether runs save unsaved editors first without
+// asking.
+func (s Settings) SaveBeforeRun() bool { return s.UnsavedBeforeRun != UnsavedAsk }
 
 // DefaultChangeSetRetentionDays keeps a decided change set a month: long
 // enough to revert it or read why it was rejected, short enough that the
@@ -70,7 +84,8 @@ const MaxEvalDeadline = 60
 
 // DefaultSettings are the settings before the person changes any.
 func DefaultSettings() Settings {
-	return Settings{Listener: true, TabWidth: 4, Theme: ThemeSystem, EvalDeadline: 10, ChangeSetRetentionDays: DefaultChangeSetRetentionDays, FormatOnSave: true}
+	return Settings{Listener: true, TabWidth: 4, Theme: ThemeSystem, EvalDeadline: 10, ChangeSetRetentionDays: DefaultChangeSetRetentionDays, FormatOnSave: true,
+		UnsavedBeforeRun: UnsavedSave}
 }
 
 // Validate reports the first setting out of range, for a person to fix.
@@ -87,6 +102,8 @@ func (s Settings) Validate() error {
 	case s.EvalMemoryMiB != 0 && (s.EvalMemoryMiB < MinEvalMemoryMiB || s.EvalMemoryMiB > MaxEvalMemoryMiB):
 		return fmt.Errorf("evaluator memory %d MiB is outside %d..%d (0 for a quarter of the machine's): %w",
 			s.EvalMemoryMiB, MinEvalMemoryMiB, MaxEvalMemoryMiB, errdefs.ErrInvalid)
+	case s.UnsavedBeforeRun != "" && s.UnsavedBeforeRun != UnsavedSave && s.UnsavedBeforeRun != UnsavedAsk:
+		return fmt.Errorf("unsaved files before a run %q is not save or ask: %w", s.UnsavedBeforeRun, errdefs.ErrInvalid)
 	case s.ChangeSetRetentionDays < 0 || s.ChangeSetRetentionDays > MaxChangeSetRetentionDays:
 		return fmt.Errorf("change set retention %d days is outside 1..%d (0 for the default): %w", s.ChangeSetRetentionDays, MaxChangeSetRetentionDays, errdefs.ErrInvalid)
 	}

@@ -38,6 +38,7 @@ func TestSettingsRoundTripAndValidate(t *testing.T) {
 		{TabWidth: 4, Theme: ThemeDark, EvalDeadline: MaxEvalDeadline + 1},
 		{TabWidth: 4, Theme: ThemeDark, EvalMemoryMiB: MinEvalMemoryMiB - 1},
 		{TabWidth: 4, Theme: ThemeDark, EvalMemoryMiB: -1},
+		{TabWidth: 4, Theme: ThemeDark, UnsavedBeforeRun: "sometimes"},
 	}
 	for _, b := range bad {
 		if err := s.SaveSettings(b); !errors.Is(err, errdefs.ErrInvalid) {

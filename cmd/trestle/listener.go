@@ -56,6 +56,13 @@ type windowListener struct {
 	l    *mcpbridge.Listener // nil when off or dead
 }
 
+// The window serves as the tools' Activity, and guards agents' runs
+// against unsaved editors.
+var (
+	_ mcpbridge.Activity = (*ui.Window)(nil)
+	_ mcpbridge.RunGuard = (*ui.Window)(nil)
+)
+
 func newWindowListener(ctx context.Context, project *project.Project, win *ui.Window, sv services.Services, reg *registry.Registry, logger *log.Logger) *windowListener {
 	if _, err := reg.Reap(); err != nil {
 		logger.Print(err)

@@ -95,7 +95,7 @@ func runWindow(dir, policyFlag string) int {
 	var quit sync.Mutex
 	ran := false // ShowAndRun has returned: Fyne is gone, nothing may call it
 	context.AfterFunc(ctx, func() {
-		win.StopGopls() // now: Fyne quits on the same signal without running queued functions
+		win.Quitting() // now: Fyne quits on the same signal without running queued functions
 		// Likewise the evaluator: its builds' progress reaches the status bar
 		// through fyne.Do, which must not run once Fyne has quit.
 		services.Eval.Close()

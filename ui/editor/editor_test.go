@@ -378,3 +378,23 @@ func rowText(row widget.TextGridRow) string {
 	}
 	return b.String()
 }
+
+// TestReplaceAllIsOneUndoOfTheSpanThatDiffers: a format or rename makes
+// the new text as one undo step, and the caret stays on its line.
+func TestReplaceAllIsOneUndoOfTheSpanThatDiffers(t *testing.T) {
+	const before = "package p\n\nfunc  F( ) {\n\tx := 1\n\t_ = x\n}\n"
+	const after = "package p\n\nfunc F() {\n\tx := 1\n\t_ = x\n}\n"
+	e := newTestEditor(t, before, true)
+	e.SetCaret(textbuf.Pos{Line: 4, Col: 2})
+	e.ReplaceAll(after)
+	if got := e.buf.FileText(); got != after {
+		t.Fatalf("text %q, want %q", got, after)
+	}
+	if e.caret != (textbuf.Pos{Line: 4, Col: 2}) {
+		t.Errorf("caret %+v, want where it was (5:3)", e.caret)
+	}
+	e.Undo()
+	if got := e.buf.FileText(); got != before {
+		t.Errorf("one undo gave %q, want the text before", got)
+	}
+}

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestAgentBuildSeesUnsavedEditsE2E: the person types a type error into
+// main.go in the real window (xdotool under Xvfb) and does not save; an
+// agent's trestle_run of build through --mcp-attach saves it first, says
+// so, and fails on the error instead of passing on the disk's old text.
+func TestAgentBuildSeesUnsavedEditsE2E(t *testing.T) {
+	if _, err := exec.LookPath("xdotool"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("CI needs xdotool (scripts/deps.sh --test installs it)")
+		}
+		t.Skip(err)
+	}
+	project := testProject(t)
+	w := startWindowArgs(t, project, "--agent-policy", "allow")
+	c := w.attach(t, project, "e2e-unsaved")
+	xdo := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("xdotool", args...)
+		cmd.Env = append(os.Environ(), "DISPLAY="+w.display)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("xdotool %v: %v\n%s", args, err, out)
+		}
+	}
+	xdo("search", "--sync", "--onlyvisible", "--name", "^Trestle", "windowfocus", "--sync")
+	if res, _ := call(t, c, "trestle_open", map[string]any{"path": "main.go", "line": 8}); res.IsError {
+		t.Fatalf("open: %s", resultText(res))
+	}
+	xdo("type", "--delay", "30", `var _ int = "not an int"`)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		res, sc := call(t, c, "trestle_read", map[string]any{"path": "main.go"})
+		if strings.Contains(resultText(res), "not an int") && sc["unsaved"] == true {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the typing did not reach the editor unsaved: %v\n%s", sc, resultText(res))
+		}
+	}
+
+	res, sc := call(t, c, "trestle_run", map[string]any{"task": "build", "wait_seconds": 120})
+	text := resultText(res)
+	if sc["run_state"] == "passed" || !res.IsError {
+		t.Fatalf("go build passed on the disk's text under an unsaved type error:\n%s", text)
+	}
+	if !strings.HasPrefix(text, "Saved 1 unsaved file(s) before the run, as the person's setting says: main.go.") {
+		t.Errorf("the result does not lead with what was saved:\n%s", text)
+	}
+	if !strings.Contains(text, "main.go:8") || !strings.Contains(text, "not an int") {
+		t.Errorf("the result lacks the type error at main.go:8:\n%s", text)
+	}
+	if data, _ := os.ReadFile(project + "/main.go"); !strings.Contains(string(data), "not an int") {
+		t.Error("main.go on disk lacks the saved edit")
+	}
+}
