@@ -101,3 +101,21 @@ func (c *Client) text(path string) (string, error) {
 	}
 	return string(b), nil
 }
+
+// FilesChanged tells gopls that Trestle wrote the project files rels to
+// disk while the editor does not hold them (a rename's files, or their
+// restore), so it reads them again: gopls learns of disk changes only
+// from its client. It never blocks on gopls.
+func (c *Client) FilesChanged(rels ...string) {
+	c.mu.Lock()
+	s := c.sess
+	c.mu.Unlock()
+	if s == nil || len(rels) == 0 {
+		return
+	}
+	changes := make([]fileEvent, 0, len(rels))
+	for _, rel := range rels {
+		changes = append(changes, fileEvent{URI: fileURI(c.abs(rel)), Type: fileChanged})
+	}
+	go s.notify("workspace/didChangeWatchedFiles", didChangeWatchedFilesParams{Changes: changes})
+}
