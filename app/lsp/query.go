@@ -59,8 +59,9 @@ func (c *Client) locations(raw json.RawMessage) []Location {
 		many = []location{one}
 	}
 	out := make([]Location, 0, len(many))
+	texts := c.texts()
 	for _, l := range many {
-		out = append(out, c.location(l))
+		out = append(out, texts.location(l))
 	}
 	return out
 }
@@ -151,8 +152,9 @@ func (c *Client) Symbols(ctx context.Context, query string) ([]Symbol, error) {
 		return nil, err
 	}
 	out := make([]Symbol, 0, len(res))
+	texts := c.texts()
 	for _, si := range res {
-		l := c.location(si.Location)
+		l := texts.location(si.Location)
 		out = append(out, Symbol{Name: si.Name, Kind: symbolKinds[si.Kind], Container: si.ContainerName,
 			Path: l.Path, Line: l.Range.Start.Line, Col: l.Range.Start.Col, EndLine: l.Range.End.Line})
 	}
