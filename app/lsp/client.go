@@ -62,6 +62,10 @@ type Config struct {
 	Find func(ctx context.Context) (string, error)
 	// Env is gopls's environment; nil means the process's.
 	Env []string
+	// Args are gopls's flags (none: a gopls of the client's own, which
+	// Trestle uses; see TestSeparateGoplsPerMode for why not a shared
+	// -remote=auto daemon).
+	Args []string
 	// Logger gets gopls's stderr and the client's events; nil discards.
 	Logger *log.Logger
 	// OnStatus hears every state change, from any goroutine; it must not block.

@@ -181,9 +181,16 @@ func (t *texts) location(l location) Location {
 
 // at is the protocol position of pos in path's current text.
 func (c *Client) at(path string, pos Position) (textDocumentPosition, error) {
+	p, _, err := c.atText(path, pos)
+	return p, err
+}
+
+// atText is at with the text it was computed in, which the answer's
+// ranges refer to (gopls gets that text before the request).
+func (c *Client) atText(path string, pos Position) (textDocumentPosition, string, error) {
 	text, err := c.text(path)
 	if err != nil {
-		return textDocumentPosition{}, err
+		return textDocumentPosition{}, "", err
 	}
-	return textDocumentPosition{TextDocument: textDocumentID{URI: fileURI(c.abs(path))}, Position: toProtocol(text, pos)}, nil
+	return textDocumentPosition{TextDocument: textDocumentID{URI: fileURI(c.abs(path))}, Position: toProtocol(text, pos)}, text, nil
 }
