@@ -62,9 +62,8 @@ type Config struct {
 	Find func(ctx context.Context) (string, error)
 	// Env is gopls's environment; nil means the process's.
 	Env []string
-	// Args are gopls's flags (none: a gopls of the client's own, which
-	// Trestle uses; see TestSeparateGoplsPerMode for why not a shared
-	// -remote=auto daemon).
+	// Args are gopls's flags; Trestle passes none, so that each client has
+	// a gopls of its own (doc.go says why not -remote=auto).
 	Args []string
 	// Logger gets gopls's stderr and the client's events; nil discards.
 	Logger *log.Logger

@@ -183,3 +183,61 @@ func waitGone(tb testing.TB, pid int, bound time.Duration) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// TestSeparateGoplsPerMode pins the decision BenchmarkGoplsSharing
+// informed: each client (the window's, a headless server's) runs a gopls
+// of its own, a child of this process in a process group of its own (so
+// that killing the group takes everything gopls started down with it),
+// with no -remote flag; each sees only its own unsaved text; and nothing
+// outlives Close.
+func TestSeparateGoplsPerMode(t *testing.T) {
+	root := copyFixture(t)
+	ctx := ctxFor(t)
+	window, headless := newClient(t, root, Config{}), newClient(t, root, Config{})
+	text, err := os.ReadFile(filepath.Join(root, "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	window.OpenDocument("main.go", string(text)+"\nvar _ = onlyInTheWindow\n")
+	headless.OpenDocument("main.go", string(text)+"\nvar _ = onlyHeadless\n")
+	var pids []int
+	for _, c := range []*Client{window, headless} {
+		if err := c.Settle(ctx, 0); err != nil {
+			t.Fatal(err)
+		}
+		pid := c.PID()
+		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+2:])) // state ppid pgrp ...
+		cmdline, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+		if f[1] != strconv.Itoa(os.Getpid()) || f[2] != strconv.Itoa(pid) || strings.Contains(string(cmdline), "-remote") {
+			t.Fatalf("gopls %d: parent %s, group %s, command line %q; want a child of ours leading its own group, no -remote",
+				pid, f[1], f[2], strings.ReplaceAll(string(cmdline), "\x00", " "))
+		}
+		pids = append(pids, pid)
+	}
+	if pids[0] == pids[1] {
+		t.Fatalf("both clients talk to gopls %d", pids[0])
+	}
+	sees := func(c *Client, name string) bool {
+		for _, d := range c.Diagnostics("main.go") {
+			if strings.Contains(d.Message, name) {
+				return true
+			}
+		}
+		return false
+	}
+	waitFor(t, "each client's own unsaved error", func() bool { return sees(window, "onlyInTheWindow") && sees(headless, "onlyHeadless") })
+	if sees(window, "onlyHeadless") || sees(headless, "onlyInTheWindow") {
+		t.Fatal("one client's unsaved text reached the other's diagnostics")
+	}
+	window.Close()
+	headless.Close()
+	for _, pid := range pids {
+		if pidAlive(pid) {
+			t.Errorf("gopls %d outlived its client's Close", pid)
+		}
+	}
+}
