@@ -72,9 +72,12 @@ func shareOnce(b *testing.B, root string, env, args []string) (first, second, rs
 	a.Settle(ctx, 3*time.Second)
 	c.Settle(ctx, 3*time.Second)
 	daemons := goplsDaemons(args)
+	var each []string
 	for _, pid := range append([]int{a.PID(), c.PID()}, daemons...) {
 		rss += rssMiB(pid)
+		each = append(each, strconv.FormatFloat(rssMiB(pid), 'f', 0, 64))
 	}
+	b.Logf("RSS MiB of each gopls (clients' first, then the daemon): %s", strings.Join(each, " "))
 	a.Close()
 	c.Close()
 	for _, pid := range daemons { // gone after -remote.listen.timeout without clients
