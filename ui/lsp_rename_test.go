@@ -45,7 +45,26 @@ func renamed(t *testing.T) (w *Window, q chan func(), main, lib *editor) {
 	if !main.buf.Modified() || !lib.buf.Modified() {
 		t.Fatal("the renamed editors are not marked unsaved")
 	}
+	goplsSeesUse(t, w, q, "the renamed use.go")
 	return w, q, main, lib
+}
+
+// goplsSeesUse waits until gopls has use.go's text on disk: the call in
+// it resolves to lib.go's function and nothing in the package is
+// undefined (a stale use.go would call a name lib.go no longer declares).
+func goplsSeesUse(t *testing.T, w *Window, q chan func(), what string) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	drainUntil(t, w, q, "gopls to see "+what, func() bool {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		locs, err := w.gopls.client.Definition(ctx, "use.go", lsp.Position{Line: 3, Col: 12})
+		ok := err == nil && len(locs) == 1 && locs[0].Path == "lib.go" && len(w.gopls.client.Diagnostics("")) == 0
+		if !ok && time.Now().After(deadline) {
+			t.Fatalf("gopls does not see %s: definition %v, %v; diagnostics %v", what, locs, err, w.gopls.client.Diagnostics(""))
+		}
+		return ok
+	})
 }
 
 func onDisk(t *testing.T, w *Window, rel string) string {
@@ -89,6 +108,7 @@ func TestUndoRenameFromTheMenu(t *testing.T) {
 	if msg := w.status.message.Text; !strings.Contains(msg, "Undid the rename to Twice in 3 files") {
 		t.Errorf("status after the undo: %q", msg)
 	}
+	goplsSeesUse(t, w, q, "use.go restored")
 	menuAction(t, w, "Edit", "Undo Rename")()
 	if msg := w.status.message.Text; !strings.HasPrefix(msg, "Nothing to undo") {
 		t.Errorf("a second Undo Rename: %q", msg)

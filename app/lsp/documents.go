@@ -104,8 +104,9 @@ func (c *Client) text(path string) (string, error) {
 
 // FilesChanged tells gopls that Trestle wrote the project files rels to
 // disk while the editor does not hold them (a rename's files, or their
-// restore), so it reads them again: gopls learns of disk changes only
-// from its client. It never blocks on gopls.
+// restore), so it reads them again at once (its own file watcher, which
+// it runs for a client that watches nothing, would tell it later). It
+// never blocks on gopls.
 func (c *Client) FilesChanged(rels ...string) {
 	c.mu.Lock()
 	s := c.sess
