@@ -3,7 +3,7 @@
 //
 // The scratch project's files end in ".tmpl" so that the Go tool does not
 // treat them as part of this module (a go.mod here would split the module
-// and stop go:embed); app.WriteScratch strips the suffix.
+// and stop go:embed); project.WriteScratch strips the suffix.
 package assets
 
 import (

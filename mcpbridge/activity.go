@@ -7,9 +7,9 @@ import (
 	"strings"
 	"unicode"
 
-	"trestle/app"
 	"trestle/app/changeset"
 	"trestle/app/eval"
+	"trestle/app/permission"
 	"trestle/app/projconf"
 	"trestle/app/task"
 )
@@ -28,7 +28,7 @@ type Activity interface {
 
 // permit asks the gate whether the calling client may go ahead with req,
 // which names everything that decides what runs.
-func (s *Server) permit(ctx context.Context, req app.PermissionRequest) error {
+func (s *Server) permit(ctx context.Context, req permission.Request) error {
 	g := s.opts.Services.Gate
 	if g == nil {
 		return nil
@@ -39,19 +39,19 @@ func (s *Server) permit(ctx context.Context, req app.PermissionRequest) error {
 
 // runRequest is a run of t with args under the selection name: the command
 // line, its folder, and the environment and tags the selection adds.
-func runRequest(t projconf.Task, args []string, name string, sel projconf.Selection) app.PermissionRequest {
+func runRequest(t projconf.Task, args []string, name string, sel projconf.Selection) permission.Request {
 	dir := t.Dir
 	if dir == "." {
 		dir = ""
 	}
-	return app.PermissionRequest{Kind: "run", Detail: quotedCommand(append(append([]string{}, t.Command...), args...)), Selection: name,
+	return permission.Request{Kind: "run", Detail: quotedCommand(append(append([]string{}, t.Command...), args...)), Selection: name,
 		Env: envLines(sel.Env), Tags: sel.Tags, Dir: dir}
 }
 
 // evalRequest is an evaluation of code under the selection name: the
 // environment and tags its evaluator has, and what it imports first.
-func evalRequest(code, name string, sel projconf.Selection) app.PermissionRequest {
-	return app.PermissionRequest{Kind: "evaluate", Detail: code, Selection: name,
+func evalRequest(code, name string, sel projconf.Selection) permission.Request {
+	return permission.Request{Kind: "evaluate", Detail: code, Selection: name,
 		Env: envLines(sel.Env), Tags: sel.Tags, Preload: sel.Preload}
 }
 

@@ -2,7 +2,8 @@
 // definitions and handlers, per-connection MCP sessions, the loopback
 // listener a window runs, the --mcp stdio server and the --mcp-attach bridge.
 //
-// It reaches the UI only through the Window interface, whose methods are
+// It reaches the UI only through workbench.Window (package app/workbench,
+// which ui implements without importing mcpbridge), whose methods are
 // bounded main-thread calls; it never imports Fyne. Nothing here writes to
 // os.Stdout except through the writer a caller hands in: in --mcp and
 // --mcp-attach modes stdout carries JSON-RPC and nothing else.

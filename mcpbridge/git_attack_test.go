@@ -9,14 +9,15 @@ import (
 	"path/filepath"
 	"testing"
 
-	"trestle/app"
+	"trestle/app/permission"
 	"trestle/app/services"
+	"trestle/app/workbench"
 )
 
 // tabsWindow is a window with no tabs and no selection.
 type tabsWindow struct{ openRecorder }
 
-func (*tabsWindow) Tabs(context.Context) ([]app.Tab, error) { return []app.Tab{}, nil }
+func (*tabsWindow) Tabs(context.Context) ([]workbench.Tab, error) { return []workbench.Tab{}, nil }
 
 // TestWorkbenchDoesNotRunTheProjectsGitConfig is issue 11 item 5 through
 // the tool: under deny, files at the project root (HEAD, config with
@@ -42,7 +43,7 @@ func TestWorkbenchDoesNotRunTheProjectsGitConfig(t *testing.T) {
 		}
 	}
 	srv := NewServer(Options{Project: project, Window: &tabsWindow{}, Version: "test", Logger: log.New(io.Discard, "", 0),
-		Services: services.Services{Gate: app.NewGate(app.PolicyDeny, nil)}})
+		Services: services.Services{Gate: permission.NewGate(permission.PolicyDeny, nil)}})
 	res := srv.workbench(context.Background(), workbenchParams{})
 	if res.IsError {
 		t.Fatalf("workbench: %s", textOf(res))

@@ -14,8 +14,9 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"trestle/app"
 	"trestle/app/lsp"
+	"trestle/app/project"
+	"trestle/app/workbench"
 )
 
 // The helpers every gopls tool uses (trestle_symbols, _definition,
@@ -42,7 +43,7 @@ func (s *Server) gopls(ctx context.Context) (*lsp.Client, context.Context, conte
 }
 
 // syncEditors sends gopls the text of every open editor.
-func (s *Server) syncEditors(ctx context.Context, w Window, c *lsp.Client) {
+func (s *Server) syncEditors(ctx context.Context, w workbench.Window, c *lsp.Client) {
 	tabs, err := w.Tabs(ctx)
 	if err != nil {
 		return // the UI is busy: gopls keeps what the editor last sent it
@@ -51,7 +52,11 @@ func (s *Server) syncEditors(ctx context.Context, w Window, c *lsp.Client) {
 		if !strings.HasSuffix(t.Path, ".go") && !strings.HasSuffix(t.Path, "go.mod") {
 			continue
 		}
-		if text, open, _, err := w.Buffer(ctx, t.Path); err == nil && open {
+		cp, err := s.opts.Project.Resolve(t.Path)
+		if err != nil {
+			continue
+		}
+		if text, open, _, err := w.Buffer(ctx, cp); err == nil && open {
 			c.OpenDocument(t.Path, text)
 		}
 	}
@@ -108,7 +113,7 @@ func (s *Server) firstUse(ctx context.Context, rel, symbol string) (lsp.Position
 	if name == "" {
 		return lsp.Position{}, false
 	}
-	ft, _, err := s.fileText(ctx, rel)
+	ft, _, err := s.readName(ctx, rel)
 	if err != nil {
 		return lsp.Position{}, false
 	}
@@ -127,7 +132,7 @@ func (s *Server) firstUse(ctx context.Context, rel, symbol string) (lsp.Position
 func (s *Server) sourceLines(ctx context.Context, path string, from, to int) (string, bool) {
 	var text string
 	if !filepath.IsAbs(path) {
-		ft, _, err := s.fileText(ctx, path)
+		ft, _, err := s.readName(ctx, path)
 		if err != nil {
 			return "", false
 		}
@@ -142,7 +147,7 @@ func (s *Server) sourceLines(ctx context.Context, path string, from, to int) (st
 		}
 		text = string(b)
 	}
-	out, err := app.SliceLines(text, from, to)
+	out, err := project.SliceLines(text, from, to)
 	if err != nil {
 		return "", false
 	}

@@ -2,7 +2,6 @@ package mcpbridge
 
 import (
 	"context"
-	"errors"
 	"io"
 	"log"
 	"os"
@@ -11,12 +10,14 @@ import (
 	"strings"
 	"testing"
 
-	"trestle/app"
 	"trestle/app/changeset"
 	"trestle/app/eval"
 	"trestle/app/lsp"
+	"trestle/app/project"
 	"trestle/app/services"
+	"trestle/app/store"
 	"trestle/app/task"
+	"trestle/app/workbench"
 )
 
 // These run the real gopls on a small module; without gopls they skip,
@@ -69,7 +70,7 @@ func needGopls(t *testing.T) {
 
 // goplsServices writes the fixture module into a project and returns the
 // project with services that include a real gopls and change sets.
-func goplsServices(t *testing.T) (*app.Project, services.Services) {
+func goplsServices(t *testing.T) (*project.Project, services.Services) {
 	t.Helper()
 	needGopls(t)
 	dir := t.TempDir()
@@ -78,17 +79,17 @@ func goplsServices(t *testing.T) (*app.Project, services.Services) {
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		os.WriteFile(p, []byte(text), 0o644)
 	}
-	project, err := app.OpenProject(dir)
+	proj, err := project.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := app.OpenStore(filepath.Join(t.TempDir(), "state.db"))
+	db, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := lsp.New(lsp.Config{Root: project.Root, Logger: log.New(io.Discard, "", 0)})
+	c := lsp.New(lsp.Config{Root: proj.Root, Logger: log.New(io.Discard, "", 0)})
 	t.Cleanup(func() { c.Close() })
-	return project, services.Services{LSP: c, ChangeSets: changeset.NewManager(store, project)}
+	return proj, services.Services{LSP: c, ChangeSets: changeset.NewManager(db, proj)}
 }
 
 func TestGoplsToolsHeadless(t *testing.T) {
@@ -167,13 +168,7 @@ func TestGoplsToolsHeadless(t *testing.T) {
 		if b, _ := os.ReadFile(filepath.Join(project.Root, "main.go")); !strings.Contains(string(b), "NewSquare") {
 			t.Fatal("trestle_rename wrote a file")
 		}
-		disk := func(rel string) (string, bool, error) {
-			ft, err := project.ReadFile(rel)
-			if errors.Is(err, app.ErrNotFound) {
-				return "", false, nil
-			}
-			return ft.Text, err == nil, err
-		}
+		disk := workbench.Reader{Project: project}.Func(context.Background())
 		if _, err := sv.ChangeSets.Apply(id, nil, disk, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -210,12 +205,12 @@ type unsavedWindow struct {
 	path, text string
 }
 
-func (w unsavedWindow) Tabs(context.Context) ([]app.Tab, error) {
-	return []app.Tab{{Path: w.path, Active: true, Dirty: true}}, nil
+func (w unsavedWindow) Tabs(context.Context) ([]workbench.Tab, error) {
+	return []workbench.Tab{{Path: w.path, Active: true, Dirty: true}}, nil
 }
 
-func (w unsavedWindow) Buffer(_ context.Context, rel string) (string, bool, bool, error) {
-	if rel == w.path {
+func (w unsavedWindow) Buffer(_ context.Context, cp project.Path) (string, bool, bool, error) {
+	if cp.Rel() == w.path {
 		return w.text, true, true, nil
 	}
 	return "", false, false, nil

@@ -17,11 +17,13 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"trestle/app"
 	"trestle/app/changeset"
+	"trestle/app/project"
 	"trestle/app/search"
 	"trestle/app/services"
+	"trestle/app/store"
 	"trestle/app/task"
+	"trestle/app/workbench"
 )
 
 // countingListener is a listener whose server counts every tool call (a
@@ -35,7 +37,7 @@ func startCountingListener(t *testing.T, handshake time.Duration) countingListen
 	t.Helper()
 	var calls atomic.Int64
 	srv := NewServer(Options{Project: newTestProject(t), Version: "test", Logger: log.New(io.Discard, "", 0),
-		OnCall: func(app.ToolCall) { calls.Add(1) }})
+		OnCall: func(workbench.ToolCall) { calls.Add(1) }})
 	srv.MCP().AddTool(mcp.NewTool("test_count"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		calls.Add(1)
 		return mcp.NewToolResultText("counted"), nil
@@ -165,7 +167,7 @@ func TestAuthenticationBoundsSlowloris(t *testing.T) {
 // hostileRoot is a project with a folder outside it holding a secret, and
 // symlinks from the project to that file and that folder.
 type hostileRoot struct {
-	project *app.Project
+	project *project.Project
 	outside string
 }
 
@@ -220,7 +222,7 @@ type openRecorder struct {
 }
 
 // Buffer says no file is open, so reads go to disk.
-func (w *openRecorder) Buffer(context.Context, string) (string, bool, bool, error) {
+func (w *openRecorder) Buffer(context.Context, project.Path) (string, bool, bool, error) {
 	return "", false, false, nil
 }
 
@@ -245,12 +247,12 @@ func (w *openRecorder) record(rel string) {
 // outside content, and the window is never asked to open an outside file.
 func TestToolPathsNeverEscape(t *testing.T) {
 	h := newHostileRoot(t)
-	store, err := app.OpenStore(filepath.Join(t.TempDir(), "state.db"))
+	db, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	win := &openRecorder{}
-	cs := changeset.NewManager(store, h.project)
+	cs := changeset.NewManager(db, h.project)
 	srv := NewServer(Options{Project: h.project, Window: win, Version: "test", Logger: log.New(io.Discard, "", 0),
 		Services: services.Services{Tasks: task.NewRunner(h.project.Root), ChangeSets: cs}})
 	ctx := context.Background()
@@ -316,11 +318,11 @@ func TestToolPathsNeverEscape(t *testing.T) {
 // insideRel reports whether rel resolves, symlinks followed, to a path
 // inside the project.
 func insideRel(rel string, h hostileRoot) bool {
-	abs, err := h.project.Resolve(rel)
+	cp, err := h.project.Resolve(rel)
 	if err != nil {
 		return false
 	}
-	back, err := filepath.Rel(h.project.Root, abs)
+	back, err := filepath.Rel(h.project.Root, cp.Abs())
 	return err == nil && back != ".." && !strings.HasPrefix(back, "../")
 }
 

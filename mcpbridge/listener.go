@@ -21,7 +21,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
-	"trestle/app"
+	"trestle/app/workbench"
 	"trestle/registry"
 )
 
@@ -91,7 +91,7 @@ type Listener struct {
 	// OnClients, when set before Serve, is called (from any goroutine) with
 	// the attached clients and how many more connections hold a place
 	// without having initialized, whenever either changes.
-	OnClients func(clients []app.Client, connecting int)
+	OnClients func(clients []workbench.Client, connecting int)
 
 	pending chan struct{} // a slot per connection in flight before a place
 	closing atomic.Bool   // Close or the end of Serve's ctx, not a failure
@@ -218,17 +218,17 @@ func (l *Listener) closeAll() {
 
 // Clients lists the attached clients that have initialized, ordered by
 // session id.
-func (l *Listener) Clients() []app.Client {
+func (l *Listener) Clients() []workbench.Client {
 	clients, _ := l.places()
 	return clients
 }
 
 // places lists the initialized clients and counts the places held by
 // connections that have not initialized yet.
-func (l *Listener) places() (clients []app.Client, connecting int) {
+func (l *Listener) places() (clients []workbench.Client, connecting int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	clients = make([]app.Client, 0, len(l.sessions))
+	clients = make([]workbench.Client, 0, len(l.sessions))
 	for _, s := range l.sessions {
 		if s.Initialized() {
 			clients = append(clients, s.client())

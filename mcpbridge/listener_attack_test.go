@@ -19,7 +19,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"trestle/app"
+	"trestle/app/workbench"
 	"trestle/registry"
 )
 
@@ -189,7 +189,7 @@ func TestListenerClosesSilentTokenHolders(t *testing.T) {
 	var lastClients, lastConnecting int
 	l := startListenerWith(t, nil, func(l *Listener) {
 		l.initializeTimeout = bound
-		l.OnClients = func(c []app.Client, connecting int) {
+		l.OnClients = func(c []workbench.Client, connecting int) {
 			mu.Lock()
 			lastClients, lastConnecting = len(c), connecting
 			mu.Unlock()

@@ -20,12 +20,12 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"trestle/app"
+	"trestle/app/project"
 	"trestle/registry"
 )
 
 // newTestProject writes a small module and opens it.
-func newTestProject(t testing.TB) *app.Project {
+func newTestProject(t testing.TB) *project.Project {
 	t.Helper()
 	dir := t.TempDir()
 	files := map[string]string{
@@ -44,7 +44,7 @@ func newTestProject(t testing.TB) *app.Project {
 			t.Fatal(err)
 		}
 	}
-	p, err := app.OpenProject(dir)
+	p, err := project.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

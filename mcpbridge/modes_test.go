@@ -14,13 +14,15 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"trestle/app"
 	"trestle/app/changeset"
 	"trestle/app/eval"
 	"trestle/app/lsp"
+	"trestle/app/permission"
 	"trestle/app/projconf"
 	"trestle/app/services"
+	"trestle/app/store"
 	"trestle/app/task"
+	"trestle/app/workbench"
 )
 
 // modesJSON is trestleJSON with a task in a folder with a timeout and a
@@ -34,19 +36,19 @@ const modesJSON = `{"tasks": {
 // modeClient serves a project with every service, in the window form
 // (window set) or headless, over the stdio path, and returns the client,
 // its initialize answer and the names tools/list gives.
-func modeClient(t *testing.T, window Window) (*client.Client, *mcp.InitializeResult, []string) {
+func modeClient(t *testing.T, window workbench.Window) (*client.Client, *mcp.InitializeResult, []string) {
 	t.Helper()
 	p := newTestProject(t)
 	os.WriteFile(filepath.Join(p.Root, projconf.FileName), []byte(modesJSON), 0o644)
-	store, err := app.OpenStore(filepath.Join(t.TempDir(), "state.db"))
+	db, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	sv := services.Services{
 		Eval:       eval.NewManager(eval.ManagerOptions{Root: p.Root, Module: p.Module, WorkerCommand: testWorkerCommand}),
 		Tasks:      task.NewRunner(p.Root),
-		ChangeSets: changeset.NewManager(store, p),
-		Gate:       app.NewGate(app.PolicyAllow, nil),
+		ChangeSets: changeset.NewManager(db, p),
+		Gate:       permission.NewGate(permission.PolicyAllow, nil),
 		Config:     func() (projconf.Config, error) { return projconf.Load(p.Root) },
 		LSP:        lsp.New(lsp.Config{Root: p.Root}), // starts nothing until a gopls tool is called
 	}
@@ -82,7 +84,7 @@ func namesOnly(t *testing.T, what, text string, served []string) {
 func TestEachModeNamesOnlyItsTools(t *testing.T) {
 	for _, mode := range []struct {
 		name   string
-		window Window
+		window workbench.Window
 	}{{"headless", nil}, {"window", definitionsOnly{}}} {
 		t.Run(mode.name, func(t *testing.T) {
 			c, init, served := modeClient(t, mode.window)

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"trestle/app"
 	"trestle/app/eval"
+	"trestle/app/permission"
 	"trestle/app/projconf"
 	"trestle/app/services"
 	"trestle/app/task"
@@ -21,33 +21,33 @@ import (
 
 // recordingAsk answers every permission request with d and keeps them.
 type recordingAsk struct {
-	d  app.Decision
+	d  permission.Decision
 	mu sync.Mutex
-	rs []app.PermissionRequest
+	rs []permission.Request
 }
 
-func (a *recordingAsk) ask(_ context.Context, req app.PermissionRequest) (app.Decision, error) {
+func (a *recordingAsk) ask(_ context.Context, req permission.Request) (permission.Decision, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.rs = append(a.rs, req)
 	return a.d, nil
 }
 
-func (a *recordingAsk) requests() []app.PermissionRequest {
+func (a *recordingAsk) requests() []permission.Request {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return append([]app.PermissionRequest(nil), a.rs...)
+	return append([]permission.Request(nil), a.rs...)
 }
 
 // gatedListener serves a project with tasks under the ask policy over a
 // real loopback listener.
-func gatedListener(t *testing.T, conf string, ask *recordingAsk) (testListener, *app.Gate) {
+func gatedListener(t *testing.T, conf string, ask *recordingAsk) (testListener, *permission.Gate) {
 	t.Helper()
 	project := newTestProject(t)
 	if err := os.WriteFile(filepath.Join(project.Root, projconf.FileName), []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	gate := app.NewGate(app.PolicyAsk, ask.ask)
+	gate := permission.NewGate(permission.PolicyAsk, ask.ask)
 	sv := services.Services{Tasks: task.NewRunner(project.Root), Gate: gate,
 		Eval: eval.NewManager(eval.ManagerOptions{Root: project.Root, Module: project.Module,
 			WorkerCommand: testWorkerCommand}),
@@ -93,7 +93,7 @@ func resState(res map[string]any) any {
 // TestSessionGrantEndsWithTheConnection is issue 11 item 3's third part: an
 // "Allow for this session" must not outlive the connection it was given to.
 func TestSessionGrantEndsWithTheConnection(t *testing.T) {
-	ask := &recordingAsk{d: app.AllowSession}
+	ask := &recordingAsk{d: permission.AllowSession}
 	l, gate := gatedListener(t, trestleJSON, ask)
 	a := dialAuth(t, l)
 	a.initialize("agent-a")
@@ -122,15 +122,15 @@ func TestSessionGrantEndsWithTheConnection(t *testing.T) {
 // listener restart numbers connections from conn-1 again) is dropped when a
 // session with that id begins.
 func TestNewSessionNeverInheritsAGrant(t *testing.T) {
-	ask := &recordingAsk{d: app.AllowSession}
+	ask := &recordingAsk{d: permission.AllowSession}
 	l, gate := gatedListener(t, trestleJSON, ask)
-	gate.Check(context.Background(), app.PermissionRequest{Session: "conn-1", Kind: "run"})
+	gate.Check(context.Background(), permission.Request{Session: "conn-1", Kind: "run"})
 	if !gate.Granted("conn-1") {
 		t.Fatal("setup: no grant")
 	}
 	a := dialAuth(t, l)
 	a.initialize("agent-b")
-	ask.d = app.Deny
+	ask.d = permission.Deny
 	if res := a.call("r1", "trestle_run", `{"task":"echo"}`); resState(res) != "refused" {
 		t.Fatalf("a new connection ran under an earlier session's grant: %v", res)
 	}
@@ -183,7 +183,7 @@ func TestPermissionRequestCarriesTheEnvironment(t *testing.T) {
 	const conf = `{"selections": {"cgo": {"tags": ["evil"], "env": {"CGO_ENABLED": "1", "CC": "sh -c 'echo pwned' #"},
 		"preload": ["example.com/demo/pkg"]}},
 	"tasks": {"gen": {"command": ["go", "generate"], "dir": "pkg"}}}`
-	ask := &recordingAsk{d: app.Deny}
+	ask := &recordingAsk{d: permission.Deny}
 	l, _ := gatedListener(t, conf, ask)
 	a := dialAuth(t, l)
 	a.initialize("agent-env")
@@ -220,9 +220,9 @@ func TestVetAsksWithTheDefaultSelection(t *testing.T) {
 	project := newTestProject(t)
 	conf := `{"selections": {"default": {"env": {"GOFLAGS": "-toolexec=evil-tool"}}}}`
 	os.WriteFile(filepath.Join(project.Root, projconf.FileName), []byte(conf), 0o644)
-	ask := &recordingAsk{d: app.Deny}
+	ask := &recordingAsk{d: permission.Deny}
 	srv := NewServer(Options{Project: project, Window: &tabsWindow{}, Version: "test", Logger: log.New(io.Discard, "", 0),
-		Services: services.Services{Tasks: task.NewRunner(project.Root), Gate: app.NewGate(app.PolicyAsk, ask.ask),
+		Services: services.Services{Tasks: task.NewRunner(project.Root), Gate: permission.NewGate(permission.PolicyAsk, ask.ask),
 			Config: func() (projconf.Config, error) { return projconf.Load(project.Root) }}})
 	if _, res := srv.vet(context.Background(), ""); res == nil || !res.IsError {
 		t.Fatalf("vet under a denied ask went ahead")

@@ -11,7 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"trestle/app"
+	"trestle/app/workbench"
 )
 
 // summaryLen is how much of a call's arguments the Agents pane shows.
@@ -27,7 +27,7 @@ func (s *Server) recorded(t server.ServerTool) server.ServerTool {
 	inner := t.Handler
 	name := t.Tool.Name
 	t.Handler = func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		call := app.ToolCall{ID: s.calls.Add(1), Time: time.Now(), Client: clientName(ctx), Tool: name,
+		call := workbench.ToolCall{ID: s.calls.Add(1), Time: time.Now(), Client: clientName(ctx), Tool: name,
 			Summary: summarize(req.Params.Arguments), Arguments: indented(req.Params.Arguments), State: "running"}
 		s.opts.OnCall(call)
 		res, err := inner(ctx, req)
@@ -63,8 +63,8 @@ func summarize(args any) string {
 	return string(r[:summaryLen-1]) + "…"
 }
 
-// indented renders arguments as indented JSON cut to app.MaxCallDetail.
-func indented(args any) string { return cut(marshalPlain(args, "  "), app.MaxCallDetail) }
+// indented renders arguments as indented JSON cut to workbench.MaxCallDetail.
+func indented(args any) string { return cut(marshalPlain(args, "  "), workbench.MaxCallDetail) }
 
 // marshalPlain is JSON as a person reads it: <, > and & as themselves, not
 // \u003c (json.Marshal escapes them for HTML); "" for no arguments.
@@ -87,7 +87,7 @@ func marshalPlain(v any, indent string) string {
 }
 
 // resultText is the text content of a result, or the error, cut to
-// app.MaxCallDetail.
+// workbench.MaxCallDetail.
 func resultText(res *mcp.CallToolResult, err error) string {
 	if err != nil {
 		return "error: " + err.Error()
@@ -103,11 +103,11 @@ func resultText(res *mcp.CallToolResult, err error) string {
 		case *mcp.TextContent:
 			b.WriteString(t.Text)
 		}
-		if b.Len() > app.MaxCallDetail {
+		if b.Len() > workbench.MaxCallDetail {
 			break
 		}
 	}
-	return cut(b.String(), app.MaxCallDetail)
+	return cut(b.String(), workbench.MaxCallDetail)
 }
 
 // cut shortens s to at most n bytes on a rune boundary, marking the cut.

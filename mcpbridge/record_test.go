@@ -7,7 +7,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"trestle/app"
+	"trestle/app/workbench"
 )
 
 // TestCallDetailsReadAsWritten: the Agents pane shows arguments as the
@@ -24,8 +24,8 @@ func TestCallDetailsReadAsWritten(t *testing.T) {
 	if got := indented(map[string]any{}); got != "" {
 		t.Errorf("no arguments = %q, want empty", got)
 	}
-	big := indented(map[string]any{"code": strings.Repeat("é", app.MaxCallDetail)})
-	if len(big) > app.MaxCallDetail+64 || !strings.Contains(big, "cut at 16 KiB") {
+	big := indented(map[string]any{"code": strings.Repeat("é", workbench.MaxCallDetail)})
+	if len(big) > workbench.MaxCallDetail+64 || !strings.Contains(big, "cut at 16 KiB") {
 		t.Errorf("a huge argument gives %d bytes, ending %q", len(big), big[len(big)-30:])
 	}
 	res := mcp.NewToolResultText("2 (int)")

@@ -6,7 +6,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"trestle/app"
+	"trestle/app/errdefs"
 )
 
 // Tool states: every result's text starts with one of the failure states,
@@ -42,11 +42,11 @@ func failErr(err error) *mcp.CallToolResult {
 
 func stateOf(err error) string {
 	switch {
-	case errors.Is(err, app.ErrOutside), errors.Is(err, app.ErrRefused):
+	case errors.Is(err, errdefs.ErrOutside), errors.Is(err, errdefs.ErrRefused):
 		return stateRefused
-	case errors.Is(err, app.ErrBusy):
+	case errors.Is(err, errdefs.ErrBusy):
 		return stateBusy
-	case errors.Is(err, app.ErrNotFound):
+	case errors.Is(err, errdefs.ErrNotFound):
 		return stateNone
 	default:
 		return stateProblem

@@ -10,8 +10,9 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"trestle/app"
+	"trestle/app/project"
 	"trestle/app/services"
+	"trestle/app/workbench"
 )
 
 // The instructions sent at initialize, one per mode: each names only the
@@ -25,9 +26,9 @@ var (
 
 // Options is what a Server serves.
 type Options struct {
-	Project *app.Project
+	Project *project.Project
 	// Window is the UI; nil for the headless server.
-	Window Window
+	Window workbench.Window
 	// Version is Trestle's version, sent at initialize.
 	Version string
 	// Logger gets diagnostics; it must not write to stdout.
@@ -40,7 +41,7 @@ type Options struct {
 	// OnCall, when set, hears of every tool call once it is answered (the
 	// window's Agents pane). It is called on the serving goroutine and must
 	// not block.
-	OnCall func(app.ToolCall)
+	OnCall func(workbench.ToolCall)
 	// Stall, when set, adds the hidden test tool trestle_debug_stall that
 	// blocks the UI thread, so tests can see a bounded call answer busy.
 	Stall func(time.Duration)
@@ -128,11 +129,11 @@ func (s *Server) Listen(token string) (*Listener, error) {
 }
 
 // clients lists the attached clients, or none when there is no listener.
-func (s *Server) clients() []app.Client {
+func (s *Server) clients() []workbench.Client {
 	if l := s.listener.Load(); l != nil {
 		return l.Clients()
 	}
-	return []app.Client{}
+	return []workbench.Client{}
 }
 
 // sessionID is the calling MCP session's id, "" outside a session.

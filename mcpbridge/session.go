@@ -7,7 +7,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"trestle/app"
+	"trestle/app/workbench"
 )
 
 // notificationBuffer is how many notifications a session queues before
@@ -112,13 +112,13 @@ func (s *session) GetLogLevel() mcp.LoggingLevel {
 }
 
 // client describes the session for the workbench and the status bar.
-func (s *session) client() app.Client {
+func (s *session) client() workbench.Client {
 	info := s.GetClientInfo()
 	name := info.Name
 	if name == "" {
 		name = "(not initialized)"
 	}
-	return app.Client{Session: s.id, Name: name, Version: info.Version}
+	return workbench.Client{Session: s.id, Name: name, Version: info.Version}
 }
 
 const (

@@ -12,7 +12,8 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"trestle/app"
+	"trestle/app/project"
+	"trestle/app/workbench"
 )
 
 // shownWindow is a window for these tests: one open, unsaved tab with a
@@ -20,19 +21,19 @@ import (
 // cmd/trestle under Xvfb; here only what the tools say about it matters.
 type shownWindow struct{ definitionsOnly }
 
-func (shownWindow) Tabs(context.Context) ([]app.Tab, error) {
-	return []app.Tab{{Path: "main.go", Active: true, Dirty: true}, {Path: "pkg/util.go"}}, nil
+func (shownWindow) Tabs(context.Context) ([]workbench.Tab, error) {
+	return []workbench.Tab{{Path: "main.go", Active: true, Dirty: true}, {Path: "pkg/util.go"}}, nil
 }
 func (shownWindow) Open(context.Context, string, int) error { return nil }
-func (shownWindow) Buffer(_ context.Context, rel string) (string, bool, bool, error) {
-	if rel == "main.go" {
+func (shownWindow) Buffer(_ context.Context, cp project.Path) (string, bool, bool, error) {
+	if cp.Rel() == "main.go" {
 		return "package main\n\nfunc main() {\n\tprintln(1 + 1)\n}\n", true, true, nil
 	}
 	return "", false, false, nil
 }
 func (shownWindow) Notice(context.Context, string, string) error { return nil }
-func (shownWindow) Selection(context.Context) (app.EditorSelection, error) {
-	return app.EditorSelection{Path: "main.go", Text: "1 + 1", StartLine: 4, StartCol: 10, EndLine: 4, EndCol: 15}, nil
+func (shownWindow) Selection(context.Context) (workbench.EditorSelection, error) {
+	return workbench.EditorSelection{Path: "main.go", Text: "1 + 1", StartLine: 4, StartCol: 10, EndLine: 4, EndCol: 15}, nil
 }
 func (shownWindow) SelectRange(context.Context, string, int, int, int, int) error { return nil }
 func (shownWindow) Output(context.Context, string, int) (string, error) {
@@ -87,7 +88,7 @@ func TestTextCarriesWhatAgentsActOn(t *testing.T) {
 	}
 	for _, mode := range []struct {
 		name   string
-		window Window
+		window workbench.Window
 	}{{"headless", nil}, {"window", shownWindow{}}} {
 		t.Run(mode.name, func(t *testing.T) {
 			c, _, served := modeClient(t, mode.window)

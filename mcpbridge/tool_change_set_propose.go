@@ -9,8 +9,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"trestle/app"
 	"trestle/app/changeset"
+	"trestle/app/errdefs"
 )
 
 type proposeParams struct {
@@ -59,9 +59,9 @@ func (s *Server) proposeTool() server.ServerTool {
 
 func (s *Server) propose(ctx context.Context, p proposeParams) *mcp.CallToolResult {
 	in := changeset.Proposal{Title: p.Title, Description: p.Description, Client: clientName(ctx), Changes: p.Changes}
-	cs, err := s.opts.Services.ChangeSets.Propose(s.currentText(ctx), in)
+	cs, err := s.opts.Services.ChangeSets.Propose(s.reader().Func(ctx), in)
 	if err != nil {
-		if errors.Is(err, app.ErrInvalid) {
+		if errors.Is(err, errdefs.ErrInvalid) {
 			return fail(stateProblem, "%v; nothing was stored", err)
 		}
 		return failErr(err)
@@ -75,21 +75,6 @@ func (s *Server) propose(ctx context.Context, p proposeParams) *mcp.CallToolResu
 		cs.ID, len(cs.Files), added, removed,
 		s.inMode("The person will review it in the window", "The person reviews it with `trestle changes`"), cs.ID,
 		describeChangeSet(cs))
-}
-
-// currentText reads a file as trestle_read does: the open editor's text,
-// else disk; a missing file is exists=false.
-func (s *Server) currentText(ctx context.Context) changeset.ReadFunc {
-	return func(rel string) (string, bool, error) {
-		ft, _, err := s.fileText(ctx, rel)
-		if errors.Is(err, app.ErrNotFound) {
-			return "", false, nil
-		}
-		if err != nil {
-			return "", false, err
-		}
-		return ft.Text, true, nil
-	}
 }
 
 func summarizeChangeSet(cs changeset.ChangeSet) changeSetResult {

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"trestle/app"
 	"trestle/app/changeset"
 	"trestle/app/services"
+	"trestle/app/store"
 )
 
 // changeSetServer is a headless server with a change-set manager over a
@@ -20,11 +20,11 @@ import (
 func changeSetServer(t *testing.T) (*Server, *changeset.Manager) {
 	t.Helper()
 	project := newTestProject(t)
-	store, err := app.OpenStore(filepath.Join(t.TempDir(), "state.db"))
+	db, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := changeset.NewManager(store, project)
+	m := changeset.NewManager(db, project)
 	srv := NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0),
 		Services: services.Services{ChangeSets: m}})
 	return srv, m

@@ -17,8 +17,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"trestle/app"
 	"trestle/app/eval"
+	"trestle/app/permission"
 	"trestle/app/projconf"
 	"trestle/app/services"
 	"trestle/app/task"
@@ -46,7 +46,7 @@ func servicesClientRoot(t *testing.T, policy string) (*client.Client, services.S
 		Eval: eval.NewManager(eval.ManagerOptions{Root: project.Root, Module: project.Module,
 			WorkerCommand: testWorkerCommand}),
 		Tasks:  task.NewRunner(project.Root),
-		Gate:   app.NewGate(policy, nil),
+		Gate:   permission.NewGate(policy, nil),
 		Config: func() (projconf.Config, error) { return projconf.Load(project.Root) },
 	}
 	t.Cleanup(sv.Eval.Close)
@@ -55,7 +55,7 @@ func servicesClientRoot(t *testing.T, policy string) (*client.Client, services.S
 }
 
 func TestEvalTool(t *testing.T) {
-	c, _ := servicesClient(t, app.PolicyAllow)
+	c, _ := servicesClient(t, permission.PolicyAllow)
 	tests := []struct {
 		name      string
 		args      map[string]any
@@ -82,7 +82,7 @@ func TestEvalTool(t *testing.T) {
 }
 
 func TestEvalAndRunRefusedByPolicy(t *testing.T) {
-	c, _ := servicesClient(t, app.PolicyDeny)
+	c, _ := servicesClient(t, permission.PolicyDeny)
 	for _, tc := range []struct {
 		tool string
 		args map[string]any
@@ -98,7 +98,7 @@ func TestEvalAndRunRefusedByPolicy(t *testing.T) {
 }
 
 func TestRunToolStreamsProgressBeforeTheResult(t *testing.T) {
-	c, _ := servicesClient(t, app.PolicyAllow)
+	c, _ := servicesClient(t, permission.PolicyAllow)
 	var mu sync.Mutex
 	var progress []string
 	c.OnNotification(func(n mcp.JSONRPCNotification) {
@@ -128,7 +128,7 @@ func TestRunToolStreamsProgressBeforeTheResult(t *testing.T) {
 }
 
 func TestRunToolBusyStatusAndCancel(t *testing.T) {
-	c, sv := servicesClient(t, app.PolicyAllow)
+	c, sv := servicesClient(t, permission.PolicyAllow)
 	res, sc := callTool(t, c, "trestle_run", map[string]any{"task": "slow", "wait_seconds": 0})
 	if res.IsError || sc["run_state"] != "running" {
 		t.Fatalf("start slow: %v", sc)
@@ -168,7 +168,7 @@ func TestRunDescriptionExampleIsTrue(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go is not on PATH")
 	}
-	c, _, root := servicesClientRoot(t, app.PolicyAllow)
+	c, _, root := servicesClientRoot(t, permission.PolicyAllow)
 	srvTools := allTools(t)
 	desc := srvTools["trestle_run"].Tool.Description
 	m := regexp.MustCompile(`e\.g\. (\{.*\}) runs (go test [^\n]*)$`).FindStringSubmatch(desc)

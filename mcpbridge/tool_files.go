@@ -7,7 +7,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"trestle/app"
+	"trestle/app/errdefs"
+	"trestle/app/project"
 )
 
 type filesParams struct {
@@ -49,16 +50,19 @@ func (s *Server) files(ctx context.Context, p filesParams) *mcp.CallToolResult {
 	return done(res, "%s%s", strings.Join(files, "\n"), more)
 }
 
+// projectPath confines a path argument, once for the call: pass the Path
+// on rather than its name.
+func (s *Server) projectPath(name string) (project.Path, error) {
+	if name == "" {
+		return project.Path{}, errMissingPath
+	}
+	return s.opts.Project.ResolveShown(name)
+}
+
 // projectRel confines a path argument and returns it project-relative.
 func (s *Server) projectRel(name string) (string, error) {
-	if name == "" {
-		return "", errMissingPath
-	}
-	abs, err := s.opts.Project.ResolveShown(name)
-	if err != nil {
-		return "", err
-	}
-	return s.opts.Project.Rel(abs), nil
+	cp, err := s.projectPath(name)
+	return cp.Rel(), err
 }
 
 var errMissingPath = &argError{"path is required, relative to the project root, e.g. \"main.go\""}
@@ -66,4 +70,4 @@ var errMissingPath = &argError{"path is required, relative to the project root, 
 type argError struct{ msg string }
 
 func (e *argError) Error() string { return e.msg }
-func (e *argError) Unwrap() error { return app.ErrInvalid }
+func (e *argError) Unwrap() error { return errdefs.ErrInvalid }

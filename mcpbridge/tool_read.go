@@ -7,7 +7,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"trestle/app"
+	"trestle/app/project"
+	"trestle/app/workbench"
 )
 
 type readParams struct {
@@ -41,15 +42,16 @@ func (s *Server) readTool() server.ServerTool {
 }
 
 func (s *Server) read(ctx context.Context, p readParams) *mcp.CallToolResult {
-	rel, err := s.projectRel(p.Path)
+	cp, err := s.projectPath(p.Path)
 	if err != nil {
 		return failErr(err)
 	}
-	ft, unsaved, err := s.fileText(ctx, rel)
+	ft, unsaved, err := s.reader().Read(ctx, cp)
 	if err != nil {
 		return failErr(err)
 	}
-	text, err := app.SliceLines(ft.Text, p.StartLine, p.EndLine)
+	rel := cp.Rel()
+	text, err := project.SliceLines(ft.Text, p.StartLine, p.EndLine)
 	if err != nil {
 		return fail(stateProblem, "read %s: %v", rel, err)
 	}
@@ -72,18 +74,17 @@ func readHeader(r readResult) string {
 	return fmt.Sprintf("%s lines %d-%d of %d%s, sha256 %s:", r.Path, r.StartLine, r.EndLine, r.Lines, unsaved, r.SHA256)
 }
 
-// fileText is what trestle_read returns for rel: the editor buffer when the
-// window has the file open, else the file on disk.
-func (s *Server) fileText(ctx context.Context, rel string) (app.FileText, bool, error) {
-	if w := s.opts.Window; w != nil {
-		text, open, dirty, err := w.Buffer(ctx, rel)
-		if err != nil {
-			return app.FileText{}, false, err
-		}
-		if open {
-			return app.NewFileText(rel, text), dirty, nil
-		}
+// reader reads files as trestle_read does: the window's open editors
+// first, else disk.
+func (s *Server) reader() workbench.Reader {
+	return workbench.Reader{Project: s.opts.Project, Buffers: s.opts.Window} // a nil Window is nil Buffers
+}
+
+// readName confines name and reads it as trestle_read does.
+func (s *Server) readName(ctx context.Context, name string) (project.FileText, bool, error) {
+	cp, err := s.projectPath(name)
+	if err != nil {
+		return project.FileText{}, false, err
 	}
-	ft, err := s.opts.Project.ReadFile(rel)
-	return ft, false, err
+	return s.reader().Read(ctx, cp)
 }

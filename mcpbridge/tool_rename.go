@@ -10,8 +10,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"trestle/app"
 	"trestle/app/changeset"
+	"trestle/app/errdefs"
 )
 
 type renameParams struct {
@@ -57,7 +57,6 @@ func (s *Server) rename(ctx context.Context, p renameParams) *mcp.CallToolResult
 	if len(edits) == 0 {
 		return fail(stateNone, "gopls found nothing to rename at %s:%d:%d", rel, pos.Line, pos.Col)
 	}
-	base := s.currentText(ctx)
 	in := changeset.Proposal{Client: clientName(ctx), Description: p.Description}
 	for _, e := range edits {
 		if filepath.IsAbs(e.Path) {
@@ -65,7 +64,7 @@ func (s *Server) rename(ctx context.Context, p renameParams) *mcp.CallToolResult
 		}
 		// gopls computed on the text it was sent; the change set's base is
 		// what trestle_read returns. They must be the same text.
-		if now, _, err := base(e.Path); err != nil || now != e.Old {
+		if now, _, err := s.readName(ctx, e.Path); err != nil || now.Text != e.Old {
 			return fail(stateProblem, "%s changed while the rename was computed; try again (nothing was proposed)", e.Path)
 		}
 		in.Changes = append(in.Changes, changeset.Change{Path: e.Path, Action: changeset.ActionReplace, Content: e.New})
@@ -75,9 +74,9 @@ func (s *Server) rename(ctx context.Context, p renameParams) *mcp.CallToolResult
 		name = fmt.Sprintf("the symbol at %s:%d:%d", rel, pos.Line, pos.Col)
 	}
 	in.Title = fmt.Sprintf("Rename %s to %s", name, p.NewName)
-	cs, err := s.opts.Services.ChangeSets.Propose(base, in)
+	cs, err := s.opts.Services.ChangeSets.Propose(s.reader().Func(ctx), in)
 	if err != nil {
-		if errors.Is(err, app.ErrInvalid) {
+		if errors.Is(err, errdefs.ErrInvalid) {
 			return fail(stateProblem, "%v; nothing was stored", err)
 		}
 		return failErr(err)

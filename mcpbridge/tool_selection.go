@@ -7,14 +7,14 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"trestle/app"
+	"trestle/app/workbench"
 )
 
 type selectionParams struct{}
 
 type selectionResult struct {
 	State string `json:"state"`
-	app.EditorSelection
+	workbench.EditorSelection
 }
 
 func (s *Server) selectionTool() server.ServerTool {

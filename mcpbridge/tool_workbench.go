@@ -10,10 +10,10 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"trestle/app"
 	"trestle/app/changeset"
 	"trestle/app/eval"
 	"trestle/app/gitstatus"
+	"trestle/app/workbench"
 )
 
 type workbenchParams struct{}
@@ -26,20 +26,20 @@ type runInfo struct {
 }
 
 type workbenchResult struct {
-	State       string               `json:"state"`
-	Root        string               `json:"root"`
-	Module      string               `json:"module"`
-	Tabs        []app.Tab            `json:"tabs"`
-	Active      string               `json:"active"`
-	Selection   *app.EditorSelection `json:"selection,omitempty"`
-	Evaluators  []eval.WorkerStatus  `json:"evaluators,omitempty"`
-	Run         *runInfo             `json:"run,omitempty"`
-	Pending     []string             `json:"pending_change_sets"`
-	Git         *gitstatus.Status    `json:"git,omitempty"`
-	GitError    string               `json:"git_error,omitempty"`
-	Listener    string               `json:"listener"`
-	Clients     []app.Client         `json:"clients"`
-	ConfigError string               `json:"config_error,omitempty"`
+	State       string                     `json:"state"`
+	Root        string                     `json:"root"`
+	Module      string                     `json:"module"`
+	Tabs        []workbench.Tab            `json:"tabs"`
+	Active      string                     `json:"active"`
+	Selection   *workbench.EditorSelection `json:"selection,omitempty"`
+	Evaluators  []eval.WorkerStatus        `json:"evaluators,omitempty"`
+	Run         *runInfo                   `json:"run,omitempty"`
+	Pending     []string                   `json:"pending_change_sets"`
+	Git         *gitstatus.Status          `json:"git,omitempty"`
+	GitError    string                     `json:"git_error,omitempty"`
+	Listener    string                     `json:"listener"`
+	Clients     []workbench.Client         `json:"clients"`
+	ConfigError string                     `json:"config_error,omitempty"`
 }
 
 func (s *Server) workbenchTool() server.ServerTool {

@@ -16,12 +16,12 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"trestle/app"
+	"trestle/app/workbench"
 )
 
 // stdioClient serves p headless over pipes (the --mcp path) and returns an
 // initialized mcp-go client.
-func stdioClient(t *testing.T, setup func(dir string), onCall ...func(app.ToolCall)) *client.Client {
+func stdioClient(t *testing.T, setup func(dir string), onCall ...func(workbench.ToolCall)) *client.Client {
 	t.Helper()
 	project := newTestProject(t)
 	if setup != nil {
@@ -204,8 +204,8 @@ func TestFilesTool(t *testing.T) {
 }
 
 func TestEveryCallIsRecorded(t *testing.T) {
-	calls := make(chan app.ToolCall, 10)
-	c := stdioClient(t, nil, func(tc app.ToolCall) { calls <- tc })
+	calls := make(chan workbench.ToolCall, 10)
+	c := stdioClient(t, nil, func(tc workbench.ToolCall) { calls <- tc })
 	callTool(t, c, "trestle_read", map[string]any{"path": "main.go"})
 	callTool(t, c, "trestle_read", map[string]any{"path": "../secret"})
 	callTool(t, c, "trestle_files", map[string]any{"glob": strings.Repeat("x", 200)})

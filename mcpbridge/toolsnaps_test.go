@@ -13,12 +13,14 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
-	"trestle/app"
 	"trestle/app/changeset"
 	"trestle/app/eval"
 	"trestle/app/lsp"
+	"trestle/app/project"
 	"trestle/app/services"
+	"trestle/app/store"
 	"trestle/app/task"
+	"trestle/app/workbench"
 )
 
 // definitionsOnly satisfies Window so the window tool set can be listed; its
@@ -27,14 +29,14 @@ type definitionsOnly struct{}
 
 var errNoWindow = errors.New("no window in this test")
 
-func (definitionsOnly) Tabs(context.Context) ([]app.Tab, error) { return nil, errNoWindow }
-func (definitionsOnly) Open(context.Context, string, int) error { return errNoWindow }
-func (definitionsOnly) Buffer(context.Context, string) (string, bool, bool, error) {
+func (definitionsOnly) Tabs(context.Context) ([]workbench.Tab, error) { return nil, errNoWindow }
+func (definitionsOnly) Open(context.Context, string, int) error       { return errNoWindow }
+func (definitionsOnly) Buffer(context.Context, project.Path) (string, bool, bool, error) {
 	return "", false, false, errNoWindow
 }
 func (definitionsOnly) Notice(context.Context, string, string) error { return errNoWindow }
-func (definitionsOnly) Selection(context.Context) (app.EditorSelection, error) {
-	return app.EditorSelection{}, errNoWindow
+func (definitionsOnly) Selection(context.Context) (workbench.EditorSelection, error) {
+	return workbench.EditorSelection{}, errNoWindow
 }
 func (definitionsOnly) SelectRange(context.Context, string, int, int, int, int) error {
 	return errNoWindow
@@ -72,12 +74,12 @@ func allTools(t *testing.T) map[string]server.ServerTool {
 func modeTools(t *testing.T) (headless, window map[string]server.ServerTool) {
 	t.Helper()
 	p := newTestProject(t)
-	store, err := app.OpenStore(filepath.Join(t.TempDir(), "state.db"))
+	db, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	sv := services.Services{Eval: eval.NewManager(eval.ManagerOptions{Root: p.Root}), Tasks: task.NewRunner(p.Root),
-		ChangeSets: changeset.NewManager(store, p), LSP: lsp.New(lsp.Config{Root: p.Root})}
+		ChangeSets: changeset.NewManager(db, p), LSP: lsp.New(lsp.Config{Root: p.Root})}
 	byName := func(opts Options) map[string]server.ServerTool {
 		out := map[string]server.ServerTool{}
 		for _, tool := range NewServer(opts).tools() {

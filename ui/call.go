@@ -8,7 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"trestle/app"
+	"trestle/app/errdefs"
 )
 
 // DefaultCallBound is how long Call waits for the main goroutine when the
@@ -35,7 +35,7 @@ var mainThread = caller{do: fyne.Do}
 
 // Call runs fn on Fyne's main goroutine and waits until it has run, ctx ends
 // or bound passes (bound <= 0 means DefaultCallBound). When it gives up it
-// returns an error wrapping app.ErrBusy (and ctx's error when ctx ended),
+// returns an error wrapping errdefs.ErrBusy (and ctx's error when ctx ended),
 // and fn, if the main goroutine reaches it later, does nothing. fn runs at
 // most once. Call must not be called from the main goroutine; it is safe
 // for concurrent use from any other.
@@ -77,7 +77,7 @@ func (c caller) call(ctx context.Context, bound time.Duration, fn func()) error 
 	case <-done:
 		return nil
 	case <-timer.C:
-		err = fmt.Errorf("the window did not answer within %v: %w", bound, app.ErrBusy)
+		err = fmt.Errorf("the window did not answer within %v: %w", bound, errdefs.ErrBusy)
 	case <-ctx.Done():
 		err = cancelled(ctx.Err())
 	}
@@ -91,5 +91,5 @@ func (c caller) call(ctx context.Context, bound time.Duration, fn func()) error 
 }
 
 func cancelled(ctxErr error) error {
-	return fmt.Errorf("the window call ended before the window answered (%w): %w", ctxErr, app.ErrBusy)
+	return fmt.Errorf("the window call ended before the window answered (%w): %w", ctxErr, errdefs.ErrBusy)
 }

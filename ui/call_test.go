@@ -10,7 +10,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"trestle/app"
+	"trestle/app/errdefs"
 )
 
 // fakeMain is a stand-in for Fyne's main goroutine: it runs queued
@@ -54,8 +54,8 @@ func TestCallStalledMainThreadIsBusy(t *testing.T) {
 	start := time.Now()
 	err := c.call(context.Background(), bound, func() { ran.Store(true) })
 	elapsed := time.Since(start)
-	if !errors.Is(err, app.ErrBusy) {
-		t.Fatalf("err = %v, want app.ErrBusy", err)
+	if !errors.Is(err, errdefs.ErrBusy) {
+		t.Fatalf("err = %v, want errdefs.ErrBusy", err)
 	}
 	if elapsed > bound+200*time.Millisecond {
 		t.Errorf("took %v, want about %v", elapsed, bound)
@@ -73,7 +73,7 @@ func TestCallStalledMainThreadIsBusy(t *testing.T) {
 func TestCallBusyMessageNamesBound(t *testing.T) {
 	c := caller{do: func(func()) {}} // a main goroutine that never answers
 	err := c.call(context.Background(), 50*time.Millisecond, func() {})
-	if !errors.Is(err, app.ErrBusy) || err.Error() != "the window did not answer within 50ms: busy" {
+	if !errors.Is(err, errdefs.ErrBusy) || err.Error() != "the window did not answer within 50ms: busy" {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -100,8 +100,8 @@ func TestCallCancelledContext(t *testing.T) {
 			}
 			start := time.Now()
 			err := c.call(ctx, 10*time.Second, func() { ran.Store(true) })
-			if !errors.Is(err, app.ErrBusy) || !errors.Is(err, context.Canceled) {
-				t.Fatalf("err = %v, want app.ErrBusy and context.Canceled", err)
+			if !errors.Is(err, errdefs.ErrBusy) || !errors.Is(err, context.Canceled) {
+				t.Fatalf("err = %v, want errdefs.ErrBusy and context.Canceled", err)
 			}
 			if elapsed := time.Since(start); elapsed > time.Second {
 				t.Errorf("took %v after cancel", elapsed)

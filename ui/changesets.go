@@ -15,9 +15,10 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"trestle/app"
 	"trestle/app/changeset"
+	"trestle/app/errdefs"
 	"trestle/app/watch"
+	"trestle/app/workbench"
 )
 
 // changePollEvery is how often the window looks for change sets made by
@@ -96,37 +97,23 @@ func (w *Window) ChangeSetProposed(cs changeset.ChangeSet) {
 
 // CurrentText reads the project file rel as the person sees it: the open
 // editor's text (as it would be saved) when it has a tab, else the file on
-// disk. A missing file is exists == false with a nil error. rel is
-// confined to the project. It must not be called on the main goroutine;
-// the editor read is one bounded main-thread call (busy after
+// disk (workbench.Reader). A missing file is exists == false with a nil
+// error. rel is confined to the project. It must not be called on the main
+// goroutine; the editor read is one bounded main-thread call (busy after
 // DefaultCallBound).
 func (w *Window) CurrentText(ctx context.Context, rel string) (text string, exists bool, err error) {
-	abs, err := w.project.Resolve(rel)
+	cp, err := w.project.Resolve(rel)
 	if err != nil {
 		return "", false, fmt.Errorf("read %s: %w", rel, err)
 	}
-	rel = w.project.Rel(abs)
-	b, err := CallValue(ctx, 0, func() buffer { return w.tabs.buffer(rel) })
-	if err != nil {
-		return "", false, fmt.Errorf("read %s from its editor: %w", rel, err)
-	}
-	if b.open {
-		return b.text, true, nil
-	}
-	ft, err := w.project.ReadFile(rel)
-	if errors.Is(err, app.ErrNotFound) {
-		return "", false, nil
-	}
-	if err != nil {
-		return "", false, err
-	}
-	return ft.Text, true, nil
+	return w.reader().Current(ctx, cp)
 }
 
-// currentReader is CurrentText as a changeset.ReadFunc. Off the main goroutine only.
-func (w *Window) currentReader() changeset.ReadFunc {
-	return func(rel string) (string, bool, error) { return w.CurrentText(context.Background(), rel) }
-}
+// reader reads files as the person sees them: this window's editors, else disk.
+func (w *Window) reader() workbench.Reader { return workbench.Reader{Project: w.project, Buffers: w} }
+
+// currentReader is the reader as a changeset.ReadFunc. Off the main goroutine only.
+func (w *Window) currentReader() changeset.ReadFunc { return w.reader().Func(context.Background()) }
 
 func newChangeSetsView(w *Window, m *changeset.Manager) *changeSetsView {
 	v := &changeSetsView{w: w, m: m, seen: map[string]bool{}, include: map[string]bool{},
@@ -595,7 +582,7 @@ func (w *Window) reloadTabs(before map[string]string) {
 	loads := make([]loaded, 0, len(open))
 	for _, p := range open {
 		f, err := loadFile(w.project, p)
-		if errors.Is(err, app.ErrNotFound) {
+		if errors.Is(err, errdefs.ErrNotFound) {
 			f = loaded{path: p} // deleted: close its tab
 		} else if err != nil {
 			w.Notify(err.Error())

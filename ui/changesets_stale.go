@@ -5,8 +5,8 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"trestle/app"
 	"trestle/app/changeset"
+	"trestle/app/project"
 )
 
 // staleCheckDelay is how long typing must pause before an edited buffer is
@@ -41,7 +41,7 @@ func (w *Window) checkBufferAgainstProposals(rel string) {
 	if v == nil || !b.open {
 		return
 	}
-	hash := app.NewFileText(rel, b.text).SHA256 // the base hash is trestle_read's
+	hash := project.NewFileText(rel, b.text).SHA256 // the base hash is trestle_read's
 	stale := false
 	for _, cs := range v.sets {
 		if f := cs.File(rel); f != nil && cs.State == changeset.StatePending && f.BaseSHA256 != hash {

@@ -14,10 +14,13 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"trestle/app"
 	"trestle/app/changeset"
+	"trestle/app/errdefs"
+	"trestle/app/project"
+	"trestle/app/store"
 	"trestle/app/textbuf"
 	"trestle/app/watch"
+	"trestle/app/workbench"
 )
 
 const libGo = "package lib\n"
@@ -28,11 +31,11 @@ func newChangesWindow(t *testing.T) (*Window, *changeset.Manager, string) {
 	t.Helper()
 	w := newTestWindow(t)
 	path := filepath.Join(t.TempDir(), "state.db")
-	store, err := app.OpenStore(path)
+	db, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return w, changeset.NewManager(store, w.project), path
+	return w, changeset.NewManager(db, w.project), path
 }
 
 // startChanges sets the view with the poll every every, waits for its
@@ -70,14 +73,8 @@ func waitRefreshed(t *testing.T, v *changeSetsView) {
 }
 
 // diskRead reads project files from disk.
-func diskRead(p *app.Project) changeset.ReadFunc {
-	return func(rel string) (string, bool, error) {
-		ft, err := p.ReadFile(rel)
-		if errors.Is(err, app.ErrNotFound) {
-			return "", false, nil
-		}
-		return ft.Text, err == nil, err
-	}
+func diskRead(p *project.Project) changeset.ReadFunc {
+	return workbench.Reader{Project: p}.Func(context.Background())
 }
 
 // proposeTwo proposes an edit of main.go and a replacement of lib/lib.go.
@@ -286,7 +283,7 @@ func TestChangeSetsFromAnotherProcessAppear(t *testing.T) {
 	if len(v.sets) != 0 {
 		t.Fatalf("sets before any proposal: %d", len(v.sets))
 	}
-	other, err := app.OpenStore(path) // as a headless trestle --mcp would
+	other, err := store.Open(path) // as a headless trestle --mcp would
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -350,7 +347,7 @@ func TestCurrentTextPrefersTheEditor(t *testing.T) {
 		{"editor", "main.go", "// edited\n" + mainGo, true, nil},
 		{"disk", "lib/lib.go", libGo, true, nil},
 		{"missing", "new.go", "", false, nil},
-		{"outside", "../x.go", "", false, app.ErrOutside},
+		{"outside", "../x.go", "", false, errdefs.ErrOutside},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

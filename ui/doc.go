@@ -5,7 +5,7 @@
 // The threading rule: widgets are touched only on Fyne's main goroutine.
 // Another goroutine changes the window through fyne.Do, and a caller that
 // needs an answer goes through Call, which gives up after a bound and
-// returns app.ErrBusy. File I/O happens before the call, never inside it.
+// returns errdefs.ErrBusy. File I/O happens before the call, never inside it.
 //
 // ui must never import fyne.io/fyne/v2/app (only cmd/trestle creates the
 // Fyne application), touch a widget off the main goroutine, or call

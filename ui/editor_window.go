@@ -6,19 +6,20 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"trestle/app"
+	"trestle/app/errdefs"
 	"trestle/app/textbuf"
+	"trestle/app/workbench"
 )
 
 // Selection returns the active editor's path, selected text and range.
-// With no editor open it is an error wrapping app.ErrNotFound. Safe for
+// With no editor open it is an error wrapping errdefs.ErrNotFound. Safe for
 // concurrent use; busy after DefaultCallBound.
-func (w *Window) Selection(ctx context.Context) (app.EditorSelection, error) {
-	var sel app.EditorSelection
+func (w *Window) Selection(ctx context.Context) (workbench.EditorSelection, error) {
+	var sel workbench.EditorSelection
 	var ok bool
 	err := Call(ctx, 0, func() { sel, ok = w.tabs.selection() })
 	if err == nil && !ok {
-		err = fmt.Errorf("selection: no editor is open: %w", app.ErrNotFound)
+		err = fmt.Errorf("selection: no editor is open: %w", errdefs.ErrNotFound)
 	}
 	return sel, err
 }
@@ -26,7 +27,7 @@ func (w *Window) Selection(ctx context.Context) (app.EditorSelection, error) {
 // SelectRange opens rel (or focuses its tab) and selects from startLine,
 // startCol to endLine, endCol (1-based, columns in runes, clamped to the
 // text), scrolling the selection into view. Errors are those of Open, and
-// app.ErrInvalid for a file shown as a notice. Safe for concurrent use;
+// errdefs.ErrInvalid for a file shown as a notice. Safe for concurrent use;
 // busy after DefaultCallBound.
 func (w *Window) SelectRange(ctx context.Context, rel string, startLine, startCol, endLine, endCol int) error {
 	f, err := loadFile(w.project, rel)
@@ -42,7 +43,7 @@ func (w *Window) SelectRange(ctx context.Context, rel string, startLine, startCo
 		return err
 	}
 	if !shown {
-		return fmt.Errorf("select in %s: the file is not shown as text: %w", f.path, app.ErrInvalid)
+		return fmt.Errorf("select in %s: the file is not shown as text: %w", f.path, errdefs.ErrInvalid)
 	}
 	return nil
 }
@@ -106,13 +107,13 @@ func (w *Window) closeActiveTab() {
 }
 
 // selection describes the active editor's selection for the tools.
-func (a *tabArea) selection() (app.EditorSelection, bool) {
+func (a *tabArea) selection() (workbench.EditorSelection, bool) {
 	t := a.current()
 	if t == nil || t.view == nil {
-		return app.EditorSelection{}, false
+		return workbench.EditorSelection{}, false
 	}
 	sel := t.view.selection()
-	return app.EditorSelection{
+	return workbench.EditorSelection{
 		Path: t.path, Text: t.view.selectedText(),
 		StartLine: sel.Start.Line + 1, StartCol: sel.Start.Col + 1,
 		EndLine: sel.End.Line + 1, EndCol: sel.End.Col + 1,

@@ -16,9 +16,10 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"trestle/app"
 	"trestle/app/changeset"
+	"trestle/app/errdefs"
 	"trestle/app/gitstatus"
+	"trestle/app/project"
 	"trestle/app/watch"
 )
 
@@ -231,12 +232,13 @@ func (w *Window) showGitDiff(e gitEntry) {
 // gitFileChange is a changed file as a FileChange from HEAD's text to the
 // disk's, for the diff view. It runs git and reads the file: never on the
 // main goroutine.
-func gitFileChange(p *app.Project, e gitEntry) (changeset.FileChange, error) {
+func gitFileChange(p *project.Project, e gitEntry) (changeset.FileChange, error) {
 	fc := changeset.FileChange{Path: e.path, Action: changeset.ActionReplace}
-	abs, err := p.Resolve(e.path) // a deleted file resolves through its folder
+	cp, err := p.Resolve(e.path) // a deleted file resolves through its folder
 	if err != nil {
 		return fc, err
 	}
+	abs := cp.Abs()
 	if repo, ok := gitstatus.Find(p.Root); ok {
 		head, exists, err := gitstatus.HeadText(context.Background(), repo, abs)
 		if err != nil {
@@ -244,9 +246,9 @@ func gitFileChange(p *app.Project, e gitEntry) (changeset.FileChange, error) {
 		}
 		fc.Base, fc.BaseExists = head, exists
 	}
-	f, err := p.ReadFile(e.path)
+	f, err := p.Read(cp)
 	switch {
-	case errors.Is(err, app.ErrNotFound), errors.Is(err, os.ErrNotExist):
+	case errors.Is(err, errdefs.ErrNotFound), errors.Is(err, os.ErrNotExist):
 		fc.Action = changeset.ActionDelete
 	case err != nil:
 		return fc, err

@@ -3,14 +3,14 @@ package ui
 import (
 	"fyne.io/fyne/v2"
 
-	"trestle/app"
+	"trestle/app/store"
 )
 
 // layoutState captures what is restored on the next start: window size,
 // split positions, open tabs and the active one. Main goroutine only.
-func (w *Window) layoutState() app.ProjectState {
+func (w *Window) layoutState() store.ProjectState {
 	size := w.win.Canvas().Size()
-	st := app.ProjectState{
+	st := store.ProjectState{
 		Width: size.Width, Height: size.Height,
 		TreeSplit: w.treeSplit.Offset, PaneSplit: w.paneSplit.Offset,
 		ActiveTab: w.tabs.active(),
@@ -23,7 +23,7 @@ func (w *Window) layoutState() app.ProjectState {
 
 // restoreLayout reads the project's remembered layout and the files of its
 // tabs off the main goroutine, then applies it in one main-thread update.
-func (w *Window) restoreLayout(store *app.Store) {
+func (w *Window) restoreLayout(store *store.Store) {
 	st, err := store.ProjectState(w.project.Root)
 	if err != nil {
 		w.report(err)
@@ -38,7 +38,7 @@ func (w *Window) restoreLayout(store *app.Store) {
 	fyne.Do(func() { w.applyLayout(st, files) })
 }
 
-func (w *Window) applyLayout(st app.ProjectState, files []loaded) {
+func (w *Window) applyLayout(st store.ProjectState, files []loaded) {
 	if st.Width >= 400 && st.Height >= 300 {
 		w.win.Resize(fyne.NewSize(st.Width, st.Height))
 	}

@@ -7,21 +7,22 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"trestle/app"
+	"trestle/app/permission"
+	"trestle/app/store"
 )
 
 func TestLayoutIsRestoredOnTheNextStart(t *testing.T) {
-	store, err := app.OpenStore(filepath.Join(t.TempDir(), "state.db"))
+	db, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	a := test.NewTempApp(t)
 	w := New(a, newProject(t, map[string]string{"main.go": mainGo, "lib/lib.go": "package lib\n", "go.mod": "module m\n"}))
 	defer w.status.stop()
-	if err := store.SaveProjectState(w.project.Root, app.ProjectState{Policy: app.PolicyDeny}); err != nil {
+	if err := db.SaveProjectState(w.project.Root, store.ProjectState{Policy: permission.PolicyDeny}); err != nil {
 		t.Fatal(err)
 	}
-	w.SetActions(Actions{Store: store})
+	w.SetActions(Actions{Store: db})
 	w.loading.Wait()
 	ctx := context.Background()
 	for _, rel := range []string{"lib/lib.go", "main.go", "go.mod"} {
@@ -39,7 +40,7 @@ func TestLayoutIsRestoredOnTheNextStart(t *testing.T) {
 	again := New(a, w.project)
 	defer again.Window().Close()
 	defer again.status.stop()
-	again.SetActions(Actions{Store: store})
+	again.SetActions(Actions{Store: db})
 	again.loading.Wait()
 	got := tabs(t, again)
 	if len(got) != 3 || got[0].Path != "lib/lib.go" || got[2].Path != "go.mod" || !got[1].Active {
@@ -48,8 +49,8 @@ func TestLayoutIsRestoredOnTheNextStart(t *testing.T) {
 	if off := again.treeSplit.Offset; off < 0.29 || off > 0.31 {
 		t.Fatalf("tree split %v", off)
 	}
-	st, _ := store.ProjectState(w.project.Root)
-	if st.Policy != app.PolicyDeny {
+	st, _ := db.ProjectState(w.project.Root)
+	if st.Policy != permission.PolicyDeny {
 		t.Fatalf("saving the layout lost the policy: %+v", st)
 	}
 }
@@ -57,7 +58,7 @@ func TestLayoutIsRestoredOnTheNextStart(t *testing.T) {
 // TestTheProjectClosedLastOpensNext: two windows; the one closed last is
 // the project a launch without a folder opens.
 func TestTheProjectClosedLastOpensNext(t *testing.T) {
-	store, err := app.OpenStore(filepath.Join(t.TempDir(), "state.db"))
+	db, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,10 +67,10 @@ func TestTheProjectClosedLastOpensNext(t *testing.T) {
 	second := New(a, newProject(t, map[string]string{"b.go": "package b\n"}))
 	for _, w := range []*Window{first, second} {
 		defer w.status.stop()
-		if err := store.TouchProject(w.project.Root); err != nil { // opened: first, then second
+		if err := db.TouchProject(w.project.Root); err != nil { // opened: first, then second
 			t.Fatal(err)
 		}
-		w.SetActions(Actions{Store: store})
+		w.SetActions(Actions{Store: db})
 		w.loading.Wait()
 	}
 	second.Window().Close()
@@ -80,7 +81,7 @@ func TestTheProjectClosedLastOpensNext(t *testing.T) {
 	if err := first.SaveLayout(); err != nil {
 		t.Fatal(err)
 	}
-	if last, err := store.LastProject(); err != nil || last != first.project.Root {
+	if last, err := db.LastProject(); err != nil || last != first.project.Root {
 		t.Fatalf("LastProject = %q, %v; want %s, closed last", last, err, first.project.Root)
 	}
 }

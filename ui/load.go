@@ -8,7 +8,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"trestle/app"
+	"trestle/app/errdefs"
+	"trestle/app/project"
 	"trestle/app/textbuf"
 )
 
@@ -24,28 +25,29 @@ type loaded struct {
 }
 
 // loadFile reads the project file name for a tab. A name outside the
-// project, a missing file or a folder is an error (app.ErrOutside,
-// app.ErrNotFound, app.ErrInvalid); a file that cannot be shown as text
+// project, a missing file or a folder is an error (errdefs.ErrOutside,
+// errdefs.ErrNotFound, errdefs.ErrInvalid); a file that cannot be shown as text
 // (binary, too large, unreadable, not a regular file) loads as a notice.
 // It does file I/O: never call it on the main goroutine.
-func loadFile(p *app.Project, name string) (loaded, error) {
-	abs, err := p.Resolve(name)
+func loadFile(p *project.Project, name string) (loaded, error) {
+	cp, err := p.Resolve(name)
 	if err != nil {
 		return loaded{}, err
 	}
+	abs := cp.Abs()
 	f := loaded{path: p.Rel(abs)}
 	info, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return loaded{}, fmt.Errorf("open %s: no such file: %w", f.path, app.ErrNotFound)
+		return loaded{}, fmt.Errorf("open %s: no such file: %w", f.path, errdefs.ErrNotFound)
 	case err != nil:
 		f.notice = fmt.Sprintf("This file cannot be read: %v", err)
 	case info.IsDir():
-		return loaded{}, fmt.Errorf("open %s: it is a folder, not a file: %w", f.path, app.ErrInvalid)
+		return loaded{}, fmt.Errorf("open %s: it is a folder, not a file: %w", f.path, errdefs.ErrInvalid)
 	case !info.Mode().IsRegular():
 		f.notice = "This is not a regular file, so it is not shown."
-	case info.Size() > app.MaxReadBytes:
-		f.notice = fmt.Sprintf("This file is %d bytes, over the %d byte limit, so it is not shown.", info.Size(), app.MaxReadBytes)
+	case info.Size() > project.MaxReadBytes:
+		f.notice = fmt.Sprintf("This file is %d bytes, over the %d byte limit, so it is not shown.", info.Size(), project.MaxReadBytes)
 	}
 	if f.notice != "" {
 		return f, nil
@@ -54,7 +56,7 @@ func loadFile(p *app.Project, name string) (loaded, error) {
 	switch {
 	case err != nil:
 		f.notice = fmt.Sprintf("This file cannot be read: %v", err)
-	case app.IsBinary(data):
+	case project.IsBinary(data):
 		f.notice = "This is a binary file, so it is not shown."
 	default:
 		f.hash = sha256.Sum256(data)
@@ -71,11 +73,12 @@ func loadFile(p *app.Project, name string) (loaded, error) {
 // folder, a full disk) leaves the file as it was. The file keeps its
 // permission bits; a new one gets 0644. It does file I/O: never call it on
 // the main goroutine.
-func saveFile(p *app.Project, rel, text string) error {
-	abs, err := p.Resolve(rel)
+func saveFile(p *project.Project, rel, text string) error {
+	cp, err := p.Resolve(rel)
 	if err != nil {
 		return fmt.Errorf("save %s: %w", rel, err)
 	}
+	abs := cp.Abs()
 	mode := fs.FileMode(0o644)
 	if info, err := os.Stat(abs); err == nil {
 		mode = info.Mode().Perm()

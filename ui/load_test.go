@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"trestle/app"
+	"trestle/app/errdefs"
+	"trestle/app/project"
 )
 
 func TestLoadFile(t *testing.T) {
@@ -21,7 +22,7 @@ func TestLoadFile(t *testing.T) {
 	if err := os.Chmod(filepath.Join(p.Root, "secret.txt"), 0); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Truncate(filepath.Join(p.Root, "big/big.txt"), app.MaxReadBytes+1); err != nil {
+	if err := os.Truncate(filepath.Join(p.Root, "big/big.txt"), project.MaxReadBytes+1); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -37,9 +38,9 @@ func TestLoadFile(t *testing.T) {
 		{name: "unclean path", rel: "./sub//x.go", path: "sub/x.go", text: "package sub\n"},
 		{name: "binary", rel: "image.png", path: "image.png", notice: "binary"},
 		{name: "too large", rel: "big/big.txt", path: "big/big.txt", notice: "over the"},
-		{name: "missing", rel: "missing.go", wantErr: app.ErrNotFound},
-		{name: "folder", rel: "sub", wantErr: app.ErrInvalid},
-		{name: "outside", rel: "../x", wantErr: app.ErrOutside},
+		{name: "missing", rel: "missing.go", wantErr: errdefs.ErrNotFound},
+		{name: "folder", rel: "sub", wantErr: errdefs.ErrInvalid},
+		{name: "outside", rel: "../x", wantErr: errdefs.ErrOutside},
 		{name: "unreadable", rel: "secret.txt", path: "secret.txt", notice: "cannot be read", notRoot: true},
 	}
 	for _, tt := range tests {

@@ -9,14 +9,14 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
-	"trestle/app"
+	"trestle/app/store"
 )
 
 // Actions are what the window asks of the program around it.
 type Actions struct {
 	Version string
 	// Store keeps settings and per-project state; nil remembers nothing.
-	Store *app.Store
+	Store *store.Store
 	// OpenWindow opens another Trestle window on dir (one window per project).
 	OpenWindow func(dir string) error
 	// AttachConfig is the MCP configuration that attaches an agent.

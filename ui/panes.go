@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"trestle/app"
+	"trestle/app/workbench"
 )
 
 // Limits of the bottom panes: enough to scroll back through a long test
@@ -56,9 +56,9 @@ func newPanes(root string, open func(rel string, line int), named func(base stri
 // agentsPane lists agent tool calls, newest last; a click opens one
 // (onOpen, set by the window). Main goroutine only.
 type agentsPane struct {
-	calls  []app.ToolCall
+	calls  []workbench.ToolCall
 	list   *widget.List
-	onOpen func(app.ToolCall)
+	onOpen func(workbench.ToolCall)
 }
 
 func newAgentsPane() *agentsPane {
@@ -82,7 +82,7 @@ func newAgentsPane() *agentsPane {
 }
 
 // add lists a call as it starts, and updates its row when it ends.
-func (a *agentsPane) add(c app.ToolCall) {
+func (a *agentsPane) add(c workbench.ToolCall) {
 	for i := len(a.calls) - 1; i >= 0 && i >= len(a.calls)-64; i-- { // ends come soon after starts
 		if a.calls[i].ID == c.ID && c.ID != 0 {
 			a.calls[i] = c
@@ -99,7 +99,7 @@ func (a *agentsPane) add(c app.ToolCall) {
 }
 
 // callText is one row of the Agents pane.
-func callText(c app.ToolCall) string {
+func callText(c workbench.ToolCall) string {
 	return fmt.Sprintf("%s  %s  %s  %s  %s  %s", c.Time.Format("15:04:05"), c.Client, c.Tool,
 		c.State, c.Duration.Round(time.Millisecond/10), c.Summary)
 }

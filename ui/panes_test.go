@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"trestle/app"
+	"trestle/app/workbench"
 )
 
 func TestOutputViewKeepsTheLastLines(t *testing.T) {
@@ -39,8 +39,8 @@ func TestAgentsPaneIsBounded(t *testing.T) {
 	test.NewTempApp(t)
 	a := newAgentsPane()
 	for i := range maxAgentCalls + 5 {
-		a.add(app.ToolCall{ID: uint64(i + 1), Time: time.Now(), Client: "c", Tool: fmt.Sprintf("t%d", i), State: "running"})
-		a.add(app.ToolCall{ID: uint64(i + 1), Time: time.Now(), Client: "c", Tool: fmt.Sprintf("t%d", i), State: "done"})
+		a.add(workbench.ToolCall{ID: uint64(i + 1), Time: time.Now(), Client: "c", Tool: fmt.Sprintf("t%d", i), State: "running"})
+		a.add(workbench.ToolCall{ID: uint64(i + 1), Time: time.Now(), Client: "c", Tool: fmt.Sprintf("t%d", i), State: "done"})
 	}
 	if last := a.calls[len(a.calls)-1]; last.State != "done" {
 		t.Fatalf("the end of a call did not update its row: %+v", last)
@@ -48,7 +48,7 @@ func TestAgentsPaneIsBounded(t *testing.T) {
 	if len(a.calls) != maxAgentCalls || a.calls[0].Tool != "t5" {
 		t.Fatalf("kept %d, first %s", len(a.calls), a.calls[0].Tool)
 	}
-	row := callText(app.ToolCall{Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Client: "claude-code",
+	row := callText(workbench.ToolCall{Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Client: "claude-code",
 		Tool: "trestle_read", State: "refused", Duration: 1500 * time.Microsecond, Summary: `{"path":"../x"}`})
 	for _, want := range []string{"03:04:05", "claude-code", "trestle_read", "refused", "1.5ms", `{"path":"../x"}`} {
 		if !strings.Contains(row, want) {
@@ -108,7 +108,7 @@ func TestAgentCallOpensWhole(t *testing.T) {
 	w := newTestWindow(t)
 	w.Window().Resize(fyne.NewSize(1000, 700))
 	code := "x := 1\nif x < 2 {\n\tfmt.Println(\"small\")\n}\n" + strings.Repeat("// more\n", 20)
-	w.panes.agents.add(app.ToolCall{ID: 7, Client: "claude-code", Tool: "trestle_eval", State: "done",
+	w.panes.agents.add(workbench.ToolCall{ID: 7, Client: "claude-code", Tool: "trestle_eval", State: "done",
 		Summary: "{\"code\":\"x := 1…", Arguments: "{\n  \"code\": " + strconv.Quote(code) + "\n}", Result: "small\n= <nil>"})
 	w.panes.agents.list.Select(0)
 	var texts []string

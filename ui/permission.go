@@ -13,7 +13,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"trestle/app"
+	"trestle/app/permission"
+	"trestle/app/project"
 	"trestle/app/textbuf"
 )
 
@@ -39,7 +40,7 @@ const askArm = 700 * time.Millisecond
 // shows at a time: a request that comes while another is shown waits its
 // turn (up to AskBound), so dialogs never stack under the pointer. Safe for
 // concurrent use from any goroutine except the main one.
-func (w *Window) Ask(ctx context.Context, req app.PermissionRequest) (app.Decision, error) {
+func (w *Window) Ask(ctx context.Context, req permission.Request) (permission.Decision, error) {
 	turn := w.askTurn()
 	wait := time.NewTimer(AskBound)
 	defer wait.Stop()
@@ -47,15 +48,15 @@ func (w *Window) Ask(ctx context.Context, req app.PermissionRequest) (app.Decisi
 	case turn <- struct{}{}:
 		defer func() { <-turn }()
 	case <-wait.C:
-		return app.Deny, nil
+		return permission.Deny, nil
 	case <-ctx.Done():
-		return app.Deny, nil
+		return permission.Deny, nil
 	}
-	answer := make(chan app.Decision, 1)
+	answer := make(chan permission.Decision, 1)
 	var d dialog.Dialog
 	err := Call(ctx, 0, func() { d = w.showAsk(req, answer) })
 	if err != nil {
-		return app.Deny, err
+		return permission.Deny, err
 	}
 	timer := time.NewTimer(AskBound)
 	defer timer.Stop()
@@ -66,7 +67,7 @@ func (w *Window) Ask(ctx context.Context, req app.PermissionRequest) (app.Decisi
 	case <-ctx.Done():
 	}
 	fyne.Do(d.Hide)
-	return app.Deny, nil
+	return permission.Deny, nil
 }
 
 // askTurns holds each window's turn to show a permission dialog.
@@ -82,7 +83,7 @@ func (w *Window) askTurn() chan struct{} {
 // (scrollable, monospace, invisible characters shown). Its highlighted
 // choice is "Allow once", never the broader "Allow for this session".
 // Main goroutine only.
-func (w *Window) showAsk(req app.PermissionRequest, answer chan<- app.Decision) dialog.Dialog {
+func (w *Window) showAsk(req permission.Request, answer chan<- permission.Decision) dialog.Dialog {
 	var d dialog.Dialog
 	var arm *time.Timer // enables the Allow buttons, when they are offered
 	disarm := func() {
@@ -90,7 +91,7 @@ func (w *Window) showAsk(req app.PermissionRequest, answer chan<- app.Decision) 
 			arm.Stop()
 		}
 	}
-	reply := func(dec app.Decision) func() {
+	reply := func(dec permission.Decision) func() {
 		return func() {
 			disarm()
 			select {
@@ -100,9 +101,9 @@ func (w *Window) showAsk(req app.PermissionRequest, answer chan<- app.Decision) 
 			d.Hide()
 		}
 	}
-	deny := widget.NewButton("Deny", reply(app.Deny))
-	once := &widget.Button{Text: "Allow once", Importance: widget.HighImportance, OnTapped: reply(app.AllowOnce)}
-	session := widget.NewButton("Allow for this session", reply(app.AllowSession))
+	deny := widget.NewButton("Deny", reply(permission.Deny))
+	once := &widget.Button{Text: "Allow once", Importance: widget.HighImportance, OnTapped: reply(permission.AllowOnce)}
+	session := widget.NewButton("Allow for this session", reply(permission.AllowSession))
 	buttons := container.NewHBox(deny)
 	top := container.NewVBox(widget.NewLabel(fmt.Sprintf("%s asks to %s:", req.Client, askVerb(req.Kind))))
 	if size := askSize(req); size > maxAskBytes {
@@ -132,7 +133,7 @@ func (w *Window) showAsk(req app.PermissionRequest, answer chan<- app.Decision) 
 	d.SetOnClosed(func() {
 		disarm()
 		select {
-		case answer <- app.Deny: // closed without a choice (Escape, the bound): denied
+		case answer <- permission.Deny: // closed without a choice (Escape, the bound): denied
 		default:
 		}
 		if w.status.message.Text == waiting {
@@ -168,7 +169,7 @@ type askRow struct {
 }
 
 // askRows cuts text into display rows, with tabs expanded. A final
-// newline starts no row, as app.CountLines counts.
+// newline starts no row, as project.CountLines counts.
 func askRows(text string) []askRow {
 	var rows []askRow
 	for i, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
@@ -223,7 +224,7 @@ func warning(text string) *widget.Label {
 
 // askContext is the environment, tags, folder and preloads of req, one per
 // line; "" when it adds none.
-func askContext(req app.PermissionRequest) string {
+func askContext(req permission.Request) string {
 	var b strings.Builder
 	for _, kv := range req.Env {
 		fmt.Fprintf(&b, "env   %s\n", kv)
@@ -241,16 +242,16 @@ func askContext(req app.PermissionRequest) string {
 }
 
 // askSize is the bytes of what the person must read to decide.
-func askSize(req app.PermissionRequest) int {
+func askSize(req permission.Request) int {
 	return len(req.Detail) + len(askContext(req))
 }
 
-func describeSize(req app.PermissionRequest, hidden int) string {
+func describeSize(req permission.Request, hidden int) string {
 	what := "The command"
 	if req.Kind == "evaluate" {
 		what = "The code"
 	}
-	lines := app.CountLines(req.Detail)
+	lines := project.CountLines(req.Detail)
 	s := fmt.Sprintf("%s: %s, %d line%s, all shown below (scroll to read it all).", what, byteSize(len(req.Detail)), lines, plural(lines))
 	if hidden > 0 {
 		s += fmt.Sprintf(" It holds %d invisible or control character%s, shown in «».", hidden, plural(hidden))

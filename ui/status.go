@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"trestle/app"
+	"trestle/app/workbench"
 )
 
 // messageLifetime is how long a Notify message stays in the status bar:
@@ -144,7 +144,7 @@ func mcpText(addr string, err error) string {
 
 // agentsText counts the attached clients and names them, and counts the
 // connections that hold a place without having initialized.
-func agentsText(clients []app.Client, connecting int) string {
+func agentsText(clients []workbench.Client, connecting int) string {
 	more := ""
 	if connecting > 0 {
 		more = fmt.Sprintf(", %d connecting", connecting)

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"trestle/app"
+	"trestle/app/workbench"
 )
 
 func TestMCPText(t *testing.T) {
@@ -33,15 +33,15 @@ func TestMCPText(t *testing.T) {
 func TestAgentsText(t *testing.T) {
 	tests := []struct {
 		name       string
-		clients    []app.Client
+		clients    []workbench.Client
 		connecting int
 		want       string
 	}{
 		{name: "none", want: "0 agents attached"},
-		{name: "one", clients: []app.Client{{Name: "claude-code"}}, want: "1 agent attached: claude-code"},
-		{name: "two, one unnamed", clients: []app.Client{{Name: "cursor"}, {}}, want: "2 agents attached: cursor, unnamed client"},
+		{name: "one", clients: []workbench.Client{{Name: "claude-code"}}, want: "1 agent attached: claude-code"},
+		{name: "two, one unnamed", clients: []workbench.Client{{Name: "cursor"}, {}}, want: "2 agents attached: cursor, unnamed client"},
 		{name: "only connecting", connecting: 1, want: "0 agents attached, 1 connecting"},
-		{name: "two and one connecting", clients: []app.Client{{Name: "a"}, {Name: "b"}}, connecting: 1,
+		{name: "two and one connecting", clients: []workbench.Client{{Name: "a"}, {Name: "b"}}, connecting: 1,
 			want: "2 agents attached, 1 connecting: a, b"},
 	}
 	for _, tt := range tests {

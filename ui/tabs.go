@@ -13,7 +13,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"trestle/app"
+	"trestle/app/project"
+	"trestle/app/workbench"
 )
 
 // dirtyMark starts the title of a tab whose text has unsaved changes.
@@ -45,7 +46,7 @@ type tabArea struct {
 
 	// win, project and notify are set by attach.
 	win     fyne.Window
-	project *app.Project
+	project *project.Project
 	notify  func(string)
 	saving  sync.WaitGroup // writes started by save
 
@@ -77,7 +78,7 @@ func newTabArea() *tabArea {
 
 // attach gives the tabs the window they show dialogs over, the project
 // they save into and where to show messages.
-func (a *tabArea) attach(win fyne.Window, p *app.Project, notify func(string)) {
+func (a *tabArea) attach(win fyne.Window, p *project.Project, notify func(string)) {
 	a.win, a.project, a.notify = win, p, notify
 }
 
@@ -421,12 +422,12 @@ func (a *tabArea) buffer(rel string) buffer {
 }
 
 // list returns the open tabs in tab order, the selected one active.
-func (a *tabArea) list() []app.Tab {
-	tabs := make([]app.Tab, len(a.docs.Items))
+func (a *tabArea) list() []workbench.Tab {
+	tabs := make([]workbench.Tab, len(a.docs.Items))
 	active := a.docs.SelectedIndex()
 	for i, item := range a.docs.Items {
 		t := a.byItem[item]
-		tabs[i] = app.Tab{Path: t.path, Active: i == active, Dirty: t.dirty()}
+		tabs[i] = workbench.Tab{Path: t.path, Active: i == active, Dirty: t.dirty()}
 	}
 	return tabs
 }

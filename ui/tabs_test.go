@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"trestle/app"
+	"trestle/app/workbench"
 )
 
 func TestSaveFileKeepsModeAndCRLF(t *testing.T) {
@@ -76,11 +76,11 @@ func TestWindowEditMarksDirtyAndSaves(t *testing.T) {
 	w := newTestWindow(t)
 	e := openEditor(t, w, "main.go")
 	test.Type(e.page, "// x\n")
-	text, open, dirty, err := w.Buffer(context.Background(), "main.go")
+	text, open, dirty, err := w.Buffer(context.Background(), resolved(t, w, "main.go"))
 	if err != nil || !open || !dirty || text != "// x\n"+mainGo {
 		t.Fatalf("Buffer = %q open %v dirty %v err %v", text, open, dirty, err)
 	}
-	if got := tabs(t, w); !slices.Equal(got, []app.Tab{{Path: "main.go", Active: true, Dirty: true}}) {
+	if got := tabs(t, w); !slices.Equal(got, []workbench.Tab{{Path: "main.go", Active: true, Dirty: true}}) {
 		t.Errorf("tabs = %v", got)
 	}
 	if title := w.tabs.find("main.go").item.Text; title != dirtyMark+"main.go" {
@@ -92,7 +92,7 @@ func TestWindowEditMarksDirtyAndSaves(t *testing.T) {
 	if string(data) != "// x\n"+mainGo {
 		t.Errorf("saved %q", data)
 	}
-	if _, _, dirty, _ := w.Buffer(context.Background(), "main.go"); dirty {
+	if _, _, dirty, _ := w.Buffer(context.Background(), resolved(t, w, "main.go")); dirty {
 		t.Error("still dirty after save")
 	}
 	if title := w.tabs.find("main.go").item.Text; title != "main.go" {
@@ -109,7 +109,7 @@ func TestWindowSelection(t *testing.T) {
 		t.Fatal(err)
 	}
 	sel, err := w.Selection(context.Background())
-	want := app.EditorSelection{Path: "main.go", Text: "main", StartLine: 5, StartCol: 6, EndLine: 5, EndCol: 10}
+	want := workbench.EditorSelection{Path: "main.go", Text: "main", StartLine: 5, StartCol: 6, EndLine: 5, EndCol: 10}
 	if err != nil || sel != want {
 		t.Errorf("Selection = %+v, %v; want %+v", sel, err, want)
 	}

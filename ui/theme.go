@@ -6,7 +6,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 
-	"trestle/app"
+	"trestle/app/store"
 )
 
 // workbenchTheme is Fyne's default theme with the person's choices laid
@@ -18,13 +18,13 @@ type workbenchTheme struct {
 }
 
 // newTheme builds the theme for the settings.
-func newTheme(s app.Settings) fyne.Theme {
+func newTheme(s store.Settings) fyne.Theme {
 	t := &workbenchTheme{Theme: theme.DefaultTheme(), textSize: s.FontSize}
 	switch s.Theme {
-	case app.ThemeLight:
+	case store.ThemeLight:
 		v := theme.VariantLight
 		t.variant = &v
-	case app.ThemeDark:
+	case store.ThemeDark:
 		v := theme.VariantDark
 		t.variant = &v
 	}

@@ -14,8 +14,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"trestle/app"
 	"trestle/app/ignore"
+	"trestle/app/project"
 	"trestle/app/watch"
 )
 
@@ -31,11 +31,12 @@ type entry struct {
 // A symlink counts as a folder only when it leads to a folder inside the
 // project; one that leads out is listed as a plain entry. Safe for
 // concurrent use.
-func listDir(p *app.Project, ig *ignore.Matcher, rel string) ([]entry, error) {
-	abs, err := p.Resolve(rel)
+func listDir(p *project.Project, ig *ignore.Matcher, rel string) ([]entry, error) {
+	cp, err := p.Resolve(rel)
 	if err != nil {
 		return nil, err
 	}
+	abs := cp.Abs()
 	des, err := os.ReadDir(abs)
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", p.Rel(abs), err)
@@ -57,11 +58,12 @@ func listDir(p *app.Project, ig *ignore.Matcher, rel string) ([]entry, error) {
 }
 
 // isProjectDir reports whether rel resolves to a folder inside the project.
-func isProjectDir(p *app.Project, rel string) bool {
-	abs, err := p.Resolve(rel)
+func isProjectDir(p *project.Project, rel string) bool {
+	cp, err := p.Resolve(rel)
 	if err != nil {
 		return false
 	}
+	abs := cp.Abs()
 	info, err := os.Stat(abs)
 	return err == nil && info.IsDir()
 }
@@ -129,7 +131,7 @@ func isWithin(dir, p string) bool {
 // entries changed. Its UIDs are project-relative slash paths, "" the root.
 // Used on the main goroutine, except where a method says otherwise.
 type fileTree struct {
-	project     *app.Project
+	project     *project.Project
 	ignore      *ignore.Matcher              // safe for concurrent use
 	hideIgnored bool                         // hide what .gitignore ignores instead of dimming it
 	children    map[string][]string          // folder UID → child UIDs, read so far
@@ -148,7 +150,7 @@ type fileTree struct {
 	reading map[string]bool // folders being read by async
 }
 
-func newFileTree(p *app.Project, failed func(error)) *fileTree {
+func newFileTree(p *project.Project, failed func(error)) *fileTree {
 	return &fileTree{
 		project: p, ignore: ignore.New(p.Root), failed: failed,
 		children: map[string][]string{}, dirs: map[string]bool{}, ignored: map[string]bool{},

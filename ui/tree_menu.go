@@ -135,10 +135,11 @@ func (t *fileTree) reveal(rel string) {
 // createFile creates the empty file rel and the folders it needs; it
 // refuses to replace anything. Safe for concurrent use.
 func (t *fileTree) createFile(rel string) error {
-	abs, err := t.project.Resolve(rel)
+	cp, err := t.project.Resolve(rel)
 	if err != nil {
 		return fmt.Errorf("create %s: %w", rel, err)
 	}
+	abs := cp.Abs()
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", rel, err)
 	}
@@ -155,10 +156,11 @@ func (t *fileTree) createFile(rel string) error {
 // createFolder creates the folder rel and its parents; it refuses one that
 // exists. Safe for concurrent use.
 func (t *fileTree) createFolder(rel string) error {
-	abs, err := t.project.Resolve(rel)
+	cp, err := t.project.Resolve(rel)
 	if err != nil {
 		return fmt.Errorf("create folder %s: %w", rel, err)
 	}
+	abs := cp.Abs()
 	if _, err := os.Lstat(abs); err == nil {
 		return fmt.Errorf("create folder %s: %w", rel, fs.ErrExist)
 	}
@@ -210,10 +212,11 @@ func (t *fileTree) entryPath(rel string) (string, error) {
 	if rel == "" || base == "." || base == ".." || base == "/" {
 		return "", fmt.Errorf("%q is not a file or folder in the project: %w", rel, fs.ErrInvalid)
 	}
-	dir, err := t.project.Resolve(parentDir(rel))
+	cp, err := t.project.Resolve(parentDir(rel))
 	if err != nil {
 		return "", err
 	}
+	dir := cp.Abs()
 	return filepath.Join(dir, base), nil
 }
 

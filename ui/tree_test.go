@@ -12,14 +12,15 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"trestle/app"
 	"trestle/app/ignore"
+	"trestle/app/project"
 	"trestle/app/watch"
+	"trestle/app/workbench"
 )
 
 // newProject writes files (slash paths → content) under a temp folder and
 // opens it as a project.
-func newProject(t *testing.T, files map[string]string) *app.Project {
+func newProject(t *testing.T, files map[string]string) *project.Project {
 	t.Helper()
 	root := t.TempDir()
 	for name, text := range files {
@@ -31,7 +32,7 @@ func newProject(t *testing.T, files map[string]string) *app.Project {
 			t.Fatal(err)
 		}
 	}
-	p, err := app.OpenProject(root)
+	p, err := project.Open(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,7 +302,7 @@ func TestTreeItemTapSelectsAndSecondaryTapShowsMenu(t *testing.T) {
 	w.files.updateNode("main.go", false, item)
 	item.Tapped(&fyne.PointEvent{})
 	w.loading.Wait() // OpenOnMain reads on a goroutine, then fyne.Do
-	if got := tabs(t, w); !slices.Equal(got, []app.Tab{{Path: "main.go", Active: true}}) {
+	if got := tabs(t, w); !slices.Equal(got, []workbench.Tab{{Path: "main.go", Active: true}}) {
 		t.Errorf("after a tap, tabs = %v", got)
 	}
 }
@@ -372,7 +373,7 @@ func TestNewFileDialogCreatesAndOpens(t *testing.T) {
 	if got := w.files.children["lib"]; !slices.Contains(got, "lib/sub") {
 		t.Errorf("lib = %q, want lib/sub shown", got)
 	}
-	if got := tabs(t, w); !slices.ContainsFunc(got, func(tb app.Tab) bool { return tb.Path == "lib/sub/new.go" }) {
+	if got := tabs(t, w); !slices.ContainsFunc(got, func(tb workbench.Tab) bool { return tb.Path == "lib/sub/new.go" }) {
 		t.Errorf("tabs = %v, want lib/sub/new.go open", got)
 	}
 }

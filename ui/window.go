@@ -9,9 +9,12 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 
-	"trestle/app"
+	"trestle/app/permission"
+	"trestle/app/project"
 	"trestle/app/services"
+	"trestle/app/store"
 	"trestle/app/watch"
+	"trestle/app/workbench"
 )
 
 // Window is Trestle's main window on one project: the file tree on the
@@ -20,7 +23,7 @@ import (
 // their comments say otherwise; the window tools reach it through Tabs,
 // Open and Buffer, each one bounded main-thread call.
 type Window struct {
-	project *app.Project
+	project *project.Project
 	win     fyne.Window
 	files   *fileTree
 	tree    *projectTree
@@ -40,8 +43,8 @@ type Window struct {
 	// state since its evaluator started: what Replay sends again (activity.go).
 	evalDefs map[string][]string
 	// closedLayout is the layout captured as the window closed (layout.go).
-	closedLayout *app.ProjectState
-	settings     app.Settings
+	closedLayout *store.ProjectState
+	settings     store.Settings
 	policy       string
 	// treeSplit holds the tree and the rest; paneSplit the editors and the panes.
 	treeSplit, paneSplit *container.Split
@@ -70,14 +73,14 @@ type Window struct {
 
 // New builds the window for p. It must be called on the main goroutine,
 // before the app runs; show it with Window().ShowAndRun().
-func New(a fyne.App, p *app.Project) *Window {
+func New(a fyne.App, p *project.Project) *Window {
 	w := &Window{
 		project:  p,
 		win:      a.NewWindow("Trestle — " + filepath.Base(p.Root)),
 		status:   newStatusBar(p.Root),
 		tabs:     newTabArea(),
-		settings: app.DefaultSettings(),
-		policy:   app.PolicyAsk,
+		settings: store.DefaultSettings(),
+		policy:   permission.PolicyAsk,
 	}
 	w.tabs.onChange = w.syncTree
 	w.tabs.onCaret = func(line, col int) { w.status.setCursor(line, col) }
@@ -124,14 +127,14 @@ func (w *Window) Window() fyne.Window { return w.win }
 
 // Tabs returns the open tabs in tab order, the active one flagged. Safe
 // for concurrent use; busy after DefaultCallBound.
-func (w *Window) Tabs(ctx context.Context) ([]app.Tab, error) {
+func (w *Window) Tabs(ctx context.Context) ([]workbench.Tab, error) {
 	return CallValue(ctx, 0, w.tabs.list)
 }
 
 // Open opens rel in a tab, or focuses its tab, and when line > 0 scrolls
 // to that line and highlights it. The file is read before the main-thread
 // call. A path outside the project, a missing file and a folder are errors
-// wrapping app.ErrOutside, app.ErrNotFound and app.ErrInvalid. Safe for
+// wrapping errdefs.ErrOutside, errdefs.ErrNotFound and errdefs.ErrInvalid. Safe for
 // concurrent use; busy after DefaultCallBound.
 func (w *Window) Open(ctx context.Context, rel string, line int) error {
 	f, err := loadFile(w.project, rel)
@@ -141,16 +144,12 @@ func (w *Window) Open(ctx context.Context, rel string, line int) error {
 	return Call(ctx, 0, func() { w.tabs.show(f, line) })
 }
 
-// Buffer returns the text of rel's tab as it would be saved (with the
-// file's line endings) and open=true, or open=false when rel has no tab
+// Buffer returns the text of path's tab as it would be saved (with the
+// file's line endings) and open=true, or open=false when path has no tab
 // with text; dirty reports unsaved changes.
 // Safe for concurrent use; busy after DefaultCallBound.
-func (w *Window) Buffer(ctx context.Context, rel string) (text string, open, dirty bool, err error) {
-	abs, err := w.project.Resolve(rel)
-	if err != nil {
-		return "", false, false, err
-	}
-	rel = w.project.Rel(abs)
+func (w *Window) Buffer(ctx context.Context, path project.Path) (text string, open, dirty bool, err error) {
+	rel := path.Rel()
 	b, err := CallValue(ctx, 0, func() buffer { return w.tabs.buffer(rel) })
 	return b.text, b.open, b.dirty, err
 }
@@ -174,7 +173,7 @@ func (w *Window) SetListener(addr string, err error) {
 
 // SetClients shows the attached MCP clients and how many connections hold
 // a place without having initialized. Safe to call from any goroutine.
-func (w *Window) SetClients(clients []app.Client, connecting int) {
+func (w *Window) SetClients(clients []workbench.Client, connecting int) {
 	text := agentsText(clients, connecting)
 	fyne.Do(func() { w.status.agents.SetText(text) })
 }
@@ -237,7 +236,7 @@ func (w *Window) stopWatching() {
 
 // RecordCall lists an agent tool call in the Agents pane. Safe to call
 // from any goroutine.
-func (w *Window) RecordCall(c app.ToolCall) {
+func (w *Window) RecordCall(c workbench.ToolCall) {
 	fyne.Do(func() { w.panes.agents.add(c) })
 }
 

@@ -9,15 +9,12 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"trestle/app"
+	"trestle/app/errdefs"
+	"trestle/app/workbench"
 )
 
-// Window implements mcpbridge.Window, which ui may not import.
-var _ interface {
-	Tabs(ctx context.Context) ([]app.Tab, error)
-	Open(ctx context.Context, rel string, line int) error
-	Buffer(ctx context.Context, rel string) (text string, open, dirty bool, err error)
-} = (*Window)(nil)
+// Window is the window the MCP window tools drive.
+var _ workbench.Window = (*Window)(nil)
 
 const mainGo = "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"hi\")\n}\n"
 
@@ -52,7 +49,7 @@ func newTestWindowWith(t *testing.T, files map[string]string) *Window {
 	return w
 }
 
-func tabs(t *testing.T, w *Window) []app.Tab {
+func tabs(t *testing.T, w *Window) []workbench.Tab {
 	t.Helper()
 	got, err := w.Tabs(context.Background())
 	if err != nil {
@@ -81,7 +78,7 @@ func TestWindowOpen(t *testing.T) {
 	if err := w.Open(ctx, "main.go", 3); err != nil {
 		t.Fatalf("Open main.go: %v", err)
 	}
-	want := []app.Tab{{Path: "main.go", Active: true}}
+	want := []workbench.Tab{{Path: "main.go", Active: true}}
 	if got := tabs(t, w); !slices.Equal(got, want) {
 		t.Fatalf("tabs = %v, want %v", got, want)
 	}
@@ -102,7 +99,7 @@ func TestWindowOpen(t *testing.T) {
 	if err := w.Open(ctx, "lib/lib.go", 0); err != nil {
 		t.Fatalf("Open lib/lib.go: %v", err)
 	}
-	want = []app.Tab{{Path: "main.go"}, {Path: "lib/lib.go", Active: true}}
+	want = []workbench.Tab{{Path: "main.go"}, {Path: "lib/lib.go", Active: true}}
 	if got := tabs(t, w); !slices.Equal(got, want) {
 		t.Fatalf("tabs = %v, want %v", got, want)
 	}
@@ -110,7 +107,7 @@ func TestWindowOpen(t *testing.T) {
 	if err := w.Open(ctx, "main.go", 0); err != nil {
 		t.Fatal(err)
 	}
-	want = []app.Tab{{Path: "main.go", Active: true}, {Path: "lib/lib.go"}}
+	want = []workbench.Tab{{Path: "main.go", Active: true}, {Path: "lib/lib.go"}}
 	if got := tabs(t, w); !slices.Equal(got, want) {
 		t.Fatalf("after focusing main.go: tabs = %v, want %v", got, want)
 	}
@@ -123,9 +120,9 @@ func TestWindowOpenErrors(t *testing.T) {
 		rel  string
 		want error
 	}{
-		{name: "outside", rel: "../x", want: app.ErrOutside},
-		{name: "missing", rel: "missing.go", want: app.ErrNotFound},
-		{name: "folder", rel: "lib", want: app.ErrInvalid},
+		{name: "outside", rel: "../x", want: errdefs.ErrOutside},
+		{name: "missing", rel: "missing.go", want: errdefs.ErrNotFound},
+		{name: "folder", rel: "lib", want: errdefs.ErrInvalid},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -147,7 +144,7 @@ func TestWindowOpenBinaryShowsNotice(t *testing.T) {
 	if tab := w.tabs.find("data/x.bin"); tab == nil || tab.view != nil {
 		t.Fatalf("binary tab = %+v, want a notice tab", tab)
 	}
-	_, open, _, err := w.Buffer(context.Background(), "data/x.bin")
+	_, open, _, err := w.Buffer(context.Background(), resolved(t, w, "data/x.bin"))
 	if err != nil || open {
 		t.Errorf("Buffer of a notice tab: open = %v, err = %v; want no buffer", open, err)
 	}
@@ -156,18 +153,19 @@ func TestWindowOpenBinaryShowsNotice(t *testing.T) {
 func TestWindowBuffer(t *testing.T) {
 	w := newTestWindow(t)
 	ctx := context.Background()
-	if _, open, _, err := w.Buffer(ctx, "main.go"); err != nil || open {
+	if _, open, _, err := w.Buffer(ctx, resolved(t, w, "main.go")); err != nil || open {
 		t.Fatalf("Buffer before Open: open = %v, err = %v", open, err)
 	}
 	if err := w.Open(ctx, "main.go", 0); err != nil {
 		t.Fatal(err)
 	}
-	text, open, dirty, err := w.Buffer(ctx, "./main.go")
+	text, open, dirty, err := w.Buffer(ctx, resolved(t, w, "./main.go"))
 	if err != nil || !open || dirty || text != mainGo {
 		t.Errorf("Buffer = %q, open %v, dirty %v, err %v", text, open, dirty, err)
 	}
-	if _, _, _, err := w.Buffer(ctx, "../x"); !errors.Is(err, app.ErrOutside) {
-		t.Errorf("Buffer(../x) err = %v, want app.ErrOutside", err)
+	// Buffer takes only a confined Path, and ../x never gets one.
+	if _, err := w.project.Resolve("../x"); !errors.Is(err, errdefs.ErrOutside) {
+		t.Errorf("Resolve(../x) err = %v, want errdefs.ErrOutside", err)
 	}
 }
 
@@ -195,7 +193,7 @@ func TestWindowTreeTapOpensFile(t *testing.T) {
 	}
 	w.tree.Select("main.go") // OpenOnMain reads on a goroutine, then fyne.Do
 	w.loading.Wait()
-	if got := tabs(t, w); !slices.Equal(got, []app.Tab{{Path: "main.go", Active: true}}) {
+	if got := tabs(t, w); !slices.Equal(got, []workbench.Tab{{Path: "main.go", Active: true}}) {
 		t.Errorf("tabs = %v", got)
 	}
 }
@@ -209,7 +207,7 @@ func TestWindowStatus(t *testing.T) {
 	if got := w.status.mcp.Text; got != "MCP: 127.0.0.1:4242" {
 		t.Errorf("mcp label = %q", got)
 	}
-	w.SetClients([]app.Client{{Session: "1", Name: "claude-code"}, {Session: "2", Name: "cursor"}}, 1)
+	w.SetClients([]workbench.Client{{Session: "1", Name: "claude-code"}, {Session: "2", Name: "cursor"}}, 1)
 	if got := w.status.agents.Text; got != "2 agents attached, 1 connecting: claude-code, cursor" {
 		t.Errorf("agents label = %q", got)
 	}

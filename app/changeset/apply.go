@@ -6,7 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"trestle/app"
+	"trestle/app/errdefs"
+	"trestle/app/project"
 )
 
 // conflict is one file whose current content is not what an apply or a
@@ -15,20 +16,20 @@ type conflict struct {
 	path, detail string
 }
 
-// conflictError lists the conflicts, wrapping ErrConflict and app.ErrInvalid.
+// conflictError lists the conflicts, wrapping ErrConflict and errdefs.ErrInvalid.
 func conflictError(what string, cs []conflict) error {
 	lines := make([]string, len(cs))
 	for i, c := range cs {
 		lines[i] = c.detail
 	}
-	return fmt.Errorf("%s refused, nothing was written: %s: %w (%w)", what, strings.Join(lines, "; "), ErrConflict, app.ErrInvalid)
+	return fmt.Errorf("%s refused, nothing was written: %s: %w (%w)", what, strings.Join(lines, "; "), ErrConflict, errdefs.ErrInvalid)
 }
 
 // Apply writes the included files of undecided change set id (include
 // lists paths; empty means every file). First it checks every included
 // file's current content, as current reads it, against its base: on any
 // mismatch it writes nothing, marks those files and the set conflict and
-// returns an error wrapping ErrConflict and app.ErrInvalid that names
+// returns an error wrapping ErrConflict and errdefs.ErrInvalid that names
 // them. Then it writes each file through a temporary file and a rename,
 // keeping the mode; if any write fails every file is put back and the
 // error says which and why. It records the applied hashes and the state
@@ -47,16 +48,17 @@ func (m *Manager) Apply(id string, include []string, current ReadFunc, w Writer)
 		return ChangeSet{}, fmt.Errorf("apply: %w", err)
 	}
 	if !cs.Undecided() {
-		return ChangeSet{}, fmt.Errorf("apply %s: it is %s, not pending: %w", id, cs.State, app.ErrInvalid)
+		return ChangeSet{}, fmt.Errorf("apply %s: it is %s, not pending: %w", id, cs.State, errdefs.ErrInvalid)
 	}
 	sel, err := selectFiles(cs, include)
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("apply %s: %w", id, err)
 	}
-	if cs, err := m.checkBases(cs, sel, current); err != nil {
-		return cs, err
+	paths, checked, err := m.checkBases(cs, sel, current)
+	if err != nil {
+		return checked, err
 	}
-	ops, err := m.applyOps(cs, sel)
+	ops, err := m.applyOps(cs, sel, paths)
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("apply %s: %w", id, err)
 	}
@@ -73,58 +75,63 @@ func selectFiles(cs ChangeSet, include []string) (map[string]bool, error) {
 	}
 	for _, p := range include {
 		if _, ok := sel[p]; !ok {
-			return nil, fmt.Errorf("%s is not a file of this change set: %w", p, app.ErrInvalid)
+			return nil, fmt.Errorf("%s is not a file of this change set: %w", p, errdefs.ErrInvalid)
 		}
 		sel[p] = true
 	}
 	return sel, nil
 }
 
-// checkBases compares each selected file with its base; on a mismatch it
-// records the conflict and returns the error.
-func (m *Manager) checkBases(cs ChangeSet, sel map[string]bool, current ReadFunc) (ChangeSet, error) {
+// checkBases compares each selected file with its base and returns their
+// confined paths, for the write; on a mismatch it records the conflict and
+// returns the error.
+func (m *Manager) checkBases(cs ChangeSet, sel map[string]bool, current ReadFunc) (map[string]project.Path, ChangeSet, error) {
 	var found []conflict
+	paths := make(map[string]project.Path, len(sel))
 	for _, f := range cs.Files {
 		if !sel[f.Path] {
 			continue
 		}
-		detail, err := m.compare(f.Path, f.BaseExists, f.BaseSHA256, current)
+		cp, detail, err := m.compare(f.Path, f.BaseExists, f.BaseSHA256, current)
 		if err != nil {
-			return ChangeSet{}, fmt.Errorf("apply %s: %w", cs.ID, err)
+			return nil, ChangeSet{}, fmt.Errorf("apply %s: %w", cs.ID, err)
 		}
 		if detail != "" {
 			found = append(found, conflict{f.Path, detail})
 		}
+		paths[f.Path] = cp
 	}
 	if len(found) == 0 {
-		return cs, nil
+		return paths, cs, nil
 	}
 	updated, err := m.update(cs.ID, func(cs *ChangeSet) error { markConflict(cs, found); return nil })
 	if err != nil {
-		return ChangeSet{}, fmt.Errorf("apply %s: record conflict: %w (%w)", cs.ID, err, conflictError("apply", found))
+		return nil, ChangeSet{}, fmt.Errorf("apply %s: record conflict: %w (%w)", cs.ID, err, conflictError("apply", found))
 	}
-	return attach(updated, bodiesOf(cs)), fmt.Errorf("apply %s: %w", cs.ID, conflictError("apply", found))
+	return nil, attach(updated, bodiesOf(cs)), fmt.Errorf("apply %s: %w", cs.ID, conflictError("apply", found))
 }
 
-// compare returns "" when path is as expected (existing with hash sum, or
-// missing), else what differs. The path must still resolve to itself.
-func (m *Manager) compare(path string, exists bool, sum string, current ReadFunc) (string, error) {
-	if abs, err := m.project.Resolve(path); err != nil || m.project.Rel(abs) != path {
-		return path + " now leads elsewhere (a symlink or a folder changed)", nil
+// compare confines path, once for the whole apply or revert, and returns
+// it with "" when the file is as expected (existing with hash sum, or
+// missing), else with what differs. The path must still resolve to itself.
+func (m *Manager) compare(path string, exists bool, sum string, current ReadFunc) (project.Path, string, error) {
+	cp, err := m.project.Resolve(path)
+	if err != nil || cp.Rel() != path {
+		return project.Path{}, path + " now leads elsewhere (a symlink or a folder changed)", nil
 	}
-	text, now, err := current(path)
+	text, now, err := current(cp)
 	if err != nil {
-		return "", fmt.Errorf("read %s: %w", path, err)
+		return project.Path{}, "", fmt.Errorf("read %s: %w", path, err)
 	}
 	switch {
 	case exists && !now:
-		return path + " was deleted", nil
+		return cp, path + " was deleted", nil
 	case !exists && now:
-		return path + " now exists", nil
+		return cp, path + " now exists", nil
 	case exists && hashText(text) != sum:
-		return path + " was changed", nil
+		return cp, path + " was changed", nil
 	}
-	return "", nil
+	return cp, "", nil
 }
 
 // markConflict records found on cs, if the person has not decided since.
@@ -140,8 +147,9 @@ func markConflict(cs *ChangeSet, found []conflict) {
 	}
 }
 
-// applyOps turns the selected files into file operations.
-func (m *Manager) applyOps(cs ChangeSet, sel map[string]bool) ([]fileOp, error) {
+// applyOps turns the selected files into file operations, at the paths
+// checkBases confined.
+func (m *Manager) applyOps(cs ChangeSet, sel map[string]bool, paths map[string]project.Path) ([]fileOp, error) {
 	var ops []fileOp
 	headIn := headFinder(m.project.Root)
 	for _, f := range cs.Files {
@@ -151,11 +159,11 @@ func (m *Manager) applyOps(cs ChangeSet, sel map[string]bool) ([]fileOp, error) 
 		if why := gitMetadata(f.Path, headIn); why != "" {
 			return nil, invalid("%s: %s", f.Path, why)
 		}
-		abs, err := m.project.Resolve(f.Path)
-		if err != nil {
-			return nil, err
+		cp, ok := paths[f.Path]
+		if !ok || cp.IsZero() {
+			return nil, fmt.Errorf("%s was not checked before the write: %w", f.Path, errdefs.ErrInvalid)
 		}
-		ops = append(ops, fileOp{rel: f.Path, abs: abs, remove: f.Action == ActionDelete, data: f.New, mode: NewFileMode})
+		ops = append(ops, fileOp{rel: f.Path, abs: cp.Abs(), remove: f.Action == ActionDelete, data: f.New, mode: NewFileMode})
 	}
 	return ops, nil
 }

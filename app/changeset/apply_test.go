@@ -9,12 +9,13 @@ import (
 	"strings"
 	"testing"
 
-	"trestle/app"
+	"trestle/app/errdefs"
+	"trestle/app/project"
 )
 
 // fourFiles is a project and a proposal with each action: an edit, a
 // create in a new folder, a replace of an executable and a delete.
-func fourFiles(t testing.TB) (*app.Project, Proposal) {
+func fourFiles(t testing.TB) (*project.Project, Proposal) {
 	p := newProject(t, map[string]string{
 		"main.go":      "package main\n\nfunc main() {}\n",
 		"run.sh!x":     "#!/bin/sh\necho old\n",
@@ -62,7 +63,7 @@ func TestApplyWritesEveryAction(t *testing.T) {
 	if stored, _ := m.Get(cs.ID); stored.State != StateApplied || stored.File("run.sh").BaseMode != 0o755 {
 		t.Fatalf("stored %s, run.sh base mode %o", stored.State, stored.File("run.sh").BaseMode)
 	}
-	if _, err := m.Apply(cs.ID, nil, diskReader(p), nil); !errors.Is(err, app.ErrInvalid) {
+	if _, err := m.Apply(cs.ID, nil, diskReader(p), nil); !errors.Is(err, errdefs.ErrInvalid) {
 		t.Fatalf("second apply: %v", err)
 	}
 }
@@ -76,7 +77,7 @@ func TestApplyRefusesConflictAndWritesNothing(t *testing.T) {
 	os.WriteFile(filepath.Join(p.Root, "pkg/deep/new.go"), []byte("package mine\n"), 0o644)
 	before := snapshot(t, p)
 	got, err := m.Apply(cs.ID, nil, diskReader(p), nil)
-	if !errors.Is(err, ErrConflict) || !errors.Is(err, app.ErrInvalid) {
+	if !errors.Is(err, ErrConflict) || !errors.Is(err, errdefs.ErrInvalid) {
 		t.Fatalf("apply: %v", err)
 	}
 	for _, want := range []string{"run.sh was changed", "pkg/deep/new.go now exists", "nothing was written"} {
@@ -97,7 +98,7 @@ func TestApplySeesTheEditorBuffer(t *testing.T) {
 	p := newProject(t, map[string]string{"a.go": "package a\n"})
 	m := newManager(t, p)
 	cs, _ := m.Propose(diskReader(p), Proposal{Title: "t", Changes: []Change{{Path: "a.go", Action: ActionReplace, Content: "package b\n"}}})
-	unsaved := func(rel string) (string, bool, error) { return "package a // typing\n", true, nil }
+	unsaved := func(project.Path) (string, bool, error) { return "package a // typing\n", true, nil }
 	if _, err := m.Apply(cs.ID, nil, unsaved, nil); !errors.Is(err, ErrConflict) {
 		t.Fatalf("apply over a modified buffer: %v", err)
 	}
@@ -117,7 +118,7 @@ func TestApplyPartly(t *testing.T) {
 	if got.State != StatePartlyApplied || got.File("main.go").State != FileSkipped {
 		t.Fatalf("set %s, main.go %s", got.State, got.File("main.go").State)
 	}
-	if _, err := m.Apply(cs.ID, []string{"nope.go"}, diskReader(p), nil); !errors.Is(err, app.ErrInvalid) {
+	if _, err := m.Apply(cs.ID, []string{"nope.go"}, diskReader(p), nil); !errors.Is(err, errdefs.ErrInvalid) {
 		t.Fatalf("unknown include: %v", err)
 	}
 }
@@ -208,7 +209,7 @@ func TestRevert(t *testing.T) {
 	if got.State != StateReverted || got.File("main.go").State != FileReverted {
 		t.Fatalf("set %s, main.go %s", got.State, got.File("main.go").State)
 	}
-	if _, err := m.Revert(cs.ID, diskReader(p), nil); !errors.Is(err, app.ErrInvalid) {
+	if _, err := m.Revert(cs.ID, diskReader(p), nil); !errors.Is(err, errdefs.ErrInvalid) {
 		t.Fatalf("second revert: %v", err)
 	}
 }

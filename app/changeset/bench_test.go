@@ -8,7 +8,8 @@ import (
 	"syscall"
 	"testing"
 
-	"trestle/app"
+	"trestle/app/project"
+	"trestle/app/store"
 )
 
 // BenchmarkApply200Files applies a change set editing 200 files of about
@@ -48,7 +49,7 @@ func BenchmarkProposeEdit1MB(b *testing.B) {
 	}
 	base := "package big\n\nfunc f() {\n" + body.String() + "}\n"
 	p := newProject(b, map[string]string{"big.go": base})
-	read := func(string) (string, bool, error) { return base, true, nil }
+	read := func(project.Path) (string, bool, error) { return base, true, nil }
 	in := Proposal{Title: "t", Changes: []Change{{Path: "big.go", Action: ActionEdit,
 		Edits: []Edit{{OldText: "x15000 := compute(15000)", NewText: "x15000 := computeFaster(15000)"}}}}}
 	b.SetBytes(int64(len(base)))
@@ -72,16 +73,16 @@ func BenchmarkList20BigProposals(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	store, err := app.OpenStore(filepath.Join(b.TempDir(), "state.db"))
+	db, err := store.Open(filepath.Join(b.TempDir(), "state.db"))
 	if err != nil {
 		b.Fatal(err)
 	}
 	for range 20 {
-		putLegacy(b, store, full)
+		putLegacy(b, db, full)
 	}
 	b.Run("legacy layout", func(b *testing.B) {
 		for b.Loop() {
-			recs, err := store.ListRecords(legacyBucket)
+			recs, err := db.ListRecords(legacyBucket)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -100,7 +101,7 @@ func BenchmarkList20BigProposals(b *testing.B) {
 			}
 		}
 	})
-	m := NewManager(store, p)
+	m := NewManager(db, p)
 	if _, err := m.Start(); err != nil { // moves the sets to the current layout
 		b.Fatal(err)
 	}

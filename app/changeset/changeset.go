@@ -12,7 +12,7 @@ import (
 
 // ErrConflict means a file changed since the change set was proposed (or
 // applied, for a revert), so nothing was written. It is returned wrapped
-// together with app.ErrInvalid, naming the files.
+// together with errdefs.ErrInvalid, naming the files.
 var ErrConflict = errors.New("files changed since the proposal")
 
 // Limits on one proposal.
@@ -158,7 +158,7 @@ func (cs ChangeSet) Stats() (added, removed int) {
 	return added, removed
 }
 
-// hashText is the hex sha256 of text, as app.FileText.SHA256.
+// hashText is the hex sha256 of text, as project.FileText.SHA256.
 func hashText(text string) string {
 	sum := sha256.Sum256([]byte(text))
 	return hex.EncodeToString(sum[:])

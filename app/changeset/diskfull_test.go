@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"testing"
 
-	"trestle/app"
+	"trestle/app/project"
 )
 
 // A full disk during apply (issue 7). Root ignores permission bits, so the
@@ -120,7 +120,7 @@ func TestApplyDiskFullTmpfs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	p, err := app.OpenProject(dir)
+	p, err := project.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"trestle/app"
+	"trestle/app/errdefs"
 )
 
 // TestProposeRefusesGitMetadata is the deny bypass through git: a change
@@ -50,7 +50,7 @@ func TestProposeRefusesGitMetadata(t *testing.T) {
 			p := newProject(t, files)
 			m := newManager(t, p)
 			_, err := m.Propose(diskReader(p), Proposal{Title: "innocent", Changes: tt.changes})
-			if !errors.Is(err, app.ErrInvalid) {
+			if !errors.Is(err, errdefs.ErrInvalid) {
 				t.Fatalf("proposal was not refused: %v", err)
 			}
 			if !strings.Contains(err.Error(), "git") {
@@ -91,7 +91,7 @@ func TestApplyRechecksGitMetadata(t *testing.T) {
 	if _, err := m.update(cs.ID, func(cs *ChangeSet) error { cs.Files[0].Path = "HEAD"; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.Apply(cs.ID, nil, diskReader(p), nil); !errors.Is(err, app.ErrInvalid) {
+	if _, err := m.Apply(cs.ID, nil, diskReader(p), nil); !errors.Is(err, errdefs.ErrInvalid) {
 		t.Fatalf("apply of HEAD was not refused: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(p.Root, "HEAD")); err == nil {

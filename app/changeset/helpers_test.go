@@ -1,6 +1,7 @@
 package changeset
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"maps"
@@ -10,7 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"trestle/app"
+	"trestle/app/project"
+	"trestle/app/store"
+	"trestle/app/workbench"
 )
 
 // tfile is a test file: content and mode.
@@ -21,7 +24,7 @@ type tfile struct {
 
 // newProject writes files (0644 unless the name ends in "!x", 0755) into a
 // new project folder.
-func newProject(t testing.TB, files map[string]string) *app.Project {
+func newProject(t testing.TB, files map[string]string) *project.Project {
 	t.Helper()
 	dir := t.TempDir()
 	for name, text := range files {
@@ -38,7 +41,7 @@ func newProject(t testing.TB, files map[string]string) *app.Project {
 		}
 		os.Chmod(abs, mode) // past the umask
 	}
-	p, err := app.OpenProject(dir)
+	p, err := project.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,18 +50,12 @@ func newProject(t testing.TB, files map[string]string) *app.Project {
 
 // diskReader reads project files from disk, as trestle_read does with no
 // editor open.
-func diskReader(p *app.Project) ReadFunc {
-	return func(rel string) (string, bool, error) {
-		ft, err := p.ReadFile(rel)
-		if errors.Is(err, app.ErrNotFound) {
-			return "", false, nil
-		}
-		return ft.Text, err == nil, err
-	}
+func diskReader(p *project.Project) ReadFunc {
+	return workbench.Reader{Project: p}.Func(context.Background())
 }
 
 // snapshot is every file and folder under the project root ("/" ends a folder).
-func snapshot(t testing.TB, p *app.Project) map[string]tfile {
+func snapshot(t testing.TB, p *project.Project) map[string]tfile {
 	t.Helper()
 	out := map[string]tfile{}
 	err := filepath.WalkDir(p.Root, func(abs string, d fs.DirEntry, err error) error {
@@ -85,13 +82,13 @@ func snapshot(t testing.TB, p *app.Project) map[string]tfile {
 }
 
 // sameTree fails t when the tree differs from want, naming the files.
-func sameTree(t testing.TB, p *app.Project, want map[string]tfile) {
+func sameTree(t testing.TB, p *project.Project, want map[string]tfile) {
 	t.Helper()
 	sameEntries(t, snapshot(t, p), want)
 }
 
 // sameFiles is sameTree for files only, folders left out.
-func sameFiles(t testing.TB, p *app.Project, want map[string]tfile) {
+func sameFiles(t testing.TB, p *project.Project, want map[string]tfile) {
 	t.Helper()
 	got := snapshot(t, p)
 	maps.DeleteFunc(got, func(k string, _ tfile) bool { return strings.HasSuffix(k, "/") })
@@ -126,9 +123,9 @@ func short(s string) string {
 }
 
 // newManager opens a store in a temp folder for project p.
-func newManager(t testing.TB, p *app.Project) *Manager {
+func newManager(t testing.TB, p *project.Project) *Manager {
 	t.Helper()
-	s, err := app.OpenStore(filepath.Join(t.TempDir(), "state.db"))
+	s, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

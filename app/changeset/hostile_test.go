@@ -9,7 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"trestle/app"
+	"trestle/app/errdefs"
+	"trestle/app/project"
 )
 
 // outsideTwin is a folder outside the project holding the same a/ files as
@@ -28,7 +29,7 @@ func outsideTwin(t *testing.T, files map[string]string) string {
 }
 
 // swapForSymlink replaces the project folder rel with a symlink to target.
-func swapForSymlink(t *testing.T, p *app.Project, rel, target string) {
+func swapForSymlink(t *testing.T, p *project.Project, rel, target string) {
 	t.Helper()
 	abs := filepath.Join(p.Root, filepath.FromSlash(rel))
 	if err := os.RemoveAll(abs); err != nil {
@@ -86,7 +87,7 @@ func TestApplyRefusesASymlinkSwappedInAfterProposal(t *testing.T) {
 			before := treeOf(t, outside)
 			swapForSymlink(t, p, tt.swap, target)
 			_, err = m.Apply(cs.ID, nil, diskReader(p), nil)
-			if err == nil || !errors.Is(err, app.ErrInvalid) {
+			if err == nil || !errors.Is(err, errdefs.ErrInvalid) {
 				t.Fatalf("apply after the swap: %v", err)
 			}
 			if after := treeOf(t, outside); !equalTrees(before, after) {
@@ -102,7 +103,7 @@ func TestApplyRefusesASymlinkSwappedInAfterProposal(t *testing.T) {
 type swappingWriter struct {
 	OSWriter
 	t       *testing.T
-	p       *app.Project
+	p       *project.Project
 	rel     string
 	target  string
 	swapped bool
@@ -209,7 +210,7 @@ func TestProposalLimitsOnePast(t *testing.T) {
 				}
 				return
 			}
-			if err == nil || !errors.Is(err, app.ErrTooLarge) || !strings.Contains(err.Error(), tt.wantErr) {
+			if err == nil || !errors.Is(err, errdefs.ErrTooLarge) || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Fatalf("got %v, want a size refusal with %q", err, tt.wantErr)
 			}
 		})
@@ -218,9 +219,9 @@ func TestProposalLimitsOnePast(t *testing.T) {
 
 // diskReaderUnbounded reads from disk without ReadFile's size limit, so a
 // base over MaxFileBytes reaches Propose.
-func diskReaderUnbounded(p *app.Project) ReadFunc {
-	return func(rel string) (string, bool, error) {
-		data, err := os.ReadFile(filepath.Join(p.Root, filepath.FromSlash(rel)))
+func diskReaderUnbounded(p *project.Project) ReadFunc {
+	return func(cp project.Path) (string, bool, error) {
+		data, err := os.ReadFile(cp.Abs())
 		if errors.Is(err, fs.ErrNotExist) {
 			return "", false, nil
 		}

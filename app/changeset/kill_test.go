@@ -12,7 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"trestle/app"
+	"trestle/app/project"
+	"trestle/app/store"
 )
 
 // killFiles is how many files the killed apply touches: enough that a kill
@@ -32,13 +33,13 @@ func killNew(i int) string { return strings.Replace(killBase(i), "// file", "// 
 // journal file may be left; the set's history must say what happened; and
 // the next apply must work. The last round is not killed.
 func TestKillMidApplyRecoversAtStart(t *testing.T) {
-	dir, store := t.TempDir(), filepath.Join(t.TempDir(), "state.db")
+	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "state.db")
 	files := map[string]string{}
 	for i := range killFiles {
 		files[killName(i)] = killBase(i)
 	}
 	p := newProjectIn(t, dir, files)
-	s, err := app.OpenStore(store)
+	s, err := store.Open(db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +58,7 @@ func TestKillMidApplyRecoversAtStart(t *testing.T) {
 	outcomes := map[string]int{}
 	reverted := false
 	for round, after := range moments {
-		killApply(t, dir, store, cs.ID, after)
+		killApply(t, dir, db, cs.ID, after)
 		if n := countNew(t, dir); n > 0 && n < killFiles {
 			outcomes["half applied before the start"]++
 		}
@@ -98,7 +99,7 @@ func TestKillMidApplyRecoversAtStart(t *testing.T) {
 		} else if _, err := os.Stat(filepath.Join(dir, "new")); err == nil && !reverted {
 			t.Fatalf("round %d: rolled back but the created folder is still there", round)
 		}
-		assertNoLeftovers(t, dir, store)
+		assertNoLeftovers(t, dir, db)
 	}
 	// The set applies once nothing kills it.
 	m := NewManager(s, p)
@@ -108,7 +109,7 @@ func TestKillMidApplyRecoversAtStart(t *testing.T) {
 	if n := countNew(t, dir); n != killFiles {
 		t.Fatalf("%d files new after the final apply", n)
 	}
-	assertNoLeftovers(t, dir, store)
+	assertNoLeftovers(t, dir, db)
 	t.Logf("outcomes over %d kills: %v", len(moments), outcomes)
 }
 
@@ -179,11 +180,11 @@ func TestKillMidApplyHelper(t *testing.T) {
 		t.Skip("helper process only")
 	}
 	parts := strings.SplitN(arg, "|", 3)
-	p, err := app.OpenProject(parts[0])
+	p, err := project.Open(parts[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := app.OpenStore(parts[1])
+	s, err := store.Open(parts[1])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,14 +199,14 @@ func TestKillMidApplyHelper(t *testing.T) {
 }
 
 // newProjectIn writes files into dir and opens it as a project.
-func newProjectIn(t *testing.T, dir string, files map[string]string) *app.Project {
+func newProjectIn(t *testing.T, dir string, files map[string]string) *project.Project {
 	t.Helper()
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	p, err := app.OpenProject(dir)
+	p, err := project.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,13 +227,13 @@ func waitForNew(path, want string, _ *exec.Cmd) {
 // another one was killed mid-apply recovers that apply when it applies
 // itself, instead of refusing on files the kill left new.
 func TestKillRecoveredByALiveProcessAtApply(t *testing.T) {
-	dir, store := t.TempDir(), filepath.Join(t.TempDir(), "state.db")
+	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "state.db")
 	files := map[string]string{}
 	for i := range killFiles {
 		files[killName(i)] = killBase(i)
 	}
 	p := newProjectIn(t, dir, files)
-	s, err := app.OpenStore(store)
+	s, err := store.Open(db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +246,7 @@ func TestKillRecoveredByALiveProcessAtApply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	killApply(t, dir, store, cs.ID, -1)
+	killApply(t, dir, db, cs.ID, -1)
 	if _, err := live.Apply(cs.ID, nil, diskReader(p), nil); err != nil {
 		if got, _ := live.Get(cs.ID); got.State != StateApplied {
 			t.Fatalf("apply after another process was killed applying: %v", err)
@@ -254,7 +255,7 @@ func TestKillRecoveredByALiveProcessAtApply(t *testing.T) {
 	if n := countNew(t, dir); n != killFiles {
 		t.Fatalf("%d of %d files new", n, killFiles)
 	}
-	assertNoLeftovers(t, dir, store)
+	assertNoLeftovers(t, dir, db)
 }
 
 // TestRecoverLeavesALiveApplyAlone: a journal whose process still holds

@@ -10,7 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"trestle/app"
+	"trestle/app/errdefs"
+	"trestle/app/store"
 )
 
 // bigText is n bytes of Go-looking text.
@@ -75,7 +76,7 @@ func TestListReadsOnlySmallRecords(t *testing.T) {
 }
 
 // TestProposeLimitsWhatWaits: past the limits on waiting sets per project,
-// per client and in bytes, a proposal is refused (app.ErrRefused) saying
+// per client and in bytes, a proposal is refused (errdefs.ErrRefused) saying
 // what to do, nothing is stored, and a decision frees a place.
 func TestProposeLimitsWhatWaits(t *testing.T) {
 	p := newProject(t, map[string]string{"a.go": "package a\n"})
@@ -92,7 +93,7 @@ func TestProposeLimitsWhatWaits(t *testing.T) {
 		i++
 	}
 	_, err := propose("flooder", i)
-	if !errors.Is(err, app.ErrRefused) || !strings.Contains(err.Error(), "flooder already has 20 change sets waiting") {
+	if !errors.Is(err, errdefs.ErrRefused) || !strings.Contains(err.Error(), "flooder already has 20 change sets waiting") {
 		t.Fatalf("past the per-client limit: %v", err)
 	}
 	for c := 0; i < MaxPendingPerProject; c++ {
@@ -102,7 +103,7 @@ func TestProposeLimitsWhatWaits(t *testing.T) {
 		i++
 	}
 	_, err = propose("newcomer", i)
-	if !errors.Is(err, app.ErrRefused) || !strings.Contains(err.Error(), "already has 50 change sets waiting") {
+	if !errors.Is(err, errdefs.ErrRefused) || !strings.Contains(err.Error(), "already has 50 change sets waiting") {
 		t.Fatalf("past the per-project limit: %v", err)
 	}
 	if list, _ := m.List(""); len(list) != MaxPendingPerProject {
@@ -137,7 +138,7 @@ func TestProposeLimitsBytes(t *testing.T) {
 		}
 	}
 	_, err := proposeBig(m, "hog", 50, size)
-	if !errors.Is(err, app.ErrRefused) || !strings.Contains(err.Error(), "MiB limit per client") {
+	if !errors.Is(err, errdefs.ErrRefused) || !strings.Contains(err.Error(), "MiB limit per client") {
 		t.Fatalf("past the per-client byte limit: %v", err)
 	}
 	for i := 2; i < 4; i++ {
@@ -146,7 +147,7 @@ func TestProposeLimitsBytes(t *testing.T) {
 		}
 	}
 	_, err = proposeBig(m, "c9", 100, size)
-	if !errors.Is(err, app.ErrRefused) || !strings.Contains(err.Error(), "MiB limit per project") {
+	if !errors.Is(err, errdefs.ErrRefused) || !strings.Contains(err.Error(), "MiB limit per project") {
 		t.Fatalf("past the byte limit: %v", err)
 	}
 	blobs, _ := m.store.BlobIDs(bodiesBucket)
@@ -160,7 +161,7 @@ func TestProposeLimitsBytes(t *testing.T) {
 func TestPruneDecidedSets(t *testing.T) {
 	p := newProject(t, map[string]string{"a.go": "a\n", "b.go": "b\n", "c.go": "c\n"})
 	m := newManager(t, p)
-	set := app.DefaultSettings()
+	set := store.DefaultSettings()
 	set.ChangeSetRetentionDays = 7
 	if err := m.store.SaveSettings(set); err != nil {
 		t.Fatal(err)
@@ -178,11 +179,11 @@ func TestPruneDecidedSets(t *testing.T) {
 	}
 	now = now.Add(2 * 24 * time.Hour)
 	proposeOne(t, m, "a.go")
-	if _, err := m.Get(old.ID); !errors.Is(err, app.ErrNotFound) {
+	if _, err := m.Get(old.ID); !errors.Is(err, errdefs.ErrNotFound) {
 		t.Fatalf("a set rejected 8 days ago with a 7-day retention: %v", err)
 	}
 	n, _ := parseID(old.ID)
-	if _, err := m.store.ReadBlob(bodiesBucket, n); !errors.Is(err, app.ErrNotFound) {
+	if _, err := m.store.ReadBlob(bodiesBucket, n); !errors.Is(err, errdefs.ErrNotFound) {
 		t.Errorf("its bodies are still there: %v", err)
 	}
 	if _, err := m.Full(waiting.ID); err != nil {
@@ -192,7 +193,7 @@ func TestPruneDecidedSets(t *testing.T) {
 
 // putLegacy stores cs whole in the layout before bodies moved out, as an
 // older Trestle left it, and returns its id.
-func putLegacy(t testing.TB, s *app.Store, cs ChangeSet) string {
+func putLegacy(t testing.TB, s *store.Store, cs ChangeSet) string {
 	t.Helper()
 	n, err := s.NextRecordID(legacyBucket)
 	if err != nil {
@@ -210,7 +211,7 @@ func putLegacy(t testing.TB, s *app.Store, cs ChangeSet) string {
 // ids stay, new ids do not reuse them, and the old bucket goes.
 func TestMigrateLegacyLayout(t *testing.T) {
 	p := newProject(t, map[string]string{"a.go": "package a\n"})
-	store, err := app.OpenStore(filepath.Join(t.TempDir(), "state.db"))
+	db, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,11 +221,11 @@ func TestMigrateLegacyLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 	full.Created = time.Now()
-	id1, id2 := putLegacy(t, store, full), putLegacy(t, store, full)
+	id1, id2 := putLegacy(t, db, full), putLegacy(t, db, full)
 	other := full
 	other.Project = "/elsewhere"
-	putLegacy(t, store, other)
-	m := NewManager(store, p)
+	putLegacy(t, db, other)
+	m := NewManager(db, p)
 	list, err := m.List("")
 	if err != nil || len(list) != 2 || list[0].ID != id2 || list[1].ID != id1 {
 		t.Fatalf("list after migration: %v %v", ids(list), err)
@@ -240,7 +241,7 @@ func TestMigrateLegacyLayout(t *testing.T) {
 	if next.ID != "cs-4" {
 		t.Errorf("new id %s, want cs-4 after the three old ones", next.ID)
 	}
-	if recs, _ := store.ListRecords(legacyBucket); len(recs) != 0 {
+	if recs, _ := db.ListRecords(legacyBucket); len(recs) != 0 {
 		t.Errorf("%d records left in the old layout", len(recs))
 	}
 }

@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"trestle/app"
+	"trestle/app/errdefs"
+	"trestle/app/store"
 )
 
 // Limits on what agents may leave waiting for the person, so a flood of
@@ -36,7 +37,7 @@ type pendingLoad struct {
 }
 
 // loadOf sums the undecided sets of the project in tx, and those of client.
-func (m *Manager) loadOf(tx *app.RecordTx, client string) (pendingLoad, error) {
+func (m *Manager) loadOf(tx *store.RecordTx, client string) (pendingLoad, error) {
 	var load pendingLoad
 	ids, err := tx.Indexed(indexBucket, m.project.Root)
 	if err != nil {
@@ -62,20 +63,20 @@ func (m *Manager) loadOf(tx *app.RecordTx, client string) (pendingLoad, error) {
 }
 
 // checkLimits refuses a set of size bytes from client that would take the
-// project past a limit. The error wraps app.ErrRefused.
+// project past a limit. The error wraps errdefs.ErrRefused.
 func (l pendingLoad) check(client string, size int) error {
 	const todo = "the person decides (or you withdraw with trestle_change_set_withdraw) the waiting ones first"
 	switch {
 	case l.sets >= MaxPendingPerProject:
-		return fmt.Errorf("refused: the project already has %d change sets waiting for review, the limit; %s: %w", l.sets, todo, app.ErrRefused)
+		return fmt.Errorf("refused: the project already has %d change sets waiting for review, the limit; %s: %w", l.sets, todo, errdefs.ErrRefused)
 	case l.clientSets >= MaxPendingPerClient:
-		return fmt.Errorf("refused: %s already has %d change sets waiting for review in this project, the limit per client; %s: %w", orUnknown(client), l.clientSets, todo, app.ErrRefused)
+		return fmt.Errorf("refused: %s already has %d change sets waiting for review in this project, the limit per client; %s: %w", orUnknown(client), l.clientSets, todo, errdefs.ErrRefused)
 	case l.clientBytes+size > MaxPendingBytesPerClient:
 		return fmt.Errorf("refused: the change sets %s has waiting for review would hold %d MiB of file contents, over the %d MiB limit per client; %s: %w",
-			orUnknown(client), (l.clientBytes+size)>>20, MaxPendingBytesPerClient>>20, todo, app.ErrRefused)
+			orUnknown(client), (l.clientBytes+size)>>20, MaxPendingBytesPerClient>>20, todo, errdefs.ErrRefused)
 	case l.bytes+size > MaxPendingBytesPerProject:
 		return fmt.Errorf("refused: the change sets waiting for review would hold %d MiB of file contents, over the %d MiB limit per project; %s: %w",
-			(l.bytes+size)>>20, MaxPendingBytesPerProject>>20, todo, app.ErrRefused)
+			(l.bytes+size)>>20, MaxPendingBytesPerProject>>20, todo, errdefs.ErrRefused)
 	}
 	return nil
 }
@@ -98,7 +99,7 @@ func (m *Manager) prune() (int, error) {
 	}
 	cutoff := m.now().Add(-set.ChangeSetRetention())
 	removed := 0
-	err = m.store.UpdateRecords(func(tx *app.RecordTx) error {
+	err = m.store.UpdateRecords(func(tx *store.RecordTx) error {
 		removed = 0
 		ids, err := tx.IDs(recordsBucket)
 		if err != nil {
@@ -135,7 +136,7 @@ func (m *Manager) prune() (int, error) {
 }
 
 // pruneOne removes set n if it was decided before cutoff.
-func pruneOne(tx *app.RecordTx, n uint64, cutoff time.Time) (bool, error) {
+func pruneOne(tx *store.RecordTx, n uint64, cutoff time.Time) (bool, error) {
 	data, err := tx.Get(recordsBucket, n)
 	if err != nil || data == nil {
 		return false, err

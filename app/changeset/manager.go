@@ -10,7 +10,9 @@ import (
 	"sync"
 	"time"
 
-	"trestle/app"
+	"trestle/app/errdefs"
+	"trestle/app/project"
+	"trestle/app/store"
 )
 
 // idPrefix starts every change set id: "cs-12".
@@ -22,8 +24,8 @@ const idPrefix = "cs-"
 // transaction, so none is lost. A Manager is safe for concurrent use;
 // Apply and Revert run one at a time per Manager.
 type Manager struct {
-	store   *app.Store
-	project *app.Project
+	store   *store.Store
+	project *project.Project
 	mu      sync.Mutex // serialises Apply and Revert
 	now     func() time.Time
 
@@ -32,12 +34,12 @@ type Manager struct {
 }
 
 // NewManager returns the Manager for project p's change sets in store.
-func NewManager(store *app.Store, p *app.Project) *Manager {
+func NewManager(store *store.Store, p *project.Project) *Manager {
 	return &Manager{store: store, project: p, now: time.Now}
 }
 
 // Project is the project whose change sets m keeps.
-func (m *Manager) Project() *app.Project { return m.project }
+func (m *Manager) Project() *project.Project { return m.project }
 
 // Start does what a Trestle process does once when it opens the project's
 // change sets: it moves sets of an older store layout to the current one,
@@ -68,9 +70,9 @@ func (m *Manager) Start() ([]Recovery, error) {
 
 // Propose validates in (see the package function Propose), stores it as a
 // pending change set and returns it with its id. Nothing is stored when it
-// is refused: invalid (wrapping app.ErrInvalid), or over a limit on what
+// is refused: invalid (wrapping errdefs.ErrInvalid), or over a limit on what
 // may wait for review (MaxPendingPerProject, MaxPendingBytesPerProject,
-// MaxPendingPerClient; wrapping app.ErrRefused).
+// MaxPendingPerClient; wrapping errdefs.ErrRefused).
 func (m *Manager) Propose(base ReadFunc, in Proposal) (ChangeSet, error) {
 	if _, err := m.Start(); err != nil {
 		return ChangeSet{}, fmt.Errorf("propose change set: %w", err)
@@ -88,7 +90,7 @@ func (m *Manager) Propose(base ReadFunc, in Proposal) (ChangeSet, error) {
 		return ChangeSet{}, fmt.Errorf("store change set: %w", err)
 	}
 	var refused error
-	err = m.store.UpdateRecords(func(tx *app.RecordTx) error {
+	err = m.store.UpdateRecords(func(tx *store.RecordTx) error {
 		load, err := m.loadOf(tx, in.Client)
 		if err != nil {
 			return err
@@ -129,7 +131,7 @@ func (m *Manager) Propose(base ReadFunc, in Proposal) (ChangeSet, error) {
 // and Edits are empty; everything else is there), which is cheap to read
 // however large the set: enough for its state, its files' states and
 // stats. Full returns it whole. It returns an error wrapping
-// app.ErrNotFound (also for another project's id) or app.ErrInvalid (an
+// errdefs.ErrNotFound (also for another project's id) or errdefs.ErrInvalid (an
 // id not like "cs-12").
 func (m *Manager) Get(id string) (ChangeSet, error) {
 	if _, err := m.Start(); err != nil {
@@ -145,7 +147,7 @@ func (m *Manager) get(id string) (ChangeSet, error) {
 		return ChangeSet{}, err
 	}
 	var data []byte
-	err = m.store.ViewRecords(func(tx *app.RecordTx) error {
+	err = m.store.ViewRecords(func(tx *store.RecordTx) error {
 		data, err = tx.Get(recordsBucket, n)
 		return err
 	})
@@ -153,7 +155,7 @@ func (m *Manager) get(id string) (ChangeSet, error) {
 		return ChangeSet{}, fmt.Errorf("change set %s: %w", id, err)
 	}
 	if data == nil {
-		return ChangeSet{}, fmt.Errorf("change set %s: no such change set: %w", id, app.ErrNotFound)
+		return ChangeSet{}, fmt.Errorf("change set %s: no such change set: %w", id, errdefs.ErrNotFound)
 	}
 	return m.decode(id, data)
 }
@@ -186,7 +188,7 @@ func (m *Manager) full(id string) (ChangeSet, error) {
 // reads only this project's small records.
 func (m *Manager) List(state string) ([]ChangeSet, error) {
 	if state != "" && !knownState(state) {
-		return nil, fmt.Errorf("list change sets: state %q is not one of %s: %w", state, strings.Join(setStates, ", "), app.ErrInvalid)
+		return nil, fmt.Errorf("list change sets: state %q is not one of %s: %w", state, strings.Join(setStates, ", "), errdefs.ErrInvalid)
 	}
 	if _, err := m.Start(); err != nil {
 		return nil, fmt.Errorf("list change sets: %w", err)
@@ -197,7 +199,7 @@ func (m *Manager) List(state string) ([]ChangeSet, error) {
 // list is List without Start.
 func (m *Manager) list(state string) ([]ChangeSet, error) {
 	out := []ChangeSet{}
-	err := m.store.ViewRecords(func(tx *app.RecordTx) error {
+	err := m.store.ViewRecords(func(tx *store.RecordTx) error {
 		ids, err := tx.Indexed(indexBucket, m.project.Root)
 		if err != nil {
 			return err
@@ -238,7 +240,7 @@ func (m *Manager) Reject(id, reason string) (ChangeSet, error) {
 func (m *Manager) decide(id, state, reason string) (ChangeSet, error) {
 	return m.update(id, func(cs *ChangeSet) error {
 		if !cs.Undecided() {
-			return fmt.Errorf("change set %s is %s; only a pending, stale or conflicting one can be %s: %w", id, cs.State, state, app.ErrInvalid)
+			return fmt.Errorf("change set %s is %s; only a pending, stale or conflicting one can be %s: %w", id, cs.State, state, errdefs.ErrInvalid)
 		}
 		cs.State, cs.Reason, cs.Decided = state, reason, m.now().UTC()
 		for i := range cs.Files {
@@ -329,8 +331,8 @@ func (m *Manager) update(id string, fn func(*ChangeSet) error) (ChangeSet, error
 	if refused != nil {
 		return ChangeSet{}, refused
 	}
-	if errors.Is(err, app.ErrNotFound) {
-		return ChangeSet{}, fmt.Errorf("change set %s: no such change set: %w", id, app.ErrNotFound)
+	if errors.Is(err, errdefs.ErrNotFound) {
+		return ChangeSet{}, fmt.Errorf("change set %s: no such change set: %w", id, errdefs.ErrNotFound)
 	}
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("change set %s: %w", id, err)
@@ -345,7 +347,7 @@ func (m *Manager) decode(id string, data []byte) (ChangeSet, error) {
 		return ChangeSet{}, fmt.Errorf("decode change set %s: %w", id, err)
 	}
 	if cs.Project != m.project.Root {
-		return ChangeSet{}, fmt.Errorf("change set %s belongs to another project: %w", id, app.ErrNotFound)
+		return ChangeSet{}, fmt.Errorf("change set %s belongs to another project: %w", id, errdefs.ErrNotFound)
 	}
 	return cs, nil
 }
@@ -354,7 +356,7 @@ func (m *Manager) decode(id string, data []byte) (ChangeSet, error) {
 func parseID(id string) (uint64, error) {
 	n, err := strconv.ParseUint(strings.TrimPrefix(id, idPrefix), 10, 64)
 	if err != nil || !strings.HasPrefix(id, idPrefix) || n == 0 {
-		return 0, fmt.Errorf("change set id %q is not like %s12: %w", id, idPrefix, app.ErrInvalid)
+		return 0, fmt.Errorf("change set id %q is not like %s12: %w", id, idPrefix, errdefs.ErrInvalid)
 	}
 	return n, nil
 }

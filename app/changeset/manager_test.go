@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"trestle/app"
+	"trestle/app/errdefs"
+	"trestle/app/store"
 )
 
 func proposeOne(t testing.TB, m *Manager, path string) ChangeSet {
@@ -30,7 +31,7 @@ func TestManagerStates(t *testing.T) {
 	if got, err := m.Reject(a.ID, "not now"); err != nil || got.State != StateRejected || got.Reason != "not now" {
 		t.Fatalf("reject: %+v %v", got, err)
 	}
-	if _, err := m.Withdraw(a.ID); !errors.Is(err, app.ErrInvalid) || !strings.Contains(err.Error(), "cs-1 is rejected") {
+	if _, err := m.Withdraw(a.ID); !errors.Is(err, errdefs.ErrInvalid) || !strings.Contains(err.Error(), "cs-1 is rejected") {
 		t.Fatalf("withdraw a rejected set: %v", err)
 	}
 	if got, err := m.Withdraw(b.ID); err != nil || got.State != StateWithdrawn {
@@ -43,11 +44,11 @@ func TestManagerStates(t *testing.T) {
 	if list, _ := m.List(StateRejected); len(list) != 1 || list[0].ID != "cs-1" {
 		t.Fatalf("rejected: %v", ids(list))
 	}
-	if _, err := m.List("done"); !errors.Is(err, app.ErrInvalid) {
+	if _, err := m.List("done"); !errors.Is(err, errdefs.ErrInvalid) {
 		t.Fatalf("unknown filter: %v", err)
 	}
 	for _, id := range []string{"cs-9", "12", "cs-x", "cs-0"} {
-		if _, err := m.Get(id); !errors.Is(err, app.ErrNotFound) && !errors.Is(err, app.ErrInvalid) {
+		if _, err := m.Get(id); !errors.Is(err, errdefs.ErrNotFound) && !errors.Is(err, errdefs.ErrInvalid) {
 			t.Errorf("get %q: %v", id, err)
 		}
 	}
@@ -80,11 +81,11 @@ func TestMarkStale(t *testing.T) {
 func TestManagersShareTheStore(t *testing.T) {
 	p := newProject(t, map[string]string{"a.go": "a\n", "b.go": "b\n"})
 	path := filepath.Join(t.TempDir(), "state.db")
-	s1, err := app.OpenStore(path)
+	s1, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s2, _ := app.OpenStore(path)
+	s2, _ := store.Open(path)
 	window, headless := NewManager(s1, p), NewManager(s2, p)
 	cs := proposeOne(t, headless, "a.go")
 	seen, err := window.List(StatePending)
@@ -98,7 +99,7 @@ func TestManagersShareTheStore(t *testing.T) {
 		t.Fatalf("headless sees %s", got.State)
 	}
 	other := NewManager(s2, newProject(t, map[string]string{"a.go": "a\n"}))
-	if _, err := other.Get(cs.ID); !errors.Is(err, app.ErrNotFound) {
+	if _, err := other.Get(cs.ID); !errors.Is(err, errdefs.ErrNotFound) {
 		t.Fatalf("another project's set: %v", err)
 	}
 	if list, _ := other.List(""); len(list) != 0 {
@@ -108,7 +109,7 @@ func TestManagersShareTheStore(t *testing.T) {
 	if _, err := headless.Withdraw(two.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := window.Reject(two.ID, "late"); !errors.Is(err, app.ErrInvalid) {
+	if _, err := window.Reject(two.ID, "late"); !errors.Is(err, errdefs.ErrInvalid) {
 		t.Fatalf("reject after the other process withdrew: %v", err)
 	}
 }

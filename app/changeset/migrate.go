@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"trestle/app"
+	"trestle/app/store"
 )
 
 // migrate moves every set of the legacy layout (bodies inside the record)
@@ -15,7 +15,7 @@ import (
 func (m *Manager) migrate() error {
 	var ids []uint64
 	var seq uint64
-	err := m.store.ViewRecords(func(tx *app.RecordTx) error {
+	err := m.store.ViewRecords(func(tx *store.RecordTx) error {
 		var err error
 		if ids, err = tx.IDs(legacyBucket); err == nil {
 			seq, err = tx.Sequence(legacyBucket)
@@ -26,12 +26,12 @@ func (m *Manager) migrate() error {
 		return err
 	}
 	// Ids keep counting from the legacy sequence: "cs-12" stays unique.
-	if err := m.store.UpdateRecords(func(tx *app.RecordTx) error { return tx.RaiseSequence(recordsBucket, seq) }); err != nil {
+	if err := m.store.UpdateRecords(func(tx *store.RecordTx) error { return tx.RaiseSequence(recordsBucket, seq) }); err != nil {
 		return fmt.Errorf("move change sets to the new layout: %w", err)
 	}
 	undecodable := 0
 	for _, n := range ids {
-		err := m.store.UpdateRecords(func(tx *app.RecordTx) error {
+		err := m.store.UpdateRecords(func(tx *store.RecordTx) error {
 			moved, err := m.migrateOne(tx, n)
 			if err == nil && !moved {
 				undecodable++
@@ -45,7 +45,7 @@ func (m *Manager) migrate() error {
 	if undecodable > 0 {
 		return nil
 	}
-	return m.store.UpdateRecords(func(tx *app.RecordTx) error {
+	return m.store.UpdateRecords(func(tx *store.RecordTx) error {
 		if left, err := tx.IDs(legacyBucket); err != nil || len(left) > 0 {
 			return err
 		}
@@ -54,7 +54,7 @@ func (m *Manager) migrate() error {
 }
 
 // migrateOne moves legacy set n; false when it cannot be decoded.
-func (m *Manager) migrateOne(tx *app.RecordTx, n uint64) (bool, error) {
+func (m *Manager) migrateOne(tx *store.RecordTx, n uint64) (bool, error) {
 	data, err := tx.Get(legacyBucket, n)
 	if err != nil || data == nil {
 		return true, err // moved by another process meanwhile

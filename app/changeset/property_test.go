@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"trestle/app"
+	"trestle/app/project"
 )
 
 // gen makes random, always valid proposals over a project whose every line
@@ -66,7 +66,7 @@ func (g *gen) change(path, base string) Change {
 
 // interfere makes the person change some of the files proposed, and
 // returns the paths they touched.
-func (g *gen) interfere(t *testing.T, p *app.Project, cs ChangeSet) map[string]bool {
+func (g *gen) interfere(t *testing.T, p *project.Project, cs ChangeSet) map[string]bool {
 	touched := map[string]bool{}
 	for _, f := range cs.Files {
 		if g.rng.IntN(5) != 0 {

@@ -11,14 +11,15 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"trestle/app"
+	"trestle/app/errdefs"
+	"trestle/app/project"
 )
 
-// ReadFunc returns the text of the project file rel (project-relative,
-// forward slashes) as the person sees it now: the open editor buffer when
-// there is one, else disk. A missing file is exists == false with a nil
-// error. It may be called from any goroutine.
-type ReadFunc func(rel string) (text string, exists bool, err error)
+// ReadFunc returns the text of the project file at path (already confined)
+// as the person sees it now: the open editor buffer when there is one,
+// else disk (workbench.Reader's Func). A missing file is exists == false
+// with a nil error. It may be called from any goroutine.
+type ReadFunc func(path project.Path) (text string, exists bool, err error)
 
 // Proposal is what an agent asks for: a title, a markdown description and
 // the file changes.
@@ -39,10 +40,10 @@ type Change struct {
 
 // Propose validates in against the project p and the base that base reads,
 // and returns the pending change set (no ID yet) with each file's new
-// content and diff stats. Every refusal wraps app.ErrInvalid (app.ErrOutside
+// content and diff stats. Every refusal wraps errdefs.ErrInvalid (errdefs.ErrOutside
 // for a path out of the project) and names the file and the reason. It
 // reads but never writes, and is safe for concurrent use if base is.
-func Propose(p *app.Project, base ReadFunc, in Proposal) (ChangeSet, error) {
+func Propose(p *project.Project, base ReadFunc, in Proposal) (ChangeSet, error) {
 	if err := checkHeader(in); err != nil {
 		return ChangeSet{}, fmt.Errorf("propose change set: %w", err)
 	}
@@ -98,15 +99,16 @@ func checkHeader(in Proposal) error {
 }
 
 // proposeFile validates one change and computes its new content.
-func proposeFile(p *app.Project, base ReadFunc, ch Change, headIn func(string) bool) (FileChange, error) {
+func proposeFile(p *project.Project, base ReadFunc, ch Change, headIn func(string) bool) (FileChange, error) {
 	if err := checkShape(ch); err != nil {
 		return FileChange{}, err
 	}
-	rel, err := resolvePath(p, ch.Path, headIn)
+	cp, err := resolvePath(p, ch.Path, headIn)
 	if err != nil {
 		return FileChange{}, err
 	}
-	text, exists, err := base(rel)
+	rel := cp.Rel()
+	text, exists, err := base(cp)
 	if err != nil {
 		return FileChange{}, fmt.Errorf("read the base of %s: %w", rel, err)
 	}
@@ -147,41 +149,41 @@ func checkShape(ch Change) error {
 	return nil
 }
 
-// resolvePath confines name to the project and returns it project-relative.
+// resolvePath confines name to the project once and returns the confined Path.
 // It refuses the root, folders, git's repository metadata (see
 // gitMetadata), paths through a file, control characters and bidi
 // controls. headIn is as for gitMetadata.
-func resolvePath(p *app.Project, name string, headIn func(string) bool) (string, error) {
+func resolvePath(p *project.Project, name string, headIn func(string) bool) (project.Path, error) {
 	if strings.TrimSpace(name) == "" {
-		return "", invalid("path is empty")
+		return project.Path{}, invalid("path is empty")
 	}
 	if strings.IndexFunc(name, unicode.IsControl) >= 0 {
-		return "", invalid("%q: the path has control characters (a newline, a tab...), which would show falsely in the review", name)
+		return project.Path{}, invalid("%q: the path has control characters (a newline, a tab...), which would show falsely in the review", name)
 	}
 	if strings.IndexFunc(name, IsBidiControl) >= 0 {
-		return "", invalid("%q: the path has bidirectional text controls (U+202A-U+202E, U+2066-U+2069...), which make a name read differently from what it is", name)
+		return project.Path{}, invalid("%q: the path has bidirectional text controls (U+202A-U+202E, U+2066-U+2069...), which make a name read differently from what it is", name)
 	}
 	if why := gitMetadata(path.Clean(filepath.ToSlash(name)), headIn); why != "" {
-		return "", invalid("%s: %s", name, why)
+		return project.Path{}, invalid("%s: %s", name, why)
 	}
-	abs, err := p.Resolve(name)
+	cp, err := p.Resolve(name)
 	if errors.Is(err, syscall.ENOTDIR) {
-		return "", invalid("%s: a folder on its way is a file", name)
+		return project.Path{}, invalid("%s: a folder on its way is a file", name)
 	}
 	if err != nil {
-		return "", err
+		return project.Path{}, err
 	}
-	rel := p.Rel(abs)
+	rel := cp.Rel()
 	if rel == "." {
-		return "", invalid("%s: is the project folder, not a file", name)
+		return project.Path{}, invalid("%s: is the project folder, not a file", name)
 	}
 	if why := gitMetadata(rel, headIn); why != "" {
-		return "", invalid("%s: %s", rel, why)
+		return project.Path{}, invalid("%s: %s", rel, why)
 	}
-	if info, err := os.Lstat(abs); err == nil && info.IsDir() {
-		return "", invalid("%s: is a folder, not a file", rel)
+	if info, err := os.Lstat(cp.Abs()); err == nil && info.IsDir() {
+		return project.Path{}, invalid("%s: is a folder, not a file", rel)
 	}
-	return rel, nil
+	return cp, nil
 }
 
 // checkExists checks the action against whether the base exists.
@@ -218,7 +220,7 @@ func newContent(rel, base string, ch Change) (string, error) {
 		return "", tooLarge("%s: the new content is %d bytes, over the %d byte limit", rel, len(text), MaxFileBytes)
 	case !utf8.ValidString(text):
 		return "", invalid("%s: the new content is not UTF-8 text", rel)
-	case app.IsBinary([]byte(text)):
+	case project.IsBinary([]byte(text)):
 		return "", invalid("%s: the new content has NUL bytes; change sets hold text only", rel)
 	case ch.Action != ActionCreate && text == base:
 		return "", invalid("%s: the %s leaves the file unchanged", rel, ch.Action)
@@ -241,14 +243,14 @@ func firstLine(s string) string {
 	return line[:n] + "…"
 }
 
-// invalid is a refusal the agent can fix, wrapping app.ErrInvalid.
+// invalid is a refusal the agent can fix, wrapping errdefs.ErrInvalid.
 func invalid(format string, args ...any) error {
-	return fmt.Errorf(format+": %w", append(args, app.ErrInvalid)...)
+	return fmt.Errorf(format+": %w", append(args, errdefs.ErrInvalid)...)
 }
 
-// tooLarge is a size refusal, wrapping app.ErrTooLarge and app.ErrInvalid.
+// tooLarge is a size refusal, wrapping errdefs.ErrTooLarge and errdefs.ErrInvalid.
 func tooLarge(format string, args ...any) error {
-	return fmt.Errorf(format+": %w (%w)", append(args, app.ErrTooLarge, app.ErrInvalid)...)
+	return fmt.Errorf(format+": %w (%w)", append(args, errdefs.ErrTooLarge, errdefs.ErrInvalid)...)
 }
 
 // IsBidiControl reports whether r is a bidirectional text control (the

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"trestle/app"
+	"trestle/app/errdefs"
+	"trestle/app/project"
 )
 
 func TestProposeRefuses(t *testing.T) {
@@ -34,45 +35,45 @@ func TestProposeRefuses(t *testing.T) {
 		want    error
 		msg     string
 	}{
-		{"no title", " ", []Change{edit("util.go", "a = 1", "a = 2")}, app.ErrInvalid, "title is required"},
-		{"no changes", "t", nil, app.ErrInvalid, "changes is empty"},
-		{"too many files", "t", many, app.ErrTooLarge, "201 file changes, over the limit of 200"},
-		{"old text missing", "t", []Change{edit("main.go", "func bar(\n\treturn", "x")}, app.ErrInvalid,
+		{"no title", " ", []Change{edit("util.go", "a = 1", "a = 2")}, errdefs.ErrInvalid, "title is required"},
+		{"no changes", "t", nil, errdefs.ErrInvalid, "changes is empty"},
+		{"too many files", "t", many, errdefs.ErrTooLarge, "201 file changes, over the limit of 200"},
+		{"old text missing", "t", []Change{edit("main.go", "func bar(\n\treturn", "x")}, errdefs.ErrInvalid,
 			`old_text occurs 0 times in main.go: "func bar("`},
-		{"old text thrice", "t", []Change{edit("main.go", "func foo() {}", "x")}, app.ErrInvalid,
+		{"old text thrice", "t", []Change{edit("main.go", "func foo() {}", "x")}, errdefs.ErrInvalid,
 			`old_text occurs 3 times in main.go: "func foo() {}"`},
 		{"second edit missing", "t", []Change{{Path: "util.go", Action: ActionEdit,
-			Edits: []Edit{{OldText: "var a", NewText: "var b"}, {OldText: "nope", NewText: "x"}}}}, app.ErrInvalid,
+			Edits: []Edit{{OldText: "var a", NewText: "var b"}, {OldText: "nope", NewText: "x"}}}}, errdefs.ErrInvalid,
 			`change 1: old_text of edit 2 occurs 0 times in util.go: "nope"`},
 		{"overlapping edits", "t", []Change{{Path: "util.go", Action: ActionEdit,
-			Edits: []Edit{{OldText: "var a", NewText: "x"}, {OldText: "a = 1", NewText: "y"}}}}, app.ErrInvalid,
+			Edits: []Edit{{OldText: "var a", NewText: "x"}, {OldText: "a = 1", NewText: "y"}}}}, errdefs.ErrInvalid,
 			"edits 1 and 2 overlap in util.go"},
-		{"empty old text", "t", []Change{edit("util.go", "", "x")}, app.ErrInvalid, "old_text for util.go is empty"},
-		{"create existing", "t", []Change{{Path: "util.go", Action: ActionCreate, Content: "x"}}, app.ErrInvalid,
+		{"empty old text", "t", []Change{edit("util.go", "", "x")}, errdefs.ErrInvalid, "old_text for util.go is empty"},
+		{"create existing", "t", []Change{{Path: "util.go", Action: ActionCreate, Content: "x"}}, errdefs.ErrInvalid,
 			"util.go: create refused: the file exists"},
-		{"replace missing", "t", []Change{{Path: "nope.go", Action: ActionReplace, Content: "x"}}, app.ErrInvalid,
+		{"replace missing", "t", []Change{{Path: "nope.go", Action: ActionReplace, Content: "x"}}, errdefs.ErrInvalid,
 			"nope.go: replace refused: no such file"},
-		{"delete missing", "t", []Change{{Path: "nope.go", Action: ActionDelete}}, app.ErrInvalid,
+		{"delete missing", "t", []Change{{Path: "nope.go", Action: ActionDelete}}, errdefs.ErrInvalid,
 			"nope.go: delete refused: no such file"},
-		{"edit missing", "t", []Change{edit("nope.go", "a", "b")}, app.ErrInvalid, "nope.go: edit refused: no such file"},
-		{"dot dot", "t", []Change{{Path: "../x.go", Action: ActionCreate}}, app.ErrOutside, "../x.go"},
-		{"absolute outside", "t", []Change{{Path: "/etc/passwd", Action: ActionDelete}}, app.ErrOutside, "/etc/passwd"},
-		{"symlink out", "t", []Change{{Path: "out/secret", Action: ActionDelete}}, app.ErrOutside, "a symlink leads to"},
+		{"edit missing", "t", []Change{edit("nope.go", "a", "b")}, errdefs.ErrInvalid, "nope.go: edit refused: no such file"},
+		{"dot dot", "t", []Change{{Path: "../x.go", Action: ActionCreate}}, errdefs.ErrOutside, "../x.go"},
+		{"absolute outside", "t", []Change{{Path: "/etc/passwd", Action: ActionDelete}}, errdefs.ErrOutside, "/etc/passwd"},
+		{"symlink out", "t", []Change{{Path: "out/secret", Action: ActionDelete}}, errdefs.ErrOutside, "a symlink leads to"},
 		{"same path twice", "t", []Change{edit("util.go", "a = 1", "a = 2"), {Path: "./util.go", Action: ActionDelete}},
-			app.ErrInvalid, "changes 1 and 2 both touch util.go"},
-		{"folder", "t", []Change{{Path: "sub", Action: ActionDelete}}, app.ErrInvalid, "sub: is a folder"},
-		{"inside .git", "t", []Change{{Path: ".git/hooks/pre-commit", Action: ActionCreate}}, app.ErrInvalid, "never touch .git"},
-		{"parent is a file", "t", []Change{{Path: "util.go/x.go", Action: ActionCreate}}, app.ErrInvalid,
+			errdefs.ErrInvalid, "changes 1 and 2 both touch util.go"},
+		{"folder", "t", []Change{{Path: "sub", Action: ActionDelete}}, errdefs.ErrInvalid, "sub: is a folder"},
+		{"inside .git", "t", []Change{{Path: ".git/hooks/pre-commit", Action: ActionCreate}}, errdefs.ErrInvalid, "never touch .git"},
+		{"parent is a file", "t", []Change{{Path: "util.go/x.go", Action: ActionCreate}}, errdefs.ErrInvalid,
 			"util.go/x.go: a folder on its way is a file"},
-		{"bad action", "t", []Change{{Path: "util.go", Action: "patch"}}, app.ErrInvalid, `action "patch" is not edit`},
-		{"edit with content", "t", []Change{{Path: "util.go", Action: ActionEdit, Content: "x"}}, app.ErrInvalid,
+		{"bad action", "t", []Change{{Path: "util.go", Action: "patch"}}, errdefs.ErrInvalid, `action "patch" is not edit`},
+		{"edit with content", "t", []Change{{Path: "util.go", Action: ActionEdit, Content: "x"}}, errdefs.ErrInvalid,
 			"an edit takes edits"},
 		{"no change", "t", []Change{{Path: "util.go", Action: ActionReplace, Content: "package main\n\nvar a = 1\n"}},
-			app.ErrInvalid, "util.go: the replace leaves the file unchanged"},
-		{"binary content", "t", []Change{{Path: "b.bin", Action: ActionCreate, Content: "a\x00b"}}, app.ErrInvalid, "NUL bytes"},
-		{"not utf-8", "t", []Change{{Path: "latin1.txt", Action: ActionDelete}}, app.ErrInvalid, "latin1.txt: the file is not UTF-8"},
+			errdefs.ErrInvalid, "util.go: the replace leaves the file unchanged"},
+		{"binary content", "t", []Change{{Path: "b.bin", Action: ActionCreate, Content: "a\x00b"}}, errdefs.ErrInvalid, "NUL bytes"},
+		{"not utf-8", "t", []Change{{Path: "latin1.txt", Action: ActionDelete}}, errdefs.ErrInvalid, "latin1.txt: the file is not UTF-8"},
 		{"too big", "t", []Change{{Path: "big.txt", Action: ActionCreate, Content: strings.Repeat("x", MaxFileBytes+1)}},
-			app.ErrTooLarge, "big.txt: the new content is"},
+			errdefs.ErrTooLarge, "big.txt: the new content is"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -80,7 +81,7 @@ func TestProposeRefuses(t *testing.T) {
 			if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.msg) {
 				t.Fatalf("got %v\nwant %v containing %q", err, tt.want, tt.msg)
 			}
-			if !errors.Is(err, app.ErrInvalid) && !errors.Is(err, app.ErrOutside) {
+			if !errors.Is(err, errdefs.ErrInvalid) && !errors.Is(err, errdefs.ErrOutside) {
 				t.Fatalf("%v wraps neither ErrInvalid nor ErrOutside", err)
 			}
 		})
@@ -130,7 +131,7 @@ func TestProposeComputesNewAndDiff(t *testing.T) {
 
 func TestProposeUsesTheCallersBase(t *testing.T) {
 	p := newProject(t, map[string]string{"a.go": "on disk\n"})
-	buffer := func(rel string) (string, bool, error) { return "in the editor\n", true, nil }
+	buffer := func(project.Path) (string, bool, error) { return "in the editor\n", true, nil }
 	cs, err := Propose(p, buffer, Proposal{Title: "t", Changes: []Change{
 		{Path: "a.go", Action: ActionEdit, Edits: []Edit{{OldText: "editor", NewText: "buffer"}}}}})
 	if err != nil || cs.Files[0].New != "in the buffer\n" {

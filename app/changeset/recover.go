@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"trestle/app"
+	"trestle/app/errdefs"
 )
 
 // Recovery is what Start did about one apply or revert a crash
@@ -128,7 +128,7 @@ func (m *Manager) recoverOne(j journal) (Recovery, error) {
 			return nil
 		})
 	}
-	if errors.Is(err, app.ErrNotFound) {
+	if errors.Is(err, errdefs.ErrNotFound) {
 		err = nil // the set was pruned (or the store started over); the files are back all the same
 	}
 	return Recovery{ID: j.Set, What: what}, err

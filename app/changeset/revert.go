@@ -4,14 +4,15 @@ import (
 	"fmt"
 	"io/fs"
 
-	"trestle/app"
+	"trestle/app/errdefs"
+	"trestle/app/project"
 )
 
 // Revert puts back the base content of every applied file of change set id
 // (recreating deleted files with their old mode, removing created ones),
 // provided each still has exactly the content the apply wrote, as current
 // reads it. Otherwise it writes nothing and returns an error wrapping
-// ErrConflict and app.ErrInvalid that lists the files changed since. Writes
+// ErrConflict and errdefs.ErrInvalid that lists the files changed since. Writes
 // and rollback work as in Apply. Safe for concurrent use; applies and
 // reverts of one Manager run one at a time.
 func (m *Manager) Revert(id string, current ReadFunc, w Writer) (ChangeSet, error) {
@@ -27,7 +28,7 @@ func (m *Manager) Revert(id string, current ReadFunc, w Writer) (ChangeSet, erro
 		return ChangeSet{}, fmt.Errorf("revert: %w", err)
 	}
 	if cs.State != StateApplied && cs.State != StatePartlyApplied {
-		return ChangeSet{}, fmt.Errorf("revert %s: it is %s, not applied: %w", id, cs.State, app.ErrInvalid)
+		return ChangeSet{}, fmt.Errorf("revert %s: it is %s, not applied: %w", id, cs.State, errdefs.ErrInvalid)
 	}
 	var found []conflict
 	var ops []fileOp
@@ -35,7 +36,7 @@ func (m *Manager) Revert(id string, current ReadFunc, w Writer) (ChangeSet, erro
 		if f.State != StateApplied {
 			continue
 		}
-		detail, err := m.compare(f.Path, f.Action != ActionDelete, f.AppliedSHA256, current)
+		cp, detail, err := m.compare(f.Path, f.Action != ActionDelete, f.AppliedSHA256, current)
 		if err != nil {
 			return ChangeSet{}, fmt.Errorf("revert %s: %w", id, err)
 		}
@@ -43,7 +44,7 @@ func (m *Manager) Revert(id string, current ReadFunc, w Writer) (ChangeSet, erro
 			found = append(found, conflict{f.Path, detail + " since the apply"})
 			continue
 		}
-		if ops, err = m.appendRevertOp(ops, f); err != nil {
+		if ops, err = appendRevertOp(ops, f, cp); err != nil {
 			return ChangeSet{}, fmt.Errorf("revert %s: %w", id, err)
 		}
 	}
@@ -53,12 +54,13 @@ func (m *Manager) Revert(id string, current ReadFunc, w Writer) (ChangeSet, erro
 	return m.commit("revert "+id, cs, w, ops, func(cs *ChangeSet, _ map[string]fs.FileMode) { recordReverted(cs, m) })
 }
 
-// appendRevertOp adds the operation that restores f's base.
-func (m *Manager) appendRevertOp(ops []fileOp, f FileChange) ([]fileOp, error) {
-	abs, err := m.project.Resolve(f.Path)
-	if err != nil {
-		return nil, err
+// appendRevertOp adds the operation that restores f's base at cp, the path
+// compare confined.
+func appendRevertOp(ops []fileOp, f FileChange, cp project.Path) ([]fileOp, error) {
+	if cp.IsZero() {
+		return nil, fmt.Errorf("%s was not checked before the write: %w", f.Path, errdefs.ErrInvalid)
 	}
+	abs := cp.Abs()
 	mode := fs.FileMode(f.BaseMode)
 	if mode == 0 {
 		mode = NewFileMode

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"trestle/app"
+	"trestle/app/errdefs"
 )
 
 // TestProposeRefusesForgingText: text that would forge what a terminal or
@@ -32,7 +32,7 @@ func TestProposeRefusesForgingText(t *testing.T) {
 			if tt.path != "main.go" {
 				changes = []Change{{Path: tt.path, Action: ActionCreate, Content: "x\n"}}
 			}
-			if _, err := m.Propose(diskReader(p), Proposal{Title: tt.title, Changes: changes}); !errors.Is(err, app.ErrInvalid) {
+			if _, err := m.Propose(diskReader(p), Proposal{Title: tt.title, Changes: changes}); !errors.Is(err, errdefs.ErrInvalid) {
 				t.Fatalf("not refused: %v", err)
 			}
 		})

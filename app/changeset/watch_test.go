@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"trestle/app"
+	"trestle/app/store"
 )
 
 // TestWatchStoreSeesAnotherProcess: a proposal stored through another
@@ -14,7 +14,7 @@ import (
 func TestWatchStoreSeesAnotherProcess(t *testing.T) {
 	p := newProject(t, map[string]string{"a.go": "a\n"})
 	path := filepath.Join(t.TempDir(), "state.db")
-	s, err := app.OpenStore(path)
+	s, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestWatchStoreSeesAnotherProcess(t *testing.T) {
 		t.Fatal("a read (and a Start with nothing to do) was reported as a change")
 	case <-time.After(3 * StoreSettle):
 	}
-	other, err := app.OpenStore(path)
+	other, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

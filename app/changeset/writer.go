@@ -11,7 +11,7 @@ import (
 	"strings"
 	"sync"
 
-	"trestle/app"
+	"trestle/app/errdefs"
 )
 
 // Writer is how Apply and Revert change the file system. OSWriter is the
@@ -52,7 +52,7 @@ func (w OSWriter) open(name string) (*os.Root, string, error) {
 	}
 	rel, err := filepath.Rel(w.Root, name)
 	if err != nil || !filepath.IsLocal(rel) {
-		return nil, "", fmt.Errorf("%s is outside %s: %w", name, w.Root, app.ErrOutside)
+		return nil, "", fmt.Errorf("%s is outside %s: %w", name, w.Root, errdefs.ErrOutside)
 	}
 	r, err := os.OpenRoot(w.Root)
 	if err != nil {

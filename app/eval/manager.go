@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"trestle/app"
+	"trestle/app/errdefs"
 	"trestle/app/projconf"
 )
 
@@ -25,7 +25,7 @@ const (
 	DefaultStartTimeout = 30 * time.Second // how long a worker may take to start and preload
 )
 
-// Errors an evaluation can end with, besides app.ErrBusy and app.ErrNotFound.
+// Errors an evaluation can end with, besides errdefs.ErrBusy and errdefs.ErrNotFound.
 // Each is wrapped with the selection and what happened.
 var (
 	ErrDeadline = errors.New("the evaluation deadline passed")
@@ -159,10 +159,10 @@ func NewManager(opts ManagerOptions) *Manager {
 // Eval evaluates code in the selection's worker ("" means default), starting
 // the worker if needed. timeout 0 means DefaultTimeout; it is capped at
 // MaxTimeout. An error in the code (compile, runtime, panic) is Result.Err
-// with a nil error; the error is for the evaluator itself: app.ErrBusy when
+// with a nil error; the error is for the evaluator itself: errdefs.ErrBusy when
 // another evaluation holds the selection past BusyWait or ctx,
-// ErrDeadline, ErrStopped, ErrDied, ErrClosed, app.ErrNotFound for an
-// unknown selection, app.ErrTooLarge for code over MaxCodeBytes. After
+// ErrDeadline, ErrStopped, ErrDied, ErrClosed, errdefs.ErrNotFound for an
+// unknown selection, errdefs.ErrTooLarge for code over MaxCodeBytes. After
 // ErrDeadline, ErrStopped or ErrDied the state is lost and the next call
 // starts a fresh worker.
 func (m *Manager) Eval(ctx context.Context, selection, code string, timeout time.Duration) (Result, error) {
@@ -173,7 +173,7 @@ func (m *Manager) Eval(ctx context.Context, selection, code string, timeout time
 	}
 	res := Result{Selection: s.name}
 	if len(code) > MaxCodeBytes {
-		return res, fmt.Errorf("evaluate in selection %q: %d bytes of code is over the %d byte limit: %w", s.name, len(code), MaxCodeBytes, app.ErrTooLarge)
+		return res, fmt.Errorf("evaluate in selection %q: %d bytes of code is over the %d byte limit: %w", s.name, len(code), MaxCodeBytes, errdefs.ErrTooLarge)
 	}
 	timeout, res.Notes = clampTimeout(timeout)
 	if err := s.acquire(ctx); err != nil {
@@ -296,7 +296,7 @@ func (m *Manager) slot(selection string) (*slot, error) {
 		return nil, fmt.Errorf("evaluate in selection %q: %w", name, ErrClosed)
 	}
 	if _, ok := m.opts.Selections[name]; !ok {
-		return nil, fmt.Errorf("evaluate: no selection %q (have %v): %w", name, m.selectionNames(), app.ErrNotFound)
+		return nil, fmt.Errorf("evaluate: no selection %q (have %v): %w", name, m.selectionNames(), errdefs.ErrNotFound)
 	}
 	s := m.slots[name]
 	if s == nil {
@@ -350,7 +350,7 @@ func (s *slot) acquire(ctx context.Context) error {
 	s.mu.Lock()
 	since := time.Since(s.since).Round(time.Millisecond)
 	s.mu.Unlock()
-	return fmt.Errorf("evaluate in selection %q: another evaluation has been running for %s: %w", s.name, since, app.ErrBusy)
+	return fmt.Errorf("evaluate in selection %q: another evaluation has been running for %s: %w", s.name, since, errdefs.ErrBusy)
 }
 
 func (s *slot) begin(p *process) {
@@ -592,7 +592,7 @@ func (m *Manager) command(name, bin string, opts WorkerOptions) (*exec.Cmd, erro
 
 // Stop interrupts the evaluation running in the selection: its worker is
 // killed as by a deadline and the evaluation returns ErrStopped. It returns
-// app.ErrNotFound when nothing is running there. It does not wait.
+// errdefs.ErrNotFound when nothing is running there. It does not wait.
 func (m *Manager) Stop(selection string) error {
 	s, err := m.slot(selection)
 	if err != nil {
@@ -605,7 +605,7 @@ func (m *Manager) Stop(selection string) error {
 	p, state := s.proc, s.state
 	s.mu.Unlock()
 	if p == nil || state != StateRunning {
-		return fmt.Errorf("stop the evaluation in selection %q: nothing is running: %w", s.name, app.ErrNotFound)
+		return fmt.Errorf("stop the evaluation in selection %q: nothing is running: %w", s.name, errdefs.ErrNotFound)
 	}
 	p.kill(reasonStopped)
 	return nil

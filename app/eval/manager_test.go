@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"trestle/app"
+	"trestle/app/errdefs"
 	"trestle/app/projconf"
 )
 
@@ -149,7 +149,7 @@ func TestEvalBusySelection(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	_, err := m.Eval(ctx, "", "1", time.Second)
-	if !errors.Is(err, app.ErrBusy) {
+	if !errors.Is(err, errdefs.ErrBusy) {
 		t.Fatalf("want busy, got %v", err)
 	}
 	<-done
@@ -157,7 +157,7 @@ func TestEvalBusySelection(t *testing.T) {
 
 func TestStopInterrupts(t *testing.T) {
 	m := newTestManager(t, nil)
-	if err := m.Stop(""); !errors.Is(err, app.ErrNotFound) {
+	if err := m.Stop(""); !errors.Is(err, errdefs.ErrNotFound) {
 		t.Fatalf("stop with nothing running: %v", err)
 	}
 	mustEval(t, m, "", "0")
@@ -197,7 +197,7 @@ func TestRestartAndStatus(t *testing.T) {
 	if res := mustEval(t, m, "", "r"); !strings.Contains(res.Err, "undefined") {
 		t.Fatalf("state survived a restart: %+v", res)
 	}
-	if _, err := m.Eval(context.Background(), "nope", "1", 0); !errors.Is(err, app.ErrNotFound) {
+	if _, err := m.Eval(context.Background(), "nope", "1", 0); !errors.Is(err, errdefs.ErrNotFound) {
 		t.Fatalf("unknown selection: %v", err)
 	}
 }
@@ -255,7 +255,7 @@ func waitState(t *testing.T, m *Manager, sel string, want State) {
 func TestSetSelectionsAddsAndRemoves(t *testing.T) {
 	m := NewManager(ManagerOptions{Root: t.TempDir(), WorkerCommand: testWorkerCommand})
 	defer m.Close()
-	if err := m.Restart("extra"); !errors.Is(err, app.ErrNotFound) {
+	if err := m.Restart("extra"); !errors.Is(err, errdefs.ErrNotFound) {
 		t.Fatalf("unknown selection: %v", err)
 	}
 	m.SetSelections(map[string]projconf.Selection{"extra": {Tags: []string{"x"}}})
@@ -266,7 +266,7 @@ func TestSetSelectionsAddsAndRemoves(t *testing.T) {
 		t.Fatalf("default was dropped: %v", err)
 	}
 	m.SetSelections(nil)
-	if err := m.Restart("extra"); !errors.Is(err, app.ErrNotFound) {
+	if err := m.Restart("extra"); !errors.Is(err, errdefs.ErrNotFound) {
 		t.Fatalf("removed selection still there: %v", err)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"trestle/app"
+	"trestle/app/project"
 )
 
 // TestListFilesSkipsIgnored checks the one user of Matcher in package app:
@@ -34,7 +34,7 @@ func TestListFilesSkipsIgnored(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	p, err := app.OpenProject(root)
+	p, err := project.Open(root)
 	if err != nil {
 		t.Fatal(err)
 	}

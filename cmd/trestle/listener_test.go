@@ -13,7 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"trestle/app"
+	"trestle/app/project"
+	"trestle/app/workbench"
 	"trestle/mcpbridge"
 	"trestle/registry"
 )
@@ -34,7 +35,7 @@ func (s *recordedStatus) SetListener(addr string, err error) {
 	s.shown = append(s.shown, addr+" "+errString(err))
 }
 
-func (s *recordedStatus) SetClients(clients []app.Client, connecting int) {
+func (s *recordedStatus) SetClients(clients []workbench.Client, connecting int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.agents = len(clients) + connecting
@@ -87,16 +88,16 @@ func (d *dyingListener) kill() {
 // logged, and the status bar and the registry went on sending agents to a
 // port nothing accepted on.
 func TestWindowListenerRestartsWhenItDies(t *testing.T) {
-	project, err := app.OpenProject(testProject(t))
+	proj, err := project.Open(testProject(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	reg := registry.New(filepath.Join(t.TempDir(), "mcp"))
 	status := &recordedStatus{}
-	srv := mcpbridge.NewServer(mcpbridge.Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0)})
+	srv := mcpbridge.NewServer(mcpbridge.Options{Project: proj, Version: "test", Logger: log.New(io.Discard, "", 0)})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	w := &windowListener{ctx: ctx, project: project, status: status, reg: reg, logger: log.New(io.Discard, "", 0), srv: srv}
+	w := &windowListener{ctx: ctx, project: proj, status: status, reg: reg, logger: log.New(io.Discard, "", 0), srv: srv}
 	var dying *dyingListener
 	w.listen = func(token string) (*mcpbridge.Listener, error) {
 		if dying != nil {
@@ -148,15 +149,15 @@ func TestWindowListenerRestartsWhenItDies(t *testing.T) {
 // while its listener runs (a probe that timed out on a loaded machine does
 // that): the window writes it again, so agents still find it.
 func TestWindowListenerRewritesItsEntry(t *testing.T) {
-	project, err := app.OpenProject(testProject(t))
+	proj, err := project.Open(testProject(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	reg := registry.New(filepath.Join(t.TempDir(), "mcp"))
-	srv := mcpbridge.NewServer(mcpbridge.Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0)})
+	srv := mcpbridge.NewServer(mcpbridge.Options{Project: proj, Version: "test", Logger: log.New(io.Discard, "", 0)})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	w := &windowListener{ctx: ctx, project: project, status: &recordedStatus{}, reg: reg, logger: log.New(io.Discard, "", 0),
+	w := &windowListener{ctx: ctx, project: proj, status: &recordedStatus{}, reg: reg, logger: log.New(io.Discard, "", 0),
 		srv: srv, listen: srv.Listen, entryEvery: 20 * time.Millisecond}
 	defer w.stop()
 	w.start()

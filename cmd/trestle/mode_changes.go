@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,8 +10,10 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"trestle/app"
 	"trestle/app/changeset"
+	"trestle/app/project"
+	"trestle/app/store"
+	"trestle/app/workbench"
 )
 
 // changesCmd is a `trestle changes ...` command line: the review path for
@@ -104,7 +107,7 @@ func openChanges(dir string) (*changeset.Manager, error) {
 	if dir == "" {
 		dir = "."
 	}
-	p, err := app.OpenProject(dir)
+	p, err := project.Open(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -112,11 +115,11 @@ func openChanges(dir string) (*changeset.Manager, error) {
 	if err != nil {
 		return nil, err
 	}
-	store, err := app.OpenStore(paths.store)
+	db, err := store.Open(paths.store)
 	if err != nil {
 		return nil, err
 	}
-	return changeset.NewManager(store, p), nil
+	return changeset.NewManager(db, p), nil
 }
 
 func (c changesCmd) run(stdout io.Writer, m *changeset.Manager) error {
@@ -231,17 +234,8 @@ func isTerminal(w io.Writer) bool {
 
 // diskText reads project files from disk: without a window there is no
 // editor buffer.
-func diskText(p *app.Project) changeset.ReadFunc {
-	return func(rel string) (string, bool, error) {
-		ft, err := p.ReadFile(rel)
-		if errors.Is(err, app.ErrNotFound) {
-			return "", false, nil
-		}
-		if err != nil {
-			return "", false, err
-		}
-		return ft.Text, true, nil
-	}
+func diskText(p *project.Project) changeset.ReadFunc {
+	return workbench.Reader{Project: p}.Func(context.Background())
 }
 
 func filePaths(cs changeset.ChangeSet) []string {

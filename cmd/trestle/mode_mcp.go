@@ -7,7 +7,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"trestle/app"
+	"trestle/app/permission"
 	"trestle/mcpbridge"
 )
 
@@ -30,7 +30,7 @@ func runMCP(dir, policy string) int {
 	}
 	logger := newLogger()
 	if policy == "" {
-		policy = app.PolicyAllow // headless: nobody is there to ask
+		policy = permission.PolicyAllow // headless: nobody is there to ask
 	}
 	paths, err := userPaths()
 	if err != nil {

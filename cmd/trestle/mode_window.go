@@ -15,7 +15,10 @@ import (
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
 
-	"trestle/app"
+	"trestle/app/errdefs"
+	"trestle/app/permission"
+	"trestle/app/project"
+	"trestle/app/store"
 	"trestle/assets"
 	"trestle/ui"
 )
@@ -111,63 +114,63 @@ func runWindow(dir, policyFlag string) int {
 
 // openStore opens the store, or returns nil (and says so) when it cannot:
 // the window still works, it only forgets.
-func openStore(paths configPaths, logger *log.Logger) *app.Store {
-	store, err := app.OpenStore(paths.store)
+func openStore(paths configPaths, logger *log.Logger) *store.Store {
+	db, err := store.Open(paths.store)
 	if err != nil {
 		logger.Printf("%v; settings and recent projects are not remembered this run", err)
 		return nil
 	}
-	if aside := store.Recovered(); aside != "" {
-		logger.Printf("the store %s was damaged; it was moved to %s and a new one started (settings and change sets start over)", store.Path(), aside)
+	if aside := db.Recovered(); aside != "" {
+		logger.Printf("the store %s was damaged; it was moved to %s and a new one started (settings and change sets start over)", db.Path(), aside)
 	}
-	return store
+	return db
 }
 
 // chooseProject opens dir, else the last project from the store, else the
 // scratch project (written on first run; first reports that), and records
 // it as recent.
-func chooseProject(dir string, paths configPaths, store *app.Store, logger *log.Logger) (project *app.Project, first bool, err error) {
-	if dir == "" && store != nil {
-		if last, err := store.LastProject(); err == nil {
+func chooseProject(dir string, paths configPaths, db *store.Store, logger *log.Logger) (proj *project.Project, first bool, err error) {
+	if dir == "" && db != nil {
+		if last, err := db.LastProject(); err == nil {
 			dir = last
-		} else if !errors.Is(err, app.ErrNotFound) {
+		} else if !errors.Is(err, errdefs.ErrNotFound) {
 			logger.Print(err)
 		}
 	}
 	if dir == "" {
-		if err := app.WriteScratch(assets.Scratch(), paths.scratch); err != nil {
+		if err := project.WriteScratch(assets.Scratch(), paths.scratch); err != nil {
 			return nil, false, err
 		}
 		dir, first = paths.scratch, true
 	}
-	project, err = app.OpenProject(dir)
+	proj, err = project.Open(dir)
 	if err != nil {
 		return nil, false, err
 	}
-	if store != nil {
-		if err := store.TouchProject(project.Root); err != nil {
+	if db != nil {
+		if err := db.TouchProject(proj.Root); err != nil {
 			logger.Print(err)
 		}
 	}
-	return project, first, nil
+	return proj, first, nil
 }
 
 // loadSettings reads the settings and this project's agent policy,
 // falling back to the defaults.
-func loadSettings(store *app.Store, project *app.Project, logger *log.Logger) (app.Settings, string) {
-	if store == nil {
-		return app.DefaultSettings(), app.PolicyAsk
+func loadSettings(db *store.Store, project *project.Project, logger *log.Logger) (store.Settings, string) {
+	if db == nil {
+		return store.DefaultSettings(), permission.PolicyAsk
 	}
-	settings, err := store.Settings()
+	settings, err := db.Settings()
 	if err != nil {
 		logger.Print(err)
 	}
-	state, err := store.ProjectState(project.Root)
+	state, err := db.ProjectState(project.Root)
 	if err != nil {
 		logger.Print(err)
 	}
 	if state.Policy == "" {
-		state.Policy = app.PolicyAsk
+		state.Policy = permission.PolicyAsk
 	}
 	return settings, state.Policy
 }

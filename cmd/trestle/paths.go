@@ -6,7 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"trestle/app"
+	"trestle/app/project"
+	"trestle/app/store"
 	"trestle/registry"
 )
 
@@ -15,13 +16,13 @@ func newLogger() *log.Logger {
 	return log.New(os.Stderr, "trestle: ", log.LstdFlags)
 }
 
-// configPaths are the per-user locations, all under app.ConfigDir.
+// configPaths are the per-user locations, all under store.ConfigDir.
 type configPaths struct {
 	root, registry, store, scratch string
 }
 
 func userPaths() (configPaths, error) {
-	root, err := app.ConfigDir()
+	root, err := store.ConfigDir()
 	if err != nil {
 		return configPaths{}, err
 	}
@@ -37,11 +38,11 @@ func (c configPaths) reg() *registry.Registry { return registry.New(c.registry) 
 
 // openProjectOrFail opens dir (default: the current folder) for the
 // headless modes, printing one line on stderr on failure.
-func openProjectOrFail(dir string) (*app.Project, bool) {
+func openProjectOrFail(dir string) (*project.Project, bool) {
 	if dir == "" {
 		dir = "."
 	}
-	p, err := app.OpenProject(dir)
+	p, err := project.Open(dir)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "trestle: %v\n", err)
 		return nil, false

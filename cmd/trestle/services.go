@@ -7,24 +7,24 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
-	"time"
 
-	"trestle/app"
 	"trestle/app/changeset"
 	"trestle/app/eval"
 	"trestle/app/lsp"
+	"trestle/app/permission"
 	"trestle/app/projconf"
+	"trestle/app/project"
 	"trestle/app/services"
+	"trestle/app/store"
 	"trestle/app/task"
 )
 
 // newServices builds the project's evaluator, task runner, permission gate
 // and, with a store, change sets. ask is nil for the headless server
 // (nobody to ask). Close the evaluator when done.
-func newServices(p *app.Project, store *app.Store, policy string, ask func(context.Context, app.PermissionRequest) (app.Decision, error)) services.Services {
-	conf := &projectConfig{root: p.Root}
-	c, _ := conf.get()
+func newServices(p *project.Project, store *store.Store, policy string, ask func(context.Context, permission.Request) (permission.Decision, error)) services.Services {
+	conf := projconf.NewCache(p.Root)
+	c, _ := conf.Get()
 	var changes *changeset.Manager
 	if store != nil {
 		changes = changeset.NewManager(store, p)
@@ -39,14 +39,14 @@ func newServices(p *app.Project, store *app.Store, policy string, ask func(conte
 		Root: p.Root, Module: p.Module, Selections: c.Selections, WorkerCommand: workerCommand,
 		Native: nativeEval(), MemoryLimit: memory,
 	})
-	conf.onReload = func(c projconf.Config) { evals.SetSelections(c.Selections) }
+	conf.OnReload(func(c projconf.Config) { evals.SetSelections(c.Selections) })
 	return services.Services{
 		LSP:        newLSP(p),
 		ChangeSets: changes,
 		Eval:       evals,
 		Tasks:      task.NewRunner(p.Root),
-		Gate:       app.NewGate(policy, ask),
-		Config:     conf.get,
+		Gate:       permission.NewGate(policy, ask),
+		Config:     conf.Get,
 	}
 }
 
@@ -79,7 +79,7 @@ func nativeEval() bool { return os.Getenv(nativeEvalEnv) != "off" }
 // newLSP is the project's gopls client; gopls starts on first use. It is
 // found on PATH, in $(go env GOPATH)/bin or in Trestle's per-user bin
 // folder, where the window installs it on the person's consent.
-func newLSP(p *app.Project) *lsp.Client {
+func newLSP(p *project.Project) *lsp.Client {
 	return lsp.New(lsp.Config{Root: p.Root, Logger: newLogger(), Find: func(ctx context.Context) (string, error) {
 		return lsp.Find(ctx, goplsBin())
 	}})
@@ -102,42 +102,6 @@ func workerCommand(string) *exec.Cmd {
 		exe = os.Args[0]
 	}
 	return exec.Command(exe, "--eval-worker")
-}
-
-// projectConfig reads .trestle.json again when it changed on disk. Safe
-// for concurrent use.
-type projectConfig struct {
-	root string
-
-	mu    sync.Mutex
-	mod   time.Time
-	size  int64
-	conf  projconf.Config
-	err   error
-	valid bool
-	// onReload, when set, hears of each configuration read after the first.
-	onReload func(projconf.Config)
-}
-
-// get returns the configuration (the defaults when the file is malformed)
-// and the file's problem, if any.
-func (c *projectConfig) get() (projconf.Config, error) {
-	var mod time.Time
-	var size int64
-	if info, err := os.Stat(filepath.Join(c.root, projconf.FileName)); err == nil {
-		mod, size = info.ModTime(), info.Size()
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if !c.valid || !mod.Equal(c.mod) || size != c.size {
-		reload := c.valid
-		c.conf, c.err = projconf.Load(c.root)
-		c.mod, c.size, c.valid = mod, size, true
-		if reload && c.onReload != nil {
-			c.onReload(c.conf)
-		}
-	}
-	return c.conf, c.err
 }
 
 // runWorker is the hidden --eval-worker mode: one evaluator for the

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"sync"
 
-	"trestle/app"
+	"trestle/app/store"
 )
 
 // Options says what to build a worker for: a project selection.
@@ -58,7 +58,7 @@ func DefaultCacheDir() (string, error) {
 	}
 	dir, err := os.UserCacheDir()
 	if err != nil {
-		cfg, cerr := app.ConfigDir()
+		cfg, cerr := store.ConfigDir()
 		if cerr != nil {
 			return "", fmt.Errorf("find a cache folder for evaluator builds: %w", err)
 		}

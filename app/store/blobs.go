@@ -1,4 +1,4 @@
-package app
+package store
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"trestle/app/errdefs"
 )
 
 // Blobs are large write-once values kept as files beside the database
@@ -81,7 +83,7 @@ func (s *Store) ReadBlob(bucket string, id uint64) ([]byte, error) {
 	}
 	data, err := os.ReadFile(s.blobPath(bucket, id))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("blob %d of %s: %w", id, bucket, ErrNotFound)
+		return nil, fmt.Errorf("blob %d of %s: %w", id, bucket, errdefs.ErrNotFound)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read blob %d of %s: %w", id, bucket, err)

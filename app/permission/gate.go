@@ -1,9 +1,11 @@
-package app
+package permission
 
 import (
 	"context"
 	"fmt"
 	"sync"
+
+	"trestle/app/errdefs"
 )
 
 // Decision is the person's answer to an agent's request to run code.
@@ -15,9 +17,9 @@ const (
 	AllowSession                 // this and every later request of the same client session, while the policy stays ask
 )
 
-// PermissionRequest is an agent asking to evaluate code or run a task.
+// Request is an agent asking to evaluate code or run a task.
 // Everything that decides what runs is in it, so the person sees all of it.
-type PermissionRequest struct {
+type Request struct {
 	Client  string // the client's name from initialize
 	Session string // the MCP session id
 	Kind    string // "evaluate" or "run"
@@ -35,7 +37,7 @@ type PermissionRequest struct {
 // wins: over a grant for the session and over an answer the person gave
 // after the policy changed. Safe for concurrent use.
 type Gate struct {
-	ask func(context.Context, PermissionRequest) (Decision, error)
+	ask func(context.Context, Request) (Decision, error)
 
 	mu       sync.Mutex
 	policy   string
@@ -47,7 +49,7 @@ type Gate struct {
 
 // NewGate returns a gate with policy (PolicyAsk when empty). ask shows the
 // person the request; nil means there is nobody to ask, so ask denies.
-func NewGate(policy string, ask func(context.Context, PermissionRequest) (Decision, error)) *Gate {
+func NewGate(policy string, ask func(context.Context, Request) (Decision, error)) *Gate {
 	g := &Gate{ask: ask, sessions: map[string]bool{}}
 	g.SetPolicy(policy)
 	return g
@@ -78,7 +80,7 @@ func (g *Gate) Policy() string {
 
 // Check returns nil when req may go ahead, else an error wrapping
 // ErrRefused that says why.
-func (g *Gate) Check(ctx context.Context, req PermissionRequest) error {
+func (g *Gate) Check(ctx context.Context, req Request) error {
 	g.mu.Lock()
 	policy, allowed, epoch := g.policy, g.sessions[req.Session], g.epoch
 	g.mu.Unlock()
@@ -88,11 +90,11 @@ func (g *Gate) Check(ctx context.Context, req PermissionRequest) error {
 	case policy == PolicyAllow, allowed:
 		return nil
 	case g.ask == nil:
-		return fmt.Errorf("nobody is there to approve this %s request: %w", req.Kind, ErrRefused)
+		return fmt.Errorf("nobody is there to approve this %s request: %w", req.Kind, errdefs.ErrRefused)
 	}
 	d, err := g.ask(ctx, req)
 	if err != nil {
-		return fmt.Errorf("ask the person about this %s request: %v: %w", req.Kind, err, ErrRefused)
+		return fmt.Errorf("ask the person about this %s request: %v: %w", req.Kind, err, errdefs.ErrRefused)
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -108,11 +110,11 @@ func (g *Gate) Check(ctx context.Context, req PermissionRequest) error {
 	case AllowOnce:
 		return nil
 	}
-	return fmt.Errorf("the person denied this %s request (or did not answer in time): %w", req.Kind, ErrRefused)
+	return fmt.Errorf("the person denied this %s request (or did not answer in time): %w", req.Kind, errdefs.ErrRefused)
 }
 
-func errDenied(req PermissionRequest) error {
-	return fmt.Errorf("this project's policy denies agent %s requests (the person can change it in Settings): %w", req.Kind, ErrRefused)
+func errDenied(req Request) error {
+	return fmt.Errorf("this project's policy denies agent %s requests (the person can change it in Settings): %w", req.Kind, errdefs.ErrRefused)
 }
 
 // Forget drops what a session was allowed; the MCP server calls it when a

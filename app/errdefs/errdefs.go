@@ -1,9 +1,9 @@
-package app
+package errdefs
 
 import "errors"
 
-// Sentinel errors that callers map to a tool state. They are wrapped with
-// context (what and where) by the functions that return them.
+// The sentinels. Functions that return one wrap it with what was being done
+// and where.
 var (
 	// ErrOutside means a path leaves the project root (.., absolute, or a symlink out).
 	ErrOutside = errors.New("path is outside the project")

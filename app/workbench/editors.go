@@ -1,4 +1,4 @@
-package app
+package workbench
 
 // EditorSelection is the active editor's selection as the window shows
 // it. Lines and columns are 1-based; columns count runes. With nothing
@@ -10,4 +10,11 @@ type EditorSelection struct {
 	StartCol  int    `json:"start_col"`
 	EndLine   int    `json:"end_line"`
 	EndCol    int    `json:"end_col"`
+}
+
+// Tab is one open editor as the window shows it.
+type Tab struct {
+	Path   string `json:"path"` // project-relative, forward slashes
+	Active bool   `json:"active"`
+	Dirty  bool   `json:"dirty"`
 }

@@ -1,21 +1,13 @@
-package app
+package store
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"sort"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
-)
 
-// Agent permission policies for evaluations and runs an agent asks for.
-const (
-	PolicyAsk   = "ask"
-	PolicyAllow = "allow"
-	PolicyDeny  = "deny"
+	"trestle/app/errdefs"
 )
 
 // Themes a person can pick.
@@ -85,39 +77,20 @@ func DefaultSettings() Settings {
 func (s Settings) Validate() error {
 	switch {
 	case s.TabWidth < 1 || s.TabWidth > 16:
-		return fmt.Errorf("tab width %d is outside 1..16: %w", s.TabWidth, ErrInvalid)
+		return fmt.Errorf("tab width %d is outside 1..16: %w", s.TabWidth, errdefs.ErrInvalid)
 	case s.Theme != ThemeSystem && s.Theme != ThemeLight && s.Theme != ThemeDark:
-		return fmt.Errorf("theme %q is not system, light or dark: %w", s.Theme, ErrInvalid)
+		return fmt.Errorf("theme %q is not system, light or dark: %w", s.Theme, errdefs.ErrInvalid)
 	case s.EvalDeadline < 0 || s.EvalDeadline > MaxEvalDeadline:
-		return fmt.Errorf("evaluation deadline %d s is outside 1..%d: %w", s.EvalDeadline, MaxEvalDeadline, ErrInvalid)
+		return fmt.Errorf("evaluation deadline %d s is outside 1..%d: %w", s.EvalDeadline, MaxEvalDeadline, errdefs.ErrInvalid)
 	case s.FontSize != 0 && (s.FontSize < 8 || s.FontSize > 40):
-		return fmt.Errorf("font size %.0f is outside 8..40: %w", s.FontSize, ErrInvalid)
+		return fmt.Errorf("font size %.0f is outside 8..40: %w", s.FontSize, errdefs.ErrInvalid)
 	case s.EvalMemoryMiB != 0 && (s.EvalMemoryMiB < MinEvalMemoryMiB || s.EvalMemoryMiB > MaxEvalMemoryMiB):
 		return fmt.Errorf("evaluator memory %d MiB is outside %d..%d (0 for a quarter of the machine's): %w",
-			s.EvalMemoryMiB, MinEvalMemoryMiB, MaxEvalMemoryMiB, ErrInvalid)
+			s.EvalMemoryMiB, MinEvalMemoryMiB, MaxEvalMemoryMiB, errdefs.ErrInvalid)
 	case s.ChangeSetRetentionDays < 0 || s.ChangeSetRetentionDays > MaxChangeSetRetentionDays:
-		return fmt.Errorf("change set retention %d days is outside 1..%d (0 for the default): %w", s.ChangeSetRetentionDays, MaxChangeSetRetentionDays, ErrInvalid)
+		return fmt.Errorf("change set retention %d days is outside 1..%d (0 for the default): %w", s.ChangeSetRetentionDays, MaxChangeSetRetentionDays, errdefs.ErrInvalid)
 	}
 	return nil
-}
-
-// ProjectState is what Trestle remembers per project: the agent policy and
-// the window's layout, restored on the next start.
-type ProjectState struct {
-	Policy     string   `json:"policy,omitempty"` // PolicyAsk (default), PolicyAllow or PolicyDeny
-	Width      float32  `json:"width,omitempty"`
-	Height     float32  `json:"height,omitempty"`
-	TreeSplit  float64  `json:"tree_split,omitempty"`
-	PaneSplit  float64  `json:"pane_split,omitempty"`
-	Tabs       []string `json:"tabs,omitempty"`
-	ActiveTab  string   `json:"active_tab,omitempty"`
-	Selection  string   `json:"selection,omitempty"`
-	LastOpened string   `json:"last_opened,omitempty"`
-}
-
-// ValidPolicy reports whether p is a known policy.
-func ValidPolicy(p string) bool {
-	return p == PolicyAsk || p == PolicyAllow || p == PolicyDeny
 }
 
 const settingsKey = "settings"
@@ -145,30 +118,6 @@ func (s *Store) SaveSettings(set Settings) error {
 	return s.putJSON(bucketSettings, settingsKey, set, "save settings")
 }
 
-// ProjectState returns what is remembered of project dir; a project never
-// seen before has the zero state.
-func (s *Store) ProjectState(dir string) (ProjectState, error) {
-	var st ProjectState
-	err := s.view(func(tx *bolt.Tx) error {
-		if v := tx.Bucket(bucketProjects).Get([]byte(dir)); v != nil {
-			return json.Unmarshal(v, &st)
-		}
-		return nil
-	})
-	if err != nil {
-		return ProjectState{}, fmt.Errorf("read the state of project %s: %w", dir, err)
-	}
-	return st, nil
-}
-
-// SaveProjectState stores st for project dir.
-func (s *Store) SaveProjectState(dir string, st ProjectState) error {
-	if st.Policy != "" && !ValidPolicy(st.Policy) {
-		return fmt.Errorf("policy %q is not ask, allow or deny: %w", st.Policy, ErrInvalid)
-	}
-	return s.putJSON(bucketProjects, dir, st, "save the state of project "+dir)
-}
-
 func (s *Store) putJSON(bucket []byte, key string, v any, what string) error {
 	data, err := json.Marshal(v)
 	if err != nil {
@@ -179,40 +128,4 @@ func (s *Store) putJSON(bucket []byte, key string, v any, what string) error {
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	return nil
-}
-
-// RecentProjects returns the remembered projects, most recent first, and
-// forgets the ones whose folder no longer exists.
-func (s *Store) RecentProjects() ([]string, error) {
-	type recent struct {
-		dir string
-		at  time.Time
-	}
-	var list []recent
-	var gone [][]byte
-	err := s.update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketRecent)
-		err := b.ForEach(func(k, v []byte) error {
-			if info, err := os.Stat(string(k)); err != nil || !info.IsDir() {
-				gone = append(gone, append([]byte(nil), k...))
-				return nil
-			}
-			at, _ := time.Parse(time.RFC3339Nano, string(v))
-			list = append(list, recent{string(k), at})
-			return nil
-		})
-		for _, k := range gone {
-			err = errors.Join(err, b.Delete(k))
-		}
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("read recent projects: %w", err)
-	}
-	sort.Slice(list, func(i, j int) bool { return list[i].at.After(list[j].at) })
-	dirs := make([]string, len(list))
-	for i, r := range list {
-		dirs[i] = r.dir
-	}
-	return dirs, nil
 }

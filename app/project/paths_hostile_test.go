@@ -1,4 +1,4 @@
-package app
+package project
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"trestle/app/errdefs"
 )
 
 // hostileProject is a project beside a folder outside it that holds a
@@ -33,7 +35,7 @@ func hostileProject(t *testing.T) (p *Project, outside string) {
 			t.Fatal(err)
 		}
 	}
-	p, err := OpenProject(root)
+	p, err := Open(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,45 +52,45 @@ func TestResolveRefusesEveryEscape(t *testing.T) {
 		path string
 		want error // ErrOutside, ErrInvalid, or nil for any other error
 	}{
-		{"dot dot", "..", ErrOutside},
-		{"dot dot slash", "../", ErrOutside},
-		{"leading", "../x", ErrOutside},
-		{"leading to a sibling", "../sibling.txt", ErrOutside},
-		{"root name prefix", "../projx", ErrOutside},
-		{"middle", "a/../../x", ErrOutside},
-		{"deep middle", "a/b/../../../sibling.txt", ErrOutside},
-		{"dot first", "./../x", ErrOutside},
-		{"trailing", "a/b/../../..", ErrOutside},
-		{"trailing slash", "a/../../", ErrOutside},
-		{"doubled slashes", "a//..//..//x", ErrOutside},
-		{"many", strings.Repeat("../", 40) + "etc/passwd", ErrOutside},
-		{"absolute outside", filepath.Join(outside, "secret.txt"), ErrOutside},
-		{"absolute root of fs", "/", ErrOutside},
-		{"absolute etc", "/etc/passwd", ErrOutside},
-		{"absolute through the root", filepath.Join(p.Root, "..", "sibling.txt"), ErrOutside},
-		{"absolute sibling with root as prefix", p.Root + "x", ErrOutside},
-		{"symlink to a file outside", "filelink", ErrOutside},
-		{"symlink to a folder outside", "dirlink", ErrOutside},
-		{"through a symlinked folder", "dirlink/secret.txt", ErrOutside},
-		{"new file through a symlinked folder", "dirlink/new.go", ErrOutside},
-		{"new folders through a symlinked folder", "dirlink/x/y/z.go", ErrOutside},
-		{"relative symlink up", "a/up", ErrOutside},
-		{"through a relative symlink up", "a/up/sibling.txt", ErrOutside},
-		{"relative symlink out", "a/b/rel/secret.txt", ErrOutside},
-		{"absolute path through a symlink", filepath.Join(p.Root, "dirlink", "secret.txt"), ErrOutside},
-		{"NUL", "a\x00b", ErrInvalid},
-		{"NUL then dot dot", "in.go\x00/../../x", ErrInvalid},
-		{"only NUL", "\x00", ErrInvalid},
+		{"dot dot", "..", errdefs.ErrOutside},
+		{"dot dot slash", "../", errdefs.ErrOutside},
+		{"leading", "../x", errdefs.ErrOutside},
+		{"leading to a sibling", "../sibling.txt", errdefs.ErrOutside},
+		{"root name prefix", "../projx", errdefs.ErrOutside},
+		{"middle", "a/../../x", errdefs.ErrOutside},
+		{"deep middle", "a/b/../../../sibling.txt", errdefs.ErrOutside},
+		{"dot first", "./../x", errdefs.ErrOutside},
+		{"trailing", "a/b/../../..", errdefs.ErrOutside},
+		{"trailing slash", "a/../../", errdefs.ErrOutside},
+		{"doubled slashes", "a//..//..//x", errdefs.ErrOutside},
+		{"many", strings.Repeat("../", 40) + "etc/passwd", errdefs.ErrOutside},
+		{"absolute outside", filepath.Join(outside, "secret.txt"), errdefs.ErrOutside},
+		{"absolute root of fs", "/", errdefs.ErrOutside},
+		{"absolute etc", "/etc/passwd", errdefs.ErrOutside},
+		{"absolute through the root", filepath.Join(p.Root, "..", "sibling.txt"), errdefs.ErrOutside},
+		{"absolute sibling with root as prefix", p.Root + "x", errdefs.ErrOutside},
+		{"symlink to a file outside", "filelink", errdefs.ErrOutside},
+		{"symlink to a folder outside", "dirlink", errdefs.ErrOutside},
+		{"through a symlinked folder", "dirlink/secret.txt", errdefs.ErrOutside},
+		{"new file through a symlinked folder", "dirlink/new.go", errdefs.ErrOutside},
+		{"new folders through a symlinked folder", "dirlink/x/y/z.go", errdefs.ErrOutside},
+		{"relative symlink up", "a/up", errdefs.ErrOutside},
+		{"through a relative symlink up", "a/up/sibling.txt", errdefs.ErrOutside},
+		{"relative symlink out", "a/b/rel/secret.txt", errdefs.ErrOutside},
+		{"absolute path through a symlink", filepath.Join(p.Root, "dirlink", "secret.txt"), errdefs.ErrOutside},
+		{"NUL", "a\x00b", errdefs.ErrInvalid},
+		{"NUL then dot dot", "in.go\x00/../../x", errdefs.ErrInvalid},
+		{"only NUL", "\x00", errdefs.ErrInvalid},
 		{"symlink loop", "loop1", nil},
-		{"over 255 bytes, then dot dot", strings.Repeat("n", 300) + "/../../x", ErrOutside},
-		{"4096+ bytes, then dot dot", strings.Repeat("d/", 2100) + strings.Repeat("../", 2101) + "x", ErrOutside},
+		{"over 255 bytes, then dot dot", strings.Repeat("n", 300) + "/../../x", errdefs.ErrOutside},
+		{"4096+ bytes, then dot dot", strings.Repeat("d/", 2100) + strings.Repeat("../", 2101) + "x", errdefs.ErrOutside},
 		{"over 255 bytes through a symlink", "dirlink/" + strings.Repeat("n", 300), nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			abs, err := p.Resolve(tt.path)
+			cp, err := p.Resolve(tt.path)
 			if err == nil {
-				t.Fatalf("%.80q resolved to %s", tt.path, abs)
+				t.Fatalf("%.80q resolved to %s", tt.path, cp.Abs())
 			}
 			if tt.want != nil && !errors.Is(err, tt.want) {
 				t.Fatalf("%.80q: %v, want %v", tt.path, err, tt.want)
@@ -105,9 +107,9 @@ func TestResolveLongNames(t *testing.T) {
 	for _, name := range []string{strings.Repeat("d/", 2100) + "x", "a/" + long, long, "a/b/" + long + "/x",
 		"a/b/in.go/" + long, strings.Repeat("a/b/../", 700) + "a/b/in.go", strings.Repeat("x", 5000)} {
 		t.Run(name[:min(len(name), 40)], func(t *testing.T) {
-			abs, err := p.Resolve(name)
-			if err == nil && !within(p.Root, abs) {
-				t.Fatalf("resolved outside: %s", abs)
+			cp, err := p.Resolve(name)
+			if err == nil && !within(p.Root, cp.Abs()) {
+				t.Fatalf("resolved outside: %s", cp.Abs())
 			}
 			if _, err := p.ReadFile(name); err == nil {
 				t.Fatal("read a file by a name that names none")
@@ -138,11 +140,11 @@ func TestResolveKeepsOddNamesInside(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
-			abs, err := p.Resolve(tt.path)
+			cp, err := p.Resolve(tt.path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := p.Rel(abs); got != tt.want {
+			if got := cp.Rel(); got != tt.want || p.Rel(cp.Abs()) != tt.want {
 				t.Fatalf("%q resolved to %q, want %q", tt.path, got, tt.want)
 			}
 		})
@@ -157,10 +159,10 @@ func TestReadAndListNeverEscape(t *testing.T) {
 		"a/up", "a/up/sibling.txt", "a/b/rel", "a/b/rel/secret.txt", outside, filepath.Join(outside, "secret.txt")}
 	for _, name := range paths {
 		t.Run(name, func(t *testing.T) {
-			if ft, err := p.ReadFile(name); !errors.Is(err, ErrOutside) {
+			if ft, err := p.ReadFile(name); !errors.Is(err, errdefs.ErrOutside) {
 				t.Fatalf("ReadFile(%q): %q, %v", name, ft.Text, err)
 			}
-			if files, _, err := p.ListFiles(context.Background(), name, "", 0); !errors.Is(err, ErrOutside) {
+			if files, _, err := p.ListFiles(context.Background(), name, "", 0); !errors.Is(err, errdefs.ErrOutside) {
 				t.Fatalf("ListFiles(%q): %v, %v", name, files, err)
 			}
 		})

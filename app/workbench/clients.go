@@ -1,13 +1,6 @@
-package app
+package workbench
 
 import "time"
-
-// Tab is one open editor as the window shows it.
-type Tab struct {
-	Path   string `json:"path"` // project-relative, forward slashes
-	Active bool   `json:"active"`
-	Dirty  bool   `json:"dirty"`
-}
 
 // Client is one attached MCP client.
 type Client struct {

@@ -1,20 +1,22 @@
-package app
+package permission
 
 import (
 	"context"
 	"errors"
 	"testing"
+
+	"trestle/app/errdefs"
 )
 
 func TestGate(t *testing.T) {
-	req := PermissionRequest{Client: "claude", Session: "conn-1", Kind: "evaluate", Detail: "1+1"}
-	answer := func(d Decision, err error) func(context.Context, PermissionRequest) (Decision, error) {
-		return func(context.Context, PermissionRequest) (Decision, error) { return d, err }
+	req := Request{Client: "claude", Session: "conn-1", Kind: "evaluate", Detail: "1+1"}
+	answer := func(d Decision, err error) func(context.Context, Request) (Decision, error) {
+		return func(context.Context, Request) (Decision, error) { return d, err }
 	}
 	tests := []struct {
 		name    string
 		policy  string
-		ask     func(context.Context, PermissionRequest) (Decision, error)
+		ask     func(context.Context, Request) (Decision, error)
 		refused bool
 	}{
 		{"allow skips the person", PolicyAllow, answer(Deny, nil), false},
@@ -28,7 +30,7 @@ func TestGate(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := NewGate(tt.policy, tt.ask).Check(context.Background(), req)
-			if tt.refused != errors.Is(err, ErrRefused) || (!tt.refused && err != nil) {
+			if tt.refused != errors.Is(err, errdefs.ErrRefused) || (!tt.refused && err != nil) {
 				t.Fatalf("Check = %v, refused want %v", err, tt.refused)
 			}
 		})
@@ -37,11 +39,11 @@ func TestGate(t *testing.T) {
 
 func TestGateRemembersAllowForSession(t *testing.T) {
 	asked := 0
-	g := NewGate(PolicyAsk, func(context.Context, PermissionRequest) (Decision, error) {
+	g := NewGate(PolicyAsk, func(context.Context, Request) (Decision, error) {
 		asked++
 		return AllowSession, nil
 	})
-	req := PermissionRequest{Session: "conn-1", Kind: "run"}
+	req := Request{Session: "conn-1", Kind: "run"}
 	for range 3 {
 		if err := g.Check(context.Background(), req); err != nil {
 			t.Fatal(err)
@@ -68,7 +70,7 @@ type askCounter struct {
 	during func()
 }
 
-func (a *askCounter) ask(context.Context, PermissionRequest) (Decision, error) {
+func (a *askCounter) ask(context.Context, Request) (Decision, error) {
 	a.asked++
 	if a.during != nil {
 		a.during()
@@ -82,12 +84,12 @@ func (a *askCounter) ask(context.Context, PermissionRequest) (Decision, error) {
 func TestGateDenyWinsOverASessionGrant(t *testing.T) {
 	a := &askCounter{d: AllowSession}
 	g := NewGate(PolicyAsk, a.ask)
-	req := PermissionRequest{Session: "conn-1", Kind: "evaluate", Detail: "1"}
+	req := Request{Session: "conn-1", Kind: "evaluate", Detail: "1"}
 	if err := g.Check(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
 	g.SetPolicy(PolicyDeny)
-	if err := g.Check(context.Background(), req); !errors.Is(err, ErrRefused) {
+	if err := g.Check(context.Background(), req); !errors.Is(err, errdefs.ErrRefused) {
 		t.Fatalf("under deny, a session allowed before ran: %v", err)
 	}
 	if a.asked != 1 {
@@ -100,7 +102,7 @@ func TestGateDenyWinsOverASessionGrant(t *testing.T) {
 func TestGatePolicyChangeClearsSessionGrants(t *testing.T) {
 	a := &askCounter{d: AllowSession}
 	g := NewGate(PolicyAsk, a.ask)
-	req := PermissionRequest{Session: "conn-1", Kind: "run", Detail: "go test ./..."}
+	req := Request{Session: "conn-1", Kind: "run", Detail: "go test ./..."}
 	g.Check(context.Background(), req)
 	g.SetPolicy(PolicyAsk) // the same policy saved again keeps the grant
 	g.Check(context.Background(), req)
@@ -123,8 +125,8 @@ func TestGateAnswerAcrossASwitchToDeny(t *testing.T) {
 	a := &askCounter{d: AllowSession}
 	g := NewGate(PolicyAsk, a.ask)
 	a.during = func() { g.SetPolicy(PolicyDeny) }
-	req := PermissionRequest{Session: "conn-1", Kind: "evaluate", Detail: "1"}
-	if err := g.Check(context.Background(), req); !errors.Is(err, ErrRefused) {
+	req := Request{Session: "conn-1", Kind: "evaluate", Detail: "1"}
+	if err := g.Check(context.Background(), req); !errors.Is(err, errdefs.ErrRefused) {
 		t.Fatalf("an answer given after the switch to deny ran: %v", err)
 	}
 	a.during = nil
@@ -142,7 +144,7 @@ func TestGateForgetDuringTheDialog(t *testing.T) {
 	a := &askCounter{d: AllowSession}
 	g := NewGate(PolicyAsk, a.ask)
 	a.during = func() { g.Forget("conn-1") }
-	req := PermissionRequest{Session: "conn-1", Kind: "run", Detail: "go build ./..."}
+	req := Request{Session: "conn-1", Kind: "run", Detail: "go build ./..."}
 	g.Check(context.Background(), req)
 	if g.Granted("conn-1") {
 		t.Fatal("a session forgotten while its dialog was up kept the grant")
@@ -154,7 +156,7 @@ func TestGateForgetDuringTheDialog(t *testing.T) {
 func TestGateNoGrantWithoutASession(t *testing.T) {
 	a := &askCounter{d: AllowSession}
 	g := NewGate(PolicyAsk, a.ask)
-	req := PermissionRequest{Kind: "run", Detail: "go build ./..."}
+	req := Request{Kind: "run", Detail: "go build ./..."}
 	g.Check(context.Background(), req)
 	g.Check(context.Background(), req)
 	if a.asked != 2 {

@@ -1,4 +1,4 @@
-package app
+package store
 
 import (
 	"errors"
@@ -7,11 +7,13 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+
+	"trestle/app/errdefs"
 )
 
 func openTestStore(t *testing.T) *Store {
 	t.Helper()
-	s, err := OpenStore(filepath.Join(t.TempDir(), "state.db"))
+	s, err := Open(filepath.Join(t.TempDir(), "state.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,16 +53,16 @@ func TestRecordsRoundTripInIDOrder(t *testing.T) {
 
 func TestRecordsMissing(t *testing.T) {
 	s := openTestStore(t)
-	if _, err := s.GetRecord("things", 1); !errors.Is(err, ErrNotFound) {
+	if _, err := s.GetRecord("things", 1); !errors.Is(err, errdefs.ErrNotFound) {
 		t.Fatalf("get from missing bucket: %v", err)
 	}
 	s.PutRecord("things", 1, []byte("x"))
-	if _, err := s.GetRecord("things", 2); !errors.Is(err, ErrNotFound) {
+	if _, err := s.GetRecord("things", 2); !errors.Is(err, errdefs.ErrNotFound) {
 		t.Fatalf("get missing id: %v", err)
 	}
 	called := false
 	err := s.UpdateRecord("things", 2, func([]byte) ([]byte, error) { called = true; return nil, nil })
-	if !errors.Is(err, ErrNotFound) || called {
+	if !errors.Is(err, errdefs.ErrNotFound) || called {
 		t.Fatalf("update missing id: %v, fn called %v", err, called)
 	}
 }
@@ -68,7 +70,7 @@ func TestRecordsMissing(t *testing.T) {
 func TestRecordsRefuseStoreBuckets(t *testing.T) {
 	s := openTestStore(t)
 	for _, name := range []string{"", "recent", "settings", "projects"} {
-		if err := s.PutRecord(name, 1, []byte("x")); !errors.Is(err, ErrInvalid) {
+		if err := s.PutRecord(name, 1, []byte("x")); !errors.Is(err, errdefs.ErrInvalid) {
 			t.Errorf("put into %q: %v", name, err)
 		}
 	}
@@ -95,11 +97,11 @@ func TestUpdateRecordErrorKeepsValue(t *testing.T) {
 // would: none may be lost.
 func TestUpdateRecordIsAtomicAcrossStores(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.db")
-	a, err := OpenStore(path)
+	a, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := OpenStore(path)
+	b, _ := Open(path)
 	a.PutRecord("counter", 1, []byte("0"))
 	const each = 25
 	var wg sync.WaitGroup
@@ -166,7 +168,7 @@ func TestRecordTxIndexAndBlobs(t *testing.T) {
 	if !errors.Is(err, failed) {
 		t.Fatalf("error %v", err)
 	}
-	if _, err := s.GetRecord("things", 9); !errors.Is(err, ErrNotFound) {
+	if _, err := s.GetRecord("things", 9); !errors.Is(err, errdefs.ErrNotFound) {
 		t.Fatalf("a failed transaction stored its write: %v", err)
 	}
 	if err := s.WriteBlob("things", 3, []byte("body")); err != nil {
@@ -179,10 +181,10 @@ func TestRecordTxIndexAndBlobs(t *testing.T) {
 		t.Fatalf("blob ids %v", ids)
 	}
 	s.RemoveBlob("things", 3)
-	if _, err := s.ReadBlob("things", 3); !errors.Is(err, ErrNotFound) {
+	if _, err := s.ReadBlob("things", 3); !errors.Is(err, errdefs.ErrNotFound) {
 		t.Fatalf("removed blob: %v", err)
 	}
-	if err := s.WriteBlob("settings", 1, nil); !errors.Is(err, ErrInvalid) {
+	if err := s.WriteBlob("settings", 1, nil); !errors.Is(err, errdefs.ErrInvalid) {
 		t.Fatalf("a blob named for the store's own bucket: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package app
+package store
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
+
+	"trestle/app/errdefs"
 )
 
 // Record is one value in a record bucket, with its id.
@@ -27,11 +29,11 @@ func recordKey(id uint64) []byte {
 // another package's records can never clobber recent projects or settings.
 func checkRecordBucket(bucket string) error {
 	if bucket == "" {
-		return fmt.Errorf("record bucket name is empty: %w", ErrInvalid)
+		return fmt.Errorf("record bucket name is empty: %w", errdefs.ErrInvalid)
 	}
 	for _, b := range allBuckets {
 		if bucket == string(b) {
-			return fmt.Errorf("record bucket %q belongs to the store itself: %w", bucket, ErrInvalid)
+			return fmt.Errorf("record bucket %q belongs to the store itself: %w", bucket, errdefs.ErrInvalid)
 		}
 	}
 	return nil
@@ -97,11 +99,11 @@ func (s *Store) GetRecord(bucket string, id uint64) ([]byte, error) {
 	err := s.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket([]byte(bucket))
 		if b == nil {
-			return ErrNotFound
+			return errdefs.ErrNotFound
 		}
 		v := b.Get(recordKey(id))
 		if v == nil {
-			return ErrNotFound
+			return errdefs.ErrNotFound
 		}
 		out = append([]byte{}, v...)
 		return nil
@@ -157,7 +159,7 @@ func (s *Store) UpdateRecord(bucket string, id uint64, fn func(old []byte) ([]by
 		}
 		old := b.Get(recordKey(id))
 		if old == nil {
-			return ErrNotFound
+			return errdefs.ErrNotFound
 		}
 		value, err := fn(append([]byte{}, old...))
 		if err != nil {

@@ -1,4 +1,4 @@
-package app
+package project
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"trestle/app/errdefs"
 )
 
 func writeFiles(t *testing.T, dir string, files map[string]string) {
@@ -31,7 +33,7 @@ func TestOpenProjectReadsModuleAndResolvesSymlinks(t *testing.T) {
 	if err := os.Symlink(real, link); err != nil {
 		t.Fatal(err)
 	}
-	p, err := OpenProject(link)
+	p, err := Open(link)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,10 +41,10 @@ func TestOpenProjectReadsModuleAndResolvesSymlinks(t *testing.T) {
 	if p.Root != want || p.Module != "example.com/x" {
 		t.Fatalf("got %+v, want root %s", p, want)
 	}
-	if _, err := OpenProject(filepath.Join(real, "go.mod")); !errors.Is(err, ErrInvalid) {
+	if _, err := Open(filepath.Join(real, "go.mod")); !errors.Is(err, errdefs.ErrInvalid) {
 		t.Fatalf("file as project: %v", err)
 	}
-	if _, err := OpenProject(filepath.Join(real, "nope")); !errors.Is(err, ErrNotFound) {
+	if _, err := Open(filepath.Join(real, "nope")); !errors.Is(err, errdefs.ErrNotFound) {
 		t.Fatalf("missing project: %v", err)
 	}
 }
@@ -54,7 +56,7 @@ func TestResolveConfinesToRoot(t *testing.T) {
 	writeFiles(t, outside, map[string]string{"s.txt": "secret"})
 	os.Symlink(outside, filepath.Join(dir, "out"))
 	os.Symlink(filepath.Join(dir, "a"), filepath.Join(dir, "in"))
-	p, err := OpenProject(dir)
+	p, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,24 +71,24 @@ func TestResolveConfinesToRoot(t *testing.T) {
 		{"absolute inside", filepath.Join(p.Root, "a", "b.go"), "a/b.go", nil},
 		{"not yet existing", "a/new/c.go", "a/new/c.go", nil},
 		{"symlink inside", "in/b.go", "a/b.go", nil},
-		{"dot dot", "../x", "", ErrOutside},
-		{"deep dot dot", "a/../../x", "", ErrOutside},
-		{"absolute outside", filepath.Join(outside, "s.txt"), "", ErrOutside},
-		{"symlink out", "out/s.txt", "", ErrOutside},
-		{"new file under symlink out", "out/new.txt", "", ErrOutside},
-		{"nul byte", "a\x00b", "", ErrInvalid},
+		{"dot dot", "../x", "", errdefs.ErrOutside},
+		{"deep dot dot", "a/../../x", "", errdefs.ErrOutside},
+		{"absolute outside", filepath.Join(outside, "s.txt"), "", errdefs.ErrOutside},
+		{"symlink out", "out/s.txt", "", errdefs.ErrOutside},
+		{"new file under symlink out", "out/new.txt", "", errdefs.ErrOutside},
+		{"nul byte", "a\x00b", "", errdefs.ErrInvalid},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			abs, err := p.Resolve(tt.path)
+			cp, err := p.Resolve(tt.path)
 			if tt.err != nil {
 				if !errors.Is(err, tt.err) {
-					t.Fatalf("Resolve(%q) = %s, %v; want %v", tt.path, abs, err, tt.err)
+					t.Fatalf("Resolve(%q) = %s, %v; want %v", tt.path, cp.Abs(), err, tt.err)
 				}
 				return
 			}
-			if err != nil || p.Rel(abs) != tt.want {
-				t.Fatalf("Resolve(%q) = %s, %v; want %s", tt.path, abs, err, tt.want)
+			if err != nil || cp.Rel() != tt.want || p.Rel(cp.Abs()) != tt.want {
+				t.Fatalf("Resolve(%q) = %s, %v; want %s", tt.path, cp.Abs(), err, tt.want)
 			}
 		})
 	}
@@ -99,12 +101,12 @@ func TestReadFile(t *testing.T) {
 	if err := os.WriteFile(big, make([]byte, MaxReadBytes+1), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p, _ := OpenProject(dir)
+	p, _ := Open(dir)
 	ft, err := p.ReadFile("t.txt")
 	if err != nil || ft.Text != "a\nb\n" || ft.Lines != 2 || len(ft.SHA256) != 64 || ft.Path != "t.txt" {
 		t.Fatalf("got %+v, %v", ft, err)
 	}
-	for name, want := range map[string]error{"bin.dat": ErrInvalid, "big.txt": ErrTooLarge, "none": ErrNotFound, ".": ErrInvalid} {
+	for name, want := range map[string]error{"bin.dat": errdefs.ErrInvalid, "big.txt": errdefs.ErrTooLarge, "none": errdefs.ErrNotFound, ".": errdefs.ErrInvalid} {
 		if _, err := p.ReadFile(name); !errors.Is(err, want) {
 			t.Errorf("ReadFile(%s) = %v, want %v", name, err, want)
 		}
@@ -141,7 +143,7 @@ func TestSliceLines(t *testing.T) {
 func TestListFilesSkipsGitAndCapsResults(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"a.go": "", "b/c.go": "", "b/d.txt": "", ".git/HEAD": "", "vendor/.git/x": ""})
-	p, _ := OpenProject(dir)
+	p, _ := Open(dir)
 	ctx := context.Background()
 	got, trunc, err := p.ListFiles(ctx, "", "", 0)
 	if err != nil || strings.Join(got, ",") != "a.go,b/c.go,b/d.txt" || trunc {
@@ -151,7 +153,7 @@ func TestListFilesSkipsGitAndCapsResults(t *testing.T) {
 	if len(got) != 2 || !trunc {
 		t.Fatalf("limit: %v %v", got, trunc)
 	}
-	if _, _, err := p.ListFiles(ctx, "", "[", 0); !errors.Is(err, ErrInvalid) {
+	if _, _, err := p.ListFiles(ctx, "", "[", 0); !errors.Is(err, errdefs.ErrInvalid) {
 		t.Fatalf("bad glob: %v", err)
 	}
 }
@@ -161,12 +163,12 @@ func TestReadFileRefusesAFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644); err != nil {
 		t.Skip("no FIFOs here: ", err)
 	}
-	p, _ := OpenProject(dir)
+	p, _ := Open(dir)
 	done := make(chan error, 1)
 	go func() { _, err := p.ReadFile("pipe"); done <- err }()
 	select {
 	case err := <-done:
-		if !errors.Is(err, ErrInvalid) {
+		if !errors.Is(err, errdefs.ErrInvalid) {
 			t.Fatalf("ReadFile(pipe) = %v, want ErrInvalid", err)
 		}
 	case <-time.After(5 * time.Second):

@@ -1,4 +1,4 @@
-package app
+package store
 
 import (
 	"errors"
@@ -10,10 +10,13 @@ import (
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
+
+	"trestle/app/errdefs"
+	"trestle/app/permission"
 )
 
 func TestSettingsRoundTripAndValidate(t *testing.T) {
-	s, err := OpenStore(filepath.Join(t.TempDir(), "state.db"))
+	s, err := Open(filepath.Join(t.TempDir(), "state.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,24 +40,24 @@ func TestSettingsRoundTripAndValidate(t *testing.T) {
 		{TabWidth: 4, Theme: ThemeDark, EvalMemoryMiB: -1},
 	}
 	for _, b := range bad {
-		if err := s.SaveSettings(b); !errors.Is(err, ErrInvalid) {
+		if err := s.SaveSettings(b); !errors.Is(err, errdefs.ErrInvalid) {
 			t.Errorf("SaveSettings(%+v) = %v, want ErrInvalid", b, err)
 		}
 	}
 }
 
 func TestProjectStateAndRecent(t *testing.T) {
-	s, _ := OpenStore(filepath.Join(t.TempDir(), "state.db"))
+	s, _ := Open(filepath.Join(t.TempDir(), "state.db"))
 	a, b := t.TempDir(), t.TempDir()
-	st := ProjectState{Policy: PolicyAllow, Width: 900, Tabs: []string{"main.go"}, ActiveTab: "main.go"}
+	st := ProjectState{Policy: permission.PolicyAllow, Width: 900, Tabs: []string{"main.go"}, ActiveTab: "main.go"}
 	if err := s.SaveProjectState(a, st); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.ProjectState(a)
-	if err != nil || got.Policy != PolicyAllow || got.Tabs[0] != "main.go" || got.Width != 900 {
+	if err != nil || got.Policy != permission.PolicyAllow || got.Tabs[0] != "main.go" || got.Width != 900 {
 		t.Fatalf("got %+v %v", got, err)
 	}
-	if err := s.SaveProjectState(a, ProjectState{Policy: "sometimes"}); !errors.Is(err, ErrInvalid) {
+	if err := s.SaveProjectState(a, ProjectState{Policy: "sometimes"}); !errors.Is(err, errdefs.ErrInvalid) {
 		t.Fatalf("bad policy: %v", err)
 	}
 	if got, _ := s.ProjectState(b); got.Policy != "" {
@@ -73,7 +76,7 @@ func TestProjectStateAndRecent(t *testing.T) {
 // the same time neither blocks this one for long nor loses writes.
 func TestStoreSharedByTwoProcesses(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.db")
-	if _, err := OpenStore(path); err != nil {
+	if _, err := Open(path); err != nil {
 		t.Fatal(err)
 	}
 	const n = 30
@@ -83,7 +86,7 @@ func TestStoreSharedByTwoProcesses(t *testing.T) {
 	var childErr error
 	var childOut []byte
 	wg.Go(func() { childOut, childErr = cmd.CombinedOutput() })
-	s, _ := OpenStore(path)
+	s, _ := Open(path)
 	for i := range n {
 		if err := s.TouchProject(fmt.Sprintf("/parent/%d", i)); err != nil {
 			t.Fatalf("parent write %d: %v", i, err)
@@ -109,7 +112,7 @@ func TestStoreHelperProcess(t *testing.T) {
 	if path == "" {
 		t.Skip("helper process only")
 	}
-	s, err := OpenStore(path)
+	s, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package app
+package store
 
 import (
 	"errors"
@@ -8,15 +8,17 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"trestle/app/errdefs"
 )
 
 func TestStoreRemembersLastProject(t *testing.T) {
 	dir := t.TempDir()
-	s, err := OpenStore(filepath.Join(dir, "state.db"))
+	s, err := Open(filepath.Join(dir, "state.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.LastProject(); !errors.Is(err, ErrNotFound) {
+	if _, err := s.LastProject(); !errors.Is(err, errdefs.ErrNotFound) {
 		t.Fatalf("empty store: %v", err)
 	}
 	a, b := t.TempDir(), t.TempDir()
@@ -38,7 +40,7 @@ func TestStoreMovesCorruptFileAside(t *testing.T) {
 	if err := os.WriteFile(path, make([]byte, 8192), 0o600); err != nil { // zeroes: not a bbolt file
 		t.Fatal(err)
 	}
-	s, err := OpenStore(path)
+	s, err := Open(path)
 	if err != nil {
 		t.Fatalf("open corrupt store: %v", err)
 	}
@@ -48,27 +50,6 @@ func TestStoreMovesCorruptFileAside(t *testing.T) {
 	aside, _ := filepath.Glob(path + ".corrupt-*")
 	if len(aside) != 1 || s.Recovered() != aside[0] {
 		t.Fatalf("corrupt copies: %v, Recovered %q", aside, s.Recovered())
-	}
-}
-
-func TestWriteScratchKeepsEditsAndDropsTmpl(t *testing.T) {
-	dir := t.TempDir()
-	src := filepath.Join(t.TempDir(), "src")
-	writeFiles(t, src, map[string]string{"go.mod.tmpl": "module scratch\n", "main.go.tmpl": "package main\n"})
-	fsys := os.DirFS(src)
-	if err := WriteScratch(fsys, dir); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte("edited"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteScratch(fsys, dir); err != nil {
-		t.Fatal(err)
-	}
-	got, _ := os.ReadFile(filepath.Join(dir, "main.go"))
-	mod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-	if string(got) != "edited" || string(mod) != "module scratch\n" || err != nil {
-		t.Fatalf("main.go %q, go.mod %q %v", got, mod, err)
 	}
 }
 
@@ -86,7 +67,7 @@ func TestConfigDirOverride(t *testing.T) {
 
 func TestStoreHeldByAnotherOpenerIsBusyNotHung(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.db")
-	s, err := OpenStore(path)
+	s, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,10 +78,10 @@ func TestStoreHeldByAnotherOpenerIsBusyNotHung(t *testing.T) {
 	defer held.Close()
 	start := time.Now()
 	err = s.TouchProject("/x")
-	if !errors.Is(err, ErrBusy) {
+	if !errors.Is(err, errdefs.ErrBusy) {
 		t.Fatalf("got %v, want ErrBusy", err)
 	}
-	if d := time.Since(start); d > StoreLockWait+2*time.Second {
+	if d := time.Since(start); d > LockWait+2*time.Second {
 		t.Fatalf("waited %v", d)
 	}
 }

@@ -1,4 +1,4 @@
-package app
+package project
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"trestle/app/errdefs"
 )
 
 // gitProject is a project with a .git folder holding a credential, a
@@ -38,7 +40,7 @@ func gitProject(t *testing.T) *Project {
 			t.Fatal(err)
 		}
 	}
-	p, err := OpenProject(root)
+	p, err := Open(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,10 +60,10 @@ func TestResolveShownRefusesGitMetadata(t *testing.T) {
 	for _, name := range refused {
 		t.Run(name, func(t *testing.T) {
 			_, err := p.ResolveShown(name)
-			if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), ".git") {
+			if !errors.Is(err, errdefs.ErrRefused) || !strings.Contains(err.Error(), ".git") {
 				t.Fatalf("ResolveShown(%q) = %v, want refused naming .git", name, err)
 			}
-			if _, err := p.ReadFile(name); !errors.Is(err, ErrRefused) {
+			if _, err := p.ReadFile(name); !errors.Is(err, errdefs.ErrRefused) {
 				t.Fatalf("ReadFile(%q) = %v, want refused", name, err)
 			}
 		})
@@ -81,11 +83,11 @@ func TestResolveRefusesAGitDirInsideTheProject(t *testing.T) {
 	os.MkdirAll(filepath.Join(root, "store"), 0o755)
 	os.WriteFile(filepath.Join(root, "store", "config"), []byte("[remote]\n\turl = https://u:secret@h/r\n"), 0o644)
 	os.WriteFile(filepath.Join(root, ".git"), []byte("gitdir: store\n"), 0o644)
-	p, err := OpenProject(root)
+	p, err := Open(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.ReadFile("store/config"); !errors.Is(err, ErrRefused) {
+	if _, err := p.ReadFile("store/config"); !errors.Is(err, errdefs.ErrRefused) {
 		t.Fatalf("ReadFile(store/config) = %v, want refused: it is the repository", err)
 	}
 }
@@ -102,7 +104,7 @@ func TestListFilesSkipsGitInAnyCase(t *testing.T) {
 		}
 	}
 	for _, under := range []string{".git", ".git/refs", ".GIT", "gitlink"} {
-		if _, _, err := p.ListFiles(context.Background(), under, "", 0); !errors.Is(err, ErrRefused) {
+		if _, _, err := p.ListFiles(context.Background(), under, "", 0); !errors.Is(err, errdefs.ErrRefused) {
 			t.Errorf("ListFiles(%q) = %v, want refused", under, err)
 		}
 	}

@@ -1,4 +1,4 @@
-package app
+package store
 
 import (
 	"errors"
@@ -10,12 +10,14 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
+
+	"trestle/app/errdefs"
 )
 
-// StoreLockWait bounds how long an operation waits for another Trestle
+// LockWait bounds how long an operation waits for another Trestle
 // process that holds the store: long enough for its short transaction to
 // finish, short enough that nobody notices a stall.
-const StoreLockWait = 2 * time.Second
+const LockWait = 2 * time.Second
 
 // Bucket names. Every bucket is created right after open.
 var (
@@ -36,10 +38,10 @@ type Store struct {
 	recovered atomic.Pointer[string] // where a corrupt file was moved
 }
 
-// OpenStore returns the store at path, creating the file and its folder.
+// Open returns the store at path, creating the file and its folder.
 // A file that is not a bbolt database (truncated, corrupted) is moved aside
 // to path.corrupt-<time> and a new one is started, so Trestle still starts.
-func OpenStore(path string) (*Store, error) {
+func Open(path string) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("create store folder: %w", err)
 	}
@@ -66,7 +68,7 @@ func (s *Store) Path() string { return s.path }
 // processes run at once) or for writing (an exclusive lock). Opening for
 // writing moves a corrupt file aside and starts a new one.
 func (s *Store) open(readOnly bool) (*bolt.DB, error) {
-	opts := &bolt.Options{Timeout: StoreLockWait, ReadOnly: readOnly}
+	opts := &bolt.Options{Timeout: LockWait, ReadOnly: readOnly}
 	db, err := bolt.Open(s.path, 0o600, opts)
 	if err != nil && !readOnly && isCorrupt(err) {
 		aside := fmt.Sprintf("%s.corrupt-%s", s.path, time.Now().Format("20060102-150405"))
@@ -77,7 +79,7 @@ func (s *Store) open(readOnly bool) (*bolt.DB, error) {
 		db, err = bolt.Open(s.path, 0o600, opts)
 	}
 	if errors.Is(err, bolterrors.ErrTimeout) {
-		return nil, fmt.Errorf("open store %s: another process held it for %s: %w", s.path, StoreLockWait, ErrBusy)
+		return nil, fmt.Errorf("open store %s: another process held it for %s: %w", s.path, LockWait, errdefs.ErrBusy)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", s.path, err)
@@ -145,28 +147,4 @@ func (s *Store) viewOnce(fn func(*bolt.Tx) error) error {
 		}
 		return fn(tx)
 	})
-}
-
-// TouchProject records dir as opened now.
-func (s *Store) TouchProject(dir string) error {
-	err := s.update(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketRecent).Put([]byte(dir), []byte(time.Now().UTC().Format(time.RFC3339Nano)))
-	})
-	if err != nil {
-		return fmt.Errorf("record recent project %s: %w", dir, err)
-	}
-	return nil
-}
-
-// LastProject returns the most recently opened project that still exists,
-// or ErrNotFound.
-func (s *Store) LastProject() (string, error) {
-	dirs, err := s.RecentProjects()
-	if err != nil {
-		return "", err
-	}
-	if len(dirs) == 0 {
-		return "", fmt.Errorf("no recent project: %w", ErrNotFound)
-	}
-	return dirs[0], nil
 }

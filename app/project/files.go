@@ -1,0 +1,117 @@
+package project
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+
+	"trestle/app/errdefs"
+)
+
+// Limits on what a project read or listing may return.
+const (
+	// MaxReadBytes is the largest file ReadFile returns: bigger files are
+	// generated data or logs, and sending them to an agent costs more than it helps.
+	MaxReadBytes = 8 << 20
+	// DefaultListLimit and MaxListLimit bound ListFiles.
+	DefaultListLimit = 1000
+	MaxListLimit     = 20000
+)
+
+// FileText is the text of one project file.
+type FileText struct {
+	Path   string // project-relative, forward slashes
+	Text   string
+	Lines  int
+	SHA256 string // hex of the bytes of Text
+}
+
+// NewFileText describes text as the content of the project file rel.
+func NewFileText(rel, text string) FileText {
+	sum := sha256.Sum256([]byte(text))
+	return FileText{Path: rel, Text: text, Lines: CountLines(text), SHA256: hex.EncodeToString(sum[:])}
+}
+
+// ReadFile confines name (ResolveShown) and reads it from disk (Read).
+// A caller that already holds the Path calls Read.
+func (p *Project) ReadFile(name string) (FileText, error) {
+	cp, err := p.ResolveShown(name)
+	if err != nil {
+		return FileText{}, err
+	}
+	return p.Read(cp)
+}
+
+// Read reads a project file from disk. It refuses the zero Path, git's
+// metadata (see ResolveShown), folders, binary files (a NUL byte in the
+// first 8 KiB) and files over MaxReadBytes.
+func (p *Project) Read(cp Path) (FileText, error) {
+	if cp.IsZero() {
+		return FileText{}, fmt.Errorf("read: no path was resolved: %w", errdefs.ErrInvalid)
+	}
+	if err := cp.Shown(); err != nil {
+		return FileText{}, err
+	}
+	rel, abs := cp.rel, cp.abs
+	info, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return FileText{}, fmt.Errorf("read %s: no such file: %w", rel, errdefs.ErrNotFound)
+	case err != nil:
+		return FileText{}, fmt.Errorf("read %s: %w", rel, err)
+	case info.IsDir():
+		return FileText{}, fmt.Errorf("read %s: it is a folder; list it with trestle_files: %w", rel, errdefs.ErrInvalid)
+	case !info.Mode().IsRegular(): // a FIFO or device would block the read, or never end
+		return FileText{}, fmt.Errorf("read %s: not a regular file (%v): %w", rel, info.Mode().Type(), errdefs.ErrInvalid)
+	case info.Size() > MaxReadBytes:
+		return FileText{}, fmt.Errorf("read %s: %d bytes is over the %d byte limit: %w", rel, info.Size(), MaxReadBytes, errdefs.ErrTooLarge)
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return FileText{}, fmt.Errorf("read %s: %w", rel, err)
+	}
+	if IsBinary(data) {
+		return FileText{}, fmt.Errorf("read %s: binary file (NUL bytes), not text: %w", rel, errdefs.ErrInvalid)
+	}
+	return NewFileText(rel, string(data)), nil
+}
+
+// IsBinary reports whether data looks binary: a NUL byte in its first 8 KiB.
+func IsBinary(data []byte) bool {
+	head := data[:min(len(data), 8<<10)]
+	return strings.IndexByte(string(head), 0) >= 0
+}
+
+// CountLines counts lines the way an editor shows them: "" is one empty
+// line, and a final newline does not start a counted line.
+func CountLines(text string) int {
+	n := strings.Count(text, "\n")
+	if !strings.HasSuffix(text, "\n") || text == "" {
+		n++
+	}
+	return n
+}
+
+// SliceLines returns lines start..end (1-based, inclusive) of text. end 0
+// means to the last line; an end past the last line is clamped.
+func SliceLines(text string, start, end int) (string, error) {
+	total := CountLines(text)
+	if start < 1 {
+		start = 1
+	}
+	if end == 0 || end > total {
+		end = total
+	}
+	if start > total {
+		return "", fmt.Errorf("start_line %d is past the last line (%d): %w", start, total, errdefs.ErrInvalid)
+	}
+	if end < start {
+		return "", fmt.Errorf("end_line %d is before start_line %d: %w", end, start, errdefs.ErrInvalid)
+	}
+	lines := strings.SplitAfter(text, "\n")
+	return strings.Join(lines[start-1:end], ""), nil
+}
