@@ -13,8 +13,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"trestle/app"
 	"trestle/app/lsp"
+	"trestle/app/project"
 	"trestle/app/textbuf"
 )
 
@@ -177,7 +177,7 @@ func (r *renameRecord) paths() []string {
 // before the rename (undo true), after checking that the disk holds the
 // other one; on a failure it puts back what it wrote and names the file.
 // It does file I/O: never on the main goroutine.
-func writeRenamed(p *app.Project, files []renamedFile, undo bool) error {
+func writeRenamed(p *project.Project, files []renamedFile, undo bool) error {
 	pick := func(f renamedFile) (want, put string) {
 		if undo {
 			return f.new, f.old
@@ -204,12 +204,12 @@ func writeRenamed(p *app.Project, files []renamedFile, undo bool) error {
 // errChangedOnDisk: a file no longer holds the text a rename left or found.
 var errChangedOnDisk = errors.New("changed on disk")
 
-func checkDisk(p *app.Project, rel, want string) error {
-	abs, err := p.Resolve(rel)
+func checkDisk(p *project.Project, rel, want string) error {
+	cp, err := p.Resolve(rel)
 	if err != nil {
 		return fmt.Errorf("%s: %w", rel, err)
 	}
-	b, err := os.ReadFile(abs)
+	b, err := os.ReadFile(cp.Abs())
 	if err != nil {
 		return fmt.Errorf("read %s: %w", rel, err)
 	}
