@@ -74,9 +74,15 @@ func (w *Window) renameAt(path string, pos lsp.Position, current string) {
 }
 
 // rename has gopls compute renaming the identifier at pos in path to
-// newName, off the main goroutine, and applies it (applyRename).
+// newName, off the main goroutine, and applies it (applyRename). Main
+// goroutine only.
 func (w *Window) rename(path string, pos lsp.Position, newName string) {
 	client, do := w.gopls.client, w.gopls.do
+	for _, t := range w.tabs.byItem { // gopls renames the text as it is now in every editor
+		if t.view != nil && t.view.intel != nil {
+			t.view.intel.sendNow()
+		}
+	}
 	w.loading.Go(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), renameTimeout)
 		defer cancel()

@@ -153,3 +153,24 @@ func TestUndoRenameRefusesAChangedFile(t *testing.T) {
 	menuAction(t, w, "Edit", "Undo Rename")()
 	drainUntil(t, w, q, "the undone rename", func() bool { return restored(t, w, main, lib) })
 }
+
+// TestRenameTakesEveryEditorsText: text typed in another editor a moment
+// before F2 (not yet sent to gopls by its debounce) is renamed as typed,
+// not refused as changed.
+func TestRenameTakesEveryEditorsText(t *testing.T) {
+	w, q := goplsWindowOn(t, map[string]string{"main.go": renameMain, "lib.go": goplsLib, "use.go": renameUse})
+	main, lib := openGoEditor(t, w, "main.go"), openGoEditor(t, w, "lib.go")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	if err := w.gopls.client.Settle(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	typeAt(lib, 5, 1, "var four = Double(2)\n")
+	w.rename("main.go", lsp.Position{Line: 5, Col: 6}, "Twice")
+	drainUntil(t, w, q, "the rename", func() bool {
+		return strings.Contains(w.status.message.Text, "Rename") || main.buf.Line(4) == "\t_ = Twice(x)"
+	})
+	if !strings.Contains(lib.buf.Text(), "var four = Twice(2)") || main.buf.Line(4) != "\t_ = Twice(x)" {
+		t.Fatalf("rename with lib.go's typed text: status %q, lib.go %q", w.status.message.Text, lib.buf.Text())
+	}
+}
