@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"trestle/app/lsp"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -341,10 +342,8 @@ func goplsChild(tb testing.TB, pid int) int {
 // bbolt, fsnotify and GOROOT/src/net/http (which gopls loads as part of
 // the standard library's module).
 func BenchmarkGoplsRSS(b *testing.B) {
-	if _, err := exec.LookPath("gopls"); err != nil {
-		if _, err := os.Stat(filepath.Join(os.Getenv("HOME"), "go", "bin", "gopls")); err != nil {
-			b.Skip("gopls is not installed")
-		}
+	if _, err := lsp.Find(context.Background(), ""); err != nil {
+		b.Skip(err)
 	}
 	cases := []struct {
 		name, file string
