@@ -11,6 +11,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
 	"trestle/app/lsp"
@@ -268,9 +269,13 @@ func (w *Window) renameBufferEdited(e *editor) {
 	}
 }
 
+// undoRenameKey is Undo Rename's shortcut: Ctrl+Alt+Z (Ctrl+Z in an
+// editor the rename changed does it too).
+var undoRenameKey = &desktop.CustomShortcut{KeyName: fyne.KeyZ, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierAlt}
+
 // renameMenuItems are the Edit menu's rename entries.
 func (w *Window) renameMenuItems() []*fyne.MenuItem {
-	return []*fyne.MenuItem{fyne.NewMenuItemSeparator(), fyne.NewMenuItem("Undo Rename", func() {
+	return []*fyne.MenuItem{fyne.NewMenuItemSeparator(), menuItem("Undo Rename", undoRenameKey, func() {
 		if w.gopls == nil {
 			w.status.notify("Nothing to undo: no rename was made (Go intelligence is off)")
 			return
