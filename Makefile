@@ -4,7 +4,7 @@ BIN     := bin/trestle
 DIR     ?=
 # Packages without cgo or Fyne: tested with the race detector (and ui too,
 # whose Fyne build with -race costs a few more minutes on a cold machine).
-PURE    := ./app/... ./registry/... ./mcpbridge/... ./assets/...
+PURE    := ./app/... ./registry/... ./mcpbridge/... ./assets/... ./internal/...
 
 .PHONY: all deps test-deps client-deps build run test check bench fuzz clean
 

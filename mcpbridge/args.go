@@ -210,15 +210,19 @@ func quoteValue(v any) string {
 	return string(b)
 }
 
-// decodeArgs decodes a call's arguments into T. Errors name the argument
+// decodeArgs decodes a call's arguments (raw JSON, or a decoded value)
+// into T. Errors name the argument
 // and what it must be, never a Go type.
 func decodeArgs[T any](args any, into *T) string {
 	if args == nil {
 		return ""
 	}
-	raw, err := json.Marshal(args)
-	if err != nil {
-		return "the arguments are not valid JSON"
+	raw, ok := args.(json.RawMessage)
+	if !ok {
+		var err error
+		if raw, err = json.Marshal(args); err != nil {
+			return "the arguments are not valid JSON"
+		}
 	}
 	if err := json.Unmarshal(raw, into); err != nil {
 		return decodeProblem(err)

@@ -38,15 +38,26 @@ func (e *FullError) Error() string {
 	return fmt.Sprintf("refused: %d agents are attached to the window", e.Attached)
 }
 
-// Attach is the --mcp-attach bridge: it connects to the window at addr,
-// sends the token line and waits for the window's welcome (nothing of the
-// client's is sent to a process that does not answer as the window does),
-// then copies bytes both ways without decoding them. When stdin ends it
+// Attach is the --mcp-attach bridge. It connects to the window at addr
+// only once the client has sent its first byte: the window closes a
+// connection that gave the token but sends no initialize within its bound
+// (5 s), and an MCP client may well start the bridge and wait longer than
+// that before it initializes. It then runs the handshake (nothing of the
+// client's is sent to a process that does not answer as the window does)
+// and copies bytes both ways without decoding them. When stdin ends it
 // half-closes the socket and waits for the remaining replies, returning
-// nil. When the window goes first it returns an error wrapping
-// ErrWindowGone; a refused token is a *registry.RefusedError, a silent or
-// foreign listener registry.ErrNotTrestle, a full window a *FullError.
+// nil; stdin that ends before any byte is nil without a connection. When
+// the window goes first it returns an error wrapping ErrWindowGone; a
+// refused token is a *registry.RefusedError, a silent or foreign listener
+// registry.ErrNotTrestle, a full window a *FullError.
 func Attach(ctx context.Context, addr, token string, stdin io.Reader, stdout io.Writer) error {
+	in := bufio.NewReaderSize(stdin, readBuffer)
+	switch err := firstByte(ctx, in); {
+	case errors.Is(err, io.EOF):
+		return nil // the client said nothing: there is nothing to bridge
+	case err != nil:
+		return err
+	}
 	conn, welcome, err := greet(ctx, addr, token)
 	if err != nil {
 		return err
@@ -57,7 +68,7 @@ func Attach(ctx context.Context, addr, token string, stdin io.Reader, stdout io.
 
 	var stdinEnded atomic.Bool
 	go func() {
-		io.Copy(conn, stdin)
+		io.Copy(conn, in)
 		stdinEnded.Store(true) // before the half-close, so the window's close after it reads as normal
 		conn.CloseWrite()
 	}()
@@ -73,6 +84,26 @@ func Attach(ctx context.Context, addr, token string, stdin io.Reader, stdout io.
 		return fmt.Errorf("copy the window's replies to stdout: %w", copyErr)
 	}
 	return nil
+}
+
+// firstByte waits until in has a byte to read, stdin ends (io.EOF) or ctx
+// ends. A read that ctx abandons goes on in the background until stdin
+// gives something or closes; the process is ending by then.
+func firstByte(ctx context.Context, in *bufio.Reader) error {
+	peeked := make(chan error, 1)
+	go func() {
+		_, err := in.Peek(1)
+		peeked <- err
+	}()
+	select {
+	case err := <-peeked:
+		if err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("read the client's first message from stdin: %w", err)
+		}
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // greet connects to the window at addr and runs the handshake, trying
@@ -101,11 +132,4 @@ func greet(ctx context.Context, addr, token string) (*net.TCPConn, registry.Welc
 			return nil, registry.Welcome{}, ctx.Err()
 		}
 	}
-}
-
-// ServeStdio serves one MCP session over r and w (the --mcp mode) until r
-// ends and every request has been answered.
-func ServeStdio(ctx context.Context, srv *Server, r io.Reader, w io.Writer) error {
-	sess := newSession("stdio", nil)
-	return serveSession(ctx, srv.mcp, sess, stream{r: bufio.NewReaderSize(r, readBuffer), w: w}, srv.logger)
 }

@@ -3,7 +3,12 @@ package mcpbridge
 import (
 	"context"
 	"encoding/json"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 )
 
 // BenchmarkHandleMessagePing is mcp-go's own cost for a ping.
@@ -21,9 +26,13 @@ func BenchmarkListenerRoundTrip(b *testing.B) {
 	for _, bc := range []struct{ name, line string }{
 		{"ping", `{"jsonrpc":"2.0","id":2,"method":"ping"}`},
 		{"files", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"trestle_files","arguments":{"under":"pkg"}}}`},
+		// a 256 KiB argument to a tool that only measures it: what
+		// decoding a line costs, with little else
+		{"size_256k", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"test_size","arguments":{"text":"` +
+			strings.Repeat("a", 256<<10) + `"}}}`},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			l := startListener(b)
+			l := startListenerWith(b, nil, func(l *Listener) { l.srv.AddTools(sizeTool()) })
 			rc := dialAuth(b, l)
 			rc.initialize("bench")
 			for b.Loop() {
@@ -32,4 +41,15 @@ func BenchmarkListenerRoundTrip(b *testing.B) {
 			}
 		})
 	}
+}
+
+// sizeTool answers the length of its text argument, through typed as
+// every Trestle tool is.
+func sizeTool() server.ServerTool {
+	tool := mcp.NewTool("test_size", mcp.WithString("text"))
+	return server.ServerTool{Tool: tool, Handler: typed(func(_ context.Context, p struct {
+		Text string `json:"text"`
+	}) *mcp.CallToolResult {
+		return mcp.NewToolResultText(strconv.Itoa(len(p.Text)))
+	})}
 }

@@ -17,13 +17,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"trestle/app/changeset"
-	"trestle/app/eval"
-	"trestle/app/lsp"
-	"trestle/app/services"
-	"trestle/app/store"
-	"trestle/app/task"
 )
 
 // The message loop under hostile input: FuzzSessionLines feeds arbitrary
@@ -353,14 +346,8 @@ func TestWrongArgumentTypes(t *testing.T) {
 func allToolsServer(t *testing.T) *Server {
 	t.Helper()
 	p := newTestProject(t)
-	db, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sv := services.Services{Eval: eval.NewManager(eval.ManagerOptions{Root: p.Root}), Tasks: task.NewRunner(p.Root),
-		ChangeSets: changeset.NewManager(db, p), LSP: lsp.New(lsp.Config{Root: p.Root})}
 	return NewServer(Options{Project: p, Window: definitionsOnly{}, Version: "test", Logger: log.New(io.Discard, "", 0),
-		Services: sv, Stall: func(time.Duration) {}, ApplyAsPerson: func(context.Context, string) error { return nil }})
+		Services: everyService(t, p), Stall: func(time.Duration) {}, ApplyAsPerson: func(context.Context, string) error { return nil }})
 }
 
 // TestSessionSurvivesHostileInput runs every seed, and the inputs too big

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"trestle/app/changeset"
 	"trestle/app/eval"
@@ -227,12 +228,16 @@ func TestDiagnosticsIncludeGoplsForUnsavedText(t *testing.T) {
 	win := unsavedWindow{path: "main.go", text: edited}
 	c := connectStdio(t, NewServer(Options{Project: project, Window: win, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv}), "diag-test")
 	var live []any
-	for attempt := 0; attempt < 20 && len(live) == 0; attempt++ { // gopls may still be diagnosing
+	// gopls may still be loading the module: ask again until it has diagnosed
+	// the unsaved text, within a bound generous for a loaded machine.
+	for deadline := time.Now().Add(60 * time.Second); len(live) == 0 && time.Now().Before(deadline); {
 		res, sc := callTool(t, c, "trestle_diagnostics", map[string]any{})
 		if res.IsError {
 			t.Fatalf("diagnostics: %s", textOf(res))
 		}
-		live, _ = sc["live"].([]any)
+		if live, _ = sc["live"].([]any); len(live) == 0 {
+			time.Sleep(50 * time.Millisecond) // polling interval, not a synchronisation
+		}
 	}
 	if len(live) == 0 {
 		t.Fatal("no live diagnostics for the unsaved type error")

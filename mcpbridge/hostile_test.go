@@ -42,22 +42,12 @@ func startCountingListener(t *testing.T, handshake time.Duration) countingListen
 		calls.Add(1)
 		return mcp.NewToolResultText("counted"), nil
 	})
-	token, err := NewToken()
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := srv.Listen(token)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if handshake > 0 {
-		l.handshakeTimeout = handshake
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan struct{})
-	go func() { l.Serve(ctx); close(served) }()
-	t.Cleanup(func() { cancel(); <-served })
-	return countingListener{testListener{l, token, srv.opts.Project.Root}, &calls}
+	tl := serveListener(t, srv, func(l *Listener) {
+		if handshake > 0 {
+			l.handshakeTimeout = handshake
+		}
+	})
+	return countingListener{tl, &calls}
 }
 
 // hostileCalls are what an intruder sends after its first line: an

@@ -67,32 +67,17 @@ func startListenerWith(t testing.TB, b *blocker, setup func(*Listener)) testList
 	if b != nil {
 		srv.MCP().AddTools(b.tool())
 	}
-	token, err := NewToken()
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := srv.Listen(token)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if setup != nil {
-		setup(l)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan struct{})
-	go func() { l.Serve(ctx); close(served) }()
-	t.Cleanup(func() {
-		if b != nil {
+	tl := serveListener(t, srv, setup)
+	if b != nil {
+		t.Cleanup(func() { // before the serve's cleanup (they run last first): free blocked calls
 			select {
 			case <-b.release:
 			default:
 				close(b.release)
 			}
-		}
-		cancel()
-		<-served
-	})
-	return testListener{l, token, project.Root}
+		})
+	}
+	return tl
 }
 
 // session is the listener's session id.
@@ -105,18 +90,6 @@ func (l *Listener) session(t testing.TB, id string) *session {
 		t.Fatalf("no session %s", id)
 	}
 	return s
-}
-
-// waitFor polls cond every few milliseconds until it holds or d passes.
-func waitFor(t testing.TB, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("after %v: %s", d, what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }
 
 // TestListenerCapsUnauthenticatedConnections holds maxPending connections

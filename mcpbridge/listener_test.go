@@ -7,10 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log"
 	"net"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -21,30 +18,20 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"trestle/app/project"
+	"trestle/internal/testfix"
 	"trestle/registry"
 )
 
 // newTestProject writes a small module and opens it.
 func newTestProject(t testing.TB) *project.Project {
 	t.Helper()
-	dir := t.TempDir()
-	files := map[string]string{
+	p, err := project.Open(testfix.Project(t, map[string]string{
 		"go.mod":          "module example.com/demo\n\ngo 1.22\n",
 		"main.go":         "package main\n\nfunc main() {\n\tprintln(\"hi\")\n}\n",
 		"pkg/util.go":     "package pkg\n",
 		".git/config":     "[core]\n",
 		"docs/readme.txt": "one\ntwo\nthree\n",
-	}
-	for name, text := range files {
-		path := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	p, err := project.Open(dir)
+	}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,11 +67,12 @@ type testListener struct {
 	root  string // the project it serves
 }
 
-func startListener(t testing.TB) testListener {
+func startListener(t testing.TB) testListener { return startListenerWith(t, nil, nil) }
+
+// serveListener starts srv's listener with a new token, configured by
+// setup (when set) before it serves, until the test ends.
+func serveListener(t testing.TB, srv *Server, setup func(*Listener)) testListener {
 	t.Helper()
-	project := newTestProject(t)
-	srv := NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0)})
-	srv.MCP().AddTools(progressTool())
 	token, err := NewToken()
 	if err != nil {
 		t.Fatal(err)
@@ -93,11 +81,11 @@ func startListener(t testing.TB) testListener {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan struct{})
-	go func() { l.Serve(ctx); close(served) }()
-	t.Cleanup(func() { cancel(); <-served })
-	return testListener{l, token, project.Root}
+	if setup != nil {
+		setup(l)
+	}
+	testfix.Serve(t, l.Serve)
+	return testListener{l, token, srv.opts.Project.Root}
 }
 
 // rawConn is a client speaking JSON lines by hand.

@@ -1,36 +1,26 @@
 package mcpbridge
 
 import (
-	"context"
-	"fmt"
 	"os"
-	"os/exec"
 	"testing"
 
-	"trestle/app/eval"
+	"trestle/internal/testfix"
+	"trestle/internal/testfix/testworker"
 )
 
-// workerEnv makes the test binary act as an evaluator worker, as
-// `trestle --eval-worker` does in the real program.
-const workerEnv = "TRESTLE_TEST_EVAL_WORKER"
-
 func TestMain(m *testing.M) {
-	if os.Getenv(workerEnv) == "1" {
-		opts, err := eval.WorkerOptionsFromEnv()
-		if err == nil {
-			err = eval.RunWorker(context.Background(), os.Stdin, os.Stdout, opts)
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
+	testworker.Run() // when an evaluator test started this binary as its worker
 	os.Exit(m.Run())
 }
 
-func testWorkerCommand(string) *exec.Cmd {
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), workerEnv+"=1")
-	return cmd
-}
+// The shared test helpers under this package's short names.
+var (
+	// testWorkerCommand runs evaluations in this test binary as a worker.
+	testWorkerCommand = testworker.Command
+	// callTool calls a tool through an mcp-go client.
+	callTool = testfix.CallTool
+	// textOf is a result's text.
+	textOf = testfix.Text
+	// waitFor waits on a condition under a deadline.
+	waitFor = testfix.Wait
+)

@@ -54,19 +54,7 @@ func gatedListener(t *testing.T, conf string, ask *recordingAsk) (testListener, 
 		Config: func() (projconf.Config, error) { return projconf.Load(project.Root) }}
 	t.Cleanup(sv.Eval.Close)
 	srv := NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv})
-	token, err := NewToken()
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := srv.Listen(token)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan struct{})
-	go func() { l.Serve(ctx); close(served) }()
-	t.Cleanup(func() { cancel(); <-served })
-	return testListener{l, token, project.Root}, gate
+	return serveListener(t, srv, nil), gate
 }
 
 // call sends tools/call and returns its result, skipping notifications.

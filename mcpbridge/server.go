@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"trestle/app/project"
@@ -83,6 +82,14 @@ func NewServer(opts Options) *Server {
 // headless reports whether this is the server without a window (--mcp).
 func (s *Server) headless() bool { return s.opts.Window == nil }
 
+// mode is the server's mode: headless without a window, else the window's.
+func (s *Server) mode() mode {
+	if s.headless() {
+		return headlessMode
+	}
+	return windowMode
+}
+
 // instructions is what the server tells an agent at initialize.
 func (s *Server) instructions() string {
 	if s.headless() {
@@ -134,62 +141,4 @@ func (s *Server) clients() []workbench.Client {
 		return l.Clients()
 	}
 	return []workbench.Client{}
-}
-
-// sessionID is the calling MCP session's id, "" outside a session.
-func sessionID(ctx context.Context) string {
-	if cs := server.ClientSessionFromContext(ctx); cs != nil {
-		return cs.SessionID()
-	}
-	return ""
-}
-
-// clientName is the name the calling client gave at initialize.
-func clientName(ctx context.Context) string {
-	if cs, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
-		if n := cs.GetClientInfo().Name; n != "" {
-			return n
-		}
-	}
-	return "an agent"
-}
-
-// progressTokenKey carries the call's progress token, when it has one.
-type progressTokenKey struct{}
-
-// typed binds a call's arguments to T and hands them to h. Arguments that
-// do not fit T are a problem the model can fix, not a Go error.
-func typed[T any](h func(context.Context, T) *mcp.CallToolResult) server.ToolHandlerFunc {
-	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		var args T
-		if msg := decodeArgs(req.Params.Arguments, &args); msg != "" {
-			return fail(stateProblem, "%s", msg), nil
-		}
-		if m := req.Params.Meta; m != nil && m.ProgressToken != nil {
-			ctx = context.WithValue(ctx, progressTokenKey{}, m.ProgressToken)
-		}
-		return h(ctx, args), nil
-	}
-}
-
-// hints sets every annotation explicitly (mcp-go defaults every tool to
-// destructive and open-world) for a tool that stays inside Trestle.
-func hints(title string, readOnly, destructive, idempotent bool) mcp.ToolOption {
-	return annotate(title, readOnly, destructive, idempotent, false)
-}
-
-// runsCode sets the annotations of a tool that runs the project's code
-// (evaluations, tasks): open-world, since that code may do anything.
-func runsCode(title string, destructive, idempotent bool) mcp.ToolOption {
-	return annotate(title, false, destructive, idempotent, true)
-}
-
-func annotate(title string, readOnly, destructive, idempotent, openWorld bool) mcp.ToolOption {
-	return mcp.WithToolAnnotation(mcp.ToolAnnotation{
-		Title:           title,
-		ReadOnlyHint:    mcp.ToBoolPtr(readOnly),
-		DestructiveHint: mcp.ToBoolPtr(destructive),
-		IdempotentHint:  mcp.ToBoolPtr(idempotent),
-		OpenWorldHint:   mcp.ToBoolPtr(openWorld),
-	})
 }

@@ -33,13 +33,7 @@ func TestAClientThatStopsReadingIsDropped(t *testing.T) {
 			t.Fatalf("the other client waited %v for %v", time.Since(start), m)
 		}
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for len(l.Clients()) != 1 {
-		if time.Now().After(deadline) {
-			t.Fatalf("the stuck client was not dropped: %+v", l.Clients())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitFor(t, 10*time.Second, "the stuck client is dropped", func() bool { return len(l.Clients()) == 1 })
 	if got := l.Clients()[0].Name; got != "other" {
 		t.Fatalf("kept %q", got)
 	}

@@ -6,8 +6,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-
-	"trestle/app/changeset"
 )
 
 // Bounds of waiting for a decision.
@@ -29,8 +27,10 @@ type changeSetParams struct {
 func (s *Server) changeSetTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_change_set",
 		mcp.WithDescription("One change set: its state (pending, applied, partly_applied, rejected, withdrawn, stale, "+
-			"conflict, reverted), each file's state, and the person's decision and reason. With wait_seconds it waits "+
-			`for the decision. e.g. {"id":"cs-3","wait_seconds":120}`),
+			"conflict, reverted), each file's and each hunk's outcome (the person may accept some hunks and reject "+
+			"others, with a reason), whether the person edited your proposed text before applying (with the diff "+
+			"from your text to theirs), and its history (every apply, reject, revert and undo). With wait_seconds it "+
+			`waits for the decision. e.g. {"id":"cs-3","wait_seconds":120}`),
 		mcp.WithInputSchema[changeSetParams](),
 		results[changeSetResult](),
 		hints("Look at a change set", true, false, true),
@@ -64,73 +64,9 @@ func (s *Server) changeSet(ctx context.Context, p changeSetParams) *mcp.CallTool
 			lastNote = time.Now()
 		}
 	}
-	return done(summarizeChangeSet(cs), "%s", describeChangeSet(cs))
-}
-
-type changeSetsParams struct {
-	State string `json:"state,omitempty" jsonschema:"only change sets in this state (pending, applied, rejected, ...); empty for all"`
-}
-
-// changeSetStates are the states trestle_change_sets filters by.
-var changeSetStates = []string{changeset.StatePending, changeset.StateApplied, changeset.StatePartlyApplied,
-	changeset.StateRejected, changeset.StateWithdrawn, changeset.StateStale, changeset.StateConflict, changeset.StateReverted}
-
-type changeSetsResult struct {
-	State      string            `json:"state"`
-	ChangeSets []changeSetResult `json:"change_sets"`
-}
-
-func (s *Server) changeSetsTool() server.ServerTool {
-	tool := mcp.NewTool("trestle_change_sets",
-		mcp.WithDescription("Lists this project's change sets, newest first, optionally by state. "+
-			`e.g. {"state":"pending"}`),
-		mcp.WithInputSchema[changeSetsParams](),
-		withEnum("state", changeSetStates...),
-		results[changeSetsResult](),
-		hints("List change sets", true, false, true),
-	)
-	return server.ServerTool{Tool: tool, Handler: typed(s.changeSets)}
-}
-
-func (s *Server) changeSets(_ context.Context, p changeSetsParams) *mcp.CallToolResult {
-	list, err := s.opts.Services.ChangeSets.List(p.State)
+	full, err := m.Full(p.ID)
 	if err != nil {
 		return failErr(err)
 	}
-	res := changeSetsResult{State: stateDone, ChangeSets: []changeSetResult{}}
-	text := ""
-	for _, cs := range list {
-		res.ChangeSets = append(res.ChangeSets, summarizeChangeSet(cs))
-		text += describeChangeSet(cs) + "\n"
-	}
-	if text == "" {
-		text = "No change sets."
-	}
-	return done(res, "%s", text)
-}
-
-type withdrawParams struct {
-	ID string `json:"id" jsonschema:"the change set id, e.g. cs-3"`
-}
-
-func (s *Server) withdrawTool() server.ServerTool {
-	tool := mcp.NewTool("trestle_change_set_withdraw",
-		mcp.WithDescription("Withdraws a change set you proposed that the person has not decided on yet, e.g. "+
-			`before proposing a better one. e.g. {"id":"cs-3"}`),
-		mcp.WithInputSchema[withdrawParams](),
-		results[changeSetResult](),
-		hints("Withdraw a change set", false, false, true),
-	)
-	return server.ServerTool{Tool: tool, Handler: typed(s.withdraw)}
-}
-
-func (s *Server) withdraw(_ context.Context, p withdrawParams) *mcp.CallToolResult {
-	cs, err := s.opts.Services.ChangeSets.Withdraw(p.ID)
-	if err != nil {
-		return failErr(err)
-	}
-	if a := s.opts.Activity; a != nil {
-		a.ChangeSetProposed(cs) // the view refreshes the same way
-	}
-	return done(summarizeChangeSet(cs), "Withdrew %s.\n%s", cs.ID, describeChangeSet(cs))
+	return done(detailChangeSet(full), "%s", describeDetail(full))
 }

@@ -6,9 +6,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-
-	"trestle/app/errdefs"
-	"trestle/app/project"
 )
 
 type filesParams struct {
@@ -49,25 +46,3 @@ func (s *Server) files(ctx context.Context, p filesParams) *mcp.CallToolResult {
 	}
 	return done(res, "%s%s", strings.Join(files, "\n"), more)
 }
-
-// projectPath confines a path argument, once for the call: pass the Path
-// on rather than its name.
-func (s *Server) projectPath(name string) (project.Path, error) {
-	if name == "" {
-		return project.Path{}, errMissingPath
-	}
-	return s.opts.Project.ResolveShown(name)
-}
-
-// projectRel confines a path argument and returns it project-relative.
-func (s *Server) projectRel(name string) (string, error) {
-	cp, err := s.projectPath(name)
-	return cp.Rel(), err
-}
-
-var errMissingPath = &argError{"path is required, relative to the project root, e.g. \"main.go\""}
-
-type argError struct{ msg string }
-
-func (e *argError) Error() string { return e.msg }
-func (e *argError) Unwrap() error { return errdefs.ErrInvalid }

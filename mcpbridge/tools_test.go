@@ -75,29 +75,6 @@ func connectStdioInit(t *testing.T, srv *Server, name string) (*client.Client, *
 	return c, init
 }
 
-func callTool(t *testing.T, c *client.Client, name string, args map[string]any) (*mcp.CallToolResult, map[string]any) {
-	t.Helper()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = name
-	req.Params.Arguments = args
-	res, err := c.CallTool(context.Background(), req)
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	sc, _ := res.StructuredContent.(map[string]any)
-	return res, sc
-}
-
-func textOf(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
-}
-
 func TestHeadlessToolList(t *testing.T) {
 	c := stdioClient(t, nil)
 	res, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"trestle/app/changeset"
@@ -74,12 +75,7 @@ func allTools(t *testing.T) map[string]server.ServerTool {
 func modeTools(t *testing.T) (headless, window map[string]server.ServerTool) {
 	t.Helper()
 	p := newTestProject(t)
-	db, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sv := services.Services{Eval: eval.NewManager(eval.ManagerOptions{Root: p.Root}), Tasks: task.NewRunner(p.Root),
-		ChangeSets: changeset.NewManager(db, p), LSP: lsp.New(lsp.Config{Root: p.Root})}
+	sv := everyService(t, p)
 	byName := func(opts Options) map[string]server.ServerTool {
 		out := map[string]server.ServerTool{}
 		for _, tool := range NewServer(opts).tools() {
@@ -91,29 +87,110 @@ func modeTools(t *testing.T) (headless, window map[string]server.ServerTool) {
 		byName(Options{Project: p, Window: definitionsOnly{}, Services: sv, Stall: func(time.Duration) {}})
 }
 
-// TestToolRegistry checks what every tool must have: a unique trestle_
-// name, a description with an example call, explicit annotations, and
-// read-only tools that say so.
+// everyService is an evaluator, a task runner, change sets over a temp
+// store and a language server for p; none starts a process until used.
+func everyService(t *testing.T, p *project.Project) services.Services {
+	t.Helper()
+	db, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return services.Services{Eval: eval.NewManager(eval.ManagerOptions{Root: p.Root}), Tasks: task.NewRunner(p.Root),
+		ChangeSets: changeset.NewManager(db, p), LSP: lsp.New(lsp.Config{Root: p.Root})}
+}
+
+// TestToolRegistry checks what every served tool must have beyond what
+// startup checks (see TestToolsetsRefuseBadDeclarations): a description
+// with an example call.
 func TestToolRegistry(t *testing.T) {
-	readOnly := map[string]bool{"trestle_workbench": true, "trestle_files": true, "trestle_read": true,
-		"trestle_search": true, "trestle_run_status": true, "trestle_output": true,
-		"trestle_change_set": true, "trestle_change_sets": true, "trestle_selection": true, "trestle_tasks": true,
-		"trestle_symbols": true, "trestle_definition": true, "trestle_references": true, "trestle_package_api": true}
 	for _, tool := range allTools(t) {
 		tt := tool.Tool
-		a := tt.Annotations
-		switch {
-		case len(tt.Name) < 9 || tt.Name[:8] != "trestle_":
-			t.Errorf("%s: name must start with trestle_", tt.Name)
-		case tt.Description == "" || !strings.Contains(tt.Description, "e.g. {"):
+		if !strings.Contains(tt.Description, "e.g. {") {
 			t.Errorf("%s: description needs an example call: %q", tt.Name, tt.Description)
-		case a.ReadOnlyHint == nil || a.DestructiveHint == nil || a.IdempotentHint == nil || a.OpenWorldHint == nil:
-			t.Errorf("%s: every annotation must be set explicitly: %+v", tt.Name, a)
-		case *a.ReadOnlyHint != readOnly[tt.Name]:
-			t.Errorf("%s: readOnlyHint %v, want %v", tt.Name, *a.ReadOnlyHint, readOnly[tt.Name])
-		case *a.ReadOnlyHint && *a.DestructiveHint:
-			t.Errorf("%s: read-only and destructive", tt.Name)
 		}
+	}
+}
+
+// TestToolsetsRefuseBadDeclarations: a tool whose annotations are missing
+// or contradict its declaration in its toolset, a duplicate, a bad name or
+// an unknown set stops the server at startup with an error that names the
+// tool and its set.
+func TestToolsetsRefuseBadDeclarations(t *testing.T) {
+	tool := func(name string, opts ...mcp.ToolOption) server.ServerTool {
+		return server.ServerTool{Tool: mcp.NewTool(name, append([]mcp.ToolOption{mcp.WithDescription("d")}, opts...)...)}
+	}
+	readOnly := hints("Look", true, false, true)
+	writes := hints("Do", false, false, false)
+	tests := []struct {
+		name  string
+		sets  []*toolset
+		names []string
+		want  string
+	}{
+		{"read tool not annotated read-only", []*toolset{newToolset("a", "").read(tool("trestle_x", writes))}, []string{"a"},
+			"tool trestle_x in toolset a is added with read but is not annotated read-only"},
+		{"write tool annotated read-only", []*toolset{newToolset("a", "").write(tool("trestle_x", readOnly))}, []string{"a"},
+			"tool trestle_x in toolset a is added with write but is annotated read-only"},
+		{"read tool that destroys", []*toolset{newToolset("a", "").read(tool("trestle_x", hints("X", true, true, true)))}, []string{"a"},
+			"is added with read but is annotated destructive"},
+		{"no annotations", []*toolset{newToolset("a", "").read(tool("trestle_x"))}, []string{"a"},
+			"tool trestle_x in toolset a must set its title and every annotation"},
+		{"hints set one by one, open-world left to the default", []*toolset{newToolset("a", "").write(tool("trestle_x",
+			mcp.WithReadOnlyHintAnnotation(false), mcp.WithDestructiveHintAnnotation(false), mcp.WithIdempotentHintAnnotation(false)))}, []string{"a"},
+			"must set its title and every annotation"},
+		{"a hint removed", []*toolset{newToolset("a", "").read(func() server.ServerTool {
+			st := tool("trestle_x", readOnly)
+			st.Tool.Annotations.IdempotentHint = nil
+			return st
+		}())}, []string{"a"}, "must set its title and every annotation"},
+		{"no description", []*toolset{newToolset("a", "").read(server.ServerTool{Tool: mcp.NewTool("trestle_x", readOnly)})}, []string{"a"},
+			"tool trestle_x in toolset a has no description"},
+		{"name without the prefix", []*toolset{newToolset("a", "").read(tool("files", readOnly))}, []string{"a"},
+			"must start with trestle_"},
+		{"in two sets", []*toolset{newToolset("a", "").read(tool("trestle_x", readOnly)), newToolset("b", "").read(tool("trestle_x", readOnly))},
+			[]string{"a", "b"}, "tool trestle_x is in toolsets a and b"},
+		{"unknown set", []*toolset{newToolset("a", "")}, []string{"a", "b"}, `no toolset named "b"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := serve(tt.sets, tt.names, Options{})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err %v, want %q", err, tt.want)
+			}
+		})
+	}
+	// A set whose needs are missing is not served, and not checked either.
+	skipped := newToolset("a", "").when(func(Options) bool { return false }).read(tool("trestle_x", writes))
+	if tools, err := serve([]*toolset{skipped}, []string{"a"}, Options{}); err != nil || len(tools) != 0 {
+		t.Fatalf("a set without its needs: %v, %v", tools, err)
+	}
+	good := newToolset("a", "").read(tool("trestle_x", readOnly)).write(tool("trestle_y", writes))
+	if tools, err := serve([]*toolset{good}, []string{"a"}, Options{}); err != nil || len(tools) != 2 {
+		t.Fatalf("a good set: %v, %v", tools, err)
+	}
+}
+
+// TestEveryModeServesOnlyKnownToolsets: each mode's list names toolsets
+// that exist, and every toolset is served by some mode.
+func TestEveryModeServesOnlyKnownToolsets(t *testing.T) {
+	srv := NewServer(Options{Project: newTestProject(t)})
+	served := map[string]bool{}
+	for _, names := range modeToolsets {
+		for _, n := range names {
+			served[n] = true
+		}
+	}
+	for _, ts := range srv.toolsets() {
+		if !served[ts.name] {
+			t.Errorf("toolset %s is served by no mode", ts.name)
+		}
+		if ts.description == "" {
+			t.Errorf("toolset %s has no description", ts.name)
+		}
+		delete(served, ts.name)
+	}
+	for n := range served {
+		t.Errorf("a mode serves toolset %s, which does not exist", n)
 	}
 }
 

@@ -71,8 +71,9 @@ type Welcome struct {
 	Attached int    `json:"attached,omitempty"` // with WelcomeFull: how many clients hold the places
 }
 
-// maxHandshakeLine bounds a handshake line (each is under 200 bytes).
-const maxHandshakeLine = 4 << 10
+// MaxHandshakeLine bounds a handshake line (each is under 200 bytes): the
+// listener reads no more of a connection before its token is right.
+const MaxHandshakeLine = 4 << 10
 
 // Line is v as one JSON line, newline included.
 func Line(v any) []byte {
@@ -86,7 +87,7 @@ func WelcomeLine(w Welcome) []byte { return Line(w) }
 // ParseFirst decodes a client's first line: a Hello with a nonce, or a
 // TokenLine with a token; ok is false for anything else.
 func ParseFirst(line []byte) (h Hello, t TokenLine, ok bool) {
-	if len(line) > maxHandshakeLine {
+	if len(line) > MaxHandshakeLine {
 		return h, t, false
 	}
 	if json.Unmarshal(line, &h) == nil && h.Nonce != "" && len(h.Nonce) <= 128 {
@@ -100,7 +101,7 @@ func ParseFirst(line []byte) (h Hello, t TokenLine, ok bool) {
 
 // ParseToken decodes a token line; ok is false unless it carries a token.
 func ParseToken(line []byte) (t TokenLine, ok bool) {
-	if len(line) > maxHandshakeLine || json.Unmarshal(line, &t) != nil || t.Token == "" {
+	if len(line) > MaxHandshakeLine || json.Unmarshal(line, &t) != nil || t.Token == "" {
 		return TokenLine{}, false
 	}
 	return t, true
@@ -205,7 +206,7 @@ func notWindow(line []byte) error {
 func readLine(c net.Conn) ([]byte, error) {
 	var line []byte
 	b := make([]byte, 1)
-	for len(line) <= maxHandshakeLine {
+	for len(line) <= MaxHandshakeLine {
 		n, err := c.Read(b)
 		if n == 1 {
 			if b[0] == '\n' {

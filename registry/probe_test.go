@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"trestle/internal/testfix"
 )
 
 // fakeWindow listens on loopback and answers each line a client sends as
@@ -20,40 +22,25 @@ import (
 // returns everything clients sent it.
 func fakeWindow(t *testing.T, answer func(line []byte) []byte) (int, func() string) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var mu sync.Mutex
 	var got strings.Builder
-	var wg sync.WaitGroup
-	t.Cleanup(func() { ln.Close(); wg.Wait() })
-	wg.Go(func() {
+	port := testfix.Loopback(t, func(c net.Conn) {
+		c.SetDeadline(time.Now().Add(10 * time.Second))
+		r := bufio.NewReader(c)
 		for {
-			c, err := ln.Accept()
+			line, err := r.ReadBytes('\n')
+			mu.Lock()
+			got.Write(line)
+			mu.Unlock()
 			if err != nil {
 				return
 			}
-			wg.Go(func() {
-				defer c.Close()
-				c.SetDeadline(time.Now().Add(10 * time.Second))
-				r := bufio.NewReader(c)
-				for {
-					line, err := r.ReadBytes('\n')
-					mu.Lock()
-					got.Write(line)
-					mu.Unlock()
-					if err != nil {
-						return
-					}
-					if out := answer(bytes.TrimSpace(line)); out != nil {
-						c.Write(out)
-					}
-				}
-			})
+			if out := answer(bytes.TrimSpace(line)); out != nil {
+				c.Write(out)
+			}
 		}
 	})
-	return ln.Addr().(*net.TCPAddr).Port, func() string { mu.Lock(); defer mu.Unlock(); return got.String() }
+	return port, func() string { mu.Lock(); defer mu.Unlock(); return got.String() }
 }
 
 // window answers as a window holding token does.

@@ -4,9 +4,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-
-	"trestle/app/changeset"
-	"trestle/app/project"
 )
 
 // staleCheckDelay is how long typing must pause before an edited buffer is
@@ -36,25 +33,7 @@ func (w *Window) bufferEdited(rel string) {
 // of rel is no longer what the editor holds. Main goroutine only; the store
 // work runs off it.
 func (w *Window) checkBufferAgainstProposals(rel string) {
-	v := w.changes
-	b := w.tabs.buffer(rel)
-	if v == nil || !b.open {
-		return
+	if b := w.tabs.buffer(rel); w.changes != nil && b.open {
+		w.changes.BufferChanged(rel, b.text)
 	}
-	hash := project.NewFileText(rel, b.text).SHA256 // the base hash is trestle_read's
-	stale := false
-	for _, cs := range v.sets {
-		if f := cs.File(rel); f != nil && cs.State == changeset.StatePending && f.BaseSHA256 != hash {
-			stale = true
-		}
-	}
-	if !stale {
-		return
-	}
-	v.async(func() {
-		if _, err := v.m.MarkStale([]string{rel}); err != nil {
-			w.Notify("change sets: " + err.Error())
-		}
-		v.reload()
-	})
 }

@@ -51,7 +51,7 @@ func TestEvalPackagesSayNativeOrInterpreted(t *testing.T) {
 	}
 	m := eval.NewManager(eval.ManagerOptions{Root: root, Module: "example.com/p"})
 	t.Cleanup(m.Close)
-	w.SetServices(services.Services{Eval: m})
+	w.connectServices(services.Services{Eval: m})
 	w.showEvalPackages()
 	w.loading.Wait()
 	got := w.panes.eval.transcript.text(0)

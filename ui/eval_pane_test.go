@@ -100,7 +100,7 @@ func sameColour(a, b color.Color) bool {
 
 func TestEvalPaneOffersReplayAfterTheStateIsLost(t *testing.T) {
 	w := newTestWindow(t)
-	w.SetServices(servicesWithEval(w))
+	w.connectServices(servicesWithEval(w))
 	w.EvalDone(person, "", "import \"strings\"", eval.Result{Mode: eval.ModeInterpreted}, nil)
 	w.EvalDone(person, "", "s := strings.ToUpper(\"a\")", eval.Result{Mode: eval.ModeInterpreted}, nil)
 	w.EvalDone(person, "", "s", eval.Result{Mode: eval.ModeInterpreted, Value: `"A"`, Type: "string"}, nil)
@@ -131,7 +131,7 @@ func TestEvalPaneReplaysThroughARealEvaluator(t *testing.T) {
 	w := newTestWindow(t)
 	m := eval.NewManager(eval.ManagerOptions{Root: w.project.Root, Module: "example.com/demo", WorkerCommand: testWorkerCommand})
 	t.Cleanup(m.Close)
-	w.SetServices(services.Services{Eval: m})
+	w.connectServices(services.Services{Eval: m})
 	w.loading.Wait()
 	w.settings.EvalDeadline = 20
 	w.evalByPerson("x := 41")

@@ -29,7 +29,12 @@ func definesState(code string) bool {
 				return true // a function or a method (a func literal call starts with "(" too: replaying it is harmless)
 			}
 		}
-		depth += bracketDepth(tok)
+		switch tok {
+		case token.LBRACE, token.LPAREN, token.LBRACK:
+			depth++
+		case token.RBRACE, token.RPAREN, token.RBRACK:
+			depth--
+		}
 		start = tok == token.SEMICOLON
 	}
 }

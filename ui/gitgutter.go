@@ -72,12 +72,12 @@ func (w *Window) markChanges(t *fileTab) {
 	if t.view == nil || !t.headKnown {
 		return
 	}
-	head, text, version := t.head, t.view.buf.Text(), t.view.version
+	head, text, version := t.head, t.view.Buffer().Text(), t.view.Version()
 	w.files.async(func() {
 		marks := gitstatus.LineChanges(head, text)
 		fyne.Do(func() {
-			if t.view.version == version { // a later edit brings its own
-				t.view.setGitMarks(marks)
+			if t.view.Version() == version { // a later edit brings its own
+				t.view.SetGitMarks(marks)
 			}
 		})
 	})

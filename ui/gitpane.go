@@ -21,6 +21,7 @@ import (
 	"trestle/app/gitstatus"
 	"trestle/app/project"
 	"trestle/app/watch"
+	"trestle/ui/review"
 )
 
 // gitRefreshDelay gathers the changes of a save, a checkout or a build into
@@ -220,7 +221,7 @@ func (w *Window) showGitDiff(e gitEntry) {
 				showError(err, w.win)
 				return
 			}
-			grid := newDiffGrid(fc, newDiffStyles())
+			grid := review.NewDiffGrid(fc)
 			d := dialog.NewCustom(e.path+" — "+e.what()+" against HEAD", "Close", container.NewScroll(grid), w.win)
 			size := w.win.Canvas().Size()
 			d.Resize(fyne.NewSize(min(size.Width-40, 1000), min(size.Height-40, 640)))

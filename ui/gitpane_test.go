@@ -42,7 +42,7 @@ func TestChangesPaneListsWhatGitSees(t *testing.T) {
 	os.Remove(filepath.Join(root, "gone.go"))
 	os.WriteFile(filepath.Join(root, "new.go"), []byte("package m\n"), 0o644)
 	w.Window().Resize(fyne.NewSize(1000, 700))
-	w.SetActions(Actions{})
+	w.installActions(Actions{})
 	w.refreshGit() // as Watch does (inline in tests)
 
 	g := w.panes.git
@@ -116,17 +116,17 @@ func TestGutterMarksLinesChangedAgainstHEAD(t *testing.T) {
 	git(t, root, "commit", "-qm", "one")
 	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n\nfunc A() int {\n\treturn 2\n}\n"), 0o644)
 	e := openEditor(t, w, "a.go") // reads HEAD's text (inline in tests)
-	if e.gitMarks[3] != gitstatus.Modified || len(e.gitMarks) != 1 {
-		t.Fatalf("marks %v, want line 4 modified", e.gitMarks)
+	if e.GitMarks()[3] != gitstatus.Modified || len(e.GitMarks()) != 1 {
+		t.Fatalf("marks %v, want line 4 modified", e.GitMarks())
 	}
-	rows := buildRows(e.rowSource(), span{first: 0, count: 6, cols: 40}, e.look.styles)
-	if r := rows[3].Cells[gutterWidth(e.buf.LineCount())-2].Rune; r != '▌' {
+	rows := gridRows(t, e)
+	if r := rows[3].Cells[gutterWidth(e.Buffer().LineCount())-2].Rune; r != '▌' {
 		t.Errorf("line 4's gutter shows %q, want the modified bar", r)
 	}
-	e.moveTo(textbuf.Pos{Line: 5}, false)
-	test.Type(e.page, "// more")
+	e.SetCaret(textbuf.Pos{Line: 5})
+	test.Type(e.Page(), "// more")
 	w.markChanges(w.tabs.find("a.go")) // what the debounce does, here at once
-	if e.gitMarks[5] != gitstatus.Added {
-		t.Errorf("after typing a new line, marks %v; want line 6 added", e.gitMarks)
+	if e.GitMarks()[5] != gitstatus.Added {
+		t.Errorf("after typing a new line, marks %v; want line 6 added", e.GitMarks())
 	}
 }

@@ -17,12 +17,12 @@ func TestLayoutIsRestoredOnTheNextStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := test.NewTempApp(t)
-	w := New(a, newProject(t, map[string]string{"main.go": mainGo, "lib/lib.go": "package lib\n", "go.mod": "module m\n"}))
+	w := newWindow(a, newProject(t, map[string]string{"main.go": mainGo, "lib/lib.go": "package lib\n", "go.mod": "module m\n"}))
 	defer w.status.stop()
 	if err := db.SaveProjectState(w.project.Root, store.ProjectState{Policy: permission.PolicyDeny}); err != nil {
 		t.Fatal(err)
 	}
-	w.SetActions(Actions{Store: db})
+	w.installActions(Actions{Store: db})
 	w.loading.Wait()
 	ctx := context.Background()
 	for _, rel := range []string{"lib/lib.go", "main.go", "go.mod"} {
@@ -37,10 +37,9 @@ func TestLayoutIsRestoredOnTheNextStart(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	again := New(a, w.project)
+	again := New(a, w.project, Options{Actions: Actions{Store: db}}) // as cmd/trestle makes it
 	defer again.Window().Close()
 	defer again.status.stop()
-	again.SetActions(Actions{Store: db})
 	again.loading.Wait()
 	got := tabs(t, again)
 	if len(got) != 3 || got[0].Path != "lib/lib.go" || got[2].Path != "go.mod" || !got[1].Active {
@@ -63,14 +62,14 @@ func TestTheProjectClosedLastOpensNext(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := test.NewTempApp(t)
-	first := New(a, newProject(t, map[string]string{"a.go": "package a\n"}))
-	second := New(a, newProject(t, map[string]string{"b.go": "package b\n"}))
+	first := newWindow(a, newProject(t, map[string]string{"a.go": "package a\n"}))
+	second := newWindow(a, newProject(t, map[string]string{"b.go": "package b\n"}))
 	for _, w := range []*Window{first, second} {
 		defer w.status.stop()
 		if err := db.TouchProject(w.project.Root); err != nil { // opened: first, then second
 			t.Fatal(err)
 		}
-		w.SetActions(Actions{Store: db})
+		w.installActions(Actions{Store: db})
 		w.loading.Wait()
 	}
 	second.Window().Close()

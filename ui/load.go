@@ -11,6 +11,7 @@ import (
 	"trestle/app/errdefs"
 	"trestle/app/project"
 	"trestle/app/textbuf"
+	"trestle/ui/editor"
 )
 
 // loaded is a file read for a tab, off the main goroutine: either its text
@@ -61,7 +62,7 @@ func loadFile(p *project.Project, name string) (loaded, error) {
 	default:
 		f.hash = sha256.Sum256(data)
 		f.buf = textbuf.New(string(data))
-		if isGoFile(f.path) {
+		if editor.IsGoFile(f.path) {
 			f.hl = textbuf.NewHighlighter(f.buf.LineCount(), f.buf.Line)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"trestle/app/lsp"
 	"trestle/app/project"
 	"trestle/app/textbuf"
+	"trestle/ui/editor"
 )
 
 // F2's rename, and its undo as one step for the whole window. gopls
@@ -33,7 +34,7 @@ const renameTimeout = 30 * time.Second
 // renamedBuffer is an open editor a rename changed.
 type renamedBuffer struct {
 	tab      *fileTab
-	e        *editor
+	e        *editor.Editor
 	buf      *textbuf.Buffer // e's buffer at the rename (a reload replaces it)
 	old, new string
 	// before and after are buf's undo states around the rename: Ctrl+Z
@@ -59,7 +60,7 @@ type renameRecord struct {
 // watched for its undo. Main goroutine only.
 type renameState struct {
 	last   *renameRecord
-	hooked map[*editor]bool
+	hooked map[*editor.Editor]bool
 }
 
 // renameAt asks for a new name for the identifier at pos in path (F2) and
@@ -80,8 +81,8 @@ func (w *Window) renameAt(path string, pos lsp.Position, current string) {
 func (w *Window) rename(path string, pos lsp.Position, newName string) {
 	client, do := w.gopls.client, w.gopls.do
 	for _, t := range w.tabs.byItem { // gopls renames the text as it is now in every editor
-		if t.view != nil && t.view.intel != nil {
-			t.view.intel.sendNow()
+		if t.view != nil && t.view.HasIntel() {
+			client.OpenDocument(t.path, t.view.Buffer().FileText())
 		}
 	}
 	w.loading.Go(func() {
@@ -116,7 +117,7 @@ func (w *Window) applyRename(edits []lsp.FileEdit, newName string) {
 			rec.files = append(rec.files, renamedFile{path: fe.Path, old: fe.Old, new: fe.New})
 			continue
 		}
-		rec.buffers = append(rec.buffers, &renamedBuffer{tab: t, e: t.view, buf: t.view.buf, old: fe.Old, new: fe.New})
+		rec.buffers = append(rec.buffers, &renamedBuffer{tab: t, e: t.view, buf: t.view.Buffer(), old: fe.Old, new: fe.New})
 	}
 	notMade := func(why string) { w.status.notify(fmt.Sprintf("Rename to %s not made: %s", newName, why)) }
 	if why := rec.buffersAre(w.tabs, false, nil); why != "" {
@@ -138,7 +139,7 @@ func (w *Window) applyRename(edits []lsp.FileEdit, newName string) {
 			}
 			for _, b := range rec.buffers {
 				b.before = b.buf.SaveState()
-				b.e.replaceAll(b.new)
+				b.e.ReplaceAll(b.new)
 				b.after = b.buf.SaveState()
 			}
 			g.client.FilesChanged(rec.paths()...)
@@ -161,7 +162,7 @@ func (r *renameRecord) buffersAre(tabs *tabArea, renamed bool, skip *renamedBuff
 		if renamed {
 			want = b.new
 		}
-		if t := tabs.find(b.tab.path); t != b.tab || t.view != b.e || b.e.buf != b.buf {
+		if t := tabs.find(b.tab.path); t != b.tab || t.view != b.e || b.e.Buffer() != b.buf {
 			return b.tab.path + " was closed or reloaded"
 		}
 		if b.buf.FileText() != want {
@@ -236,13 +237,13 @@ func (w *Window) recordRename(rec *renameRecord) {
 	}
 	st.last = rec
 	if st.hooked == nil {
-		st.hooked = map[*editor]bool{}
+		st.hooked = map[*editor.Editor]bool{}
 	}
 	for _, b := range rec.buffers {
 		if e := b.e; !st.hooked[e] {
 			st.hooked[e] = true
-			prev := e.onEdit
-			e.onEdit = func() {
+			prev := e.OnEdit
+			e.OnEdit = func() {
 				if prev != nil {
 					prev()
 				}
@@ -256,13 +257,13 @@ func (w *Window) recordRename(rec *renameRecord) {
 // undo that brought it back to its text before the last rename undoes
 // that rename everywhere else too. Typing costs nothing here: it leaves
 // nothing to redo.
-func (w *Window) renameBufferEdited(e *editor) {
+func (w *Window) renameBufferEdited(e *editor.Editor) {
 	rec := w.gopls.renames.last
-	if rec == nil || rec.done || !e.buf.CanRedo() {
+	if rec == nil || rec.done || !e.Buffer().CanRedo() {
 		return
 	}
 	for _, b := range rec.buffers {
-		if b.e == e && e.buf == b.buf && e.buf.SaveState() == b.before && e.buf.FileText() == b.old {
+		if b.e == e && e.Buffer() == b.buf && e.Buffer().SaveState() == b.before && e.Buffer().FileText() == b.old {
 			w.undoRename(rec, b)
 			return
 		}
@@ -295,8 +296,8 @@ func (w *Window) undoRename(rec *renameRecord, by *renamedBuffer) {
 	}
 	refuse := func(why string) {
 		rec.done = false
-		if by != nil && by.buf == by.e.buf && by.buf.CanRedo() && by.buf.SaveState() == by.before {
-			by.e.redo() // all or nothing: the rename stays in the editor that undid it
+		if by != nil && by.buf == by.e.Buffer() && by.buf.CanRedo() && by.buf.SaveState() == by.before {
+			by.e.Redo() // all or nothing: the rename stays in the editor that undid it
 			by.after = by.buf.SaveState()
 		}
 		w.status.notify(fmt.Sprintf("Undo Rename (to %s) refused: %s since the rename; nothing was undone", rec.name, why))
@@ -308,7 +309,7 @@ func (w *Window) undoRename(rec *renameRecord, by *renamedBuffer) {
 	var reopened []string // written files the person has opened since
 	for _, f := range rec.files {
 		if t := w.tabs.find(f.path); t != nil && t.view != nil {
-			if t.view.buf.Modified() {
+			if t.view.Buffer().Modified() {
 				refuse(f.path + " has unsaved changes in its editor")
 				return
 			}
@@ -348,9 +349,9 @@ func (w *Window) finishUndoRename(rec *renameRecord, by *renamedBuffer, reloads 
 		switch {
 		case b == by:
 		case b.buf.SaveState() == b.after:
-			b.e.undo() // the rename is the last edit: undo keeps its redo
+			b.e.Undo() // the rename is the last edit: undo keeps its redo
 		default:
-			b.e.replaceAll(b.old)
+			b.e.ReplaceAll(b.old)
 		}
 	}
 	for _, f := range reloads {

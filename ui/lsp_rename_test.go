@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"trestle/app/lsp"
+	"trestle/ui/editor"
 )
 
 // The rename fixture: main.go and lib.go are opened in editors, use.go is
@@ -22,7 +23,7 @@ const (
 
 // renamed opens main.go and lib.go, renames Double to Twice with F2's
 // path, and waits until both editors and use.go on disk are renamed.
-func renamed(t *testing.T) (w *Window, q chan func(), main, lib *editor) {
+func renamed(t *testing.T) (w *Window, q chan func(), main, lib *editor.Editor) {
 	t.Helper()
 	w, q = goplsWindowOn(t, map[string]string{"main.go": renameMain, "lib.go": goplsLib, "use.go": renameUse})
 	w.buildMenu(nil)
@@ -34,7 +35,7 @@ func renamed(t *testing.T) (w *Window, q chan func(), main, lib *editor) {
 	}
 	w.rename("main.go", lsp.Position{Line: 5, Col: 6}, "Twice")
 	drainUntil(t, w, q, "the rename", func() bool {
-		return main.buf.Line(4) == "\t_ = Twice(x)" && strings.Contains(lib.buf.Text(), "func Twice(") && w.gopls.renames.last != nil
+		return main.Buffer().Line(4) == "\t_ = Twice(x)" && strings.Contains(lib.Buffer().Text(), "func Twice(") && w.gopls.renames.last != nil
 	})
 	if got := onDisk(t, w, "use.go"); got != strings.Replace(renameUse, "Double", "Twice", 1) {
 		t.Fatalf("use.go on disk after the rename: %q", got)
@@ -42,7 +43,7 @@ func renamed(t *testing.T) (w *Window, q chan func(), main, lib *editor) {
 	if onDisk(t, w, "main.go") != renameMain || onDisk(t, w, "lib.go") != goplsLib {
 		t.Fatal("the rename wrote a file that is open in an editor")
 	}
-	if !main.buf.Modified() || !lib.buf.Modified() {
+	if !main.Buffer().Modified() || !lib.Buffer().Modified() {
 		t.Fatal("the renamed editors are not marked unsaved")
 	}
 	goplsSeesUse(t, w, q, "the renamed use.go")
@@ -92,8 +93,8 @@ func menuAction(t *testing.T, w *Window, menu, label string) func() {
 
 // restored reports whether every file is back to its text before the
 // rename: both editors and use.go on disk.
-func restored(t *testing.T, w *Window, main, lib *editor) bool {
-	return main.buf.FileText() == renameMain && lib.buf.FileText() == goplsLib && onDisk(t, w, "use.go") == renameUse
+func restored(t *testing.T, w *Window, main, lib *editor.Editor) bool {
+	return main.Buffer().FileText() == renameMain && lib.Buffer().FileText() == goplsLib && onDisk(t, w, "use.go") == renameUse
 }
 
 // TestUndoRenameFromTheMenu: Edit ▸ Undo Rename takes back F2's rename in
@@ -102,7 +103,7 @@ func TestUndoRenameFromTheMenu(t *testing.T) {
 	w, q, main, lib := renamed(t)
 	menuAction(t, w, "Edit", "Undo Rename")()
 	drainUntil(t, w, q, "the undone rename", func() bool { return restored(t, w, main, lib) })
-	if main.buf.Modified() || lib.buf.Modified() {
+	if main.Buffer().Modified() || lib.Buffer().Modified() {
 		t.Error("an editor is still marked unsaved after the rename was undone")
 	}
 	if msg := w.status.message.Text; !strings.Contains(msg, "Undid the rename to Twice in 3 files") {
@@ -119,12 +120,12 @@ func TestUndoRenameFromTheMenu(t *testing.T) {
 // undoes it in the other editor and on disk too.
 func TestCtrlZUndoesTheWholeRename(t *testing.T) {
 	w, q, main, lib := renamed(t)
-	lib.page.TypedShortcut(&fyne.ShortcutUndo{})
+	lib.Page().TypedShortcut(&fyne.ShortcutUndo{})
 	drainUntil(t, w, q, "the undone rename", func() bool { return restored(t, w, main, lib) })
 	// Typing after it is plain typing: nothing more is undone or redone.
 	typeAt(main, 4, 8, "0")
-	drainUntil(t, w, q, "the typed text", func() bool { return main.buf.Line(3) == "\tx := 10" })
-	if onDisk(t, w, "use.go") != renameUse || lib.buf.FileText() != goplsLib {
+	drainUntil(t, w, q, "the typed text", func() bool { return main.Buffer().Line(3) == "\tx := 10" })
+	if onDisk(t, w, "use.go") != renameUse || lib.Buffer().FileText() != goplsLib {
 		t.Fatal("typing after the undo changed another file")
 	}
 }
@@ -142,11 +143,11 @@ func TestUndoRenameRefusesAChangedFile(t *testing.T) {
 	if msg := w.status.message.Text; !strings.Contains(msg, "use.go changed on disk") || !strings.Contains(msg, "nothing was undone") {
 		t.Errorf("refusal: %q", msg)
 	}
-	main.page.TypedShortcut(&fyne.ShortcutUndo{}) // undoes main.go's rename, then is refused and redone
+	main.Page().TypedShortcut(&fyne.ShortcutUndo{}) // undoes main.go's rename, then is refused and redone
 	w.status.message.SetText("")
 	drainUntil(t, w, q, "the refused Ctrl+Z", func() bool { return strings.Contains(w.status.message.Text, "refused") })
-	if main.buf.Line(4) != "\t_ = Twice(x)" || !strings.Contains(lib.buf.Text(), "func Twice(") || onDisk(t, w, "use.go") != changed {
-		t.Fatalf("a refused undo changed something: main.go line 5 %q, use.go %q", main.buf.Line(4), onDisk(t, w, "use.go"))
+	if main.Buffer().Line(4) != "\t_ = Twice(x)" || !strings.Contains(lib.Buffer().Text(), "func Twice(") || onDisk(t, w, "use.go") != changed {
+		t.Fatalf("a refused undo changed something: main.go line 5 %q, use.go %q", main.Buffer().Line(4), onDisk(t, w, "use.go"))
 	}
 	// Put the file back as the rename left it: the undo goes through.
 	os.WriteFile(filepath.Join(w.project.Root, "use.go"), []byte(strings.Replace(renameUse, "Double", "Twice", 1)), 0o644)
@@ -168,9 +169,9 @@ func TestRenameTakesEveryEditorsText(t *testing.T) {
 	typeAt(lib, 5, 1, "var four = Double(2)\n")
 	w.rename("main.go", lsp.Position{Line: 5, Col: 6}, "Twice")
 	drainUntil(t, w, q, "the rename", func() bool {
-		return strings.Contains(w.status.message.Text, "Rename") || main.buf.Line(4) == "\t_ = Twice(x)"
+		return strings.Contains(w.status.message.Text, "Rename") || main.Buffer().Line(4) == "\t_ = Twice(x)"
 	})
-	if !strings.Contains(lib.buf.Text(), "var four = Twice(2)") || main.buf.Line(4) != "\t_ = Twice(x)" {
-		t.Fatalf("rename with lib.go's typed text: status %q, lib.go %q", w.status.message.Text, lib.buf.Text())
+	if !strings.Contains(lib.Buffer().Text(), "var four = Twice(2)") || main.Buffer().Line(4) != "\t_ = Twice(x)" {
+		t.Fatalf("rename with lib.go's typed text: status %q, lib.go %q", w.status.message.Text, lib.Buffer().Text())
 	}
 }

@@ -29,9 +29,9 @@ type Actions struct {
 	Welcome string
 }
 
-// SetActions installs the actions and builds the main menu and shortcuts.
-// It must be called on the main goroutine, before the window shows.
-func (w *Window) SetActions(a Actions) {
+// installActions installs the actions and builds the main menu and
+// shortcuts (New's last step). Main goroutine only.
+func (w *Window) installActions(a Actions) {
 	w.actions = a
 	w.buildMenu(nil)
 	w.shortcut(fyne.KeyO, w.openFolder)
@@ -53,6 +53,7 @@ func (w *Window) SetActions(a Actions) {
 		w.closedLayout = &st
 		w.stopWatching()
 		w.StopGopls()
+		w.notices.stop()
 	})
 	if a.Welcome != "" {
 		w.showWelcome(a.Welcome)
@@ -106,7 +107,7 @@ func (w *Window) buildMenu(recent []string) {
 		fyne.NewMenuItem("About Trestle", w.showAbout))))
 }
 
-// runMenu starts the project's tasks; the shortcuts are bound in SetActions.
+// runMenu starts the project's tasks; the shortcuts are bound in installActions.
 func (w *Window) runMenu() *fyne.Menu {
 	item := func(label string, key fyne.KeyName, fn func()) *fyne.MenuItem {
 		it := fyne.NewMenuItem(label, fn)

@@ -2,29 +2,46 @@ package ui
 
 import (
 	"context"
-	"fmt"
-
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/widget"
+	"regexp"
+	"time"
 )
+
+// Agents' notices (trestle_notify) never take the window: each one shows
+// as a toast in the bottom right corner that goes by itself after
+// toastLifetime, and stays in the notification list behind the status
+// bar's bell, whose count is the notices not yet looked at. A notice that
+// names a change set ("cs-12") has a Review button that opens it. The
+// list and toasts are notices.go's noticeCenter.
 
 // maxNotice bounds what a notice shows.
 const maxNotice = 2000
 
-// Notice shows an agent's message to the person in a dismissable dialog
-// that names the client, and in the status bar. One bounded main-thread
+// changeSetRef finds the change set a notice refers to: its first
+// "cs-<n>", the form every change set id takes.
+var changeSetRef = regexp.MustCompile(`\bcs-[0-9]+\b`)
+
+// Notice shows an agent's message to the person as a toast that names the
+// client and keeps it in the notification list. One bounded main-thread
 // call; safe for concurrent use from any goroutine but the main one.
 func (w *Window) Notice(ctx context.Context, client, message string) error {
 	if len(message) > maxNotice {
 		message = message[:maxNotice] + "…"
 	}
-	return Call(ctx, 0, func() {
-		text := widget.NewLabel(message)
-		text.Wrapping = fyne.TextWrapWord
-		d := dialog.NewCustom(fmt.Sprintf("Message from %s", client), "Dismiss", text, w.win)
-		d.Resize(fyne.NewSize(480, 0))
-		showDialog(w.win.Canvas(), d)
-		w.status.notify(fmt.Sprintf("%s: %s", client, message))
-	})
+	if client == "" {
+		client = "an agent"
+	}
+	n := notice{client: client, message: message, changeSet: changeSetRef.FindString(message), at: time.Now()}
+	return Call(ctx, 0, func() { w.notices.add(n) })
+}
+
+// reviewChangeSet brings the change set id forward for review: its review
+// tab in the editor area, with the Change Sets pane. Main goroutine only.
+func (w *Window) reviewChangeSet(id string) {
+	if w.changes == nil {
+		w.status.notify("Change sets are not kept in this window (no store): " + id + " cannot be shown.")
+		return
+	}
+	if !w.ShowChangeSet(id) {
+		w.status.notify(id + " is not among this project's change sets (yet).")
+	}
 }

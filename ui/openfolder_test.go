@@ -57,7 +57,7 @@ func TestOpenFolderByTyping(t *testing.T) {
 	parent := filepath.Dir(w.project.Root)
 	mkdirs(t, parent, "sibling-project/sub")
 	var opened []string
-	w.SetActions(Actions{OpenWindow: func(dir string) error { opened = append(opened, dir); return nil }})
+	w.installActions(Actions{OpenWindow: func(dir string) error { opened = append(opened, dir); return nil }})
 	w.openFolder()
 	d := w.openFolderShown
 	if d.path.Text != parent+string(filepath.Separator) || w.win.Canvas().Focused() != d.path {
@@ -93,7 +93,7 @@ func TestFirstRunWelcome(t *testing.T) {
 	w := newTestWindow(t)
 	w.Window().Resize(fyne.NewSize(900, 600))
 	cmd := `claude mcp add trestle -- "/opt/trestle" --mcp-attach`
-	w.SetActions(Actions{Welcome: cmd})
+	w.installActions(Actions{Welcome: cmd})
 	texts := labelTexts(w.tabs.hint)
 	found := false
 	for _, s := range texts {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -88,4 +89,14 @@ func rowOf(line string) widget.TextGridRow {
 		cells[i] = widget.TextGridCell{Rune: r}
 	}
 	return widget.TextGridRow{Cells: cells}
+}
+
+// Output is the text of the Run ("run") or Eval ("eval") pane, its last
+// tail lines when tail > 0. One bounded main-thread call; safe for
+// concurrent use from any goroutine but the main one.
+func (w *Window) Output(ctx context.Context, pane string, tail int) (string, error) {
+	if pane == "eval" {
+		return CallValue(ctx, 0, func() string { return w.panes.eval.transcript.text(tail) })
+	}
+	return CallValue(ctx, 0, func() string { return w.panes.run.text(tail) })
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"testing"
+	"trestle/ui/editor"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -23,7 +24,7 @@ func press(f *finder, key fyne.KeyName) { f.entry.TypedKey(&fyne.KeyEvent{Name: 
 
 func TestGoToFileOpensTheTopMatch(t *testing.T) {
 	w := newTestWindow(t)
-	w.SetActions(Actions{})
+	w.installActions(Actions{})
 	w.Window().Resize(fyne.NewSize(900, 600))
 	f := openGoToFile(t, w)
 	if got := w.win.Canvas().Focused(); got != f.entry {
@@ -50,7 +51,7 @@ func TestGoToFileOpensTheTopMatch(t *testing.T) {
 
 func TestGoToFileLineSuffixAndKeys(t *testing.T) {
 	w := newTestWindow(t)
-	w.SetActions(Actions{})
+	w.installActions(Actions{})
 	w.Window().Resize(fyne.NewSize(900, 600))
 
 	f := openGoToFile(t, w)
@@ -58,7 +59,7 @@ func TestGoToFileLineSuffixAndKeys(t *testing.T) {
 	press(f, fyne.KeyReturn)
 	w.loading.Wait()
 	e := w.tabs.activeEditor()
-	if e == nil || w.tabs.active() != "main.go" || e.caret.Line != 5 {
+	if e == nil || w.tabs.active() != "main.go" || e.Caret().Line != 5 {
 		t.Fatalf("main.go:6 opened %q at line %v, want main.go at line 6", w.tabs.active(), caretLine(e))
 	}
 
@@ -66,8 +67,8 @@ func TestGoToFileLineSuffixAndKeys(t *testing.T) {
 	test.Type(f.entry, ":2")
 	press(f, fyne.KeyReturn)
 	w.loading.Wait()
-	if e := w.tabs.activeEditor(); e.caret.Line != 1 {
-		t.Errorf(":2 put the caret on line %d, want 2", e.caret.Line+1)
+	if e := w.tabs.activeEditor(); e.Caret().Line != 1 {
+		t.Errorf(":2 put the caret on line %d, want 2", e.Caret().Line+1)
 	}
 
 	f = openGoToFile(t, w)
@@ -88,7 +89,7 @@ func TestGoToFileLineSuffixAndKeys(t *testing.T) {
 
 func TestPaletteListsMenuActionsWithShortcuts(t *testing.T) {
 	w := newTestWindow(t)
-	w.SetActions(Actions{})
+	w.installActions(Actions{})
 	w.Window().Resize(fyne.NewSize(900, 600))
 	w.showPalette()
 	f := w.finders.open
@@ -111,11 +112,11 @@ func TestPaletteListsMenuActionsWithShortcuts(t *testing.T) {
 	}
 }
 
-func caretLine(e *editor) int {
+func caretLine(e *editor.Editor) int {
 	if e == nil {
 		return 0
 	}
-	return e.caret.Line + 1
+	return e.Caret().Line + 1
 }
 
 // TestOpenRecentListsAFolderOpenedFromThisWindow: after Open Folder opens
@@ -123,7 +124,7 @@ func caretLine(e *editor) int {
 func TestOpenRecentListsAFolderOpenedFromThisWindow(t *testing.T) {
 	w := newTestWindow(t)
 	var opened []string
-	w.SetActions(Actions{OpenWindow: func(dir string) error { opened = append(opened, dir); return nil }})
+	w.installActions(Actions{OpenWindow: func(dir string) error { opened = append(opened, dir); return nil }})
 	other := t.TempDir()
 	w.openWindow(other)
 	var recent []string

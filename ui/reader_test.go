@@ -12,7 +12,7 @@ import (
 // reader that prefers the editor's text, confines each file's path once
 // (before: four times, twice in the window's reader).
 func TestWindowApplyResolvesEachFileOnce(t *testing.T) {
-	w, m, _ := newChangesWindow(t)
+	w, m := newChangesWindow(t)
 	ctx := context.Background()
 	if err := w.Open(ctx, "main.go", 0); err != nil { // one file from the editor, one from disk
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"trestle/app/errdefs"
 	"trestle/app/project"
 	"trestle/app/watch"
+	"trestle/ui/editor"
 )
 
 // diskFile is an open file as a watcher batch left it on disk, read off
@@ -91,25 +92,25 @@ func (a *tabArea) diskChanged(d diskFile) {
 	e, name := t.view, path.Base(d.f.path)
 	switch {
 	case d.gone:
-		e.banner.show(name+" was deleted on disk", bannerAction{"Close", func() { a.remove(t.item) }}, bannerAction{label: "Keep"})
+		e.ShowBanner(name+" was deleted on disk", editor.BannerAction{Label: "Close", Do: func() { a.remove(t.item) }}, editor.BannerAction{Label: "Keep"})
 	case d.err != nil:
 		a.notify(d.err.Error())
 	case d.f.buf == nil:
 		a.notify(d.f.path + " changed on disk and can no longer be shown as text: " + d.f.notice)
-	case d.f.hash == e.diskHash:
-		e.banner.hide()
-	case !e.buf.Modified():
+	case d.f.hash == e.DiskHash():
+		e.HideBanner()
+	case !e.Buffer().Modified():
 		a.reload(t, d.f)
 	default:
 		hash := d.f.hash
-		e.banner.show(name+" changed on disk",
-			bannerAction{"Reload", func() { a.reload(t, d.f) }},
-			bannerAction{"Keep mine", func() { e.diskHash = hash }})
+		e.ShowBanner(name+" changed on disk",
+			editor.BannerAction{Label: "Reload", Do: func() { a.reload(t, d.f) }},
+			editor.BannerAction{Label: "Keep mine", Do: func() { e.SetDiskHash(hash) }})
 	}
 }
 
 // reload shows f, just read from disk, in t's editor.
 func (a *tabArea) reload(t *fileTab, f loaded) {
-	t.view.setText(f.buf, f.hl, f.hash)
+	t.view.SetText(f.buf, f.hl, f.hash)
 	a.notify("Reloaded " + f.path + " from disk")
 }

@@ -9,10 +9,10 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"trestle/app/textbuf"
 	"trestle/app/watch"
+	"trestle/ui/editor"
 )
 
 // writeDisk writes rel in w's project as another program would.
@@ -31,66 +31,64 @@ func diskEvent(w *Window, rel string, op watch.Op) {
 }
 
 // tapBanner taps the banner button labelled label.
-func tapBanner(t *testing.T, e *editor, label string) {
+func tapBanner(t *testing.T, e *editor.Editor, label string) {
 	t.Helper()
-	for _, o := range e.banner.buttons.Objects {
-		if b := o.(*widget.Button); b.Text == label {
-			test.Tap(b)
-			return
-		}
+	if b := buttonIn(e, label); b != nil {
+		test.Tap(b)
+		return
 	}
-	t.Fatalf("no %q button on the banner %q", label, e.banner.shown())
+	t.Fatalf("no %q button on the banner %q", label, e.Banner())
 }
 
 func TestReloadUnmodifiedEditor(t *testing.T) {
 	w := newTestWindow(t)
 	e := openEditor(t, w, "main.go")
-	e.moveTo(textbuf.Pos{Line: 5, Col: 3}, false)
+	e.SetCaret(textbuf.Pos{Line: 5, Col: 3})
 	changed := strings.Replace(mainGo, "hi", "hello", 1)
 	writeDisk(t, w, "main.go", changed)
 	diskEvent(w, "main.go", watch.Created) // an atomic save by another program
-	if e.buf.FileText() != changed {
-		t.Fatalf("text after the change on disk = %q", e.buf.FileText())
+	if e.Buffer().FileText() != changed {
+		t.Fatalf("text after the change on disk = %q", e.Buffer().FileText())
 	}
-	if e.buf.Modified() || w.tabs.find("main.go").dirty() {
+	if e.Buffer().Modified() || w.tabs.find("main.go").dirty() {
 		t.Error("a reload marked the editor modified")
 	}
-	if e.caret.Line != 5 {
-		t.Errorf("caret on line %d after the reload, want 5", e.caret.Line)
+	if e.Caret().Line != 5 {
+		t.Errorf("caret on line %d after the reload, want 5", e.Caret().Line)
 	}
-	if msg := e.banner.shown(); msg != "" {
+	if msg := e.Banner(); msg != "" {
 		t.Errorf("banner %q over a reloaded editor", msg)
 	}
 	writeDisk(t, w, "main.go", "package main\n")
 	diskEvent(w, watch.All, watch.Changed)
-	if e.buf.Text() != "package main\n" || e.caret.Line != 1 {
-		t.Errorf("after watch.All: text %q, caret line %d", e.buf.Text(), e.caret.Line)
+	if e.Buffer().Text() != "package main\n" || e.Caret().Line != 1 {
+		t.Errorf("after watch.All: text %q, caret line %d", e.Buffer().Text(), e.Caret().Line)
 	}
 }
 
 func TestReloadModifiedEditorAsks(t *testing.T) {
 	w := newTestWindow(t)
 	e := openEditor(t, w, "main.go")
-	test.Type(e.page, "// mine\n")
+	test.Type(e.Page(), "// mine\n")
 	writeDisk(t, w, "main.go", "package main // theirs\n")
 	diskEvent(w, "main.go", watch.Changed)
-	if got := e.banner.shown(); got != "main.go changed on disk" {
+	if got := e.Banner(); got != "main.go changed on disk" {
 		t.Fatalf("banner = %q", got)
 	}
-	if !strings.HasPrefix(e.buf.Text(), "// mine\n") {
+	if !strings.HasPrefix(e.Buffer().Text(), "// mine\n") {
 		t.Fatal("a change on disk replaced unsaved text")
 	}
 	tapBanner(t, e, "Keep mine")
-	if e.banner.shown() != "" || !strings.HasPrefix(e.buf.Text(), "// mine\n") || !e.buf.Modified() {
-		t.Errorf("Keep mine: banner %q, text %q, modified %v", e.banner.shown(), e.buf.Text(), e.buf.Modified())
+	if e.Banner() != "" || !strings.HasPrefix(e.Buffer().Text(), "// mine\n") || !e.Buffer().Modified() {
+		t.Errorf("Keep mine: banner %q, text %q, modified %v", e.Banner(), e.Buffer().Text(), e.Buffer().Modified())
 	}
 	writeDisk(t, w, "main.go", "package main // theirs again\n")
 	diskEvent(w, "main.go", watch.Changed)
 	tapBanner(t, e, "Reload")
-	if e.buf.Text() != "package main // theirs again\n" || e.buf.Modified() {
-		t.Errorf("Reload: text %q, modified %v", e.buf.Text(), e.buf.Modified())
+	if e.Buffer().Text() != "package main // theirs again\n" || e.Buffer().Modified() {
+		t.Errorf("Reload: text %q, modified %v", e.Buffer().Text(), e.Buffer().Modified())
 	}
-	if e.banner.shown() != "" {
+	if e.Banner() != "" {
 		t.Error("the banner stays after Reload")
 	}
 }
@@ -98,15 +96,15 @@ func TestReloadModifiedEditorAsks(t *testing.T) {
 func TestReloadIgnoresOwnSave(t *testing.T) {
 	w := newTestWindow(t)
 	e := openEditor(t, w, "main.go")
-	test.Type(e.page, "// saved\n")
+	test.Type(e.Page(), "// saved\n")
 	w.tabs.saveActive()
 	w.tabs.saving.Wait()
-	test.Type(e.page, "// typed after the save\n")
+	test.Type(e.Page(), "// typed after the save\n")
 	diskEvent(w, "main.go", watch.Created) // the watcher sees our rename
-	if msg := e.banner.shown(); msg != "" {
+	if msg := e.Banner(); msg != "" {
 		t.Errorf("our own save showed the banner %q", msg)
 	}
-	if !strings.Contains(e.buf.Text(), "typed after the save") {
+	if !strings.Contains(e.Buffer().Text(), "typed after the save") {
 		t.Error("our own save reloaded the editor")
 	}
 }
@@ -118,7 +116,7 @@ func TestReloadDeletedFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	diskEvent(w, "lib", watch.Removed) // the folder went
-	if got := e.banner.shown(); got != "lib.go was deleted on disk" {
+	if got := e.Banner(); got != "lib.go was deleted on disk" {
 		t.Fatalf("banner = %q", got)
 	}
 	tapBanner(t, e, "Close")
@@ -130,10 +128,10 @@ func TestReloadDeletedFile(t *testing.T) {
 func TestReloadLeavesOtherTabs(t *testing.T) {
 	w := newTestWindow(t)
 	e := openEditor(t, w, "main.go")
-	test.Type(e.page, "x")
+	test.Type(e.Page(), "x")
 	writeDisk(t, w, "go.mod", "module example.com/other\n")
 	diskEvent(w, "go.mod", watch.Changed)
-	if e.banner.shown() != "" || e.buf.Text() != "x"+mainGo {
+	if e.Banner() != "" || e.Buffer().Text() != "x"+mainGo {
 		t.Error("a change to another file touched main.go's editor")
 	}
 }
@@ -144,7 +142,7 @@ func TestStatusShowsCaret(t *testing.T) {
 	if got := w.status.cursor.Text; got != "Ln 1, Col 1" {
 		t.Errorf("status cursor after opening the first tab = %q", got)
 	}
-	e.moveTo(textbuf.Pos{Line: 4, Col: 2}, false)
+	e.SetCaret(textbuf.Pos{Line: 4, Col: 2})
 	if got := w.status.cursor.Text; got != "Ln 5, Col 3" {
 		t.Errorf("status cursor = %q, want Ln 5, Col 3", got)
 	}
@@ -163,7 +161,7 @@ func TestStatusShowsCaret(t *testing.T) {
 
 func TestEditMenuActsOnFocus(t *testing.T) {
 	w := newTestWindow(t)
-	w.SetActions(Actions{})
+	w.installActions(Actions{})
 	e := openEditor(t, w, "main.go")
 	menus := map[string]*fyne.Menu{}
 	for _, m := range w.win.MainMenu().Items {
@@ -185,7 +183,7 @@ func TestEditMenuActsOnFocus(t *testing.T) {
 	if w.win.MainMenu().Items[1].Label != "Edit" {
 		t.Error("Edit is not the second menu")
 	}
-	test.Type(e.page, "abc")
+	test.Type(e.Page(), "abc")
 	run := func(label string) {
 		for _, it := range menus["Edit"].Items {
 			if it.Label == label {
@@ -196,11 +194,11 @@ func TestEditMenuActsOnFocus(t *testing.T) {
 		t.Fatalf("no Edit > %s", label)
 	}
 	run("Undo")
-	if e.buf.Text() != mainGo {
-		t.Errorf("Edit > Undo left %q", e.buf.Text()[:10])
+	if e.Buffer().Text() != mainGo {
+		t.Errorf("Edit > Undo left %q", e.Buffer().Text()[:10])
 	}
 	run("Select All")
-	if e.selectedText() != mainGo {
+	if e.SelectedText() != mainGo {
 		t.Error("Edit > Select All did not select the text")
 	}
 }
@@ -209,14 +207,14 @@ func TestSettingsTabWidthApplies(t *testing.T) {
 	w := newTestWindow(t)
 	s := w.settings
 	s.TabWidth = 2
-	w.SetSettings(s, "")
+	w.useSettings(s, "")
 	e := openEditor(t, w, "main.go")
-	if e.tabWidth != 2 {
-		t.Errorf("new editor tab width %d, want 2", e.tabWidth)
+	if e.TabWidth() != 2 {
+		t.Errorf("new editor tab width %d, want 2", e.TabWidth())
 	}
 	s.TabWidth = 8
 	w.applySettings(s, "")
-	if e.tabWidth != 8 {
-		t.Errorf("open editor tab width %d after Settings, want 8", e.tabWidth)
+	if e.TabWidth() != 8 {
+		t.Errorf("open editor tab width %d after Settings, want 8", e.TabWidth())
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"trestle/app/search"
 	"trestle/app/textbuf"
+	"trestle/ui/editor"
 )
 
 // replaceInFiles replaces every match of q in files with repl as the
@@ -74,8 +75,8 @@ func (w *Window) replaceConfirmed(q search.Query, repl string, files []string) {
 
 // replaceInEditor replaces q's matches in e's text with repl as one undo
 // step and returns how many changed.
-func replaceInEditor(e *editor, q search.Query, repl string) int {
-	edits, err := search.Replacements(e.buf.Text(), q, repl)
+func replaceInEditor(e *editor.Editor, q search.Query, repl string) int {
+	edits, err := search.Replacements(e.Buffer().Text(), q, repl)
 	if err != nil || len(edits) == 0 {
 		return 0
 	}
@@ -85,9 +86,5 @@ func replaceInEditor(e *editor, q search.Query, repl string) int {
 		ranges[i] = textbuf.Range{Start: textbuf.Pos{Line: ed.Line, Col: ed.Start}, End: textbuf.Pos{Line: ed.Line, Col: ed.End}}
 		texts[i] = ed.New
 	}
-	n := e.buf.ReplaceEach(ranges, texts)
-	if n > 0 {
-		e.edited(e.buf.Clamp(e.caret))
-	}
-	return n
+	return e.ReplaceEach(ranges, texts)
 }

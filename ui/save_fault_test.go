@@ -34,8 +34,8 @@ func TestSaveFaultKeepsWork(t *testing.T) {
 			failWrites(t, tt.errno, tt.half)
 			w := newTestWindow(t)
 			e := openEditor(t, w, "main.go")
-			test.Type(e.page, "// unsaved work\n")
-			e.page.TypedShortcut(&desktopCtrlS)
+			test.Type(e.Page(), "// unsaved work\n")
+			e.Page().TypedShortcut(&desktopCtrlS)
 			w.tabs.saving.Wait()
 
 			text, open, dirty, err := w.Buffer(context.Background(), resolved(t, w, "main.go"))

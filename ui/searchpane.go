@@ -206,7 +206,7 @@ func (w *Window) showSearch() {
 	s := w.panes.search
 	w.panes.tabs.Select(w.panes.searchTab)
 	if e := w.tabs.activeEditor(); e != nil {
-		if sel := e.selectedText(); sel != "" && !strings.Contains(sel, "\n") {
+		if sel := e.SelectedText(); sel != "" && !strings.Contains(sel, "\n") {
 			s.pattern.SetText(sel)
 		}
 	}

@@ -16,7 +16,7 @@ func syncSearch(s *searchPane) { s.async = func(fn func()) { fn() } }
 
 func TestSearchPaneFindsAndOpens(t *testing.T) {
 	w := newTestWindow(t)
-	w.SetActions(Actions{})
+	w.installActions(Actions{})
 	w.Window().Resize(fyne.NewSize(900, 600))
 	s := w.panes.search
 	syncSearch(s)
@@ -32,7 +32,7 @@ func TestSearchPaneFindsAndOpens(t *testing.T) {
 	}
 	s.list.Select(1)
 	w.loading.Wait()
-	if e := w.tabs.activeEditor(); w.tabs.active() != "main.go" || e.caret.Line != 5 {
+	if e := w.tabs.activeEditor(); w.tabs.active() != "main.go" || e.Caret().Line != 5 {
 		t.Errorf("a click opened %q at line %d, want main.go at 6", w.tabs.active(), caretLine(e))
 	}
 
@@ -111,8 +111,8 @@ func TestReplaceInFilesEditsTheBuffers(t *testing.T) {
 	s := w.panes.search
 	syncSearch(s)
 	b := openEditor(t, w, "b.go")
-	b.moveTo(b.buf.End(), false)
-	test.Type(b.page, "// mine\n") // unsaved, kept
+	b.SetCaret(b.Buffer().End())
+	test.Type(b.Page(), "// mine\n") // unsaved, kept
 	s.pattern.SetText("OldName")
 	s.search()
 	s.replace.SetText("NewName")
@@ -128,10 +128,10 @@ func TestReplaceInFilesEditsTheBuffers(t *testing.T) {
 	if a == nil || a.view == nil {
 		t.Fatal("a.go was not opened")
 	}
-	if got := a.view.buf.Text(); got != "package a\n\nfunc NewName() {}\n\nvar _ = NewName\n" || !a.dirty() {
+	if got := a.view.Buffer().Text(); got != "package a\n\nfunc NewName() {}\n\nvar _ = NewName\n" || !a.dirty() {
 		t.Errorf("a.go's editor: dirty %v\n%s", a.dirty(), got)
 	}
-	if got := b.buf.Text(); got != "package a\n\nvar x = NewName\n// mine\n" {
+	if got := b.Buffer().Text(); got != "package a\n\nvar x = NewName\n// mine\n" {
 		t.Errorf("b.go's editor (with the person's unsaved line):\n%s", got)
 	}
 	if w.tabs.find("c.go") != nil {
@@ -140,8 +140,8 @@ func TestReplaceInFilesEditsTheBuffers(t *testing.T) {
 	if disk := readProject(t, w, "a.go"); disk != "package a\n\nfunc OldName() {}\n\nvar _ = OldName\n" {
 		t.Errorf("a.go was written:\n%s", disk)
 	}
-	a.view.undo()
-	if got := a.view.buf.Text(); got != "package a\n\nfunc OldName() {}\n\nvar _ = OldName\n" {
+	a.view.Undo()
+	if got := a.view.Buffer().Text(); got != "package a\n\nfunc OldName() {}\n\nvar _ = OldName\n" {
 		t.Errorf("one undo in a.go gave:\n%s", got)
 	}
 }

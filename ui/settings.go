@@ -18,9 +18,9 @@ import (
 // NewTheme is Fyne's theme with the person's theme and font size settings.
 func NewTheme(s store.Settings) fyne.Theme { return newTheme(s) }
 
-// SetSettings gives the window the stored settings and this project's agent
-// policy. It must be called on the main goroutine, before SetActions.
-func (w *Window) SetSettings(s store.Settings, policy string) {
+// useSettings gives the window the stored settings and this project's
+// agent policy (New's second step). Main goroutine only.
+func (w *Window) useSettings(s store.Settings, policy string) {
 	w.settings = s
 	w.policy = policy
 	w.files.hideIgnored = s.HideIgnored

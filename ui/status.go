@@ -18,7 +18,8 @@ const messageLifetime = 10 * time.Second
 
 // statusBar is the strip along the bottom of the window: the project, the
 // active selection, the evaluator, the MCP listener, the attached agents,
-// a transient message and the caret's line:column. Used on the main
+// a transient message, the caret's line:column and the agents' messages'
+// bell (notices.go). Used on the main
 // goroutine only.
 type statusBar struct {
 	project, branch, eval, mcp, agents *widget.Label
@@ -35,7 +36,7 @@ type statusBar struct {
 // whole when its message is clicked.
 const maxRecentMessages = 50
 
-func newStatusBar(root string) *statusBar {
+func newStatusBar(root string, bell fyne.CanvasObject) *statusBar {
 	s := &statusBar{
 		project: widget.NewLabel(shortPath(root)),
 		branch:  widget.NewLabel(""),
@@ -54,7 +55,7 @@ func newStatusBar(root string) *statusBar {
 	s.branch.Hide()
 	left := container.NewHBox(s.project, s.branch, widget.NewSeparator(), s.selection, widget.NewSeparator(), s.eval,
 		widget.NewSeparator(), s.mcp, widget.NewSeparator(), s.agents, widget.NewSeparator(), s.gopls, widget.NewSeparator())
-	s.bar = container.NewBorder(widget.NewSeparator(), nil, left, s.cursor, s.message)
+	s.bar = container.NewBorder(widget.NewSeparator(), nil, left, container.NewHBox(s.cursor, bell), s.message)
 	return s
 }
 

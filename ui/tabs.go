@@ -15,6 +15,7 @@ import (
 
 	"trestle/app/project"
 	"trestle/app/workbench"
+	"trestle/ui/editor"
 )
 
 // dirtyMark starts the title of a tab whose text has unsaved changes.
@@ -23,7 +24,7 @@ const dirtyMark = "● "
 // fileTab is one open tab.
 type fileTab struct {
 	path string
-	view *editor // nil for a notice
+	view *editor.Editor // nil for a notice
 	item *container.TabItem
 	// head is the file's text at git's HEAD, when headKnown (gitgutter.go).
 	head      string
@@ -32,7 +33,8 @@ type fileTab struct {
 }
 
 // dirty reports whether the tab's text has unsaved changes.
-func (t *fileTab) dirty() bool { return t.view != nil && t.view.buf.Modified() }
+// A nil t (a tab that holds no file, such as a change-set review) has none.
+func (t *fileTab) dirty() bool { return t != nil && t.view != nil && t.view.Buffer().Modified() }
 
 // tabArea is the right-hand side of the window: the open files in
 // DocTabs, or a hint when there are none. Used on the main goroutine only.
@@ -59,7 +61,7 @@ type tabArea struct {
 	onEval   func(code string)   // Ctrl+Enter in an editor
 	// onOpened hears of each new editor of t (before it becomes t.view),
 	// onClosed of each closed tab (lsp.go).
-	onOpened func(t *fileTab, e *editor)
+	onOpened func(t *fileTab, e *editor.Editor)
 	onClosed func(t *fileTab)
 }
 
@@ -104,7 +106,7 @@ func (a *tabArea) active() string {
 }
 
 // activeEditor returns the selected tab's editor, or nil.
-func (a *tabArea) activeEditor() *editor {
+func (a *tabArea) activeEditor() *editor.Editor {
 	if t := a.current(); t != nil {
 		return t.view
 	}
@@ -136,7 +138,7 @@ func (a *tabArea) caretChanged() {
 		return
 	}
 	if e := a.activeEditor(); e != nil {
-		a.onCaret(e.caret.Line+1, e.caret.Col+1)
+		a.onCaret(e.Caret().Line+1, e.Caret().Col+1)
 		return
 	}
 	a.onCaret(0, 0)
@@ -152,8 +154,8 @@ func (a *tabArea) show(f loaded, line int) {
 	a.docs.Select(t.item)
 	a.focusText(t)
 	if line > 0 && t.view != nil {
-		t.view.showLine(line)
-		t.view.centreLine(line - 1)
+		t.view.ShowLine(line)
+		t.view.CentreCaret()
 	}
 	a.caretChanged() // Select is silent for the only tab
 }
@@ -176,9 +178,9 @@ func (a *tabArea) focusText(t *fileTab) {
 	}
 	c := a.win.Canvas()
 	switch c.Focused().(type) {
-	case *widget.Entry, *barEntry:
+	case *widget.Entry, *editor.BarEntry:
 	default:
-		c.Focus(t.view.page)
+		c.Focus(t.view.Page())
 	}
 }
 
@@ -201,17 +203,17 @@ func (a *tabArea) add(f loaded) *fileTab {
 	return t
 }
 
-func (a *tabArea) newEditor(t *fileTab, f loaded) *editor {
-	e := newEditor(f.buf, f.hl)
-	e.setTabWidth(a.tabWidth)
-	e.onChange = func() { a.retitle(t) }
-	e.onCaret = func(line, col int) {
+func (a *tabArea) newEditor(t *fileTab, f loaded) *editor.Editor {
+	e := editor.New(f.buf, f.hl)
+	e.SetTabWidth(a.tabWidth)
+	e.OnModified = func() { a.retitle(t) }
+	e.OnCaret = func(line, col int) {
 		if a.onCaret != nil && a.current() == t {
 			a.onCaret(line, col)
 		}
 	}
-	e.onSave = func() { a.save(t, nil) }
-	e.onEdit = func() {
+	e.OnSave = func() { a.save(t, nil) }
+	e.OnEdit = func() {
 		if a.onTyped != nil {
 			a.onTyped(t)
 		}
@@ -219,12 +221,12 @@ func (a *tabArea) newEditor(t *fileTab, f loaded) *editor {
 			a.onEdit(t.path)
 		}
 	}
-	e.onEval = func(code string) {
+	e.OnEval = func(code string) {
 		if a.onEval != nil {
 			a.onEval(code)
 		}
 	}
-	e.diskHash = f.hash
+	e.SetDiskHash(f.hash)
 	if a.onOpened != nil {
 		a.onOpened(t, e)
 	}
@@ -263,7 +265,7 @@ func (a *tabArea) setTabWidth(n int) {
 	a.tabWidth = n
 	for _, t := range a.byItem {
 		if t.view != nil {
-			t.view.setTabWidth(n)
+			t.view.SetTabWidth(n)
 		}
 	}
 }
@@ -321,18 +323,18 @@ func (a *tabArea) save(t *fileTab, done func(ok bool)) {
 	if t.view == nil || a.project == nil {
 		return
 	}
-	text, state := t.view.snapshot()
-	before := t.view.diskHash
-	t.view.diskHash = sha256.Sum256([]byte(text)) // the watcher's event for this write is ours
+	text, state := t.view.Snapshot()
+	before := t.view.DiskHash()
+	t.view.SetDiskHash(sha256.Sum256([]byte(text))) // the watcher's event for this write is ours
 	p := a.project
 	a.saving.Go(func() {
 		err := saveFile(p, t.path, text)
 		fyne.Do(func() {
 			if err != nil {
-				t.view.diskHash = before // the disk still holds what it held
+				t.view.SetDiskHash(before) // the disk still holds what it held
 				a.showError(err)
 			} else {
-				t.view.savedAt(state)
+				t.view.SavedAt(state)
 				if a.onSaved != nil {
 					a.onSaved(t)
 				}
@@ -416,18 +418,19 @@ type buffer struct {
 // one with text.
 func (a *tabArea) buffer(rel string) buffer {
 	if t := a.find(rel); t != nil && t.view != nil {
-		return buffer{text: t.view.buf.FileText(), open: true, dirty: t.dirty()}
+		return buffer{text: t.view.Buffer().FileText(), open: true, dirty: t.dirty()}
 	}
 	return buffer{}
 }
 
 // list returns the open tabs in tab order, the selected one active.
 func (a *tabArea) list() []workbench.Tab {
-	tabs := make([]workbench.Tab, len(a.docs.Items))
+	tabs := make([]workbench.Tab, 0, len(a.docs.Items))
 	active := a.docs.SelectedIndex()
 	for i, item := range a.docs.Items {
-		t := a.byItem[item]
-		tabs[i] = workbench.Tab{Path: t.path, Active: i == active, Dirty: t.dirty()}
+		if t := a.byItem[item]; t != nil { // a review tab holds no file
+			tabs = append(tabs, workbench.Tab{Path: t.path, Active: i == active, Dirty: t.dirty()})
+		}
 	}
 	return tabs
 }

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"trestle/app/workbench"
+	"trestle/ui/editor"
 )
 
 func TestSaveFileKeepsModeAndCRLF(t *testing.T) {
@@ -61,21 +62,21 @@ func TestSaveFileReadOnlyFolder(t *testing.T) {
 }
 
 // openEditor opens rel in w and returns its editor, laid out.
-func openEditor(t *testing.T, w *Window, rel string) *editor {
+func openEditor(t *testing.T, w *Window, rel string) *editor.Editor {
 	t.Helper()
 	if err := w.Open(context.Background(), rel, 0); err != nil {
 		t.Fatal(err)
 	}
 	w.Window().Resize(fyne.NewSize(900, 600))
 	e := w.tabs.find(rel).view
-	w.Window().Canvas().Focus(e.page)
+	w.Window().Canvas().Focus(e.Page())
 	return e
 }
 
 func TestWindowEditMarksDirtyAndSaves(t *testing.T) {
 	w := newTestWindow(t)
 	e := openEditor(t, w, "main.go")
-	test.Type(e.page, "// x\n")
+	test.Type(e.Page(), "// x\n")
 	text, open, dirty, err := w.Buffer(context.Background(), resolved(t, w, "main.go"))
 	if err != nil || !open || !dirty || text != "// x\n"+mainGo {
 		t.Fatalf("Buffer = %q open %v dirty %v err %v", text, open, dirty, err)
@@ -86,7 +87,7 @@ func TestWindowEditMarksDirtyAndSaves(t *testing.T) {
 	if title := w.tabs.find("main.go").item.Text; title != dirtyMark+"main.go" {
 		t.Errorf("title = %q", title)
 	}
-	e.page.TypedShortcut(&desktopCtrlS)
+	e.Page().TypedShortcut(&desktopCtrlS)
 	w.tabs.saving.Wait()
 	data, _ := os.ReadFile(filepath.Join(w.project.Root, "main.go"))
 	if string(data) != "// x\n"+mainGo {
@@ -122,11 +123,11 @@ func TestTabWidthSetting(t *testing.T) {
 	w := newTestWindow(t)
 	e := openEditor(t, w, "main.go")
 	w.tabs.setTabWidth(8)
-	e.moveTo(e.buf.End(), false)
-	e.showLine(6) // "\tfmt.Println"
-	for _, r := range e.grid.Rows {
+	e.SetCaret(e.Buffer().End())
+	e.ShowLine(6) // "\tfmt.Println"
+	for _, r := range gridRows(t, e) {
 		if strings.Contains(rowText(r), "fmt.Println") {
-			if got := strings.Index(rowText(r), "fmt"); got != gutterWidth(e.buf.LineCount())+8 {
+			if got := strings.Index(rowText(r), "fmt"); got != gutterWidth(e.Buffer().LineCount())+8 {
 				t.Errorf("fmt at cell %d with tab width 8: %q", got, rowText(r))
 			}
 			return

@@ -26,7 +26,7 @@ func (w *Window) testAtCursorArgs() (args []string, name string) {
 	if e == nil || !strings.HasSuffix(rel, "_test.go") {
 		return nil, ""
 	}
-	fn, ok := testfunc.At(rel, []byte(e.buf.Text()), e.caret.Line+1)
+	fn, ok := testfunc.At(rel, []byte(e.Buffer().Text()), e.Caret().Line+1)
 	if !ok {
 		return nil, ""
 	}

@@ -24,7 +24,7 @@ func TestTestAtCursorRunsOnlyThatTest(t *testing.T) {
 		"calc/calc_test.go": src,
 	})
 	e := openEditor(t, w, "calc/calc_test.go")
-	e.setCaret(textbuf.Pos{Line: 7}, false) // inside TestPasses
+	e.SetCaret(textbuf.Pos{Line: 7}) // inside TestPasses
 	args, name := w.testAtCursorArgs()
 	if name != "TestPasses" || !slices.Equal(args, []string{"-run", "^TestPasses$", "./calc"}) {
 		t.Fatalf("caret in TestPasses: args %q for %q", args, name)
@@ -32,7 +32,7 @@ func TestTestAtCursorRunsOnlyThatTest(t *testing.T) {
 	if code, out := runTest(t, w.project.Root, args); code != 0 || strings.Contains(out, "boom") {
 		t.Fatalf("go test %q exited %d:\n%s\nwant only TestPasses, passing", args, code, out)
 	}
-	e.setCaret(textbuf.Pos{Line: 1}, false) // between functions
+	e.SetCaret(textbuf.Pos{Line: 1}) // between functions
 	if args, name := w.testAtCursorArgs(); args != nil || name != "" {
 		t.Fatalf("caret outside a test: args %q for %q, want none (every test)", args, name)
 	}

@@ -388,7 +388,7 @@ func readFolder(w *Window, uid string) []string {
 
 func TestWindowTreeReadsFoldersOffTheMainGoroutine(t *testing.T) {
 	a := test.NewTempApp(t)
-	w := New(a, newProject(t, map[string]string{"lib/lib.go": "package lib\n"}))
+	w := newWindow(a, newProject(t, map[string]string{"lib/lib.go": "package lib\n"}))
 	defer w.Window().Close()
 	var queued []func()
 	w.files.async = func(fn func()) { queued = append(queued, fn) } // as New's goroutine, but held

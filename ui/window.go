@@ -15,6 +15,7 @@ import (
 	"trestle/app/store"
 	"trestle/app/watch"
 	"trestle/app/workbench"
+	"trestle/ui/review"
 )
 
 // Window is Trestle's main window on one project: the file tree on the
@@ -29,10 +30,11 @@ type Window struct {
 	tree    *projectTree
 	tabs    *tabArea
 	status  *statusBar
+	notices *noticeCenter // agents' messages: the bell's list and the toasts (notices.go)
 	panes   *panes
-	// actions, settings and policy come from cmd/trestle (menus.go, settings.go).
+	// actions, settings and policy are New's Options (menus.go, settings.go).
 	actions Actions
-	// services are the evaluator and tasks (activity.go); selection is the
+	// services are the evaluator and tasks (services.go); selection is the
 	// active .trestle.json selection ("" for default).
 	services services.Services
 	// stopEvalBuilds ends watchEvalBuilds (eval_native.go).
@@ -40,7 +42,7 @@ type Window struct {
 	selection      string
 	runLines       lineBatch
 	// evalDefs are, per selection, the interpreted inputs that defined
-	// state since its evaluator started: what Replay sends again (activity.go).
+	// state since its evaluator started: what Replay sends again (evaluate.go).
 	evalDefs map[string][]string
 	// closedLayout is the layout captured as the window closed (layout.go).
 	closedLayout *store.ProjectState
@@ -55,8 +57,10 @@ type Window struct {
 	// onFilesChanged hears of every batch of changes on disk, after the tree
 	// shows them; called on the main goroutine when set.
 	onFilesChanged func([]watch.Event)
-	// changes is the Change Sets pane, set by SetChangeSets (changesets.go).
-	changes *changeSetsView
+	// changes is the Change Sets pane, set by showChangeSets (review_host.go).
+	changes *review.View
+	// inline is what each file tab shows of the change sets proposing for it (review_inline.go).
+	inline map[*fileTab]*inlineProposal
 	// editTimers debounce the stale check of edited buffers (changesets_stale.go).
 	editTimers map[string]*time.Timer
 	// finders is Go to File's and the command palette's state (quickopen.go).
@@ -67,21 +71,64 @@ type Window struct {
 	openFolderShown *openFolderDialog
 	// gopls links the editors to the project's language server (lsp.go); nil without one.
 	gopls           *goplsView
-	goplsInstallDir string          // SetGoplsInstall
+	goplsInstallDir string          // Options.GoplsInstall
 	goplsDo         func(fn func()) // nil: fyne.Do (tests queue gopls's callbacks)
 }
 
-// New builds the window for p. It must be called on the main goroutine,
-// before the app runs; show it with Window().ShowAndRun().
-func New(a fyne.App, p *project.Project) *Window {
+// Options are what a Window is made with, all given to New at once.
+type Options struct {
+	// Settings are the person's stored settings; the zero value means
+	// store.DefaultSettings().
+	Settings store.Settings
+	// Policy is this project's agent permission policy; "" means
+	// permission.PolicyAsk.
+	Policy string
+	// Services are the project's gopls, evaluators, tasks, change sets,
+	// permission gate and .trestle.json (any may be nil).
+	Services services.Services
+	// GoplsInstall is the per-user folder "Install gopls" installs into
+	// when gopls is missing; "" offers no install.
+	GoplsInstall string
+	// Actions are what the window asks of the program around it: the
+	// store, other windows, the listener switch, the first run's welcome.
+	Actions Actions
+}
+
+// New builds the window for p, configured by o. It must be called on the
+// main goroutine, before the app runs; show it with Window().ShowAndRun()
+// (after Watch, to follow the disk).
+func New(a fyne.App, p *project.Project, o Options) *Window {
+	if o.Settings == (store.Settings{}) {
+		o.Settings = store.DefaultSettings()
+	}
+	if o.Policy == "" {
+		o.Policy = permission.PolicyAsk
+	}
+	w := newWindow(a, p)                    // 1. the widgets: tree, tabs, panes, status bar
+	w.useSettings(o.Settings, o.Policy)     // 2. tab width, hidden files, the agent policy
+	w.goplsInstallDir = o.GoplsInstall      // 3. where a missing gopls installs (read by 4)
+	w.connectServices(o.Services)           // 4. gopls, the Eval pane, the Run menu, .trestle.json
+	w.showChangeSets(o.Services.ChangeSets) // 5. the Change Sets pane and its poll of the store
+	w.installActions(o.Actions)             // 6. menus, shortcuts, close, recent projects, layout, welcome
+	return w
+}
+
+// newWindow builds the widgets of the window for p, with the default
+// settings and nothing connected: New's first step, and what a test
+// starts from when it tries one step alone. Main goroutine only.
+func newWindow(a fyne.App, p *project.Project) *Window {
+	win := a.NewWindow("Trestle — " + filepath.Base(p.Root))
+	notices := newNoticeCenter(win, nil)
 	w := &Window{
 		project:  p,
-		win:      a.NewWindow("Trestle — " + filepath.Base(p.Root)),
-		status:   newStatusBar(p.Root),
+		win:      win,
+		notices:  notices,
+		status:   newStatusBar(p.Root, notices.bell),
 		tabs:     newTabArea(),
 		settings: store.DefaultSettings(),
 		policy:   permission.PolicyAsk,
 	}
+	notices.review = w.reviewChangeSet
 	w.tabs.onChange = w.syncTree
 	w.tabs.onCaret = func(line, col int) { w.status.setCursor(line, col) }
 	w.tabs.onEval = w.evalByPerson
@@ -106,7 +153,7 @@ func New(a fyne.App, p *project.Project) *Window {
 	w.paneSplit.Offset = 0.72
 	w.treeSplit = container.NewHSplit(w.tree, w.paneSplit)
 	w.treeSplit.Offset = 0.25
-	w.win.SetContent(container.NewBorder(nil, w.status.bar, nil, nil, w.treeSplit))
+	w.win.SetContent(container.NewBorder(nil, w.status.bar, nil, nil, container.NewStack(w.treeSplit, w.notices.layer)))
 	w.win.Resize(fyne.NewSize(1100, 720))
 	return w
 }
@@ -218,7 +265,7 @@ func (w *Window) filesChanged(events []watch.Event) {
 }
 
 // stopWatching stops the watcher started by Watch and the change-set
-// poll started by SetChangeSets, and waits for them. It
+// poll started by showChangeSets, and waits for them. It
 // must be called on the main goroutine, e.g. as the window closes.
 func (w *Window) stopWatching() {
 	if w.stopEvalBuilds != nil {
@@ -230,7 +277,7 @@ func (w *Window) stopWatching() {
 		w.watcher = nil
 	}
 	if w.changes != nil {
-		w.changes.stopPolling()
+		w.changes.Stop()
 	}
 }
 

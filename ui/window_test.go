@@ -6,10 +6,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2/test"
 
 	"trestle/app/errdefs"
+	"trestle/app/permission"
+	"trestle/app/store"
 	"trestle/app/workbench"
 )
 
@@ -29,11 +32,13 @@ func newTestWindow(t *testing.T) *Window {
 	})
 }
 
-// newTestWindowWith is a window on a new project of files.
+// newTestWindowWith is a window on a new project of files, with only its
+// widgets built (newWindow): a test takes the further steps of New it
+// tries, with the hooks below in place first.
 func newTestWindowWith(t *testing.T, files map[string]string) *Window {
 	t.Helper()
 	a := test.NewTempApp(t)
-	w := New(a, newProject(t, files))
+	w := newWindow(a, newProject(t, files))
 	// Fyne's test driver runs fyne.Do inline on the calling goroutine, so a
 	// folder read on a goroutine would touch the tree beside the test: read
 	// inline instead (TestWindowTreeReadsFoldersOffTheMainGoroutine checks
@@ -42,6 +47,8 @@ func newTestWindowWith(t *testing.T, files map[string]string) *Window {
 	w.panes.git.later = nil // no git refresh on a timer beside the test
 	// No ticking run time either: the test driver would run it beside the test.
 	w.panes.runView.tick = func(func()) func() { return func() {} }
+	// Nor toasts that go by themselves (notices_test.go holds their clock).
+	w.notices.after = func(time.Duration, func()) func() { return func() {} }
 	t.Cleanup(func() {
 		w.Window().Close()
 		w.status.stop() // no timer may fire into a later test
@@ -85,8 +92,8 @@ func TestWindowOpen(t *testing.T) {
 	if w.tabs.hint.Visible() {
 		t.Error("the hint still shows with a tab open")
 	}
-	if view := w.tabs.find("main.go").view; view.mark != 3 {
-		t.Errorf("marked line = %d, want 3", view.mark)
+	if view := w.tabs.find("main.go").view; view.Caret().Line != 2 {
+		t.Errorf("caret on line %d, want 3", view.Caret().Line+1)
 	}
 
 	if err := w.Open(ctx, "main.go", 0); err != nil {
@@ -214,5 +221,38 @@ func TestWindowStatus(t *testing.T) {
 	w.Notify("hello")
 	if got := w.status.message.Text; got != "hello" {
 		t.Errorf("message = %q", got)
+	}
+}
+
+// TestNewTakesEveryOption: New applies its Options in one go, as
+// cmd/trestle makes the window, and fills in the defaults for zero ones.
+func TestNewTakesEveryOption(t *testing.T) {
+	a := test.NewTempApp(t)
+	s := store.DefaultSettings()
+	s.TabWidth = 8
+	s.HideIgnored = true
+	w := New(a, newProject(t, map[string]string{"main.go": mainGo}), Options{
+		Settings: s, Policy: permission.PolicyDeny, GoplsInstall: "/opt/gopls-bin", Actions: Actions{Version: "v9"},
+	})
+	t.Cleanup(func() { w.loading.Wait(); w.Window().Close(); w.status.stop() })
+	w.loading.Wait()
+	if w.Policy() != permission.PolicyDeny || w.settings.TabWidth != 8 || !w.files.hideIgnored || w.goplsInstallDir != "/opt/gopls-bin" {
+		t.Errorf("options not applied: policy %q, settings %+v, hide %v, gopls %q", w.Policy(), w.settings, w.files.hideIgnored, w.goplsInstallDir)
+	}
+	if w.Window().MainMenu() == nil || w.actions.Version != "v9" {
+		t.Error("New did not install the actions (no main menu)")
+	}
+	if err := w.Open(context.Background(), "main.go", 0); err != nil {
+		t.Fatal(err)
+	}
+	if e := w.tabs.find("main.go").view; e.TabWidth() != 8 {
+		t.Errorf("an editor opened after New shows tabs at %d cells, want 8", e.TabWidth())
+	}
+
+	d := New(a, newProject(t, map[string]string{"main.go": mainGo}), Options{})
+	t.Cleanup(func() { d.loading.Wait(); d.Window().Close(); d.status.stop() })
+	d.loading.Wait()
+	if d.Policy() != permission.PolicyAsk || d.settings != store.DefaultSettings() {
+		t.Errorf("zero options: policy %q, settings %+v; want ask and the defaults", d.Policy(), d.settings)
 	}
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
-	"time"
-
 	"trestle/app/errdefs"
 	"trestle/app/project"
 )
@@ -25,74 +23,99 @@ func conflictError(what string, cs []conflict) error {
 	return fmt.Errorf("%s refused, nothing was written: %s: %w (%w)", what, strings.Join(lines, "; "), ErrConflict, errdefs.ErrInvalid)
 }
 
-// Apply writes the included files of undecided change set id (include
-// lists paths; empty means every file). First it checks every included
-// file's current content, as current reads it, against its base: on any
-// mismatch it writes nothing, marks those files and the set conflict and
-// returns an error wrapping ErrConflict and errdefs.ErrInvalid that names
-// them. Then it writes each file through a temporary file and a rename,
-// keeping the mode; if any write fails every file is put back and the
-// error says which and why. It records the applied hashes and the state
-// applied (or partly applied) and returns the updated set. Safe for
-// concurrent use; applies and reverts of one Manager run one at a time.
+// Apply applies every pending hunk of the files include names (paths;
+// empty means every file with hunks pending): ApplySelection with each
+// path mapped to nil. Safe for concurrent use.
 func (m *Manager) Apply(id string, include []string, current ReadFunc, w Writer) (ChangeSet, error) {
+	var sel Selection
+	if len(include) > 0 {
+		sel = Selection{}
+		for _, p := range include {
+			sel[p] = nil
+		}
+	}
+	return m.ApplySelection(id, sel, current, w)
+}
+
+// ApplySelection writes exactly the hunks sel accepts (nil or empty: every
+// pending hunk) of change set id, which must have hunks pending. First it
+// checks every selected file's current content, as current reads it,
+// against what the set expects there (its base, or what earlier applies
+// of the set wrote): on any mismatch it writes nothing, marks those hunks
+// conflict (they are not forced) and returns an error wrapping
+// ErrConflict and errdefs.ErrInvalid that names the files. Then it writes each
+// file (its base with every hunk applied so far and the ones selected)
+// through a temporary file and a rename under an intent journal, keeping
+// the mode; if any write fails every file is put back and the error says
+// which and why. What is not selected stays pending, to apply later. It
+// records the outcome per hunk and in the history and returns the updated
+// set. Safe for concurrent use; applies and reverts of one Manager run one
+// at a time.
+func (m *Manager) ApplySelection(id string, sel Selection, current ReadFunc, w Writer) (ChangeSet, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	// An apply or revert another process was killed in since this one
-	// started is undone first, so its files are whole again.
-	if _, err := m.Recover(); err != nil {
-		return ChangeSet{}, fmt.Errorf("apply %s: %w", id, err)
-	}
-	cs, err := m.Full(id)
+	cs, err := m.begin("apply", id)
 	if err != nil {
-		return ChangeSet{}, fmt.Errorf("apply: %w", err)
+		return ChangeSet{}, err
 	}
-	if !cs.Undecided() {
-		return ChangeSet{}, fmt.Errorf("apply %s: it is %s, not pending: %w", id, cs.State, errdefs.ErrInvalid)
+	if !cs.CanApply() {
+		return ChangeSet{}, fmt.Errorf("apply %s: it is %s, with nothing pending: %w", id, cs.State, errdefs.ErrInvalid)
 	}
-	sel, err := selectFiles(cs, include)
+	if len(sel) == 0 {
+		sel = everythingPending(cs)
+	}
+	chosen, err := choose(cs, sel)
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("apply %s: %w", id, err)
 	}
-	paths, checked, err := m.checkBases(cs, sel, current)
+	paths, checked, err := m.checkCurrent(cs, chosen, current)
 	if err != nil {
 		return checked, err
 	}
-	ops, err := m.applyOps(cs, sel, paths)
+	ops, texts, err := m.applyOps(cs, chosen, paths)
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("apply %s: %w", id, err)
 	}
-	return m.commit("apply "+id, cs, w, ops, func(rec *ChangeSet, modes map[string]fs.FileMode) {
-		recordApplied(rec, cs, sel, modes, m.now)
+	return m.commit("apply", cs, w, ops, func(rec *ChangeSet, modes map[string]fs.FileMode) {
+		m.recordApplied(rec, cs, chosen, texts, modes)
 	})
 }
 
-// selectFiles returns the paths to apply, every file when include is empty.
-func selectFiles(cs ChangeSet, include []string) (map[string]bool, error) {
-	sel := make(map[string]bool, len(cs.Files))
-	for _, f := range cs.Files {
-		sel[f.Path] = len(include) == 0
+// begin starts an apply, revert or undo: it first undoes an apply or
+// revert another process was killed in since this one started, so its
+// files are whole again, then reads set id whole.
+func (m *Manager) begin(verb, id string) (ChangeSet, error) {
+	if _, err := m.Recover(); err != nil {
+		return ChangeSet{}, fmt.Errorf("%s %s: %w", verb, id, err)
 	}
-	for _, p := range include {
-		if _, ok := sel[p]; !ok {
-			return nil, fmt.Errorf("%s is not a file of this change set: %w", p, errdefs.ErrInvalid)
-		}
-		sel[p] = true
+	cs, err := m.Full(id)
+	if err != nil {
+		return ChangeSet{}, fmt.Errorf("%s: %w", verb, err)
 	}
-	return sel, nil
+	return cs, nil
 }
 
-// checkBases compares each selected file with its base and returns their
-// confined paths, for the write; on a mismatch it records the conflict and
-// returns the error.
-func (m *Manager) checkBases(cs ChangeSet, sel map[string]bool, current ReadFunc) (map[string]project.Path, ChangeSet, error) {
+// expected is what the set expects f to hold before its next apply: its
+// base, or what the applies so far wrote.
+func expected(f FileChange) (exists bool, sum string) {
+	if len(hunksIn(f, StateApplied)) > 0 {
+		return f.Action != ActionDelete, f.AppliedSHA256
+	}
+	return f.BaseExists, f.BaseSHA256
+}
+
+// checkCurrent compares each chosen file with what the set expects there
+// and returns their confined paths, for the write; on a mismatch it
+// records the conflict on the chosen hunks and returns the error.
+func (m *Manager) checkCurrent(cs ChangeSet, chosen map[string][]int, current ReadFunc) (map[string]project.Path, ChangeSet, error) {
 	var found []conflict
-	paths := make(map[string]project.Path, len(sel))
+	paths := make(map[string]project.Path, len(chosen))
 	for _, f := range cs.Files {
-		if !sel[f.Path] {
+		if _, ok := chosen[f.Path]; !ok {
 			continue
 		}
-		cp, detail, err := m.compare(f.Path, f.BaseExists, f.BaseSHA256, current)
+		exists, sum := expected(f)
+		cp, detail, err := m.compare(f.Path, exists, sum, current)
 		if err != nil {
 			return nil, ChangeSet{}, fmt.Errorf("apply %s: %w", cs.ID, err)
 		}
@@ -104,16 +127,17 @@ func (m *Manager) checkBases(cs ChangeSet, sel map[string]bool, current ReadFunc
 	if len(found) == 0 {
 		return paths, cs, nil
 	}
-	updated, err := m.update(cs.ID, func(cs *ChangeSet) error { markConflict(cs, found); return nil })
+	updated, err := m.update(cs.ID, func(rec *ChangeSet) error { m.markConflict(rec, cs, chosen, found); return nil })
 	if err != nil {
 		return nil, ChangeSet{}, fmt.Errorf("apply %s: record conflict: %w (%w)", cs.ID, err, conflictError("apply", found))
 	}
 	return nil, attach(updated, bodiesOf(cs)), fmt.Errorf("apply %s: %w", cs.ID, conflictError("apply", found))
 }
 
-// compare confines path, once for the whole apply or revert, and returns
-// it with "" when the file is as expected (existing with hash sum, or
-// missing), else with what differs. The path must still resolve to itself.
+// compare confines path, once for the whole apply, revert or undo, and
+// returns it with "" when the file is as expected (existing with hash sum,
+// or missing), else with what differs. The path must still resolve to
+// itself.
 func (m *Manager) compare(path string, exists bool, sum string, current ReadFunc) (project.Path, string, error) {
 	cp, err := m.project.Resolve(path)
 	if err != nil || cp.Rel() != path {
@@ -134,38 +158,88 @@ func (m *Manager) compare(path string, exists bool, sum string, current ReadFunc
 	return cp, "", nil
 }
 
-// markConflict records found on cs, if the person has not decided since.
-func markConflict(cs *ChangeSet, found []conflict) {
-	if !cs.Undecided() {
+// markConflict records found on the chosen hunks of the record rec, if
+// they are still undecided. full is the set whole.
+func (m *Manager) markConflict(rec *ChangeSet, full ChangeSet, chosen map[string][]int, found []conflict) {
+	if !rec.CanApply() {
 		return
 	}
-	cs.State = StateConflict
+	var files []string
 	for _, c := range found {
-		if f := cs.File(c.path); f != nil {
-			f.State, f.Detail = StateConflict, c.detail+" since the proposal"
+		var ns []int
+		for _, n := range chosen[c.path] {
+			if f := rec.File(c.path); f != nil && n <= len(f.Hunks) && undecidedHunk(f.Hunks[n-1].State) {
+				ns = append(ns, n)
+			}
+		}
+		f := setHunks(rec, full, c.path, ns, StateConflict)
+		for _, n := range ns {
+			f.Hunks[n-1].Detail = c.detail + since(*f)
+		}
+		files = append(files, c.path)
+	}
+	settle(rec)
+	for _, c := range found {
+		if f := rec.File(c.path); f != nil {
+			f.Detail = c.detail + since(*f)
 		}
 	}
+	m.addHistory(rec, ActionConflict, ByPerson, "apply refused, nothing was written: "+conflictList(found), files)
 }
 
-// applyOps turns the selected files into file operations, at the paths
-// checkBases confined.
-func (m *Manager) applyOps(cs ChangeSet, sel map[string]bool, paths map[string]project.Path) ([]fileOp, error) {
+// since says since what a file was expected unchanged.
+func since(f FileChange) string {
+	if len(hunksIn(f, StateApplied)) > 0 {
+		return " since it was partly applied"
+	}
+	return " since the proposal"
+}
+
+func conflictList(found []conflict) string {
+	s := make([]string, len(found))
+	for i, c := range found {
+		s[i] = c.detail
+	}
+	return strings.Join(s, "; ")
+}
+
+// applyOps turns the chosen hunks into file operations, at the paths
+// checkCurrent confined: each file gets its base with the hunks applied so
+// far and the chosen ones. It returns the texts written, by path.
+func (m *Manager) applyOps(cs ChangeSet, chosen map[string][]int, paths map[string]project.Path) ([]fileOp, map[string]string, error) {
 	var ops []fileOp
+	texts := map[string]string{}
 	headIn := headFinder(m.project.Root)
 	for _, f := range cs.Files {
-		if !sel[f.Path] {
+		ns, ok := chosen[f.Path]
+		if !ok {
 			continue
 		}
 		if why := gitMetadata(f.Path, headIn); why != "" {
-			return nil, invalid("%s: %s", f.Path, why)
+			return nil, nil, invalid("%s: %s", f.Path, why)
 		}
 		cp, ok := paths[f.Path]
 		if !ok || cp.IsZero() {
-			return nil, fmt.Errorf("%s was not checked before the write: %w", f.Path, errdefs.ErrInvalid)
+			return nil, nil, fmt.Errorf("%s was not checked before the write: %w", f.Path, errdefs.ErrInvalid)
 		}
-		ops = append(ops, fileOp{rel: f.Path, abs: cp.Abs(), remove: f.Action == ActionDelete, data: f.New, mode: NewFileMode})
+		accepted := append(hunksIn(f, StateApplied), ns...)
+		texts[f.Path] = textWith(f, accepted)
+		ops = append(ops, fileOp{rel: f.Path, abs: cp.Abs(), remove: f.Action == ActionDelete, data: texts[f.Path], mode: NewFileMode})
 	}
-	return ops, nil
+	return ops, texts, nil
+}
+
+// textWith is f's base with the hunks accepted applied: its new content
+// when they are all of them.
+func textWith(f FileChange, accepted []int) string {
+	if len(accepted) == len(f.Hunks) {
+		return f.New
+	}
+	set := make(map[int]bool, len(accepted))
+	for _, n := range accepted {
+		set[n] = true
+	}
+	return compose(f.Base, planHunks(f.Base, f.New), func(n int) bool { return set[n] })
 }
 
 // commit writes ops under an intent journal, records the result with
@@ -173,22 +247,27 @@ func (m *Manager) applyOps(cs ChangeSet, sel map[string]bool, paths map[string]p
 // knows it was recorded), and only then drops the backups and the
 // journal; if recording fails the files are put back. full is the set
 // whole; the result has its bodies.
-func (m *Manager) commit(what string, full ChangeSet, w Writer, ops []fileOp, record func(*ChangeSet, map[string]fs.FileMode)) (ChangeSet, error) {
-	if w == nil {
-		w = OSWriter{Root: m.project.Root}
+func (m *Manager) commit(verb string, full ChangeSet, w Writer, ops []fileOp, record func(*ChangeSet, map[string]fs.FileMode)) (ChangeSet, error) {
+	what := verb + " " + full.ID
+	w, closeRoot, err := txnWriter(w, m.project.Root)
+	if err != nil {
+		return ChangeSet{}, fmt.Errorf("%s: nothing was written: %w", what, err)
 	}
-	verb, _, _ := strings.Cut(what, " ")
-	j := newJournal(verb, full.ID, m.project.Root, ops)
+	defer closeRoot()
+	j := newJournal(w, verb, full.ID, m.project.Root, ops)
 	held, err := m.writeJournal(j)
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("%s: nothing was written: %w", what, err)
 	}
 	defer held.done()
-	txn, err := writeFiles(w, j.ID, ops)
+	txn, err := writeFiles(w, m.project.Root, j.ID, ops)
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("%s: %w", what, err)
 	}
 	cs, err := m.update(full.ID, func(cs *ChangeSet) error {
+		if edited := editedMeanwhile(*cs, full, ops); edited != "" {
+			return fmt.Errorf("the person edited the proposed text of %s meanwhile (in another window or process); %s again: %w", edited, verb, errdefs.ErrInvalid)
+		}
 		record(cs, txn.modes())
 		cs.Txn = j.ID
 		return nil
@@ -198,29 +277,62 @@ func (m *Manager) commit(what string, full ChangeSet, w Writer, ops []fileOp, re
 		return ChangeSet{}, fmt.Errorf("%s: record the result: %w; put back %s; not put back: %s",
 			what, err, strings.Join(restored, ", "), strings.Join(problems, "; "))
 	}
-	txn.finish()
+	if left := txn.finish(); len(left) > 0 {
+		cs = m.reportLeftovers(cs, left)
+	}
 	return attach(cs, bodiesOf(full)), nil
 }
 
-// recordApplied marks the selected files of the record cs applied with
-// their hashes (of full's new contents) and modes, the others skipped.
-func recordApplied(cs *ChangeSet, full ChangeSet, sel map[string]bool, modes map[string]fs.FileMode, now func() time.Time) {
-	all := true
-	for i := range cs.Files {
-		f := &cs.Files[i]
-		f.Detail = ""
-		if !sel[f.Path] {
-			f.State, all = FileSkipped, false
-			continue
+// editedMeanwhile names a file of ops whose text the person edited in the
+// record rec since full was read, or returns "".
+func editedMeanwhile(rec, full ChangeSet, ops []fileOp) string {
+	for _, op := range ops {
+		if r, f := rec.File(op.rel), full.File(op.rel); r != nil && f != nil && r.Revision != f.Revision {
+			return op.rel
 		}
-		f.State, f.AppliedSHA256 = StateApplied, ""
+	}
+	return ""
+}
+
+// reportLeftovers records the backups an apply or revert could not remove
+// (its files are all in place): in the set's Leftovers and its history,
+// for the person and the agent, who can remove them.
+func (m *Manager) reportLeftovers(cs ChangeSet, left []string) ChangeSet {
+	what := "could not remove the backup files " + strings.Join(left, ", ") + "; the change is complete and they can be deleted"
+	updated, err := m.update(cs.ID, func(rec *ChangeSet) error {
+		rec.Leftovers = append(rec.Leftovers, left...)
+		m.addHistory(rec, ActionLeftovers, ByTrestle, what, left)
+		return nil
+	})
+	if err != nil { // the apply is recorded; say it on the result at least
+		cs.Leftovers = append(cs.Leftovers, left...)
+		m.addHistory(&cs, ActionLeftovers, ByTrestle, what, left)
+		return cs
+	}
+	return updated
+}
+
+// recordApplied marks the chosen hunks of the record rec applied, with
+// the hashes of what was written and the modes the files had first. full
+// is the set whole, as it was before.
+func (m *Manager) recordApplied(rec *ChangeSet, full ChangeSet, chosen map[string][]int, texts map[string]string, modes map[string]fs.FileMode) {
+	for path, ns := range chosen {
+		first := len(hunksIn(*full.File(path), StateApplied)) == 0
+		f := setHunks(rec, full, path, ns, StateApplied)
+		f.AppliedSHA256 = ""
 		if f.Action != ActionDelete {
-			f.AppliedSHA256 = hashText(full.File(f.Path).New)
+			f.AppliedSHA256 = hashText(texts[path])
 		}
-		f.BaseMode = uint32(modes[f.Path])
+		if first {
+			f.BaseMode = uint32(modes[path])
+		}
 	}
-	cs.State, cs.Decided = StateApplied, now().UTC()
-	if !all {
-		cs.State = StatePartlyApplied
+	settle(rec)
+	rec.Decided = m.now().UTC()
+	action := ActionApplied
+	if rec.State != StateApplied {
+		action = ActionPartlyApplied
 	}
+	what, files := describeSelection(full, chosen)
+	m.addHistory(rec, action, ByPerson, action+" "+what, files)
 }

@@ -104,7 +104,9 @@ func TestApplySeesTheEditorBuffer(t *testing.T) {
 	}
 }
 
-func TestApplyPartly(t *testing.T) {
+// TestApplyPartlyThenTheRest: a file left out of an apply stays pending
+// and is applied later (before per-hunk review it was "skipped" for good).
+func TestApplyPartlyThenTheRest(t *testing.T) {
 	p, in := fourFiles(t)
 	m := newManager(t, p)
 	cs, _ := m.Propose(diskReader(p), in)
@@ -115,12 +117,32 @@ func TestApplyPartly(t *testing.T) {
 	}
 	before["run.sh"] = tfile{"#!/bin/sh\necho new\n", 0o755}
 	sameTree(t, p, before)
-	if got.State != StatePartlyApplied || got.File("main.go").State != FileSkipped {
-		t.Fatalf("set %s, main.go %s", got.State, got.File("main.go").State)
+	if got.State != StatePartlyApplied || got.File("main.go").State != StatePending || !got.CanApply() {
+		t.Fatalf("set %s (can apply %v), main.go %s", got.State, got.CanApply(), got.File("main.go").State)
 	}
 	if _, err := m.Apply(cs.ID, []string{"nope.go"}, diskReader(p), nil); !errors.Is(err, errdefs.ErrInvalid) {
 		t.Fatalf("unknown include: %v", err)
 	}
+	if _, err := m.Apply(cs.ID, []string{"run.sh"}, diskReader(p), nil); !errors.Is(err, errdefs.ErrInvalid) {
+		t.Fatalf("applying run.sh twice: %v", err)
+	}
+	got, err = m.Apply(cs.ID, nil, diskReader(p), nil)
+	if err != nil {
+		t.Fatalf("apply the rest later: %v", err)
+	}
+	if got.State != StateApplied || got.CanApply() {
+		t.Fatalf("after the rest: set %s", got.State)
+	}
+	if _, err := m.Apply(cs.ID, nil, diskReader(p), nil); !errors.Is(err, errdefs.ErrInvalid) {
+		t.Fatalf("apply with nothing pending: %v", err)
+	}
+	q, in2 := fourFiles(t)
+	m2 := newManager(t, q)
+	whole, _ := m2.Propose(diskReader(q), in2)
+	if _, err := m2.Apply(whole.ID, nil, diskReader(q), nil); err != nil {
+		t.Fatal(err)
+	}
+	sameFiles(t, p, files(snapshot(t, q)))
 }
 
 // TestApplyRollsBackEveryFailure makes each rename in turn fail, with and

@@ -39,11 +39,12 @@ const (
 )
 
 // States of a change set. Pending, stale and conflict are undecided: the
-// person may still apply or reject them.
+// person may still apply or reject them. A partly applied set may still
+// have hunks pending (see ChangeSet.CanApply).
 const (
 	StatePending       = "pending"
 	StateApplied       = "applied"
-	StatePartlyApplied = "partly_applied" // some files applied, the rest skipped
+	StatePartlyApplied = "partly_applied" // some hunks applied, others pending or rejected
 	StateRejected      = "rejected"
 	StateWithdrawn     = "withdrawn"
 	StateStale         = "stale"    // a file changed since the proposal
@@ -51,12 +52,13 @@ const (
 	StateReverted      = "reverted"
 )
 
-// States of one file of a change set (StatePending, StateApplied,
-// StateConflict and StateStale are shared with the set).
+// States of one file of a change set, and of one hunk (StatePending,
+// StateApplied, StatePartlyApplied, StateConflict and StateStale are
+// shared with the set; a hunk is never stale or partly applied).
 const (
-	FileSkipped   = "skipped"   // left out of a partial apply
+	FileSkipped   = "skipped"   // left out of a partial apply (stores before per-hunk review)
 	FileReverted  = "reverted"  // applied, then restored to its base
-	FileRejected  = "rejected"  // not applied: the person rejected the set
+	FileRejected  = "rejected"  // not applied: the person rejected it
 	FileWithdrawn = "withdrawn" // not applied: the agent withdrew the set
 )
 
@@ -83,38 +85,79 @@ type FileChange struct {
 	State         string `json:"state"`
 	Detail        string `json:"detail,omitempty"`         // why stale or in conflict
 	BaseMode      uint32 `json:"base_mode,omitempty"`      // permission bits found on apply, for a revert
-	AppliedSHA256 string `json:"applied_sha256,omitempty"` // hex of New once applied; "" for a delete
+	AppliedSHA256 string `json:"applied_sha256,omitempty"` // hex of what the applies so far wrote; "" for a delete
 	Added         int    `json:"added"`                    // diff lines added
 	Removed       int    `json:"removed"`                  // diff lines removed
+
+	// Hunks is the person's decision on each hunk of the file (see Hunks),
+	// by number; a file without hunks (an empty new file) has one unit, 1.
+	Hunks []HunkState `json:"hunks,omitempty"`
+	// Reason is the person's, when they rejected this file or some of its hunks.
+	Reason string `json:"reason,omitempty"`
+	// EditedByPerson says the person changed the proposed new text before
+	// applying: New is theirs and Proposed is the agent's.
+	EditedByPerson bool   `json:"edited_by_person,omitempty"`
+	Proposed       string `json:"proposed,omitempty"` // a body: set by Full only
+	// Revision counts the person's edits of the file's text (EditFile), so
+	// an apply in another process that read the set before an edit does not
+	// record itself over it.
+	Revision int `json:"revision,omitempty"`
+
+	legacy bool // read from a record without hunk states (see normalizeRecord)
+}
+
+// HunkState is what became of one hunk of a file: StatePending,
+// StateApplied, FileRejected, StateConflict (it did not apply to the
+// file as it was: not forced), FileReverted or FileWithdrawn. Detail says
+// why, for a conflict.
+type HunkState struct {
+	N      int    `json:"n"`
+	State  string `json:"state"`
+	Detail string `json:"detail,omitempty"`
 }
 
 // ChangeSet is an agent's proposal and the person's decision on it.
 type ChangeSet struct {
-	ID          string       `json:"id"`      // "cs-12"
-	Project     string       `json:"project"` // project root
-	Title       string       `json:"title"`
-	Description string       `json:"description,omitempty"` // markdown
-	Client      string       `json:"client,omitempty"`      // the proposing MCP client
-	Created     time.Time    `json:"created"`
-	State       string       `json:"state"`
-	Reason      string       `json:"reason,omitempty"` // the person's, on reject
-	Decided     time.Time    `json:"decided,omitzero"`
-	Files       []FileChange `json:"files"`
-	Bytes       int          `json:"bytes,omitempty"`   // the stored file bodies, for the limits on what waits
-	History     []Event      `json:"history,omitempty"` // what happened to the set, oldest first
-	Txn         string       `json:"txn,omitempty"`     // the last apply or revert recorded, by its journal id
+	ID          string         `json:"id"`      // "cs-12"
+	Project     string         `json:"project"` // project root
+	Title       string         `json:"title"`
+	Description string         `json:"description,omitempty"` // markdown
+	Client      string         `json:"client,omitempty"`      // the proposing MCP client
+	Created     time.Time      `json:"created"`
+	State       string         `json:"state"`
+	Reason      string         `json:"reason,omitempty"` // the person's, on reject
+	Decided     time.Time      `json:"decided,omitzero"`
+	Files       []FileChange   `json:"files"`
+	Bytes       int            `json:"bytes,omitempty"`   // the stored file bodies, for the limits on what waits
+	History     []HistoryEntry `json:"history,omitempty"` // what happened to the set, oldest first
+	Txn         string         `json:"txn,omitempty"`     // the last apply or revert recorded, by its journal id
+	// Leftovers are backup files (project-relative) an apply or revert
+	// could not remove once it was complete: harmless, for the person to
+	// delete.
+	Leftovers []string `json:"leftovers,omitempty"`
 }
 
-// Event is one entry of a change set's history, for the person and the
-// agent: "interrupted apply rolled back at start".
-type Event struct {
-	Time time.Time `json:"time"`
-	What string    `json:"what"`
-}
-
-// Undecided reports whether the person may still apply or reject cs.
+// Undecided reports whether nothing of cs is decided yet: the person may
+// still apply or reject all of it. See also CanApply.
 func (cs ChangeSet) Undecided() bool {
 	return cs.State == StatePending || cs.State == StateStale || cs.State == StateConflict
+}
+
+// CanApply reports whether some hunk of cs may still be applied (or
+// rejected): it is undecided, or partly applied with hunks pending.
+func (cs ChangeSet) CanApply() bool {
+	if cs.Undecided() {
+		return true
+	}
+	if cs.State != StatePartlyApplied {
+		return false
+	}
+	for _, f := range cs.Files {
+		if f.CanApply() {
+			return true
+		}
+	}
+	return false
 }
 
 // File returns the change to path, or nil.

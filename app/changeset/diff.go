@@ -1,10 +1,6 @@
 package changeset
 
-import (
-	"strings"
-
-	"github.com/aymanbagabas/go-udiff"
-)
+import "github.com/aymanbagabas/go-udiff"
 
 // DiffContextLines is the unchanged lines shown around each change, as git does.
 const DiffContextLines = 3
@@ -28,23 +24,4 @@ func Diff(fc FileChange) string {
 		return ""
 	}
 	return u.String()
-}
-
-// diffStats counts the lines a line diff from base to new adds and removes.
-func diffStats(base, new string) (added, removed int) {
-	for _, e := range udiff.Lines(base, new) {
-		removed += countLines(base[e.Start:e.End])
-		added += countLines(e.New)
-	}
-	return added, removed
-}
-
-// countLines counts the lines of a chunk cut at line boundaries: a last
-// line without its newline still counts.
-func countLines(s string) int {
-	n := strings.Count(s, "\n")
-	if s != "" && !strings.HasSuffix(s, "\n") {
-		n++
-	}
-	return n
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -38,7 +37,8 @@ type step struct {
 // fileTxn writes a group of files so that either all of them end up new or
 // all of them old. It is used by one goroutine.
 type fileTxn struct {
-	w     Writer
+	w     Writer // reads and writes: one os.Root for the whole transaction (see txnWriter)
+	root  string // the project folder, which is never created
 	id    string // names its temporary and backup files, as its journal does
 	steps []*step
 }
@@ -50,8 +50,8 @@ type fileTxn struct {
 // finish (or rollback, if it cannot record the result). id names the
 // temporary and backup files (see tempPattern and backupPath), so the
 // journal of id can find them after a crash.
-func writeFiles(w Writer, id string, ops []fileOp) (*fileTxn, error) {
-	t := &fileTxn{w: w, id: id}
+func writeFiles(w Writer, root, id string, ops []fileOp) (*fileTxn, error) {
+	t := &fileTxn{w: w, root: root, id: id}
 	for _, op := range ops {
 		s := &step{fileOp: op}
 		t.steps = append(t.steps, s)
@@ -83,7 +83,7 @@ func (t *fileTxn) sync() error {
 
 // prepare records the old mode and writes the new content beside the target.
 func (t *fileTxn) prepare(s *step) error {
-	info, err := os.Lstat(s.abs)
+	info, err := t.w.Lstat(s.abs)
 	switch {
 	case err == nil:
 		s.existed, s.mode = true, info.Mode().Perm()
@@ -103,8 +103,8 @@ func (t *fileTxn) prepare(s *step) error {
 // mkdirs creates the missing folders above s, remembering them.
 func (t *fileTxn) mkdirs(s *step) error {
 	var missing []string
-	for dir := filepath.Dir(s.abs); ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(dir); err == nil || dir == filepath.Dir(dir) {
+	for dir := filepath.Dir(s.abs); dir != t.root && dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+		if _, err := t.w.Lstat(dir); err == nil {
 			break
 		}
 		missing = append([]string{dir}, missing...)
@@ -154,7 +154,7 @@ func (t *fileTxn) keepBackup(s *step) error {
 		s.backup = name
 		return nil
 	}
-	old, err := os.ReadFile(s.abs)
+	old, err := t.w.ReadFile(s.abs)
 	if err != nil {
 		return fmt.Errorf("back up: %w", err)
 	}
@@ -249,12 +249,14 @@ func (t *fileTxn) undo(s *step) error {
 }
 
 // finish drops the backups once the apply is recorded. A backup it cannot
-// remove is left behind, harmless, and returned for a log.
+// remove is left behind, harmless, and returned (project-relative) for
+// the person to hear and remove.
 func (t *fileTxn) finish() []string {
 	var left []string
 	for _, s := range t.steps {
 		if s.backup != "" && t.w.Remove(s.backup) != nil {
-			left = append(left, s.backup)
+			rel, _ := filepath.Rel(t.root, s.backup)
+			left = append(left, filepath.ToSlash(rel))
 		}
 	}
 	return left

@@ -36,18 +36,19 @@ type journalStep struct {
 	Dirs      []string `json:"dirs,omitempty"`       // folders it creates, project-relative, outermost first
 }
 
-// newJournal plans ops of set id for project root.
-func newJournal(what, set, root string, ops []fileOp) journal {
+// newJournal plans ops of set id for project root, looking at the files
+// through w.
+func newJournal(w Writer, what, set, root string, ops []fileOp) journal {
 	j := journal{ID: newTxnID(), Set: set, What: what, Project: root}
 	for _, op := range ops {
 		st := journalStep{Rel: op.rel, Remove: op.remove}
-		if _, err := os.Lstat(op.abs); err == nil {
+		if _, err := w.Lstat(op.abs); err == nil {
 			st.Existed = true
 		}
 		if !op.remove {
 			st.NewSHA256 = hashText(op.data)
 			for dir := filepath.Dir(op.abs); dir != root && dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
-				if _, err := os.Stat(dir); err == nil {
+				if _, err := w.Lstat(dir); err == nil {
 					break
 				}
 				rel, _ := filepath.Rel(root, dir)

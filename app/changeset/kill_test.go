@@ -11,7 +11,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
 	"trestle/app/project"
 	"trestle/app/store"
 )
@@ -119,8 +118,20 @@ func killName(i int) string { return fmt.Sprintf("f%03d.go", i) }
 // given time (-1: once the first file is new).
 func killApply(t *testing.T, dir, store, id string, after time.Duration) {
 	t.Helper()
+	killAction(t, dir, store, id, "apply", after)
+}
+
+// noKill lets killAction's child finish.
+const noKill = time.Duration(1 << 62)
+
+// killAction is killApply for another action: apply, partial (the even
+// files), revert or undo (of a revert). -1 waits until the first file
+// changes; noKill lets it finish.
+func killAction(t *testing.T, dir, store, id, action string, after time.Duration) {
+	t.Helper()
+	first, _ := os.ReadFile(filepath.Join(dir, killName(0)))
 	cmd := exec.Command(os.Args[0], "-test.run=^TestKillMidApplyHelper$")
-	cmd.Env = append(os.Environ(), "TRESTLE_KILL_APPLY="+dir+"|"+store+"|"+id)
+	cmd.Env = append(os.Environ(), "TRESTLE_KILL_APPLY="+dir+"|"+store+"|"+id+"|"+action)
 	ready, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -129,10 +140,16 @@ func killApply(t *testing.T, dir, store, id string, after time.Duration) {
 		t.Fatal(err)
 	}
 	bufio.NewReader(ready).ReadString('\n') // the helper is about to apply
+	if after == noKill {
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("%s, not killed: %v", action, err)
+		}
+		return
+	}
 	if after >= 0 {
 		time.Sleep(after) // a moment to kill at, not a wait for a condition
 	} else {
-		waitForNew(filepath.Join(dir, killName(0)), killNew(0), cmd)
+		waitForChange(filepath.Join(dir, killName(0)), string(first))
 	}
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
@@ -179,7 +196,7 @@ func TestKillMidApplyHelper(t *testing.T) {
 	if arg == "" {
 		t.Skip("helper process only")
 	}
-	parts := strings.SplitN(arg, "|", 3)
+	parts := strings.SplitN(arg+"|apply", "|", 5)
 	p, err := project.Open(parts[0])
 	if err != nil {
 		t.Fatal(err)
@@ -193,9 +210,31 @@ func TestKillMidApplyHelper(t *testing.T) {
 		t.Fatal(err)
 	}
 	fmt.Println("applying")
-	if _, err := m.Apply(parts[2], nil, diskReader(p), nil); err != nil {
+	var do func(string, ReadFunc, Writer) (ChangeSet, error)
+	switch parts[3] {
+	case "apply":
+		do = func(id string, r ReadFunc, w Writer) (ChangeSet, error) { return m.Apply(id, nil, r, w) }
+	case "partial":
+		do = func(id string, r ReadFunc, w Writer) (ChangeSet, error) {
+			return m.ApplySelection(id, evenFiles(), r, w)
+		}
+	case "revert":
+		do = m.Revert
+	case "undo":
+		do = m.UndoRevert
+	}
+	if _, err := do(parts[2], diskReader(p), nil); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// evenFiles selects the even-numbered kill files.
+func evenFiles() Selection {
+	sel := Selection{}
+	for i := 0; i < killFiles; i += 2 {
+		sel[killName(i)] = nil
+	}
+	return sel
 }
 
 // newProjectIn writes files into dir and opens it as a project.
@@ -213,14 +252,70 @@ func newProjectIn(t *testing.T, dir string, files map[string]string) *project.Pr
 	return p
 }
 
-// waitForNew polls path until it holds want or 10 s pass (the child may
-// have finished and been recovered already: then it never will).
-func waitForNew(path, want string, _ *exec.Cmd) {
+// waitForChange polls path until it no longer holds was or 10 s pass
+// (the child may have finished and been recovered already: then it never
+// will).
+func waitForChange(path, was string) {
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
-		if data, err := os.ReadFile(path); err == nil && string(data) == want {
+		if data, err := os.ReadFile(path); err == nil && string(data) != was {
 			return
 		}
 	}
+}
+
+// TestKillMidPartialApplyRevertAndUndo is the crash test of the other
+// transactions: a child applying the even files, then the rest, then
+// reverting, then undoing the revert is killed (SIGKILL) at a different
+// moment each round; after the next start every file is as the stored
+// set says (new exactly where its hunk is applied), and no temporary,
+// backup or journal file is left. Whatever a kill rolled back is tried
+// again in the next round.
+func TestKillMidPartialApplyRevertAndUndo(t *testing.T) {
+	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "state.db")
+	files := map[string]string{}
+	var changes []Change
+	for i := range killFiles {
+		files[killName(i)] = killBase(i)
+		changes = append(changes, Change{Action: ActionReplace, Path: killName(i), Content: killNew(i)})
+	}
+	p := newProjectIn(t, dir, files)
+	s, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := NewManager(s, p).Propose(diskReader(p), Proposal{Title: "many", Changes: changes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := map[string]string{StatePending: "partial", StatePartlyApplied: "apply", StateApplied: "revert", StateReverted: "undo"}
+	outcomes := map[string]int{}
+	moments := []time.Duration{-1, noKill, -1, noKill, -1, noKill, -1, noKill, 20 * time.Millisecond, noKill, 60 * time.Millisecond, noKill, -1}
+	for round, after := range moments {
+		before, _ := NewManager(s, p).Get(cs.ID)
+		action := next[before.State]
+		killAction(t, dir, db, cs.ID, action, after)
+		m := NewManager(s, p) // the next process
+		if _, err := m.Start(); err != nil {
+			t.Fatalf("round %d: start after the kill: %v", round, err)
+		}
+		got, _ := m.Get(cs.ID)
+		outcome := "rolled back"
+		if got.State != before.State {
+			outcome = "done"
+		}
+		outcomes[action+" "+outcome]++
+		countNew(t, dir) // fails on a half-written file
+		for i := range killFiles {
+			data, _ := os.ReadFile(filepath.Join(dir, killName(i)))
+			applied := got.File(killName(i)).State == StateApplied
+			if (string(data) == killNew(i)) != applied {
+				t.Fatalf("round %d (%s killed %v in, %s): %s is new %v, but its state is %s", round, action, after, outcome,
+					killName(i), string(data) == killNew(i), got.File(killName(i)).State)
+			}
+		}
+		assertNoLeftovers(t, dir, db)
+	}
+	t.Logf("outcomes: %v", outcomes)
 }
 
 // TestKillRecoveredByALiveProcessAtApply: a process that started before
@@ -266,7 +361,7 @@ func TestRecoverLeavesALiveApplyAlone(t *testing.T) {
 	cs := proposeOne(t, m, "a.go")
 	abs := filepath.Join(p.Root, "a.go")
 	ops := []fileOp{{rel: "a.go", abs: abs, data: "new a.go\n", mode: NewFileMode}}
-	j := newJournal("apply", cs.ID, p.Root, ops)
+	j := newJournal(OSWriter{Root: p.Root}, "apply", cs.ID, p.Root, ops)
 	held, err := m.writeJournal(j)
 	if err != nil {
 		t.Fatal(err)

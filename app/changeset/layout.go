@@ -30,6 +30,10 @@ type fileBody struct {
 	Content string `json:"content,omitempty"`
 	Base    string `json:"base"`
 	New     string `json:"new"`
+	// Edited says the person changed New before applying; Proposed is
+	// then the agent's new content.
+	Edited   bool   `json:"edited,omitempty"`
+	Proposed string `json:"proposed,omitempty"`
 }
 
 // split returns cs without its file bodies (a summary, as lists hold it)
@@ -39,11 +43,8 @@ func split(cs ChangeSet) (ChangeSet, []byte, error) {
 	cs.Files = slices.Clone(cs.Files)
 	for i := range cs.Files {
 		f := &cs.Files[i]
-		bodies[i] = fileBody{Path: f.Path, Edits: f.Edits, Content: f.Content, Base: f.Base, New: f.New}
-		if f.Content == f.New {
-			bodies[i].Content = "" // create and replace: kept once, as New
-		}
-		f.Edits, f.Content, f.Base, f.New = nil, "", "", ""
+		bodies[i] = bodyOf(*f)
+		f.Edits, f.Content, f.Base, f.New, f.Proposed = nil, "", "", "", ""
 	}
 	data, err := json.Marshal(bodies)
 	if err != nil {
@@ -66,7 +67,16 @@ func attach(cs ChangeSet, bodies []fileBody) ChangeSet {
 		if b, ok := byPath[f.Path]; ok {
 			f.Edits, f.Content, f.Base, f.New = b.Edits, b.Content, b.Base, b.New
 			if f.Action == ActionCreate || f.Action == ActionReplace {
-				f.Content = f.New
+				f.Content = b.New
+				if b.Edited {
+					f.Content = b.Proposed
+				}
+			}
+			if b.Edited {
+				f.EditedByPerson, f.Proposed = true, b.Proposed
+			}
+			if f.legacy || b.Edited {
+				normalizeBodies(f) // see there: the only cases where the states may not match
 			}
 		}
 	}
@@ -77,9 +87,19 @@ func attach(cs ChangeSet, bodies []fileBody) ChangeSet {
 func bodiesOf(full ChangeSet) []fileBody {
 	out := make([]fileBody, len(full.Files))
 	for i, f := range full.Files {
-		out[i] = fileBody{Path: f.Path, Edits: f.Edits, Content: f.Content, Base: f.Base, New: f.New}
+		out[i] = bodyOf(f)
 	}
 	return out
+}
+
+// bodyOf is what is kept of f apart from its record.
+func bodyOf(f FileChange) fileBody {
+	b := fileBody{Path: f.Path, Edits: f.Edits, Content: f.Content, Base: f.Base, New: f.New,
+		Edited: f.EditedByPerson, Proposed: f.Proposed}
+	if f.Action == ActionCreate || f.Action == ActionReplace {
+		b.Content = "" // kept once, as New (or Proposed, once edited)
+	}
+	return b
 }
 
 // readBodies reads and decodes the bodies of set n.

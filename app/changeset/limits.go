@@ -145,7 +145,7 @@ func pruneOne(tx *store.RecordTx, n uint64, cutoff time.Time) (bool, error) {
 	if err := json.Unmarshal(data, &cs); err != nil {
 		return false, nil // kept: nothing here can read it, nor should drop it
 	}
-	if cs.Undecided() || cs.Decided.IsZero() || !cs.Decided.Before(cutoff) {
+	if cs.CanApply() || cs.Decided.IsZero() || !cs.Decided.Before(cutoff) {
 		return false, nil
 	}
 	if err := tx.Delete(recordsBucket, n); err != nil {

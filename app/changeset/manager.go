@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
 	"trestle/app/errdefs"
 	"trestle/app/project"
 	"trestle/app/store"
@@ -85,6 +84,7 @@ func (m *Manager) Propose(base ReadFunc, in Proposal) (ChangeSet, error) {
 		return ChangeSet{}, fmt.Errorf("propose change set: %w", err)
 	}
 	full.Created = m.now().UTC()
+	m.addHistory(&full, ActionProposed, orUnknown(in.Client), "proposed this change set", nil)
 	small, bodies, err := split(full)
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("store change set: %w", err)
@@ -226,30 +226,56 @@ func (m *Manager) list(state string) ([]ChangeSet, error) {
 }
 
 // Withdraw marks an undecided change set withdrawn, for the agent that
-// proposed it.
+// proposed it: none of its files is pending any more.
 func (m *Manager) Withdraw(id string) (ChangeSet, error) {
-	return m.decide(id, StateWithdrawn, "")
-}
-
-// Reject marks an undecided change set rejected with the person's reason,
-// which the agent can read.
-func (m *Manager) Reject(id, reason string) (ChangeSet, error) {
-	return m.decide(id, StateRejected, reason)
-}
-
-func (m *Manager) decide(id, state, reason string) (ChangeSet, error) {
 	return m.update(id, func(cs *ChangeSet) error {
 		if !cs.Undecided() {
-			return fmt.Errorf("change set %s is %s; only a pending, stale or conflicting one can be %s: %w", id, cs.State, state, errdefs.ErrInvalid)
+			return fmt.Errorf("change set %s is %s; only a pending, stale or conflicting one can be withdrawn: %w", id, cs.State, errdefs.ErrInvalid)
 		}
-		cs.State, cs.Reason, cs.Decided = state, reason, m.now().UTC()
 		for i := range cs.Files {
-			if f := &cs.Files[i]; f.State == StatePending || f.State == StateStale || f.State == StateConflict {
-				f.State = state // FileRejected or FileWithdrawn: not applied
-			}
+			turnUndecided(&cs.Files[i], FileWithdrawn)
 		}
+		cs.State, cs.Decided = StateWithdrawn, m.now().UTC()
+		settle(cs)
+		m.addHistory(cs, ActionWithdrawn, orUnknown(cs.Client), "withdrew this change set", nil)
 		return nil
 	})
+}
+
+// Reject rejects, with the person's reason, everything of change set id
+// still pending: the whole set when nothing of it was applied (it is then
+// rejected), else the rest of a partly applied one. The agent reads the
+// reason. Nothing of it is pending afterwards.
+func (m *Manager) Reject(id, reason string) (ChangeSet, error) {
+	return m.update(id, func(cs *ChangeSet) error {
+		if !cs.CanApply() {
+			return fmt.Errorf("change set %s is %s; only a pending, stale, conflicting or partly applied one can be rejected: %w", id, cs.State, errdefs.ErrInvalid)
+		}
+		for i := range cs.Files {
+			turnUndecided(&cs.Files[i], FileRejected)
+		}
+		cs.Reason, cs.Decided = reason, m.now().UTC()
+		settle(cs)
+		m.addHistory(cs, ActionRejected, ByPerson, withReason("rejected everything pending", reason), nil)
+		return nil
+	})
+}
+
+// turnUndecided gives every undecided hunk of f state s.
+func turnUndecided(f *FileChange, s string) {
+	for j := range f.Hunks {
+		if undecidedHunk(f.Hunks[j].State) {
+			f.Hunks[j] = HunkState{N: f.Hunks[j].N, State: s}
+		}
+	}
+}
+
+// withReason adds the person's reason to a history sentence.
+func withReason(what, reason string) string {
+	if reason == "" {
+		return what
+	}
+	return what + ": " + reason
 }
 
 // MarkStale marks stale every pending change set of the project touching
@@ -349,6 +375,7 @@ func (m *Manager) decode(id string, data []byte) (ChangeSet, error) {
 	if cs.Project != m.project.Root {
 		return ChangeSet{}, fmt.Errorf("change set %s belongs to another project: %w", id, errdefs.ErrNotFound)
 	}
+	normalizeRecord(&cs)
 	return cs, nil
 }
 

@@ -123,7 +123,7 @@ func proposeFile(p *project.Project, base ReadFunc, ch Change, headIn func(strin
 	if fc.New, err = newContent(rel, text, ch); err != nil {
 		return FileChange{}, err
 	}
-	fc.Added, fc.Removed = diffStats(fc.Base, fc.New)
+	setHunkStats(&fc)
 	return fc, nil
 }
 

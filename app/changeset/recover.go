@@ -109,9 +109,15 @@ func stillThere(f *os.File, path string) bool {
 func (m *Manager) recoverOne(j journal) (Recovery, error) {
 	cs, err := m.get(j.Set)
 	recorded := err == nil && cs.Txn == j.ID
+	tw, closeRoot, rootErr := txnWriter(nil, m.project.Root)
+	if rootErr != nil {
+		return Recovery{}, rootErr
+	}
+	defer closeRoot()
+	w := tw.(OSWriter)
 	var problems []string
 	for i := len(j.Steps) - 1; i >= 0; i-- {
-		if err := m.recoverStep(j, j.Steps[i], recorded); err != nil {
+		if err := m.recoverStep(w, j, j.Steps[i], recorded); err != nil {
 			problems = append(problems, err.Error())
 		}
 	}
@@ -124,7 +130,7 @@ func (m *Manager) recoverOne(j journal) (Recovery, error) {
 	}
 	if err == nil {
 		_, err = m.update(j.Set, func(cs *ChangeSet) error {
-			cs.History = append(cs.History, Event{Time: m.now().UTC(), What: what})
+			m.addHistory(cs, ActionRecovered, ByTrestle, what, nil)
 			return nil
 		})
 	}
@@ -135,11 +141,10 @@ func (m *Manager) recoverOne(j journal) (Recovery, error) {
 }
 
 // recoverStep puts one file back (or, when recorded, only cleans up).
-func (m *Manager) recoverStep(j journal, st journalStep, recorded bool) error {
-	w := OSWriter{Root: m.project.Root}
+func (m *Manager) recoverStep(w OSWriter, j journal, st journalStep, recorded bool) error {
 	abs := filepath.Join(m.project.Root, filepath.FromSlash(st.Rel))
 	backup := backupPath(abs, j.ID)
-	_, backupErr := os.Lstat(backup)
+	_, backupErr := w.Lstat(backup)
 	hasBackup := backupErr == nil
 	switch {
 	case recorded:
@@ -152,18 +157,18 @@ func (m *Manager) recoverStep(j journal, st journalStep, recorded bool) error {
 		if err := w.Rename(backup, abs); err != nil {
 			return fmt.Errorf("restore %s: %v (its old content is in %s)", st.Rel, err, backup)
 		}
-		if _, err := os.Lstat(backup); err == nil {
+		if _, err := w.Lstat(backup); err == nil {
 			w.Remove(backup)
 		}
 	case !st.Existed && !st.Remove:
 		// Created by the apply: remove it if it is what the apply wrote.
-		if data, err := os.ReadFile(abs); err == nil && hashText(string(data)) == st.NewSHA256 {
+		if data, err := w.ReadFile(abs); err == nil && hashText(string(data)) == st.NewSHA256 {
 			if err := w.Remove(abs); err != nil {
 				return fmt.Errorf("remove created %s: %v", st.Rel, err)
 			}
 		}
 	}
-	m.removeTemps(abs, j.ID)
+	removeTemps(w, abs, j.ID)
 	if !recorded {
 		for i := len(st.Dirs) - 1; i >= 0; i-- {
 			w.Remove(filepath.Join(m.project.Root, filepath.FromSlash(st.Dirs[i]))) // only if empty
@@ -173,15 +178,15 @@ func (m *Manager) recoverStep(j journal, st journalStep, recorded bool) error {
 }
 
 // removeTemps removes the temporary files of transaction id beside abs.
-func (m *Manager) removeTemps(abs, id string) {
-	entries, err := os.ReadDir(filepath.Dir(abs))
+func removeTemps(w OSWriter, abs, id string) {
+	entries, err := w.ReadDir(filepath.Dir(abs))
 	if err != nil {
 		return
 	}
 	prefix := tempPrefix(abs, id)
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), prefix) {
-			OSWriter{Root: m.project.Root}.Remove(filepath.Join(filepath.Dir(abs), e.Name()))
+			w.Remove(filepath.Join(filepath.Dir(abs), e.Name()))
 		}
 	}
 }

@@ -26,6 +26,7 @@ func TestEachFileIsResolvedOncePerCall(t *testing.T) {
 		}},
 		{"apply", func(id string) (string, error) { _, err := m.Apply(id, nil, read, nil); return id, err }},
 		{"revert", func(id string) (string, error) { _, err := m.Revert(id, read, nil); return id, err }},
+		{"undo of the revert", func(id string) (string, error) { _, err := m.UndoRevert(id, read, nil); return id, err }},
 	}
 	id := ""
 	for _, c := range calls {

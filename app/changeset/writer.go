@@ -10,13 +10,14 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-
+	"sync/atomic"
 	"trestle/app/errdefs"
 )
 
-// Writer is how Apply and Revert change the file system. OSWriter is the
-// real one; tests wrap it to make a chosen call fail. A Writer is used by
-// one apply at a time, from one goroutine.
+// Writer is how Apply and Revert change the file system, and read what a
+// transaction reads of it. OSWriter is the real one; tests wrap it to make
+// a chosen call fail. A Writer is used by one apply at a time, from one
+// goroutine.
 type Writer interface {
 	// WriteTemp writes data to a new file in dir named after pattern (as
 	// os.CreateTemp), with permission bits perm, and returns its path. The
@@ -33,51 +34,92 @@ type Writer interface {
 	Remove(name string) error
 	// Mkdir creates one folder.
 	Mkdir(name string, perm fs.FileMode) error
+	// Lstat describes name without following a last symlink.
+	Lstat(name string) (fs.FileInfo, error)
+	// ReadFile returns the content of name.
+	ReadFile(name string) ([]byte, error)
 }
 
 // OSWriter is the Writer on the real file system. With Root set, every
 // name must lie inside Root and is reached through an os.Root, so a folder
 // swapped for a symlink out of Root between an apply's checks and its
-// writes makes the write fail instead of landing outside; Apply and Revert
-// use it so. It is safe for concurrent use.
+// writes makes the write (or read) fail instead of landing outside; Apply
+// and Revert use it so, with Root opened once for the whole transaction
+// (see txnWriter). It is safe for concurrent use.
 type OSWriter struct {
-	Root string // "" for no confinement
+	Root string   // "" for no confinement
+	root *os.Root // Root, opened for one transaction; nil: each call opens it
 }
 
-// open returns Root opened and name relative to it, or a nil *os.Root and
-// name unchanged when there is no Root. The caller closes the root.
-func (w OSWriter) open(name string) (*os.Root, string, error) {
-	if w.Root == "" {
-		return nil, name, nil
+// rootsOpened counts the os.Roots OSWriters have opened, so a test can
+// check a transaction opens one.
+var rootsOpened atomic.Int64
+
+// txnWriter returns the writer of one transaction over the project at
+// root: w, or OSWriter{Root: root} when w is nil. An OSWriter gets its
+// Root opened once here, so every read and write of the transaction goes
+// through that one os.Root; done closes it.
+func txnWriter(w Writer, root string) (tw Writer, done func(), err error) {
+	if w == nil {
+		w = OSWriter{Root: root}
 	}
+	ow, ok := w.(OSWriter)
+	if !ok || ow.Root == "" || ow.root != nil {
+		return w, func() {}, nil
+	}
+	if ow.root, err = os.OpenRoot(ow.Root); err != nil {
+		return nil, nil, fmt.Errorf("open the project folder %s: %w", ow.Root, err)
+	}
+	rootsOpened.Add(1)
+	return ow, func() { ow.root.Close() }, nil
+}
+
+// rel returns name relative to Root, refusing a name outside it.
+func (w OSWriter) rel(name string) (string, error) {
 	rel, err := filepath.Rel(w.Root, name)
-	if err != nil || !filepath.IsLocal(rel) {
-		return nil, "", fmt.Errorf("%s is outside %s: %w", name, w.Root, errdefs.ErrOutside)
+	if err != nil || !filepath.IsLocal(rel) && rel != "." {
+		return "", fmt.Errorf("%s is outside %s: %w", name, w.Root, errdefs.ErrOutside)
 	}
-	r, err := os.OpenRoot(w.Root)
-	if err != nil {
-		return nil, "", err
+	return rel, nil
+}
+
+// open returns the os.Root of Root and name relative to it, or a nil
+// *os.Root and name unchanged when there is no Root. The caller calls
+// done when it is through with the root.
+func (w OSWriter) open(name string) (r *os.Root, rel string, done func(), err error) {
+	if w.Root == "" {
+		return nil, name, func() {}, nil
 	}
-	return r, rel, nil
+	if rel, err = w.rel(name); err != nil {
+		return nil, "", nil, err
+	}
+	if w.root != nil {
+		return w.root, rel, func() {}, nil
+	}
+	if r, err = os.OpenRoot(w.Root); err != nil {
+		return nil, "", nil, err
+	}
+	rootsOpened.Add(1)
+	return r, rel, func() { r.Close() }, nil
 }
 
 // WriteTemp implements Writer.
 func (w OSWriter) WriteTemp(dir, pattern string, data []byte, perm fs.FileMode) (string, error) {
-	r, rel, err := w.open(dir)
+	r, rel, done, err := w.open(dir)
 	if err != nil {
 		return "", fmt.Errorf("write temporary file in %s: %w", dir, err)
 	}
+	defer done()
 	var f *os.File
 	if r == nil {
 		f, err = os.CreateTemp(dir, pattern)
 	} else {
-		defer r.Close()
 		f, err = createTempIn(r, rel, pattern)
 	}
 	if err != nil {
 		return "", err
 	}
-	name := f.Name()
+	name := filepath.Join(dir, filepath.Base(f.Name()))
 	_, err = f.Write(data)
 	if err == nil {
 		err = f.Chmod(perm)
@@ -90,6 +132,45 @@ func (w OSWriter) WriteTemp(dir, pattern string, data []byte, perm fs.FileMode) 
 		return "", fmt.Errorf("write temporary file %s: %w", name, err)
 	}
 	return name, nil
+}
+
+// Lstat implements Writer.
+func (w OSWriter) Lstat(name string) (fs.FileInfo, error) {
+	r, rel, done, err := w.open(name)
+	if err != nil || r == nil {
+		if err == nil {
+			return os.Lstat(name)
+		}
+		return nil, err
+	}
+	defer done()
+	return r.Lstat(rel)
+}
+
+// ReadFile implements Writer.
+func (w OSWriter) ReadFile(name string) ([]byte, error) {
+	r, rel, done, err := w.open(name)
+	if err != nil || r == nil {
+		if err == nil {
+			return os.ReadFile(name)
+		}
+		return nil, err
+	}
+	defer done()
+	return r.ReadFile(rel)
+}
+
+// ReadDir lists the folder name, for a recovery.
+func (w OSWriter) ReadDir(name string) ([]fs.DirEntry, error) {
+	r, rel, done, err := w.open(name)
+	if err != nil || r == nil {
+		if err == nil {
+			return os.ReadDir(name)
+		}
+		return nil, err
+	}
+	defer done()
+	return fs.ReadDir(r.FS(), filepath.ToSlash(rel))
 }
 
 // createTempIn is os.CreateTemp inside r: a new file in dir named after
@@ -152,12 +233,12 @@ func inParallel(n int, fn func(i int)) {
 
 func (w OSWriter) syncFile(name string) error {
 	var f *os.File
-	r, rel, err := w.open(name)
+	r, rel, done, err := w.open(name)
 	if err == nil && r == nil {
 		f, err = os.Open(name)
 	} else if err == nil {
 		f, err = r.Open(rel)
-		r.Close()
+		done()
 	}
 	if err != nil {
 		return err
@@ -184,15 +265,15 @@ func (w OSWriter) Rename(oldpath, newpath string) error {
 
 // two runs a two-name operation, inside Root when there is one.
 func (w OSWriter) two(a, b string, plain func(a, b string) error, inRoot func(r *os.Root, a, b string) error) error {
-	r, relA, err := w.open(a)
+	r, relA, done, err := w.open(a)
 	if err != nil || r == nil {
 		if err == nil {
 			err = plain(a, b)
 		}
 		return err
 	}
-	defer r.Close()
-	_, relB, err := w.open(b)
+	defer done()
+	relB, err := w.rel(b)
 	if err != nil {
 		return err
 	}
@@ -201,26 +282,26 @@ func (w OSWriter) two(a, b string, plain func(a, b string) error, inRoot func(r 
 
 // Remove implements Writer.
 func (w OSWriter) Remove(name string) error {
-	r, rel, err := w.open(name)
+	r, rel, done, err := w.open(name)
 	if err != nil || r == nil {
 		if err == nil {
 			err = os.Remove(name)
 		}
 		return err
 	}
-	defer r.Close()
+	defer done()
 	return r.Remove(rel)
 }
 
 // Mkdir implements Writer.
 func (w OSWriter) Mkdir(name string, perm fs.FileMode) error {
-	r, rel, err := w.open(name)
+	r, rel, done, err := w.open(name)
 	if err != nil || r == nil {
 		if err == nil {
 			err = os.Mkdir(name, perm)
 		}
 		return err
 	}
-	defer r.Close()
+	defer done()
 	return r.Mkdir(rel, perm)
 }

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"trestle/app/project"
+	"trestle/internal/testfix"
 	"trestle/mcpbridge"
 	"trestle/registry"
 )
@@ -54,10 +55,7 @@ func startFakeWindow(t *testing.T, config, dir string, pid int, started time.Tim
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan struct{})
-	go func() { l.Serve(ctx); close(served) }()
-	t.Cleanup(func() { cancel(); <-served })
+	testfix.Serve(t, l.Serve)
 	e := registry.Entry{PID: pid, Port: l.Port(), Dir: proj.Root, Token: token, Started: started, Version: "test"}
 	if err := registry.New(filepath.Join(config, "mcp")).Write(e); err != nil {
 		t.Fatal(err)
@@ -204,39 +202,24 @@ await client.close().catch(() => {});
 func TestAttachNeverTalksToAForeignListener(t *testing.T) {
 	config := t.TempDir()
 	dir := testProject(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var mu sync.Mutex
 	var got bytes.Buffer
-	var wg sync.WaitGroup
-	t.Cleanup(func() { ln.Close(); wg.Wait() })
-	wg.Go(func() {
+	port := testfix.Loopback(t, func(c net.Conn) {
+		c.SetDeadline(time.Now().Add(30 * time.Second))
+		b := make([]byte, 4096)
 		for {
-			c, err := ln.Accept()
+			n, err := c.Read(b)
+			mu.Lock()
+			got.Write(b[:n])
+			mu.Unlock()
 			if err != nil {
 				return
 			}
-			wg.Go(func() {
-				defer c.Close()
-				c.SetDeadline(time.Now().Add(30 * time.Second))
-				b := make([]byte, 4096)
-				for {
-					n, err := c.Read(b)
-					mu.Lock()
-					got.Write(b[:n])
-					mu.Unlock()
-					if err != nil {
-						return
-					}
-				}
-			})
 		}
 	})
 	token := strings.Repeat("7e", 32)
 	reg := registry.New(filepath.Join(config, "mcp"))
-	e := registry.Entry{PID: liveForeignPID(t), Port: ln.Addr().(*net.TCPAddr).Port, Dir: dir, Token: token, Started: time.Now(), Version: "test"}
+	e := registry.Entry{PID: liveForeignPID(t), Port: port, Dir: dir, Token: token, Started: time.Now(), Version: "test"}
 	if err := reg.Write(e); err != nil {
 		t.Fatal(err)
 	}

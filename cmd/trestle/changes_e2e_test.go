@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"trestle/internal/testfix"
 )
 
 // TestHeadlessProposalIsAppliedInTheWindow: an agent on the headless
@@ -27,17 +29,15 @@ func TestHeadlessProposalIsAppliedInTheWindow(t *testing.T) {
 	id := sc["id"].(string)
 
 	window := w.attach(t, project, "e2e-reviewer")
-	deadline := time.Now().Add(15 * time.Second)
-	for {
+	// The window's Change Sets pane shows the proposal once the store's
+	// change reaches it: until then Apply finds nothing ("none").
+	testfix.Wait(t, 15*time.Second, "the window applies the proposal", func() bool {
 		res, sc = call(t, window, "trestle_debug_apply", map[string]any{"id": id})
-		if !res.IsError {
-			break
-		}
-		if sc["state"] != "none" || time.Now().After(deadline) {
+		if res.IsError && sc["state"] != "none" {
 			t.Fatalf("apply in the window: %s", resultText(res))
 		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		return !res.IsError
+	})
 	res, sc = call(t, headless, "trestle_change_set", map[string]any{"id": id, "wait_seconds": 20})
 	if res.IsError || sc["change_set_state"] != "applied" {
 		t.Fatalf("decision seen headless: %s", resultText(res))
@@ -46,6 +46,15 @@ func TestHeadlessProposalIsAppliedInTheWindow(t *testing.T) {
 	if err != nil || !strings.Contains(string(data), "hello from a change set") {
 		t.Fatalf("main.go after apply: %q %v", data, err)
 	}
-	time.Sleep(300 * time.Millisecond)
+	// The screenshot once the window no longer lists the set as pending.
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		_, sc = call(t, window, "trestle_workbench", map[string]any{})
+		if pending, _ := sc["pending_change_sets"].([]any); len(pending) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the window still lists %v as pending", sc["pending_change_sets"])
+		}
+	}
 	t.Logf("screenshot: %s", w.screenshot(t, "change-sets"))
 }

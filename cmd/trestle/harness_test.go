@@ -21,6 +21,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"trestle/internal/testfix"
 	"trestle/registry"
 )
 
@@ -127,21 +128,11 @@ func displayInUse(n int) bool {
 // testProject writes a small Go module.
 func testProject(tb testing.TB) string {
 	tb.Helper()
-	dir := tb.TempDir()
-	files := map[string]string{
+	return testfix.Project(tb, map[string]string{
 		"go.mod":      "module example.com/e2e\n\ngo 1.22\n",
 		"main.go":     "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"hello from e2e\")\n}\n",
 		"pkg/calc.go": "package pkg\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n",
-	}
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	real, _ := filepath.EvalSymlinks(dir)
-	return real
+	})
 }
 
 // window is a running Trestle window under Xvfb.
@@ -259,31 +250,12 @@ func startClient(tb testing.TB, env []string, name string, args ...string) *clie
 	return c
 }
 
-// call runs a tool and returns its result and structured content.
-func call(tb testing.TB, c *client.Client, name string, args map[string]any) (*mcp.CallToolResult, map[string]any) {
-	tb.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = name
-	req.Params.Arguments = args
-	res, err := c.CallTool(ctx, req)
-	if err != nil {
-		tb.Fatalf("%s: %v", name, err)
-	}
-	sc, _ := res.StructuredContent.(map[string]any)
-	return res, sc
-}
-
-func resultText(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
-}
+// call runs a tool and returns its result and structured content;
+// resultText is a result's text.
+var (
+	call       = testfix.CallTool
+	resultText = testfix.Text
+)
 
 // screenshot saves the X display as out/screenshots/<name>.png (git-ignored).
 func (w *window) screenshot(tb testing.TB, name string) string {

@@ -15,6 +15,7 @@ import (
 
 	"trestle/app/project"
 	"trestle/app/workbench"
+	"trestle/internal/testfix"
 	"trestle/mcpbridge"
 	"trestle/registry"
 )
@@ -117,19 +118,20 @@ func TestWindowListenerRestartsWhenItDies(t *testing.T) {
 		t.Fatal("the first listener does not answer")
 	}
 	dying.kill()
-	deadline := time.Now().Add(30 * time.Second)
-	var second registry.Entry
-	for {
-		if time.Now().After(deadline) {
-			t.Fatalf("no new listener after the first died; status: %s", status.history())
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("status: %s", status.history())
 		}
+	})
+	var second registry.Entry
+	testfix.Wait(t, 30*time.Second, "a new listener after the first died", func() bool {
 		entries, _ := reg.Reap()
 		if len(entries) == 1 && entries[0].Port != first.Port {
 			second = entries[0]
-			break
+			return true
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return false
+	})
 	if second.Token == first.Token || !registry.Answers(second, registry.ProbeTimeout) {
 		t.Fatalf("the new listener: %+v", second)
 	}
@@ -165,13 +167,7 @@ func TestWindowListenerRewritesItsEntry(t *testing.T) {
 	if err := reg.Remove(os.Getpid()); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for !reg.Has(os.Getpid()) {
-		if time.Now().After(deadline) {
-			t.Fatal("the removed entry was not written again")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testfix.Wait(t, 30*time.Second, "the removed entry is written again", func() bool { return reg.Has(os.Getpid()) })
 	if again := onlyEntry(t, reg); again.Port != first.Port || again.Token != first.Token || !registry.Answers(again, registry.ProbeTimeout) {
 		t.Fatalf("rewritten entry %+v, want %+v", again, first)
 	}

@@ -38,7 +38,7 @@ func run(args []string) int {
 	case modeAttach:
 		return runAttach(inv.dir)
 	case modeChanges:
-		return runChanges(os.Stdout, os.Stderr, inv.changes)
+		return runChanges(os.Stdin, os.Stdout, os.Stderr, inv.changes)
 	default:
 		return runWindow(inv.dir, inv.policy)
 	}

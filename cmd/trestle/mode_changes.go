@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"trestle/app/changeset"
@@ -16,74 +14,15 @@ import (
 	"trestle/app/workbench"
 )
 
-// changesCmd is a `trestle changes ...` command line: the review path for
-// people without the window.
-type changesCmd struct {
-	action string // list, show, apply or reject
-	id     string // show, apply, reject
-	reason string // reject
-	dir    string // "" for the current folder
-}
-
-// parseChangesArgs reads `changes list [DIR]`, `changes show ID [DIR]`,
-// `changes apply ID [DIR]` and `changes reject ID [--reason R] [DIR]`.
-func parseChangesArgs(args []string) (invocation, error) {
-	if len(args) == 0 {
-		return invocation{}, errors.New("changes: say list, show, apply or reject")
-	}
-	c := changesCmd{action: args[0]}
-	rest, err := c.takeReason(args[1:])
-	if err != nil {
-		return invocation{}, err
-	}
-	switch c.action {
-	case "list":
-	case "show", "apply", "reject":
-		if len(rest) == 0 || strings.HasPrefix(rest[0], "-") {
-			return invocation{}, fmt.Errorf("changes %s: the change set ID is missing, e.g. cs-3", c.action)
-		}
-		c.id, rest = rest[0], rest[1:]
-	default:
-		return invocation{}, fmt.Errorf("changes: unknown command %q; use list, show, apply or reject", c.action)
-	}
-	inv, err := withDir(invocation{mode: modeChanges}, rest)
-	if err != nil {
-		return invocation{}, fmt.Errorf("changes %s: %w", c.action, err)
-	}
-	c.dir = inv.dir
-	inv.changes = c
-	return inv, nil
-}
-
-// takeReason removes --reason R (or --reason=R) from args, for reject only.
-func (c *changesCmd) takeReason(args []string) ([]string, error) {
-	var rest []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		switch {
-		case !strings.HasPrefix(a, "-") || a == "-":
-			rest = append(rest, a)
-		case name != "reason":
-			return nil, fmt.Errorf("changes %s: flag provided but not defined: %s", c.action, a)
-		case c.action != "reject":
-			return nil, fmt.Errorf("changes %s: --reason goes with reject only", c.action)
-		case hasValue:
-			c.reason = value
-		case i+1 < len(args):
-			i++
-			c.reason = args[i]
-		default:
-			return nil, errors.New("changes reject: --reason needs a value")
-		}
-	}
-	return rest, nil
-}
-
 // runChanges runs a `trestle changes` command against the change sets of
 // the project in c.dir, in the store under the user config dir: 0 on
 // success, 1 with one line on stderr when it fails or is refused.
-func runChanges(stdout, stderr io.Writer, c changesCmd) int {
+func runChanges(stdin io.Reader, stdout, stderr io.Writer, c changesCmd) int {
+	c.in = stdin
+	if c.action == "help" {
+		printChangesHelp(stdout, c.topic)
+		return 0
+	}
 	m, err := openChanges(c.dir)
 	if err == nil {
 		var rec []changeset.Recovery
@@ -134,19 +73,13 @@ func (c changesCmd) run(stdout io.Writer, m *changeset.Manager) error {
 		showChange(stdout, cs, time.Now(), isTerminal(stdout))
 		return nil
 	case "apply":
-		cs, err := m.Apply(c.id, nil, diskText(m.Project()), nil)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "Applied %s: %s\n", cs.ID, esc(strings.Join(filePaths(cs), ", ")))
-		return nil
+		return c.apply(stdout, m)
+	case "reject":
+		return c.reject(stdout, m)
+	case "revert":
+		return c.revert(stdout, m)
 	default:
-		cs, err := m.Reject(c.id, strings.TrimSpace(c.reason))
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "Rejected %s.\n", cs.ID)
-		return nil
+		return c.undoRevert(stdout, m)
 	}
 }
 
@@ -163,73 +96,11 @@ func listChanges(w io.Writer, m *changeset.Manager) error {
 	return printList(w, sets, time.Now())
 }
 
-// printList prints sets as a table. Text an agent wrote (the title, the
-// client name) is escaped, so it can neither forge a row nor reach the
-// terminal as an escape sequence.
-func printList(w io.Writer, sets []changeset.ChangeSet, now time.Time) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSTATE\tFILES\tCHANGE\tPROPOSED\tCLIENT\tTITLE")
-	for _, cs := range sets {
-		added, removed := cs.Stats()
-		title := cs.Title
-		if len(cs.RunsWhat()) > 0 {
-			title = "[changes what runs] " + title
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t+%d -%d\t%s\t%s\t%s\n", esc(cs.ID), cs.State, len(cs.Files), added, removed,
-			changeset.Age(now.Sub(cs.Created)), esc(orUnknown(cs.Client)), esc(title))
-	}
-	return tw.Flush()
-}
-
-// esc escapes every control character of one-line text an agent wrote,
-// tabs and newlines included.
-func esc(s string) string { return changeset.EscapeControls(s, "") }
-
-// showChange prints a change set: its header, description and each file's
-// unified diff. Everything an agent wrote is escaped (see
-// changeset.EscapeControls): newlines are kept in the description and
-// between diff lines, tabs within them, nothing else. With colour (a
-// terminal), the "changes what runs" warning is in bold red.
-func showChange(w io.Writer, cs changeset.ChangeSet, now time.Time, colour bool) {
-	added, removed := cs.Stats()
-	fmt.Fprintf(w, "%s  %s\nstate: %s; proposed by %s %s; %d files, +%d -%d\n", esc(cs.ID), esc(cs.Title), cs.State,
-		esc(orUnknown(cs.Client)), changeset.Age(now.Sub(cs.Created)), len(cs.Files), added, removed)
-	if runs := cs.RunsWhat(); len(runs) > 0 {
-		note := "WARNING: " + changeset.ChangesWhatRunsNote
-		if colour {
-			note = "\x1b[1;31m" + note + "\x1b[0m"
-		}
-		fmt.Fprintln(w, note)
-	}
-	if cs.Reason != "" {
-		fmt.Fprintf(w, "reason: %s\n", esc(cs.Reason))
-	}
-	for _, e := range cs.History {
-		fmt.Fprintf(w, "history: %s %s\n", e.Time.Local().Format("2006-01-02 15:04"), esc(e.What))
-	}
-	if d := strings.TrimSpace(cs.Description); d != "" {
-		fmt.Fprintf(w, "\n%s\n", changeset.EscapeControls(d, "\t\n"))
-	}
-	for _, f := range cs.Files {
-		fmt.Fprintf(w, "\n%s %s (+%d -%d): %s", f.Action, esc(f.Path), f.Added, f.Removed, f.State)
-		if f.Detail != "" {
-			fmt.Fprintf(w, " (%s)", esc(f.Detail))
-		}
-		if f.ChangesWhatRuns() {
-			fmt.Fprint(w, " [changes what runs]")
-		}
-		fmt.Fprintf(w, "\n%s", changeset.EscapeControls(changeset.Diff(f), "\t\n"))
-	}
-}
-
-// isTerminal reports whether w is a terminal, where colour is welcome.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
+// isTerminal reports whether f (an *os.File) is a terminal: where colour
+// is welcome, and where a person can answer a question.
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
+	return ok && isatty(file)
 }
 
 // diskText reads project files from disk: without a window there is no

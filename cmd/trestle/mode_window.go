@@ -46,34 +46,25 @@ func runWindow(dir, policyFlag string) int {
 		return 1
 	}
 	settings, policy := loadSettings(store, project, logger)
-	a := fyneapp.NewWithID(appID)
-	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
-	a.Settings().SetTheme(ui.NewTheme(settings))
-	win := ui.New(a, project)
 	if policyFlag != "" {
 		policy = policyFlag // for this run only; the stored setting stays
 	}
-	win.SetSettings(settings, policy)
-	if store != nil && store.Recovered() != "" {
-		win.Notify("Trestle's store was damaged and was moved to " + store.Recovered() + "; settings start over.")
-	}
-	services := newServices(project, store, policy, win.Ask)
-	defer services.Eval.Close()
-	for _, r := range startChangeSets(services.ChangeSets, logger) {
-		win.Notify("Change set " + r.ID + ": " + r.What + ".")
-	}
-	defer services.LSP.Close()
-	win.SetGoplsInstall(goplsBin())
-	win.SetServices(services)
-	win.SetChangeSets(services.ChangeSets)
+	a := fyneapp.NewWithID(appID)
+	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
+	a.Settings().SetTheme(ui.NewTheme(settings))
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	mcp := newWindowListener(ctx, project, win, services, paths.reg(), logger)
-	defer mcp.stop()
-	if settings.Listener {
-		mcp.start()
+	// The services ask the person through the window, and the window's
+	// Settings switch the listener that serves it: both are bound late, to
+	// the window and the listener made below, before anything can call them.
+	var win *ui.Window
+	var mcp *windowListener
+	ask := func(ctx context.Context, req permission.Request) (permission.Decision, error) {
+		return win.Ask(ctx, req)
 	}
+	services := newServices(project, store, policy, ask)
+	defer services.Eval.Close()
+	defer services.LSP.Close()
+	recovered := startChangeSets(services.ChangeSets, logger) // before anything reads the files
 	actions := ui.Actions{
 		Version: version, Store: store, OpenWindow: openWindow, AttachConfig: attachConfig,
 		SetListener: func(on bool) { go mcp.set(on) },
@@ -81,7 +72,23 @@ func runWindow(dir, policyFlag string) int {
 	if first {
 		actions.Welcome = attachCommand()
 	}
-	win.SetActions(actions)
+	win = ui.New(a, project, ui.Options{
+		Settings: settings, Policy: policy, Services: services, GoplsInstall: goplsBin(), Actions: actions,
+	})
+	if store != nil && store.Recovered() != "" {
+		win.Notify("Trestle's store was damaged and was moved to " + store.Recovered() + "; settings start over.")
+	}
+	for _, r := range recovered {
+		win.Notify("Change set " + r.ID + ": " + r.What + ".")
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	mcp = newWindowListener(ctx, project, win, services, paths.reg(), logger)
+	defer mcp.stop()
+	if settings.Listener {
+		mcp.start()
+	}
 	if err := win.Watch(ctx); err != nil {
 		win.Notify("the file tree does not follow changes on disk: " + err.Error())
 	}

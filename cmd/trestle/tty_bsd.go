@@ -1,0 +1,16 @@
+//go:build darwin || freebsd || netbsd || openbsd || dragonfly
+
+package main
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// isatty reports whether f is a terminal (not merely a character device
+// such as /dev/null).
+func isatty(f *os.File) bool {
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TIOCGETA)
+	return err == nil
+}

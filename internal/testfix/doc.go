@@ -1,0 +1,10 @@
+// Package testfix holds what Trestle's tests share: temporary projects,
+// waits on a condition, background servers that stop with the test, and
+// MCP tool-call helpers; testfix/testworker makes the test binary an
+// evaluator worker.
+//
+// Only _test.go files import it. It imports nothing of Trestle's (so any
+// package's own tests can use it without a cycle), never writes to
+// os.Stdout, and never sleeps for synchronisation: Wait polls a condition
+// under a deadline.
+package testfix

@@ -1,0 +1,69 @@
+package testfix
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func TestProjectWritesFilesUnderItsRealPath(t *testing.T) {
+	dir := Project(t, map[string]string{"go.mod": "module m\n", "a/b/c.txt": "c"})
+	if real, _ := filepath.EvalSymlinks(dir); real != dir {
+		t.Fatalf("Project returned %s, its real path is %s", dir, real)
+	}
+	for name, want := range map[string]string{"go.mod": "module m\n", "a/b/c.txt": "c"} {
+		if got, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name))); err != nil || string(got) != want {
+			t.Errorf("%s: %q %v, want %q", name, got, err, want)
+		}
+	}
+}
+
+func TestWaitReturnsOnceTheConditionHolds(t *testing.T) {
+	var n atomic.Int32
+	go func() {
+		for range 3 {
+			n.Add(1)
+		}
+	}()
+	Wait(t, 10*time.Second, "three", func() bool { return n.Load() == 3 })
+}
+
+func TestServeStopsWithTheTest(t *testing.T) {
+	var stopped atomic.Bool
+	t.Run("serving", func(t *testing.T) {
+		Serve(t, func(ctx context.Context) error {
+			<-ctx.Done()
+			stopped.Store(true)
+			return ctx.Err()
+		})
+	})
+	if !stopped.Load() {
+		t.Fatal("the serve did not end with its test")
+	}
+}
+
+func TestLoopbackHandlesEachConnection(t *testing.T) {
+	port := Loopback(t, func(c net.Conn) {
+		line, _ := bufio.NewReader(c).ReadString('\n')
+		fmt.Fprintf(c, "echo %s", line)
+	})
+	for i := range 3 {
+		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.SetDeadline(time.Now().Add(10 * time.Second))
+		fmt.Fprintf(c, "%d\n", i)
+		got, err := bufio.NewReader(c).ReadString('\n')
+		c.Close()
+		if err != nil || got != fmt.Sprintf("echo %d\n", i) {
+			t.Fatalf("connection %d: %q %v", i, got, err)
+		}
+	}
+}

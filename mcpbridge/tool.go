@@ -1,0 +1,184 @@
+package mcpbridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"trestle/app/errdefs"
+	"trestle/app/project"
+)
+
+// This file holds what every tool uses: binding a call's arguments, the
+// annotations, the caller's session and name, and the results every tool
+// answers with.
+
+// sessionID is the calling MCP session's id, "" outside a session.
+func sessionID(ctx context.Context) string {
+	if cs := server.ClientSessionFromContext(ctx); cs != nil {
+		return cs.SessionID()
+	}
+	return ""
+}
+
+// clientName is the name the calling client gave at initialize.
+func clientName(ctx context.Context) string {
+	if cs, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
+		if n := cs.GetClientInfo().Name; n != "" {
+			return n
+		}
+	}
+	return "an agent"
+}
+
+// progressTokenKey carries the call's progress token, when it has one.
+type progressTokenKey struct{}
+
+// typed binds a call's arguments to T and hands them to h. Arguments that
+// do not fit T are a problem the model can fix, not a Go error.
+func typed[T any](h func(context.Context, T) *mcp.CallToolResult) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var args T
+		if msg := decodeArgs(argumentsOf(req), &args); msg != "" {
+			return fail(stateProblem, "%s", msg), nil
+		}
+		if m := req.Params.Meta; m != nil && m.ProgressToken != nil {
+			ctx = context.WithValue(ctx, progressTokenKey{}, m.ProgressToken)
+		}
+		return h(ctx, args), nil
+	}
+}
+
+// argumentsOf is a call's arguments as they came: mcp-go keeps the raw
+// JSON of a call read from the wire beside its decoded map, so typed
+// decodes them once, straight into the tool's params, rather than
+// encoding the map again to decode that. A call made in process has only
+// the map.
+func argumentsOf(req mcp.CallToolRequest) any {
+	if raw := req.Params.RawArguments; len(raw) > 0 {
+		return raw
+	}
+	return req.Params.Arguments
+}
+
+// hints sets every annotation explicitly (mcp-go defaults every tool to
+// destructive and open-world) for a tool that stays inside Trestle.
+func hints(title string, readOnly, destructive, idempotent bool) mcp.ToolOption {
+	return annotate(title, readOnly, destructive, idempotent, false)
+}
+
+// runsCode sets the annotations of a tool that runs the project's code
+// (evaluations, tasks): open-world, since that code may do anything.
+func runsCode(title string, destructive, idempotent bool) mcp.ToolOption {
+	return annotate(title, false, destructive, idempotent, true)
+}
+
+func annotate(title string, readOnly, destructive, idempotent, openWorld bool) mcp.ToolOption {
+	return mcp.WithToolAnnotation(mcp.ToolAnnotation{
+		Title:           title,
+		ReadOnlyHint:    mcp.ToBoolPtr(readOnly),
+		DestructiveHint: mcp.ToBoolPtr(destructive),
+		IdempotentHint:  mcp.ToBoolPtr(idempotent),
+		OpenWorldHint:   mcp.ToBoolPtr(openWorld),
+	})
+}
+
+// Tool states: every result's text starts with one of the failure states,
+// and its structured content carries the state.
+const (
+	stateDone    = "done"
+	stateRefused = "refused" // policy, or the person said no, or outside the project
+	stateBusy    = "busy"    // the UI or a worker did not answer in time
+	stateProblem = "problem" // bad input, evaluation error, conflict
+	stateNone    = "none"    // nothing to act on
+)
+
+// failure is the structured content of a failed call.
+type failure struct {
+	State   string `json:"state"`
+	Message string `json:"message"`
+}
+
+// fail is a failed tool call the model can read: isError, text starting
+// with the state, the state in structured content.
+func fail(state, format string, args ...any) *mcp.CallToolResult {
+	msg := fmt.Sprintf(format, args...)
+	res := mcp.NewToolResultStructured(failure{State: state, Message: msg}, state+": "+msg)
+	res.IsError = true
+	return res
+}
+
+// failErr turns an error from app or the UI into a failed result, its
+// state chosen by the sentinel it wraps.
+func failErr(err error) *mcp.CallToolResult {
+	return fail(stateOf(err), "%v", err)
+}
+
+func stateOf(err error) string {
+	switch {
+	case errors.Is(err, errdefs.ErrOutside), errors.Is(err, errdefs.ErrRefused):
+		return stateRefused
+	case errors.Is(err, errdefs.ErrBusy):
+		return stateBusy
+	case errors.Is(err, errdefs.ErrNotFound):
+		return stateNone
+	default:
+		return stateProblem
+	}
+}
+
+// done is a successful result: text for the model, structured content for
+// programs (it should carry State: "done").
+func done(structured any, format string, args ...any) *mcp.CallToolResult {
+	return mcp.NewToolResultStructured(structured, fmt.Sprintf(format, args...))
+}
+
+// stateResult is the structured content of tools that only say it worked.
+type stateResult struct {
+	State     string `json:"state"`
+	RunID     string `json:"run_id,omitempty"`
+	Selection string `json:"selection,omitempty"`
+}
+
+// results sets a tool's output schema from its success type T, loosened so
+// that a failed call's structured content ({state, message}) validates too:
+// nothing is required and other properties are allowed. Clients such as the
+// TypeScript SDK check structured content against the schema even on errors.
+func results[T any]() mcp.ToolOption {
+	set := mcp.WithOutputSchema[T]()
+	return func(t *mcp.Tool) {
+		set(t)
+		t.OutputSchema.Required = nil
+		t.OutputSchema.AdditionalProperties = nil
+		if t.OutputSchema.Properties == nil {
+			t.OutputSchema.Properties = map[string]any{}
+		}
+		t.OutputSchema.Properties["message"] = map[string]any{"type": "string", "description": "why the call failed"}
+	}
+}
+
+// projectPath confines a path argument, once for the call: pass the Path
+// on rather than its name.
+func (s *Server) projectPath(name string) (project.Path, error) {
+	if name == "" {
+		return project.Path{}, errMissingPath
+	}
+	return s.opts.Project.ResolveShown(name)
+}
+
+// projectRel confines a path argument and returns it project-relative.
+func (s *Server) projectRel(name string) (string, error) {
+	cp, err := s.projectPath(name)
+	return cp.Rel(), err
+}
+
+var errMissingPath = &argError{"path is required, relative to the project root, e.g. \"main.go\""}
+
+type argError struct{ msg string }
+
+func (e *argError) Error() string { return e.msg }
+
+func (e *argError) Unwrap() error { return errdefs.ErrInvalid }

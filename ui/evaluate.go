@@ -1,0 +1,195 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"trestle/app/eval"
+
+	"fyne.io/fyne/v2"
+)
+
+// Evaluations in the window: what the person evaluates (Ctrl+Enter, the
+// Eval line) and what agents evaluate both show in the Eval pane, and the
+// status bar shows the active selection's evaluator.
+
+// person is how the Eval and Run panes name what the person asked for.
+const person = "you"
+
+// evalByPerson evaluates what the person typed, off the main goroutine.
+func (w *Window) evalByPerson(code string) {
+	if w.services.Eval == nil {
+		w.status.notify("evaluation is not available in this window")
+		return
+	}
+	sel := w.selection
+	deadline := w.evalDeadline()
+	w.status.eval.SetText("evaluator: running")
+	w.loading.Go(func() {
+		res, err := w.services.Eval.Eval(context.Background(), sel, code, deadline)
+		w.EvalDone(person, sel, code, res, err)
+	})
+}
+
+// evalDeadline is the person's evaluation deadline setting. Main goroutine only.
+func (w *Window) evalDeadline() time.Duration {
+	if s := w.settings.EvalDeadline; s > 0 {
+		return time.Duration(s) * time.Second
+	}
+	return eval.DefaultTimeout
+}
+
+// replayClient names replayed inputs in the transcript.
+const replayClient = "replay"
+
+// replayEval evaluates again, in order, the inputs that defined a lost
+// evaluator's state, stopping at the first that fails. Main goroutine.
+func (w *Window) replayEval(sel string, codes []string) {
+	if w.services.Eval == nil {
+		return
+	}
+	if sel == "default" {
+		sel = ""
+	}
+	deadline := w.evalDeadline()
+	w.loading.Go(func() {
+		for _, code := range codes {
+			res, err := w.services.Eval.Eval(context.Background(), sel, code, deadline)
+			w.EvalDone(replayClient, sel, code, res, err)
+			if err != nil || res.Err != "" {
+				return
+			}
+		}
+	})
+}
+
+// EvalDone shows an evaluation in the Eval pane, records the inputs that
+// define interpreter state, and offers to replay them when the evaluator
+// was killed. Safe for concurrent use.
+func (w *Window) EvalDone(client, selection, code string, res eval.Result, err error) {
+	lines := transcript(client, code, res, err)
+	statuses := w.evalStatuses()
+	sel := selectionName(selection)
+	lost := errors.Is(err, eval.ErrDeadline) || errors.Is(err, eval.ErrStopped) || errors.Is(err, eval.ErrDied)
+	defines := err == nil && res.Err == "" && res.Mode != eval.ModeCompiled && definesState(code)
+	fyne.Do(func() {
+		w.panes.eval.transcript.append(lines...)
+		w.showEvalState(statuses)
+		switch {
+		case lost:
+			w.panes.eval.offerReplay(sel, w.evalDefs[sel])
+			delete(w.evalDefs, sel)
+		case defines:
+			if w.evalDefs == nil {
+				w.evalDefs = map[string][]string{}
+			}
+			w.evalDefs[sel] = append(w.evalDefs[sel], code)
+		}
+	})
+}
+
+// evalStatuses reads the evaluators' states; safe on any goroutine.
+func (w *Window) evalStatuses() []eval.WorkerStatus {
+	if w.services.Eval == nil {
+		return nil
+	}
+	return w.services.Eval.Status()
+}
+
+// showEvalState shows the active selection's evaluator state in the status
+// bar. Main goroutine only (it reads the active selection).
+func (w *Window) showEvalState(statuses []eval.WorkerStatus) {
+	state := "off"
+	if w.services.Eval != nil {
+		state = string(eval.StateStopped)
+	}
+	for _, st := range statuses {
+		if st.Selection == selectionName(w.selection) {
+			state = string(st.State)
+		}
+	}
+	w.status.eval.SetText("evaluator: " + state)
+}
+
+func selectionName(s string) string {
+	if s == "" {
+		return "default"
+	}
+	return s
+}
+
+// transcript renders one evaluation for the Eval pane. A compiled one is
+// marked on its input's first line.
+func transcript(client, code string, res eval.Result, err error) []evalLine {
+	var out []evalLine
+	tag := client
+	if res.Mode == eval.ModeCompiled {
+		tag += ", compiled"
+	}
+	for i, l := range strings.Split(strings.TrimRight(code, "\n"), "\n") {
+		prefix := "  "
+		if i == 0 {
+			prefix = fmt.Sprintf("» [%s] ", tag)
+		}
+		out = append(out, evalLine{prefix + l, lineInput})
+	}
+	if res.Output != "" {
+		for _, l := range strings.Split(strings.TrimRight(res.Output, "\n"), "\n") {
+			out = append(out, evalLine{l, lineOutput})
+		}
+	}
+	switch {
+	case err != nil:
+		out = append(out, evalLine{"! " + err.Error(), lineError})
+	case res.Err != "":
+		for i, l := range strings.Split(res.Err, "\n") {
+			prefix := "! "
+			if i > 0 {
+				prefix = "  "
+			}
+			out = append(out, evalLine{prefix + l, lineError})
+		}
+	case res.Value != "":
+		out = append(out, evalLine{fmt.Sprintf("= %s (%s)", res.Value, res.Type), lineValue})
+	}
+	for _, n := range res.Notes {
+		out = append(out, evalLine{"note: " + n, lineNote})
+	}
+	return append(out, evalLine{})
+}
+
+// restartEvaluator restarts the active selection's evaluator.
+func (w *Window) restartEvaluator() {
+	if w.services.Eval == nil {
+		return
+	}
+	sel := w.selection
+	w.loading.Go(func() {
+		if err := w.services.Eval.Restart(sel); err != nil {
+			w.Notify(err.Error())
+			return
+		}
+		w.Notify("Restarted the " + selectionName(sel) + " evaluator.")
+		statuses := w.evalStatuses()
+		fyne.Do(func() {
+			delete(w.evalDefs, selectionName(sel))
+			w.panes.eval.hideReplay()
+			w.showEvalState(statuses)
+		})
+	})
+}
+
+// stopEval stops the active selection's evaluation, off the main goroutine.
+func (w *Window) stopEval() {
+	if w.services.Eval == nil {
+		return
+	}
+	sel := w.selection
+	w.loading.Go(func() {
+		if err := w.services.Eval.Stop(sel); err != nil {
+			w.Notify(err.Error())
+		}
+	})
+}

@@ -1,0 +1,68 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+	"trestle/app/lsp"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+)
+
+// Installing gopls when it is missing: offered once, into the per-user
+// folder, with the installer's output in the Run pane.
+
+// offerGoplsInstall asks once whether to install the pinned gopls into the
+// per-user folder, and installs it with its output in the Run pane.
+func (w *Window) offerGoplsInstall(detail string) {
+	g := w.gopls
+	if g.offered {
+		return
+	}
+	g.offered = true
+	if g.installDir == "" {
+		w.status.notify(detail)
+		return
+	}
+	msg := fmt.Sprintf("gopls, the Go language server, is not installed, so there are no type errors while you\n"+
+		"type, no go to definition and no completion.\n\nInstall gopls %s into %s now?\n(go install golang.org/x/tools/gopls@%s)",
+		lsp.GoplsVersion, g.installDir, lsp.GoplsVersion)
+	dialog.ShowConfirm("Install gopls?", msg, func(ok bool) {
+		if ok {
+			w.installGopls()
+		}
+	}, w.win)
+}
+
+func (w *Window) installGopls() {
+	g := w.gopls
+	w.panes.run.clear()
+	w.panes.run.append("$ go install golang.org/x/tools/gopls@" + lsp.GoplsVersion)
+	w.panes.tabs.Select(w.panes.runTab)
+	w.status.gopls.SetText("gopls: installing")
+	w.loading.Go(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+		defer cancel()
+		err := lsp.Install(ctx, g.installDir, runPaneWriter{w})
+		fyne.Do(func() {
+			if err != nil {
+				w.panes.run.append("[" + err.Error() + "]")
+				w.status.gopls.SetText("gopls: not installed")
+				return
+			}
+			w.panes.run.append("[gopls installed]")
+			g.client.Retry()
+		})
+	})
+}
+
+// runPaneWriter sends an installer's output to the Run pane, a line at a time.
+type runPaneWriter struct{ w *Window }
+
+func (r runPaneWriter) Write(b []byte) (int, error) {
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	fyne.Do(func() { r.w.panes.run.append(lines...) })
+	return len(b), nil
+}

@@ -1,0 +1,169 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"trestle/app/lsp"
+	"trestle/app/textbuf"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+)
+
+// Going where gopls points: a definition opens in its editor, references
+// and the outline list in their panes, and a click on a listed place
+// opens it. Main goroutine only, except the questions to gopls, which run
+// on the window's loading group.
+
+// goToDefinition opens the declaration of the identifier at pos in path.
+func (w *Window) goToDefinition(path string, pos lsp.Position) {
+	client, do := w.gopls.client, w.gopls.do
+	w.loading.Go(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), goplsTimeout)
+		defer cancel()
+		locs, err := client.Definition(ctx, path, pos)
+		do(func() {
+			switch {
+			case err != nil:
+				w.status.notify("go to definition: " + err.Error())
+			case len(locs) == 0:
+				w.status.notify("no definition here")
+			case filepath.IsAbs(locs[0].Path):
+				l := locs[0]
+				w.status.notify(fmt.Sprintf("defined outside the project: %s:%d", l.Path, l.Range.Start.Line))
+			default:
+				l := locs[0]
+				w.openAtPos(l.Path, l.Range.Start.Line, l.Range.Start.Col)
+			}
+		})
+	})
+}
+
+// openAtPos opens rel with the caret at line and col (1-based).
+func (w *Window) openAtPos(rel string, line, col int) {
+	if t := w.tabs.find(rel); t != nil {
+		w.tabs.show(loaded{path: rel}, line)
+		if t.view != nil {
+			t.view.SetCaret(textbuf.Pos{Line: line - 1, Col: col - 1})
+		}
+		return
+	}
+	do := w.gopls.do
+	w.loading.Go(func() {
+		f, err := loadFile(w.project, rel)
+		do(func() {
+			if err != nil {
+				w.status.notify(err.Error())
+				return
+			}
+			w.tabs.show(f, line)
+			if t := w.tabs.find(rel); t != nil && t.view != nil {
+				t.view.SetCaret(textbuf.Pos{Line: line - 1, Col: col - 1})
+			}
+		})
+	})
+}
+
+// findReferences lists the uses of the identifier at pos in the
+// References pane.
+func (w *Window) findReferences(path string, pos lsp.Position) {
+	client, do := w.gopls.client, w.gopls.do
+	w.loading.Go(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), goplsTimeout)
+		defer cancel()
+		locs, err := client.References(ctx, path, pos, true)
+		do(func() {
+			if err != nil {
+				w.status.notify("find references: " + err.Error())
+				return
+			}
+			w.showReferences(fmt.Sprintf("%s:%d:%d", path, pos.Line, pos.Col), locs)
+		})
+	})
+}
+
+// placesPane lists places (the last find-references result, or the
+// active file's outline); a click opens one. Main goroutine only.
+type placesPane struct {
+	title  string
+	places []place
+	list   *widget.List
+	tab    *container.TabItem
+}
+
+// place is one line of a places pane.
+type place struct {
+	label     string
+	path      string // project-relative; absolute ones are listed but not opened
+	line, col int
+}
+
+// showPlaces fills the pane named name (creating its tab the first time)
+// and brings it forward.
+func (w *Window) showPlaces(pane **placesPane, name, title string, places []place) {
+	if *pane == nil {
+		r := &placesPane{}
+		r.list = widget.NewList(func() int { return len(r.places) + 1 },
+			func() fyne.CanvasObject { return widget.NewLabel("") },
+			func(id widget.ListItemID, o fyne.CanvasObject) {
+				if id == 0 {
+					o.(*widget.Label).SetText(r.title)
+					return
+				}
+				o.(*widget.Label).SetText(r.places[id-1].label)
+			})
+		r.list.OnSelected = func(id widget.ListItemID) {
+			r.list.Unselect(id)
+			if id == 0 || id > len(r.places) {
+				return
+			}
+			if p := r.places[id-1]; !filepath.IsAbs(p.path) {
+				w.openAtPos(p.path, p.line, p.col)
+			}
+		}
+		r.tab = container.NewTabItem(name, r.list)
+		w.panes.tabs.Append(r.tab)
+		*pane = r
+	}
+	r := *pane
+	r.title, r.places = title, places
+	r.list.Refresh()
+	w.panes.tabs.Select(r.tab)
+}
+
+func (w *Window) showReferences(from string, locs []lsp.Location) {
+	places := make([]place, 0, len(locs))
+	for _, l := range locs {
+		places = append(places, place{label: fmt.Sprintf("%s:%d:%d", l.Path, l.Range.Start.Line, l.Range.Start.Col),
+			path: l.Path, line: l.Range.Start.Line, col: l.Range.Start.Col})
+	}
+	w.showPlaces(&w.gopls.refs, "References", fmt.Sprintf("%d references to the symbol at %s", len(locs), from), places)
+}
+
+// showOutline lists the declarations of path (Ctrl+Shift+O).
+func (w *Window) showOutline(path string) {
+	client, do := w.gopls.client, w.gopls.do
+	w.loading.Go(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), goplsTimeout)
+		defer cancel()
+		syms, err := client.DocumentSymbols(ctx, path)
+		do(func() {
+			if err != nil {
+				w.status.notify("outline: " + err.Error())
+				return
+			}
+			places := make([]place, 0, len(syms))
+			for _, s := range syms {
+				indent := ""
+				if s.Container != "" {
+					indent = "    "
+				}
+				places = append(places, place{label: fmt.Sprintf("%s%s %s  %s  (line %d)", indent, s.Kind, s.Name, s.Detail, s.Line),
+					path: path, line: s.Line, col: s.Col})
+			}
+			w.showPlaces(&w.gopls.outline, "Outline", fmt.Sprintf("%s: %d declarations", path, len(syms)), places)
+		})
+	})
+}

@@ -1,0 +1,95 @@
+package review
+
+import (
+	"fmt"
+	"math"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"trestle/app/changeset"
+)
+
+// minDiffCols is the narrowest a diff wraps to.
+const minDiffCols = 24
+
+// diffGrid shows diff rows in a TextGrid without its own scrolling, wrapped
+// to its width: it never cuts a line and never needs a horizontal scroll
+// bar. Main goroutine only.
+type diffGrid struct {
+	widget.BaseWidget
+	rows []diffRow
+	grid *widget.TextGrid
+	cols int // the width rows are wrapped to, in cells
+}
+
+// newDiffGridOf shows rows, wrapped first to cols cells until it is laid
+// out.
+func newDiffGridOf(rows []diffRow, cols int) *diffGrid {
+	g := &diffGrid{rows: rows, grid: widget.NewTextGrid()}
+	g.grid.Scroll = fyne.ScrollNone
+	g.wrap(cols)
+	g.ExtendBaseWidget(g)
+	return g
+}
+
+// wrap lays the rows out in cols cells.
+func (g *diffGrid) wrap(cols int) {
+	g.cols = max(cols, minDiffCols)
+	g.grid.Rows = wrapRows(g.rows, g.cols)
+}
+
+// Resize re-wraps the rows to the new width, as a wrapping Label does: its
+// MinSize grows or shrinks, and the canvas lays the parents out again.
+func (g *diffGrid) Resize(size fyne.Size) {
+	if cols := int(size.Width / diffCell().Width); cols != g.cols && size.Width > 0 {
+		g.wrap(cols)
+		g.grid.Refresh()
+	}
+	g.BaseWidget.Resize(size)
+}
+
+// diffCell is the size of one grid cell, as TextGrid measures it.
+func diffCell() fyne.Size {
+	size := fyne.MeasureText("M", theme.TextSize(), fyne.TextStyle{Monospace: true})
+	return fyne.NewSize(float32(math.Round(float64(size.Width))), float32(math.Round(float64(size.Height))))
+}
+
+// CreateRenderer implements fyne.Widget.
+func (g *diffGrid) CreateRenderer() fyne.WidgetRenderer { return &diffGridRenderer{g: g} }
+
+type diffGridRenderer struct{ g *diffGrid }
+
+func (r *diffGridRenderer) Layout(size fyne.Size) { r.g.grid.Resize(size) }
+
+// MinSize is narrow (the grid wraps to any width) and as tall as the rows
+// wrapped to the current width.
+func (r *diffGridRenderer) MinSize() fyne.Size {
+	cell := diffCell()
+	return fyne.NewSize(cell.Width*minDiffCols, cell.Height*float32(len(r.g.grid.Rows)))
+}
+
+func (r *diffGridRenderer) Refresh()                     { r.g.grid.Refresh() }
+func (r *diffGridRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.g.grid} }
+func (r *diffGridRenderer) Destroy()                     {}
+
+// NewDiffGrid renders fc's diff, unified and wrapped to its width, from
+// its structured hunks, coloured from the current theme: the git pane's
+// diff of a file against HEAD. Main goroutine only.
+func NewDiffGrid(fc changeset.FileChange) fyne.CanvasObject {
+	p, syn := newPalette(), newFileSyntax(fc)
+	var rows []diffRow
+	for _, h := range changeset.Hunks(fc) {
+		rows = append(rows, noteRow(p, fmt.Sprintf("@@ -%d,%d +%d,%d @@", h.OldStart, h.OldLines, h.NewStart, h.NewLines)))
+		rows = append(rows, unifiedRows(p, syn, h)...)
+		if len(rows) > maxDiffRows {
+			rows = append(rows[:maxDiffRows], noteRow(p, "… more lines not shown"))
+			break
+		}
+	}
+	if len(rows) == 0 {
+		rows = []diffRow{noteRow(p, "(no textual change)")}
+	}
+	return newDiffGridOf(rows, 120)
+}

@@ -1,0 +1,345 @@
+package review
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"trestle/app/changeset"
+)
+
+// maxDiffRows bounds the diff lines one file shows: a person reviews a few
+// hundred lines, and a TextGrid without its own scrolling draws every row.
+const maxDiffRows = 5000
+
+// Layouts of a review's diffs.
+const (
+	layoutUnified = "Unified"
+	layoutSide    = "Side by side"
+)
+
+// reviewTab is one change set open for review in the editor area: its
+// header and buttons, the file list on the left and the selected file's
+// hunks, each with Accept and Reject, on the right. Main goroutine only.
+type reviewTab struct {
+	v    *View
+	id   string
+	cs   changeset.ChangeSet // whole, as last read from the store
+	fp   string              // cs's fingerprint when built
+	item *container.TabItem
+
+	header  *fyne.Container
+	files   *widget.List
+	history *widget.Label
+	about   *fyne.Container // the description, above the history
+	body    *fyne.Container
+	file    int // the file shown in body
+
+	hunks   map[string][]changeset.Hunk // each file's hunks, computed once per build
+	include map[string]bool             // files ticked for the apply
+	reject  map[string]map[int]bool     // hunks the person rejected, by file and number
+	editing string                      // the file whose new text is being edited, or ""
+
+	apply, rejectSet, revert, undo, copyMessage *widget.Button
+	layout                                      *widget.RadioGroup
+}
+
+func newReviewTab(v *View, cs changeset.ChangeSet) *reviewTab {
+	t := &reviewTab{v: v, id: cs.ID, cs: cs, include: map[string]bool{}, reject: map[string]map[int]bool{},
+		hunks: map[string][]changeset.Hunk{}}
+	t.apply = widget.NewButton("Apply", t.applyAccepted)
+	t.apply.Importance = widget.HighImportance
+	t.rejectSet = widget.NewButton("Reject…", t.askReject)
+	t.revert = widget.NewButton("Revert…", t.askRevert)
+	t.undo = widget.NewButton("Undo Revert", t.undoRevert)
+	t.copyMessage = widget.NewButton("Copy Commit Message", t.copyCommitMessage)
+	t.layout = widget.NewRadioGroup([]string{layoutUnified, layoutSide}, func(string) { t.showFile(t.file) })
+	t.layout.Horizontal = true
+	t.layout.Required = true
+	t.layout.Selected = v.layout
+	t.header = container.NewVBox()
+	t.files = widget.NewList(func() int { return len(t.cs.Files) }, newFileRow, t.fileRow)
+	t.files.OnSelected = func(i widget.ListItemID) { t.showFile(i) }
+	t.history = widget.NewLabel("")
+	t.history.Wrapping = fyne.TextWrapWord
+	t.body = container.NewStack()
+	files := container.NewBorder(widget.NewLabelWithStyle("Files", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, t.files)
+	t.about = container.NewVBox()
+	left := container.NewVSplit(files, container.NewVScroll(container.NewVBox(t.about, t.history)))
+	left.Offset = 0.6
+	split := container.NewHSplit(left, t.body)
+	split.Offset = 0.25
+	t.item = container.NewTabItem(tabTitle(cs), container.NewBorder(t.header, nil, nil, nil, split))
+	t.setButtons(changeset.ChangeSet{}) // until the diffs show
+	return t
+}
+
+// tabTitle is a review tab's title.
+func tabTitle(cs changeset.ChangeSet) string {
+	title := changeset.MarkControls(cs.Title)
+	if r := []rune(title); len(r) > 24 {
+		title = string(r[:23]) + "…"
+	}
+	return "Review " + cs.ID + ": " + title
+}
+
+// build shows cs, read whole from the store. The person's ticks, hunk
+// decisions and the file shown are kept. Main goroutine only.
+func (t *reviewTab) build(cs changeset.ChangeSet) {
+	t.cs, t.fp, t.hunks = cs, setFingerprint(cs), map[string][]changeset.Hunk{}
+	title := widget.NewLabelWithStyle(changeset.MarkControls(cs.Title), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	title.Wrapping = fyne.TextWrapWord
+	meta := widget.NewLabel(metaText(cs, time.Now()))
+	meta.Wrapping = fyne.TextWrapWord
+	t.header.Objects = []fyne.CanvasObject{title, meta}
+	t.header.Objects = append(t.header.Objects, reviewWarnings(cs)...)
+	t.about.Objects = nil
+	if strings.TrimSpace(cs.Description) != "" { // beside the files: a long one leaves the diffs their room
+		t.about.Objects = []fyne.CanvasObject{widget.NewLabelWithStyle("Description", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+			newDescription(cs.Description), widget.NewSeparator()}
+	}
+	t.about.Refresh()
+	buttons := container.NewHBox(t.apply, t.rejectSet, t.revert, t.undo, t.copyMessage)
+	t.header.Objects = append(t.header.Objects, buttons, widget.NewSeparator())
+	t.header.Refresh()
+	for _, f := range cs.Files {
+		if _, ok := t.include[f.Path]; !ok {
+			t.include[f.Path] = applicable(f)
+		}
+	}
+	t.item.Text = tabTitle(cs)
+	t.history.SetText(historyText(cs))
+	t.files.Refresh()
+	if t.file >= len(cs.Files) {
+		t.file = 0
+	}
+	t.files.Select(t.file)
+	t.showFile(t.file)
+	t.setButtons(cs)
+}
+
+// historyText lists what happened to cs, oldest first.
+func historyText(cs changeset.ChangeSet) string {
+	lines := []string{"History"}
+	if len(cs.History) == 0 || cs.History[0].Action != changeset.ActionProposed {
+		lines = append(lines, "• "+cs.Created.Local().Format("15:04:05")+" proposed by "+clientName(cs))
+	}
+	for _, e := range cs.History {
+		line := "• " + e.At.Local().Format("15:04:05") + " " + changeset.MarkControls(e.What)
+		if e.Who != "" && e.Who != changeset.ByPerson && !strings.Contains(e.What, e.Who) {
+			line += " (" + changeset.MarkControls(e.Who) + ")"
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// newFileRow is an empty file row: a checkbox to include the file and
+// its label, cut with an ellipsis where the column is narrow.
+func newFileRow() fyne.CanvasObject {
+	label := widget.NewLabel("")
+	label.Truncation = fyne.TextTruncateEllipsis
+	return container.NewBorder(nil, nil, widget.NewCheck("", nil), nil, label)
+}
+
+// fileRow fills file row i: its checkbox, its label and whether it can
+// still be applied.
+func (t *reviewTab) fileRow(i widget.ListItemID, o fyne.CanvasObject) {
+	f := t.cs.Files[i]
+	row := o.(*fyne.Container)
+	label, c := row.Objects[0].(*widget.Label), row.Objects[1].(*widget.Check)
+	label.SetText(fileText(f))
+	c.OnChanged = nil
+	c.SetChecked(t.include[f.Path])
+	path := f.Path
+	c.OnChanged = func(on bool) {
+		t.include[path] = on
+		t.showFile(t.file)
+		t.setButtons(t.cs)
+	}
+	if applicable(f) && canApply(t.cs) {
+		c.Enable()
+	} else {
+		c.Disable()
+	}
+}
+
+// showFile shows file i's hunks (or its editor while it is being edited).
+func (t *reviewTab) showFile(i int) {
+	t.v.layout = t.layout.Selected
+	if i < 0 || i >= len(t.cs.Files) {
+		t.body.Objects = nil
+		t.body.Refresh()
+		return
+	}
+	t.file = i
+	f := t.cs.Files[i]
+	if t.editing == f.Path {
+		t.body.Objects = []fyne.CanvasObject{t.editorOf(f)}
+	} else {
+		t.body.Objects = []fyne.CanvasObject{t.hunksOf(f)}
+	}
+	t.body.Refresh()
+}
+
+// hunksOf is file f's hunks, each under a bar with its number, range,
+// state and Accept / Reject buttons.
+func (t *reviewTab) hunksOf(f changeset.FileChange) fyne.CanvasObject {
+	p, syn := newPalette(), newFileSyntax(f)
+	hunks := t.hunksOfFile(f)
+	edit := widget.NewButton("Edit Proposed Text", func() { t.startEdit(f.Path) })
+	rejectFile := widget.NewButton("Reject File…", func() { t.askRejectFile(f.Path) })
+	if !applicable(f) || !canApply(t.cs) {
+		rejectFile.Disable()
+		edit.Disable()
+	}
+	if f.Action == changeset.ActionDelete || !editable(f) {
+		edit.Disable()
+	}
+	top := container.NewBorder(nil, nil, nil, container.NewHBox(t.layout, edit, rejectFile), wrapLabel(fileText(f)+hunkSummary(t, f, hunks)))
+	list := container.NewVBox()
+	if len(hunks) == 0 {
+		list.Add(widget.NewLabel("(no textual change)"))
+	}
+	shown := 0
+	for _, h := range hunks {
+		if shown += len(h.Lines); shown > maxDiffRows {
+			list.Add(widget.NewLabel(fmt.Sprintf("… %d more hunks not shown", len(hunks)-h.N+1)))
+			break
+		}
+		list.Add(t.hunkBar(f, h))
+		rows := unifiedRows(p, syn, h)
+		if t.layout.Selected == layoutSide {
+			rows = sideRows(p, syn, h)
+		}
+		if t.reject[f.Path][h.N] || storedHunkState(f, h.N) == changeset.FileRejected {
+			rows = dimRows(p, rows) // rejected: shown, but plainly not what will be
+		}
+		list.Add(newDiffGridOf(rows, 100))
+	}
+	return container.NewBorder(top, nil, nil, nil, container.NewVScroll(list))
+}
+
+// editable reports whether the person may still replace f's proposed
+// text: nothing of it is applied or rejected yet.
+func editable(f changeset.FileChange) bool {
+	for _, h := range f.Hunks {
+		if h.State != changeset.StatePending && h.State != changeset.StateStale && h.State != changeset.StateConflict {
+			return false
+		}
+	}
+	return true
+}
+
+// hunksOfFile is changeset.Hunks(f), kept per build of the tab for the
+// files of the set it shows (a copy shares their text, so the comparison
+// is cheap).
+func (t *reviewTab) hunksOfFile(f changeset.FileChange) []changeset.Hunk {
+	cf := t.cs.File(f.Path)
+	if cf == nil || cf.Base != f.Base || cf.New != f.New {
+		return changeset.Hunks(f)
+	}
+	if h, ok := t.hunks[f.Path]; ok {
+		return h
+	}
+	h := changeset.Hunks(f)
+	t.hunks[f.Path] = h
+	return h
+}
+
+// hunkSummary says how many hunks the file has and how many are rejected.
+func hunkSummary(t *reviewTab, f changeset.FileChange, hunks []changeset.Hunk) string {
+	n := 0
+	for _, h := range hunks {
+		if t.reject[f.Path][h.N] {
+			n++
+		}
+	}
+	s := fmt.Sprintf("  · %d hunk%s", len(hunks), map[bool]string{true: "", false: "s"}[len(hunks) == 1])
+	if n > 0 {
+		s += fmt.Sprintf(", %d rejected", n)
+	}
+	return s
+}
+
+// hunkBar is the line above hunk h of f: where it is, what was decided,
+// and the buttons that decide.
+func (t *reviewTab) hunkBar(f changeset.FileChange, h changeset.Hunk) fyne.CanvasObject {
+	path, n := f.Path, h.N
+	state := t.hunkState(f, n)
+	label := widget.NewLabelWithStyle(fmt.Sprintf("Hunk %d · @@ -%d,%d +%d,%d @@ · %s", n, h.OldStart, h.OldLines, h.NewStart, h.NewLines, state),
+		fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	label.Wrapping = fyne.TextWrapWord
+	accept := widget.NewButton("Accept", func() { t.decideHunk(path, n, false) })
+	reject := widget.NewButton("Reject", func() { t.decideHunk(path, n, true) })
+	switch {
+	case !applicable(f) || !canApply(t.cs) || !t.include[path]:
+		accept.Disable()
+		reject.Disable()
+	case t.reject[path][n]:
+		reject.Importance = widget.DangerImportance
+	default:
+		accept.Importance = widget.SuccessImportance
+	}
+	return container.NewBorder(nil, nil, nil, container.NewHBox(accept, reject), label)
+}
+
+// hunkState is what the person sees of hunk n of f: decided in the store,
+// else what they chose here.
+func (t *reviewTab) hunkState(f changeset.FileChange, n int) string {
+	for _, h := range f.Hunks {
+		if h.N == n && h.State != changeset.StatePending && h.State != "" {
+			if h.Detail != "" {
+				return stateText(h.State) + ": " + changeset.MarkControls(h.Detail)
+			}
+			return stateText(h.State)
+		}
+	}
+	switch {
+	case !applicable(f):
+		return stateText(f.State)
+	case !t.include[f.Path]:
+		return "file left out"
+	case t.reject[f.Path][n]:
+		return "rejected: will not be applied"
+	}
+	return "accepted"
+}
+
+// decideHunk records the person's decision on hunk n of path.
+func (t *reviewTab) decideHunk(path string, n int, reject bool) {
+	if t.reject[path] == nil {
+		t.reject[path] = map[int]bool{}
+	}
+	t.reject[path][n] = reject
+	t.showFile(t.file)
+	t.setButtons(t.cs)
+}
+
+func wrapLabel(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	return l
+}
+
+// setButtons enables what the person may do with cs. Main goroutine only.
+func (t *reviewTab) setButtons(cs changeset.ChangeSet) {
+	applied := cs.State == changeset.StateApplied || cs.State == changeset.StatePartlyApplied
+	enable(t.apply, canApply(cs) && !t.decisions(cs).empty())
+	enable(t.rejectSet, canApply(cs))
+	enable(t.revert, applied)
+	enable(t.undo, cs.State == changeset.StateReverted)
+	enable(t.copyMessage, applied)
+}
+
+func enable(b *widget.Button, on bool) {
+	if on {
+		b.Enable()
+	} else {
+		b.Disable()
+	}
+}

@@ -1,0 +1,246 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"trestle/app/changeset"
+	"trestle/app/errdefs"
+	"trestle/app/project"
+	"trestle/app/watch"
+	"trestle/app/workbench"
+	"trestle/ui/review"
+)
+
+// reviewHost is the window as the change-set review sees it (review.Host).
+type reviewHost struct{ w *Window }
+
+func (h reviewHost) Window() fyne.Window              { return h.w.win }
+func (h reviewHost) ShowDialog(d dialog.Dialog)       { showDialog(h.w.win.Canvas(), d) }
+func (h reviewHost) EscapeTop() bool                  { return escapeTop(h.w.win.Canvas()) }
+func (h reviewHost) Status(msg string)                { h.w.status.notify(msg) }
+func (h reviewHost) FilesWritten(b map[string]string) { h.w.reloadTabs(b) }
+func (h reviewHost) ProposalsChanged()                { h.w.showProposals() }
+func (h reviewHost) TitleChanged()                    { h.w.panes.tabs.Refresh() }
+
+// ShowTab shows a review tab in the editor area, full width above the
+// panes; without focus it is selected only when no file's tab is.
+func (h reviewHost) ShowTab(item *container.TabItem, focus bool) {
+	a := h.w.tabs
+	if !slices.Contains(a.docs.Items, item) {
+		a.docs.Append(item)
+		a.update()
+	}
+	if focus || a.current() == nil {
+		a.docs.Select(item)
+	}
+}
+
+// Unsaved returns those of paths whose tab has unsaved edits.
+func (h reviewHost) Unsaved(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if t := h.w.tabs.find(p); t != nil && t.dirty() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Save saves the tabs of paths, then calls done with whether all were
+// written.
+func (h reviewHost) Save(paths []string, done func(ok bool)) {
+	left, allOK := len(paths), true
+	if left == 0 {
+		done(true)
+	}
+	for _, p := range paths {
+		t := h.w.tabs.find(p)
+		if t == nil {
+			left--
+			continue
+		}
+		h.w.tabs.save(t, func(ok bool) {
+			left--
+			allOK = allOK && ok
+			if left == 0 {
+				done(allOK)
+			}
+		})
+	}
+}
+
+func (h reviewHost) CurrentText(ctx context.Context, path project.Path) (string, bool, error) {
+	return h.w.reader().Current(ctx, path)
+}
+
+// showChangeSets shows m's change sets in a Change Sets tab of the bottom
+// panes and starts watching the store for proposals from other processes
+// until the window closes (New's fifth step). A nil m does nothing. Main
+// goroutine only, once.
+func (w *Window) showChangeSets(m *changeset.Manager) {
+	if m == nil || w.changes != nil {
+		return
+	}
+	w.changes = review.New(reviewHost{w}, m)
+	w.tabs.onEdit = w.bufferEdited
+	added := w.tabs.onAdded // the git gutter's
+	w.tabs.onAdded = func(t *fileTab) {
+		if added != nil {
+			added(t)
+		}
+		w.showProposalsIn(t)
+	}
+	w.panes.tabs.Append(w.changes.Item())
+	w.changes.Start()
+}
+
+// ChangeSetProposed tells the window about a change set an agent proposed
+// (or withdrew) through this process: the view reloads, and a new pending
+// one is announced in the status bar. Safe to call from any goroutine.
+func (w *Window) ChangeSetProposed(cs changeset.ChangeSet) {
+	fyne.Do(func() {
+		if v := w.changes; v != nil {
+			v.Proposed(cs)
+		}
+	})
+}
+
+// ShowChangeSet shows change set id for review, reporting whether the
+// window lists it (a notice's Review button). Main goroutine only.
+func (w *Window) ShowChangeSet(id string) bool {
+	v := w.changes
+	if v == nil || !v.Show(id) {
+		return false
+	}
+	w.panes.tabs.Select(v.Item())
+	return true
+}
+
+// ApplyAsPerson selects change set id in the Change Sets pane and presses
+// Apply with every file ticked: the path a person's click takes. It is a
+// test hook for the end-to-end tests (served only with TRESTLE_TEST_HOOKS=1);
+// it returns an error wrapping errdefs.ErrNotFound while the pane does not
+// list id yet. Safe for concurrent use from any goroutine but the main one.
+func (w *Window) ApplyAsPerson(ctx context.Context, id string) error {
+	var listed bool
+	err := Call(ctx, 0, func() {
+		if v := w.changes; v != nil {
+			w.panes.tabs.Select(v.Item())
+			listed = v.ApplyAsPerson(id)
+		}
+	})
+	if err == nil && !listed {
+		err = fmt.Errorf("the Change Sets pane does not list %s yet: %w", id, errdefs.ErrNotFound)
+	}
+	return err
+}
+
+// CurrentText reads the project file rel as the person sees it: the open
+// editor's text (as it would be saved) when it has a tab, else the file on
+// disk (workbench.Reader). A missing file is exists == false with a nil
+// error. rel is confined to the project. It must not be called on the main
+// goroutine; the editor read is one bounded main-thread call (busy after
+// DefaultCallBound).
+func (w *Window) CurrentText(ctx context.Context, rel string) (text string, exists bool, err error) {
+	cp, err := w.project.Resolve(rel)
+	if err != nil {
+		return "", false, fmt.Errorf("read %s: %w", rel, err)
+	}
+	return w.reader().Current(ctx, cp)
+}
+
+// reader reads files as the person sees them: this window's editors, else disk.
+func (w *Window) reader() workbench.Reader { return workbench.Reader{Project: w.project, Buffers: w} }
+
+// reloadTabs shows the new content of written files in their open tabs,
+// closing the tabs of files that are gone. before maps each written file
+// to the text its tab had when the change was checked: a tab the person
+// edited since keeps their text. Off the main goroutine.
+func (w *Window) reloadTabs(before map[string]string) {
+	open, err := CallValue(context.Background(), 0, func() []string {
+		var out []string
+		for p := range before {
+			if w.tabs.find(p) != nil {
+				out = append(out, p)
+			}
+		}
+		return out
+	})
+	if err != nil {
+		w.Notify("the open editors could not be updated: " + err.Error())
+		return
+	}
+	loads := make([]loaded, 0, len(open))
+	for _, p := range open {
+		f, err := loadFile(w.project, p)
+		if errors.Is(err, errdefs.ErrNotFound) {
+			f = loaded{path: p} // deleted: close its tab
+		} else if err != nil {
+			w.Notify(err.Error())
+			continue
+		}
+		loads = append(loads, f)
+	}
+	fyne.Do(func() {
+		for _, f := range loads {
+			w.replaceTab(f, before[f.path])
+		}
+	})
+}
+
+// replaceTab shows f in its tab in place, saved, or closes the tab when f
+// has neither text nor notice (the file is gone). A tab whose text is no
+// longer before keeps it and the person hears why. Main goroutine only.
+func (w *Window) replaceTab(f loaded, before string) {
+	t := w.tabs.find(f.path)
+	if t == nil {
+		return
+	}
+	if t.dirty() && t.view.Buffer().FileText() != before {
+		w.status.notify(f.path + " has edits made during the change; its tab keeps them, the file on disk has the change")
+		return
+	}
+	switch {
+	case f.buf == nil && f.notice == "":
+		w.tabs.remove(t.item)
+		return
+	case f.buf == nil:
+		t.view, t.item.Content = nil, container.NewCenter(widget.NewLabel(f.notice))
+	default:
+		t.view = w.tabs.newEditor(t, f)
+		t.item.Content = t.view
+	}
+	w.tabs.retitle(t)
+	w.tabs.docs.Refresh()
+	if w.tabs.current() == t {
+		w.tabs.focusText(t)
+	}
+}
+
+// changeSetsSawFiles marks stale, off the main goroutine, the pending
+// change sets that touch files a watcher batch changed, and shows them.
+// Safe to call from any goroutine once New has returned.
+func (w *Window) changeSetsSawFiles(events []watch.Event) {
+	if w.changes == nil {
+		return
+	}
+	var paths []string
+	for _, e := range events {
+		if e.Path != watch.All {
+			paths = append(paths, e.Path)
+		}
+	}
+	w.changes.FilesChanged(paths)
+}
+
+// currentReader is the window's reader as a changeset.ReadFunc. Off the
+// main goroutine only.
+func (w *Window) currentReader() changeset.ReadFunc { return w.reader().Func(context.Background()) }

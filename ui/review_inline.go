@@ -1,0 +1,106 @@
+package ui
+
+import (
+	"image/color"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"trestle/app/changeset"
+	"trestle/ui/review"
+)
+
+// inlineProposal is what a file's tab shows of the change sets that
+// propose hunks for it: a strip above the editor, and on demand the
+// proposal inline in place of the editor (review.View.Inline).
+type inlineProposal struct {
+	id      string // the newest set proposing for the file
+	inline  bool   // the inline view is shown
+	version string // the set's version the inline view shows (review.View.Version)
+}
+
+// showProposals updates every file tab: a tab whose file a pending change
+// set touches shows a strip above its editor with Show Inline and Open
+// Review; the others show their editor alone. Main goroutine only.
+func (w *Window) showProposals() {
+	for t := range w.inline {
+		if w.tabs.byItem[t.item] != t { // closed
+			delete(w.inline, t)
+		}
+	}
+	for _, t := range w.tabs.byItem {
+		w.showProposalsIn(t)
+	}
+}
+
+// showProposalsIn updates tab t (see showProposals). Main goroutine only.
+func (w *Window) showProposalsIn(t *fileTab) {
+	if w.changes == nil || t.view == nil {
+		return
+	}
+	if w.inline == nil {
+		w.inline = map[*fileTab]*inlineProposal{}
+	}
+	sets := w.changes.Proposals(t.path)
+	st := w.inline[t]
+	if len(sets) == 0 {
+		if st != nil {
+			delete(w.inline, t)
+			w.setTabContent(t, t.view)
+		}
+		return
+	}
+	if st == nil {
+		st = &inlineProposal{}
+		w.inline[t] = st
+	}
+	if st.inline && st.id == sets[0].ID && st.version == w.changes.Version(st.id) {
+		return // as shown: building it again would lose the person's scroll
+	}
+	st.id = sets[0].ID
+	if st.inline {
+		w.showInline(t, st)
+		return
+	}
+	w.setTabContent(t, container.NewBorder(w.proposalStrip(t, st, sets), nil, nil, nil, t.view))
+}
+
+// proposalStrip is the line above t's editor naming the proposal, on the
+// theme's primary colour, faint.
+func (w *Window) proposalStrip(t *fileTab, st *inlineProposal, sets []changeset.ChangeSet) fyne.CanvasObject {
+	msg := widget.NewLabel(review.ProposalText(t.path, sets))
+	msg.Truncation = fyne.TextTruncateEllipsis
+	show := widget.NewButton("Show Inline", func() { w.showInline(t, st) })
+	show.Importance = widget.HighImportance
+	open := widget.NewButton("Open Review", func() { w.ShowChangeSet(st.id) })
+	r, g, b, _ := theme.Color(theme.ColorNamePrimary).RGBA()
+	c := color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 0x30}
+	return container.NewStack(canvas.NewRectangle(c), container.NewBorder(nil, nil, nil, container.NewHBox(show, open), msg))
+}
+
+// showInline shows st's proposal inline in t, in place of its editor.
+func (w *Window) showInline(t *fileTab, st *inlineProposal) {
+	st.inline, st.version = true, w.changes.Version(st.id)
+	back := func() {
+		st.inline = false
+		w.showProposalsIn(t)
+		w.tabs.focusText(t)
+	}
+	w.changes.Inline(st.id, t.path, back, func(o fyne.CanvasObject) {
+		if w.inline[t] == st && st.inline {
+			w.setTabContent(t, o)
+		}
+	})
+}
+
+// setTabContent shows o in t's tab.
+func (w *Window) setTabContent(t *fileTab, o fyne.CanvasObject) {
+	if t.item.Content == o {
+		return
+	}
+	t.item.Content = o
+	w.tabs.docs.Refresh()
+}

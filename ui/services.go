@@ -1,0 +1,27 @@
+package ui
+
+import "trestle/app/services"
+
+// The window's link to the project's services (app/services): gopls, the
+// evaluators, the tasks and .trestle.json, made by cmd/trestle and handed
+// to New.
+
+// connectServices links the editors to gopls and the Eval pane and the Run
+// menu to the project's evaluator and tasks (New's fourth step). Main
+// goroutine only.
+func (w *Window) connectServices(s services.Services) {
+	w.services = s
+	if s.LSP != nil {
+		w.startGopls(s.LSP)
+	}
+	w.panes.eval.onSubmit = w.evalByPerson
+	w.panes.eval.onStop = w.stopEval
+	w.panes.eval.onReplay = w.replayEval
+	w.status.selection.OnChanged = func(name string) {
+		if name != selectionName(w.selection) {
+			w.selectSelection(name)
+		}
+	}
+	w.loadConfig()
+	w.watchEvalBuilds()
+}

@@ -1,0 +1,122 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+	"trestle/app/task"
+
+	"fyne.io/fyne/v2"
+)
+
+// Tasks in the window: the Run menu starts them, and every run (the
+// person's or an agent's) streams into the Run pane, batched, with its
+// problems in the Problems pane.
+
+// lineFlushEvery batches a run's output into main-thread updates: a test
+// run can print thousands of lines a second, and one fyne.Do per line would
+// starve the UI.
+const lineFlushEvery = 50 * time.Millisecond
+
+// RunStarted shows a new run in the Run pane. Safe for concurrent use.
+func (w *Window) RunStarted(client string, run *task.Run) {
+	head := fmt.Sprintf("$ %s    [%s, %s]", strings.Join(run.Command(), " "), run.ID, client)
+	fyne.Do(func() {
+		w.panes.runView.begin(head)
+		w.panes.tabs.Select(w.panes.runTab)
+		w.panes.problems.set(nil)
+	})
+}
+
+// RunLine adds one output line to the Run pane, batched. Safe for
+// concurrent use.
+func (w *Window) RunLine(l task.Line) {
+	w.runLines.add(l.Text, func(lines []string) {
+		fyne.Do(func() { w.panes.run.append(lines...) })
+	})
+}
+
+// RunEnded shows how a run ended and its problems. Safe for concurrent use.
+func (w *Window) RunEnded(run *task.Run) {
+	w.runLines.flush()
+	tail := fmt.Sprintf("[%s %s: exit code %d, %s]", run.ID, run.State(), run.ExitCode(), run.Duration().Round(time.Millisecond))
+	var probs []Problem
+	for _, p := range run.Problems() {
+		probs = append(probs, Problem{Path: p.Path, Line: p.Line, Col: p.Col, Message: p.Message})
+	}
+	fyne.Do(func() {
+		w.panes.runView.end(tail)
+		w.panes.problems.set(probs)
+	})
+}
+
+// runByPerson starts a task from the Run menu, off the main goroutine, with
+// args after the task's own (the runner lets package patterns in args
+// replace the task's packages).
+func (w *Window) runByPerson(name string, args ...string) {
+	if w.services.Tasks == nil {
+		return
+	}
+	sel := w.selection
+	w.loading.Go(func() {
+		conf, _ := w.services.ProjectConfig()
+		t, ok := conf.Task(name)
+		s, _ := conf.Selection(selectionName(sel))
+		if !ok {
+			w.Notify(fmt.Sprintf("there is no task %q", name))
+			return
+		}
+		run, err := w.services.Tasks.Start(context.Background(), t, args, s, w.RunLine)
+		if err != nil {
+			w.Notify(err.Error())
+			return
+		}
+		w.RunStarted(person, run)
+		<-run.Done()
+		w.RunEnded(run)
+	})
+}
+
+// stopRun stops the running task, off the main goroutine.
+func (w *Window) stopRun() {
+	if w.services.Tasks == nil {
+		return
+	}
+	w.loading.Go(func() {
+		if err := w.services.Tasks.Stop(); err != nil {
+			w.Notify(err.Error())
+		}
+	})
+}
+
+// lineBatch collects lines and hands them on at most every lineFlushEvery.
+// Safe for concurrent use.
+type lineBatch struct {
+	mu      sync.Mutex
+	lines   []string
+	send    func([]string)
+	pending bool
+}
+
+func (b *lineBatch) add(line string, send func([]string)) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.lines = append(b.lines, line)
+	b.send = send
+	if !b.pending {
+		b.pending = true
+		time.AfterFunc(lineFlushEvery, b.flush)
+	}
+}
+
+func (b *lineBatch) flush() {
+	b.mu.Lock()
+	lines, send := b.lines, b.send
+	b.lines, b.pending = nil, false
+	b.mu.Unlock()
+	if len(lines) > 0 && send != nil {
+		send(lines)
+	}
+}
