@@ -2,8 +2,8 @@ package mcpbridge
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -15,21 +15,34 @@ import (
 )
 
 type evalParams struct {
-	Code           string `json:"code" jsonschema:"Go to evaluate: statements, declarations and imports may be mixed; the value of a final expression is returned"`
+	Code           string `json:"code,omitempty" jsonschema:"Go to evaluate: statements, declarations and imports may be mixed; the value of a final expression is returned (may be empty with replay)"`
 	Selection      string `json:"selection,omitempty" jsonschema:"the .trestle.json selection whose evaluator to use (default: default)"`
-	TimeoutSeconds int    `json:"timeout_seconds,omitempty" jsonschema:"this call's deadline in seconds (default 10, at most 60); past it the evaluator is restarted and its state lost (a compiled input's run is killed; declarations are kept)"`
+	TimeoutSeconds int    `json:"timeout_seconds,omitempty" jsonschema:"this call's deadline in seconds (default 10, at most 60; with replay, per input); past it the evaluator is restarted and its state lost (a compiled input's run is killed; declarations are kept)"`
+	Replay         bool   `json:"replay,omitempty" jsonschema:"first evaluate again, in order, the inputs that defined state (declarations, imports, assignments) in an evaluator that was killed or died (a result with lost: true), then code if given"`
 }
 
 type evalResult struct {
-	State      string   `json:"state"`
-	Selection  string   `json:"selection"`
-	Value      string   `json:"value,omitempty"`
-	Type       string   `json:"type,omitempty"`
-	Output     string   `json:"output,omitempty"`
-	Error      string   `json:"error,omitempty"`
-	Notes      []string `json:"notes,omitempty"`
-	Mode       string   `json:"mode,omitempty"` // interpreted, or compiled for input the interpreter cannot run
-	DurationMS int64    `json:"duration_ms"`
+	State      string      `json:"state"`
+	Message    string      `json:"message,omitempty"` // why the call failed
+	Selection  string      `json:"selection"`
+	Value      string      `json:"value,omitempty"`
+	Type       string      `json:"type,omitempty"`
+	Output     string      `json:"output,omitempty"`
+	Error      string      `json:"error,omitempty"`
+	Notes      []string    `json:"notes,omitempty"`
+	Mode       string      `json:"mode,omitempty"` // interpreted, or compiled for input the interpreter cannot run
+	Worker     *evalWorker `json:"worker,omitempty"`
+	Lost       bool        `json:"lost" jsonschema:"true when a deadline, stop or crash killed the evaluator during this call and its state was lost"`
+	Replayable int         `json:"replayable,omitempty" jsonschema:"how many inputs a call with replay: true would evaluate again"`
+	Replayed   int         `json:"replayed,omitempty" jsonschema:"how many inputs replay evaluated again before code"`
+	DurationMS int64       `json:"duration_ms"`
+}
+
+// evalWorker says what ran an evaluation.
+type evalWorker struct {
+	Kind           string   `json:"kind" jsonschema:"native (the standard library and dependencies linked in, the project's own packages interpreted unless listed), interpreter (the fallback: everything interpreted, yaegi's go1.22 standard library) or compiled (run as a compiled program)"`
+	Go             string   `json:"go,omitempty" jsonschema:"the standard library's version"`
+	NativePackages []string `json:"native_packages,omitempty" jsonschema:"packages outside the standard library linked natively"`
 }
 
 func (s *Server) evalTool() server.ServerTool {
@@ -38,7 +51,10 @@ func (s *Server) evalTool() server.ServerTool {
 			"its dependencies; state (variables, functions, imports) persists between calls. "+
 			s.inMode("The person sees the code and result in the Eval pane and may be asked to allow it. ",
 				"The project's policy may refuse it. ")+
-			`e.g. {"code":"import \"example.com/demo/calc\"\ncalc.Add(2, 3)"}`),
+			"The result says what ran it (worker: native, interpreter or compiled, and the packages linked natively); "+
+			"lost: true means a deadline or crash killed the evaluator and its state is gone: call again with replay: true "+
+			"to evaluate the inputs that defined it. "+
+			`e.g. {"code":"import \"example.com/demo/calc\"\ncalc.Add(2, 3)"} or {"replay":true}`),
 		mcp.WithInputSchema[evalParams](),
 		results[evalResult](),
 		runsCode("Evaluate Go", true, false),
@@ -47,61 +63,152 @@ func (s *Server) evalTool() server.ServerTool {
 }
 
 func (s *Server) eval(ctx context.Context, p evalParams) *mcp.CallToolResult {
-	if strings.TrimSpace(p.Code) == "" {
-		return fail(stateProblem, "code is empty; pass Go to evaluate, e.g. {\"code\":\"1+1\"}")
+	if strings.TrimSpace(p.Code) == "" && !p.Replay {
+		return fail(stateProblem, "code is empty; pass Go to evaluate, e.g. {\"code\":\"1+1\"}, or replay: true to redefine a lost state")
 	}
 	if p.TimeoutSeconds < 0 || p.TimeoutSeconds > int(eval.MaxTimeout/time.Second) {
 		return fail(stateProblem, "timeout_seconds %d is outside 1..%d", p.TimeoutSeconds, int(eval.MaxTimeout/time.Second))
 	}
+	ev := s.opts.Services.Eval
 	conf, _ := s.config()
 	sel, _ := conf.Selection(selectionOr(p.Selection))
-	if err := s.permit(ctx, evalRequest(p.Code, selectionOr(p.Selection), sel)); err != nil {
+	var replay []string
+	if p.Replay {
+		replay = ev.Lost(p.Selection)
+	}
+	if len(replay) == 0 && strings.TrimSpace(p.Code) == "" {
+		return fail(stateNone, "nothing to replay: no evaluator of selection %s lost state that it had not replayed", selectionOr(p.Selection))
+	}
+	// The person is shown everything that will run: the replayed inputs, then code.
+	if err := s.permit(ctx, evalRequest(strings.Join(append(slices.Clone(replay), p.Code), "\n\n"), selectionOr(p.Selection), sel)); err != nil {
 		return failErr(err)
 	}
-	// A native worker build for the selection, if one runs during the call,
-	// is reported as progress to a caller that asked for it.
-	if prog := newProgress(ctx); prog.token != nil {
-		name := selectionOr(p.Selection)
-		var mu sync.Mutex
-		over := false // no progress once the answer is on its way
-		cancel := s.opts.Services.Eval.Subscribe(func(e eval.BuildEvent) {
-			mu.Lock()
-			defer mu.Unlock()
-			if e.Selection == name && !over {
-				prog.note("evaluator " + name + ": " + e.Describe())
+	defer s.evalProgress(ctx, selectionOr(p.Selection))()
+	timeout := time.Duration(p.TimeoutSeconds) * time.Second
+	replayed := 0
+	if len(replay) > 0 {
+		results, err := ev.ReplayExactly(ctx, p.Selection, replay, timeout, func(code string, res eval.Result, err error) {
+			if a := s.opts.Activity; a != nil {
+				a.EvalDone(clientName(ctx), p.Selection, code, res, err)
 			}
 		})
-		defer func() {
-			cancel()
-			mu.Lock()
-			over = true
-			mu.Unlock()
-		}()
+		replayed = len(results)
+		if err != nil {
+			res := eval.Result{Selection: selectionOr(p.Selection)}
+			if n := len(results); n > 0 {
+				res = results[n-1]
+			}
+			return evalAnswer(res, fmt.Errorf("%w; %d of %d inputs were replayed and the rest kept for another replay", err, max(replayed-1, 0), len(replay)), replayed, ev.Lost(p.Selection))
+		}
+		if strings.TrimSpace(p.Code) == "" {
+			last := results[len(results)-1]
+			out := evalResult{State: stateDone, Selection: last.Selection, Replayed: replayed, Worker: workerOf(last), Mode: last.Mode}
+			return done(out, "Replayed %d input(s) that defined state; the evaluator has that state again.\n%s", replayed, where(last))
+		}
 	}
-	res, err := s.opts.Services.Eval.Eval(ctx, p.Selection, p.Code, time.Duration(p.TimeoutSeconds)*time.Second)
+	res, err := ev.Eval(ctx, p.Selection, p.Code, timeout)
 	if a := s.opts.Activity; a != nil {
 		a.EvalDone(clientName(ctx), p.Selection, p.Code, res, err)
 	}
-	return evalAnswer(res, err)
+	return evalAnswer(res, err, replayed, ev.Lost(p.Selection))
+}
+
+// evalProgress reports a native worker build for the selection, if one
+// runs during the call, as progress to a caller that asked for it. The
+// returned func stops it.
+func (s *Server) evalProgress(ctx context.Context, name string) (stop func()) {
+	prog := newProgress(ctx)
+	if prog.token == nil {
+		return func() {}
+	}
+	var mu sync.Mutex
+	over := false // no progress once the answer is on its way
+	cancel := s.opts.Services.Eval.Subscribe(func(e eval.BuildEvent) {
+		mu.Lock()
+		defer mu.Unlock()
+		if e.Selection == name && !over {
+			prog.note("evaluator " + name + ": " + e.Describe())
+		}
+	})
+	return func() {
+		cancel()
+		mu.Lock()
+		over = true
+		mu.Unlock()
+	}
 }
 
 // evalAnswer turns an evaluation into a tool result: an error in the code
-// or from the evaluator is a problem (busy when it is occupied).
-func evalAnswer(res eval.Result, err error) *mcp.CallToolResult {
+// or from the evaluator is a problem (busy when it is occupied). replayed
+// is how many inputs a replay ran first; lost the inputs a replay would
+// run now.
+func evalAnswer(res eval.Result, err error, replayed int, lost []string) *mcp.CallToolResult {
 	out := evalResult{State: stateDone, Selection: res.Selection, Value: res.Value, Type: res.Type,
-		Output: res.Output, Error: res.Err, Notes: res.Notes, Mode: res.Mode, DurationMS: res.Duration.Milliseconds()}
+		Output: res.Output, Error: res.Err, Notes: res.Notes, Mode: res.Mode, Worker: workerOf(res),
+		Lost: res.StateLost, Replayable: len(lost), Replayed: replayed, DurationMS: res.Duration.Milliseconds()}
 	switch {
-	case err != nil && (errors.Is(err, eval.ErrDeadline) || errors.Is(err, eval.ErrDied) || errors.Is(err, eval.ErrStopped)):
-		return fail(stateProblem, "%v; the evaluator's state (variables, imports) was lost and the next call starts fresh", err)
+	case err != nil && res.StateLost:
+		out.State = stateProblem
+		out.Message = fmt.Sprintf("%v; the evaluator's state (variables, imports) was lost and the next call starts fresh", err)
+		if len(lost) > 0 {
+			out.Message += fmt.Sprintf("; call again with replay: true to evaluate the %d input(s) that defined it", len(lost))
+		}
+		return problem(out, out.Message+"\n"+workerLine(res))
 	case err != nil:
-		return failErr(err)
+		out.State, out.Message = stateOf(err), err.Error()
+		return problem(out, err.Error())
 	case res.Err != "":
 		out.State = stateProblem
-		r := mcp.NewToolResultStructured(out, fmt.Sprintf("problem: %s%s%s\n%s", res.Err, modeSuffix(res.Mode), outputSuffix(res.Output), where(res)))
-		r.IsError = true
-		return r
+		return problem(out, fmt.Sprintf("%s%s%s\n%s", res.Err, modeSuffix(res.Mode), outputSuffix(res.Output), workerLine(res)))
 	}
 	return done(out, "%s", describeEval(res))
+}
+
+// problem is a failed evaluation with its evaluation fields: text starting
+// with the state, isError.
+func problem(out evalResult, text string) *mcp.CallToolResult {
+	r := mcp.NewToolResultStructured(out, out.State+": "+text)
+	r.IsError = true
+	return r
+}
+
+// workerOf says what ran an evaluation, nil when nothing did.
+func workerOf(res eval.Result) *evalWorker {
+	switch {
+	case res.Mode == eval.ModeCompiled:
+		return &evalWorker{Kind: "compiled"}
+	case strings.HasPrefix(res.Worker, "native "):
+		return &evalWorker{Kind: "native", Go: strings.TrimPrefix(res.Worker, "native "), NativePackages: res.Native}
+	case res.Worker == "interpreter":
+		return &evalWorker{Kind: "interpreter", Go: "go1.22 (yaegi's)"}
+	}
+	return nil
+}
+
+// maxNamedPackages is how many native packages a result's text names (the
+// structured content has them all).
+const maxNamedPackages = 12
+
+// workerLine names the worker in a result's text: "worker: native go1.26.8
+// (linked natively besides the standard library: go.etcd.io/bbolt, ...)".
+func workerLine(res eval.Result) string {
+	w := workerOf(res)
+	if w == nil {
+		return where(res)
+	}
+	line := "worker: " + w.Kind
+	if w.Go != "" {
+		line += " " + w.Go
+	}
+	if n := len(w.NativePackages); n > 0 {
+		shown := w.NativePackages[:min(n, maxNamedPackages)]
+		line += " (linked natively besides the standard library: " + strings.Join(shown, ", ")
+		if n > len(shown) {
+			line += fmt.Sprintf(" and %d more", n-len(shown))
+		}
+		line += ")"
+	}
+	return line + " " + where(res)
 }
 
 func describeEval(res eval.Result) string {
@@ -121,7 +228,7 @@ func describeEval(res eval.Result) string {
 	for _, n := range res.Notes {
 		fmt.Fprintf(&b, "\nnote: %s", n)
 	}
-	b.WriteString("\n" + where(res))
+	b.WriteString("\n" + workerLine(res))
 	return b.String()
 }
 

@@ -195,3 +195,83 @@ func TestRunDescriptionExampleIsTrue(t *testing.T) {
 		t.Fatalf("command %q (want %q), state %v:\n%s", sc["command"], m[2], sc["run_state"], textOf(res))
 	}
 }
+
+func TestEvalToolSaysWhatRanAndReplaysLostState(t *testing.T) {
+	c, _ := servicesClient(t, permission.PolicyAllow)
+	steps := []struct {
+		name       string
+		args       map[string]any
+		state      string
+		lost       bool
+		replayable float64
+		replayed   float64
+		want       string // in the text
+	}{
+		{"defines state", map[string]any{"code": "x := 40"}, "done", false, 0, 0, "worker: interpreter"},
+		{"nothing to replay yet", map[string]any{"replay": true}, "none", false, 0, 0, "nothing to replay"},
+		{"deadline loses it", map[string]any{"code": "for {}", "timeout_seconds": 1}, "problem", true, 1, 0, "replay: true"},
+		{"fresh worker", map[string]any{"code": "x"}, "problem", false, 1, 0, "undefined"},
+		{"replay then code", map[string]any{"replay": true, "code": "x + 2"}, "done", false, 0, 1, "= 42 (int)"},
+		{"replay is spent", map[string]any{"replay": true}, "none", false, 0, 0, "nothing to replay"},
+	}
+	for _, st := range steps {
+		res, sc := callTool(t, c, "trestle_eval", st.args)
+		text := textOf(res)
+		if sc["state"] != st.state || !strings.Contains(text, st.want) {
+			t.Fatalf("%s: state %v, text %q; want %s containing %q", st.name, sc["state"], text, st.state, st.want)
+		}
+		if st.state == "none" {
+			continue
+		}
+		if sc["lost"] != st.lost || num(sc["replayable"]) != st.replayable || num(sc["replayed"]) != st.replayed {
+			t.Errorf("%s: lost %v replayable %v replayed %v; want %v %v %v (%v)", st.name, sc["lost"], sc["replayable"], sc["replayed"], st.lost, st.replayable, st.replayed, sc)
+		}
+		if w, _ := sc["worker"].(map[string]any); w["kind"] != "interpreter" {
+			t.Errorf("%s: worker %v, want the interpreter", st.name, sc["worker"])
+		}
+	}
+}
+
+// num is a JSON number, 0 when absent.
+func num(v any) float64 {
+	f, _ := v.(float64)
+	return f
+}
+
+// TestReplayAsksWithTheInputsItRuns: under the ask policy, a replay shows
+// the person every input it would evaluate again, and a refusal runs
+// nothing and keeps them for later.
+func TestReplayAsksWithTheInputsItRuns(t *testing.T) {
+	project := newTestProject(t)
+	ask := &recordingAsk{d: permission.AllowOnce}
+	sv := services.Services{
+		Eval: eval.NewManager(eval.ManagerOptions{Root: project.Root, Module: project.Module, WorkerCommand: testWorkerCommand}),
+		Gate: permission.NewGate(permission.PolicyAsk, ask.ask),
+	}
+	t.Cleanup(sv.Eval.Close)
+	srv := NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv})
+	ctx := context.Background()
+	srv.eval(ctx, evalParams{Code: "secret := 1"})
+	if res := srv.eval(ctx, evalParams{Code: "for {}", TimeoutSeconds: 1}); !res.IsError {
+		t.Fatal("the endless loop should have hit its deadline")
+	}
+	ask.mu.Lock()
+	ask.d, ask.rs = permission.Deny, nil
+	ask.mu.Unlock()
+	res := srv.eval(ctx, evalParams{Replay: true, Code: "secret + 1"})
+	if !res.IsError || !strings.HasPrefix(textOf(res), "refused") {
+		t.Fatalf("a denied replay: %q", textOf(res))
+	}
+	if rs := ask.requests(); len(rs) != 1 || rs[0].Detail != "secret := 1\n\nsecret + 1" {
+		t.Fatalf("the person was asked %+v; want the replayed input and the code", rs)
+	}
+	if lost := sv.Eval.Lost(""); len(lost) != 1 {
+		t.Fatalf("a refused replay must keep the inputs: %q", lost)
+	}
+	ask.mu.Lock()
+	ask.d = permission.AllowOnce
+	ask.mu.Unlock()
+	if res := srv.eval(ctx, evalParams{Replay: true, Code: "secret + 1"}); res.IsError || !strings.Contains(textOf(res), "= 2 (int)") {
+		t.Fatalf("an allowed replay: %q", textOf(res))
+	}
+}

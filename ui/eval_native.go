@@ -88,20 +88,6 @@ func noteLines(lines []string) []evalLine {
 	return out
 }
 
-// replayLost runs again, in the active selection's evaluator, the inputs
-// that defined state in an evaluator that died or was killed (as the
-// manager kept them: agents' inputs too).
-func (w *Window) replayLost() {
-	if w.services.Eval == nil {
-		return
-	}
-	sel := w.selection
-	w.loading.Go(func() {
-		results, err := w.services.Eval.Replay(context.Background(), sel, 0)
-		lines := []string{fmt.Sprintf("# replayed %d input(s) that defined state", len(results))}
-		if err != nil {
-			lines = append(lines, "  "+err.Error())
-		}
-		fyne.Do(func() { w.panes.eval.transcript.append(noteLines(lines)...) })
-	})
-}
+// replayLost is the menu's Replay: the pane's, for the active selection.
+// Main goroutine.
+func (w *Window) replayLost() { w.replayEval(w.selection, nil) }

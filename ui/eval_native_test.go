@@ -3,10 +3,13 @@ package ui
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"trestle/app/eval"
+	"trestle/app/eval/evaltest"
 	"trestle/app/eval/workerbuild"
 	"trestle/app/services"
 )
@@ -59,5 +62,38 @@ func TestEvalPackagesSayNativeOrInterpreted(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("the Eval pane lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// TestPersonEvaluatesTheProjectNatively: in the Eval pane, the person
+// imports the project's dependencies and calls them in the native worker
+// (the evaltest fixture: x/sys/unix, bbolt), and the transcript shows the
+// results.
+func TestPersonEvaluatesTheProjectNatively(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a native worker")
+	}
+	w := newTestWindow(t)
+	trestle, _ := filepath.Abs("..")
+	if err := evaltest.Write(w.project.Root, trestle); err != nil {
+		t.Fatal(err)
+	}
+	m := eval.NewManager(eval.ManagerOptions{Root: w.project.Root, Module: evaltest.Module, WorkerCommand: testWorkerCommand,
+		Native: true, CacheDir: evaltest.CacheDir(), BuildWait: 10 * time.Minute})
+	t.Cleanup(m.Close)
+	w.connectServices(services.Services{Eval: m})
+	w.loading.Wait()
+	w.settings.EvalDeadline = 60
+	db := filepath.Join(t.TempDir(), "pane.db")
+	w.evalByPerson("import \"golang.org/x/sys/unix\"\nunix.Getpagesize() > 0")
+	w.loading.Wait()
+	w.evalByPerson("import bolt \"go.etcd.io/bbolt\"\ndb, err := bolt.Open(" + strconv.Quote(db) + ", 0o600, nil)\nerr == nil && db.Close() == nil")
+	w.loading.Wait()
+	got := w.panes.eval.transcript.text(0)
+	if strings.Count(got, "= true (bool)") != 2 || !strings.Contains(got, "native go1.") {
+		t.Fatalf("the transcript should show both calls answering true:\n%s", got)
+	}
+	if _, err := os.Stat(db); err != nil {
+		t.Errorf("bbolt did not create its file: %v", err)
 	}
 }

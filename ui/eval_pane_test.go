@@ -101,17 +101,14 @@ func sameColour(a, b color.Color) bool {
 func TestEvalPaneOffersReplayAfterTheStateIsLost(t *testing.T) {
 	w := newTestWindow(t)
 	w.connectServices(servicesWithEval(w))
-	w.EvalDone(person, "", "import \"strings\"", eval.Result{Mode: eval.ModeInterpreted}, nil)
-	w.EvalDone(person, "", "s := strings.ToUpper(\"a\")", eval.Result{Mode: eval.ModeInterpreted}, nil)
-	w.EvalDone(person, "", "s", eval.Result{Mode: eval.ModeInterpreted, Value: `"A"`, Type: "string"}, nil)
-	w.EvalDone(person, "", "var c = 1", eval.Result{Mode: eval.ModeCompiled}, nil)     // compiled state is not lost
-	w.EvalDone(person, "", "x := nope", eval.Result{Err: "1:6: undefined: nope"}, nil) // a failed input defined nothing
+	w.EvalDone(person, "", "s := 1", eval.Result{Mode: eval.ModeInterpreted}, nil)
 	p := w.panes.eval
 	if p.lost.Visible() {
 		t.Fatal("the state-lost bar shows before anything was lost")
 	}
-	w.EvalDone(person, "", "for {}", eval.Result{}, fmt.Errorf("evaluate: the deadline passed; state lost: %w", eval.ErrDeadline))
-	if !p.lost.Visible() || !p.replay.Visible() || !strings.Contains(p.lostText.Text, "state was lost") {
+	lost := []string{"import \"strings\"", "s := strings.ToUpper(\"a\")"}
+	w.EvalDone(person, "", "for {}", eval.Result{StateLost: true, Lost: lost}, fmt.Errorf("evaluate: the deadline passed; state lost: %w", eval.ErrDeadline))
+	if !p.lost.Visible() || !p.replay.Visible() || !strings.Contains(p.lostText.Text, "Replay the 2 inputs") {
 		t.Fatalf("after a deadline the pane offers no replay: %q", p.lostText.Text)
 	}
 	var replayed []string
@@ -150,18 +147,6 @@ func TestEvalPaneReplaysThroughARealEvaluator(t *testing.T) {
 	w.loading.Wait()
 	if got := p.transcript.text(0); !strings.Contains(got, "» [replay] x := 41") || !strings.HasSuffix(got, "» [you] x + 1\n= 42 (int)\n\n") {
 		t.Fatalf("transcript:\n%s", got)
-	}
-}
-
-func TestDefinesState(t *testing.T) {
-	for code, want := range map[string]bool{
-		`import "fmt"`: true, "x := 1": true, "x = 2": true, "n++": true, "total += 3": true,
-		"func f() {}": true, "type T int": true, "var v int": true, "const c = 1": true,
-		"1 + 1": false, `fmt.Println("x")`: false, "f(x)": false, "x == 1": false,
-	} {
-		if got := definesState(code); got != want {
-			t.Errorf("definesState(%q) = %v, want %v", code, got, want)
-		}
 	}
 }
 

@@ -45,8 +45,10 @@ func (w *Window) evalDeadline() time.Duration {
 const replayClient = "replay"
 
 // replayEval evaluates again, in order, the inputs that defined a lost
-// evaluator's state, stopping at the first that fails. Main goroutine.
-func (w *Window) replayEval(sel string, codes []string) {
+// evaluator's state (the evaluator's own list, Manager.Replay: the same
+// replay as trestle_eval's), each shown in the transcript, stopping at the
+// first that fails. Main goroutine.
+func (w *Window) replayEval(sel string, _ []string) {
 	if w.services.Eval == nil {
 		return
 	}
@@ -55,37 +57,33 @@ func (w *Window) replayEval(sel string, codes []string) {
 	}
 	deadline := w.evalDeadline()
 	w.loading.Go(func() {
-		for _, code := range codes {
-			res, err := w.services.Eval.Eval(context.Background(), sel, code, deadline)
+		w.services.Eval.Replay(context.Background(), sel, deadline, func(code string, res eval.Result, err error) {
 			w.EvalDone(replayClient, sel, code, res, err)
-			if err != nil || res.Err != "" {
-				return
-			}
-		}
+		})
 	})
 }
 
-// EvalDone shows an evaluation in the Eval pane, records the inputs that
-// define interpreter state, and offers to replay them when the evaluator
-// was killed. Safe for concurrent use.
+// EvalDone shows an evaluation in the Eval pane and, when the evaluator
+// was killed, offers to replay the inputs that had defined its state (as
+// the evaluator kept them: the person's and agents'); the offer goes once
+// nothing is left to replay. Safe for concurrent use.
 func (w *Window) EvalDone(client, selection, code string, res eval.Result, err error) {
 	lines := transcript(client, code, res, err)
 	statuses := w.evalStatuses()
 	sel := selectionName(selection)
-	lost := errors.Is(err, eval.ErrDeadline) || errors.Is(err, eval.ErrStopped) || errors.Is(err, eval.ErrDied)
-	defines := err == nil && res.Err == "" && res.Mode != eval.ModeCompiled && definesState(code)
+	lost := res.StateLost || errors.Is(err, eval.ErrDeadline) || errors.Is(err, eval.ErrStopped) || errors.Is(err, eval.ErrDied)
+	remaining := len(res.Lost)
+	if w.services.Eval != nil {
+		remaining = len(w.services.Eval.Lost(selection))
+	}
 	fyne.Do(func() {
 		w.panes.eval.transcript.append(lines...)
 		w.showEvalState(statuses)
 		switch {
 		case lost:
-			w.panes.eval.offerReplay(sel, w.evalDefs[sel])
-			delete(w.evalDefs, sel)
-		case defines:
-			if w.evalDefs == nil {
-				w.evalDefs = map[string][]string{}
-			}
-			w.evalDefs[sel] = append(w.evalDefs[sel], code)
+			w.panes.eval.offerReplay(sel, res.Lost)
+		case remaining == 0 && w.panes.eval.pending.sel == sel:
+			w.panes.eval.hideReplay()
 		}
 	})
 }
@@ -174,7 +172,6 @@ func (w *Window) restartEvaluator() {
 		w.Notify("Restarted the " + selectionName(sel) + " evaluator.")
 		statuses := w.evalStatuses()
 		fyne.Do(func() {
-			delete(w.evalDefs, selectionName(sel))
 			w.panes.eval.hideReplay()
 			w.showEvalState(statuses)
 		})

@@ -41,9 +41,6 @@ type Window struct {
 	stopEvalBuilds func()
 	selection      string
 	runLines       lineBatch
-	// evalDefs are, per selection, the interpreted inputs that defined
-	// state since its evaluator started: what Replay sends again (evaluate.go).
-	evalDefs map[string][]string
 	// closedLayout is the layout captured as the window closed (layout.go).
 	closedLayout *store.ProjectState
 	settings     store.Settings

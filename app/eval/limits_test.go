@@ -8,11 +8,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+	"trestle/app/errdefs"
 )
 
 // waitFor polls cond until it holds or the deadline passes.
@@ -126,17 +128,55 @@ func TestDeadlineResultListsTheStateToReplay(t *testing.T) {
 	mustEval(t, m, "", "func inc(n int) int { return n + 1 }")
 	mustEval(t, m, "", "x + 1")      // no state: not listed
 	mustEval(t, m, "", "undefined9") // failed: not listed
-	_, err := m.Eval(context.Background(), "", "for {}", 300*time.Millisecond)
+	killed, err := m.Eval(context.Background(), "", "for {}", 300*time.Millisecond)
 	if !errors.Is(err, ErrDeadline) {
 		t.Fatalf("want the deadline, got %v", err)
+	}
+	if !killed.StateLost || len(killed.Lost) != 2 {
+		t.Fatalf("the deadline's result should say the state was lost and list 2 inputs: %+v", killed)
 	}
 	res, err := m.Eval(context.Background(), "", "x", 5*time.Second)
 	if err != nil || res.Err == "" {
 		t.Fatalf("x should be gone in the fresh worker: %+v %v", res, err)
 	}
-	results, err := m.Replay(context.Background(), "", 10*time.Second)
+	if res.StateLost {
+		t.Errorf("an evaluation error is not a lost state: %+v", res)
+	}
+	want := []string{"x := 40", "func inc(n int) int { return n + 1 }"}
+	if got := m.Lost(""); !slices.Equal(got, want) {
+		t.Fatalf("Lost = %q, want %q", got, want)
+	}
+	if rs, err := m.ReplayExactly(context.Background(), "", want[:1], 10*time.Second, nil); !errors.Is(err, errdefs.ErrBusy) || len(rs) != 0 || len(m.Lost("")) != 2 {
+		t.Fatalf("a replay of other inputs than were shown must run nothing: %v, %d results, %d left", err, len(rs), len(m.Lost("")))
+	}
+	var heard []string
+	results, err := m.Replay(context.Background(), "", 10*time.Second, func(code string, res Result, err error) {
+		heard = append(heard, code)
+	})
 	if err != nil || len(results) != 2 {
 		t.Fatalf("replay: %v, %d results", err, len(results))
 	}
+	if !slices.Equal(heard, want) || len(m.Lost("")) != 0 {
+		t.Errorf("replay ran %q (want %q), left %q", heard, want, m.Lost(""))
+	}
 	wantValue(t, mustEval(t, m, "", "inc(x) + 1"), "42", "int")
+}
+
+// TestCrashSummaryNamesTheCause: a worker that crashes with a long
+// goroutine dump is reported by the runtime's first lines, not by the
+// dump's last bytes.
+func TestCrashSummaryNamesTheCause(t *testing.T) {
+	w := &tailWriter{max: stderrTail}
+	w.Write([]byte("fatal error: concurrent map writes\n\ngoroutine 1 [running]:\n"))
+	for range 200 {
+		w.Write([]byte("runtime.mapassign_faststr(0x123, 0x456)\n\t/usr/local/go/src/internal/runtime/maps/runtime_faststr.go:263 +0x123 fp=0x1 sp=0x2\n"))
+	}
+	if got := w.summary(); got != "fatal error: concurrent map writes" {
+		t.Errorf("summary %q", got)
+	}
+	plain := &tailWriter{max: stderrTail}
+	plain.Write([]byte("some words before exiting\n"))
+	if got := plain.summary(); got != "some words before exiting" {
+		t.Errorf("a plain message: %q", got)
+	}
 }

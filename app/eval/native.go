@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -59,6 +60,10 @@ type nativeSlot struct {
 	err      error         // the last build's failure
 	skipped  []string
 	last     workerbuild.Event // the running build's latest step
+	// compile are the project packages the interpreter could not import,
+	// with why: the next builds compile them in (compile.go). Kept in the
+	// selection's record, so that the next start of Trestle has them.
+	compile map[string]string
 }
 
 // native returns the selection's build state, creating it on first use.
@@ -81,7 +86,11 @@ func (m *Manager) buildOptions(name string) workerbuild.Options {
 	m.mu.Lock()
 	sel := m.opts.Selections[name]
 	m.mu.Unlock()
-	return workerbuild.Options{Root: m.opts.Root, Module: m.opts.Module, Tags: sel.Tags, Env: sel.Env, CacheDir: m.opts.CacheDir}
+	ns := m.native(name)
+	ns.mu.Lock()
+	compile := maps.Clone(ns.compile)
+	ns.mu.Unlock()
+	return workerbuild.Options{Root: m.opts.Root, Module: m.opts.Module, Tags: sel.Tags, Env: sel.Env, CacheDir: m.opts.CacheDir, Compile: compile}
 }
 
 // nativeBinary returns the native worker to start for the selection, or ""
@@ -97,7 +106,11 @@ func (m *Manager) nativeBinary(ctx context.Context, name string) (string, []stri
 	ns := m.native(name)
 	ns.mu.Lock()
 	if ns.ready == "" {
-		ns.ready = m.loadRecord(name)
+		r := m.loadRecord(name)
+		ns.ready = r.Binary
+		if ns.compile == nil {
+			ns.compile = r.Compile
+		}
 	}
 	ready, prevErr := ns.ready, ns.err
 	ns.mu.Unlock()
@@ -210,7 +223,7 @@ func (m *Manager) build(ctx context.Context, name string, ns *nativeSlot) {
 	}
 	if err != nil {
 		var be *workerbuild.BuildError
-		if !errors.As(err, &be) {
+		if !errors.As(err, &be) && ctx.Err() == nil { // a build Close cancelled did not fail
 			emit(workerbuild.Event{Phase: workerbuild.PhaseFailed, Message: err.Error()})
 		}
 	}
@@ -221,7 +234,8 @@ func (m *Manager) build(ctx context.Context, name string, ns *nativeSlot) {
 
 // Subscribe calls fn with every build event of every selection until the
 // returned function is called. fn runs on the building goroutine and must
-// not block. Safe for concurrent use.
+// not block. Once Close has begun no new event is delivered, and when
+// Close returns no call is running. Safe for concurrent use.
 func (m *Manager) Subscribe(fn func(BuildEvent)) (cancel func()) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -240,6 +254,10 @@ func (m *Manager) Subscribe(fn func(BuildEvent)) (cancel func()) {
 
 func (m *Manager) emit(e BuildEvent) {
 	m.mu.Lock()
+	if m.closed { // Close has begun: nobody is told about builds any more
+		m.mu.Unlock()
+		return
+	}
 	fns := make([]func(BuildEvent), 0, len(m.subs)+1)
 	if m.opts.OnBuild != nil {
 		fns = append(fns, m.opts.OnBuild)
@@ -322,7 +340,7 @@ func (m *Manager) dropNative(name, bin string) {
 		ns.ready = ""
 	}
 	ns.mu.Unlock()
-	if m.loadRecord(name) == bin {
+	if m.loadRecord(name).Binary == bin {
 		os.Remove(m.recordPath(name))
 	}
 }
@@ -330,7 +348,8 @@ func (m *Manager) dropNative(name, bin string) {
 // record is the last native worker built for a project selection, so that
 // the next start of Trestle starts it at once.
 type record struct {
-	Binary string `json:"binary"`
+	Binary  string            `json:"binary"`
+	Compile map[string]string `json:"compile,omitempty"` // nativeSlot.compile
 }
 
 func (m *Manager) recordPath(name string) string {
@@ -345,23 +364,23 @@ func (m *Manager) recordPath(name string) string {
 	return filepath.Join(dir, "selections", hex.EncodeToString(sum[:12])+".json")
 }
 
-func (m *Manager) loadRecord(name string) string {
+func (m *Manager) loadRecord(name string) record {
 	path := m.recordPath(name)
 	if path == "" {
-		return ""
+		return record{}
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return ""
+		return record{}
 	}
 	var r record
 	if json.Unmarshal(data, &r) != nil {
-		return ""
+		return record{}
 	}
 	if info, err := os.Stat(r.Binary); err != nil || !info.Mode().IsRegular() {
-		return ""
+		r.Binary = ""
 	}
-	return r.Binary
+	return r
 }
 
 func (m *Manager) saveRecord(name, bin string) {
@@ -372,7 +391,10 @@ func (m *Manager) saveRecord(name, bin string) {
 	if os.MkdirAll(filepath.Dir(path), 0o755) != nil {
 		return
 	}
-	data, _ := json.Marshal(record{Binary: bin})
+	ns := m.native(name)
+	ns.mu.Lock()
+	data, _ := json.Marshal(record{Binary: bin, Compile: ns.compile})
+	ns.mu.Unlock()
 	tmp := path + ".tmp-" + strings.ReplaceAll(fmt.Sprint(time.Now().UnixNano()), "-", "")
 	if os.WriteFile(tmp, data, 0o644) == nil {
 		if os.Rename(tmp, path) != nil {

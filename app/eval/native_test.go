@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -83,8 +84,13 @@ case <-time.After(10 * time.Second):
 }
 w.Close()
 seen`, `"new.txt true"`, "string"},
+		{"a dependency's constant (its table's static arrays)", "int(unix.AF_INET) + int(unix.O_RDONLY)", "2", "int"},
+		{"a dependency's variable", "unix.Stdout", "1", "int"},
+		{"a standard library variable", "len(os.Args) > 0", "true", "bool"},
 		{"assembly in a dependency", "import \"github.com/segmentio/asm/ascii\"\nascii.ValidString(\"plain\")", "true", "bool"},
 		{"assembly in the project", "import \"" + evaltest.Module + "/fast\"\nfast.Add(40, 2)", "42", "int64"},
+		{"assembly in an internal package below the module root", "import \"" + evaltest.Module + "/lib/internal/fastsum\"\nfastsum.Sum(40, 2)", "42", "int64"},
+		{"interpreted code calling it", "import \"" + evaltest.Module + "/lib\"\nlib.Sum(1, 2)", "3", "int64"},
 		{"unsafe in the project", "import \"" + evaltest.Module + "/raw\"\nraw.IntSize()", "8", "int"},
 		{"types shared by native packages", "import \"" + evaltest.Module + "/shared\"\nraw.Greet(shared.Name(\"you\"))", `"hello you"`, "string"},
 		{"interpreted project code reaches unexported names", "import \"" + evaltest.Module + "/calc\"\ncalc.double(21)", "42", "int"},
@@ -194,7 +200,7 @@ func TestNativeWorkerThatDoesNotStartFallsBack(t *testing.T) {
 	if res.Worker != "interpreter" || !strings.Contains(strings.Join(res.Notes, "\n"), "did not start") {
 		t.Fatalf("want the fallback with a note, got %q %v", res.Worker, res.Notes)
 	}
-	if m.loadRecord("default") == bad {
+	if m.loadRecord("default").Binary == bad {
 		t.Fatal("the broken worker is still recorded")
 	}
 }
@@ -240,4 +246,45 @@ func TestCloseCancelsABuild(t *testing.T) {
 		t.Fatal("Close waited for the build")
 	}
 	waitFor(t, "the build's processes to end", 10*time.Second, func() bool { return len(descendants(os.Getpid())) == 0 })
+}
+
+// TestNoBuildEventsOnceClosed: a build that Close cancels is not reported
+// as failed (the window's subscriber would call Fyne after the app has
+// stopped: the window's e2e test caught it at SIGTERM).
+func TestNoBuildEventsOnceClosed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a native worker build")
+	}
+	root := t.TempDir()
+	trestle, _ := filepath.Abs("../..")
+	if err := evaltest.Write(root, trestle); err != nil {
+		t.Fatal(err)
+	}
+	m := NewManager(ManagerOptions{Root: root, Module: evaltest.Module, WorkerCommand: testWorkerCommand,
+		Native: true, CacheDir: t.TempDir()}) // an empty cache: the build takes seconds
+	started := make(chan struct{})
+	var once sync.Once
+	var mu sync.Mutex
+	var heard []BuildEvent
+	m.Subscribe(func(e BuildEvent) {
+		once.Do(func() { close(started) })
+		mu.Lock()
+		defer mu.Unlock()
+		if e.Phase == "failed" {
+			heard = append(heard, e)
+		}
+	})
+	mustEval(t, m, "", "1") // the interpreter answers; the build starts in the background
+	select {
+	case <-started:
+	case <-time.After(time.Minute):
+		t.Fatal("no build started")
+	}
+	m.Close() // waits for the build to end
+	m.Close() // the window closes it at the signal and again on the way out
+	mu.Lock()
+	defer mu.Unlock()
+	if len(heard) > 0 {
+		t.Fatalf("a build Close cancelled was reported as failed: %+v", heard)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -294,7 +295,7 @@ func (p *process) exitText() string {
 
 // stderrText is "; it said: ..." with the tail of the worker's own stderr, or "".
 func (p *process) stderrText() string {
-	if s := strings.TrimSpace(p.stderr.String()); s != "" {
+	if s := p.stderr.summary(); s != "" {
 		return "; it said: " + s
 	}
 	return ""
@@ -333,9 +334,15 @@ type tailWriter struct {
 	max   int
 	mu    sync.Mutex
 	buf   []byte
+	head  []byte // the first headBytes written: a crash's first lines say what happened
 	oom   bool
 	carry []byte // the end of the previous write, for a message split across writes
 }
+
+// headBytes is how much of the start of a worker's stderr is kept besides
+// its tail: a Go crash prints "fatal error: ..." or "panic: ..." first and
+// then a goroutine dump that can be far longer than the tail.
+const headBytes = 1 << 10
 
 func (w *tailWriter) Write(b []byte) (int, error) {
 	w.mu.Lock()
@@ -345,6 +352,9 @@ func (w *tailWriter) Write(b []byte) (int, error) {
 		w.oom = w.oom || bytes.Contains(joined, []byte(m))
 	}
 	w.carry = append(w.carry[:0], joined[max(len(joined)-32, 0):]...)
+	if n := headBytes - len(w.head); n > 0 {
+		w.head = append(w.head, b[:min(n, len(b))]...)
+	}
 	w.buf = append(w.buf, b...)
 	if over := len(w.buf) - w.max; over > 0 {
 		w.buf = append(w.buf[:0], w.buf[over:]...)
@@ -356,4 +366,21 @@ func (w *tailWriter) String() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return string(w.buf)
+}
+
+// crashLines matches the lines with which the Go runtime says why a
+// program died.
+var crashLines = regexp.MustCompile(`(?m)^(fatal error|panic|runtime): .*$`)
+
+// summary is what the worker said, for a message: the runtime's crash
+// lines when its stderr starts with a crash (the goroutine dump after them
+// says little to a person), else the tail.
+func (w *tailWriter) summary() string {
+	w.mu.Lock()
+	head, tail := string(w.head), string(w.buf)
+	w.mu.Unlock()
+	if lines := crashLines.FindAllString(head, 3); len(lines) > 0 {
+		return strings.Join(lines, "; ")
+	}
+	return strings.TrimSpace(tail)
 }

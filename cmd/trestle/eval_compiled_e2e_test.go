@@ -68,6 +68,9 @@ func TestMCPEvalCompiledModernGo(t *testing.T) {
 		if sc["state"] != "done" || sc["value"] != value || sc["type"] != typ || sc["mode"] != "compiled" {
 			t.Fatalf("got %v; want %s (%s) compiled", sc, value, typ)
 		}
+		if w, _ := sc["worker"].(map[string]any); w["kind"] != "compiled" || sc["lost"] != false {
+			t.Fatalf("worker %v lost %v; want compiled, not lost", sc["worker"], sc["lost"])
+		}
 	}
 	start := time.Now()
 	sc := eval("import \"example.com/modern/internal/seq\"\ntotal := 0\nfor n := range seq.Count(10) { total += n }\ntotal")

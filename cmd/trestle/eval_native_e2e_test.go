@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -56,21 +57,42 @@ func evalCall(t *testing.T, cs *sdk.ClientSession, code string) (string, map[str
 	return goSDKText(res), sc, res.IsError
 }
 
-// TestEvalNativeThroughMCP drives `trestle --mcp` on a real module with
-// the official Go SDK client: once the selection's native worker is built
-// (the interpreter serves meanwhile), the project's dependencies are called
-// natively (a bbolt round trip, an fsnotify event, the page size through
-// x/sys/unix, segmentio/asm's assembly), as are the project's packages with
-// assembly and unsafe; a failed import leaves the worker working; an error
-// column points at the input.
+// TestEvalNativeThroughMCP drives `trestle --mcp` and a window (through
+// `trestle --mcp-attach`) on a real module with the official Go SDK
+// client: once the selection's native worker is built (the interpreter
+// serves meanwhile), the project's dependencies are called natively (a
+// bbolt round trip, an fsnotify event, the page size through x/sys/unix,
+// segmentio/asm's assembly), as are the project's packages with assembly
+// (one of them internal, below the module root) and unsafe; the result
+// says which worker ran it; a failed import leaves the worker working; an
+// error column points at the input; a deadline's result says the state
+// was lost and replay brings it back. In the window, the Eval pane shows
+// the results.
 func TestEvalNativeThroughMCP(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a native worker")
 	}
-	project, config := nativeProject(t)
-	m := clientMode{name: "headless", args: []string{"--mcp", project},
-		env: []string{"TRESTLE_CONFIG_DIR=" + config, "DISPLAY=", nativeEvalEnv + "=on"}}
-	cs, stderr := goSDKSession(t, m, "")
+	t.Run("headless", func(t *testing.T) {
+		project, config := nativeProject(t)
+		m := clientMode{name: "headless", args: []string{"--mcp", project},
+			env: []string{"TRESTLE_CONFIG_DIR=" + config, "DISPLAY=", nativeEvalEnv + "=on"}}
+		cs, stderr := goSDKSession(t, m, "")
+		evalNative(t, cs, stderr, false)
+	})
+	t.Run("window", func(t *testing.T) {
+		project, _ := nativeProject(t)
+		t.Setenv(nativeEvalEnv, "on")
+		w := startWindowArgs(t, project, "--agent-policy", "allow")
+		// The evaluator tests' shared worker cache, if the window has not made its own yet.
+		os.MkdirAll(filepath.Join(w.config, "cache"), 0o755)
+		os.Symlink(evaltest.CacheDir(), filepath.Join(w.config, "cache", "eval"))
+		cs, stderr := goSDKSession(t, clientMode{name: "attach", args: []string{"--mcp-attach", project}, env: w.env}, "")
+		evalNative(t, cs, stderr, true)
+	})
+}
+
+// evalNative is TestEvalNativeThroughMCP on one connection.
+func evalNative(t *testing.T, cs *sdk.ClientSession, stderr *syncBuffer, window bool) {
 	probe := "import \"golang.org/x/sys/unix\"\nunix.Getpagesize()"
 	want := fmt.Sprintf("= %d (int)", os.Getpagesize())
 	deadline := time.Now().Add(10 * time.Minute)
@@ -83,6 +105,15 @@ func TestEvalNativeThroughMCP(t *testing.T) {
 			t.Fatalf("the native worker never served x/sys/unix; last answer %q\nstderr: %s", text, stderr.String())
 		}
 		time.Sleep(500 * time.Millisecond)
+	}
+	text, sc, _ := evalCall(t, cs, "1")
+	if !strings.Contains(text, "worker: native go1.") || !strings.Contains(text, "linked natively besides the standard library: "+evaltest.Module+"/") {
+		t.Errorf("the text should say which worker ran it and what it links: %q", text)
+	}
+	w, _ := sc["worker"].(map[string]any)
+	pkgs, _ := w["native_packages"].([]any)
+	if w["kind"] != "native" || !strings.HasPrefix(fmt.Sprint(w["go"]), "go1.") || !slices.Contains(pkgs, any("go.etcd.io/bbolt")) || sc["lost"] != false {
+		t.Fatalf("worker %v lost %v: want the native worker, linking bbolt", sc["worker"], sc["lost"])
 	}
 	dir := t.TempDir()
 	tests := []struct{ name, code, want string }{
@@ -118,6 +149,7 @@ seen`, `= "seen.txt create=true" (string)`},
 		{"assembly in a dependency", "import \"github.com/segmentio/asm/ascii\"\nascii.ValidString(\"plain\")", "= true (bool)"},
 		{"assembly in the project", "import \"" + evaltest.Module + "/fast\"\nfast.Add(40, 2)", "= 42 (int64)"},
 		{"unsafe in the project", "import \"" + evaltest.Module + "/raw\"\nraw.IntSize()", "= 8 (int)"},
+		{"assembly in an internal package below the module root", "import \"" + evaltest.Module + "/lib\"\nlib.Sum(40, 2)", "= 42 (int64)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -145,4 +177,31 @@ seen`, `= "seen.txt create=true" (string)`},
 			t.Fatalf("want the error at 1:1, got %q", text)
 		}
 	})
+	t.Run("lost state and replay", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+		defer cancel()
+		call := func(args map[string]any) (string, map[string]any) {
+			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "trestle_eval", Arguments: args})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc, _ := res.StructuredContent.(map[string]any)
+			return goSDKText(res), sc
+		}
+		call(map[string]any{"code": "kept := 41"})
+		text, sc := call(map[string]any{"code": "for {}", "timeout_seconds": 1})
+		if sc["lost"] != true || !strings.Contains(text, "replay: true") {
+			t.Fatalf("a deadline: lost %v, text %q", sc["lost"], text)
+		}
+		text, sc = call(map[string]any{"replay": true, "code": "kept + 1"})
+		if sc["state"] != "done" || !strings.Contains(text, "= 42 (int)") || sc["replayed"] == nil {
+			t.Fatalf("replay then kept + 1: %v %q", sc, text)
+		}
+	})
+	if window {
+		_, sc := goSDKCall(t, cs, "trestle_output", map[string]any{"pane": "eval"})
+		if pane := fmt.Sprint(sc["text"]); !strings.Contains(pane, "round trip <nil>") || !strings.Contains(pane, "42") {
+			t.Errorf("the Eval pane should show the evaluations; it has:\n%s", pane)
+		}
+	}
 }

@@ -96,6 +96,9 @@ func runWindow(dir, policyFlag string) int {
 	ran := false // ShowAndRun has returned: Fyne is gone, nothing may call it
 	context.AfterFunc(ctx, func() {
 		win.StopGopls() // now: Fyne quits on the same signal without running queued functions
+		// Likewise the evaluator: its builds' progress reaches the status bar
+		// through fyne.Do, which must not run once Fyne has quit.
+		services.Eval.Close()
 		// Fyne's GLFW driver quits on SIGINT and SIGTERM by itself, leaving
 		// the windows as they are. app.Quit would close them first, and GLFW
 		// can then hand a queued mouse move to a closing window, whose nil

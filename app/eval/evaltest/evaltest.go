@@ -1,7 +1,8 @@
 // Package evaltest writes fixture projects for the evaluator's tests: a
 // module that imports real dependencies from the module cache (bbolt,
 // fsnotify, golang.org/x/sys/unix, segmentio/asm) and has packages of its
-// own that yaegi can and cannot interpret. It is used by tests only and
+// own that yaegi can and cannot interpret (assembly at the module root and
+// in an internal package below it, unsafe). It is used by tests only and
 // never writes to os.Stdout.
 package evaltest
 
@@ -132,6 +133,38 @@ var X int = "not an int"
 
 // F would add.
 func F() int { return calc.Add(1, 2) }
+`,
+	"lib/lib.go": `package lib
+
+import "example.com/nativefix/lib/internal/fastsum"
+
+// Sum sums with the internal package's assembly.
+func Sum(a, b int64) int64 { return fastsum.Sum(a, b) }
+`,
+	"lib/internal/fastsum/sum.go": `package fastsum
+
+// Sum adds, in assembly on amd64: an internal package below the module
+// root that needs native linking.
+func Sum(a, b int64) int64 { return sum(a, b) }
+`,
+	"lib/internal/fastsum/sum_amd64.go": `package fastsum
+
+func sum(a, b int64) int64
+`,
+	"lib/internal/fastsum/sum_amd64.s": `#include "textflag.h"
+
+// func sum(a, b int64) int64
+TEXT ·sum(SB), NOSPLIT, $0-24
+	MOVQ a+0(FP), AX
+	ADDQ b+8(FP), AX
+	MOVQ AX, ret+16(FP)
+	RET
+`,
+	"lib/internal/fastsum/sum_other.go": `//go:build !amd64
+
+package fastsum
+
+func sum(a, b int64) int64 { return a + b }
 `,
 	"cmd/tool/main.go": `package main
 

@@ -279,6 +279,10 @@ func (w *worker) importSpec(ctx context.Context, s importSpec) error {
 			return err
 		}
 		if _, err := probe.EvalWithContext(ctx, importSpec{name: "_", path: s.path}.source()); err != nil {
+			var p interp.Panic
+			if errors.As(err, &p) { // the interpreter itself panicked on the package: say where
+				return fmt.Errorf("import %q: import %q error: the interpreter panicked: %v", s.path, s.path, p.Value)
+			}
 			return fmt.Errorf("import %q: %w", s.path, err)
 		}
 	}

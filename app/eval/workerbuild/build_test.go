@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"trestle/app/eval/evaltest"
+	"trestle/app/task"
 )
 
 // trestleRoot is this repository's module root.
@@ -63,6 +64,7 @@ func TestPlanSaysWhatIsNativeAndWhy(t *testing.T) {
 	}
 	if evaltest.HasAssembly() {
 		want[evaltest.Module+"/fast"] = ModeNative + ": has assembly"
+		want[evaltest.Module+"/lib/internal/fastsum"] = ModeNative + ": has assembly"
 	}
 	for path, prefix := range want {
 		if !strings.HasPrefix(modes[path], prefix) {
@@ -131,5 +133,112 @@ func TestBuildIsCachedAndNeverWritesTheProject(t *testing.T) {
 	t.Logf("cached lookup: %s", time.Since(start))
 	if after := snapshot(t, root); !maps.Equal(before, after) {
 		t.Fatalf("the build changed the project:\nbefore %v\nafter  %v", before, after)
+	}
+}
+
+func TestTableHome(t *testing.T) {
+	const mod = "example.com/m"
+	tests := []struct {
+		name, path, home string
+		ok               bool
+	}{
+		{"below the module root", mod + "/a/internal/x", mod + "/a/" + tablesDir, true},
+		{"deeper", mod + "/a/b/internal/x/y", mod + "/a/b/" + tablesDir, true},
+		{"at the module root", mod + "/internal/x", mod + "/" + tablesDir, true},
+		{"internal below internal", mod + "/a/internal/b/internal/c", mod + "/a/internal/b/" + tablesDir, false},
+		{"another module's", "other.com/x/internal/y", "", false},
+		{"not internal", mod + "/a/x", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			home, ok := tableHome(tt.path, mod)
+			if ok != tt.ok || ok && home != tt.home {
+				t.Errorf("tableHome(%q) = %q, %v; want %q, %v", tt.path, home, ok, tt.home, tt.ok)
+			}
+		})
+	}
+}
+
+// TestSecondProjectReusesDependencyTables: a project with the same
+// dependencies as one built before makes no table for them (they are
+// cached table modules), only for its own native packages.
+func TestSecondProjectReusesDependencyTables(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds native workers")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	build := func(comment string) []string {
+		root := t.TempDir()
+		if err := evaltest.Write(root, trestleRoot(t)); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.OpenFile(filepath.Join(root, "go.mod"), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString("\n// " + comment + "\n") // a worker key of its own
+		f.Close()
+		o := Options{Root: root, Module: evaltest.Module, CacheDir: evaltest.CacheDir()}
+		plan, err := MakePlan(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var made []string
+		res, err := Build(ctx, o, plan, func(e Event) {
+			if p, ok := strings.CutPrefix(e.Message, "symbol table "); ok && e.Total > 0 && e.Total < 100 {
+				made = append(made, p)
+			}
+		})
+		if err != nil || res.Cached {
+			t.Fatalf("build: %v, cached %v", err, res.Cached)
+		}
+		return made
+	}
+	build("first " + strconv.FormatInt(time.Now().UnixNano(), 36))
+	made := build("second " + strconv.FormatInt(time.Now().UnixNano(), 36))
+	for _, p := range made {
+		if !strings.HasPrefix(p, evaltest.Module+"/") {
+			t.Errorf("the second project made the table of %s again; it should come from the cache (made %v)", p, made)
+		}
+	}
+	if len(made) == 0 {
+		t.Error("the second project made no table for its own native packages")
+	}
+}
+
+// TestDropBadGroups: a compile problem in a table leaves just that table
+// out: a file of an overlay group (its path as go build prints it,
+// relative to the project) is removed, a cached table module is dropped
+// from the build and kept in the cache.
+func TestDropBadGroups(t *testing.T) {
+	root, cache := t.TempDir(), t.TempDir()
+	deps := &tableGroup{dir: filepath.Join(t.TempDir(), "deps"), dest: filepath.Join(root, workerDir, "deps")}
+	cached := &tableGroup{module: tablesModulePrefix + "k", dir: filepath.Join(cache, "src", "tables", "k"), paths: []string{"example.com/dep"}, cached: true}
+	other := &tableGroup{module: tablesModulePrefix + "o", dir: filepath.Join(cache, "src", "tables", "o"), paths: []string{"example.com/ok"}, cached: true}
+	for _, d := range []string{deps.dir, cached.dir, other.dir} {
+		os.MkdirAll(d, 0o755)
+	}
+	os.WriteFile(filepath.Join(deps.dir, "example_com_m_bad.go"), []byte("package deps\n"), 0o644)
+	os.WriteFile(filepath.Join(deps.dir, "example_com_m_good.go"), []byte("package deps\n"), 0o644)
+	problems := []task.Problem{
+		{Path: workerDir + "/deps/example_com_m_bad.go", Line: 3, Col: 1, Message: "undefined: m.Gone"},
+		{Path: filepath.Join(cached.dir, "example_com_dep.go"), Line: 9, Col: 2, Message: "undefined: q.T"},
+	}
+	got := dropBadGroups(problems, []*tableGroup{deps, cached, other}, root)
+	if want := []string{"example.com/dep", "example_com_m_bad"}; !slices.Equal(got, want) {
+		t.Errorf("dropped %v, want %v", got, want)
+	}
+	if _, err := os.Stat(filepath.Join(deps.dir, "example_com_m_bad.go")); err == nil {
+		t.Error("the bad overlay table is still there")
+	}
+	if _, err := os.Stat(filepath.Join(deps.dir, "example_com_m_good.go")); err != nil {
+		t.Error("the good overlay table went too")
+	}
+	if !cached.dropped || other.dropped {
+		t.Errorf("dropped: bad module %v, other module %v", cached.dropped, other.dropped)
+	}
+	if _, err := os.Stat(cached.dir); err != nil {
+		t.Error("a cached table module must stay in the cache: it may compile in another project")
 	}
 }

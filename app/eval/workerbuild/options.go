@@ -23,6 +23,10 @@ type Options struct {
 	// CacheDir holds generated sources and worker binaries; "" is
 	// DefaultCacheDir().
 	CacheDir string
+	// Compile names project packages that look interpretable but that the
+	// interpreter failed to import although the Go compiler accepts them
+	// (yaegi has bugs), with what it said: they are compiled in.
+	Compile map[string]string
 }
 
 // environ is the environment of the go commands of a build: ours, the
@@ -74,9 +78,17 @@ func (o Options) cacheDir() (string, error) {
 	return DefaultCacheDir()
 }
 
-// toolchain is what `go env` says about the Go toolchain in use.
+// toolchain is what `go env` says about the Go toolchain in use, and the
+// settings of the environment that change what it builds.
 type toolchain struct {
-	GOVERSION, GOOS, GOARCH, GOROOT string
+	GOVERSION, GOOS, GOARCH, GOROOT    string
+	GOFLAGS, GOEXPERIMENT, CGO_ENABLED string
+}
+
+// settings are the go command's settings that change a build's output
+// besides the version and platform, for cache keys.
+func (t toolchain) settings() string {
+	return fmt.Sprintf("GOFLAGS=%q GOEXPERIMENT=%q CGO_ENABLED=%q", t.GOFLAGS, t.GOEXPERIMENT, t.CGO_ENABLED)
 }
 
 var (
@@ -95,7 +107,7 @@ func goEnv(ctx context.Context, o Options) (toolchain, error) {
 	if ok {
 		return t, nil
 	}
-	cmd := exec.CommandContext(ctx, "go", "env", "-json", "GOVERSION", "GOOS", "GOARCH", "GOROOT")
+	cmd := exec.CommandContext(ctx, "go", "env", "-json", "GOVERSION", "GOOS", "GOARCH", "GOROOT", "GOFLAGS", "GOEXPERIMENT", "CGO_ENABLED")
 	cmd.Dir, cmd.Env = o.Root, env
 	out, err := cmd.Output()
 	if err != nil {

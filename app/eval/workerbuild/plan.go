@@ -28,6 +28,13 @@ type Package struct {
 	Reason string   `json:"reason"`
 	Dir    string   `json:"-"`
 	files  []string // the source files of a package of the project's own module
+	// module is "path@version" of the module that provides a dependency
+	// at a version (not the project's own, not a replacement folder): its
+	// symbol table is the same in every project and is cached (tables.go).
+	module string
+	// home is the generated package that holds the table of a project
+	// package the worker's main package may not import (tableHome), or "".
+	home string
 }
 
 // Plan is what a selection's native worker links: the standard library of
@@ -57,12 +64,16 @@ type listed struct {
 	Name       string
 	Dir        string
 	Standard   bool
-	Module     *struct{ Main bool }
-	GoFiles    []string
-	CgoFiles   []string
-	SFiles     []string
-	Imports    []string
-	Error      *struct{ Err string }
+	Module     *struct {
+		Path, Version string
+		Main          bool
+		Replace       *struct{ Path, Version string }
+	}
+	GoFiles  []string
+	CgoFiles []string
+	SFiles   []string
+	Imports  []string
+	Error    *struct{ Err string }
 }
 
 // workerDir is the folder, inside the project's module, where the build's
@@ -108,7 +119,11 @@ func MakePlan(ctx context.Context, o Options) (*Plan, error) {
 			continue
 		}
 		imports[l.ImportPath] = l.Imports
-		p.Packages = append(p.Packages, classify(l, p.Module))
+		pkg := classify(l, p.Module)
+		if why := o.Compile[pkg.Path]; why != "" && pkg.Mode == ModeInterpreted && pkg.files != nil {
+			pkg = compileAnyway(pkg, why, p.Module)
+		}
+		p.Packages = append(p.Packages, pkg)
 	}
 	compileImported(p.Packages, imports, p.Module)
 	slices.SortFunc(p.Packages, func(a, b Package) int { return strings.Compare(a.Path, b.Path) })
@@ -126,6 +141,12 @@ func classify(l listed, module string) Package {
 		pkg.Mode, pkg.Reason = ModeNone, "a main package cannot be imported"
 	case !main:
 		pkg.Mode, pkg.Reason = ModeNative, "a dependency: linked natively"
+		if m := l.Module; m != nil && m.Version != "" && (m.Replace == nil || m.Replace.Version != "") {
+			pkg.module = m.Path + "@" + m.Version
+			if m.Replace != nil {
+				pkg.module = m.Replace.Path + "@" + m.Replace.Version
+			}
+		}
 	default:
 		for _, f := range slices.Concat(l.GoFiles, l.CgoFiles, l.SFiles) {
 			pkg.files = append(pkg.files, filepath.Join(l.Dir, f))
@@ -137,12 +158,64 @@ func classify(l listed, module string) Package {
 		}
 	}
 	if pkg.Mode == ModeNative && !importable(pkg.Path, module) {
+		if home, ok := tableHome(pkg.Path, module); ok && main {
+			pkg.home = home
+			return pkg
+		}
 		pkg.Mode = ModeInterpreted
 		pkg.Reason = "internal to another tree, so the worker cannot link it: interpreted from source"
 		if main {
-			pkg.Reason = "needs native code but is internal below the module root, so the worker cannot link it: interpreted from source, which may fail"
+			pkg.Reason = "needs native code but is internal below an internal folder, so the worker cannot link it: interpreted from source, which may fail"
 		}
 	}
+	return pkg
+}
+
+// tablesDir is the generated package, beside the parent of a project's
+// internal folder, that holds the symbol tables of that folder's native
+// packages.
+const tablesDir = "trestle_eval_worker_tables"
+
+// tableHome says where the symbol table of a project package that the
+// worker's main package may not import goes: a/internal/x may only be
+// imported from within a/, so its table is compiled into a generated
+// package a/trestle_eval_worker_tables (placed there by the build's
+// overlay, like the main package), which main may import and which may
+// import a/internal/x. ok is false when that package would itself be
+// internal to a tree that main is outside (a/internal/b/internal/c).
+func tableHome(path, module string) (home string, ok bool) {
+	i := strings.LastIndex(path, "/internal/")
+	if i < 0 && strings.HasSuffix(path, "/internal") {
+		i = len(path) - len("/internal")
+	}
+	if i < 0 || module == "" || !strings.HasPrefix(path[:i]+"/", module+"/") {
+		return "", false
+	}
+	home = path[:i] + "/" + tablesDir
+	return home, importable(home, module)
+}
+
+// linkable reports whether the worker can link a project package: it can
+// import it, or the package's table can sit beside it (tableHome).
+func linkable(path, module string) bool {
+	_, ok := tableHome(path, module)
+	return importable(path, module) || ok
+}
+
+// compileAnyway makes native a project package the interpreter could not
+// import (Options.Compile), when the worker can link it.
+func compileAnyway(pkg Package, why, module string) Package {
+	if !linkable(pkg.Path, module) {
+		return pkg
+	}
+	if !importable(pkg.Path, module) {
+		pkg.home, _ = tableHome(pkg.Path, module)
+	}
+	if len(why) > 200 {
+		why = why[:200] + "..."
+	}
+	pkg.Mode = ModeNative
+	pkg.Reason = "the interpreter could not import it (" + why + "): compiled in (edits need a rebuild, which starts by itself)"
 	return pkg
 }
 
@@ -159,10 +232,13 @@ func compileImported(pkgs []Package, imports map[string][]string, module string)
 	visit = func(from, path string) {
 		for _, dep := range imports[path] {
 			i, ok := index[dep]
-			if !ok || pkgs[i].Mode != ModeInterpreted || pkgs[i].files == nil || !importable(dep, module) {
+			if !ok || pkgs[i].Mode != ModeInterpreted || pkgs[i].files == nil || !linkable(dep, module) {
 				continue
 			}
 			pkgs[i].Mode = ModeNative
+			if !importable(dep, module) {
+				pkgs[i].home, _ = tableHome(dep, module)
+			}
 			pkgs[i].Reason = "imported by " + from + ", which is compiled in: compiled in too, so that both see the same types (edits need a rebuild, which starts by itself)"
 			visit(from, dep)
 		}

@@ -2,7 +2,9 @@ package workerbuild
 
 import (
 	"context"
+	"io"
 	"os/exec"
+	"sync"
 	"time"
 
 	"trestle/app/procgroup"
@@ -26,3 +28,27 @@ func buildCommand(ctx context.Context, name string, args ...string) *exec.Cmd {
 // lower lowers a started build command's priority (best effort; the
 // processes it starts afterwards inherit it).
 func lower(cmd *exec.Cmd) { procgroup.Lower(cmd, buildNiceness) }
+
+// tailBuffer keeps the last 4 KiB written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - 4<<10; over > 0 {
+		t.buf = t.buf[over:]
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
+
+var _ io.Writer = (*tailBuffer)(nil)

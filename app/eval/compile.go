@@ -1,0 +1,137 @@
+package eval
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"trestle/app/eval/workerbuild"
+)
+
+// Project packages the interpreter cannot run although the Go compiler
+// accepts them. yaegi has bugs the plan cannot foresee: regexp2's syntax
+// package does not import ("cannot use []*syntax.regexNode as type
+// []*struct {...}"), mcp-go's mcp package panics the interpreter while it
+// imports ("nil type"), goldmark imports but its Convert panics inside
+// reflect. Such a package is compiled into the native worker instead, like
+// one that uses unsafe: the failure asks for a rebuild with it native, and
+// the new worker takes over when it is ready (at once if the evaluator
+// holds no state, else at its next restart). A panic of the evaluated code
+// itself (panic("x"), an index out of range) asks for nothing.
+
+// importError finds the packages an import error went through, outermost
+// first: `import "a" error: .../a.go:3:2: import "a/b" error: ...`.
+var importError = regexp.MustCompile(`import "([^"]+)" error:`)
+
+// interpreterTrouble are the starts and parts of errors that come from the
+// interpreter's own machinery, not from the evaluated code: a panic inside
+// reflect while yaegi builds values (goldmark: "reflect: call of
+// reflect.Value.Interface on zero Value"), its placeholder for recursive
+// types, a nil type, and (for a worker that died while an input imported
+// project packages: compileOnCrash) a stack overflow (jsonschema's
+// recursive types send yaegi round in circles).
+var interpreterTrouble = regexp.MustCompile(`^panic: (reflect[.:]|nil type)|unsafe2\.dummy|fatal error: stack overflow`)
+
+// quoted finds the string literals of an input, for the import paths it names.
+var quoted = regexp.MustCompile(`"([^"\\]+)"`)
+
+// compileUninterpretable asks for a rebuild that compiles in the project
+// packages the interpreter failed on (failedOn) and that were not asked
+// for before. code is the input, history the worker's earlier
+// state-defining inputs. It returns a note for the caller, or "".
+func (m *Manager) compileUninterpretable(name, code string, history []string, res Result) string {
+	if !m.opts.Native || res.Err == "" || res.Mode != ModeInterpreted {
+		return ""
+	}
+	ns := m.native(name)
+	ns.mu.Lock()
+	plan := ns.plan
+	ns.mu.Unlock()
+	if plan == nil {
+		return ""
+	}
+	asked := ns.askCompile(failedOn(plan, res.Err, append(slices.Clone(history), code)), reasonOf(res.Err))
+	if len(asked) == 0 {
+		return ""
+	}
+	m.refresh(name)
+	return fmt.Sprintf("the interpreter failed on %s, which the Go compiler accepts; it is being compiled into the native evaluator, which takes over when it is ready (restart the evaluator then if you have defined state)", strings.Join(asked, ", "))
+}
+
+// compileOnCrash is compileUninterpretable for a worker that died during
+// an input that imports project packages: err is why.
+func (m *Manager) compileOnCrash(name, code string, err error) string {
+	if !strings.Contains(code, "import") {
+		return ""
+	}
+	return m.compileUninterpretable(name, code, nil, Result{Mode: ModeInterpreted, Err: err.Error()})
+}
+
+// failedOn names the project packages, interpreted in plan (so the Go
+// compiler accepts them), that an interpreted input failed on: the
+// package an import failed in (the innermost: the outer ones failed
+// because of it), or, when running the input failed inside the
+// interpreter's machinery, the project packages that inputs import.
+func failedOn(plan *workerbuild.Plan, errText string, inputs []string) []string {
+	if matches := importError.FindAllStringSubmatch(errText, -1); len(matches) > 0 {
+		for i := len(matches) - 1; i >= 0; i-- {
+			if interpretedInPlan(plan, matches[i][1]) {
+				return []string{matches[i][1]}
+			}
+		}
+		return nil
+	}
+	if !interpreterTrouble.MatchString(errText) {
+		return nil
+	}
+	var out []string
+	for _, src := range inputs {
+		for _, q := range quoted.FindAllStringSubmatch(src, -1) {
+			if interpretedInPlan(plan, q[1]) && !slices.Contains(out, q[1]) {
+				out = append(out, q[1])
+			}
+		}
+	}
+	return out
+}
+
+// reasonOf is what the interpreter said, for the plan's reason: the first
+// line, from the innermost import error on.
+func reasonOf(errText string) string {
+	why, _, _ := strings.Cut(errText, "\n")
+	if i := strings.LastIndex(why, " error: "); i >= 0 {
+		why = why[i+len(" error: "):]
+	}
+	return why
+}
+
+// askCompile adds the paths not asked for before to the packages the next
+// builds compile in, and returns them.
+func (ns *nativeSlot) askCompile(paths []string, why string) []string {
+	ns.mu.Lock()
+	defer ns.mu.Unlock()
+	var asked []string
+	for _, path := range paths {
+		if _, ok := ns.compile[path]; ok {
+			continue
+		}
+		if ns.compile == nil {
+			ns.compile = map[string]string{}
+		}
+		ns.compile[path] = why
+		asked = append(asked, path)
+	}
+	return asked
+}
+
+// interpretedInPlan reports whether path is a package of the project that
+// the plan interprets.
+func interpretedInPlan(plan *workerbuild.Plan, path string) bool {
+	for _, p := range plan.Packages {
+		if p.Path == path {
+			return p.Mode == workerbuild.ModeInterpreted
+		}
+	}
+	return false
+}

@@ -1,0 +1,222 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"trestle/app/eval/evaltest"
+	"trestle/app/eval/workerbuild"
+)
+
+// copyModule copies a module from the module cache (at the version trestle
+// requires) into a new folder, writable, and returns the folder.
+func copyModule(t *testing.T, path string) string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", path).Output()
+	if err != nil {
+		t.Fatalf("find %s in the module cache: %v", path, err)
+	}
+	src, dst := strings.TrimSpace(string(out)), t.TempDir()
+	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// TestOpenedOnRealModules opens the evaluator on copies of bbolt and
+// fsnotify themselves (the issue's first report: `import "unsafe" error`
+// from both): the module's own package, which uses unsafe and x/sys, is
+// compiled into the worker, and calls work.
+func TestOpenedOnRealModules(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds native workers")
+	}
+	dir := t.TempDir()
+	tests := []struct{ module, code, value, typ string }{
+		{"go.etcd.io/bbolt", `import bolt "go.etcd.io/bbolt"
+db, err := bolt.Open(` + fmt.Sprintf("%q", filepath.Join(dir, "own.db")) + `, 0o600, nil)
+if err != nil { panic(err) }
+var got string
+err = db.Update(func(tx *bolt.Tx) error {
+	b, err := tx.CreateBucketIfNotExists([]byte("b"))
+	if err != nil { return err }
+	if err := b.Put([]byte("k"), []byte("own")); err != nil { return err }
+	got = string(b.Get([]byte("k")))
+	return nil
+})
+db.Close()
+got + fmt.Sprint(err)`, `"own<nil>"`, "string"},
+		{"github.com/fsnotify/fsnotify", `import "github.com/fsnotify/fsnotify"
+w, err := fsnotify.NewWatcher()
+if err != nil { panic(err) }
+if err := w.Add(` + fmt.Sprintf("%q", dir) + `); err != nil { panic(err) }
+os.WriteFile(` + fmt.Sprintf("%q", filepath.Join(dir, "own.txt")) + `, []byte("x"), 0o644)
+var seen string
+select {
+case ev := <-w.Events:
+	seen = filepath.Base(ev.Name) + " " + fmt.Sprint(ev.Has(fsnotify.Create))
+case <-time.After(10 * time.Second):
+	seen = "no event"
+}
+w.Close()
+seen`, `"own.txt true"`, "string"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.module, func(t *testing.T) {
+			root := copyModule(t, tt.module)
+			m := NewManager(ManagerOptions{
+				Root: root, Module: tt.module, WorkerCommand: testWorkerCommand,
+				Native: true, CacheDir: evaltest.CacheDir(), BuildWait: 10 * time.Minute,
+			})
+			t.Cleanup(m.Close)
+			mustEval(t, m, "", "import (\n\"fmt\"\n\"os\"\n\"path/filepath\"\n\"time\"\n)")
+			ctx, cancel := context.WithTimeout(context.Background(), 11*time.Minute)
+			defer cancel()
+			res, err := m.Eval(ctx, "", tt.code, 30*time.Second)
+			if err != nil {
+				t.Fatalf("%v (notes %v)", err, res.Notes)
+			}
+			wantValue(t, res, tt.value, tt.typ)
+			if !strings.HasPrefix(res.Worker, "native ") {
+				t.Errorf("ran in %q, want the native worker; notes %v", res.Worker, res.Notes)
+			}
+		})
+	}
+}
+
+// TestUninterpretablePackageIsCompiledIn: opened on a copy of
+// github.com/dlclark/regexp2, whose syntax package yaegi cannot import
+// (a bug with its recursive types) although Go compiles it, the failed
+// import says the package is being compiled in; once that build is ready
+// the import works and the package is listed as native, with why.
+func TestUninterpretablePackageIsCompiledIn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds native workers")
+	}
+	const mod = "github.com/dlclark/regexp2"
+	root := copyModule(t, mod)
+	m := NewManager(ManagerOptions{
+		Root: root, Module: mod, WorkerCommand: testWorkerCommand,
+		Native: true, CacheDir: evaltest.CacheDir(), BuildWait: 10 * time.Minute,
+	})
+	t.Cleanup(m.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 11*time.Minute)
+	defer cancel()
+	code := "import \"" + mod + "/syntax\"\ntree, err := syntax.Parse(\"a+b\", 0)\nerr == nil && tree != nil"
+	res, err := m.Eval(ctx, "", code, 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Err != "" { // the first time on this machine: the interpreter tried it
+		if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.Contains(n, "being compiled into the native evaluator") }) {
+			t.Fatalf("a failed import of a package Go compiles should ask to compile it in: %q, notes %v", res.Err, res.Notes)
+		}
+		if err := m.WaitBuild(ctx, ""); err != nil {
+			t.Fatal(err)
+		}
+		if res, err = m.Eval(ctx, "", code, 30*time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantValue(t, res, "true", "bool")
+	pkgs, err := m.Packages(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pkgs {
+		if p.Path == mod+"/syntax" && (p.Mode != "native" || !strings.Contains(p.Reason, "the interpreter could not import it")) {
+			t.Errorf("%s: %s (%s), want native because the interpreter could not import it", p.Path, p.Mode, p.Reason)
+		}
+	}
+}
+
+// TestInterpreterTroubleIsCompiledIn: opened on real modules whose own
+// packages yaegi mishandles, each failure compiles the package in and a
+// later try works: goldmark (its parser does not import, then Convert
+// panics inside reflect: two rebuilds) and jsonschema (the worker dies of
+// a stack overflow importing it).
+func TestInterpreterTroubleIsCompiledIn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds native workers")
+	}
+	tests := []struct{ module, code, value, typ string }{
+		{"github.com/yuin/goldmark", "import \"github.com/yuin/goldmark\"\nimport \"strings\"\nvar b strings.Builder\ngoldmark.Convert([]byte(\"# hi\"), &b)\nb.String()", `"<h1>hi</h1>\n"`, "string"},
+		{"github.com/santhosh-tekuri/jsonschema/v6", "import \"github.com/santhosh-tekuri/jsonschema/v6\"\nc := jsonschema.NewCompiler()\nc != nil", "true", "bool"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.module, func(t *testing.T) {
+			root := copyModule(t, tt.module)
+			m := NewManager(ManagerOptions{
+				Root: root, Module: tt.module, WorkerCommand: testWorkerCommand,
+				Native: true, CacheDir: evaltest.CacheDir(), BuildWait: 10 * time.Minute,
+			})
+			t.Cleanup(m.Close)
+			ctx, cancel := context.WithTimeout(context.Background(), 11*time.Minute)
+			defer cancel()
+			var res Result
+			for try := 0; try < 3; try++ {
+				var err error
+				res, err = m.Eval(ctx, "", tt.code, 30*time.Second)
+				if err == nil && res.Err == "" {
+					break
+				}
+				if err := m.WaitBuild(ctx, ""); err != nil {
+					t.Fatal(err)
+				}
+			}
+			wantValue(t, res, tt.value, tt.typ)
+		})
+	}
+}
+
+// TestOwnPanicCompilesNothing: a panic of the evaluated code itself, or
+// an error that names no project package, asks for no rebuild; a panic
+// inside the interpreter's reflect machinery compiles in the project
+// packages the input imports.
+func TestOwnPanicCompilesNothing(t *testing.T) {
+	m := NewManager(ManagerOptions{Root: t.TempDir(), WorkerCommand: testWorkerCommand, Native: true, CacheDir: evaltest.CacheDir()})
+	t.Cleanup(m.Close)
+	ns := m.native("default")
+	ns.plan = &workerbuild.Plan{Packages: []workerbuild.Package{{Path: "example.com/p/lib", Mode: workerbuild.ModeInterpreted}}}
+	code := "import \"example.com/p/lib\"\nlib.Run()"
+	for _, errText := range []string{"panic: boom", "runtime error: index out of range [3] with length 2", "1:1: undefined: x"} {
+		if note := m.compileUninterpretable("default", code, nil, Result{Mode: ModeInterpreted, Err: errText}); note != "" {
+			t.Errorf("%q asked for a rebuild: %s", errText, note)
+		}
+	}
+	overflow := errors.New("the evaluator died (exit status 2); it said: runtime: goroutine stack exceeds 1000000000-byte limit; fatal error: stack overflow")
+	if note := m.compileOnCrash("default", "var f func()\nf = func() { lib.Run(); f() }\nf()", overflow); note != "" {
+		t.Errorf("the evaluated code's own endless recursion asked for a rebuild: %s", note)
+	}
+	if len(ns.compile) != 0 {
+		t.Fatalf("compile set %v", ns.compile)
+	}
+	note := m.compileUninterpretable("default", code, nil, Result{Mode: ModeInterpreted, Err: "panic: reflect: call of reflect.Value.Interface on zero Value"})
+	if !strings.Contains(note, "example.com/p/lib") || ns.compile["example.com/p/lib"] == "" {
+		t.Fatalf("an interpreter panic should compile lib in: note %q, set %v", note, ns.compile)
+	}
+}
