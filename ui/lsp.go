@@ -2,16 +2,11 @@ package ui
 
 import (
 	"context"
-	"fmt"
-	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/widget"
 
 	"trestle/app/lsp"
 	"trestle/ui/editor"
@@ -35,6 +30,8 @@ type goplsView struct {
 	client     *lsp.Client
 	installDir string // where "Install gopls" puts it; "" offers no install
 	offered    bool   // the install was offered once already
+	// renames is the last F2 rename, for Undo Rename (lsp_rename.go).
+	renames renameState
 	// refs and outline are the References and Outline panes, made on first use.
 	refs, outline *placesPane
 	// do runs fn on the main goroutine: fyne.Do; tests queue it, since
@@ -234,73 +231,4 @@ func (w *Window) formatThenSave(e *editor.Editor, path string, save func()) {
 			})
 		})
 	})
-}
-
-// renameAt asks for a new name for the identifier at pos in path (F2),
-// has gopls compute the rename, and applies it to the editors: the files
-// that are not open are opened, and every touched file is left unsaved
-// for the person to look over and save (File > Save All), each with its
-// own undo.
-func (w *Window) renameAt(path string, pos lsp.Position, current string) {
-	entry := widget.NewEntry()
-	entry.SetText(current)
-	dialog.ShowForm("Rename "+current, "Rename", "Cancel", []*widget.FormItem{widget.NewFormItem("New name", entry)}, func(ok bool) {
-		if ok && entry.Text != "" && entry.Text != current {
-			w.rename(path, pos, entry.Text)
-		}
-	}, w.win)
-}
-
-// rename computes and applies a rename (see renameAt).
-func (w *Window) rename(path string, pos lsp.Position, newName string) {
-	client, do := w.gopls.client, w.gopls.do
-	w.loading.Go(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		edits, err := client.Rename(ctx, path, pos, newName)
-		var files []loaded
-		for _, e := range edits {
-			if filepath.IsAbs(e.Path) {
-				err = fmt.Errorf("the rename would change %s, outside the project", e.Path)
-				break
-			}
-			f, ferr := loadFile(w.project, e.Path)
-			if ferr != nil {
-				err = ferr
-				break
-			}
-			files = append(files, f)
-		}
-		do(func() {
-			if err != nil {
-				w.status.notify("rename: " + err.Error())
-				return
-			}
-			w.applyRename(edits, files, newName)
-		})
-	})
-}
-
-// applyRename puts each file's renamed text in its editor, opening the
-// files that are not open. A file whose editor text is no longer what
-// gopls renamed is left alone, and the notice says so.
-func (w *Window) applyRename(edits []lsp.FileEdit, files []loaded, newName string) {
-	var skipped []string
-	for i, fe := range edits {
-		t := w.tabs.find(fe.Path)
-		if t == nil {
-			w.tabs.show(files[i], 0)
-			t = w.tabs.find(fe.Path)
-		}
-		if t == nil || t.view == nil || t.view.Buffer().FileText() != fe.Old {
-			skipped = append(skipped, fe.Path)
-			continue
-		}
-		t.view.ReplaceAll(fe.New)
-	}
-	msg := fmt.Sprintf("Renamed to %s in %d files (unsaved: look them over, then File > Save All)", newName, len(edits)-len(skipped))
-	if len(skipped) > 0 {
-		msg += "; left alone, changed since: " + strings.Join(skipped, ", ")
-	}
-	w.status.notify(msg)
 }

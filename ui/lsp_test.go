@@ -31,6 +31,12 @@ const goplsLib = "package main\n\n// Double returns twice n.\nfunc Double(n int)
 // would run fyne.Do on gopls's goroutines).
 func goplsWindow(t *testing.T) (*Window, chan func()) {
 	t.Helper()
+	return goplsWindowOn(t, map[string]string{"main.go": goplsMain, "lib.go": goplsLib})
+}
+
+// goplsWindowOn is goplsWindow on a module of files (go.mod added).
+func goplsWindowOn(t *testing.T, files map[string]string) (*Window, chan func()) {
+	t.Helper()
 	if _, err := lsp.Find(context.Background(), ""); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("CI needs gopls (scripts/deps.sh installs it): %v", err)
@@ -38,7 +44,8 @@ func goplsWindow(t *testing.T) (*Window, chan func()) {
 		t.Skipf("gopls is not installed: %v", err)
 	}
 	a := test.NewTempApp(t)
-	p := newProject(t, map[string]string{"go.mod": "module example.com/demo\n\ngo 1.22\n", "main.go": goplsMain, "lib.go": goplsLib})
+	files["go.mod"] = "module example.com/demo\n\ngo 1.22\n"
+	p := newProject(t, files)
 	w := newWindow(a, p)
 	w.files.async = func(fn func()) { fn() }
 	q := make(chan func(), 4096)
@@ -237,28 +244,5 @@ func TestEditorSurvivesGoplsKill(t *testing.T) {
 	drainUntil(t, w, q, "the status bar", func() bool { return w.status.gopls.Text == "gopls: ready" })
 	if !sawRestart {
 		t.Error("the status bar never said restarting")
-	}
-}
-
-// TestRenameInTheEditor: F2's rename changes every file in its editor
-// (opening lib.go), unsaved, and nothing on disk.
-func TestRenameInTheEditor(t *testing.T) {
-	w, q := goplsWindow(t)
-	e := openGoEditor(t, w, "main.go")
-	typeAt(e, 5, 6, "Double(")
-	typeAt(e, 5, 14, ")")
-	e.SetCaret(textbuf.Pos{Line: 4, Col: 7})
-	e.Page().TypedKey(&fyne.KeyEvent{Name: fyne.KeyF2}) // opens the dialog; the test answers it directly
-	w.rename("main.go", lsp.Position{Line: 5, Col: 6}, "Twice")
-	drainUntil(t, w, q, "the renamed editors", func() bool {
-		lib := w.tabs.find("lib.go")
-		return lib != nil && lib.view != nil && strings.Contains(lib.view.Buffer().Text(), "func Twice(") &&
-			e.Buffer().Line(4) == "\t_ = Twice(x)"
-	})
-	if b, _ := os.ReadFile(w.project.Root + "/lib.go"); string(b) != goplsLib {
-		t.Fatal("the rename wrote lib.go")
-	}
-	if !w.tabs.find("lib.go").view.Buffer().Modified() {
-		t.Error("lib.go's renamed text is not marked unsaved")
 	}
 }

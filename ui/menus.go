@@ -101,7 +101,9 @@ func (w *Window) buildMenu(recent []string) {
 	for _, pane := range []string{"Eval", "Run", "Problems", "Agents", "Search", "Changes", "Change Sets"} {
 		view.Items = append(view.Items, fyne.NewMenuItem(pane+" Pane", func() { w.selectPane(pane) }))
 	}
-	w.win.SetMainMenu(fyne.NewMainMenu(file, w.editMenu(), view, w.runMenu(), w.agentsMenu(), fyne.NewMenu("Help",
+	edit := w.editMenu()
+	edit.Items = append(edit.Items, w.renameMenuItems()...)
+	w.win.SetMainMenu(fyne.NewMainMenu(file, edit, view, w.runMenu(), w.agentsMenu(), fyne.NewMenu("Help",
 		fyne.NewMenuItem("About Trestle", w.showAbout))))
 }
 

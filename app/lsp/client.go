@@ -3,11 +3,8 @@ package lsp
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log"
-	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 )
@@ -65,6 +62,9 @@ type Config struct {
 	Find func(ctx context.Context) (string, error)
 	// Env is gopls's environment; nil means the process's.
 	Env []string
+	// Args are gopls's flags; Trestle passes none, so that each client has
+	// a gopls of its own (doc.go says why not -remote=auto).
+	Args []string
 	// Logger gets gopls's stderr and the client's events; nil discards.
 	Logger *log.Logger
 	// OnStatus hears every state change, from any goroutine; it must not block.
@@ -202,220 +202,6 @@ func (c *Client) PID() int {
 		return 0
 	}
 	return s.cmd.Process.Pid
-}
-
-// session returns the ready gopls, starting one if none runs, waiting for
-// it (or for a restart under way) within ctx.
-func (c *Client) session(ctx context.Context) (*session, error) {
-	for {
-		c.mu.Lock()
-		if c.closed {
-			c.mu.Unlock()
-			return nil, ErrClosed
-		}
-		s := c.sess
-		if s == nil {
-			if c.status.State == StateRestarting {
-				changed := c.changed
-				c.mu.Unlock()
-				select {
-				case <-changed:
-					continue
-				case <-ctx.Done():
-					return nil, fmt.Errorf("the Go language server is restarting: %w", ctx.Err())
-				}
-			}
-			if wait := time.Until(c.retryAt); wait > 0 {
-				detail := c.status.Detail
-				c.mu.Unlock()
-				return nil, fmt.Errorf("the Go language server is not running (%s); it is tried again in %s", detail, wait.Round(time.Second))
-			}
-			s = c.startLocked()
-		}
-		c.mu.Unlock()
-		select {
-		case <-s.ready:
-		case <-ctx.Done():
-			return nil, fmt.Errorf("the Go language server is still starting (loading the module): %w", ctx.Err())
-		}
-		if s.err != nil {
-			return nil, s.err
-		}
-		if !s.dead() {
-			return s, nil
-		}
-		select { // died since: wait until the client has let it go
-		case <-s.gone:
-		case <-ctx.Done():
-			return nil, fmt.Errorf("the Go language server is restarting: %w", ctx.Err())
-		}
-	}
-}
-
-// swapLocked replaces the current session and wakes those waiting for one.
-func (c *Client) swapLocked(s *session) {
-	c.sess = s
-	close(c.changed)
-	c.changed = make(chan struct{})
-}
-
-func (c *Client) startLocked() *session {
-	s := newSession(c)
-	c.swapLocked(s)
-	if c.status.State != StateRestarting {
-		c.setStatusLocked(StateStarting, "")
-	}
-	c.wg.Add(1)
-	go func() {
-		defer c.wg.Done()
-		s.run()
-	}()
-	return s
-}
-
-// ended is called once when s's process has exited (or never started).
-func (c *Client) ended(s *session, err error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	defer close(s.gone)
-	if c.sess == s {
-		c.swapLocked(nil)
-	}
-	if c.closed {
-		return
-	}
-	if time.Since(s.started) > healthyAfter && s.wasReady {
-		c.failures = 0
-	}
-	c.failures++
-	c.status.Restarts++
-	detail := "gopls stopped"
-	if err != nil {
-		detail = err.Error()
-	}
-	c.cfg.Logger.Printf("gopls: %s", detail)
-	if errors.Is(err, ErrNotInstalled) {
-		c.retryAt = time.Now().Add(notInstalledRetry)
-		c.status.Restarts--
-		c.setStatusLockedMissing(detail)
-		return
-	}
-	if c.failures >= giveUpAfter {
-		c.retryAt = time.Now().Add(maxBackoff)
-		c.setStatusLocked(StateFailed, fmt.Sprintf("%s (%d failures in a row)", detail, c.failures))
-		return
-	}
-	backoff := min(firstBackoff<<(c.failures-1), maxBackoff)
-	c.retryAt = time.Now().Add(backoff)
-	c.setStatusLocked(StateRestarting, detail)
-	c.restartTimer = time.AfterFunc(backoff, func() {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		if !c.closed && c.sess == nil {
-			c.startLocked()
-		}
-	})
-}
-
-// ready is called when s has answered initialize.
-func (c *Client) ready(s *session) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.sess == s && !c.closed {
-		c.lastEvent = time.Now()
-		c.setStatusLocked(StateReady, "")
-	}
-}
-
-// OpenDocument tells gopls that the editor holds rel with text (unsaved
-// edits included): a didOpen the first time, a didChange after. It never
-// blocks on gopls; the text is sent in the background and before any
-// request.
-func (c *Client) OpenDocument(rel, text string) {
-	c.mu.Lock()
-	d := c.docs[rel]
-	if d == nil {
-		d = &doc{}
-		c.docs[rel] = d
-	} else if d.text == text {
-		c.mu.Unlock()
-		return
-	}
-	d.text, d.version = text, d.version+1
-	s := c.sess
-	c.mu.Unlock()
-	if s != nil {
-		s.kick()
-	}
-}
-
-// CloseDocument tells gopls that the editor no longer holds rel (gopls
-// reads it from disk again).
-func (c *Client) CloseDocument(rel string) {
-	c.mu.Lock()
-	_, ok := c.docs[rel]
-	delete(c.docs, rel)
-	s := c.sess
-	c.mu.Unlock()
-	if ok && s != nil {
-		s.kick()
-	}
-}
-
-// Saved tells gopls that rel was written to disk.
-func (c *Client) Saved(rel string) {
-	c.mu.Lock()
-	s := c.sess
-	c.mu.Unlock()
-	if s != nil {
-		go s.notify("textDocument/didSave", didSaveParams{TextDocument: textDocumentID{URI: fileURI(c.abs(rel))}})
-	}
-}
-
-// docsSnapshot copies the open documents.
-func (c *Client) docsSnapshot() map[string]doc {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	out := make(map[string]doc, len(c.docs))
-	for rel, d := range c.docs {
-		out[rel] = *d
-	}
-	return out
-}
-
-// abs is the absolute path of a project-relative (or already absolute) path.
-func (c *Client) abs(p string) string {
-	if filepath.IsAbs(p) {
-		return p
-	}
-	return filepath.Join(c.root, filepath.FromSlash(p))
-}
-
-// rel is the project-relative path of abs, or abs itself outside the project.
-func (c *Client) rel(abs string) string {
-	for _, root := range []string{c.root, c.realRoot} {
-		if r, err := filepath.Rel(root, abs); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-			return filepath.ToSlash(r)
-		}
-	}
-	return abs
-}
-
-// text is what gopls sees as path's content: the editor's text when open,
-// else the file on disk.
-func (c *Client) text(path string) (string, error) {
-	rel := c.rel(c.abs(path))
-	c.mu.Lock()
-	d := c.docs[rel]
-	c.mu.Unlock()
-	if d != nil {
-		return d.text, nil
-	}
-	b, err := os.ReadFile(c.abs(path))
-	if err != nil {
-		return "", fmt.Errorf("read %s: %w", rel, err)
-	}
-	return string(b), nil
 }
 
 // Settle waits until gopls is ready and has published no diagnostics for

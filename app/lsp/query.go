@@ -59,8 +59,9 @@ func (c *Client) locations(raw json.RawMessage) []Location {
 		many = []location{one}
 	}
 	out := make([]Location, 0, len(many))
+	texts := c.texts()
 	for _, l := range many {
-		out = append(out, c.location(l))
+		out = append(out, texts.location(l))
 	}
 	return out
 }
@@ -74,7 +75,7 @@ type Hover struct {
 // Hover is the type and documentation of the identifier at pos; an empty
 // Text when there is none.
 func (c *Client) Hover(ctx context.Context, path string, pos Position) (Hover, error) {
-	p, err := c.at(path, pos)
+	p, text, err := c.atText(path, pos)
 	if err != nil {
 		return Hover{}, err
 	}
@@ -84,7 +85,6 @@ func (c *Client) Hover(ctx context.Context, path string, pos Position) (Hover, e
 	}
 	h := Hover{Text: strings.TrimSpace(res.Contents.Value)}
 	if res.Range != nil {
-		text, _ := c.text(path)
 		r := c.fromRange(text, *res.Range)
 		h.Range = &r
 	}
@@ -103,7 +103,7 @@ type Completion struct {
 
 // Completions are gopls's candidates at pos, best first.
 func (c *Client) Completions(ctx context.Context, path string, pos Position) ([]Completion, error) {
-	p, err := c.at(path, pos)
+	p, text, err := c.atText(path, pos)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +116,6 @@ func (c *Client) Completions(ctx context.Context, path string, pos Position) ([]
 		json.Unmarshal(raw, &list.Items)
 	}
 	sort.SliceStable(list.Items, func(i, j int) bool { return list.Items[i].SortText < list.Items[j].SortText })
-	text, _ := c.text(path)
 	out := make([]Completion, 0, len(list.Items))
 	for _, it := range list.Items {
 		cp := Completion{Label: it.Label, Kind: completionKinds[it.Kind], Detail: it.Detail, Insert: it.InsertText,
@@ -151,8 +150,9 @@ func (c *Client) Symbols(ctx context.Context, query string) ([]Symbol, error) {
 		return nil, err
 	}
 	out := make([]Symbol, 0, len(res))
+	texts := c.texts()
 	for _, si := range res {
-		l := c.location(si.Location)
+		l := texts.location(si.Location)
 		out = append(out, Symbol{Name: si.Name, Kind: symbolKinds[si.Kind], Container: si.ContainerName,
 			Path: l.Path, Line: l.Range.Start.Line, Col: l.Range.Start.Col, EndLine: l.Range.End.Line})
 	}

@@ -159,18 +159,38 @@ func (c *Client) fromRange(text string, r lspRange) Range {
 	return Range{Start: fromProtocol(text, r.Start), End: fromProtocol(text, r.End)}
 }
 
+// texts holds the files one answer's locations are in, each read once
+// (a references or symbols answer names the same files many times).
+type texts struct {
+	c     *Client
+	byAbs map[string]string
+}
+
+func (c *Client) texts() *texts { return &texts{c: c, byAbs: map[string]string{}} }
+
 // location converts a protocol location, reading its file for the columns.
-func (c *Client) location(l location) Location {
+func (t *texts) location(l location) Location {
 	abs := uriPath(l.URI)
-	text, _ := c.text(abs)
-	return Location{Path: c.rel(abs), Range: c.fromRange(text, l.Range)}
+	text, ok := t.byAbs[abs]
+	if !ok {
+		text, _ = t.c.text(abs)
+		t.byAbs[abs] = text
+	}
+	return Location{Path: t.c.rel(abs), Range: t.c.fromRange(text, l.Range)}
 }
 
 // at is the protocol position of pos in path's current text.
 func (c *Client) at(path string, pos Position) (textDocumentPosition, error) {
+	p, _, err := c.atText(path, pos)
+	return p, err
+}
+
+// atText is at with the text it was computed in, which the answer's
+// ranges refer to (gopls gets that text before the request).
+func (c *Client) atText(path string, pos Position) (textDocumentPosition, string, error) {
 	text, err := c.text(path)
 	if err != nil {
-		return textDocumentPosition{}, err
+		return textDocumentPosition{}, "", err
 	}
-	return textDocumentPosition{TextDocument: textDocumentID{URI: fileURI(c.abs(path))}, Position: toProtocol(text, pos)}, nil
+	return textDocumentPosition{TextDocument: textDocumentID{URI: fileURI(c.abs(path))}, Position: toProtocol(text, pos)}, text, nil
 }

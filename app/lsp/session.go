@@ -97,7 +97,7 @@ func (s *session) start() error {
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command(path)
+	cmd := exec.Command(path, c.cfg.Args...)
 	cmd.Dir = c.root
 	cmd.Env = c.cfg.Env
 	cmd.Stderr = logWriter{c.cfg.Logger}

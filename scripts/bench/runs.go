@@ -30,7 +30,8 @@ var runs = []run{
 	{"./app/quickopen", ".", "20x"},
 	{"./app/eval", ".", "1s"},
 	{"./app/changeset", ".", "5x"},
-	{"./app/lsp", ".", "50x"},
+	{"./app/lsp", "^BenchmarkGopls$", "30x"},
+	{"./cmd/trestle", "^BenchmarkGoplsRSS$/^(fixture|bbolt)$", "1x"},
 }
 
 // results maps a benchmark's name (without the -GOMAXPROCS suffix, with

@@ -340,7 +340,8 @@ func (e *Editor) pagePos() fyne.Position {
 
 // showFloat draws obj in a box of size at at (relative to the editor),
 // moved above the line (lineHeight) or left when it would leave the
-// editor, and returns the box.
+// editor, and cut to the editor's height when it fits on neither side,
+// and returns the box.
 func (e *Editor) showFloat(obj fyne.CanvasObject, at fyne.Position, size fyne.Size, lineHeight float32) fyne.CanvasObject {
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground))
 	bg.StrokeColor = theme.Color(theme.ColorNameInputBorder)
@@ -350,8 +351,16 @@ func (e *Editor) showFloat(obj fyne.CanvasObject, at fyne.Position, size fyne.Si
 	if at.X+size.Width > es.Width {
 		at.X = max(es.Width-size.Width, 0)
 	}
-	if at.Y+size.Height > es.Height && at.Y-lineHeight-size.Height >= 0 {
-		at.Y -= lineHeight + size.Height
+	if below, above := es.Height-at.Y, at.Y-lineHeight; size.Height > below {
+		switch { // below the line if it fits, else above it, else cut to the larger side (the lists scroll)
+		case size.Height <= above:
+			at.Y = above - size.Height
+		case above > below:
+			size.Height = above
+			at.Y = 0
+		default:
+			size.Height = max(below, lineHeight)
+		}
 	}
 	box.Move(at)
 	box.Resize(size)

@@ -1,0 +1,122 @@
+package lsp
+
+// The documents the editor holds: their unsaved text is what gopls sees
+// (didOpen, didChange, didClose are sent by the session's sync loop), and
+// the paths gopls reports are mapped back to project-relative ones.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// OpenDocument tells gopls that the editor holds rel with text (unsaved
+// edits included): a didOpen the first time, a didChange after. It never
+// blocks on gopls; the text is sent in the background and before any
+// request.
+func (c *Client) OpenDocument(rel, text string) {
+	c.mu.Lock()
+	d := c.docs[rel]
+	if d == nil {
+		d = &doc{}
+		c.docs[rel] = d
+	} else if d.text == text {
+		c.mu.Unlock()
+		return
+	}
+	d.text, d.version = text, d.version+1
+	s := c.sess
+	c.mu.Unlock()
+	if s != nil {
+		s.kick()
+	}
+}
+
+// CloseDocument tells gopls that the editor no longer holds rel (gopls
+// reads it from disk again).
+func (c *Client) CloseDocument(rel string) {
+	c.mu.Lock()
+	_, ok := c.docs[rel]
+	delete(c.docs, rel)
+	s := c.sess
+	c.mu.Unlock()
+	if ok && s != nil {
+		s.kick()
+	}
+}
+
+// Saved tells gopls that rel was written to disk.
+func (c *Client) Saved(rel string) {
+	c.mu.Lock()
+	s := c.sess
+	c.mu.Unlock()
+	if s != nil {
+		go s.notify("textDocument/didSave", didSaveParams{TextDocument: textDocumentID{URI: fileURI(c.abs(rel))}})
+	}
+}
+
+// docsSnapshot copies the open documents.
+func (c *Client) docsSnapshot() map[string]doc {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make(map[string]doc, len(c.docs))
+	for rel, d := range c.docs {
+		out[rel] = *d
+	}
+	return out
+}
+
+// abs is the absolute path of a project-relative (or already absolute) path.
+func (c *Client) abs(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(c.root, filepath.FromSlash(p))
+}
+
+// rel is the project-relative path of abs, or abs itself outside the project.
+func (c *Client) rel(abs string) string {
+	for _, root := range []string{c.root, c.realRoot} {
+		if r, err := filepath.Rel(root, abs); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return filepath.ToSlash(r)
+		}
+	}
+	return abs
+}
+
+// text is what gopls sees as path's content: the editor's text when open,
+// else the file on disk.
+func (c *Client) text(path string) (string, error) {
+	rel := c.rel(c.abs(path))
+	c.mu.Lock()
+	d := c.docs[rel]
+	c.mu.Unlock()
+	if d != nil {
+		return d.text, nil
+	}
+	b, err := os.ReadFile(c.abs(path))
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", rel, err)
+	}
+	return string(b), nil
+}
+
+// FilesChanged tells gopls that Trestle wrote the project files rels to
+// disk while the editor does not hold them (a rename's files, or their
+// restore), so it reads them again at once (its own file watcher, which
+// it runs for a client that watches nothing, would tell it later). It
+// never blocks on gopls.
+func (c *Client) FilesChanged(rels ...string) {
+	c.mu.Lock()
+	s := c.sess
+	c.mu.Unlock()
+	if s == nil || len(rels) == 0 {
+		return
+	}
+	changes := make([]fileEvent, 0, len(rels))
+	for _, rel := range rels {
+		changes = append(changes, fileEvent{URI: fileURI(c.abs(rel)), Type: fileChanged})
+	}
+	go s.notify("workspace/didChangeWatchedFiles", didChangeWatchedFilesParams{Changes: changes})
+}

@@ -1,0 +1,385 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"trestle/app/lsp"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// Issue 14's "done means" on a real module, go.etcd.io/bbolt from the
+// module cache, in the real window under Xvfb: an agent attached renames a
+// function through a change set and finds references; a person typing
+// sees a type error appear, hovers it, jumps to a definition with F12 and
+// completes a method.
+
+// copyModule copies the non-test Go files of pkgs (folders of module mod,
+// "." for its root) from the module cache into a fresh folder that builds
+// offline: its go.mod requires only golang.org/x/sys, at this
+// repository's version, whose go.sum lines it copies.
+func copyModule(tb testing.TB, mod string, pkgs ...string) string {
+	tb.Helper()
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", mod).Output()
+	src := strings.TrimSpace(string(out))
+	if err != nil || src == "" {
+		tb.Fatalf("%s is not in the module cache (go mod download): %v", mod, err)
+	}
+	ver, err := exec.Command("go", "list", "-m", "-f", "{{.Version}}", "golang.org/x/sys").Output()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sys := "golang.org/x/sys " + strings.TrimSpace(string(ver))
+	dir := tb.TempDir()
+	for _, pkg := range pkgs {
+		files, _ := filepath.Glob(filepath.Join(src, pkg, "*.go"))
+		os.MkdirAll(filepath.Join(dir, pkg), 0o755)
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			os.WriteFile(filepath.Join(dir, pkg, filepath.Base(f)), b, 0o644)
+		}
+	}
+	sum, err := os.ReadFile("../../go.sum")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var sums []string
+	for _, l := range strings.Split(string(sum), "\n") {
+		if strings.HasPrefix(l, sys+" ") || strings.HasPrefix(l, sys+"/") {
+			sums = append(sums, l)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte(fmt.Sprintf("module %s\n\ngo 1.25.0\n\nrequire %s\n", mod, sys)), 0o644)
+	os.WriteFile(filepath.Join(dir, "go.sum"), []byte(strings.Join(sums, "\n")+"\n"), 0o644)
+	real, _ := filepath.EvalSymlinks(dir)
+	return real
+}
+
+// copyBbolt is go.etcd.io/bbolt's library (its commands and test helpers
+// need modules the cache may lack): a real module of 20k lines.
+func copyBbolt(tb testing.TB) string {
+	return copyModule(tb, "go.etcd.io/bbolt", ".", "errors", "internal/common", "internal/freelist", "internal/guts_cli", "internal/surgeon", "version")
+}
+
+// offline makes the window's go commands (and gopls's) use the module
+// cache only; Trestle itself is built first, without it.
+func offline(tb testing.TB) {
+	trestleBin(tb)
+	tb.Setenv("GOFLAGS", "-mod=mod")
+	tb.Setenv("GOPROXY", "off")
+}
+
+// callWait is call with a longer bound, for gopls's first answer on a
+// big module.
+func callWait(tb testing.TB, c *client.Client, name string, args map[string]any) (*mcp.CallToolResult, map[string]any) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	req := mcp.CallToolRequest{}
+	req.Params.Name, req.Params.Arguments = name, args
+	res, err := c.CallTool(ctx, req)
+	if err != nil {
+		tb.Fatalf("%s: %v", name, err)
+	}
+	sc, _ := res.StructuredContent.(map[string]any)
+	return res, sc
+}
+
+// lineOf is the 1-based line of the first line of file containing s.
+func lineOf(t *testing.T, file, s string) int {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, s) {
+			return i + 1
+		}
+	}
+	t.Fatalf("%s has no line with %q", file, s)
+	return 0
+}
+
+// squiggleAt is a point on the text above the widest red run of a
+// screenshot (the squiggle; the gutter mark is a small dot).
+func squiggleAt(t *testing.T, path string) (x, y int, ok bool) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, _, err := image.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := img.Bounds()
+	best, bestY, bestXs := 0, 0, []int(nil)
+	for yy := b.Min.Y; yy < b.Max.Y; yy++ {
+		var xs []int
+		for xx := b.Min.X; xx < b.Max.X; xx++ {
+			r, g, bl, _ := img.At(xx, yy).RGBA()
+			if r>>8 > 200 && g>>8 < 110 && bl>>8 < 110 {
+				xs = append(xs, xx)
+			}
+		}
+		if len(xs) > best {
+			best, bestY, bestXs = len(xs), yy, xs
+		}
+	}
+	if best < 15 {
+		return 0, 0, false
+	}
+	sort.Ints(bestXs)
+	return bestXs[len(bestXs)/2], bestY - 7, true
+}
+
+func xdoIn(t *testing.T, w *window) func(args ...string) {
+	return func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("xdotool", args...)
+		cmd.Env = append(os.Environ(), "DISPLAY="+w.display)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("xdotool %v: %v\n%s", args, err, out)
+		}
+	}
+}
+
+// TestGoplsOnBbolt: issue 14's "done means" on go.etcd.io/bbolt.
+func TestGoplsOnBbolt(t *testing.T) {
+	needGoplsAndXdotool(t)
+	offline(t)
+	project := copyBbolt(t)
+	w := startWindow(t, project)
+	c := w.attach(t, project, "e2e-bbolt")
+
+	// The agent: references without text search, then a rename through a change set.
+	res, sc := callWait(t, c, "trestle_references", map[string]any{"path": "tx.go", "symbol": "(*Tx).Commit"})
+	refs, _ := sc["references"].([]any)
+	files := map[string]bool{}
+	for _, r := range refs {
+		files[r.(map[string]any)["path"].(string)] = true
+	}
+	if res.IsError || !files["db.go"] || !files["compact.go"] {
+		t.Fatalf("trestle_references of (*Tx).Commit: %s", resultText(res))
+	}
+	res, sc = callWait(t, c, "trestle_rename", map[string]any{"path": "bucket.go", "symbol": "newBucket", "new_name": "makeBucket"})
+	if res.IsError {
+		t.Fatalf("trestle_rename: %s", resultText(res))
+	}
+	id := sc["id"].(string)
+	if b, _ := os.ReadFile(filepath.Join(project, "tx.go")); !strings.Contains(string(b), "newBucket(tx)") {
+		t.Fatal("trestle_rename wrote tx.go before the person applied it")
+	}
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		res, sc := call(t, c, "trestle_debug_apply", map[string]any{"id": id})
+		if !res.IsError {
+			break
+		}
+		if sc["state"] != "none" || time.Now().After(deadline) {
+			t.Fatalf("apply the rename as the person: %s", resultText(res))
+		}
+	}
+	if res, sc := call(t, c, "trestle_change_set", map[string]any{"id": id, "wait_seconds": 15}); res.IsError || sc["change_set_state"] != "applied" {
+		t.Fatalf("the rename's change set after Apply: %s", resultText(res))
+	}
+	for _, f := range []string{"bucket.go", "tx.go"} {
+		if b, _ := os.ReadFile(filepath.Join(project, f)); strings.Contains(string(b), "newBucket") || !strings.Contains(string(b), "makeBucket(") {
+			t.Fatalf("%s after the applied rename still says newBucket", f)
+		}
+	}
+	build := exec.Command("go", "build", "./...")
+	build.Dir = project
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("bbolt after the rename does not build: %v\n%s", err, out)
+	}
+
+	// The person: a type error while typing, its hover, F12, a completion.
+	line := lineOf(t, filepath.Join(project, "db.go"), "t, err := db.Begin(true)")
+	if res, _ := call(t, c, "trestle_open", map[string]any{"path": "db.go", "line": line}); res.IsError {
+		t.Fatalf("trestle_open: %s", resultText(res))
+	}
+	time.Sleep(500 * time.Millisecond) // let the frame paint
+	before := redPixels(t, w.screenshot(t, "bbolt-before"))
+	xdo := xdoIn(t, w)
+	xdo("search", "--sync", "--onlyvisible", "--name", "^Trestle", "windowfocus", "--sync")
+	xdo("key", "End", "Return")
+	xdo("type", "--delay", "30", `var _ int = "not an int"`)
+	xdo("key", "Return")
+	xdo("type", "--delay", "30", "_ = t.Commit")
+	waitLive(t, c, "db.go", line+1, "cannot use")
+	var shot string
+	var hx, hy int
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(300 * time.Millisecond) {
+		shot = w.screenshot(t, "bbolt-squiggle")
+		var ok bool
+		if hx, hy, ok = squiggleAt(t, shot); ok && redPixels(t, shot) > before+20 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no squiggle drawn for the type error (%d red pixels, %d before)", redPixels(t, shot), before)
+		}
+	}
+	xdo("mousemove", strconv.Itoa(hx), strconv.Itoa(hy))
+	waitChanged(t, w, shot, "bbolt-hover", image.Rect(hx-400, hy+4, hx+500, hy+300), "a hover box on the squiggle")
+	xdo("mousemove", "100", "600")
+
+	// F12 on Commit (the caret is at the end of "_ = t.Commit") opens tx.go at its declaration.
+	xdo("key", "Left", "Left", "F12")
+	decl := lineOf(t, filepath.Join(project, "tx.go"), "func (tx *Tx) Commit() (err error)")
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(300 * time.Millisecond) {
+		_, sc := call(t, c, "trestle_workbench", nil)
+		sel, _ := sc["selection"].(map[string]any)
+		if sc["active"] == "tx.go" && sel != nil && sel["start_line"] == float64(decl) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("F12 on t.Commit did not open tx.go:%d: active %v, selection %v", decl, sc["active"], sel)
+		}
+	}
+	w.screenshot(t, "bbolt-definition")
+
+	// Back in db.go, "t.Rollb" offers the methods Rollback and rollback; Enter takes the first.
+	if res, _ := call(t, c, "trestle_open", map[string]any{"path": "db.go", "line": line + 2}); res.IsError {
+		t.Fatalf("trestle_open: %s", resultText(res))
+	}
+	xdo("key", "End", "Return")
+	xdo("type", "--delay", "30", "t")
+	time.Sleep(300 * time.Millisecond)
+	base := w.screenshot(t, "bbolt-before-completion")
+	xdo("type", "--delay", "30", ".Rollb")
+	waitChanged(t, w, base, "bbolt-completion", image.Rect(200, 100, 1240, 700), "a completion list after t.Rollb")
+	xdo("key", "Return")
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		_, sc := call(t, c, "trestle_read", map[string]any{"path": "db.go", "start_line": line + 3, "end_line": line + 3})
+		text, _ := sc["text"].(string)
+		if got := strings.TrimSpace(text); got == "t.Rollback" || got == "t.rollback" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Enter did not accept a method: line %d is %q", line+3, text)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(project, "db.go")); strings.Contains(string(b), "not an int") {
+		t.Fatal("the typed text reached the disk")
+	}
+}
+
+// waitLive waits for a live gopls diagnostic of path at line mentioning want.
+func waitLive(t *testing.T, c *client.Client, path string, line int, want string) {
+	t.Helper()
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(200 * time.Millisecond) {
+		res, sc := call(t, c, "trestle_diagnostics", map[string]any{"path": path})
+		live, _ := sc["live"].([]any)
+		for _, d := range live {
+			p := d.(map[string]any)
+			if p["source"] == "gopls" && p["line"] == float64(line) && strings.Contains(fmt.Sprint(p["message"]), want) {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no live diagnostic %q at %s:%d: %s", want, path, line, resultText(res))
+		}
+	}
+}
+
+// waitChanged waits until a screenshot differs from base in r by more
+// than a box's worth of pixels.
+func waitChanged(t *testing.T, w *window, base, name string, r image.Rectangle, what string) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(300 * time.Millisecond) {
+		if changedPixels(t, base, w.screenshot(t, name), r.Intersect(image.Rect(0, 0, 1280, 800))) > 2000 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no %s (screenshot %s)", what, name)
+		}
+	}
+}
+
+// goplsChild is the pid of the gopls the process pid started.
+func goplsChild(tb testing.TB, pid int) int {
+	tb.Helper()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		dirs, _ := os.ReadDir("/proc")
+		for _, d := range dirs {
+			stat, err := os.ReadFile("/proc/" + d.Name() + "/stat")
+			s := string(stat)
+			if err != nil || !strings.Contains(s, "(gopls)") {
+				continue
+			}
+			f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+			if len(f) > 1 && f[1] == strconv.Itoa(pid) {
+				child, _ := strconv.Atoi(d.Name())
+				return child
+			}
+		}
+	}
+	tb.Fatalf("process %d started no gopls", pid)
+	return 0
+}
+
+// BenchmarkGoplsRSS is the resident memory of the window and of its gopls
+// once gopls has loaded the project and settled, for the e2e fixture,
+// bbolt, fsnotify and GOROOT/src/net/http (which gopls loads as part of
+// the standard library's module).
+func BenchmarkGoplsRSS(b *testing.B) {
+	if _, err := lsp.Find(context.Background(), ""); err != nil {
+		b.Skip(err)
+	}
+	cases := []struct {
+		name, file string
+		dir        func(testing.TB) string
+	}{
+		{"fixture", "main.go", testProject},
+		{"bbolt", "db.go", copyBbolt},
+		{"fsnotify", "fsnotify.go", func(tb testing.TB) string {
+			return copyModule(tb, "github.com/fsnotify/fsnotify", ".", "internal")
+		}},
+		{"net-http", "server.go", func(testing.TB) string { return filepath.Join(runtime.GOROOT(), "src", "net", "http") }},
+	}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			if tc.name != "net-http" {
+				offline(b)
+			}
+			dir := tc.dir(b)
+			w := startWindow(b, dir)
+			c := w.attach(b, dir, "rss")
+			var window, gopls float64
+			for b.Loop() {
+				if res, _ := callWait(b, c, "trestle_open", map[string]any{"path": tc.file}); res.IsError {
+					b.Fatalf("trestle_open: %s", resultText(res))
+				}
+				if res, _ := callWait(b, c, "trestle_symbols", map[string]any{"query": "Close"}); res.IsError {
+					b.Fatalf("trestle_symbols: %s", resultText(res))
+				}
+				pid := goplsChild(b, w.cmd.Process.Pid)
+				time.Sleep(5 * time.Second) // gopls diagnoses the workspace after loading it
+				window += vmRSS(b, w.cmd.Process.Pid)
+				gopls += vmRSS(b, pid)
+			}
+			n := float64(b.N)
+			b.ReportMetric(window/n, "window-MiB")
+			b.ReportMetric(gopls/n, "gopls-MiB")
+		})
+	}
+}
