@@ -2,9 +2,13 @@ package changeset
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/aymanbagabas/go-udiff"
 )
 
 // bigGoFile is a generated Go file of n lines, like real code: many
@@ -144,5 +148,52 @@ func checkComposes(t *testing.T, fc FileChange) {
 	}
 	if got := compose(fc.Base, plans, func(int) bool { return false }); got != fc.Base {
 		t.Fatalf("no hunk does not give the base")
+	}
+}
+
+// TestLineDiffFallsBackWhenTooCostly checks the bound on the exact diff:
+// two unrelated texts of the same few common lines (the worst case for
+// Myers) fall back to go-udiff's bounded diff, and the hunks still give
+// the new text and the base; the other large cases stay exact.
+func TestLineDiffFallsBackWhenTooCostly(t *testing.T) {
+	for _, c := range diffCases() {
+		t.Run(c.name, func(t *testing.T) {
+			_, exact := exactLineEdits(c.base, c.new, maxDiffWork)
+			if want := !strings.Contains(c.name, "shuffled"); exact != want {
+				t.Fatalf("exact diff %v, want %v", exact, want)
+			}
+			if !exact && !reflect.DeepEqual(lineEdits(c.base, c.new), udiff.Lines(c.base, c.new)) {
+				t.Fatalf("the fallback is not go-udiff's diff")
+			}
+			checkComposes(t, FileChange{Path: "f.go", Action: ActionReplace, BaseExists: true, Base: c.base, New: c.new})
+		})
+	}
+}
+
+// TestMyersWithinIsTheDistance checks the cost check against a textbook
+// LCS over random small texts: with an unbounded budget it finds every
+// distance, and with a budget below the diagonals a distance needs it
+// says no.
+func TestMyersWithinIsTheDistance(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 8))
+	runes := func() ([]rune, []string) {
+		var rs []rune
+		var ls []string
+		for range rng.IntN(30) {
+			r := rune('a' + rng.IntN(4))
+			rs, ls = append(rs, r), append(ls, string(r))
+		}
+		return rs, ls
+	}
+	for i := range 3000 {
+		a, al := runes()
+		b, bl := runes()
+		d := len(a) + len(b) - 2*lcsLen(al, bl)
+		if !myersWithin(a, b, 1<<30) {
+			t.Fatalf("case %d: %q %q: no distance found", i, string(a), string(b))
+		}
+		if d > 0 && myersWithin(a, b, d*d/4-1) {
+			t.Fatalf("case %d: %q %q at distance %d found within %d steps", i, string(a), string(b), d, d*d/4-1)
+		}
 	}
 }
