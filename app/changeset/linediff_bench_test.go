@@ -10,8 +10,9 @@ import (
 )
 
 // diffCases are the inputs of BenchmarkLineDiff and the bound tests:
-// a 10,000-line file with 100 scattered one-line changes, the file
-// rewritten with none of its lines kept, and the worst case for Myers, two
+// a 10,000-line file with 100 scattered one-line changes ("scattered"),
+// the file rewritten with none of its lines kept ("rewritten"), and the
+// worst case for Myers ("shuffled"), two
 // unrelated 10,000-line texts drawn from a handful of common lines (as
 // "}", "" and "\treturn nil" are in Go), so that most lines are shared
 // but in no common order.
@@ -33,9 +34,9 @@ func diffCases() []struct{ name, base, new string } {
 		return b.String()
 	}
 	return []struct{ name, base, new string }{
-		{"10k lines, 100 changes", base, scattered},
-		{"10k lines, all rewritten", base, rewritten.String()},
-		{"10k lines, common lines shuffled", shuffled(), shuffled()},
+		{"scattered", base, scattered},
+		{"rewritten", base, rewritten.String()},
+		{"shuffled", shuffled(), shuffled()},
 	}
 }
 
