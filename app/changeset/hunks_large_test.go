@@ -77,6 +77,21 @@ func TestHunksOfALargeFileStayFine(t *testing.T) {
 	fc := FileChange{Path: "big.go", Action: ActionReplace, BaseExists: true, Base: strings.Join(lines, ""), New: new}
 	checkOneHunkEach(t, Hunks(fc), changed)
 	checkDiffIsHunks(t, fc)
+
+	// A random half of the hunks gives the base with just their lines changed.
+	rng := rand.New(rand.NewPCG(100, 10_000))
+	accepted := map[int]bool{}
+	want := append([]string(nil), lines...)
+	for i, at := range changed {
+		if rng.IntN(2) == 0 {
+			accepted[i+1] = true
+			want[at-1] = strings.TrimSuffix(want[at-1], "\n") + " // changed\n"
+		}
+	}
+	got := compose(fc.Base, planHunks(fc.Base, fc.New), func(n int) bool { return accepted[n] })
+	if got != strings.Join(want, "") {
+		t.Fatalf("hunks %v accepted: not the base with just their lines changed", accepted)
+	}
 }
 
 // TestHunksOfARealFile is the same over a real file, a copy of
