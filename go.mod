@@ -11,6 +11,7 @@ require (
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/sahilm/fuzzy v0.1.3
+	github.com/sergi/go-diff v1.4.0
 	github.com/sourcegraph/jsonrpc2 v0.2.3
 	github.com/traefik/yaegi v0.16.1
 	go.etcd.io/bbolt v1.5.0

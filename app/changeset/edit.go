@@ -3,8 +3,6 @@ package changeset
 import (
 	"fmt"
 
-	"github.com/aymanbagabas/go-udiff"
-
 	"trestle/app/errdefs"
 	"trestle/app/store"
 )
@@ -147,5 +145,7 @@ func EditDiff(f FileChange) string {
 	if !f.EditedByPerson {
 		return ""
 	}
-	return udiff.Unified("proposed/"+f.Path, "person/"+f.Path, f.Proposed, f.New)
+	// The same line diff as Hunks and Diff, so the agent reads the hunks
+	// the person sees.
+	return unified("proposed/"+f.Path, "person/"+f.Path, Hunks(FileChange{Base: f.Proposed, New: f.New}))
 }

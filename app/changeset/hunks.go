@@ -75,7 +75,7 @@ type plannedHunk struct {
 
 // planHunks computes the hunks from base to new.
 func planHunks(base, new string) []plannedHunk {
-	edits := udiff.Lines(base, new)
+	edits := lineEdits(base, new)
 	if len(edits) == 0 {
 		return nil
 	}

@@ -6,8 +6,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/aymanbagabas/go-udiff"
 )
 
 func TestHunksNumbersAndLines(t *testing.T) {
@@ -65,41 +63,19 @@ func TestHunksOfCreateDeleteAndNoNewline(t *testing.T) {
 	}
 }
 
-// renderUnified writes hunks as go-udiff writes a unified diff, so the
-// two can be compared.
-func renderUnified(from, to string, hunks []Hunk) string {
-	if len(hunks) == 0 {
-		return ""
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "--- %s\n+++ %s\n", from, to)
-	rng := func(sign string, start, n int) string {
-		switch {
-		case n > 1:
-			return fmt.Sprintf(" %s%d,%d", sign, start, n)
-		case n == 0 && start == 0:
-			return fmt.Sprintf(" %s0,0", sign)
-		case n == 0:
-			return fmt.Sprintf(" %s%d", sign, start+1) // udiff names the line after
-		}
-		return fmt.Sprintf(" %s%d", sign, start)
-	}
-	for _, h := range hunks {
-		fmt.Fprintf(&b, "@@%s%s @@\n", rng("-", h.OldStart, h.OldLines), rng("+", h.NewStart, h.NewLines))
-		for _, l := range h.Lines {
-			fmt.Fprintf(&b, "%c%s\n", l.Kind, l.Text)
-			if l.NoEOL {
-				b.WriteString("\\ No newline at end of file\n")
-			}
-		}
-	}
-	return b.String()
-}
+// renderUnified is the unified diff of hunks, as Diff writes it.
+func renderUnified(from, to string, hunks []Hunk) string { return unified(from, to, hunks) }
 
-// TestHunksMatchTheUnifiedDiff checks Hunks against go-udiff's own
-// unified diff (Diff) over random texts: same hunks, same lines, same
-// numbers; and that composing every hunk gives the new text, none the base.
-func TestHunksMatchTheUnifiedDiff(t *testing.T) {
+// TestHunksAreAMinimalDiff checks Hunks over random texts (few distinct
+// lines, so that many diffs are possible) for the properties per-hunk
+// review needs: every hunk gives the new text and none the base; a random
+// accept mask gives the base with exactly the accepted hunks' lines in
+// place (written from the hunks' own lines, not from their edits); the
+// diff is minimal (as many changed lines as a textbook LCS says); hunks
+// are in order, do not overlap, have at most DiffContextLines of context
+// at their ends and are apart by more than twice it; each line's numbers
+// name its line in the base and the new text.
+func TestHunksAreAMinimalDiff(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 13))
 	text := func() string {
 		var b strings.Builder
@@ -116,16 +92,14 @@ func TestHunksMatchTheUnifiedDiff(t *testing.T) {
 		if rng.IntN(10) == 0 {
 			fc.Action, fc.BaseExists, fc.Base = ActionCreate, false, ""
 		}
-		from, to := "a/f.txt", "b/f.txt"
-		if !fc.BaseExists {
-			from = "/dev/null"
-		}
-		hunks := Hunks(fc)
-		if got, want := renderUnified(from, to, hunks), Diff(fc); got != want {
-			t.Fatalf("case %d: base %q new %q\n got:\n%s\nwant:\n%s", i, fc.Base, fc.New, got, want)
-		}
-		plans := planHunks(fc.Base, fc.New)
+		hunks, plans := Hunks(fc), planHunks(fc.Base, fc.New)
+		checkHunkShape(t, i, fc, hunks)
 		setHunkStats(&fc)
+		a, _ := splitText(fc.Base)
+		b, _ := splitText(fc.New)
+		if want := len(a) + len(b) - 2*lcsLen(a, b); fc.Added+fc.Removed != want {
+			t.Fatalf("case %d: base %q new %q: +%d -%d, a minimal diff changes %d lines", i, fc.Base, fc.New, fc.Added, fc.Removed, want)
+		}
 		if added, removed := diffStats(fc.Base, fc.New); fc.Added != added || fc.Removed != removed {
 			t.Fatalf("case %d: stats +%d -%d from hunks, +%d -%d from the edits", i, fc.Added, fc.Removed, added, removed)
 		}
@@ -135,13 +109,93 @@ func TestHunksMatchTheUnifiedDiff(t *testing.T) {
 		if got := compose(fc.Base, plans, func(int) bool { return false }); got != fc.Base {
 			t.Fatalf("case %d: no hunk gives %q, want the base %q", i, got, fc.Base)
 		}
+		mask := rng.Uint32()
+		accept := func(n int) bool { return mask&(1<<(n-1)) != 0 }
+		if got, want := compose(fc.Base, plans, accept), patchWith(a, hunks, accept); got != want {
+			t.Fatalf("case %d mask %b: base %q new %q\n got %q\nwant %q", i, mask, fc.Base, fc.New, got, want)
+		}
 	}
+}
+
+// checkHunkShape checks hunks are numbered, ordered, apart, with their
+// context bounded and their line numbers right.
+func checkHunkShape(t *testing.T, i int, fc FileChange, hunks []Hunk) {
+	t.Helper()
+	a, _ := splitText(fc.Base)
+	b, _ := splitText(fc.New)
+	lastChange := -1 << 30 // base line of the previous hunk's last change
+	for k, h := range hunks {
+		first, last := -1, -1
+		for j, l := range h.Lines {
+			if l.Kind != Context {
+				if first < 0 {
+					first = j
+				}
+				last = j
+			}
+			if (l.Old > 0 && strings.TrimSuffix(a[l.Old-1], "\n") != l.Text) || (l.New > 0 && strings.TrimSuffix(b[l.New-1], "\n") != l.Text) {
+				t.Fatalf("case %d hunk %d: line %+v is not its base or new line", i, h.N, l)
+			}
+		}
+		if h.N != k+1 || first < 0 || first > DiffContextLines || len(h.Lines)-1-last > DiffContextLines {
+			t.Fatalf("case %d hunk %d (#%d): changes at %d..%d of %d lines", i, h.N, k+1, first, last, len(h.Lines))
+		}
+		if h.OldStart-lastChange <= 2*DiffContextLines && k > 0 {
+			t.Fatalf("case %d hunk %d starts at base line %d, %d after the last change", i, h.N, h.OldStart, h.OldStart-lastChange)
+		}
+		lastChange = h.OldStart + h.OldLines - 1 - (len(h.Lines) - 1 - last)
+	}
+}
+
+// patchWith is base (as lines) with the hunks accept takes put in place,
+// from each hunk's own lines: what a reader of the diff expects.
+func patchWith(base []string, hunks []Hunk, accept func(n int) bool) string {
+	var b strings.Builder
+	at := 0 // next base line (0-based) not yet written
+	for _, h := range hunks {
+		if !accept(h.N) {
+			continue
+		}
+		start := h.OldStart - 1
+		if h.OldLines == 0 {
+			start = h.OldStart
+		}
+		b.WriteString(strings.Join(base[at:start], ""))
+		for _, l := range h.Lines {
+			if l.Kind != Removed {
+				b.WriteString(l.Text)
+				if !l.NoEOL {
+					b.WriteString("\n")
+				}
+			}
+		}
+		at = start + h.OldLines
+	}
+	b.WriteString(strings.Join(base[at:], ""))
+	return b.String()
+}
+
+// lcsLen is the length of a longest common subsequence of a and b, by
+// the textbook dynamic programme.
+func lcsLen(a, b []string) int {
+	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
+	for i := range a {
+		for j := range b {
+			if a[i] == b[j] {
+				cur[j+1] = prev[j] + 1
+			} else {
+				cur[j+1] = max(cur[j], prev[j+1])
+			}
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // diffStats counts the lines a line diff from base to new adds and
 // removes, from the edits themselves: what the hunks' counts must match.
 func diffStats(base, new string) (added, removed int) {
-	for _, e := range udiff.Lines(base, new) {
+	for _, e := range lineEdits(base, new) {
 		removed += countLines(base[e.Start:e.End])
 		added += countLines(e.New)
 	}

@@ -75,6 +75,8 @@ var rows = append(append(append([]row{
 	{label: "evaluation: answer past a 200 ms deadline", value: metric{"BenchmarkDeadlineOverrun", "ms-past-deadline"}, target: 100, targetIs: "≤ 100 ms"},
 	{label: "change set: apply 200 files of ≈4 KB", value: metric{"BenchmarkApply200Files", "ns/op"}, target: 200e6, targetIs: "≤ 200 ms"},
 	{label: "change set: validate an edit of a 1 MB file", value: metric{"BenchmarkProposeEdit1MB", "ns/op"}},
+	diffRow("10k lines, 100 one-line changes", "scattered"), diffRow("10k lines, all rewritten", "rewritten"),
+	diffRow("10k lines, unrelated common lines (fallback)", "shuffled"),
 	goplsRow("diagnostics after an edit"), goplsRow("hover"), goplsRow("definition"), goplsRow("references"), goplsRow("completion"),
 	{label: "RSS: gopls with go.etcd.io/bbolt loaded", value: metric{"BenchmarkGopls/rss", "gopls-MiB"}},
 	{label: "RSS: the window with gopls, e2e fixture (under Xvfb)", value: metric{"BenchmarkGoplsRSS/fixture", "window-MiB"}},
@@ -85,6 +87,13 @@ var rows = append(append(append([]row{
 	{label: "idle RSS: the bridge (`--mcp-attach`)", value: metric{"BenchmarkIdleRSS", "bridge-MiB"}},
 	{label: "idle RSS: headless (`--mcp`)", value: metric{"BenchmarkIdleRSS", "headless-MiB"}},
 }...)
+
+// diffRow is the exact line diff behind change-set hunks against
+// go-udiff's bounded one on the same texts (BenchmarkLineDiff/sub).
+func diffRow(what, sub string) row {
+	return row{label: "hunks: line diff, " + what, value: metric{"BenchmarkLineDiff/" + sub + "/exact", "ns/op"},
+		base: &metric{"BenchmarkLineDiff/" + sub + "/go-udiff", "ns/op"}, baseName: "go-udiff", target: 100e6, targetIs: "≤ 100 ms"}
+}
 
 // goplsRow is BenchmarkGopls's request through Trestle against the same
 // request from a bare LSP client, interleaved in one run.
