@@ -39,7 +39,7 @@ type fileSummary struct {
 
 type historySummary struct {
 	Time   string   `json:"time"`
-	Action string   `json:"action" jsonschema:"proposed, applied, partially applied, rejected, withdrawn, reverted, revert undone, edited by person, conflict, recovered or backups left"`
+	Action string   `json:"action" jsonschema:"proposed, applied, partially applied, rejected, withdrawn, reverted, revert undone, edited by person, conflict, recovered, backups left or held (the person held an apply, revert or undo back: a file had unsaved edits)"`
 	Who    string   `json:"who,omitempty" jsonschema:"person, trestle, or the proposing client"`
 	Files  []string `json:"files,omitempty"`
 	What   string   `json:"what"`

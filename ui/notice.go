@@ -7,11 +7,12 @@ import (
 )
 
 // Agents' notices (trestle_notify) never take the window: each one shows
-// as a toast in the bottom right corner that goes by itself after
-// toastLifetime, and stays in the notification list behind the status
-// bar's bell, whose count is the notices not yet looked at. A notice that
-// names a change set ("cs-12") has a Review button that opens it. The
-// list and toasts are notices.go's noticeCenter.
+// as a toast in the bottom right corner that fades out by itself after
+// toastLifetime (hovering holds it, tapping keeps it), and stays in the
+// notification list behind the status bar's bell, whose count is the
+// notices not yet looked at. A notice that names a change set ("cs-12")
+// has a Review button that opens it. The list is notices.go's
+// noticeCenter; a toast and its fade are toast.go's.
 
 // maxNotice bounds what a notice shows.
 const maxNotice = 2000

@@ -2,21 +2,25 @@ package ui
 
 import (
 	"fmt"
-	"image/color"
 	"strconv"
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
-// toastLifetime is how long a toast shows: time to read two sentences,
-// short enough that a burst of notices does not pile up over the editor.
+// toastLifetime is how long a toast shows before it fades: time to read
+// two sentences, short enough that a burst of notices does not pile up
+// over the editor. Hovering a toast holds it; tapping it keeps it.
 const toastLifetime = 6 * time.Second
+
+// toastFade is how long a toast takes to fade out: long enough to be seen
+// going (so the person knows where it went: the bell), short enough not
+// to linger.
+const toastFade = 700 * time.Millisecond
 
 // maxToasts is how many toasts show at once: a newer one pushes the
 // oldest out (it stays in the list), so four notices never need four
@@ -56,17 +60,15 @@ type noticeCenter struct {
 	// what cancels it: time.AfterFunc with fyne.Do. Tests hold the calls,
 	// since Fyne's test driver would run fyne.Do on the timer's goroutine.
 	after func(d time.Duration, fn func()) (stop func())
-}
-
-// toast is one notice on screen.
-type toast struct {
-	n    *notice
-	box  fyne.CanvasObject
-	stop func() // cancels its lifetime
+	// animate calls tick on the main goroutine with the fraction of d
+	// gone, from 0 to 1 (last), and returns what stops it: a Fyne
+	// animation. Fyne's test driver ticks 1 at once; tests may hold the
+	// ticks.
+	animate func(d time.Duration, tick func(done float32)) (stop func())
 }
 
 func newNoticeCenter(win fyne.Window, review func(id string)) *noticeCenter {
-	c := &noticeCenter{win: win, review: review, after: afterOnMain}
+	c := &noticeCenter{win: win, review: review, after: afterOnMain, animate: animateOnMain}
 	c.bell = widget.NewButtonWithIcon("", bellIcon, c.showList)
 	c.layer = container.New(toastLayout{})
 	c.update()
@@ -89,9 +91,9 @@ func (c *noticeCenter) add(n notice) {
 	if len(c.toasts) == maxToasts {
 		c.removeToast(c.toasts[0])
 	}
-	t := &toast{n: p}
+	t := &toast{n: p, stop: func() {}}
 	t.box = c.toastBox(t)
-	t.stop = c.after(toastLifetime, func() { c.removeToast(t) })
+	c.live(t)
 	c.toasts = append(c.toasts, t)
 	c.layer.Add(t.box)
 	c.update()
@@ -114,7 +116,7 @@ func (c *noticeCenter) toastBox(t *toast) fyne.CanvasObject {
 	if n.changeSet != "" {
 		rows = append(rows, container.NewHBox(layout.NewSpacer(), c.reviewButton(n, func() { c.removeToast(t) })))
 	}
-	return card(container.NewVBox(rows...))
+	return c.toastCard(t, container.NewVBox(rows...))
 }
 
 // reviewButton opens n's change set, after done.
@@ -129,17 +131,6 @@ func (c *noticeCenter) reviewButton(n *notice, done func()) *widget.Button {
 	})
 	b.Importance = widget.HighImportance
 	return b
-}
-
-// card puts o on the overlay background with a border, as a popup is drawn.
-func card(o fyne.CanvasObject) fyne.CanvasObject {
-	bg := canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground))
-	bg.StrokeColor = theme.Color(theme.ColorNameInputBorder)
-	bg.StrokeWidth = 1
-	bg.CornerRadius = theme.InputRadiusSize()
-	shadow := canvas.NewRectangle(color.NRGBA{A: 0x30})
-	shadow.CornerRadius = theme.InputRadiusSize()
-	return container.New(shadowLayout{}, shadow, bg, container.NewPadded(o))
 }
 
 // removeToast takes t off the screen; it stays in the list.

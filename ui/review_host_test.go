@@ -188,6 +188,23 @@ func TestReviewNeverWritesUnsavedEditsBehindTheirBack(t *testing.T) {
 	if got, _ := m.Get(cs.ID); got.State != changeset.StatePending {
 		t.Errorf("after Cancel the set is %q, want pending", got.State)
 	}
+	// The agent reads why it is still pending: the note is written off
+	// the main goroutine, so wait for it.
+	held := func() bool {
+		got, _ := m.Get(cs.ID)
+		for _, e := range got.History {
+			if e.Action == changeset.ActionHeld && strings.Contains(e.What, "apply held: main.go has unsaved edits") {
+				return true
+			}
+		}
+		return false
+	}
+	for deadline := time.Now().Add(10 * time.Second); !held(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			got, _ := m.Get(cs.ID)
+			t.Fatalf("10s after Cancel the history does not say the apply was held: %+v", got.History)
+		}
+	}
 	tab := w.tabs.find("main.go")
 	if text := tab.view.Buffer().FileText(); !strings.HasPrefix(text, "// mine, unsaved\n") || !tab.dirty() {
 		t.Fatalf("Cancel changed the buffer: dirty %v\n%s", tab.dirty(), text)

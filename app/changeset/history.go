@@ -1,8 +1,12 @@
 package changeset
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"time"
+
+	"trestle/app/errdefs"
 )
 
 // Actions of history entries.
@@ -18,6 +22,10 @@ const (
 	ActionConflict       = "conflict"
 	ActionRecovered      = "recovered"
 	ActionLeftovers      = "backups left"
+	// ActionHeld is a decision the person held back without deciding: an
+	// apply, revert or undo they cancelled because a file had unsaved
+	// edits. Nothing changed but the history (see Manager.Note).
+	ActionHeld = "held"
 )
 
 // Who made a history entry, besides a client's name.
@@ -40,6 +48,28 @@ type HistoryEntry struct {
 // addHistory appends an entry to cs's history.
 func (m *Manager) addHistory(cs *ChangeSet, action, who, what string, files []string) {
 	cs.History = append(cs.History, HistoryEntry{At: m.now().UTC(), Action: action, Files: files, Who: who, What: what})
+}
+
+// Note appends to change set id's history an entry that changes nothing
+// else, so the agent reads why nothing happened: "apply held: main.go has
+// unsaved edits". A note the same as the last entry (the person cancelling
+// again) only moves that entry's time, so repeats do not grow the history.
+// It returns the set's record. Safe for concurrent use.
+func (m *Manager) Note(id, action, who, what string, files []string) (ChangeSet, error) {
+	if action == "" || strings.TrimSpace(what) == "" {
+		return ChangeSet{}, fmt.Errorf("note on change set %s: the note needs an action and a sentence: %w", id, errdefs.ErrInvalid)
+	}
+	return m.update(id, func(cs *ChangeSet) error {
+		if n := len(cs.History); n > 0 {
+			last := &cs.History[n-1]
+			if last.Action == action && last.Who == who && last.What == what && slices.Equal(last.Files, files) {
+				last.At = m.now().UTC()
+				return nil
+			}
+		}
+		m.addHistory(cs, action, who, what, slices.Clone(files))
+		return nil
+	})
 }
 
 // describeSelection says which hunks of which files, for a history entry:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -325,5 +326,57 @@ func TestEmptySelectionsDoNothing(t *testing.T) {
 	}
 	if got, _ := m.Get(cs.ID); len(got.History) != 2 {
 		t.Fatalf("history after refusals: %+v", got.History)
+	}
+}
+
+// TestNoteRecordsAHeldApply: a note is a history entry and nothing else:
+// the set stays pending with its hunks undecided, the note is kept in the
+// store (a new manager over the same store reads it), a repeat moves the
+// last note's time instead of growing the history, and a note on a set
+// that is not there says so.
+func TestNoteRecordsAHeldApply(t *testing.T) {
+	m, cs := proposeTwoHunks(t)
+	what := "apply held: a.txt has unsaved edits in the editor; nothing was written"
+	got, err := m.Note(cs.ID, ActionHeld, ByPerson, what, []string{"a.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.State != StatePending || !got.CanApply() {
+		t.Fatalf("after a note the set is %s (can apply %v), want pending", got.State, got.CanApply())
+	}
+	again := NewManager(m.store, m.Project())
+	stored, err := again.Get(cs.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := stored.History[len(stored.History)-1]
+	if len(stored.History) != len(cs.History)+1 || last.Action != ActionHeld || last.Who != ByPerson || last.What != what || !slices.Equal(last.Files, []string{"a.txt"}) {
+		t.Fatalf("stored history %+v, want the proposal then the held note", stored.History)
+	}
+	for _, f := range stored.Files {
+		for _, h := range f.Hunks {
+			if !h.Undecided() {
+				t.Errorf("%s hunk %d is %s after a note", f.Path, h.N, h.State)
+			}
+		}
+	}
+
+	repeat, err := m.Note(cs.ID, ActionHeld, ByPerson, what, []string{"a.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(repeat.History) != len(stored.History) || repeat.History[len(repeat.History)-1].At.Before(last.At) {
+		t.Errorf("a repeated note made %d entries (want %d, the last one's time moved)", len(repeat.History), len(stored.History))
+	}
+	other, err := m.Note(cs.ID, ActionHeld, ByPerson, "revert held: b.txt has unsaved edits", []string{"b.txt"})
+	if err != nil || len(other.History) != len(stored.History)+1 {
+		t.Errorf("a different note made %d entries, want %d: %v", len(other.History), len(stored.History)+1, err)
+	}
+
+	if _, err := m.Note("cs-999", ActionHeld, ByPerson, what, nil); !errors.Is(err, errdefs.ErrNotFound) {
+		t.Errorf("a note on a missing set: %v, want not found", err)
+	}
+	if _, err := m.Note(cs.ID, ActionHeld, ByPerson, " ", nil); !errors.Is(err, errdefs.ErrInvalid) {
+		t.Errorf("an empty note: %v, want invalid", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -92,6 +93,7 @@ func (t *reviewTab) askSaveFirst(unsaved []string, verb string, then func()) {
 	d := dialog.NewConfirm("Unsaved edits in "+strings.Join(unsaved, ", "), msg, func(ok bool) {
 		if !ok {
 			t.v.host.Status("Nothing written: " + strings.Join(unsaved, ", ") + " has unsaved edits")
+			t.held(verb, unsaved)
 			return
 		}
 		t.v.host.Save(unsaved, func(saved bool) {
@@ -103,6 +105,23 @@ func (t *reviewTab) askSaveFirst(unsaved []string, verb string, then func()) {
 	d.SetConfirmText("Save and " + verb)
 	d.SetDismissText("Cancel")
 	t.v.host.ShowDialog(d)
+}
+
+// held records in the set's history that the person held verb back
+// because unsaved are not saved, so the agent reads why the set is still
+// as it was. Main goroutine only.
+func (t *reviewTab) held(verb string, unsaved []string) {
+	id, v := t.id, t.v
+	what := fmt.Sprintf("%s held: %s %s unsaved edits in the editor and the person kept them unsaved; nothing was written",
+		strings.ToLower(verb), strings.Join(unsaved, ", "), map[bool]string{true: "has", false: "have"}[len(unsaved) == 1])
+	files := slices.Clone(unsaved)
+	v.async(func() {
+		if _, err := v.m.Note(id, changeset.ActionHeld, changeset.ByPerson, what, files); err != nil {
+			v.notify("Could not note in " + id + "'s history that it was held: " + err.Error())
+			return
+		}
+		v.reload()
+	})
 }
 
 // applyNow carries out d off the main goroutine. Main goroutine only.

@@ -2,9 +2,11 @@ package review
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -19,9 +21,10 @@ const minDiffCols = 24
 // bar. Main goroutine only.
 type diffGrid struct {
 	widget.BaseWidget
-	rows []diffRow
-	grid *widget.TextGrid
-	cols int // the width rows are wrapped to, in cells
+	rows    []diffRow
+	grid    *widget.TextGrid
+	cols    int      // the width rows are wrapped to, in cells
+	strikes []strike // where removed text is struck through, in the wrapped rows
 }
 
 // newDiffGridOf shows rows, wrapped first to cols cells until it is laid
@@ -37,7 +40,7 @@ func newDiffGridOf(rows []diffRow, cols int) *diffGrid {
 // wrap lays the rows out in cols cells.
 func (g *diffGrid) wrap(cols int) {
 	g.cols = max(cols, minDiffCols)
-	g.grid.Rows = wrapRows(g.rows, g.cols)
+	g.grid.Rows, g.strikes = wrapRows(g.rows, g.cols)
 }
 
 // Resize re-wraps the rows to the new width, as a wrapping Label does: its
@@ -45,7 +48,7 @@ func (g *diffGrid) wrap(cols int) {
 func (g *diffGrid) Resize(size fyne.Size) {
 	if cols := int(size.Width / diffCell().Width); cols != g.cols && size.Width > 0 {
 		g.wrap(cols)
-		g.grid.Refresh()
+		g.Refresh()
 	}
 	g.BaseWidget.Resize(size)
 }
@@ -59,9 +62,46 @@ func diffCell() fyne.Size {
 // CreateRenderer implements fyne.Widget.
 func (g *diffGrid) CreateRenderer() fyne.WidgetRenderer { return &diffGridRenderer{g: g} }
 
-type diffGridRenderer struct{ g *diffGrid }
+// diffGridRenderer draws the grid, and over it a line through the text
+// of each removed line (TextGrid draws underlines but no strike-through).
+type diffGridRenderer struct {
+	g       *diffGrid
+	lines   []*canvas.Line // one per strike, drawn over the grid
+	objects []fyne.CanvasObject
+}
 
-func (r *diffGridRenderer) Layout(size fyne.Size) { r.g.grid.Resize(size) }
+func (r *diffGridRenderer) Layout(size fyne.Size) {
+	r.g.grid.Resize(size)
+	r.placeStrikes()
+}
+
+// placeStrikes has a line for each strike, across its cells at half
+// their height, in the text colour a little dimmed.
+func (r *diffGridRenderer) placeStrikes() {
+	for len(r.lines) < len(r.g.strikes) {
+		r.lines = append(r.lines, canvas.NewLine(color.Transparent))
+	}
+	r.lines = r.lines[:len(r.g.strikes)]
+	r.objects = append(make([]fyne.CanvasObject, 0, len(r.lines)+1), r.g.grid)
+	ink := strikeColor()
+	cell := diffCell()
+	for i, s := range r.g.strikes {
+		l := r.lines[i]
+		l.StrokeColor, l.StrokeWidth = ink, 1
+		y := (float32(s.row) + 0.5) * cell.Height
+		l.Position1 = fyne.NewPos(float32(s.from)*cell.Width, y)
+		l.Position2 = fyne.NewPos(float32(s.to)*cell.Width, y)
+		r.objects = append(r.objects, l)
+	}
+}
+
+// strikeColor is the text colour at two thirds: it crosses the text out
+// and leaves it readable.
+func strikeColor() color.Color {
+	c := color.NRGBAModel.Convert(theme.Color(theme.ColorNameForeground)).(color.NRGBA)
+	c.A = uint8(int(c.A) * 2 / 3)
+	return c
+}
 
 // MinSize is narrow (the grid wraps to any width) and as tall as the rows
 // wrapped to the current width.
@@ -70,9 +110,22 @@ func (r *diffGridRenderer) MinSize() fyne.Size {
 	return fyne.NewSize(cell.Width*minDiffCols, cell.Height*float32(len(r.g.grid.Rows)))
 }
 
-func (r *diffGridRenderer) Refresh()                     { r.g.grid.Refresh() }
-func (r *diffGridRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.g.grid} }
-func (r *diffGridRenderer) Destroy()                     {}
+func (r *diffGridRenderer) Refresh() {
+	r.placeStrikes()
+	for _, l := range r.lines {
+		l.Refresh()
+	}
+	r.g.grid.Refresh()
+}
+
+func (r *diffGridRenderer) Objects() []fyne.CanvasObject {
+	if r.objects == nil {
+		r.placeStrikes()
+	}
+	return r.objects
+}
+
+func (r *diffGridRenderer) Destroy() {}
 
 // NewDiffGrid renders fc's diff, unified and wrapped to its width, from
 // its structured hunks, coloured from the current theme: the git pane's

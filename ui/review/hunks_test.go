@@ -258,6 +258,16 @@ func TestReviewRevertAsksAboutUnsavedEdits(t *testing.T) {
 	if got, _ := m.Get(cs.ID); got.State != changeset.StateApplied {
 		t.Fatalf("state %q after Cancel, want applied", got.State)
 	}
+	v.busy.Wait() // the note, then the reload
+	got, _ := m.Get(cs.ID)
+	last := got.History[len(got.History)-1]
+	const held = "revert held: main.go has unsaved edits"
+	if last.Action != changeset.ActionHeld || !strings.Contains(last.What, held) || last.Who != changeset.ByPerson {
+		t.Fatalf("the history the agent reads ends with %+v, want the held revert", last)
+	}
+	if !strings.Contains(r.history.Text, held) {
+		t.Errorf("the review's history does not show the held revert:\n%s", r.history.Text)
+	}
 }
 
 // TestReviewDoneMeans is issue 15's "done means" through the review: an

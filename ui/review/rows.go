@@ -25,7 +25,12 @@ type diffRow struct {
 	left, right []widget.TextGridCell
 	gutter      int
 	side        bool
+	strike      bool // left is a removed line: its text is struck through
 }
+
+// strike is a run of cells struck through on one wrapped row, [from, to):
+// the text of a removed line, without its numbers or indentation.
+type strike struct{ row, from, to int }
 
 // palette is the colours of a diff, read from the theme: the tints of
 // added and removed lines, stronger tints for the words that changed in
@@ -210,7 +215,7 @@ func unifiedRows(p *palette, syn fileSyntax, h changeset.Hunk) []diffRow {
 		gutter := fmt.Sprintf("%5s %5s %c", lineNo(l.Old), lineNo(l.New), rune(l.Kind))
 		cells := textCells(gutter, p.style(styleKey{bg: bg, dim: true}))
 		cells = append(cells, lineCells(p, l.Text, syn.spans(l), words[i], bg, word)...)
-		rows = append(rows, diffRow{left: cells, gutter: len(gutter)})
+		rows = append(rows, diffRow{left: cells, gutter: len(gutter), strike: l.Kind == changeset.Removed})
 		if l.NoEOL {
 			rows = append(rows, noteRow(p, `\ No newline at end of file`))
 		}
@@ -250,7 +255,7 @@ func sideRows(p *palette, syn fileSyntax, h changeset.Hunk) []diffRow {
 		for j := range max(len(dels), len(adds)) {
 			r := diffRow{gutter: 6, side: true}
 			if j < len(dels) {
-				r.left = side(dels[j])
+				r.left, r.strike = side(dels[j]), true
 			}
 			if j < len(adds) {
 				r.right = side(adds[j])
@@ -275,13 +280,25 @@ func lineNo(n int) string {
 
 // wrapRows lays rows out in cols cells: a long line continues on the next
 // row, indented past its line numbers; side by side, each side takes half
-// the width less a separator. Nothing is cut. Plain logic, any goroutine.
-func wrapRows(rows []diffRow, cols int) []widget.TextGridRow {
+// the width less a separator. Nothing is cut. It also returns where the
+// text of removed lines is struck through. Plain logic, any goroutine.
+func wrapRows(rows []diffRow, cols int) ([]widget.TextGridRow, []strike) {
 	cols = max(cols, 24)
 	var out []widget.TextGridRow
+	var struck []strike
+	mark := func(r diffRow, part int, cells []widget.TextGridCell) {
+		skip := 0
+		if part == 0 {
+			skip = r.gutter
+		}
+		if from, to := textRun(cells, skip); r.strike && from < to {
+			struck = append(struck, strike{row: len(out), from: from, to: to})
+		}
+	}
 	for _, r := range rows {
 		if !r.side {
-			for _, part := range wrapCells(r.left, cols, r.gutter) {
+			for i, part := range wrapCells(r.left, cols, r.gutter) {
+				mark(r, i, part)
 				out = append(out, widget.TextGridRow{Cells: part})
 			}
 			continue
@@ -291,6 +308,7 @@ func wrapRows(rows []diffRow, cols int) []widget.TextGridRow {
 		for i := range max(len(left), len(right)) {
 			var cells []widget.TextGridCell
 			if i < len(left) {
+				mark(r, i, left[i])
 				cells = append(cells, left[i]...)
 			}
 			cells = padCells(cells, half, sideStyle(r.left))
@@ -301,7 +319,21 @@ func wrapRows(rows []diffRow, cols int) []widget.TextGridRow {
 			out = append(out, widget.TextGridRow{Cells: cells})
 		}
 	}
-	return out
+	return out, struck
+}
+
+// textRun is where the text of cells starts and ends past skip cells,
+// leaving out the spaces around it; from == to when there is none.
+func textRun(cells []widget.TextGridCell, skip int) (from, to int) {
+	for i := skip; i < len(cells); i++ {
+		if cells[i].Rune != ' ' {
+			if to == 0 {
+				from = i
+			}
+			to = i + 1
+		}
+	}
+	return from, to
 }
 
 // sideStyle is the style a side's padding continues with: its tint.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -76,7 +77,7 @@ func TestWrapRowsNeverCut(t *testing.T) {
 	}{{"unified", unifiedRows(p, syn, h)}, {"side by side", sideRows(p, syn, h)}} {
 		for _, cols := range []int{30, 80, 200} {
 			t.Run(tt.name, func(t *testing.T) {
-				out := wrapRows(tt.rows, cols)
+				out, _ := wrapRows(tt.rows, cols)
 				var all strings.Builder
 				for _, r := range out {
 					if len(r.Cells) > cols {
@@ -174,5 +175,60 @@ func TestDiffGridWrapsToItsWidth(t *testing.T) {
 	}
 	if w := g.MinSize().Width; w > cell.Width*minDiffCols+1 {
 		t.Errorf("MinSize width %v asks for more than %d cells", w, minDiffCols)
+	}
+}
+
+// TestRemovedLinesAreStruckThrough: the text of a removed line, and only
+// of removed lines, is struck through, without its numbers or its
+// indentation, on every row it wraps to, unified and side by side (where
+// it is the left side); the grid draws a line over each. A rejected hunk,
+// drawn plain, strikes nothing.
+func TestRemovedLinesAreStruckThrough(t *testing.T) {
+	test.NewTempApp(t)
+	long := strings.Repeat("abcdefghij", 8)
+	fc := changeset.FileChange{Path: "x.go", Action: changeset.ActionReplace, BaseExists: true,
+		Base: "package x\n\n\treturn 1\nvar s = \"" + long + "\"\n", New: "package x\n\n\treturn 2\n"}
+	p, syn := newPalette(), newFileSyntax(fc)
+	h := changeset.Hunks(fc)[0]
+	for _, tt := range []struct {
+		name string
+		rows []diffRow
+	}{{"unified", unifiedRows(p, syn, h)}, {"side by side", sideRows(p, syn, h)}} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, strikes := wrapRows(tt.rows, 60)
+			var struck strings.Builder
+			for _, s := range strikes {
+				text := cellsText(out[s.row].Cells[s.from:s.to])
+				if strings.HasPrefix(text, " ") || strings.HasSuffix(text, " ") || strings.ContainsAny(text, "│-+") {
+					t.Errorf("row %d strikes %q: more than the removed text", s.row, text)
+				}
+				if tt.name == "side by side" && s.to > (60-3)/2 {
+					t.Errorf("row %d strikes into the new side (cells %d-%d)", s.row, s.from, s.to)
+				}
+				struck.WriteString(text)
+			}
+			if got, want := struck.String(), `return1vars="`+long+`"`; strings.ReplaceAll(got, " ", "") != want {
+				t.Errorf("struck through %q, want the removed lines' text %q", got, want)
+			}
+			if len(strikes) < 3 {
+				t.Errorf("%d strikes; the long removed line wraps and each of its rows is struck", len(strikes))
+			}
+
+			g := newDiffGridOf(tt.rows, 60)
+			w := test.NewWindow(g)
+			defer w.Close()
+			lines := 0
+			for _, o := range test.WidgetRenderer(g).Objects() {
+				if _, ok := o.(*canvas.Line); ok {
+					lines++
+				}
+			}
+			if lines != len(g.strikes) || lines < len(strikes) {
+				t.Errorf("the grid draws %d lines for %d strikes (%d at 60 columns)", lines, len(g.strikes), len(strikes))
+			}
+			if _, none := wrapRows(dimRows(p, tt.rows), 60); len(none) != 0 {
+				t.Errorf("a rejected hunk strikes %d rows", len(none))
+			}
+		})
 	}
 }
