@@ -71,13 +71,7 @@ func TestGoplsInTheWindow(t *testing.T) {
 	time.Sleep(500 * time.Millisecond) // let the frame paint
 	before := redPixels(t, w.screenshot(t, "gopls-before"))
 
-	xdo := func(args ...string) {
-		cmd := exec.Command("xdotool", args...)
-		cmd.Env = append(os.Environ(), "DISPLAY="+w.display)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("xdotool %v: %v\n%s", args, err, out)
-		}
-	}
+	xdo := w.xdo(t)
 	xdo("search", "--sync", "--onlyvisible", "--name", "^Trestle", "windowfocus", "--sync")
 	xdo("key", "End")
 	xdo("type", "--delay", "30", " + undefinedVar")

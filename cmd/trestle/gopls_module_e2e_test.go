@@ -100,17 +100,6 @@ func squiggleAt(t *testing.T, path string) (x, y int, ok bool) {
 	return bestXs[len(bestXs)/2], bestY - 7, true
 }
 
-func xdoIn(t *testing.T, w *window) func(args ...string) {
-	return func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("xdotool", args...)
-		cmd.Env = append(os.Environ(), "DISPLAY="+w.display)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("xdotool %v: %v\n%s", args, err, out)
-		}
-	}
-}
-
 // TestGoplsOnBbolt: issue 14's "done means" on go.etcd.io/bbolt.
 func TestGoplsOnBbolt(t *testing.T) {
 	needGoplsAndXdotool(t)
@@ -167,7 +156,7 @@ func TestGoplsOnBbolt(t *testing.T) {
 	}
 	time.Sleep(500 * time.Millisecond) // let the frame paint
 	before := redPixels(t, w.screenshot(t, "bbolt-before"))
-	xdo := xdoIn(t, w)
+	xdo := w.xdo(t)
 	xdo("search", "--sync", "--onlyvisible", "--name", "^Trestle", "windowfocus", "--sync")
 	xdo("key", "End", "Return")
 	xdo("type", "--delay", "30", `var _ int = "not an int"`)
