@@ -54,6 +54,18 @@ w.Close()
 seen`
 }
 
+// realModuleManager is a native evaluator on a copy of module mod from the
+// module cache, closed by cleanup.
+func realModuleManager(t *testing.T, mod string) *Manager {
+	t.Helper()
+	m := NewManager(ManagerOptions{
+		Root: testfix.CopyModule(t, mod), Module: mod, WorkerCommand: testWorkerCommand,
+		Native: true, CacheDir: evaltest.CacheDir(), BuildWait: 10 * time.Minute,
+	})
+	t.Cleanup(m.Close)
+	return m
+}
+
 // TestOpenedOnRealModules opens the evaluator on copies of bbolt and
 // fsnotify themselves (the issue's first report: `import "unsafe" error`
 // from both): the module's own package, which uses unsafe and x/sys, is
@@ -69,12 +81,7 @@ func TestOpenedOnRealModules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.module, func(t *testing.T) {
-			root := testfix.CopyModule(t, tt.module)
-			m := NewManager(ManagerOptions{
-				Root: root, Module: tt.module, WorkerCommand: testWorkerCommand,
-				Native: true, CacheDir: evaltest.CacheDir(), BuildWait: 10 * time.Minute,
-			})
-			t.Cleanup(m.Close)
+			m := realModuleManager(t, tt.module)
 			mustEval(t, m, "", "import (\n\"fmt\"\n\"os\"\n\"path/filepath\"\n\"time\"\n)")
 			ctx, cancel := context.WithTimeout(context.Background(), 11*time.Minute)
 			defer cancel()
@@ -100,12 +107,7 @@ func TestUninterpretablePackageIsCompiledIn(t *testing.T) {
 		t.Skip("builds native workers")
 	}
 	const mod = "github.com/dlclark/regexp2"
-	root := testfix.CopyModule(t, mod)
-	m := NewManager(ManagerOptions{
-		Root: root, Module: mod, WorkerCommand: testWorkerCommand,
-		Native: true, CacheDir: evaltest.CacheDir(), BuildWait: 10 * time.Minute,
-	})
-	t.Cleanup(m.Close)
+	m := realModuleManager(t, mod)
 	ctx, cancel := context.WithTimeout(context.Background(), 11*time.Minute)
 	defer cancel()
 	code := "import \"" + mod + "/syntax\"\ntree, err := syntax.Parse(\"a+b\", 0)\nerr == nil && tree != nil"
@@ -151,12 +153,7 @@ func TestInterpreterTroubleIsCompiledIn(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.module, func(t *testing.T) {
-			root := testfix.CopyModule(t, tt.module)
-			m := NewManager(ManagerOptions{
-				Root: root, Module: tt.module, WorkerCommand: testWorkerCommand,
-				Native: true, CacheDir: evaltest.CacheDir(), BuildWait: 10 * time.Minute,
-			})
-			t.Cleanup(m.Close)
+			m := realModuleManager(t, tt.module)
 			ctx, cancel := context.WithTimeout(context.Background(), 11*time.Minute)
 			defer cancel()
 			var res Result
