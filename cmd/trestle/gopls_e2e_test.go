@@ -34,15 +34,7 @@ func needGoplsAndXdotool(t *testing.T) {
 // an editor showing plain Go.
 func redPixels(t *testing.T, path string) int {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, _, err := image.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := loadImage(t, path)
 	n := 0
 	b := img.Bounds()
 	for y := b.Min.Y; y < b.Max.Y; y++ {
@@ -154,19 +146,7 @@ func TestGoplsInTheWindow(t *testing.T) {
 // changedPixels counts the pixels inside r that differ between two screenshots.
 func changedPixels(t *testing.T, a, b string, r image.Rectangle) int {
 	t.Helper()
-	load := func(path string) image.Image {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		img, _, err := image.Decode(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return img
-	}
-	ia, ib := load(a), load(b)
+	ia, ib := loadImage(t, a), loadImage(t, b)
 	n := 0
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		for x := r.Min.X; x < r.Max.X; x++ {

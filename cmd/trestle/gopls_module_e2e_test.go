@@ -70,15 +70,7 @@ func lineOf(t *testing.T, file, s string) int {
 // screenshot (the squiggle; the gutter mark is a small dot).
 func squiggleAt(t *testing.T, path string) (x, y int, ok bool) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, _, err := image.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := loadImage(t, path)
 	b := img.Bounds()
 	best, bestY, bestXs := 0, 0, []int(nil)
 	for yy := b.Min.Y; yy < b.Max.Y; yy++ {
