@@ -216,13 +216,13 @@ func (w *openRecorder) Buffer(context.Context, project.Path) (string, bool, bool
 	return "", false, false, nil
 }
 
-func (w *openRecorder) Open(_ context.Context, rel string, _ int) error {
-	w.record(rel)
+func (w *openRecorder) Open(_ context.Context, path project.Path, _ int) error {
+	w.record(path.Rel())
 	return nil
 }
 
-func (w *openRecorder) SelectRange(_ context.Context, rel string, _, _, _, _ int) error {
-	w.record(rel)
+func (w *openRecorder) SelectRange(_ context.Context, path project.Path, _, _, _, _ int) error {
+	w.record(path.Rel())
 	return nil
 }
 

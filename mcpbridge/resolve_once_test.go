@@ -7,10 +7,12 @@ import (
 	"trestle/app/changeset"
 )
 
-// TestToolsResolveAPathOnce holds trestle_read and trestle_change_set_propose
-// to one resolution of the path they are given, headless and with a window
-// (before: read 2, propose 2 per file). The path is confined once and the
-// confined value is what the reader and the change set use.
+// TestToolsResolveAPathOnce holds trestle_read, trestle_change_set_propose
+// and trestle_open to one resolution of the path they are given, headless
+// and with a window (before: read 2, propose 2 per file). The path is
+// confined once and the confined value is what the reader, the change set
+// and the window use (ui's TestWindowOpenDoesNotResolveAgain holds the
+// real window to none of its own; before, it resolved the name again).
 func TestToolsResolveAPathOnce(t *testing.T) {
 	srv, _ := changeSetServer(t)
 	ctx := context.Background()
@@ -27,6 +29,17 @@ func TestToolsResolveAPathOnce(t *testing.T) {
 			}
 			if n := p.Resolutions() - before; n != 1 {
 				t.Errorf("window %v: trestle_read %s resolved its path %d times, want once", window, rel, n)
+			}
+		}
+		if window {
+			for _, args := range []openParams{{Path: "main.go", Line: 1}, {Path: "main.go", Line: 1, EndLine: 1}} {
+				before := p.Resolutions()
+				if res := srv.open(ctx, args); res.IsError {
+					t.Fatalf("open %+v: %s", args, textOf(res))
+				}
+				if n := p.Resolutions() - before; n != 1 {
+					t.Errorf("trestle_open %+v resolved its path %d times, want once", args, n)
+				}
 			}
 		}
 		before := p.Resolutions()

@@ -24,7 +24,7 @@ type shownWindow struct{ definitionsOnly }
 func (shownWindow) Tabs(context.Context) ([]workbench.Tab, error) {
 	return []workbench.Tab{{Path: "main.go", Active: true, Dirty: true}, {Path: "pkg/util.go"}}, nil
 }
-func (shownWindow) Open(context.Context, string, int) error { return nil }
+func (shownWindow) Open(context.Context, project.Path, int) error { return nil }
 func (shownWindow) Buffer(_ context.Context, cp project.Path) (string, bool, bool, error) {
 	if cp.Rel() == "main.go" {
 		return "package main\n\nfunc main() {\n\tprintln(1 + 1)\n}\n", true, true, nil
@@ -35,7 +35,7 @@ func (shownWindow) Notice(context.Context, string, string) error { return nil }
 func (shownWindow) Selection(context.Context) (workbench.EditorSelection, error) {
 	return workbench.EditorSelection{Path: "main.go", Text: "1 + 1", StartLine: 4, StartCol: 10, EndLine: 4, EndCol: 15}, nil
 }
-func (shownWindow) SelectRange(context.Context, string, int, int, int, int) error { return nil }
+func (shownWindow) SelectRange(context.Context, project.Path, int, int, int, int) error { return nil }
 func (shownWindow) Output(context.Context, string, int) (string, error) {
 	return "$ go test ./...\nok  \texample.com/demo\t0.1s", nil
 }

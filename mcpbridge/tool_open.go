@@ -35,7 +35,7 @@ func (s *Server) openTool() server.ServerTool {
 }
 
 func (s *Server) open(ctx context.Context, p openParams) *mcp.CallToolResult {
-	rel, err := s.projectRel(p.Path)
+	path, err := s.projectPath(p.Path)
 	if err != nil {
 		return failErr(err)
 	}
@@ -46,14 +46,14 @@ func (s *Server) open(ctx context.Context, p openParams) *mcp.CallToolResult {
 		if p.Line == 0 || p.EndLine < p.Line {
 			return fail(stateProblem, "end_line %d needs a line at or before it (line is %d)", p.EndLine, p.Line)
 		}
-		err = s.opts.Window.SelectRange(ctx, rel, p.Line, max(p.Column, 1), p.EndLine, max(p.EndColumn, 1))
+		err = s.opts.Window.SelectRange(ctx, path, p.Line, max(p.Column, 1), p.EndLine, max(p.EndColumn, 1))
 	} else {
-		err = s.opts.Window.Open(ctx, rel, p.Line)
+		err = s.opts.Window.Open(ctx, path, p.Line)
 	}
 	if err != nil {
 		return failErr(err)
 	}
-	at := ""
+	rel, at := path.Rel(), ""
 	if p.Line > 0 {
 		at = fmt.Sprintf(" at line %d", p.Line)
 	}

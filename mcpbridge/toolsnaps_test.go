@@ -31,7 +31,7 @@ type definitionsOnly struct{}
 var errNoWindow = errors.New("no window in this test")
 
 func (definitionsOnly) Tabs(context.Context) ([]workbench.Tab, error) { return nil, errNoWindow }
-func (definitionsOnly) Open(context.Context, string, int) error       { return errNoWindow }
+func (definitionsOnly) Open(context.Context, project.Path, int) error { return errNoWindow }
 func (definitionsOnly) Buffer(context.Context, project.Path) (string, bool, bool, error) {
 	return "", false, false, errNoWindow
 }
@@ -39,7 +39,7 @@ func (definitionsOnly) Notice(context.Context, string, string) error { return er
 func (definitionsOnly) Selection(context.Context) (workbench.EditorSelection, error) {
 	return workbench.EditorSelection{}, errNoWindow
 }
-func (definitionsOnly) SelectRange(context.Context, string, int, int, int, int) error {
+func (definitionsOnly) SelectRange(context.Context, project.Path, int, int, int, int) error {
 	return errNoWindow
 }
 func (definitionsOnly) Output(context.Context, string, int) (string, error) {

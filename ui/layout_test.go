@@ -26,11 +26,11 @@ func TestLayoutIsRestoredOnTheNextStart(t *testing.T) {
 	w.loading.Wait()
 	ctx := context.Background()
 	for _, rel := range []string{"lib/lib.go", "main.go", "go.mod"} {
-		if err := w.Open(ctx, rel, 0); err != nil {
+		if err := w.Open(ctx, resolved(t, w, rel), 0); err != nil {
 			t.Fatal(err)
 		}
 	}
-	w.Open(ctx, "main.go", 0)
+	w.Open(ctx, resolved(t, w, "main.go"), 0)
 	w.treeSplit.SetOffset(0.3)
 	w.Window().Close()
 	if err := w.SaveLayout(); err != nil {

@@ -35,6 +35,15 @@ func loadFile(p *project.Project, name string) (loaded, error) {
 	if err != nil {
 		return loaded{}, err
 	}
+	return loadPath(p, cp)
+}
+
+// loadPath is loadFile for a path already confined: it does not resolve
+// it again.
+func loadPath(p *project.Project, cp project.Path) (loaded, error) {
+	if cp.IsZero() {
+		return loaded{}, fmt.Errorf("open: no path was given: %w", errdefs.ErrInvalid)
+	}
 	abs := cp.Abs()
 	f := loaded{path: p.Rel(abs)}
 	info, err := os.Stat(abs)

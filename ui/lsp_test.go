@@ -84,7 +84,7 @@ func drainUntil(t *testing.T, w *Window, q chan func(), what string, cond func()
 
 func openGoEditor(t *testing.T, w *Window, rel string) *editor.Editor {
 	t.Helper()
-	if err := w.Open(context.Background(), rel, 0); err != nil {
+	if err := w.Open(context.Background(), resolved(t, w, rel), 0); err != nil {
 		t.Fatal(err)
 	}
 	e := w.tabs.find(rel).view

@@ -41,6 +41,18 @@ const askArm = 700 * time.Millisecond
 // turn (up to AskBound), so dialogs never stack under the pointer. Safe for
 // concurrent use from any goroutine except the main one.
 func (w *Window) Ask(ctx context.Context, req permission.Request) (permission.Decision, error) {
+	return askModal(ctx, w, permission.Deny, func(answer chan<- permission.Decision) dialog.Dialog {
+		return w.showAsk(req, answer)
+	})
+}
+
+// askModal shows the dialog show builds (on the main goroutine) when it is
+// w's turn, and returns the one answer the dialog sends, or none when the
+// turn does not come within AskBound, the answer does not come within
+// AskBound (the dialog is then hidden), or ctx ends. One such dialog
+// shows at a time per window. Safe for concurrent use from any goroutine
+// except the main one.
+func askModal[T any](ctx context.Context, w *Window, none T, show func(answer chan<- T) dialog.Dialog) (T, error) {
 	turn := w.askTurn()
 	wait := time.NewTimer(AskBound)
 	defer wait.Stop()
@@ -48,26 +60,25 @@ func (w *Window) Ask(ctx context.Context, req permission.Request) (permission.De
 	case turn <- struct{}{}:
 		defer func() { <-turn }()
 	case <-wait.C:
-		return permission.Deny, nil
+		return none, nil
 	case <-ctx.Done():
-		return permission.Deny, nil
+		return none, nil
 	}
-	answer := make(chan permission.Decision, 1)
+	answer := make(chan T, 1)
 	var d dialog.Dialog
-	err := Call(ctx, 0, func() { d = w.showAsk(req, answer) })
-	if err != nil {
-		return permission.Deny, err
+	if err := Call(ctx, 0, func() { d = show(answer) }); err != nil {
+		return none, err
 	}
 	timer := time.NewTimer(AskBound)
 	defer timer.Stop()
 	select {
-	case dec := <-answer:
-		return dec, nil
+	case a := <-answer:
+		return a, nil
 	case <-timer.C:
 	case <-ctx.Done():
 	}
 	fyne.Do(d.Hide)
-	return permission.Deny, nil
+	return none, nil
 }
 
 // askTurns holds each window's turn to show a permission dialog.

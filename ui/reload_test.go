@@ -146,7 +146,7 @@ func TestStatusShowsCaret(t *testing.T) {
 	if got := w.status.cursor.Text; got != "Ln 5, Col 3" {
 		t.Errorf("status cursor = %q, want Ln 5, Col 3", got)
 	}
-	if err := w.Open(context.Background(), "go.mod", 0); err != nil {
+	if err := w.Open(context.Background(), resolved(t, w, "go.mod"), 0); err != nil {
 		t.Fatal(err)
 	}
 	if got := w.status.cursor.Text; got != "Ln 1, Col 1" {

@@ -73,7 +73,7 @@ func readProject(t *testing.T, w *Window, rel string) string {
 // the new text, saved.
 func TestReviewApplyShowsTheNewTextInItsTab(t *testing.T) {
 	w, m := newChangesWindow(t)
-	if err := w.Open(context.Background(), "main.go", 0); err != nil {
+	if err := w.Open(context.Background(), resolved(t, w, "main.go"), 0); err != nil {
 		t.Fatal(err)
 	}
 	cs := proposeMain(t, w, m)
@@ -92,7 +92,7 @@ func TestReviewApplyShowsTheNewTextInItsTab(t *testing.T) {
 
 func TestChangeSetsStaleWhenTheEditorBufferChanges(t *testing.T) {
 	w, m := newChangesWindow(t)
-	if err := w.Open(context.Background(), "main.go", 0); err != nil {
+	if err := w.Open(context.Background(), resolved(t, w, "main.go"), 0); err != nil {
 		t.Fatal(err)
 	}
 	cs := proposeMain(t, w, m)
@@ -120,7 +120,7 @@ func TestChangeSetsStaleWhenTheEditorBufferChanges(t *testing.T) {
 func TestCurrentTextPrefersTheEditor(t *testing.T) {
 	w, _ := newChangesWindow(t)
 	ctx := context.Background()
-	if err := w.Open(ctx, "main.go", 0); err != nil {
+	if err := w.Open(ctx, resolved(t, w, "main.go"), 0); err != nil {
 		t.Fatal(err)
 	}
 	w.tabs.find("main.go").view.Buffer().Insert(textbuf.Pos{}, "// edited\n")
@@ -164,7 +164,7 @@ func typeInto(t *testing.T, w *Window, rel, text string) {
 // Apply saves with the person's consent, then applies.
 func TestReviewNeverWritesUnsavedEditsBehindTheirBack(t *testing.T) {
 	w, m := newChangesWindow(t)
-	if err := w.Open(context.Background(), "main.go", 0); err != nil {
+	if err := w.Open(context.Background(), resolved(t, w, "main.go"), 0); err != nil {
 		t.Fatal(err)
 	}
 	typeInto(t, w, "main.go", "// mine, unsaved\n")
@@ -262,7 +262,7 @@ func tapOverlayButton(t *testing.T, w *Window, text string) {
 // once; then the strip goes and the editor shows the new text.
 func TestReviewInlineInTheFileTab(t *testing.T) {
 	w, m := newChangesWindow(t)
-	if err := w.Open(context.Background(), "main.go", 0); err != nil {
+	if err := w.Open(context.Background(), resolved(t, w, "main.go"), 0); err != nil {
 		t.Fatal(err)
 	}
 	cs := proposeMain(t, w, m)
@@ -322,7 +322,7 @@ func tapIn(t *testing.T, o fyne.CanvasObject, text string) {
 // pass over it, and closing it closes it.
 func TestReviewTabIsNotAFile(t *testing.T) {
 	w, m := newChangesWindow(t)
-	if err := w.Open(context.Background(), "main.go", 0); err != nil {
+	if err := w.Open(context.Background(), resolved(t, w, "main.go"), 0); err != nil {
 		t.Fatal(err)
 	}
 	cs := proposeMain(t, w, m)
@@ -349,7 +349,7 @@ func TestReviewTabIsNotAFile(t *testing.T) {
 // editor alone.
 func TestReviewInlineReject(t *testing.T) {
 	w, m := newChangesWindow(t)
-	if err := w.Open(context.Background(), "main.go", 0); err != nil {
+	if err := w.Open(context.Background(), resolved(t, w, "main.go"), 0); err != nil {
 		t.Fatal(err)
 	}
 	cs := proposeMain(t, w, m)
@@ -375,7 +375,7 @@ func TestReviewInlineReject(t *testing.T) {
 func TestProposalDoesNotTakeTheEditor(t *testing.T) {
 	w, m := newChangesWindow(t)
 	startChanges(t, w, m)
-	if err := w.Open(context.Background(), "main.go", 0); err != nil {
+	if err := w.Open(context.Background(), resolved(t, w, "main.go"), 0); err != nil {
 		t.Fatal(err)
 	}
 	page := w.tabs.find("main.go").view.Page()

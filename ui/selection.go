@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"trestle/app/errdefs"
+	"trestle/app/project"
 	"trestle/app/textbuf"
 	"trestle/app/workbench"
 )
@@ -30,8 +31,8 @@ func (w *Window) Selection(ctx context.Context) (workbench.EditorSelection, erro
 // text), scrolling the selection into view. Errors are those of Open, and
 // errdefs.ErrInvalid for a file shown as a notice. Safe for concurrent use;
 // busy after DefaultCallBound.
-func (w *Window) SelectRange(ctx context.Context, rel string, startLine, startCol, endLine, endCol int) error {
-	f, err := loadFile(w.project, rel)
+func (w *Window) SelectRange(ctx context.Context, path project.Path, startLine, startCol, endLine, endCol int) error {
+	f, err := loadPath(w.project, path)
 	if err != nil {
 		return err
 	}

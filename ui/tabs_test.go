@@ -64,7 +64,7 @@ func TestSaveFileReadOnlyFolder(t *testing.T) {
 // openEditor opens rel in w and returns its editor, laid out.
 func openEditor(t *testing.T, w *Window, rel string) *editor.Editor {
 	t.Helper()
-	if err := w.Open(context.Background(), rel, 0); err != nil {
+	if err := w.Open(context.Background(), resolved(t, w, rel), 0); err != nil {
 		t.Fatal(err)
 	}
 	w.Window().Resize(fyne.NewSize(900, 600))
@@ -106,7 +106,7 @@ func TestWindowSelection(t *testing.T) {
 	if _, err := w.Selection(context.Background()); err == nil {
 		t.Error("Selection with no editor: no error")
 	}
-	if err := w.SelectRange(context.Background(), "main.go", 5, 6, 5, 10); err != nil {
+	if err := w.SelectRange(context.Background(), resolved(t, w, "main.go"), 5, 6, 5, 10); err != nil {
 		t.Fatal(err)
 	}
 	sel, err := w.Selection(context.Background())

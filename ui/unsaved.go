@@ -138,35 +138,9 @@ func (w *Window) awaitSaved(ctx context.Context, saved <-chan bool, files []stri
 // waits for the answer, as Ask waits for a permission: one question at a
 // time with the permission dialogs, at most AskBound.
 func (w *Window) askUnsaved(ctx context.Context, client, command string, files []string) (unsavedChoice, error) {
-	turn := w.askTurn()
-	wait := time.NewTimer(AskBound)
-	defer wait.Stop()
-	select {
-	case turn <- struct{}{}:
-		defer func() { <-turn }()
-	case <-wait.C:
-		return unsavedCancel, nil
-	case <-ctx.Done():
-		return unsavedCancel, nil
-	}
-	answer := make(chan unsavedChoice, 1)
-	var d dialog.Dialog
-	err := Call(ctx, 0, func() {
-		d = w.showUnsaved(client, command, files, func(c unsavedChoice) { answer <- c })
+	return askModal(ctx, w, unsavedCancel, func(answer chan<- unsavedChoice) dialog.Dialog {
+		return w.showUnsaved(client, command, files, func(c unsavedChoice) { answer <- c })
 	})
-	if err != nil {
-		return unsavedCancel, err
-	}
-	timer := time.NewTimer(AskBound)
-	defer timer.Stop()
-	select {
-	case c := <-answer:
-		return c, nil
-	case <-timer.C:
-	case <-ctx.Done():
-	}
-	fyne.Do(d.Hide)
-	return unsavedCancel, nil
 }
 
 // showUnsaved asks who (the person or an agent) wants to run what while

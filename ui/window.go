@@ -209,13 +209,13 @@ func (w *Window) Tabs(ctx context.Context) ([]workbench.Tab, error) {
 	return CallValue(ctx, 0, w.tabs.list)
 }
 
-// Open opens rel in a tab, or focuses its tab, and when line > 0 scrolls
-// to that line and highlights it. The file is read before the main-thread
-// call. A path outside the project, a missing file and a folder are errors
-// wrapping errdefs.ErrOutside, errdefs.ErrNotFound and errdefs.ErrInvalid. Safe for
-// concurrent use; busy after DefaultCallBound.
-func (w *Window) Open(ctx context.Context, rel string, line int) error {
-	f, err := loadFile(w.project, rel)
+// Open opens path in a tab, or focuses its tab, and when line > 0 scrolls
+// to that line and highlights it. path is already confined; it is not
+// resolved again. The file is read before the main-thread call. A missing
+// file and a folder are errors wrapping errdefs.ErrNotFound and
+// errdefs.ErrInvalid. Safe for concurrent use; busy after DefaultCallBound.
+func (w *Window) Open(ctx context.Context, path project.Path, line int) error {
+	f, err := loadPath(w.project, path)
 	if err != nil {
 		return err
 	}

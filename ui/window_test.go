@@ -12,6 +12,7 @@ import (
 
 	"trestle/app/errdefs"
 	"trestle/app/permission"
+	"trestle/app/project"
 	"trestle/app/store"
 	"trestle/app/workbench"
 )
@@ -82,7 +83,7 @@ func TestWindowOpen(t *testing.T) {
 		t.Error("the empty tab area shows no hint")
 	}
 
-	if err := w.Open(ctx, "main.go", 3); err != nil {
+	if err := w.Open(ctx, resolved(t, w, "main.go"), 3); err != nil {
 		t.Fatalf("Open main.go: %v", err)
 	}
 	want := []workbench.Tab{{Path: "main.go", Active: true}}
@@ -96,14 +97,14 @@ func TestWindowOpen(t *testing.T) {
 		t.Errorf("caret on line %d, want 3", view.Caret().Line+1)
 	}
 
-	if err := w.Open(ctx, "main.go", 0); err != nil {
+	if err := w.Open(ctx, resolved(t, w, "main.go"), 0); err != nil {
 		t.Fatalf("Open main.go again: %v", err)
 	}
 	if got := tabs(t, w); !slices.Equal(got, want) {
 		t.Fatalf("after opening again: tabs = %v, want %v", got, want)
 	}
 
-	if err := w.Open(ctx, "lib/lib.go", 0); err != nil {
+	if err := w.Open(ctx, resolved(t, w, "lib/lib.go"), 0); err != nil {
 		t.Fatalf("Open lib/lib.go: %v", err)
 	}
 	want = []workbench.Tab{{Path: "main.go"}, {Path: "lib/lib.go", Active: true}}
@@ -111,7 +112,7 @@ func TestWindowOpen(t *testing.T) {
 		t.Fatalf("tabs = %v, want %v", got, want)
 	}
 
-	if err := w.Open(ctx, "main.go", 0); err != nil {
+	if err := w.Open(ctx, resolved(t, w, "main.go"), 0); err != nil {
 		t.Fatal(err)
 	}
 	want = []workbench.Tab{{Path: "main.go", Active: true}, {Path: "lib/lib.go"}}
@@ -124,17 +125,17 @@ func TestWindowOpenErrors(t *testing.T) {
 	w := newTestWindow(t)
 	tests := []struct {
 		name string
-		rel  string
+		path project.Path
 		want error
 	}{
-		{name: "outside", rel: "../x", want: errdefs.ErrOutside},
-		{name: "missing", rel: "missing.go", want: errdefs.ErrNotFound},
-		{name: "folder", rel: "lib", want: errdefs.ErrInvalid},
+		{name: "no path", path: project.Path{}, want: errdefs.ErrInvalid},
+		{name: "missing", path: resolved(t, w, "missing.go"), want: errdefs.ErrNotFound},
+		{name: "folder", path: resolved(t, w, "lib"), want: errdefs.ErrInvalid},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if err := w.Open(context.Background(), tt.rel, 1); !errors.Is(err, tt.want) {
-				t.Errorf("Open(%q) = %v, want %v", tt.rel, err, tt.want)
+			if err := w.Open(context.Background(), tt.path, 1); !errors.Is(err, tt.want) {
+				t.Errorf("Open(%q) = %v, want %v", tt.path, err, tt.want)
 			}
 		})
 	}
@@ -145,7 +146,7 @@ func TestWindowOpenErrors(t *testing.T) {
 
 func TestWindowOpenBinaryShowsNotice(t *testing.T) {
 	w := newTestWindow(t)
-	if err := w.Open(context.Background(), "data/x.bin", 0); err != nil {
+	if err := w.Open(context.Background(), resolved(t, w, "data/x.bin"), 0); err != nil {
 		t.Fatal(err)
 	}
 	if tab := w.tabs.find("data/x.bin"); tab == nil || tab.view != nil {
@@ -163,7 +164,7 @@ func TestWindowBuffer(t *testing.T) {
 	if _, open, _, err := w.Buffer(ctx, resolved(t, w, "main.go")); err != nil || open {
 		t.Fatalf("Buffer before Open: open = %v, err = %v", open, err)
 	}
-	if err := w.Open(ctx, "main.go", 0); err != nil {
+	if err := w.Open(ctx, resolved(t, w, "main.go"), 0); err != nil {
 		t.Fatal(err)
 	}
 	text, open, dirty, err := w.Buffer(ctx, resolved(t, w, "./main.go"))
@@ -178,7 +179,7 @@ func TestWindowBuffer(t *testing.T) {
 
 func TestWindowCloseTab(t *testing.T) {
 	w := newTestWindow(t)
-	if err := w.Open(context.Background(), "main.go", 0); err != nil {
+	if err := w.Open(context.Background(), resolved(t, w, "main.go"), 0); err != nil {
 		t.Fatal(err)
 	}
 	w.tabs.docs.CloseIntercept = nil
@@ -242,7 +243,7 @@ func TestNewTakesEveryOption(t *testing.T) {
 	if w.Window().MainMenu() == nil || w.actions.Version != "v9" {
 		t.Error("New did not install the actions (no main menu)")
 	}
-	if err := w.Open(context.Background(), "main.go", 0); err != nil {
+	if err := w.Open(context.Background(), resolved(t, w, "main.go"), 0); err != nil {
 		t.Fatal(err)
 	}
 	if e := w.tabs.find("main.go").view; e.TabWidth() != 8 {

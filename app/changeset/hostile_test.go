@@ -11,6 +11,7 @@ import (
 
 	"trestle/app/errdefs"
 	"trestle/app/project"
+	"trestle/internal/testfix"
 )
 
 // outsideTwin is a folder outside the project holding the same a/ files as
@@ -18,13 +19,7 @@ import (
 func outsideTwin(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
-	for name, text := range files {
-		abs := filepath.Join(dir, filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(abs), 0o755)
-		if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testfix.WriteFiles(t, dir, files)
 	return dir
 }
 

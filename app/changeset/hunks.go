@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
+
+	"trestle/app/linediff"
 )
 
 // LineKind says what a diff line is.
@@ -75,7 +77,7 @@ type plannedHunk struct {
 
 // planHunks computes the hunks from base to new.
 func planHunks(base, new string) []plannedHunk {
-	edits := lineEdits(base, new)
+	edits := linediff.Edits(base, new)
 	if len(edits) == 0 {
 		return nil
 	}
@@ -149,21 +151,7 @@ func (h *plannedHunk) add(kind LineKind, line string, old, new int) {
 // splitText splits text into lines, each with its newline (the last
 // maybe without), and returns the offset where each line starts followed
 // by len(text).
-func splitText(text string) ([]string, []int) {
-	var lines []string
-	offsets := []int{0}
-	for start := 0; start < len(text); {
-		i := strings.IndexByte(text[start:], '\n')
-		end := len(text)
-		if i >= 0 {
-			end = start + i + 1
-		}
-		lines = append(lines, text[start:end])
-		offsets = append(offsets, end)
-		start = end
-	}
-	return lines, offsets
-}
+func splitText(text string) ([]string, []int) { return linediff.Split(text) }
 
 // compose returns base with the edits of the hunks accept takes.
 func compose(base string, hunks []plannedHunk, accept func(n int) bool) string {

@@ -4,43 +4,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/aymanbagabas/go-udiff"
+	"trestle/internal/testfix"
 )
-
-// bigGoFile is a generated Go file of n lines, like real code: many
-// lines repeat ("}", "", "\treturn nil") and the rest differ.
-func bigGoFile(n int) []string {
-	lines := make([]string, 0, n)
-	for i := 0; len(lines) < n; i++ {
-		lines = append(lines,
-			fmt.Sprintf("func f%d(x int) error {\n", i),
-			fmt.Sprintf("\ty := x * %d\n", i),
-			"\tif y < 0 {\n",
-			"\t\treturn nil\n",
-			"\t}\n",
-			fmt.Sprintf("\treturn check(y, %d)\n", i),
-			"}\n",
-			"\n")
-	}
-	return lines[:n]
-}
-
-// scatter changes every step-th line of lines (from the line at first),
-// count times, and returns the new text and the 1-based changed lines.
-func scatter(lines []string, first, step, count int) (string, []int) {
-	out := append([]string(nil), lines...)
-	var at []int
-	for i := range count {
-		k := first + i*step
-		out[k] = strings.TrimSuffix(out[k], "\n") + " // changed\n"
-		at = append(at, k+1)
-	}
-	return strings.Join(out, ""), at
-}
 
 // checkOneHunkEach checks hunks has one hunk per changed line, each
 // removing exactly that line and adding one, with at most the context
@@ -72,8 +40,8 @@ func checkOneHunkEach(t *testing.T, hunks []Hunk, changed []int) {
 // on large inputs: a 10,000-line file with 100 separate one-line changes
 // must give 100 small hunks, not a few that each cover thousands of lines.
 func TestHunksOfALargeFileStayFine(t *testing.T) {
-	lines := bigGoFile(10_000)
-	new, changed := scatter(lines, 37, 99, 100)
+	lines := testfix.GoLines(10_000)
+	new, changed := testfix.Scatter(lines, 37, 99, 100)
 	fc := FileChange{Path: "big.go", Action: ActionReplace, BaseExists: true, Base: strings.Join(lines, ""), New: new}
 	checkOneHunkEach(t, Hunks(fc), changed)
 	checkDiffIsHunks(t, fc)
@@ -103,7 +71,7 @@ func TestHunksOfARealFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines, _ := splitText(string(data))
-	new, changed := scatter(lines, 11, len(lines)/60, 60)
+	new, changed := testfix.Scatter(lines, 11, len(lines)/60, 60)
 	fc := FileChange{Path: "server.go", Action: ActionReplace, BaseExists: true, Base: string(data), New: new}
 	checkOneHunkEach(t, Hunks(fc), changed)
 
@@ -163,52 +131,5 @@ func checkComposes(t *testing.T, fc FileChange) {
 	}
 	if got := compose(fc.Base, plans, func(int) bool { return false }); got != fc.Base {
 		t.Fatalf("no hunk does not give the base")
-	}
-}
-
-// TestLineDiffFallsBackWhenTooCostly checks the bound on the exact diff:
-// two unrelated texts of the same few common lines (the worst case for
-// Myers) fall back to go-udiff's bounded diff, and the hunks still give
-// the new text and the base; the other large cases stay exact.
-func TestLineDiffFallsBackWhenTooCostly(t *testing.T) {
-	for _, c := range diffCases() {
-		t.Run(c.name, func(t *testing.T) {
-			_, exact := exactLineEdits(c.base, c.new, maxDiffWork)
-			if want := !(c.name == "shuffled"); exact != want {
-				t.Fatalf("exact diff %v, want %v", exact, want)
-			}
-			if !exact && !reflect.DeepEqual(lineEdits(c.base, c.new), udiff.Lines(c.base, c.new)) {
-				t.Fatalf("the fallback is not go-udiff's diff")
-			}
-			checkComposes(t, FileChange{Path: "f.go", Action: ActionReplace, BaseExists: true, Base: c.base, New: c.new})
-		})
-	}
-}
-
-// TestMyersWithinIsTheDistance checks the cost check against a textbook
-// LCS over random small texts: with an unbounded budget it finds every
-// distance, and with a budget below the diagonals a distance needs it
-// says no.
-func TestMyersWithinIsTheDistance(t *testing.T) {
-	rng := rand.New(rand.NewPCG(23, 8))
-	runes := func() ([]rune, []string) {
-		var rs []rune
-		var ls []string
-		for range rng.IntN(30) {
-			r := rune('a' + rng.IntN(4))
-			rs, ls = append(rs, r), append(ls, string(r))
-		}
-		return rs, ls
-	}
-	for i := range 3000 {
-		a, al := runes()
-		b, bl := runes()
-		d := len(a) + len(b) - 2*lcsLen(al, bl)
-		if !myersWithin(a, b, 1<<30) {
-			t.Fatalf("case %d: %q %q: no distance found", i, string(a), string(b))
-		}
-		if d > 0 && myersWithin(a, b, d*d/4-1) {
-			t.Fatalf("case %d: %q %q at distance %d found within %d steps", i, string(a), string(b), d, d*d/4-1)
-		}
 	}
 }

@@ -6,6 +6,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"trestle/app/linediff"
+	"trestle/internal/testfix"
 )
 
 func TestHunksNumbersAndLines(t *testing.T) {
@@ -97,7 +100,7 @@ func TestHunksAreAMinimalDiff(t *testing.T) {
 		setHunkStats(&fc)
 		a, _ := splitText(fc.Base)
 		b, _ := splitText(fc.New)
-		if want := len(a) + len(b) - 2*lcsLen(a, b); fc.Added+fc.Removed != want {
+		if want := len(a) + len(b) - 2*testfix.LCSLen(a, b); fc.Added+fc.Removed != want {
 			t.Fatalf("case %d: base %q new %q: +%d -%d, a minimal diff changes %d lines", i, fc.Base, fc.New, fc.Added, fc.Removed, want)
 		}
 		if added, removed := diffStats(fc.Base, fc.New); fc.Added != added || fc.Removed != removed {
@@ -175,27 +178,10 @@ func patchWith(base []string, hunks []Hunk, accept func(n int) bool) string {
 	return b.String()
 }
 
-// lcsLen is the length of a longest common subsequence of a and b, by
-// the textbook dynamic programme.
-func lcsLen(a, b []string) int {
-	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
-	for i := range a {
-		for j := range b {
-			if a[i] == b[j] {
-				cur[j+1] = prev[j] + 1
-			} else {
-				cur[j+1] = max(cur[j], prev[j+1])
-			}
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
 // diffStats counts the lines a line diff from base to new adds and
 // removes, from the edits themselves: what the hunks' counts must match.
 func diffStats(base, new string) (added, removed int) {
-	for _, e := range lineEdits(base, new) {
+	for _, e := range linediff.Edits(base, new) {
 		removed += countLines(base[e.Start:e.End])
 		added += countLines(e.New)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"trestle/app/project"
 	"trestle/app/store"
+	"trestle/internal/testfix"
 )
 
 // killFiles is how many files the killed apply touches: enough that a kill
@@ -34,19 +35,7 @@ func killNew(i int) string { return strings.Replace(killBase(i), "// file", "// 
 // the next apply must work. The last round is not killed.
 func TestKillMidApplyRecoversAtStart(t *testing.T) {
 	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "state.db")
-	files := map[string]string{}
-	for i := range killFiles {
-		files[killName(i)] = killBase(i)
-	}
-	p := newProjectIn(t, dir, files)
-	s, err := store.Open(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var changes []Change
-	for i := range killFiles {
-		changes = append(changes, Change{Action: ActionReplace, Path: killName(i), Content: killNew(i)})
-	}
+	p, s, changes := killProject(t, dir, db)
 	changes = append(changes, Change{Action: ActionCreate, Path: "new/deep/made.go", Content: "package deep\n"})
 	cs, err := NewManager(s, p).Propose(diskReader(p), Proposal{Title: "many", Changes: changes})
 	if err != nil {
@@ -238,19 +227,26 @@ func evenFiles() Selection {
 	return sel
 }
 
-// newProjectIn writes files into dir and opens it as a project.
-func newProjectIn(t *testing.T, dir string, files map[string]string) *project.Project {
+// killProject writes killFiles files into dir and opens it as a project,
+// opens the store at db, and returns the changes that replace each file.
+func killProject(t *testing.T, dir, db string) (*project.Project, *store.Store, []Change) {
 	t.Helper()
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	files := map[string]string{}
+	var changes []Change
+	for i := range killFiles {
+		files[killName(i)] = killBase(i)
+		changes = append(changes, Change{Action: ActionReplace, Path: killName(i), Content: killNew(i)})
 	}
+	testfix.WriteFiles(t, dir, files)
 	p, err := project.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return p
+	s, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, s, changes
 }
 
 // waitForChange polls path until it no longer holds was or 10 s pass
@@ -273,17 +269,7 @@ func waitForChange(path, was string) {
 // again in the next round.
 func TestKillMidPartialApplyRevertAndUndo(t *testing.T) {
 	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "state.db")
-	files := map[string]string{}
-	var changes []Change
-	for i := range killFiles {
-		files[killName(i)] = killBase(i)
-		changes = append(changes, Change{Action: ActionReplace, Path: killName(i), Content: killNew(i)})
-	}
-	p := newProjectIn(t, dir, files)
-	s, err := store.Open(db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, s, changes := killProject(t, dir, db)
 	cs, err := NewManager(s, p).Propose(diskReader(p), Proposal{Title: "many", Changes: changes})
 	if err != nil {
 		t.Fatal(err)
@@ -324,19 +310,7 @@ func TestKillMidPartialApplyRevertAndUndo(t *testing.T) {
 // itself, instead of refusing on files the kill left new.
 func TestKillRecoveredByALiveProcessAtApply(t *testing.T) {
 	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "state.db")
-	files := map[string]string{}
-	for i := range killFiles {
-		files[killName(i)] = killBase(i)
-	}
-	p := newProjectIn(t, dir, files)
-	s, err := store.Open(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var changes []Change
-	for i := range killFiles {
-		changes = append(changes, Change{Action: ActionReplace, Path: killName(i), Content: killNew(i)})
-	}
+	p, s, changes := killProject(t, dir, db)
 	live := NewManager(s, p)
 	cs, err := live.Propose(diskReader(p), Proposal{Title: "many", Changes: changes})
 	if err != nil {

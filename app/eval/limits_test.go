@@ -15,19 +15,8 @@ import (
 	"testing"
 	"time"
 	"trestle/app/errdefs"
+	"trestle/internal/testfix"
 )
-
-// waitFor polls cond until it holds or the deadline passes.
-func waitFor(t *testing.T, what string, d time.Duration, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("gave up waiting for %s after %s", what, d)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
 
 func TestMemoryLimitSaysOutOfMemory(t *testing.T) {
 	if runtime.GOOS != "linux" {
@@ -62,7 +51,7 @@ func TestSetsidChildDiesWithTheWorker(t *testing.T) {
 		t.Fatal(res.Err)
 	}
 	var pid int
-	waitFor(t, "the pid file", 10*time.Second, func() bool {
+	testfix.Wait(t, 10*time.Second, "waiting for the pid file", func() bool {
 		data, _ := os.ReadFile(pidFile)
 		pid, _ = strconv.Atoi(strings.TrimSpace(string(data)))
 		return pid > 0
@@ -73,7 +62,7 @@ func TestSetsidChildDiesWithTheWorker(t *testing.T) {
 	if _, err := m.Eval(context.Background(), "", "for {}", 300*time.Millisecond); !errors.Is(err, ErrDeadline) {
 		t.Fatalf("want the deadline, got %v", err)
 	}
-	waitFor(t, "the detached child to die", 10*time.Second, func() bool {
+	testfix.Wait(t, 10*time.Second, "waiting for the detached child to die", func() bool {
 		return !running(pid)
 	})
 }

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"testing"
 
 	"trestle/app/projconf"
+	"trestle/internal/testfix"
 )
 
 // workerEnv makes the test binary act as an evaluator worker.
@@ -69,15 +69,7 @@ func Special() string { return "special" }
 func newDemo(t testing.TB) string {
 	t.Helper()
 	root := t.TempDir()
-	for name, text := range demoFiles {
-		path := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testfix.WriteFiles(t, root, demoFiles)
 	return root
 }
 
@@ -107,18 +99,4 @@ import (
 // Size is the size of an int, plus calc's answer.
 func Size() int { return int(unsafe.Sizeof(0)) + calc.Add(0, 0) }
 `,
-}
-
-// writeFiles writes files under root.
-func writeFiles(t testing.TB, root string, files map[string]string) {
-	t.Helper()
-	for name, text := range files {
-		path := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"trestle/app/errdefs"
 	"trestle/app/projconf"
+	"trestle/internal/testfix"
 )
 
 // mustEval evaluates and fails the test on an evaluator error.
@@ -240,16 +241,14 @@ func TestCloseKillsWorkers(t *testing.T) {
 // waitState polls Status until sel is in state, for up to 5 s.
 func waitState(t *testing.T, m *Manager, sel string, want State) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
+	testfix.Wait(t, 5*time.Second, fmt.Sprintf("selection %s never reached %s", sel, want), func() bool {
 		for _, st := range m.Status() {
 			if st.Selection == sel && st.State == want {
-				return
+				return true
 			}
 		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatalf("selection %s never reached %s: %+v", sel, want, m.Status())
+		return false
+	})
 }
 
 func TestSetSelectionsAddsAndRemoves(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"trestle/app/eval/evaltest"
+	"trestle/internal/testfix"
 )
 
 // newNativeManager returns a Manager with native workers on a fresh copy
@@ -57,33 +58,8 @@ func TestNativeWorkerLinksTheToolchainAndTheDependencies(t *testing.T) {
 	dir := t.TempDir()
 	tests := []struct{ name, code, value, typ string }{
 		{"modern stdlib", "import \"crypto/sha3\"\nfmt.Sprintf(\"%x\", sha3.Sum256([]byte(\"abc\")))[:8]", `"3a985da7"`, "string"},
-		{"bbolt round trip", `import bolt "go.etcd.io/bbolt"
-db, err := bolt.Open(` + fmt.Sprintf("%q", filepath.Join(dir, "t.db")) + `, 0o600, nil)
-if err != nil { panic(err) }
-var got string
-err = db.Update(func(tx *bolt.Tx) error {
-	b, err := tx.CreateBucketIfNotExists([]byte("b"))
-	if err != nil { return err }
-	if err := b.Put([]byte("k"), []byte("v1")); err != nil { return err }
-	got = string(b.Get([]byte("k")))
-	return nil
-})
-db.Close()
-got + fmt.Sprint(err)`, `"v1<nil>"`, "string"},
-		{"fsnotify event", `import "github.com/fsnotify/fsnotify"
-w, err := fsnotify.NewWatcher()
-if err != nil { panic(err) }
-if err := w.Add(` + fmt.Sprintf("%q", dir) + `); err != nil { panic(err) }
-os.WriteFile(` + fmt.Sprintf("%q", filepath.Join(dir, "new.txt")) + `, []byte("x"), 0o644)
-var seen string
-select {
-case ev := <-w.Events:
-	seen = filepath.Base(ev.Name) + " " + fmt.Sprint(ev.Has(fsnotify.Create))
-case <-time.After(10 * time.Second):
-	seen = "no event"
-}
-w.Close()
-seen`, `"new.txt true"`, "string"},
+		{"bbolt round trip", boltRoundTrip(filepath.Join(dir, "t.db"), "v1"), `"v1<nil>"`, "string"},
+		{"fsnotify event", fsnotifyCreate(dir, "new.txt"), `"new.txt true"`, "string"},
 		{"a dependency's constant (its table's static arrays)", "int(unix.AF_INET) + int(unix.O_RDONLY)", "2", "int"},
 		{"a dependency's variable", "unix.Stdout", "1", "int"},
 		{"a standard library variable", "len(os.Args) > 0", "true", "bool"},
@@ -149,7 +125,7 @@ func TestBuildErrorKeepsThePreviousWorker(t *testing.T) {
 	if err := m.WaitBuild(context.Background(), ""); err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, m.opts.Root, map[string]string{"rawbad/bad.go": "package rawbad\n\nimport \"unsafe\"\n\nvar Size int = unsafe.Sizeof(0)\n"})
+	testfix.WriteFiles(t, m.opts.Root, map[string]string{"rawbad/bad.go": "package rawbad\n\nimport \"unsafe\"\n\nvar Size int = unsafe.Sizeof(0)\n"})
 	failed := make(chan BuildEvent, 1)
 	cancel := m.Subscribe(func(e BuildEvent) {
 		if e.Phase == "failed" {
@@ -228,7 +204,7 @@ func TestCloseCancelsABuild(t *testing.T) {
 		t.Fatal("the build never started")
 	}
 	if runtime.GOOS == "linux" {
-		waitFor(t, "a go command of the build", 2*time.Minute, func() bool {
+		testfix.Wait(t, 2*time.Minute, "waiting for a go command of the build", func() bool {
 			for _, pid := range descendants(os.Getpid()) {
 				comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
 				if c := strings.TrimSpace(string(comm)); c == "go" || c == "compile" || c == "evalgen" {
@@ -245,7 +221,7 @@ func TestCloseCancelsABuild(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("Close waited for the build")
 	}
-	waitFor(t, "the build's processes to end", 10*time.Second, func() bool { return len(descendants(os.Getpid())) == 0 })
+	testfix.Wait(t, 10*time.Second, "waiting for the build's processes to end", func() bool { return len(descendants(os.Getpid())) == 0 })
 }
 
 // TestNoBuildEventsOnceClosed: a build that Close cancels is not reported

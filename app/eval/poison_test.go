@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"trestle/app/projconf"
+	"trestle/internal/testfix"
 )
 
 // TestFailedImportDoesNotPoisonTheWorker: a package that cannot be
@@ -14,7 +15,7 @@ import (
 // "import cycle not allowed".
 func TestFailedImportDoesNotPoisonTheWorker(t *testing.T) {
 	m := newTestManager(t, nil)
-	writeFiles(t, m.opts.Root, rawFiles)
+	testfix.WriteFiles(t, m.opts.Root, rawFiles)
 	mustEval(t, m, "", "before := 41")
 	// The interpreter cannot import it; the compiled path (route.go) may
 	// then run the input instead. Either way the interpreter must live on.

@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,36 +12,58 @@ import (
 
 	"trestle/app/eval/evaltest"
 	"trestle/app/eval/workerbuild"
+	"trestle/internal/testfix"
 )
 
-// copyModule copies a module from the module cache (at the version trestle
-// requires) into a new folder, writable, and returns the folder.
-func copyModule(t *testing.T, path string) string {
+// boltRoundTrip is evaluator input that puts value in a new bbolt file at
+// path, reads it back and closes the file: the value and the error
+// ("v<nil>").
+func boltRoundTrip(path, value string) string {
+	return `import bolt "go.etcd.io/bbolt"
+db, err := bolt.Open(` + fmt.Sprintf("%q", path) + `, 0o600, nil)
+if err != nil { panic(err) }
+var got string
+err = db.Update(func(tx *bolt.Tx) error {
+	b, err := tx.CreateBucketIfNotExists([]byte("b"))
+	if err != nil { return err }
+	if err := b.Put([]byte("k"), []byte(` + fmt.Sprintf("%q", value) + `)); err != nil { return err }
+	got = string(b.Get([]byte("k")))
+	return nil
+})
+db.Close()
+got + fmt.Sprint(err)`
+}
+
+// fsnotifyCreate is evaluator input that watches dir, creates name in it
+// and gives the event's file name and whether it was a Create
+// ("name true"), or "no event" after 10 s.
+func fsnotifyCreate(dir, name string) string {
+	return `import "github.com/fsnotify/fsnotify"
+w, err := fsnotify.NewWatcher()
+if err != nil { panic(err) }
+if err := w.Add(` + fmt.Sprintf("%q", dir) + `); err != nil { panic(err) }
+os.WriteFile(` + fmt.Sprintf("%q", filepath.Join(dir, name)) + `, []byte("x"), 0o644)
+var seen string
+select {
+case ev := <-w.Events:
+	seen = filepath.Base(ev.Name) + " " + fmt.Sprint(ev.Has(fsnotify.Create))
+case <-time.After(10 * time.Second):
+	seen = "no event"
+}
+w.Close()
+seen`
+}
+
+// realModuleManager is a native evaluator on a copy of module mod from the
+// module cache, closed by cleanup.
+func realModuleManager(t *testing.T, mod string) *Manager {
 	t.Helper()
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", path).Output()
-	if err != nil {
-		t.Fatalf("find %s in the module cache: %v", path, err)
-	}
-	src, dst := strings.TrimSpace(string(out)), t.TempDir()
-	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
+	m := NewManager(ManagerOptions{
+		Root: testfix.CopyModule(t, mod), Module: mod, WorkerCommand: testWorkerCommand,
+		Native: true, CacheDir: evaltest.CacheDir(), BuildWait: 10 * time.Minute,
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	t.Cleanup(m.Close)
+	return m
 }
 
 // TestOpenedOnRealModules opens the evaluator on copies of bbolt and
@@ -57,42 +76,12 @@ func TestOpenedOnRealModules(t *testing.T) {
 	}
 	dir := t.TempDir()
 	tests := []struct{ module, code, value, typ string }{
-		{"go.etcd.io/bbolt", `import bolt "go.etcd.io/bbolt"
-db, err := bolt.Open(` + fmt.Sprintf("%q", filepath.Join(dir, "own.db")) + `, 0o600, nil)
-if err != nil { panic(err) }
-var got string
-err = db.Update(func(tx *bolt.Tx) error {
-	b, err := tx.CreateBucketIfNotExists([]byte("b"))
-	if err != nil { return err }
-	if err := b.Put([]byte("k"), []byte("own")); err != nil { return err }
-	got = string(b.Get([]byte("k")))
-	return nil
-})
-db.Close()
-got + fmt.Sprint(err)`, `"own<nil>"`, "string"},
-		{"github.com/fsnotify/fsnotify", `import "github.com/fsnotify/fsnotify"
-w, err := fsnotify.NewWatcher()
-if err != nil { panic(err) }
-if err := w.Add(` + fmt.Sprintf("%q", dir) + `); err != nil { panic(err) }
-os.WriteFile(` + fmt.Sprintf("%q", filepath.Join(dir, "own.txt")) + `, []byte("x"), 0o644)
-var seen string
-select {
-case ev := <-w.Events:
-	seen = filepath.Base(ev.Name) + " " + fmt.Sprint(ev.Has(fsnotify.Create))
-case <-time.After(10 * time.Second):
-	seen = "no event"
-}
-w.Close()
-seen`, `"own.txt true"`, "string"},
+		{"go.etcd.io/bbolt", boltRoundTrip(filepath.Join(dir, "own.db"), "own"), `"own<nil>"`, "string"},
+		{"github.com/fsnotify/fsnotify", fsnotifyCreate(dir, "own.txt"), `"own.txt true"`, "string"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.module, func(t *testing.T) {
-			root := copyModule(t, tt.module)
-			m := NewManager(ManagerOptions{
-				Root: root, Module: tt.module, WorkerCommand: testWorkerCommand,
-				Native: true, CacheDir: evaltest.CacheDir(), BuildWait: 10 * time.Minute,
-			})
-			t.Cleanup(m.Close)
+			m := realModuleManager(t, tt.module)
 			mustEval(t, m, "", "import (\n\"fmt\"\n\"os\"\n\"path/filepath\"\n\"time\"\n)")
 			ctx, cancel := context.WithTimeout(context.Background(), 11*time.Minute)
 			defer cancel()
@@ -118,12 +107,7 @@ func TestUninterpretablePackageIsCompiledIn(t *testing.T) {
 		t.Skip("builds native workers")
 	}
 	const mod = "github.com/dlclark/regexp2"
-	root := copyModule(t, mod)
-	m := NewManager(ManagerOptions{
-		Root: root, Module: mod, WorkerCommand: testWorkerCommand,
-		Native: true, CacheDir: evaltest.CacheDir(), BuildWait: 10 * time.Minute,
-	})
-	t.Cleanup(m.Close)
+	m := realModuleManager(t, mod)
 	ctx, cancel := context.WithTimeout(context.Background(), 11*time.Minute)
 	defer cancel()
 	code := "import \"" + mod + "/syntax\"\ntree, err := syntax.Parse(\"a+b\", 0)\nerr == nil && tree != nil"
@@ -169,12 +153,7 @@ func TestInterpreterTroubleIsCompiledIn(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.module, func(t *testing.T) {
-			root := copyModule(t, tt.module)
-			m := NewManager(ManagerOptions{
-				Root: root, Module: tt.module, WorkerCommand: testWorkerCommand,
-				Native: true, CacheDir: evaltest.CacheDir(), BuildWait: 10 * time.Minute,
-			})
-			t.Cleanup(m.Close)
+			m := realModuleManager(t, tt.module)
 			ctx, cancel := context.WithTimeout(context.Background(), 11*time.Minute)
 			defer cancel()
 			var res Result

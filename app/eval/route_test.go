@@ -2,11 +2,10 @@ package eval
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+	"trestle/internal/testfix"
 )
 
 // TestEvalRoutesToCompiledAndBack drives the routing seam through a real
@@ -52,13 +51,7 @@ func TestEvalStopsAndRestartsCompiled(t *testing.T) {
 		r, _ := m.Eval(context.Background(), "", "for range each {}\nfor {}", 50*time.Second)
 		done <- r
 	}()
-	deadline := time.Now().Add(time.Minute)
-	for m.Stop("") != nil {
-		if time.Now().After(deadline) {
-			t.Fatal("the compiled run never started")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testfix.Wait(t, time.Minute, "the compiled run never started", func() bool { return m.Stop("") == nil })
 	if r := <-done; !strings.Contains(r.Err, "stopped") {
 		t.Fatalf("err %q", r.Err)
 	}
@@ -81,13 +74,7 @@ func TestEvalFallsBackToCompiledOnTheInterpretersError(t *testing.T) {
 		"seq/seq.go": "package seq\n\nimport \"iter\"\n\n// Count yields 1..n.\nfunc Count(n int) iter.Seq[int] {\n" +
 			"\treturn func(yield func(int) bool) {\n\t\tfor i := 1; i <= n && yield(i); i++ {\n\t\t}\n\t}\n}\n",
 	}
-	for name, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testfix.WriteFiles(t, root, files)
 	m := NewManager(ManagerOptions{Root: root, Module: "example.com/itr", WorkerCommand: testWorkerCommand})
 	t.Cleanup(m.Close)
 	res := mustEval(t, m, "", "import \"example.com/itr/seq\"\nit := seq.Count(3)\ns := 0\nfor v := range it { s += v }\ns")

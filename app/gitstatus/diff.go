@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
+
+	"trestle/app/linediff"
 )
 
 // MaxHeadBytes bounds the HEAD version of a file read for a diff: the
@@ -59,10 +61,11 @@ const (
 
 // LineChanges maps each changed line of now (0-based) to how it changed
 // from head. Lines deleted at the end of the text mark the last line.
+// The diff is linediff's (exact, bounded), the one change-set hunks use.
 // It is plain computation, safe for concurrent use.
 func LineChanges(head, now string) map[int]Change {
 	out := map[int]Change{}
-	u, err := udiff.ToUnifiedDiff("a", "b", head, udiff.Lines(head, now), 0)
+	u, err := udiff.ToUnifiedDiff("a", "b", head, linediff.Edits(head, now), 0)
 	if err != nil {
 		return out
 	}

@@ -5,7 +5,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"trestle/internal/testfix"
 )
 
 func TestLineChanges(t *testing.T) {
@@ -49,6 +52,24 @@ func TestLineChanges(t *testing.T) {
 
 // TestHeadTextInARealRepository: HEAD's text of a committed file, none for
 // a new one, from a project that is a subfolder of the repository.
+// TestLineChangesOfALargeFileStayFine is the bug of a line diff that
+// gives up on large inputs: in a 10,000-line file, 100 separate one-line
+// changes must mark those 100 lines as modified and nothing else, not a
+// few marks that each cover thousands of lines.
+func TestLineChangesOfALargeFileStayFine(t *testing.T) {
+	lines := testfix.GoLines(10_000)
+	now, changed := testfix.Scatter(lines, 37, 99, 100)
+	got := LineChanges(strings.Join(lines, ""), now)
+	if len(got) != len(changed) {
+		t.Fatalf("%d lines marked for %d separate one-line changes", len(got), len(changed))
+	}
+	for _, at := range changed {
+		if got[at-1] != Modified {
+			t.Fatalf("line %d (0-based) is %v, want Modified", at-1, got[at-1])
+		}
+	}
+}
+
 func TestHeadTextInARealRepository(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")

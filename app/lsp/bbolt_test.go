@@ -2,59 +2,18 @@ package lsp
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"trestle/internal/testfix"
 )
-
-// copyBbolt copies go.etcd.io/bbolt's library packages (not its tests or
-// commands, whose dependencies the module cache may lack) from the module
-// cache into a fresh folder that builds offline: a real module of 20k
-// lines for gopls to load.
-func copyBbolt(t testing.TB) string {
-	t.Helper()
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "go.etcd.io/bbolt").Output()
-	src := strings.TrimSpace(string(out))
-	if err != nil || src == "" {
-		t.Fatalf("go.etcd.io/bbolt is not in the module cache (go mod download): %v", err)
-	}
-	dir := t.TempDir()
-	for _, pkg := range []string{".", "errors", "internal/common", "internal/freelist", "internal/guts_cli", "internal/surgeon", "version"} {
-		files, _ := filepath.Glob(filepath.Join(src, pkg, "*.go"))
-		os.MkdirAll(filepath.Join(dir, pkg), 0o755)
-		for _, f := range files {
-			if strings.HasSuffix(f, "_test.go") {
-				continue
-			}
-			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			os.WriteFile(filepath.Join(dir, pkg, filepath.Base(f)), b, 0o644)
-		}
-	}
-	sum, err := os.ReadFile("../../go.sum")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sysSum []string
-	for _, l := range strings.Split(string(sum), "\n") {
-		if strings.HasPrefix(l, "golang.org/x/sys v0.47.0") {
-			sysSum = append(sysSum, l)
-		}
-	}
-	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module go.etcd.io/bbolt\n\ngo 1.25.0\n\nrequire golang.org/x/sys v0.47.0\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "go.sum"), []byte(strings.Join(sysSum, "\n")+"\n"), 0o644)
-	return dir
-}
 
 // TestBbolt drives gopls on a real module: an unsaved type error, a
 // definition, references, hover, a method completion and a rename that
 // leaves the module building.
 func TestBbolt(t *testing.T) {
 	needGopls(t)
-	root := copyBbolt(t)
+	root := testfix.CopyBbolt(t)
 	c := newClient(t, root, Config{Env: append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off")})
 	ctx := ctxFor(t)
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"trestle/internal/testfix"
 
 	"github.com/sourcegraph/jsonrpc2"
 )
@@ -103,7 +104,7 @@ func (bc *bareClient) waitDiags(b *testing.B, uri string, version int, want stri
 // undefined name at its end) to gopls's diagnostics for that version.
 func BenchmarkGopls(b *testing.B) {
 	needGopls(b)
-	root := copyBbolt(b)
+	root := testfix.CopyBbolt(b)
 	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off")
 	c := newClient(b, root, Config{Env: env})
 	bare := newBareClient(b, root, env)

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"trestle/internal/testfix"
 )
 
 // BenchmarkGoplsSharing measures what issue 14 asked to decide on: a
@@ -27,7 +28,7 @@ import (
 //	go test -run '^$' -bench GoplsSharing -benchtime 1x -count 3 ./app/lsp/
 func BenchmarkGoplsSharing(b *testing.B) {
 	needGopls(b)
-	root := copyBbolt(b)
+	root := testfix.CopyBbolt(b)
 	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off")
 	id := make([]byte, 4)
 	rand.Read(id)

@@ -14,15 +14,17 @@ import (
 type Window interface {
 	// Tabs returns the open editors in tab order, the active one flagged.
 	Tabs(ctx context.Context) ([]Tab, error)
-	// Open opens rel (project-relative, already confined) in a tab, or
-	// focuses its tab, and puts the caret on line (1-based; 0 leaves it).
-	Open(ctx context.Context, rel string, line int) error
+	// Open opens path (already confined: Open does not resolve it again)
+	// in a tab, or focuses its tab, and puts the caret on line (1-based;
+	// 0 leaves it).
+	Open(ctx context.Context, path project.Path, line int) error
 	Buffers
 	// Selection is the active editor's path, selected text and range; an
 	// error wrapping errdefs.ErrNotFound when no editor is open.
 	Selection(ctx context.Context) (EditorSelection, error)
-	// SelectRange opens rel and selects the range (1-based, columns in runes).
-	SelectRange(ctx context.Context, rel string, startLine, startCol, endLine, endCol int) error
+	// SelectRange opens path (already confined) and selects the range
+	// (1-based, columns in runes).
+	SelectRange(ctx context.Context, path project.Path, startLine, startCol, endLine, endCol int) error
 	// Output is the text of the "run" or "eval" pane, its last tail lines
 	// when tail > 0.
 	Output(ctx context.Context, pane string, tail int) (string, error)

@@ -34,15 +34,7 @@ func needGoplsAndXdotool(t *testing.T) {
 // an editor showing plain Go.
 func redPixels(t *testing.T, path string) int {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, _, err := image.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := loadImage(t, path)
 	n := 0
 	b := img.Bounds()
 	for y := b.Min.Y; y < b.Max.Y; y++ {
@@ -71,13 +63,7 @@ func TestGoplsInTheWindow(t *testing.T) {
 	time.Sleep(500 * time.Millisecond) // let the frame paint
 	before := redPixels(t, w.screenshot(t, "gopls-before"))
 
-	xdo := func(args ...string) {
-		cmd := exec.Command("xdotool", args...)
-		cmd.Env = append(os.Environ(), "DISPLAY="+w.display)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("xdotool %v: %v\n%s", args, err, out)
-		}
-	}
+	xdo := w.xdo(t)
 	xdo("search", "--sync", "--onlyvisible", "--name", "^Trestle", "windowfocus", "--sync")
 	xdo("key", "End")
 	xdo("type", "--delay", "30", " + undefinedVar")
@@ -160,19 +146,7 @@ func TestGoplsInTheWindow(t *testing.T) {
 // changedPixels counts the pixels inside r that differ between two screenshots.
 func changedPixels(t *testing.T, a, b string, r image.Rectangle) int {
 	t.Helper()
-	load := func(path string) image.Image {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		img, _, err := image.Decode(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return img
-	}
-	ia, ib := load(a), load(b)
+	ia, ib := loadImage(t, a), loadImage(t, b)
 	n := 0
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		for x := r.Min.X; x < r.Max.X; x++ {

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 	"trestle/app/lsp"
+	"trestle/internal/testfix"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -24,59 +25,6 @@ import (
 // function through a change set and finds references; a person typing
 // sees a type error appear, hovers it, jumps to a definition with F12 and
 // completes a method.
-
-// copyModule copies the non-test Go files of pkgs (folders of module mod,
-// "." for its root) from the module cache into a fresh folder that builds
-// offline: its go.mod requires only golang.org/x/sys, at this
-// repository's version, whose go.sum lines it copies.
-func copyModule(tb testing.TB, mod string, pkgs ...string) string {
-	tb.Helper()
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", mod).Output()
-	src := strings.TrimSpace(string(out))
-	if err != nil || src == "" {
-		tb.Fatalf("%s is not in the module cache (go mod download): %v", mod, err)
-	}
-	ver, err := exec.Command("go", "list", "-m", "-f", "{{.Version}}", "golang.org/x/sys").Output()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	sys := "golang.org/x/sys " + strings.TrimSpace(string(ver))
-	dir := tb.TempDir()
-	for _, pkg := range pkgs {
-		files, _ := filepath.Glob(filepath.Join(src, pkg, "*.go"))
-		os.MkdirAll(filepath.Join(dir, pkg), 0o755)
-		for _, f := range files {
-			if strings.HasSuffix(f, "_test.go") {
-				continue
-			}
-			b, err := os.ReadFile(f)
-			if err != nil {
-				tb.Fatal(err)
-			}
-			os.WriteFile(filepath.Join(dir, pkg, filepath.Base(f)), b, 0o644)
-		}
-	}
-	sum, err := os.ReadFile("../../go.sum")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var sums []string
-	for _, l := range strings.Split(string(sum), "\n") {
-		if strings.HasPrefix(l, sys+" ") || strings.HasPrefix(l, sys+"/") {
-			sums = append(sums, l)
-		}
-	}
-	os.WriteFile(filepath.Join(dir, "go.mod"), []byte(fmt.Sprintf("module %s\n\ngo 1.25.0\n\nrequire %s\n", mod, sys)), 0o644)
-	os.WriteFile(filepath.Join(dir, "go.sum"), []byte(strings.Join(sums, "\n")+"\n"), 0o644)
-	real, _ := filepath.EvalSymlinks(dir)
-	return real
-}
-
-// copyBbolt is go.etcd.io/bbolt's library (its commands and test helpers
-// need modules the cache may lack): a real module of 20k lines.
-func copyBbolt(tb testing.TB) string {
-	return copyModule(tb, "go.etcd.io/bbolt", ".", "errors", "internal/common", "internal/freelist", "internal/guts_cli", "internal/surgeon", "version")
-}
 
 // offline makes the window's go commands (and gopls's) use the module
 // cache only; Trestle itself is built first, without it.
@@ -122,15 +70,7 @@ func lineOf(t *testing.T, file, s string) int {
 // screenshot (the squiggle; the gutter mark is a small dot).
 func squiggleAt(t *testing.T, path string) (x, y int, ok bool) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, _, err := image.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := loadImage(t, path)
 	b := img.Bounds()
 	best, bestY, bestXs := 0, 0, []int(nil)
 	for yy := b.Min.Y; yy < b.Max.Y; yy++ {
@@ -152,22 +92,11 @@ func squiggleAt(t *testing.T, path string) (x, y int, ok bool) {
 	return bestXs[len(bestXs)/2], bestY - 7, true
 }
 
-func xdoIn(t *testing.T, w *window) func(args ...string) {
-	return func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("xdotool", args...)
-		cmd.Env = append(os.Environ(), "DISPLAY="+w.display)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("xdotool %v: %v\n%s", args, err, out)
-		}
-	}
-}
-
 // TestGoplsOnBbolt: issue 14's "done means" on go.etcd.io/bbolt.
 func TestGoplsOnBbolt(t *testing.T) {
 	needGoplsAndXdotool(t)
 	offline(t)
-	project := copyBbolt(t)
+	project := testfix.CopyBbolt(t)
 	w := startWindow(t, project)
 	c := w.attach(t, project, "e2e-bbolt")
 
@@ -219,7 +148,7 @@ func TestGoplsOnBbolt(t *testing.T) {
 	}
 	time.Sleep(500 * time.Millisecond) // let the frame paint
 	before := redPixels(t, w.screenshot(t, "bbolt-before"))
-	xdo := xdoIn(t, w)
+	xdo := w.xdo(t)
 	xdo("search", "--sync", "--onlyvisible", "--name", "^Trestle", "windowfocus", "--sync")
 	xdo("key", "End", "Return")
 	xdo("type", "--delay", "30", `var _ int = "not an int"`)
@@ -350,9 +279,9 @@ func BenchmarkGoplsRSS(b *testing.B) {
 		dir        func(testing.TB) string
 	}{
 		{"fixture", "main.go", testProject},
-		{"bbolt", "db.go", copyBbolt},
+		{"bbolt", "db.go", testfix.CopyBbolt},
 		{"fsnotify", "fsnotify.go", func(tb testing.TB) string {
-			return copyModule(tb, "github.com/fsnotify/fsnotify", ".", "internal")
+			return testfix.CopyLibrary(tb, "github.com/fsnotify/fsnotify", ".", "internal")
 		}},
 		{"net-http", "server.go", func(testing.TB) string { return filepath.Join(runtime.GOROOT(), "src", "net", "http") }},
 	}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
 	"io"
 	"os"
 	"os/exec"
@@ -268,6 +269,21 @@ func (w *window) screenshot(tb testing.TB, name string) string {
 		tb.Errorf("screenshot: %v\n%s", err, out)
 	}
 	return path
+}
+
+// loadImage decodes the image (a screenshot) at path.
+func loadImage(tb testing.TB, path string) image.Image {
+	tb.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	img, _, err := image.Decode(f)
+	if err != nil {
+		tb.Fatalf("decode %s: %v", path, err)
+	}
+	return img
 }
 
 // rawBridge runs `trestle --mcp-attach` with plain pipes, for exit codes.

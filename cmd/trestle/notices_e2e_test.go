@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -17,25 +15,11 @@ import (
 // the toasts go by themselves (notices-gone.png), their timers coming back
 // on Fyne's main goroutine (the harness fails on Fyne's thread error).
 func TestNoticesAreToastsE2E(t *testing.T) {
-	if _, err := exec.LookPath("xdotool"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("CI needs xdotool (scripts/deps.sh --test installs it)")
-		}
-		t.Skip(err)
-	}
+	needXdotool(t)
 	project := testProject(t)
 	w := startWindow(t, project)
 	c := w.attach(t, project, "e2e-notices")
-	xdo := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("xdotool", args...)
-		cmd.Env = append(os.Environ(), "DISPLAY="+w.display)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("xdotool %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
+	xdo := w.xdo(t)
 	xdo("search", "--sync", "--onlyvisible", "--name", "^Trestle", "windowfocus", "--sync")
 	if res, _ := call(t, c, "trestle_open", map[string]any{"path": "main.go", "line": 1}); res.IsError {
 		t.Fatalf("open: %s", resultText(res))

@@ -59,13 +59,7 @@ func TestReviewInTheWindow(t *testing.T) {
 	if res, _ := call(t, c, "trestle_open", map[string]any{"path": "main.go", "line": 6}); res.IsError {
 		t.Fatalf("trestle_open: %s", resultText(res))
 	}
-	xdo := func(args ...string) {
-		cmd := exec.Command("xdotool", args...)
-		cmd.Env = append(os.Environ(), "DISPLAY="+w.display)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("xdotool %v: %v\n%s", args, err, out)
-		}
-	}
+	xdo := w.xdo(t)
 	if _, err := exec.LookPath("xdotool"); err != nil {
 		t.Skip("xdotool is not installed; run scripts/deps.sh --test")
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -13,23 +12,11 @@ import (
 // agent's trestle_run of build through --mcp-attach saves it first, says
 // so, and fails on the error instead of passing on the disk's old text.
 func TestAgentBuildSeesUnsavedEditsE2E(t *testing.T) {
-	if _, err := exec.LookPath("xdotool"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("CI needs xdotool (scripts/deps.sh --test installs it)")
-		}
-		t.Skip(err)
-	}
+	needXdotool(t)
 	project := testProject(t)
 	w := startWindowArgs(t, project, "--agent-policy", "allow")
 	c := w.attach(t, project, "e2e-unsaved")
-	xdo := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("xdotool", args...)
-		cmd.Env = append(os.Environ(), "DISPLAY="+w.display)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("xdotool %v: %v\n%s", args, err, out)
-		}
-	}
+	xdo := w.xdo(t)
 	xdo("search", "--sync", "--onlyvisible", "--name", "^Trestle", "windowfocus", "--sync")
 	if res, _ := call(t, c, "trestle_open", map[string]any{"path": "main.go", "line": 8}); res.IsError {
 		t.Fatalf("open: %s", resultText(res))

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -13,23 +11,11 @@ import (
 // trestle_workbench then reports), the palette runs a command by name, and
 // Ctrl+Shift+F searches; screenshots of each go to out/screenshots.
 func TestKeyboardWorkbenchUnderXvfb(t *testing.T) {
-	if _, err := exec.LookPath("xdotool"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("CI needs xdotool (scripts/deps.sh --test installs it)")
-		}
-		t.Skip(err)
-	}
+	needXdotool(t)
 	project := testProject(t)
 	w := startWindow(t, project)
 	c := w.attach(t, project, "e2e-keys")
-	xdo := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("xdotool", args...)
-		cmd.Env = append(os.Environ(), "DISPLAY="+w.display)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("xdotool %v: %v\n%s", args, err, out)
-		}
-	}
+	xdo := w.xdo(t)
 	active := func() string {
 		_, sc := call(t, c, "trestle_workbench", map[string]any{})
 		s, _ := sc["active"].(string)

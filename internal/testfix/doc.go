@@ -1,6 +1,8 @@
 // Package testfix holds what Trestle's tests share: temporary projects,
-// waits on a condition, background servers that stop with the test, and
-// MCP tool-call helpers; testfix/testworker makes the test binary an
+// copies of real modules from the module cache (CopyModule, CopyLibrary,
+// CopyBbolt), large generated texts for the line-diff tests, waits on a
+// condition, background servers that stop with the test, and MCP
+// tool-call helpers; testfix/testworker makes the test binary an
 // evaluator worker.
 //
 // Only _test.go files import it. It imports nothing of Trestle's (so any

@@ -1,4 +1,4 @@
-package changeset
+package linediff
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/aymanbagabas/go-udiff"
+
+	"trestle/internal/testfix"
 )
 
 // diffCases are the inputs of BenchmarkLineDiff and the bound tests:
@@ -17,9 +19,9 @@ import (
 // "}", "" and "\treturn nil" are in Go), so that most lines are shared
 // but in no common order.
 func diffCases() []struct{ name, base, new string } {
-	lines := bigGoFile(10_000)
+	lines := testfix.GoLines(10_000)
 	base := strings.Join(lines, "")
-	scattered, _ := scatter(lines, 37, 99, 100)
+	scattered, _ := testfix.Scatter(lines, 37, 99, 100)
 	var rewritten strings.Builder
 	for i := range lines {
 		fmt.Fprintf(&rewritten, "\tnew code on line %d\n", i)
@@ -40,13 +42,13 @@ func diffCases() []struct{ name, base, new string } {
 	}
 }
 
-// BenchmarkLineDiff times the line diff behind Hunks against go-udiff's
+// BenchmarkLineDiff times Edits against go-udiff's
 // (udiff.Lines, the baseline) on the same texts.
 func BenchmarkLineDiff(b *testing.B) {
 	for _, c := range diffCases() {
 		b.Run(c.name+"/exact", func(b *testing.B) {
 			for b.Loop() {
-				lineEdits(c.base, c.new)
+				Edits(c.base, c.new)
 			}
 		})
 		b.Run(c.name+"/go-udiff", func(b *testing.B) {

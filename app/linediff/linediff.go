@@ -1,18 +1,20 @@
-package changeset
+package linediff
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
-// The line diff behind Hunks and Diff.
+// Why this line diff.
 //
 // go-udiff's line diff (udiff.Lines) bounds its search (100 edits deep)
 // and past that gives up into one large edit: on a 10,000-line file with
 // 100 scattered one-line changes it made 51 hunks, one covering 5,000
-// lines, so per-hunk review was coarse just where it matters. We use
+// lines, so per-hunk review (and the editor's git gutter) was coarse
+// just where it matters. We use
 // github.com/sergi/go-diff instead: it is maintained, its line mode
 // (lines as runes, then DiffMainRunes) is Myers' bisection in linear
 // memory, and with DiffTimeout 0 it has no cut-off and returns a minimal
@@ -27,7 +29,7 @@ import (
 // side are edits whatever the diff, so they are left out before the
 // search (a file rewritten with new lines costs nothing); and when what
 // is left would still need more than maxDiffWork steps, a cheap bounded
-// search (myersWithin) says so first and Hunks falls back to go-udiff's
+// search (myersWithin) says so first and Edits falls back to go-udiff's
 // bounded diff, which is coarse but correct, for that file.
 
 // maxDiffWork bounds the steps of the exact line diff (see myersWithin)
@@ -39,26 +41,26 @@ import (
 // would take 270 ms, ten times that at 30,000 lines), and fall back.
 const maxDiffWork = 8_000_000
 
-// lineEdits returns the line edits from base to new (byte offsets in
+// Edits returns the line edits from base to new (byte offsets in
 // base, at line boundaries, in order): a minimal line diff, or go-udiff's
 // bounded one when the exact diff would cost more than maxDiffWork. It is
 // deterministic and safe for concurrent use.
-func lineEdits(base, new string) []udiff.Edit {
+func Edits(base, new string) []udiff.Edit {
 	if base == new {
 		return nil
 	}
-	edits, ok := exactLineEdits(base, new, maxDiffWork)
+	edits, ok := exactEdits(base, new, maxDiffWork)
 	if !ok {
 		return udiff.Lines(base, new)
 	}
 	return edits
 }
 
-// exactLineEdits is the minimal line diff, or false when it would take
+// exactEdits is the minimal line diff, or false when it would take
 // more than work steps.
-func exactLineEdits(base, new string, work int) ([]udiff.Edit, bool) {
-	a, aOff := splitText(base)
-	b, _ := splitText(new)
+func exactEdits(base, new string, work int) ([]udiff.Edit, bool) {
+	a, aOff := Split(base)
+	b, _ := Split(new)
 	pre := 0
 	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
 		pre++
@@ -180,6 +182,25 @@ func myersWithin(a, b []rune, work int) bool {
 		}
 	}
 	return true
+}
+
+// Split splits text into lines, each with its newline (the last maybe
+// without), and returns the offset where each line starts followed by
+// len(text).
+func Split(text string) ([]string, []int) {
+	var lines []string
+	offsets := []int{0}
+	for start := 0; start < len(text); {
+		i := strings.IndexByte(text[start:], '\n')
+		end := len(text)
+		if i >= 0 {
+			end = start + i + 1
+		}
+		lines = append(lines, text[start:end])
+		offsets = append(offsets, end)
+		start = end
+	}
+	return lines, offsets
 }
 
 // join is lines as one text.

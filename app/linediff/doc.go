@@ -1,0 +1,8 @@
+// Package linediff is Trestle's line diff: the line edits from one text to
+// another, minimal when that is cheap enough and go-udiff's bounded diff
+// when it is not (see Edits). The change-set hunks and the editor's git
+// gutter are both drawn from it, so a change looks the same in both.
+//
+// It is plain computation: it imports nothing of Trestle's and nothing of
+// Fyne, does no I/O and is safe for concurrent use.
+package linediff
