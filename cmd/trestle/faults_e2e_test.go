@@ -253,12 +253,13 @@ func TestFaultsKeepUIAnswering(t *testing.T) {
 		if took < 1500*time.Millisecond || took > 3500*time.Millisecond {
 			t.Errorf("the stop took %v, want the 2s SIGKILL grace (SIGTERM is ignored)", took)
 		}
-		if left := groupMembers(group); len(left) > 0 {
-			t.Errorf("processes of the run are left after the stop: %v", left)
-		}
-		if left := withMarker(marker); len(left) > 0 {
-			t.Errorf("processes with the run's marker are left: %v", left)
-		}
+		// The stop returns once the leader is reaped and the output pipe is
+		// closed; a SIGKILLed child may still be between closing its files
+		// and becoming a zombie for a moment (seen on a loaded machine), so
+		// the group must be gone within a short bound, not at that instant.
+		testfix.Wait(t, 2*time.Second, "no process of the run is left after the stop", func() bool {
+			return len(groupMembers(group)) == 0 && len(withMarker(marker)) == 0
+		})
 		_, sc = call(t, agent, "trestle_run_status", map[string]any{"run_id": sc["run_id"]})
 		if sc["run_state"] != "stopped" {
 			t.Errorf("run_state after the stop: %v", sc["run_state"])

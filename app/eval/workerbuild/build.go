@@ -221,8 +221,10 @@ func (b *build) compile(ctx context.Context, modRoot string, groups []*tableGrou
 	// -s -w: no symbol table or DWARF, which nobody debugs the worker with
 	// and which take a good part of linking a program that keeps every
 	// exported symbol of the standard library; tracebacks still name
-	// functions and lines.
-	args := []string{"build", "-v", "-ldflags=-s -w", "-overlay=" + overlay, "-o", out}
+	// functions and lines. -buildvcs=false, as the compiled path does: the
+	// worker needs no VCS stamp, and asking git for one can fail the build
+	// in a repository git refuses (ownership, a broken config).
+	args := []string{"build", "-v", "-ldflags=-s -w", "-buildvcs=false", "-overlay=" + overlay, "-o", out}
 	if len(b.o.Tags) > 0 {
 		args = append(args, "-tags="+strings.Join(b.o.Tags, ","))
 	}
