@@ -2,7 +2,6 @@ package mcpbridge
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"go/token"
 	"path/filepath"
@@ -11,7 +10,6 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"trestle/app/changeset"
-	"trestle/app/errdefs"
 )
 
 type renameParams struct {
@@ -74,15 +72,9 @@ func (s *Server) rename(ctx context.Context, p renameParams) *mcp.CallToolResult
 		name = fmt.Sprintf("the symbol at %s:%d:%d", rel, pos.Line, pos.Col)
 	}
 	in.Title = fmt.Sprintf("Rename %s to %s", name, p.NewName)
-	cs, err := s.opts.Services.ChangeSets.Propose(s.reader().Func(ctx), in)
-	if err != nil {
-		if errors.Is(err, errdefs.ErrInvalid) {
-			return fail(stateProblem, "%v; nothing was stored", err)
-		}
-		return failErr(err)
-	}
-	if a := s.opts.Activity; a != nil {
-		a.ChangeSetProposed(cs)
+	cs, failed := s.storeProposal(ctx, in)
+	if failed != nil {
+		return failed
 	}
 	added, removed := cs.Stats()
 	return done(summarizeChangeSet(cs), "Proposed %s (%q): %d files, +%d -%d. Nothing is renamed until the person "+
