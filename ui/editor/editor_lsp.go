@@ -305,13 +305,9 @@ func (in *editorIntel) hover(gen int) {
 	})
 }
 
-// showHover shows text in a box under the pointer, unless a completion
-// list is open: a hover over it would hide the candidates being chosen.
+// showHover shows text in a box under the pointer.
 func (in *editorIntel) showHover(text string) {
 	in.hideHover()
-	if in.comp != nil {
-		return
-	}
 	if r := []rune(text); len(r) > maxHoverRune {
 		text = string(r[:maxHoverRune]) + "…"
 	}

@@ -175,11 +175,6 @@ func TestIntelHoverCompletionAndKeys(t *testing.T) {
 	if it := e.intel.comp.items[0]; it.Label != "Double" || it.Kind != "function" {
 		t.Errorf("first completion %+v", it)
 	}
-	// A hover never opens over the open list (it hid the candidates).
-	e.intel.showHover("func Double(n int) int")
-	if e.intel.hoverPop != nil || e.intel.comp == nil {
-		t.Errorf("with the completion list open: hover shown %v, list open %v", e.intel.hoverPop != nil, e.intel.comp != nil)
-	}
 	// Typing on refines the list; Fyne sends a letter's key before its rune.
 	e.page.TypedKey(&fyne.KeyEvent{Name: fyne.KeyB})
 	e.page.TypedRune('b')
