@@ -51,7 +51,7 @@ func (m *Manager) compileUninterpretable(name, code string, history []string, re
 	if plan == nil {
 		return ""
 	}
-	asked := ns.askCompile(failedOn(plan, res.Err, append(slices.Clone(history), code)), reasonOf(res.Err))
+	asked := ns.askCompile(failedOn(plan, res.Err, res.Output, append(slices.Clone(history), code)), reasonOf(res.Err))
 	if len(asked) == 0 {
 		return ""
 	}
@@ -72,8 +72,12 @@ func (m *Manager) compileOnCrash(name, code string, err error) string {
 // compiler accepts them), that an interpreted input failed on: the
 // package an import failed in (the innermost: the outer ones failed
 // because of it), or, when running the input failed inside the
-// interpreter's machinery, the project packages that inputs import.
-func failedOn(plan *workerbuild.Plan, errText string, inputs []string) []string {
+// interpreter's machinery, the project packages that inputs import and
+// those whose source the panic's trace (in output) passes through: the
+// machinery may fail in a package the input reaches only indirectly
+// (goldmark's Convert panics inside goldmark/renderer), and compiling in
+// only the imported one would leave the same panic for the next try.
+func failedOn(plan *workerbuild.Plan, errText, output string, inputs []string) []string {
 	if matches := importError.FindAllStringSubmatch(errText, -1); len(matches) > 0 {
 		for i := len(matches) - 1; i >= 0; i-- {
 			if interpretedInPlan(plan, matches[i][1]) {
@@ -86,15 +90,25 @@ func failedOn(plan *workerbuild.Plan, errText string, inputs []string) []string 
 		return nil
 	}
 	var out []string
+	add := func(path string) {
+		if interpretedInPlan(plan, path) && !slices.Contains(out, path) {
+			out = append(out, path)
+		}
+	}
 	for _, src := range inputs {
 		for _, q := range quoted.FindAllStringSubmatch(src, -1) {
-			if interpretedInPlan(plan, q[1]) && !slices.Contains(out, q[1]) {
-				out = append(out, q[1])
-			}
+			add(q[1])
 		}
+	}
+	for _, f := range traceFile.FindAllStringSubmatch(output, -1) {
+		add(f[1])
 	}
 	return out
 }
+
+// traceFile finds the package of each source position in an interpreter
+// panic's trace: ".../gopath-N/src/<import path>/<file>.go:line:col".
+var traceFile = regexp.MustCompile(`/src/([^\s:]+)/[^/\s:]+\.go:\d+`)
 
 // reasonOf is what the interpreter said, for the plan's reason: the first
 // line, from the innermost import error on.

@@ -199,3 +199,30 @@ func TestOwnPanicCompilesNothing(t *testing.T) {
 		t.Fatalf("an interpreter panic should compile lib in: note %q, set %v", note, ns.compile)
 	}
 }
+
+// TestInterpreterPanicCompilesThePackagesOfItsTrace: a panic inside the
+// interpreter's machinery compiles in, besides the packages the input
+// imports, the project packages its trace passes through (goldmark's
+// Convert panics in goldmark/renderer, which the input never names: with
+// only the imported package compiled in, the same panic came back).
+func TestInterpreterPanicCompilesThePackagesOfItsTrace(t *testing.T) {
+	m := NewManager(ManagerOptions{Root: t.TempDir(), WorkerCommand: testWorkerCommand, Native: true, CacheDir: evaltest.CacheDir()})
+	t.Cleanup(m.Close)
+	ns := m.native("default")
+	ns.plan = &workerbuild.Plan{Packages: []workerbuild.Package{
+		{Path: "example.com/p", Mode: workerbuild.ModeInterpreted},
+		{Path: "example.com/p/render", Mode: workerbuild.ModeInterpreted},
+		{Path: "example.com/p/native", Mode: workerbuild.ModeNative},
+	}}
+	trace := "/tmp/trestle-eval-1-2/gopath-2/src/example.com/p/render/render.go:162:8: panic: example.com/p/render.Render.func(...)\n" +
+		"/tmp/trestle-eval-1-2/gopath-2/src/example.com/p/native/n.go:3:1: panic: example.com/p/native.N(...)\n" +
+		"/tmp/trestle-eval-1-2/gopath-2/src/example.com/p/p.go:32:9: panic: example.com/p.Convert(...)\n4:1: panic: main(...)\n"
+	note := m.compileUninterpretable("default", "import \"example.com/p\"\np.Convert()", nil,
+		Result{Mode: ModeInterpreted, Err: "panic: reflect: slice index out of range", Output: trace})
+	if ns.compile["example.com/p"] == "" || ns.compile["example.com/p/render"] == "" || !strings.Contains(note, "example.com/p/render") {
+		t.Fatalf("note %q, compile set %v: want example.com/p and example.com/p/render", note, ns.compile)
+	}
+	if _, ok := ns.compile["example.com/p/native"]; ok {
+		t.Fatalf("a package already native was asked for again: %v", ns.compile)
+	}
+}
