@@ -149,6 +149,17 @@ func TestDescriptionKeepsUnderscoresInWords(t *testing.T) {
 			}
 		})
 	}
+	// A link keeps its underscores in the text and in every part of its URL.
+	r := newDescription("[the_docs](https://my_host.example/a_b?q_1=x_y#s_t)")
+	for _, seg := range r.Segments {
+		if l, ok := seg.(*widget.HyperlinkSegment); ok {
+			if l.Text != "the_docs" || l.URL.String() != "https://my_host.example/a_b?q_1=x_y#s_t" {
+				t.Fatalf("link %q to %q", l.Text, l.URL)
+			}
+			return
+		}
+	}
+	t.Fatalf("no link in %q", r.String())
 }
 
 // TestDiffGridWrapsToItsWidth: the grid re-wraps when resized, so a

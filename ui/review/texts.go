@@ -151,6 +151,7 @@ func restoreSegment(seg widget.RichTextSegment, restore func(string) string) {
 	case *widget.HyperlinkSegment:
 		s.Text = restore(s.Text)
 		if s.URL != nil {
+			s.URL.Host = restore(s.URL.Host)
 			s.URL.Path = restore(s.URL.Path)
 			s.URL.RawQuery = restore(s.URL.RawQuery)
 			s.URL.Fragment = restore(s.URL.Fragment)
