@@ -153,10 +153,12 @@ func (c *Client) PackageAPI(ctx context.Context, file string) (PackageAPI, error
 	}
 	api := PackageAPI{Name: res.PackageName, Symbols: []Symbol{}}
 	texts := make([]string, len(res.Files))
+	decls := make([]map[int]declSyntax, len(res.Files))
 	for i, uri := range res.Files {
 		abs := uriPath(uri)
 		api.Files = append(api.Files, c.rel(abs))
 		texts[i], _ = c.text(abs)
+		decls[i] = parseDecls(texts[i])
 	}
 	var add func(d documentSymbol, file int, container string)
 	add = func(d documentSymbol, file int, container string) {
@@ -165,8 +167,15 @@ func (c *Client) PackageAPI(ctx context.Context, file string) (PackageAPI, error
 		}
 		r := c.fromRange(texts[file], d.SelectionRange)
 		full := c.fromRange(texts[file], d.Range)
-		api.Symbols = append(api.Symbols, Symbol{Name: d.Name, Kind: symbolKinds[d.Kind], Detail: d.Detail,
-			Container: container, Path: api.Files[file], Line: r.Start.Line, Col: r.Start.Col, EndLine: full.End.Line})
+		sy := Symbol{Name: d.Name, Kind: symbolKinds[d.Kind], Detail: d.Detail,
+			Container: container, Path: api.Files[file], Line: r.Start.Line, Col: r.Start.Col, EndLine: full.End.Line}
+		if ds, ok := decls[file][sy.Line]; ok {
+			sy.Doc, sy.Receiver = strings.TrimSpace(ds.doc), ds.recv
+			if ds.detail != "" && (sy.Kind == "constant" || sy.Kind == "variable") {
+				sy.Detail = ds.detail
+			}
+		}
+		api.Symbols = append(api.Symbols, sy)
 		for _, ch := range d.Children {
 			add(ch, file, d.Name)
 		}
