@@ -109,7 +109,7 @@ func apiDecl(sy lsp.Symbol) string {
 			recv = "(" + recv + ") "
 		}
 		return fmt.Sprintf("func %s%s%s", recv, sy.Name, strings.TrimPrefix(sy.Detail, "func"))
-	case "struct", "interface", "class", "type parameter":
+	case "struct", "interface", "class", "type parameter", "type":
 		return fmt.Sprintf("type %s %s", sy.Name, sy.Detail)
 	case "constant":
 		return strings.TrimRight(fmt.Sprintf("const %s %s", sy.Name, sy.Detail), " ")

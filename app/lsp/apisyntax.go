@@ -14,6 +14,7 @@ import (
 // type and value, and the doc comment.
 type declSyntax struct {
 	recv, detail, doc string
+	isType            bool // a type declaration (gopls calls `type F func()` a function)
 }
 
 // maxValueLen bounds a constant's or variable's value in the API: a
@@ -54,7 +55,7 @@ func genDecl(d *ast.GenDecl, line func(token.Pos) int, out map[int]declSyntax) {
 			if s.Doc != nil || len(d.Specs) > 1 {
 				doc = s.Doc
 			}
-			out[line(s.Name.Pos())] = declSyntax{doc: doc.Text()}
+			out[line(s.Name.Pos())] = declSyntax{doc: doc.Text(), isType: true}
 			if st, ok := s.Type.(*ast.StructType); ok {
 				for _, f := range st.Fields.List {
 					for _, n := range f.Names {

@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -142,11 +141,7 @@ func (c *Client) PackageAPI(ctx context.Context, file string) (PackageAPI, error
 	var res struct {
 		PackageName string
 		Files       []string
-		Symbols     []struct {
-			documentSymbol
-			Children []json.RawMessage `json:"children"`
-			File     int               `json:"file"`
-		}
+		Symbols     []packageSymbol
 	}
 	if err := c.request(ctx, "workspace/executeCommand", params, &res); err != nil {
 		return PackageAPI{}, err
@@ -160,8 +155,9 @@ func (c *Client) PackageAPI(ctx context.Context, file string) (PackageAPI, error
 		texts[i], _ = c.text(abs)
 		decls[i] = parseDecls(texts[i])
 	}
-	var add func(d documentSymbol, file int, container string)
-	add = func(d documentSymbol, file int, container string) {
+	var add func(d packageSymbol, container string)
+	add = func(d packageSymbol, container string) {
+		file := d.File
 		if !exported(d.Name) || file < 0 || file >= len(texts) {
 			return
 		}
@@ -174,23 +170,32 @@ func (c *Client) PackageAPI(ctx context.Context, file string) (PackageAPI, error
 			if ds.detail != "" && (sy.Kind == "constant" || sy.Kind == "variable") {
 				sy.Detail = ds.detail
 			}
+			if ds.isType && sy.Kind == "function" { // type F func(...): gopls says function
+				sy.Kind = "type"
+			}
 		}
 		api.Symbols = append(api.Symbols, sy)
 		for _, ch := range d.Children {
-			add(ch, file, d.Name)
+			add(ch, d.Name)
 		}
 	}
 	for _, s := range res.Symbols {
-		d := s.documentSymbol
-		for _, raw := range s.Children {
-			var ch documentSymbol
-			if json.Unmarshal(raw, &ch) == nil {
-				d.Children = append(d.Children, ch)
-			}
-		}
-		add(d, s.File, "")
+		add(s, "")
 	}
 	return api, nil
+}
+
+// packageSymbol is one of gopls.package_symbols' answers: a
+// documentSymbol whose File indexes the answer's Files, children included
+// (a method may be declared in another file than its type).
+type packageSymbol struct {
+	Name           string          `json:"name"`
+	Detail         string          `json:"detail"`
+	Kind           int             `json:"kind"`
+	Range          lspRange        `json:"range"`
+	SelectionRange lspRange        `json:"selectionRange"`
+	Children       []packageSymbol `json:"children"`
+	File           int             `json:"file"`
 }
 
 // exported: the name (or a method's name after its receiver) starts with
