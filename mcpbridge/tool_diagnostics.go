@@ -32,8 +32,9 @@ type diagnosticsResult struct {
 func (s *Server) diagnosticsTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_diagnostics",
 		mcp.WithDescription("Problems (file:line:col: message) from the last build, vet or test run, optionally "+
-			"refreshed by running go vet, and gopls's live type errors and analyzer findings (unsaved editor text "+
-			"included, labelled gopls). The person sees them in the Problems pane. "+
+			"refreshed by running go vet, and gopls's live type errors and analyzer findings ("+
+			s.inMode("unsaved editor text included, labelled gopls). The person sees them in the Problems pane. ",
+				"files changed on disk included, labelled gopls). ")+
 			`e.g. {"path":"app/","refresh":true}`),
 		mcp.WithInputSchema[diagnosticsParams](),
 		results[diagnosticsResult](),

@@ -57,7 +57,7 @@ func TestGoToolsAnswerAsGoDoesOnBbolt(t *testing.T) {
 		}
 	})
 	for _, q := range []struct{ symbol, pkg, decl string }{
-		{"fmt.Errorf", "fmt", "func Errorf("},  // db.go imports fmt but calls lg.Errorf
+		{"fmt.Errorf", "fmt", "func Errorf("},   // db.go imports fmt but calls lg.Errorf
 		{"os.OpenFile", "os", "func OpenFile("}, // db.go also has Options.OpenFile
 	} {
 		t.Run("definition of "+q.symbol, func(t *testing.T) {
