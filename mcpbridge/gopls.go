@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -86,46 +85,6 @@ func (s *Server) goFile(path string) (string, *mcp.CallToolResult) {
 	return rel, nil
 }
 
-// position is where {line, column} or symbol points in rel: line and
-// column when given, else symbol's declaration in rel, else its first use
-// there as a whole identifier.
-func (s *Server) position(ctx context.Context, c *lsp.Client, rel, symbol string, line, col int) (lsp.Position, *mcp.CallToolResult) {
-	if line > 0 {
-		return lsp.Position{Line: line, Col: max(col, 1)}, nil
-	}
-	if symbol == "" {
-		return lsp.Position{}, fail(stateProblem, "give symbol (e.g. \"Open\" or \"DB.Close\") or line and column")
-	}
-	p, err := c.Locate(ctx, rel, symbol)
-	if err == nil {
-		return p, nil
-	}
-	if p, ok := s.firstUse(ctx, rel, symbol); ok {
-		return p, nil
-	}
-	return lsp.Position{}, goplsFail(err)
-}
-
-// firstUse finds the first whole-identifier occurrence of symbol's last
-// name (after a dot) in rel's text as the person sees it.
-func (s *Server) firstUse(ctx context.Context, rel, symbol string) (lsp.Position, bool) {
-	name := symbol[strings.LastIndex(symbol, ".")+1:]
-	if name == "" {
-		return lsp.Position{}, false
-	}
-	ft, _, err := s.readName(ctx, rel)
-	if err != nil {
-		return lsp.Position{}, false
-	}
-	re := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`)
-	for i, line := range strings.Split(ft.Text, "\n") {
-		if loc := re.FindStringIndex(line); loc != nil {
-			return lsp.Position{Line: i + 1, Col: len([]rune(line[:loc[0]])) + 1}, true
-		}
-	}
-	return lsp.Position{}, false
-}
-
 // sourceLines are lines [from, to] (1-based) of path: a project file as
 // the person sees it, or Go source gopls loaded from the module cache or
 // the Go root. Anything else is not read.
@@ -165,9 +124,29 @@ func (r sourceRoots) contains(path string) bool {
 	return false
 }
 
+// isStd reports whether pkg is a package of the standard library: a
+// folder with Go files under GOROOT/src (the first root). Import paths
+// read this way first, as the go command reads them, so "errors" is the
+// standard package even in a project with an errors/ folder.
+func (r sourceRoots) isStd(pkg string) bool {
+	if len(r) == 0 || pkg == "" || strings.HasPrefix(pkg, "vendor/") || strings.Contains(pkg, "..") {
+		return false
+	}
+	ents, err := os.ReadDir(filepath.Join(r[0], "src", filepath.FromSlash(pkg)))
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".go") {
+			return true
+		}
+	}
+	return false
+}
+
 var (
 	goRootsOnce sync.Once
-	goRoots     sourceRoots
+	goRoots     sourceRoots // GOROOT, then GOMODCACHE
 )
 
 // goSourceRoots are GOROOT and GOMODCACHE, where gopls's definitions

@@ -92,6 +92,11 @@ func TestEachModeNamesOnlyItsTools(t *testing.T) {
 				t.Fatalf("instructions name no tools: %q", init.Instructions)
 			}
 			namesOnly(t, "the instructions", init.Instructions, served)
+			for _, name := range served {
+				if !strings.HasPrefix(name, "trestle_debug_") && !regexp.MustCompile(`\b`+name+`\b`).MatchString(init.Instructions) {
+					t.Errorf("the %s instructions never name %s, which this mode serves", mode.name, name)
+				}
+			}
 			list, _ := c.ListTools(context.Background(), mcp.ListToolsRequest{})
 			for _, tool := range list.Tools {
 				namesOnly(t, tool.Name+"'s description", tool.Description, served)
@@ -111,7 +116,7 @@ func TestEachModeNamesOnlyItsTools(t *testing.T) {
 func TestHeadlessServesRunStatusStopAndTasks(t *testing.T) {
 	c, init, served := modeClient(t, nil)
 	want := []string{"trestle_files", "trestle_read", "trestle_search", "trestle_eval", "trestle_run", "trestle_run_status",
-		"trestle_stop", "trestle_tasks", "trestle_change_set_propose", "trestle_change_set",
+		"trestle_stop", "trestle_tasks", "trestle_change_set_propose", "trestle_change_set", "trestle_diagnostics",
 		"trestle_symbols", "trestle_definition", "trestle_references", "trestle_package_api", "trestle_rename"}
 	slices.Sort(want)
 	if !slices.Equal(served, want) {

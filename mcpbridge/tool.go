@@ -194,3 +194,11 @@ type argError struct{ msg string }
 func (e *argError) Error() string { return e.msg }
 
 func (e *argError) Unwrap() error { return errdefs.ErrInvalid }
+
+// plural is "1 file" or "3 files": a count and its noun as a person writes it.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -40,9 +40,9 @@ func (s *Server) propose(ctx context.Context, p proposeParams) *mcp.CallToolResu
 		return failed
 	}
 	added, removed := cs.Stats()
-	return done(summarizeChangeSet(cs), "Proposed %s: %d files, +%d -%d. %s; "+
+	return done(summarizeChangeSet(cs), "Proposed %s: %s, +%d -%d. %s; "+
 		"call trestle_change_set {\"id\":%q,\"wait_seconds\":120} to learn their decision.\n%s",
-		cs.ID, len(cs.Files), added, removed,
+		cs.ID, plural(len(cs.Files), "file"), added, removed,
 		s.inMode("The person will review it in the window", "The person reviews it with `trestle changes`"), cs.ID,
 		describeChangeSet(cs))
 }

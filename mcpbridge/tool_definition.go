@@ -43,11 +43,11 @@ func (s *Server) definition(ctx context.Context, p definitionParams) *mcp.CallTo
 	}
 	c, ctx, cancel := s.gopls(ctx)
 	defer cancel()
-	pos, bad := s.position(ctx, c, rel, p.Symbol, p.Line, p.Column)
+	at, pos, bad := s.position(ctx, c, rel, p.Symbol, p.Line, p.Column)
 	if bad != nil {
 		return bad
 	}
-	locs, err := c.Definition(ctx, rel, pos)
+	locs, err := c.Definition(ctx, at, pos)
 	if err != nil {
 		return goplsFail(err)
 	}
@@ -56,7 +56,7 @@ func (s *Server) definition(ctx context.Context, p definitionParams) *mcp.CallTo
 		res.Definitions = append(res.Definitions, s.declaration(ctx, c, l))
 	}
 	if len(res.Definitions) == 0 {
-		return done(res, "No definition found at %s:%d:%d (not an identifier, or a builtin).", rel, pos.Line, pos.Col)
+		return done(res, "No definition found at %s:%d:%d (not an identifier, or a builtin).", at, pos.Line, pos.Col)
 	}
 	var b strings.Builder
 	for _, d := range res.Definitions {

@@ -32,8 +32,9 @@ type diagnosticsResult struct {
 func (s *Server) diagnosticsTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_diagnostics",
 		mcp.WithDescription("Problems (file:line:col: message) from the last build, vet or test run, optionally "+
-			"refreshed by running go vet, and gopls's live type errors and analyzer findings (unsaved editor text "+
-			"included, labelled gopls). The person sees them in the Problems pane. "+
+			"refreshed by running go vet, and gopls's live type errors and analyzer findings ("+
+			s.inMode("unsaved editor text included, labelled gopls). The person sees them in the Problems pane. ",
+				"files changed on disk included, labelled gopls). ")+
 			`e.g. {"path":"app/","refresh":true}`),
 		mcp.WithInputSchema[diagnosticsParams](),
 		results[diagnosticsResult](),
@@ -72,7 +73,7 @@ func (s *Server) diagnostics(ctx context.Context, p diagnosticsParams) *mcp.Call
 			res.Problems = append(res.Problems, pr)
 		}
 	}
-	return done(res, "%s%s", describeProblems(res), describeLive(live, why))
+	return done(res, "%s%s", describeProblems(res, filter), describeLive(live, why))
 }
 
 // vet runs go vet on the package of filter (or the whole module) and waits.
@@ -104,12 +105,19 @@ func (s *Server) vet(ctx context.Context, filter string) (*task.Run, *mcp.CallTo
 	return run, nil
 }
 
-func describeProblems(r diagnosticsResult) string {
+// describeProblems is the last run's problems under filter, each on its
+// own line, the text ending in a newline so that gopls's part follows on
+// a line of its own.
+func describeProblems(r diagnosticsResult, filter string) string {
+	in := ""
+	if filter != "" {
+		in = " in " + filter
+	}
 	if len(r.Problems) == 0 {
-		return fmt.Sprintf("No problems from %s (%s).", r.RunID, r.Command)
+		return fmt.Sprintf("No problems%s from the last run, %s (%s).\n", in, r.RunID, r.Command)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d problems from %s (%s):\n", len(r.Problems), r.RunID, r.Command)
+	fmt.Fprintf(&b, "%s%s from the last run, %s (%s):\n", plural(len(r.Problems), "problem"), in, r.RunID, r.Command)
 	for _, p := range r.Problems {
 		b.WriteString(problemLine(p) + "\n")
 	}

@@ -63,7 +63,7 @@ func describeLive(live []liveProblem, why string) string {
 		return "gopls reports no problems.\n"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d problems from gopls (live, unsaved text included):\n", len(live))
+	fmt.Fprintf(&b, "%s from gopls (live, unsaved text included):\n", plural(len(live), "problem"))
 	for _, p := range live {
 		fmt.Fprintf(&b, "%s:%d:%d: %s: %s [%s]\n", p.Path, p.Line, p.Col, p.Severity, p.Message, p.Source)
 	}

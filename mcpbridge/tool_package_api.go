@@ -15,7 +15,8 @@ import (
 )
 
 type packageAPIParams struct {
-	Package string `json:"package" jsonschema:"a package folder in the project (app/store, . for the root) or an import path the module can see (net/http, go.etcd.io/bbolt)"`
+	Package string `json:"package" jsonschema:"an import path (net/http, errors, go.etcd.io/bbolt) or a project folder (app/store; ./errors for a folder whose name a standard package has; . for the root)"`
+	Docs    bool   `json:"docs,omitempty" jsonschema:"include each declaration's doc comment"`
 }
 
 type apiSymbol struct {
@@ -23,6 +24,8 @@ type apiSymbol struct {
 	Kind      string `json:"kind"`
 	Detail    string `json:"detail,omitempty"`
 	Container string `json:"container,omitempty"`
+	Receiver  string `json:"receiver,omitempty"`
+	Doc       string `json:"doc,omitempty"`
 	Path      string `json:"path"`
 	Line      int    `json:"line"`
 }
@@ -63,10 +66,13 @@ func (s *Server) packageAPI(ctx context.Context, p packageAPIParams) *mcp.CallTo
 	}
 	res := packageAPIResult{State: stateDone, Package: p.Package, Name: api.Name, Files: api.Files, Symbols: []apiSymbol{}}
 	var b strings.Builder
-	fmt.Fprintf(&b, "package %s (%s), %d files\n", api.Name, p.Package, len(api.Files))
+	fmt.Fprintf(&b, "package %s (%s), %s\n", api.Name, p.Package, plural(len(api.Files), "file"))
 	for _, sy := range api.Symbols {
+		if !p.Docs {
+			sy.Doc = ""
+		}
 		res.Symbols = append(res.Symbols, apiSymbol{Name: sy.Name, Kind: sy.Kind, Detail: sy.Detail,
-			Container: sy.Container, Path: sy.Path, Line: sy.Line})
+			Container: sy.Container, Receiver: sy.Receiver, Doc: sy.Doc, Path: sy.Path, Line: sy.Line})
 		b.WriteString(apiLine(sy))
 	}
 	if len(res.Symbols) == 0 {
@@ -75,49 +81,71 @@ func (s *Server) packageAPI(ctx context.Context, p packageAPIParams) *mcp.CallTo
 	return done(res, "%s", b.String())
 }
 
-// apiLine renders one symbol as Go reads: "func Open(path string) (*DB, error)".
+// apiLine renders one symbol as Go reads it, after its doc comment when
+// it carries one: "func (*DB) Begin(writable bool) (*Tx, error)".
 func apiLine(sy lsp.Symbol) string {
 	indent, where := "", fmt.Sprintf("  // %s:%d", filepath.Base(sy.Path), sy.Line)
 	if sy.Container != "" {
 		indent = "    "
 	}
-	switch sy.Kind {
-	case "function", "method":
-		recv := ""
-		if sy.Container != "" {
-			recv = "(" + sy.Container + ") "
+	var doc strings.Builder
+	for _, l := range strings.Split(strings.TrimSpace(sy.Doc), "\n") {
+		if sy.Doc != "" {
+			doc.WriteString(indent + strings.TrimRight("// "+l, " ") + "\n")
 		}
-		return fmt.Sprintf("%sfunc %s%s%s%s\n", indent, recv, sy.Name, strings.TrimPrefix(sy.Detail, "func"), where)
-	case "struct", "interface", "class", "type parameter":
-		return fmt.Sprintf("%stype %s %s%s\n", indent, sy.Name, sy.Detail, where)
-	case "constant":
-		return fmt.Sprintf("%sconst %s %s%s\n", indent, sy.Name, sy.Detail, where)
-	case "variable":
-		return fmt.Sprintf("%svar %s %s%s\n", indent, sy.Name, sy.Detail, where)
 	}
-	return fmt.Sprintf("%s%s %s%s\n", indent, sy.Name, sy.Detail, where)
+	return doc.String() + indent + apiDecl(sy) + where + "\n"
 }
 
-// packageFile is one Go file of the package: a project folder's, else
-// the go command's answer for an import path.
-func (s *Server) packageFile(ctx context.Context, pkg string) (string, *mcp.CallToolResult) {
-	if !strings.Contains(strings.SplitN(pkg, "/", 2)[0], ".") || strings.HasPrefix(pkg, ".") {
-		if rel, err := s.projectRel(strings.TrimPrefix(pkg, "./")); err == nil {
-			if f, ok := firstGoFile(filepath.Join(s.opts.Project.Root, filepath.FromSlash(rel))); ok {
-				return filepath.ToSlash(filepath.Join(rel, f)), nil
-			}
+// apiDecl is the declaration itself, without doc or position.
+func apiDecl(sy lsp.Symbol) string {
+	switch sy.Kind {
+	case "function", "method":
+		recv := sy.Receiver
+		if recv == "" {
+			recv = sy.Container
 		}
+		if recv != "" {
+			recv = "(" + recv + ") "
+		}
+		return fmt.Sprintf("func %s%s%s", recv, sy.Name, strings.TrimPrefix(sy.Detail, "func"))
+	case "struct", "interface", "class", "type parameter", "type":
+		return fmt.Sprintf("type %s %s", sy.Name, sy.Detail)
+	case "constant":
+		return strings.TrimRight(fmt.Sprintf("const %s %s", sy.Name, sy.Detail), " ")
+	case "variable":
+		return strings.TrimRight(fmt.Sprintf("var %s %s", sy.Name, sy.Detail), " ")
 	}
-	cmd := exec.CommandContext(ctx, "go", "list", "-f", "{{.Dir}}\n{{range .GoFiles}}{{.}}\n{{end}}", "--", pkg)
-	cmd.Dir = s.opts.Project.Root
-	cmd.Env = readOnlyGoEnv(s.opts.Project.Root)
-	out, err := cmd.Output()
-	lines := strings.Fields(string(out))
-	if err != nil || len(lines) < 2 {
-		return "", fail(stateNone, "no Go package %q in the project or among the packages it can import "+
-			"(give a folder such as app/store, or an import path such as net/http)", pkg)
+	return strings.TrimRight(fmt.Sprintf("%s %s", sy.Name, sy.Detail), " ")
+}
+
+// packageFile is one Go file of the package that the current build
+// context compiles (go list's GoFiles: a file that build constraints
+// exclude, such as bbolt's bolt_386.go, would have gopls describe an empty
+// package). pkg is an import path when it names one (a standard package
+// before a project folder of the same name, as Go reads an import), else a
+// project folder.
+func (s *Server) packageFile(ctx context.Context, pkg string) (string, *mcp.CallToolResult) {
+	pkg = strings.TrimSuffix(filepath.ToSlash(strings.TrimSpace(pkg)), "/")
+	folder := strings.HasPrefix(pkg, ".") || filepath.IsAbs(pkg) ||
+		(!strings.Contains(strings.SplitN(pkg, "/", 2)[0], ".") && !s.goSourceRoots().isStd(pkg))
+	target := pkg
+	if folder {
+		rel, err := s.projectRel(strings.TrimPrefix(pkg, "./"))
+		if err != nil {
+			return "", failErr(err)
+		}
+		target = "./" + rel
 	}
-	abs := filepath.Join(lines[0], lines[1])
+	dir, files, err := goListFiles(ctx, s.opts.Project.Root, target)
+	if err != nil {
+		return "", fail(stateNone, "no Go package %q in the project or among the packages it can import: %v "+
+			"(give a folder such as app/store, or an import path such as net/http)", pkg, err)
+	}
+	if len(files) == 0 {
+		return "", fail(stateNone, "package %q has no Go files for this platform and build tags (%s)", pkg, dir)
+	}
+	abs := filepath.Join(dir, files[0])
 	if rel, err := filepath.Rel(s.opts.Project.Root, abs); err == nil && !strings.HasPrefix(rel, "..") {
 		return filepath.ToSlash(rel), nil
 	}
@@ -125,6 +153,36 @@ func (s *Server) packageFile(ctx context.Context, pkg string) (string, *mcp.Call
 		return "", fail(stateRefused, "package %q lives outside the project, the module cache and the Go root", pkg)
 	}
 	return abs, nil
+}
+
+// goListFiles is the folder of pkg and its Go files under the current
+// build context, as the go command sees them from root.
+func goListFiles(ctx context.Context, root, pkg string) (string, []string, error) {
+	cmd := exec.CommandContext(ctx, "go", "list", "-e", "-f", "{{.Dir}}\n{{if .Error}}{{.Error}}{{else}}{{range .GoFiles}}{{.}}\n{{end}}{{end}}", "--", pkg)
+	cmd.Dir = root
+	cmd.Env = readOnlyGoEnv(root)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", nil, fmt.Errorf("%s", firstLine(stderr.String(), err))
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) < 2 || !strings.HasSuffix(lines[1], ".go") {
+		if len(lines) >= 2 {
+			return lines[0], nil, fmt.Errorf("%s", lines[1])
+		}
+		return lines[0], nil, nil
+	}
+	return lines[0], lines[1:], nil
+}
+
+// firstLine is the first line of the go command's stderr, else err.
+func firstLine(stderr string, err error) string {
+	if l, _, _ := strings.Cut(strings.TrimSpace(stderr), "\n"); l != "" {
+		return l
+	}
+	return err.Error()
 }
 
 // readOnlyGoEnv is the environment for a go command an agent's argument
@@ -137,18 +195,4 @@ func readOnlyGoEnv(root string) []string {
 		mode = "-mod=vendor"
 	}
 	return append(os.Environ(), "GOFLAGS="+mode, "GOPROXY=off")
-}
-
-// firstGoFile is the first non-test .go file in dir.
-func firstGoFile(dir string) (string, bool) {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return "", false
-	}
-	for _, e := range ents {
-		if n := e.Name(); e.Type().IsRegular() && strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") {
-			return n, true
-		}
-	}
-	return "", false
 }

@@ -49,11 +49,11 @@ func (s *Server) references(ctx context.Context, p referencesParams) *mcp.CallTo
 	limit = min(limit, 2000)
 	c, ctx, cancel := s.gopls(ctx)
 	defer cancel()
-	pos, bad := s.position(ctx, c, rel, p.Symbol, p.Line, p.Column)
+	at, pos, bad := s.position(ctx, c, rel, p.Symbol, p.Line, p.Column)
 	if bad != nil {
 		return bad
 	}
-	locs, err := c.References(ctx, rel, pos, p.IncludeDeclaration)
+	locs, err := c.References(ctx, at, pos, p.IncludeDeclaration)
 	if err != nil {
 		return goplsFail(err)
 	}
@@ -70,7 +70,7 @@ func (s *Server) references(ctx context.Context, p referencesParams) *mcp.CallTo
 		res.References = append(res.References, r)
 	}
 	if res.Count == 0 {
-		return done(res, "No references to the symbol at %s:%d:%d.", rel, pos.Line, pos.Col)
+		return done(res, "No references to the symbol at %s:%d:%d.", at, pos.Line, pos.Col)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d references:\n", res.Count)

@@ -44,16 +44,19 @@ func (s *Server) rename(ctx context.Context, p renameParams) *mcp.CallToolResult
 	}
 	c, gctx, cancel := s.gopls(ctx)
 	defer cancel()
-	pos, bad := s.position(gctx, c, rel, p.Symbol, p.Line, p.Column)
+	at, pos, bad := s.position(gctx, c, rel, p.Symbol, p.Line, p.Column)
 	if bad != nil {
 		return bad
 	}
-	edits, err := c.Rename(gctx, rel, pos, p.NewName)
+	if filepath.IsAbs(at) {
+		return fail(stateRefused, "%s is declared outside the project (%s); only the project's own names can be renamed", p.Symbol, at)
+	}
+	edits, err := c.Rename(gctx, at, pos, p.NewName)
 	if err != nil {
 		return goplsFail(err)
 	}
 	if len(edits) == 0 {
-		return fail(stateNone, "gopls found nothing to rename at %s:%d:%d", rel, pos.Line, pos.Col)
+		return fail(stateNone, "gopls found nothing to rename at %s:%d:%d", at, pos.Line, pos.Col)
 	}
 	in := changeset.Proposal{Client: clientName(ctx), Description: p.Description}
 	for _, e := range edits {
@@ -77,7 +80,7 @@ func (s *Server) rename(ctx context.Context, p renameParams) *mcp.CallToolResult
 		return failed
 	}
 	added, removed := cs.Stats()
-	return done(summarizeChangeSet(cs), "Proposed %s (%q): %d files, +%d -%d. Nothing is renamed until the person "+
+	return done(summarizeChangeSet(cs), "Proposed %s (%q): %s, +%d -%d. Nothing is renamed until the person "+
 		"applies it; call trestle_change_set {\"id\":%q,\"wait_seconds\":120} to learn their decision.",
-		cs.ID, cs.Title, len(cs.Files), added, removed, cs.ID)
+		cs.ID, cs.Title, plural(len(cs.Files), "file"), added, removed, cs.ID)
 }

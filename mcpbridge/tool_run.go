@@ -176,9 +176,11 @@ func describeRun(run *task.Run, tail int) *mcp.CallToolResult {
 		head += fmt.Sprintf(" for %s; ask trestle_run_status {\"run_id\":%q,\"wait_seconds\":60} for the rest", run.Duration().Round(time.Second), run.ID)
 	case task.StatePassed:
 		head += " (exit code 0)"
+	case task.StateStopped: // asked for: the answer is the run's, not a failed call
+		head += fmt.Sprintf(" after %s, before it finished", run.Duration().Round(time.Millisecond))
 	default:
 		res.State = stateProblem
-		head = fmt.Sprintf("problem: %s (exit code %d, %d problems)", head, res.ExitCode, len(probs))
+		head = fmt.Sprintf("problem: %s (exit code %d, %s)", head, res.ExitCode, plural(len(probs), "problem"))
 	}
 	var b strings.Builder
 	b.WriteString(head)

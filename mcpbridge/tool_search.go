@@ -50,7 +50,7 @@ func (s *Server) search(ctx context.Context, p searchParams) *mcp.CallToolResult
 	}
 	out := searchResult{State: stateDone, Result: res}
 	if len(res.Matches) == 0 {
-		return done(out, "No matches in %d files.", res.Files)
+		return done(out, "No matches in %s.", plural(res.Files, "file"))
 	}
 	var b strings.Builder
 	for _, m := range res.Matches {

@@ -11,8 +11,11 @@ import (
 
 type symbolsParams struct {
 	Query string `json:"query" jsonschema:"a name or part of one, matched fuzzily (e.g. Open, DB.Begin, newsq)"`
-	Limit int    `json:"limit,omitempty" jsonschema:"most symbols to return (default 50, at most 500)"`
+	Limit int    `json:"limit,omitempty" jsonschema:"most symbols to return (default 50, at most 100: gopls's own cap)"`
 }
+
+// goplsSymbolCap is the most symbols gopls's workspace/symbol returns.
+const goplsSymbolCap = 100
 
 type symbolLine struct {
 	Name      string `json:"name"`
@@ -48,14 +51,16 @@ func (s *Server) symbols(ctx context.Context, p symbolsParams) *mcp.CallToolResu
 	if limit <= 0 {
 		limit = 50
 	}
-	limit = min(limit, 500)
+	limit = min(limit, goplsSymbolCap)
 	c, ctx, cancel := s.gopls(ctx)
 	defer cancel()
 	syms, err := c.Symbols(ctx, p.Query)
 	if err != nil {
 		return goplsFail(err)
 	}
-	res := symbolsResult{State: stateDone, Symbols: []symbolLine{}}
+	// gopls stops at its cap without saying whether more matched: a full
+	// answer is taken as cut.
+	res := symbolsResult{State: stateDone, Symbols: []symbolLine{}, Truncated: len(syms) >= goplsSymbolCap}
 	for _, sy := range syms {
 		if len(res.Symbols) == limit {
 			res.Truncated = true
@@ -68,7 +73,7 @@ func (s *Server) symbols(ctx context.Context, p symbolsParams) *mcp.CallToolResu
 		return done(res, "No Go symbols match %q.", p.Query)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d symbols match %q:\n", len(res.Symbols), p.Query)
+	fmt.Fprintf(&b, "%s match %q:\n", plural(len(res.Symbols), "symbol"), p.Query)
 	for _, sy := range res.Symbols {
 		fmt.Fprintf(&b, "%s:%d:%d: %s %s", sy.Path, sy.Line, sy.Column, sy.Kind, sy.Name)
 		if sy.Container != "" {
@@ -76,8 +81,12 @@ func (s *Server) symbols(ctx context.Context, p symbolsParams) *mcp.CallToolResu
 		}
 		b.WriteByte('\n')
 	}
-	if res.Truncated {
-		fmt.Fprintf(&b, "(more left off; raise limit or narrow the query)\n")
+	switch {
+	case len(syms) > len(res.Symbols):
+		fmt.Fprintf(&b, "(more left off: raise limit, now %d, up to %d, or narrow the query)\n", limit, goplsSymbolCap)
+	case res.Truncated:
+		fmt.Fprintf(&b, "(gopls returns at most %d symbols, so more may match: narrow the query, e.g. with a "+
+			"package or type qualifier such as \"bolt.Open\")\n", goplsSymbolCap)
 	}
 	return done(res, "%s", b.String())
 }

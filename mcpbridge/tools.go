@@ -19,9 +19,9 @@ const (
 // the headless server those that need no window. Each mode's instructions
 // name only the tools it serves (TestEachModeNamesOnlyItsTools).
 var modeToolsets = map[mode][]string{
-	windowMode: {"project", "workbench", "eval", "evaluator", "tasks", "control", "panes",
+	windowMode: {"project", "workbench", "eval", "evaluator", "tasks", "control", "panes", "problems",
 		"change_sets", "change_set_review", "go", "go_rename", "test_stall", "test_apply"},
-	headlessMode: {"project", "eval", "tasks", "control", "change_sets", "go", "go_rename"},
+	headlessMode: {"project", "eval", "tasks", "control", "problems", "change_sets", "go", "go_rename"},
 }
 
 // toolsets is Trestle's whole tool surface, in one place: every tool, the
@@ -43,8 +43,9 @@ func (s *Server) toolsets() []*toolset {
 		newToolset("control", "what there is to run, and stopping it").when(hasEvalOrTasks).
 			read(s.tasksTool()).
 			write(s.stopTool()),
-		newToolset("panes", "the window's Run and Eval panes and its problems").when(hasEvalAndTasks).
-			read(s.outputTool()).
+		newToolset("panes", "the window's Run and Eval panes").when(hasEvalAndTasks).
+			read(s.outputTool()),
+		newToolset("problems", "problems from the last run and gopls's live diagnostics").when(hasTasks).
 			write(s.diagnosticsTool()),
 		newToolset("change_sets", "proposing change sets and following one").when(hasChangeSets).
 			read(s.changeSetTool()).

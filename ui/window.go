@@ -286,6 +286,9 @@ func (w *Window) Watch(ctx context.Context) error {
 func (w *Window) filesChanged(events []watch.Event) {
 	w.changeSetsSawFiles(events)
 	w.configSawFiles(events)
+	if c := w.services.LSP; c != nil { // set before Watch starts, never after
+		c.DiskChanged(events)
+	}
 	reads := w.files.reread(events)
 	w.onMain(func() {
 		w.files.apply(reads)

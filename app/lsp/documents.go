@@ -7,8 +7,11 @@ package lsp
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
+
+	"trestle/app/watch"
 )
 
 // OpenDocument tells gopls that the editor holds rel with text (unsaved
@@ -119,4 +122,51 @@ func (c *Client) FilesChanged(rels ...string) {
 		changes = append(changes, fileEvent{URI: fileURI(c.abs(rel)), Type: fileChanged})
 	}
 	go s.notify("workspace/didChangeWatchedFiles", didChangeWatchedFilesParams{Changes: changes})
+}
+
+// DiskChanged tells gopls of the changes the project's watcher saw on
+// disk (a file an editor outside Trestle wrote, a git checkout, a file
+// created by a tool), so its diagnostics and answers follow the disk as
+// they follow the editor. Only what gopls reads is sent: Go files and
+// go.mod, go.sum and go.work; a lost-events batch (watch.All) reports
+// every file under the root as changed, which makes gopls reload. It never
+// blocks and may be called from any goroutine.
+func (c *Client) DiskChanged(events []watch.Event) {
+	c.mu.Lock()
+	s := c.sess
+	c.mu.Unlock()
+	if s == nil {
+		return
+	}
+	var changes []fileEvent
+	for _, e := range events {
+		if e.Path == watch.All {
+			changes = append(changes, fileEvent{URI: fileURI(c.abs("go.mod")), Type: fileChanged})
+			continue
+		}
+		if !goplsReads(e.Path) {
+			continue
+		}
+		typ := fileChanged
+		switch e.Op {
+		case watch.Created:
+			typ = fileCreated
+		case watch.Removed:
+			typ = fileDeleted
+		}
+		changes = append(changes, fileEvent{URI: fileURI(c.abs(e.Path)), Type: typ})
+	}
+	if len(changes) > 0 {
+		go s.notify("workspace/didChangeWatchedFiles", didChangeWatchedFilesParams{Changes: changes})
+	}
+}
+
+// goplsReads reports whether gopls reads the project file rel: Go source
+// and the module files.
+func goplsReads(rel string) bool {
+	switch path.Base(rel) {
+	case "go.mod", "go.sum", "go.work", "go.work.sum":
+		return true
+	}
+	return strings.HasSuffix(rel, ".go")
 }

@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -142,46 +141,61 @@ func (c *Client) PackageAPI(ctx context.Context, file string) (PackageAPI, error
 	var res struct {
 		PackageName string
 		Files       []string
-		Symbols     []struct {
-			documentSymbol
-			Children []json.RawMessage `json:"children"`
-			File     int               `json:"file"`
-		}
+		Symbols     []packageSymbol
 	}
 	if err := c.request(ctx, "workspace/executeCommand", params, &res); err != nil {
 		return PackageAPI{}, err
 	}
 	api := PackageAPI{Name: res.PackageName, Symbols: []Symbol{}}
 	texts := make([]string, len(res.Files))
+	decls := make([]map[int]declSyntax, len(res.Files))
 	for i, uri := range res.Files {
 		abs := uriPath(uri)
 		api.Files = append(api.Files, c.rel(abs))
 		texts[i], _ = c.text(abs)
+		decls[i] = parseDecls(texts[i])
 	}
-	var add func(d documentSymbol, file int, container string)
-	add = func(d documentSymbol, file int, container string) {
+	var add func(d packageSymbol, container string)
+	add = func(d packageSymbol, container string) {
+		file := d.File
 		if !exported(d.Name) || file < 0 || file >= len(texts) {
 			return
 		}
 		r := c.fromRange(texts[file], d.SelectionRange)
 		full := c.fromRange(texts[file], d.Range)
-		api.Symbols = append(api.Symbols, Symbol{Name: d.Name, Kind: symbolKinds[d.Kind], Detail: d.Detail,
-			Container: container, Path: api.Files[file], Line: r.Start.Line, Col: r.Start.Col, EndLine: full.End.Line})
+		sy := Symbol{Name: d.Name, Kind: symbolKinds[d.Kind], Detail: d.Detail,
+			Container: container, Path: api.Files[file], Line: r.Start.Line, Col: r.Start.Col, EndLine: full.End.Line}
+		if ds, ok := decls[file][sy.Line]; ok {
+			sy.Doc, sy.Receiver = strings.TrimSpace(ds.doc), ds.recv
+			if ds.detail != "" && (sy.Kind == "constant" || sy.Kind == "variable") {
+				sy.Detail = ds.detail
+			}
+			if ds.isType && sy.Kind == "function" { // type F func(...): gopls says function
+				sy.Kind = "type"
+			}
+		}
+		api.Symbols = append(api.Symbols, sy)
 		for _, ch := range d.Children {
-			add(ch, file, d.Name)
+			add(ch, d.Name)
 		}
 	}
 	for _, s := range res.Symbols {
-		d := s.documentSymbol
-		for _, raw := range s.Children {
-			var ch documentSymbol
-			if json.Unmarshal(raw, &ch) == nil {
-				d.Children = append(d.Children, ch)
-			}
-		}
-		add(d, s.File, "")
+		add(s, "")
 	}
 	return api, nil
+}
+
+// packageSymbol is one of gopls.package_symbols' answers: a
+// documentSymbol whose File indexes the answer's Files, children included
+// (a method may be declared in another file than its type).
+type packageSymbol struct {
+	Name           string          `json:"name"`
+	Detail         string          `json:"detail"`
+	Kind           int             `json:"kind"`
+	Range          lspRange        `json:"range"`
+	SelectionRange lspRange        `json:"selectionRange"`
+	Children       []packageSymbol `json:"children"`
+	File           int             `json:"file"`
 }
 
 // exported: the name (or a method's name after its receiver) starts with

@@ -189,8 +189,12 @@ var completionKinds = map[int]string{
 // severities names the protocol's DiagnosticSeverity numbers.
 var severities = map[int]string{1: "error", 2: "warning", 3: "information", 4: "hint"}
 
-// fileChanged is FileChangeType Changed (1 created, 2 changed, 3 deleted).
-const fileChanged = 2
+// FileChangeType: a watched file was created, changed or deleted.
+const (
+	fileCreated = 1
+	fileChanged = 2
+	fileDeleted = 3
+)
 
 type fileEvent struct {
 	URI  string `json:"uri"`

@@ -141,6 +141,10 @@ type Symbol struct {
 	Line      int    `json:"line"`
 	Col       int    `json:"column"`
 	EndLine   int    `json:"end_line,omitempty"`
+	// Receiver is a method's receiver type as written ("*Bucket"), and Doc
+	// the declaration's doc comment: PackageAPI fills them from the syntax.
+	Receiver string `json:"receiver,omitempty"`
+	Doc      string `json:"doc,omitempty"`
 }
 
 // Symbols is gopls's fuzzy workspace symbol search for query.

@@ -60,13 +60,13 @@ func (p *Project) Read(cp Path) (FileText, error) {
 	info, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return FileText{}, fmt.Errorf("read %s: no such file: %w", rel, errdefs.ErrNotFound)
+		return FileText{}, errdefs.Errorf(errdefs.ErrNotFound, "read %s: no such file in the project (trestle_files lists them)", rel)
 	case err != nil:
 		return FileText{}, fmt.Errorf("read %s: %w", rel, err)
 	case info.IsDir():
-		return FileText{}, fmt.Errorf("read %s: it is a folder; list it with trestle_files: %w", rel, errdefs.ErrInvalid)
+		return FileText{}, errdefs.Errorf(errdefs.ErrInvalid, "read %s: it is a folder; list it with trestle_files", rel)
 	case !info.Mode().IsRegular(): // a FIFO or device would block the read, or never end
-		return FileText{}, fmt.Errorf("read %s: not a regular file (%v): %w", rel, info.Mode().Type(), errdefs.ErrInvalid)
+		return FileText{}, errdefs.Errorf(errdefs.ErrInvalid, "read %s: not a regular file (%v)", rel, info.Mode().Type())
 	case info.Size() > MaxReadBytes:
 		return FileText{}, fmt.Errorf("read %s: %d bytes is over the %d byte limit: %w", rel, info.Size(), MaxReadBytes, errdefs.ErrTooLarge)
 	}

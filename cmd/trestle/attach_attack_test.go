@@ -186,7 +186,7 @@ await client.close().catch(() => {});
 			Code      *int   `json:"code"`
 			Message   string `json:"message"`
 		}
-		if json.Unmarshal(bytes.TrimSpace(out), &res) != nil || res.Connected || res.Code == nil || *res.Code != -32001 ||
+		if json.Unmarshal(bytes.TrimSpace(out), &res) != nil || res.Connected || res.Code == nil || *res.Code != -32011 ||
 			!strings.Contains(res.Message, "8 agents are attached") {
 			t.Fatalf("TypeScript SDK: %s", out)
 		}

@@ -3,11 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
+	"log"
 	"os"
 	"os/signal"
 	"syscall"
 
+	"trestle/app/ignore"
+	"trestle/app/lsp"
 	"trestle/app/permission"
+	"trestle/app/watch"
 	"trestle/mcpbridge"
 )
 
@@ -44,9 +48,29 @@ func runMCP(dir, policy string) int {
 	srv := mcpbridge.NewServer(mcpbridge.Options{Project: project, Version: version, Logger: logger, Services: services})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	watchForGopls(ctx, project.Root, services.LSP, logger)
 	if err := mcpbridge.ServeStdio(ctx, srv, os.Stdin, out); err != nil {
 		fmt.Fprintf(os.Stderr, "trestle: %v\n", err)
 		return 1
 	}
 	return 0
+}
+
+// watchForGopls tells gopls of every change on disk under root until ctx
+// ends, as the window's watcher does: without it gopls would not see a
+// file another program writes. A watcher that cannot start is logged; the
+// server goes on without it.
+func watchForGopls(ctx context.Context, root string, c *lsp.Client, logger *log.Logger) {
+	if c == nil {
+		return
+	}
+	ign := ignore.New(root)
+	_, err := watch.Start(ctx, root, watch.Options{
+		SkipDir: func(rel string) bool { return ign.Ignored(rel, true) },
+		OnBatch: c.DiskChanged,
+		OnError: func(err error) { logger.Printf("watch: %v", err) },
+	})
+	if err != nil {
+		logger.Printf("watch %s: %v (gopls will not hear of changes made on disk)", root, err)
+	}
 }

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"trestle/internal/testfix"
+)
+
+// Issue 23: the Go tools answer what Go means, asked by a real client of
+// the headless server on a real module (bbolt, from the module cache), and
+// checked against what the go command says of the same names.
+
+func TestGoToolsAnswerAsGoDoesOnBbolt(t *testing.T) {
+	needGoplsBin(t)
+	offline(t)
+	project := testfix.CopyBbolt(t)
+	c := startClient(t, []string{"TRESTLE_CONFIG_DIR=" + t.TempDir(), "DISPLAY="}, "go-answers", "--mcp", project)
+
+	t.Run("package api of the root is the build context's", func(t *testing.T) {
+		res, sc := callWait(t, c, "trestle_package_api", map[string]any{"package": "."})
+		text := resultText(res)
+		if res.IsError || strings.Contains(text, "exports nothing") {
+			t.Fatalf("package api of .: %s", text)
+		}
+		got := apiNames(sc)
+		for _, name := range goDocNames(t, project, ".") {
+			if !got[name] {
+				t.Errorf("go doc lists %s; trestle_package_api does not:\n%s", name, text)
+			}
+		}
+		for _, want := range []string{"func (*DB) Begin(writable bool) (t *Tx, err error)", "func (*Bucket) Get(key []byte) []byte",
+			"func (*Tx) Check(options ...CheckOption) <-chan error  // tx_check.go:", "type CheckOption func(options *checkConfig)",
+			"const MaxKeySize = 32768", "var DefaultOptions = &Options{"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("package api lacks %q:\n%s", want, text)
+			}
+		}
+	})
+	t.Run("a standard package before a folder of the same name", func(t *testing.T) {
+		res, sc := callWait(t, c, "trestle_package_api", map[string]any{"package": "errors", "docs": true})
+		got := apiNames(sc)
+		if res.IsError || sc["name"] != "errors" || !got["Is"] || !got["As"] || got["ErrDatabaseNotOpen"] {
+			t.Fatalf("errors is the standard library's: %s", resultText(res))
+		}
+		if !strings.Contains(resultText(res), "// Is reports whether any error in err's tree matches target.") {
+			t.Errorf("docs:true shows no doc comment:\n%s", resultText(res))
+		}
+		res, sc = callWait(t, c, "trestle_package_api", map[string]any{"package": "./errors"})
+		if got := apiNames(sc); res.IsError || !got["ErrDatabaseNotOpen"] {
+			t.Fatalf("./errors is bbolt's folder: %s", resultText(res))
+		}
+	})
+	for _, q := range []struct{ symbol, pkg, decl string }{
+		{"fmt.Errorf", "fmt", "func Errorf("},   // db.go imports fmt but calls lg.Errorf
+		{"os.OpenFile", "os", "func OpenFile("}, // db.go also has Options.OpenFile
+	} {
+		t.Run("definition of "+q.symbol, func(t *testing.T) {
+			res, sc := callWait(t, c, "trestle_definition", map[string]any{"path": "db.go", "symbol": q.symbol})
+			defs, _ := sc["definitions"].([]any)
+			if res.IsError || len(defs) != 1 {
+				t.Fatalf("definition: %s", resultText(res))
+			}
+			d := defs[0].(map[string]any)
+			path, _ := d["path"].(string)
+			text, _ := d["text"].(string)
+			if filepath.Dir(path) != goListDir(t, project, q.pkg) || !strings.HasPrefix(text, q.decl) {
+				t.Fatalf("%s is declared in %s, starting %q; got %s: %q", q.symbol, goListDir(t, project, q.pkg), q.decl, path, text)
+			}
+		})
+	}
+	t.Run("references of a qualified name are that name's", func(t *testing.T) {
+		res, sc := callWait(t, c, "trestle_references", map[string]any{"path": "db.go", "symbol": "fmt.Errorf"})
+		refs, _ := sc["references"].([]any)
+		if res.IsError || len(refs) == 0 {
+			t.Fatalf("references: %s", resultText(res))
+		}
+		for _, r := range refs {
+			line, _ := r.(map[string]any)["text"].(string)
+			if strings.Contains(line, "lg.Errorf") || !strings.Contains(line, "Errorf") {
+				t.Fatalf("a reference to fmt.Errorf reads %q", line)
+			}
+		}
+	})
+	t.Run("symbols say when gopls's cap cut them", func(t *testing.T) {
+		res, sc := callWait(t, c, "trestle_symbols", map[string]any{"query": "e", "limit": 300})
+		syms, _ := sc["symbols"].([]any)
+		if res.IsError || len(syms) != 100 || sc["truncated"] != true {
+			t.Fatalf("symbols e with limit 300: %d symbols, truncated %v", len(syms), sc["truncated"])
+		}
+	})
+	t.Run("a type error written to disk reaches diagnostics", func(t *testing.T) {
+		callWait(t, c, "trestle_diagnostics", map[string]any{}) // gopls has loaded the module
+		os.WriteFile(filepath.Join(project, "zz_broken.go"), []byte("package bbolt\n\nvar brokenOnDisk int = \"not an int\"\n"), 0o644)
+		testfix.Wait(t, time.Minute, "the on-disk type error in trestle_diagnostics", func() bool {
+			res, _ := callWait(t, c, "trestle_diagnostics", map[string]any{"path": "zz_broken.go"})
+			return strings.Contains(resultText(res), "zz_broken.go:3:")
+		})
+	})
+}
+
+// needGoplsBin skips without gopls, except under CI.
+func needGoplsBin(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("gopls"); err == nil {
+		return
+	}
+	out, _ := exec.Command("go", "env", "GOPATH").Output()
+	if _, err := os.Stat(filepath.Join(strings.TrimSpace(string(out)), "bin", "gopls")); err == nil {
+		return
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("CI needs gopls (scripts/deps.sh installs it)")
+	}
+	t.Skip("gopls is not installed")
+}
+
+// apiNames are the names of a package_api answer's symbols.
+func apiNames(sc map[string]any) map[string]bool {
+	out := map[string]bool{}
+	syms, _ := sc["symbols"].([]any)
+	for _, s := range syms {
+		if n, ok := s.(map[string]any)["name"].(string); ok {
+			out[n] = true
+		}
+	}
+	return out
+}
+
+// goDocNames are the package-level names `go doc -short` lists for pkg.
+func goDocNames(t *testing.T, dir, pkg string) []string {
+	t.Helper()
+	cmd := exec.Command("go", "doc", "-short", pkg)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go doc -short %s: %v", pkg, err)
+	}
+	re := regexp.MustCompile(`(?m)^\s*(?:func|type|const|var) (\w+)`)
+	var names []string
+	for _, m := range re.FindAllStringSubmatch(string(out), -1) {
+		names = append(names, m[1])
+	}
+	if len(names) < 10 {
+		t.Fatalf("go doc -short %s lists only %v", pkg, names)
+	}
+	return names
+}
+
+// goListDir is the folder the go command compiles pkg from, seen from dir.
+func goListDir(t *testing.T, dir, pkg string) string {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-f", "{{.Dir}}", pkg)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list %s: %v", pkg, err)
+	}
+	return strings.TrimSpace(string(out))
+}
