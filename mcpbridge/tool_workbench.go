@@ -57,7 +57,8 @@ func (s *Server) workbenchTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_workbench",
 		mcp.WithDescription("Shows what the person sees in the Trestle window: project root and module, open tabs "+
 			"(active, unsaved), the caret and selection, evaluators, the running task, pending change sets, the git "+
-			"branch and changed files, and the attached agents. Call it first. e.g. {}"),
+			"branch and changed files, the attached agents, and whether the person trusts the project (untrusted, "+
+			".trestle.json's own tasks and environment are withheld and trestle_run refuses them). Call it first. e.g. {}"),
 		mcp.WithInputSchema[workbenchParams](),
 		results[workbenchResult](),
 		hints("Look at the workbench", true, false, true),
