@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -81,7 +82,7 @@ func skipped(key string) bool {
 // neutralEnv lists the settings git would read for repo and returns the
 // environment that sets each one not kept to "", after env.
 func neutralEnv(ctx context.Context, repo Repository, env []string) ([]string, error) {
-	cmd := command(ctx, repo, append(env, "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0="+probeKey, "GIT_CONFIG_VALUE_0=true"),
+	cmd := command(ctx, repo, append(slices.Clip(env), "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0="+probeKey, "GIT_CONFIG_VALUE_0=true"),
 		"config", "--list", "--name-only", "--show-scope", "-z")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
