@@ -47,6 +47,14 @@ func newServices(p *project.Project, store *store.Store, policy string, ask func
 	tr.OnChange(func(bool) {
 		c, _ := conf.Get()
 		evals.SetSelections(tr.Selections(c))
+		// A worker keeps the environment it started with: restart those
+		// whose .trestle.json environment or preloads the change gives or
+		// takes away (a revoke must not leave CC=./cc.sh in a worker).
+		if w := c.Untrusted().Withheld; w != nil {
+			for name := range w.Selections {
+				evals.Restart(name)
+			}
+		}
 	})
 	return services.Services{
 		LSP:        newLSP(p),
