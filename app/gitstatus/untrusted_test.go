@@ -139,3 +139,35 @@ func TestNeutralKeysKeepsOnlyHarmlessSettings(t *testing.T) {
 		t.Fatalf("neutralised %q (probe seen: %v), want %q", keys, probed, want)
 	}
 }
+
+// TestUntrustedStatusOfBbolt: on a real module (bbolt, from the module
+// cache) committed to a real repository with a few everyday settings, an
+// untrusted status says what a trusted one says.
+func TestUntrustedStatusOfBbolt(t *testing.T) {
+	needGit(t)
+	root := testfix.CopyBbolt(t)
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@x", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@x")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q", "-b", "main")
+	git("add", ".")
+	git("commit", "-q", "-m", "bbolt")
+	git("config", "core.autocrlf", "input")
+	git("config", "status.showUntrackedFiles", "all")
+	git("config", "user.signingkey", "ABCDEF")
+	os.WriteFile(filepath.Join(root, "db.go"), []byte("package bbolt // emptied\n"), 0o644)
+	os.MkdirAll(filepath.Join(root, "new"), 0o755)
+	os.WriteFile(filepath.Join(root, "new", "x.go"), []byte("package x\n"), 0o644)
+	trusted, ok1, err1 := Read(context.Background(), root, true)
+	untrusted, ok2, err2 := Read(context.Background(), root, false)
+	if !ok1 || !ok2 || err1 != nil || err2 != nil || strings.Join(trusted.Changed, "|") != strings.Join(untrusted.Changed, "|") ||
+		len(untrusted.Changed) != 2 || untrusted.Branch != "main" {
+		t.Fatalf("trusted %+v %v %v\nuntrusted %+v %v %v", trusted, ok1, err1, untrusted, ok2, err2)
+	}
+}
