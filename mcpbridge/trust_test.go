@@ -59,7 +59,7 @@ func TestUntrustedProjectWithholdsWhatItsFilesConfigure(t *testing.T) {
 	res, sc := callTool(t, c, "trestle_workbench", map[string]any{})
 	tinfo, _ := sc["trust"].(map[string]any)
 	if res.IsError || tinfo == nil || tinfo["trusted"] != false || !strings.Contains(tinfo["withheld"].(string), "tasks build, pwn") ||
-		!strings.Contains(textOf(res), "The project is untrusted") || !strings.Contains(textOf(res), "environment CC, CGO_ENABLED") {
+		!strings.Contains(textOf(res), "The project is untrusted") || !strings.Contains(textOf(res), "environment CC=./cc.sh CGO_ENABLED=1") {
 		t.Fatalf("workbench of an untrusted project: %s\n%v", textOf(res), sc["trust"])
 	}
 	if sc["git"] == nil {
@@ -79,7 +79,7 @@ func TestUntrustedProjectWithholdsWhatItsFilesConfigure(t *testing.T) {
 		t.Fatalf("trestle_tasks does not show the withheld task: %s", textOf(res))
 	}
 	res, sc = callTool(t, c, "trestle_run", map[string]any{"task": "build", "args": []any{"./pkg"}, "wait_seconds": 120})
-	if sc["command"] != "go build ./pkg" || !strings.Contains(textOf(res), "CGO_ENABLED was not used") ||
+	if sc["command"] != "go build ./pkg" || !strings.Contains(textOf(res), "CGO_ENABLED=1 was not used") ||
 		!strings.Contains(textOf(res), "was not run but the default go build") {
 		t.Fatalf("untrusted build ran %v: %s", sc["command"], textOf(res))
 	}

@@ -5,7 +5,9 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Withheld is what .trestle.json asks for that an untrusted project does
@@ -54,7 +56,7 @@ func (c Config) WithheldTask(name string) (Task, bool) {
 }
 
 // Summary says in one line what is withheld, for a person or an agent:
-// `tasks lint, test; the environment of selections cgo (CC, CGO_ENABLED)`.
+// `tasks lint, test; selection cgo's environment CC=./cc.sh CGO_ENABLED=1`.
 // It is "" when nothing is.
 func (w *Withheld) Summary() string {
 	if w == nil {
@@ -68,7 +70,11 @@ func (w *Withheld) Summary() string {
 		s := w.Selections[name]
 		var what []string
 		if len(s.Env) > 0 {
-			what = append(what, "environment "+strings.Join(slices.Sorted(maps.Keys(s.Env)), ", "))
+			var env []string
+			for _, k := range slices.Sorted(maps.Keys(s.Env)) {
+				env = append(env, k+"="+shown(s.Env[k]))
+			}
+			what = append(what, "environment "+strings.Join(env, " "))
 		}
 		if len(s.Preload) > 0 {
 			what = append(what, "preload "+strings.Join(s.Preload, ", "))
@@ -76,4 +82,13 @@ func (w *Withheld) Summary() string {
 		parts = append(parts, fmt.Sprintf("selection %s's %s", name, strings.Join(what, " and ")))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// shown is v as one visible word: quoted when it holds a space, a quote
+// or a control character.
+func shown(v string) string {
+	if v == "" || strings.ContainsFunc(v, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) || r == '"' }) {
+		return strconv.Quote(v)
+	}
+	return v
 }

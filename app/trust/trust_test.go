@@ -119,7 +119,7 @@ func TestUntrustedConfigWithholdsTasksAndEnv(t *testing.T) {
 	if sels := p.Selections(c); len(sels["cgo"].Env) != 0 {
 		t.Fatalf("the evaluator gets the environment %v", sels["cgo"].Env)
 	}
-	want := "tasks build, lint; selection cgo's environment CC, CGO_ENABLED; selection default's preload example.com/p"
+	want := "tasks build, lint; selection cgo's environment CC=./cc.sh CGO_ENABLED=1; selection default's preload example.com/p"
 	if got := c.Withheld.Summary(); got != want {
 		t.Fatalf("summary\n%s\nwant\n%s", got, want)
 	}
