@@ -12,6 +12,7 @@ import (
 	"trestle/app/permission"
 	"trestle/app/projconf"
 	"trestle/app/task"
+	"trestle/app/trust"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -79,6 +80,21 @@ func runRequest(t projconf.Task, args []string, name string, sel projconf.Select
 func evalRequest(code, name string, sel projconf.Selection) permission.Request {
 	return permission.Request{Kind: "evaluate", Detail: code, Selection: name,
 		Env: envLines(sel.Env), Tags: sel.Tags, Preload: sel.Preload}
+}
+
+// withheldNote says what of the selection name an untrusted project did
+// not use, or "" when nothing was withheld.
+func withheldNote(conf projconf.Config, name string) string {
+	if conf.Withheld == nil {
+		return ""
+	}
+	sel, ok := conf.Withheld.Selections[name]
+	if !ok {
+		return ""
+	}
+	one := projconf.Withheld{Selections: map[string]projconf.Selection{name: sel}}
+	return "Note: the project is untrusted, so .trestle.json's " + one.Summary() + " was not used; the person can " +
+		trust.HowToTrust + "."
 }
 
 // envLines is env as sorted NAME=value lines.

@@ -110,7 +110,7 @@ func (s *Server) eval(ctx context.Context, p evalParams) *mcp.CallToolResult {
 	if a := s.opts.Activity; a != nil {
 		a.EvalDone(clientName(ctx), p.Selection, p.Code, res, err)
 	}
-	return evalAnswer(res, err, replayed, ev.Lost(p.Selection))
+	return withNote(evalAnswer(res, err, replayed, ev.Lost(p.Selection)), withheldNote(conf, selectionOr(p.Selection)))
 }
 
 // evalProgress reports a native worker build for the selection, if one

@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"trestle/app/task"
+	"trestle/app/trust"
 )
 
 // Bounds of trestle_run and trestle_run_status.
@@ -72,8 +73,20 @@ func (s *Server) run(ctx context.Context, p runParams) *mcp.CallToolResult {
 	}
 	conf, _ := s.config()
 	t, ok := conf.Task(p.Task)
-	if !ok {
+	w, withheld := conf.WithheldTask(p.Task)
+	switch {
+	case !ok && withheld:
+		return fail(stateRefused, "task %q (%s) comes from .trestle.json and the project is untrusted, so it is not run; "+
+			"the person can %s. The tasks that run are: %s", p.Task, quotedCommand(w.Command), trust.HowToTrust,
+			strings.Join(conf.TaskNames(), ", "))
+	case !ok:
 		return fail(stateProblem, "no task %q; the tasks are: %s", p.Task, strings.Join(conf.TaskNames(), ", "))
+	}
+	untrusted := withheldNote(conf, selectionOr(p.Selection))
+	if withheld { // build, test or vet, redefined by the file: the default runs
+		untrusted = strings.TrimSpace(fmt.Sprintf("Note: the project is untrusted, so .trestle.json's %s (%s) was not run but the default %s; "+
+			"the person can %s. %s", p.Task, quotedCommand(w.Command), quotedCommand(t.Command), trust.HowToTrust,
+			strings.TrimPrefix(untrusted, "Note: ")))
 	}
 	sel, ok := conf.Selection(selectionOr(p.Selection))
 	if !ok {
@@ -95,7 +108,7 @@ func (s *Server) run(ctx context.Context, p runParams) *mcp.CallToolResult {
 		return failErr(err)
 	}
 	s.announceRun(ctx, run)
-	return withNote(awaitRun(ctx, run, wait, tail, prog, true), note)
+	return withNote(withNote(awaitRun(ctx, run, wait, tail, prog, true), note), untrusted)
 }
 
 // activityLine shows a run's output line in the window, if there is one.

@@ -3,6 +3,7 @@ package mcpbridge
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"trestle/app/eval"
+	"trestle/app/trust"
 )
 
 type tasksParams struct{}
@@ -35,6 +37,10 @@ type tasksResult struct {
 	Tasks       []taskInfo      `json:"tasks"`
 	Selections  []selectionInfo `json:"selections"`
 	ConfigError string          `json:"config_error,omitempty"`
+	// Withheld is what an untrusted project's .trestle.json asks for and
+	// does not get (its tasks are refused by trestle_run).
+	Withheld      string     `json:"withheld,omitempty"`
+	WithheldTasks []taskInfo `json:"withheld_tasks,omitempty"`
 }
 
 func (s *Server) tasksTool() server.ServerTool {
@@ -62,6 +68,12 @@ func (s *Server) tasks(context.Context, tasksParams) *mcp.CallToolResult {
 			info.Timeout = t.Timeout.String()
 		}
 		res.Tasks = append(res.Tasks, info)
+	}
+	if w := conf.Withheld; w != nil {
+		res.Withheld = w.Summary()
+		for _, name := range slices.Sorted(maps.Keys(w.Tasks)) {
+			res.WithheldTasks = append(res.WithheldTasks, taskInfo{Name: name, Command: quotedCommand(w.Tasks[name].Command)})
+		}
 	}
 	states := map[string]eval.State{}
 	if ev := s.opts.Services.Eval; ev != nil {
@@ -115,6 +127,12 @@ func describeTasks(r tasksResult) string {
 	}
 	if r.ConfigError != "" {
 		fmt.Fprintf(&b, "\n.trestle.json problem (defaults used): %s", r.ConfigError)
+	}
+	if r.Withheld != "" {
+		fmt.Fprintf(&b, "\nWithheld, because the project is untrusted (the person can %s): %s", trust.HowToTrust, r.Withheld)
+		for _, t := range r.WithheldTasks {
+			fmt.Fprintf(&b, "\n  %s: %s (not run)", t.Name, t.Command)
+		}
 	}
 	return b.String()
 }

@@ -13,6 +13,7 @@ import (
 	"trestle/app/changeset"
 	"trestle/app/eval"
 	"trestle/app/gitstatus"
+	"trestle/app/trust"
 	"trestle/app/workbench"
 )
 
@@ -40,13 +41,24 @@ type workbenchResult struct {
 	Listener    string                     `json:"listener"`
 	Clients     []workbench.Client         `json:"clients"`
 	ConfigError string                     `json:"config_error,omitempty"`
+	Trust       *trustInfo                 `json:"trust"`
+}
+
+// trustInfo is the project's trust (package trust): what is off while it
+// is untrusted, and what .trestle.json asked for that is withheld.
+type trustInfo struct {
+	Trusted  bool     `json:"trusted"`
+	Off      []string `json:"off,omitempty"`
+	Withheld string   `json:"withheld,omitempty"`
+	How      string   `json:"how_to_trust,omitempty"`
 }
 
 func (s *Server) workbenchTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_workbench",
 		mcp.WithDescription("Shows what the person sees in the Trestle window: project root and module, open tabs "+
 			"(active, unsaved), the caret and selection, evaluators, the running task, pending change sets, the git "+
-			"branch and changed files, and the attached agents. Call it first. e.g. {}"),
+			"branch and changed files, the attached agents, and whether the person trusts the project (untrusted, "+
+			".trestle.json's own tasks and environment are withheld and trestle_run refuses them). Call it first. e.g. {}"),
 		mcp.WithInputSchema[workbenchParams](),
 		results[workbenchResult](),
 		hints("Look at the workbench", true, false, true),
@@ -96,13 +108,18 @@ func (s *Server) addServices(res *workbenchResult) {
 			}
 		}
 	}
-	if _, err := s.config(); err != nil {
+	conf, err := s.config()
+	if err != nil {
 		res.ConfigError = err.Error()
+	}
+	res.Trust = &trustInfo{Trusted: sv.Trust.Trusted()}
+	if !res.Trust.Trusted {
+		res.Trust.Off, res.Trust.Withheld, res.Trust.How = trust.Off, conf.Withheld.Summary(), trust.HowToTrust
 	}
 }
 
 func (s *Server) addGit(ctx context.Context, res *workbenchResult) {
-	st, ok, err := s.git.read(ctx, s.opts.Project.Root)
+	st, ok, err := s.git.read(ctx, s.opts.Project.Root, s.opts.Services.Trust.Trusted())
 	switch {
 	case err != nil:
 		res.GitError = err.Error()
@@ -168,6 +185,13 @@ func describeWorkbench(w workbenchResult) string {
 	if w.ConfigError != "" {
 		fmt.Fprintf(&b, "\n.trestle.json problem (defaults used): %s", w.ConfigError)
 	}
+	if t := w.Trust; t != nil && !t.Trusted {
+		fmt.Fprintf(&b, "\nThe project is untrusted, so: %s.", strings.Join(t.Off, "; "))
+		if t.Withheld != "" {
+			fmt.Fprintf(&b, " Withheld from .trestle.json: %s.", t.Withheld)
+		}
+		fmt.Fprintf(&b, " To change that, the person can %s.", t.How)
+	}
 	names := make([]string, len(w.Clients))
 	for i, c := range w.Clients {
 		names[i] = c.Name
@@ -192,14 +216,16 @@ type gitCache struct {
 	st  gitstatus.Status
 	ok  bool
 	err error
+	// trusted is the trust the status was read under.
+	trusted bool
 }
 
-func (c *gitCache) read(ctx context.Context, dir string) (gitstatus.Status, bool, error) {
+func (c *gitCache) read(ctx context.Context, dir string, trusted bool) (gitstatus.Status, bool, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if time.Since(c.at) > gitTTL {
-		c.st, c.ok, c.err = gitstatus.Read(ctx, dir)
-		c.at = time.Now()
+	if time.Since(c.at) > gitTTL || c.trusted != trusted {
+		c.st, c.ok, c.err = gitstatus.Read(ctx, dir, trusted)
+		c.at, c.trusted = time.Now(), trusted
 	}
 	return c.st, c.ok, c.err
 }

@@ -30,12 +30,13 @@ func (w *Window) attachGitGutter() {
 // lines. A file outside a repository, or git missing, marks nothing.
 func (w *Window) readHead(t *fileTab) {
 	abs := filepath.Join(w.project.Root, filepath.FromSlash(t.path))
-	root := w.project.Root
+	root, trusted := w.project.Root, w.services.Trust.Trusted()
 	w.files.async(func() {
 		repo, ok := gitstatus.Find(root)
 		if !ok {
 			return
 		}
+		repo.Trusted = trusted
 		head, exists, err := gitstatus.HeadText(context.Background(), repo, abs)
 		if err != nil {
 			return // the gutter stays plain; git status shows what is wrong

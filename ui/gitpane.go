@@ -197,9 +197,9 @@ func (w *Window) refreshGitSoon() {
 // refreshGit reads git status off the main goroutine and shows it in the
 // pane, the tree's tints and the status bar's branch.
 func (w *Window) refreshGit() {
-	root := w.project.Root
+	root, trusted := w.project.Root, w.services.Trust.Trusted()
 	w.files.async(func() {
-		st, ok, err := gitstatus.Read(context.Background(), root)
+		st, ok, err := gitstatus.Read(context.Background(), root, trusted)
 		w.onMain(func() {
 			w.panes.git.show(st, ok, err)
 			w.files.setChanged(w.panes.git.entries)
@@ -213,9 +213,9 @@ func (w *Window) refreshGit() {
 // main goroutine, in a dialog like a change set's file. It must be called
 // on the main goroutine.
 func (w *Window) showGitDiff(e gitEntry) {
-	p := w.project
+	p, trusted := w.project, w.services.Trust.Trusted()
 	w.files.async(func() {
-		fc, err := gitFileChange(p, e)
+		fc, err := gitFileChange(p, e, trusted)
 		w.onMain(func() {
 			if err != nil {
 				showError(err, w.win)
@@ -232,8 +232,8 @@ func (w *Window) showGitDiff(e gitEntry) {
 
 // gitFileChange is a changed file as a FileChange from HEAD's text to the
 // disk's, for the diff view. It runs git and reads the file: never on the
-// main goroutine.
-func gitFileChange(p *project.Project, e gitEntry) (changeset.FileChange, error) {
+// main goroutine. trusted is the project's trust (gitstatus.Repository).
+func gitFileChange(p *project.Project, e gitEntry, trusted bool) (changeset.FileChange, error) {
 	fc := changeset.FileChange{Path: e.path, Action: changeset.ActionReplace}
 	cp, err := p.Resolve(e.path) // a deleted file resolves through its folder
 	if err != nil {
@@ -241,6 +241,7 @@ func gitFileChange(p *project.Project, e gitEntry) (changeset.FileChange, error)
 	}
 	abs := cp.Abs()
 	if repo, ok := gitstatus.Find(p.Root); ok {
+		repo.Trusted = trusted
 		head, exists, err := gitstatus.HeadText(context.Background(), repo, abs)
 		if err != nil {
 			return fc, err

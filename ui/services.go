@@ -23,5 +23,6 @@ func (w *Window) connectServices(s services.Services) {
 		}
 	}
 	w.loadConfig()
+	w.connectTrust(s.Trust)
 	w.watchEvalBuilds()
 }

@@ -51,6 +51,7 @@ type settingsForm struct {
 	evalMemory                    *widget.Select // MiB, or evalMemoryDefault
 	retention                     *widget.Select // days decided change sets are kept
 	unsaved                       *widget.Select // unsavedChoices: what a run does about unsaved editors
+	trusted                       *widget.Check  // the project's trust (trust.go); nil without one
 }
 
 // unsavedChoices are the Settings dialog's words for
@@ -113,7 +114,7 @@ func policyOrAsk(p string) string {
 }
 
 func (f *settingsForm) items() []*widget.FormItem {
-	return []*widget.FormItem{
+	items := []*widget.FormItem{
 		widget.NewFormItem("Agents", f.listener),
 		{Text: "Agent runs and evaluations", Widget: f.policy, HintText: "for this project: ask each time, allow, or deny"},
 		widget.NewFormItem("Tab width", f.tabWidth),
@@ -126,6 +127,11 @@ func (f *settingsForm) items() []*widget.FormItem {
 		{Text: "Evaluator memory (MiB)", Widget: f.evalMemory, HintText: "each evaluator's limit; past it the result says out of memory (from the next start)"},
 		{Text: "Keep decided change sets (days)", Widget: f.retention, HintText: "applied, rejected and withdrawn ones are removed after this"},
 	}
+	if f.trusted != nil {
+		items = append(items, &widget.FormItem{Text: "Project trust", Widget: f.trusted,
+			HintText: "trusted: its git settings and .trestle.json tasks and environment are used; clear to revoke"})
+	}
+	return items
 }
 
 // values reads the form back into settings and a policy.
@@ -160,9 +166,17 @@ func evalDeadlineSeconds(s store.Settings) int {
 // showSettings opens the Settings dialog. Main goroutine only.
 func (w *Window) showSettings() {
 	f := newSettingsForm(w.settings, w.policy)
+	tr := w.services.Trust
+	if tr != nil {
+		f.trusted = widget.NewCheck("Trust this project", nil)
+		f.trusted.SetChecked(tr.Trusted())
+	}
 	d := dialog.NewForm("Settings", "Save", "Cancel", f.items(), func(ok bool) {
 		if ok {
 			w.applySettings(f.values())
+			if f.trusted != nil && f.trusted.Checked != tr.Trusted() {
+				w.setTrust(f.trusted.Checked)
+			}
 		}
 	}, w.win)
 	d.Resize(fyne.NewSize(520, 0))

@@ -30,6 +30,8 @@ type statusBar struct {
 	bar                                fyne.CanvasObject
 	clear                              *time.Timer // clears the message
 	recent                             []string    // the last maxRecentMessages messages, oldest first
+
+	trust *widget.Button // "Untrusted", shown while the project is (trust.go)
 }
 
 // maxRecentMessages is how many messages the status bar keeps to show
@@ -48,12 +50,13 @@ func newStatusBar(root string, bell fyne.CanvasObject) *statusBar {
 		message: newTapLabel(),
 		cursor:  widget.NewLabel(""),
 		gopls:   widget.NewLabel("gopls: idle"),
+		trust:   newTrustButton(),
 	}
 	s.selection.SetSelected("default")
 	s.message.Truncation = fyne.TextTruncateEllipsis
 	s.message.Importance = widget.HighImportance
 	s.branch.Hide()
-	left := container.NewHBox(s.project, s.branch, widget.NewSeparator(), s.selection, widget.NewSeparator(), s.eval,
+	left := container.NewHBox(s.trust, s.project, s.branch, widget.NewSeparator(), s.selection, widget.NewSeparator(), s.eval,
 		widget.NewSeparator(), s.mcp, widget.NewSeparator(), s.agents, widget.NewSeparator(), s.gopls, widget.NewSeparator())
 	s.bar = container.NewBorder(widget.NewSeparator(), nil, left, container.NewHBox(s.cursor, bell), s.message)
 	return s

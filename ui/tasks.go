@@ -80,6 +80,10 @@ func (w *Window) startRun(name string, args ...string) {
 			w.Notify(err.Error())
 			return
 		}
+		if _, withheld := conf.WithheldTask(name); withheld {
+			w.Notify(fmt.Sprintf("The project is untrusted, so .trestle.json's %s task is not used: %s runs (Untrusted in the status bar to trust it).",
+				name, strings.Join(t.Command, " ")))
+		}
 		w.RunStarted(person, run)
 		<-run.Done()
 		w.RunEnded(run)

@@ -59,6 +59,14 @@ type ManagerOptions struct {
 	MemoryLimit int64
 	// OnBuild, if set, hears every native build event (see Subscribe).
 	OnBuild func(BuildEvent)
+	// ProjectTrusted, when set, reports whether the person trusts the
+	// project (package trust; it can change while the manager runs). An
+	// untrusted project's native code must not run: no project package
+	// linked into a native worker, none built by the compiled path.
+	// TODO(issue 20): not consulted yet; the evaluator's rewrite of native
+	// init and the compiled path is to honour it (the selections handed
+	// over already lose .trestle.json's env and preloads when untrusted).
+	ProjectTrusted func() bool
 }
 
 // Result is the outcome of one evaluation.

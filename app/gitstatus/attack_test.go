@@ -44,7 +44,7 @@ func TestReadDoesNotRunABareRootsFsmonitor(t *testing.T) {
 		"HEAD": "ref: refs/heads/main\n", "config": hostileConfig(marker),
 		"objects/info/keep": "", "refs/heads/keep": "", "main.go": "package main\n",
 	})
-	st, ok, err := Read(context.Background(), root)
+	st, ok, err := Read(context.Background(), root, true)
 	assertNoMarker(t, marker)
 	if ok || err != nil {
 		t.Fatalf("a root with HEAD and config files is no repository of the project's: %+v %v %v", st, ok, err)
@@ -60,7 +60,7 @@ func TestReadDoesNotRunAGitfileTargetsFsmonitor(t *testing.T) {
 		".git": "gitdir: store\n", "store/HEAD": "ref: refs/heads/main\n", "store/config": hostileConfig(marker),
 		"store/objects/info/keep": "", "store/refs/heads/keep": "", "main.go": "package main\n",
 	})
-	Read(context.Background(), root)
+	Read(context.Background(), root, true)
 	assertNoMarker(t, marker)
 }
 
@@ -84,7 +84,7 @@ func TestReadOverridesTheRepositorysFsmonitor(t *testing.T) {
 	git("commit", "-q", "-m", "first")
 	git("config", "core.fsmonitor", "touch "+marker+"; false")
 	testfix.WriteFiles(t, root, map[string]string{"a.go": "package a // changed\n"})
-	st, ok, err := Read(context.Background(), root)
+	st, ok, err := Read(context.Background(), root, true)
 	assertNoMarker(t, marker)
 	if !ok || err != nil || st.Branch != "main" || len(st.Changed) != 1 {
 		t.Fatalf("status of the real repository: %+v %v %v", st, ok, err)
@@ -101,7 +101,7 @@ func TestReadFromASubfolderOfARepository(t *testing.T) {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
 	testfix.WriteFiles(t, root, map[string]string{"sub/x.go": "package x\n"})
-	st, ok, err := Read(context.Background(), filepath.Join(root, "sub"))
+	st, ok, err := Read(context.Background(), filepath.Join(root, "sub"), true)
 	if !ok || err != nil || st.Branch != "trunk" {
 		t.Fatalf("status from a subfolder: %+v %v %v", st, ok, err)
 	}
@@ -124,10 +124,10 @@ func TestReadDoesNotRunANestedRepositorysFsmonitor(t *testing.T) {
 		"bare/HEAD": "ref: refs/heads/main\n", "bare/config": hostileConfig(marker),
 		"bare/objects/info/keep": "", "bare/refs/heads/keep": "",
 	})
-	if _, ok, err := Read(context.Background(), root); !ok || err != nil {
+	if _, ok, err := Read(context.Background(), root, true); !ok || err != nil {
 		t.Fatalf("status: %v %v", ok, err)
 	}
-	if _, _, err := Read(context.Background(), filepath.Join(root, "bare")); err != nil {
+	if _, _, err := Read(context.Background(), filepath.Join(root, "bare"), true); err != nil {
 		t.Fatalf("status from a bare-looking subfolder: %v", err)
 	}
 	assertNoMarker(t, marker)

@@ -18,7 +18,8 @@ const MaxHeadBytes = 8 << 20
 
 // HeadText returns the text of the file at abs as HEAD has it, and false
 // when HEAD has no such file (it is new, or there is no commit yet). It
-// runs the hardened git of Command, bounded by Timeout.
+// runs the hardened git of Command (repo.Trusted says whether the
+// repository's configuration is used), bounded by Timeout.
 func HeadText(ctx context.Context, repo Repository, abs string) (string, bool, error) {
 	rel, err := filepath.Rel(repo.WorkTree, abs)
 	if err != nil || strings.HasPrefix(rel, "..") {
@@ -29,7 +30,10 @@ func HeadText(ctx context.Context, repo Repository, abs string) (string, bool, e
 	// The blob as stored: no --filters or --textconv, which would run
 	// programs a config or .gitattributes names. Command runs in the work
 	// tree's root, so the path is from there.
-	cmd := Command(ctx, repo, "cat-file", "-p", "HEAD:"+filepath.ToSlash(rel))
+	cmd, err := Command(ctx, repo, "cat-file", "-p", "HEAD:"+filepath.ToSlash(rel))
+	if err != nil {
+		return "", false, err
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

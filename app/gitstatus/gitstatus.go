@@ -36,20 +36,31 @@ type Status struct {
 //   - core.hooksPath=/dev/null: no hooks, whatever a config says;
 //   - safe.bareRepository=explicit: never a bare repository found by
 //     discovery (HEAD, config, objects/ and refs/ made the root one);
-//   - core.untrackedCache=false, no optional locks: status only reads.
+//   - core.untrackedCache=false, no optional locks: status only reads;
+//   - protocol.allow=never (and GIT_NO_LAZY_FETCH): status and cat-file
+//     never reach a remote, not even for a partial clone's missing blob.
+//
+// An untrusted project's git has, on top of these, every setting of its
+// config files turned off (neutral.go) and no submodule status.
 var hardening = []string{
 	"-c", "core.fsmonitor=false",
 	"-c", "core.hooksPath=/dev/null",
 	"-c", "safe.bareRepository=explicit",
 	"-c", "core.untrackedCache=false",
 	"-c", "diff.external=",
+	"-c", "protocol.allow=never",
 	"--no-optional-locks",
 }
 
-// Repository is where git's metadata and work tree are for a folder.
+// Repository is where git's metadata and work tree are for a folder, and
+// whether the person trusts the project (package trust).
 type Repository struct {
 	GitDir   string // the .git folder, or a .git file naming one
 	WorkTree string // the folder holding .git
+	// Trusted lets git use the repository's own configuration (filter
+	// drivers such as git-lfs's, say). When false, the default, every
+	// setting of every config file but a few harmless ones is turned off.
+	Trusted bool
 }
 
 // Find looks for a .git (folder or file) in dir and each folder above it,
@@ -76,13 +87,27 @@ func Find(dir string) (Repository, bool) {
 // Command is git with args for repo, hardened: the repository is named
 // explicitly (GIT_DIR and GIT_WORK_TREE, so no discovery and no
 // core.worktree), nothing from the environment chooses another, and no
-// setting from a config file can make it run a command.
-func Command(ctx context.Context, repo Repository, args ...string) *exec.Cmd {
+// hook, fsmonitor or external diff runs. Unless repo is Trusted, every
+// setting of the config files is turned off first (neutral.go), which
+// runs git once to list them; the error says why that failed.
+func Command(ctx context.Context, repo Repository, args ...string) (*exec.Cmd, error) {
+	env := append(cleanEnv(os.Environ()),
+		"GIT_DIR="+repo.GitDir, "GIT_WORK_TREE="+repo.WorkTree,
+		"GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "GIT_EXTERNAL_DIFF=", "GIT_NO_LAZY_FETCH=1")
+	if !repo.Trusted {
+		var err error
+		if env, err = neutralEnv(ctx, repo, env); err != nil {
+			return nil, err
+		}
+	}
+	return command(ctx, repo, env, args...), nil
+}
+
+// command is git with the hardening, args and env, in repo's work tree.
+func command(ctx context.Context, repo Repository, env []string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "git", append(append([]string(nil), hardening...), args...)...)
 	cmd.Dir = repo.WorkTree
-	cmd.Env = append(cleanEnv(os.Environ()),
-		"GIT_DIR="+repo.GitDir, "GIT_WORK_TREE="+repo.WorkTree,
-		"GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "GIT_EXTERNAL_DIFF=")
+	cmd.Env = env
 	return cmd
 }
 
@@ -103,10 +128,11 @@ func cleanEnv(env []string) []string {
 	return out
 }
 
-// Read runs git status for dir. It returns ok=false when dir is not in a git
-// repository or git is not installed, and an error when git failed or took
-// longer than Timeout.
-func Read(ctx context.Context, dir string) (Status, bool, error) {
+// Read runs git status for dir, using the repository's configuration only
+// when trusted (see Repository.Trusted). It returns ok=false when dir is
+// not in a git repository or git is not installed, and an error when git
+// failed or took longer than Timeout.
+func Read(ctx context.Context, dir string, trusted bool) (Status, bool, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return Status{}, false, nil
 	}
@@ -114,9 +140,17 @@ func Read(ctx context.Context, dir string) (Status, bool, error) {
 	if !ok {
 		return Status{}, false, nil
 	}
+	repo.Trusted = trusted
 	ctx, cancel := context.WithTimeout(ctx, Timeout)
 	defer cancel()
-	cmd := Command(ctx, repo, "status", "--porcelain=v2", "--branch", "--untracked-files=normal")
+	args := []string{"status", "--porcelain=v2", "--branch", "--untracked-files=normal"}
+	if !trusted {
+		args = append(args, "--ignore-submodules=all") // a submodule's own config is not listed
+	}
+	cmd, err := Command(ctx, repo, args...)
+	if err != nil {
+		return Status{}, true, err
+	}
 	cmd.Dir = dir // paths as from the project folder, as before
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

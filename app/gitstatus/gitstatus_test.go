@@ -22,7 +22,7 @@ func TestReadOnARealRepository(t *testing.T) {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
-	if st, ok, err := Read(context.Background(), dir); ok || err != nil {
+	if st, ok, err := Read(context.Background(), dir, false); ok || err != nil {
 		t.Fatalf("not a repository: %+v %v %v", st, ok, err)
 	}
 	run("init", "-q", "-b", "work")
@@ -31,7 +31,7 @@ func TestReadOnARealRepository(t *testing.T) {
 	run("commit", "-q", "-m", "first")
 	os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a // changed\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "new file.txt"), []byte("x"), 0o644)
-	st, ok, err := Read(context.Background(), dir)
+	st, ok, err := Read(context.Background(), dir, false)
 	if !ok || err != nil {
 		t.Fatalf("Read: %v %v", ok, err)
 	}

@@ -39,6 +39,9 @@ type Task struct {
 type Config struct {
 	Selections map[string]Selection
 	Tasks      map[string]Task
+	// Withheld is what an untrusted project's .trestle.json asked for and
+	// did not get (see Untrusted); nil when nothing was withheld.
+	Withheld *Withheld
 }
 
 // Defaults returns the configuration of a project without .trestle.json: the

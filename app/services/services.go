@@ -7,6 +7,7 @@ import (
 	"trestle/app/permission"
 	"trestle/app/projconf"
 	"trestle/app/task"
+	"trestle/app/trust"
 )
 
 // Services are one project's running parts. Each is safe for concurrent
@@ -22,6 +23,9 @@ type Services struct {
 	// Config is .trestle.json merged over the defaults, and the file's
 	// problem if it has one (the defaults are used then).
 	Config func() (projconf.Config, error)
+	// Trust is whether the person trusts the project (package trust); nil
+	// is untrusted. Config already follows it.
+	Trust *trust.Project
 }
 
 // ProjectConfig returns the configuration, or the defaults without a Config func.

@@ -24,10 +24,11 @@ var (
 	bucketRecent   = []byte("recent")   // project dir -> RFC 3339 time last opened
 	bucketSettings = []byte("settings") // key -> JSON value
 	bucketProjects = []byte("projects") // project dir -> JSON ProjectState
+	bucketTrust    = []byte("trust")    // trusted project dir -> RFC 3339 time it was trusted
 )
 
 // allBuckets are created in one Update right after open.
-var allBuckets = [][]byte{bucketRecent, bucketSettings, bucketProjects}
+var allBuckets = [][]byte{bucketRecent, bucketSettings, bucketProjects, bucketTrust}
 
 // Store is Trestle's bbolt database. Several Trestle processes share the
 // file, so none holds it open between operations: each one opens it with a

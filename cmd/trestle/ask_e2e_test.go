@@ -23,7 +23,7 @@ func TestAskDialogShowsTheEnvironmentE2E(t *testing.T) {
 		"tasks": {"cbuild": {"command": ["go", "build", "./..."]}}}`
 	os.WriteFile(filepath.Join(project, ".trestle.json"), []byte(conf), 0o644)
 	os.WriteFile(filepath.Join(project, "pkg", "c.go"), []byte("package pkg\n\n// #include <stdio.h>\nimport \"C\"\n"), 0o644)
-	w := startWindow(t, project)
+	w := startWindowArgs(t, project, "--trust") // its .trestle.json is used, so the dialog must show it
 	c := w.attach(t, project, "e2e-ask")
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Second)
 	defer cancel()

@@ -50,15 +50,16 @@ type clientMode struct {
 }
 
 // clientModes starts a window with --agent-policy allow (so runs are not
-// held by the permission dialog) and returns both modes on fresh projects.
+// held by the permission dialog) and returns both modes on fresh projects,
+// trusted (--trust) so that their .trestle.json tasks run.
 func clientModes(t *testing.T) []clientMode {
 	t.Helper()
 	winProject := clientProject(t)
-	w := startWindowArgs(t, winProject, "--agent-policy", "allow")
+	w := startWindowArgs(t, winProject, "--agent-policy", "allow", "--trust")
 	headProject := clientProject(t)
 	return []clientMode{
 		{"attach", []string{"--mcp-attach", winProject}, w.env, winProject},
-		{"headless", []string{"--mcp", headProject}, []string{"TRESTLE_CONFIG_DIR=" + t.TempDir(), "DISPLAY="}, headProject},
+		{"headless", []string{"--mcp", "--trust", headProject}, []string{"TRESTLE_CONFIG_DIR=" + t.TempDir(), "DISPLAY="}, headProject},
 	}
 }
 

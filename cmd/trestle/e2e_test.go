@@ -213,6 +213,7 @@ func TestUsageErrors(t *testing.T) {
 		{"missing dir", []string{"/no/such/dir"}, 2, "no such folder: /no/such/dir"},
 		{"two modes", []string{"--mcp", "--list"}, 2, "choose one of"},
 		{"two dirs", []string{"--mcp", ".", "."}, 2, "at most one DIR"},
+		{"trust while attaching", []string{"--trust", "--mcp-attach"}, 2, "--trust applies to the window and --mcp only"},
 		{"bad client", []string{"mcp-config", "--client", "vim"}, 2, "unknown client"},
 		{"attach, none open", []string{"--mcp-attach"}, 1, "no Trestle window is open"},
 	}

@@ -165,7 +165,7 @@ func TestFaultsKeepUIAnswering(t *testing.T) {
 	project := testProject(t)
 	marker := fmt.Sprintf("trestle-fault-%d-%d", os.Getpid(), time.Now().UnixNano())
 	stubbornTask(t, project, marker)
-	w := startWindowArgs(t, project, "--agent-policy", "allow")
+	w := startWindowArgs(t, project, "--agent-policy", "allow", "--trust") // the task is .trestle.json's
 	agent := w.attach(t, "", "fault-agent")
 	probe := startUIProbe(w.attach(t, "", "ui-probe"))
 	defer func() {

@@ -29,6 +29,7 @@ type invocation struct {
 	dir     string     // "" when not given
 	client  string     // mcp-config --client
 	policy  string     // --agent-policy, "" when not given
+	trust   bool       // --trust: trust the project for this run
 	changes changesCmd // the changes subcommand (mode_changes.go)
 }
 
@@ -46,6 +47,10 @@ Usage:
                                  the window, with this policy for agents' evaluations
                                  and runs (default: the stored setting, ask); with
                                  --mcp the default is allow
+  trestle --trust [--mcp] [DIR]  trust DIR for this run only: its git settings,
+                                 .trestle.json tasks and environment are used (an
+                                 untrusted project, the default until the person
+                                 trusts it in the window, withholds them)
   trestle --list                 list the live windows (pid, port, project, started)
   trestle mcp-config [--client claude|cursor|codex|all]
                                  print the configuration that attaches each client
@@ -94,6 +99,7 @@ func parseArgs(args []string) (invocation, error) {
 	ver := fs.Bool("version", false, "")
 	worker := fs.Bool("eval-worker", false, "")
 	policy := fs.String("agent-policy", "", "")
+	trustFlag := fs.Bool("trust", false, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return invocation{mode: modeHelp}, nil
@@ -116,7 +122,10 @@ func parseArgs(args []string) (invocation, error) {
 	if *policy != "" && (*attach || *list || *worker) {
 		return invocation{}, errors.New("--agent-policy applies to the window and --mcp only")
 	}
-	inv := invocation{mode: modeWindow, policy: *policy}
+	if *trustFlag && (*attach || *list || *worker) {
+		return invocation{}, errors.New("--trust applies to the window and --mcp only")
+	}
+	inv := invocation{mode: modeWindow, policy: *policy, trust: *trustFlag}
 	switch {
 	case *help:
 		return invocation{mode: modeHelp}, nil

@@ -32,7 +32,7 @@ func run(args []string) int {
 	case modeConfig:
 		return runConfig(os.Stdout, os.Stderr, inv.client)
 	case modeMCP:
-		return runMCP(inv.dir, inv.policy)
+		return runMCP(inv.dir, inv.policy, inv.trust)
 	case modeWorker:
 		return runWorker()
 	case modeAttach:
@@ -40,6 +40,6 @@ func run(args []string) int {
 	case modeChanges:
 		return runChanges(os.Stdin, os.Stdout, os.Stderr, inv.changes)
 	default:
-		return runWindow(inv.dir, inv.policy)
+		return runWindow(inv.dir, inv.policy, inv.trust)
 	}
 }

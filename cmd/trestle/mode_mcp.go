@@ -25,8 +25,10 @@ func guardStdout() *os.File {
 }
 
 // runMCP serves MCP over stdio for dir, headless (--mcp). It never creates
-// a Fyne app.
-func runMCP(dir, policy string) int {
+// a Fyne app. The project is trusted when the person trusted it in the
+// window (the store remembers) or trustFlag (--trust) says so for this
+// run; otherwise it is untrusted, whatever the policy.
+func runMCP(dir, policy string, trustFlag bool) int {
 	out := guardStdout()
 	project, ok := openProjectOrFail(dir)
 	if !ok {
@@ -41,7 +43,8 @@ func runMCP(dir, policy string) int {
 		fmt.Fprintf(os.Stderr, "trestle: %v\n", err)
 		return 1
 	}
-	services := newServices(project, openStore(paths, logger), policy, nil)
+	db := openStore(paths, logger)
+	services := newServices(project, db, policy, nil, loadTrust(project, db, trustFlag, logger))
 	defer services.Eval.Close()
 	startChangeSets(services.ChangeSets, logger)
 	defer services.LSP.Close()

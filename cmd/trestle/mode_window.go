@@ -32,7 +32,8 @@ const signalQuitGrace = 3 * time.Second
 
 // runWindow opens the window on dir (default: the last project, else the
 // scratch project), starts the loopback listener and registers it.
-func runWindow(dir, policyFlag string) int {
+// trustFlag (--trust) trusts the project for this run.
+func runWindow(dir, policyFlag string, trustFlag bool) int {
 	logger := newLogger()
 	paths, err := userPaths()
 	if err != nil {
@@ -61,7 +62,7 @@ func runWindow(dir, policyFlag string) int {
 	ask := func(ctx context.Context, req permission.Request) (permission.Decision, error) {
 		return win.Ask(ctx, req)
 	}
-	services := newServices(project, store, policy, ask)
+	services := newServices(project, store, policy, ask, loadTrust(project, store, trustFlag, logger))
 	defer services.Eval.Close()
 	defer services.LSP.Close()
 	recovered := startChangeSets(services.ChangeSets, logger) // before anything reads the files
@@ -138,8 +139,9 @@ func openStore(paths configPaths, logger *log.Logger) *store.Store {
 
 // chooseProject opens dir, else the last project from the store, else the
 // scratch project (written on first run; first reports that), and records
-// it as recent.
+// it as recent. A scratch project written now is trusted.
 func chooseProject(dir string, paths configPaths, db *store.Store, logger *log.Logger) (proj *project.Project, first bool, err error) {
+	created := false // the scratch project was written just now
 	if dir == "" && db != nil {
 		if last, err := db.LastProject(); err == nil {
 			dir = last
@@ -148,10 +150,12 @@ func chooseProject(dir string, paths configPaths, db *store.Store, logger *log.L
 		}
 	}
 	if dir == "" {
+		_, statErr := os.Stat(paths.scratch)
 		if err := project.WriteScratch(assets.Scratch(), paths.scratch); err != nil {
 			return nil, false, err
 		}
 		dir, first = paths.scratch, true
+		created = errors.Is(statErr, os.ErrNotExist)
 	}
 	proj, err = project.Open(dir)
 	if err != nil {
@@ -159,6 +163,11 @@ func chooseProject(dir string, paths configPaths, db *store.Store, logger *log.L
 	}
 	if db != nil {
 		if err := db.TouchProject(proj.Root); err != nil {
+			logger.Print(err)
+		}
+	}
+	if created && db != nil { // Trestle wrote every file of it: trusted, until the person revokes it
+		if err := db.SetProjectTrusted(proj.Root, true); err != nil {
 			logger.Print(err)
 		}
 	}

@@ -17,12 +17,16 @@ import (
 	"trestle/app/services"
 	"trestle/app/store"
 	"trestle/app/task"
+	"trestle/app/trust"
 )
 
 // newServices builds the project's evaluator, task runner, permission gate
 // and, with a store, change sets. ask is nil for the headless server
-// (nobody to ask). Close the evaluator when done.
-func newServices(p *project.Project, store *store.Store, policy string, ask func(context.Context, permission.Request) (permission.Decision, error)) services.Services {
+// (nobody to ask). tr is the project's trust: .trestle.json's tasks and
+// environment reach the runner and the evaluator only while it is
+// trusted. Close the evaluator when done.
+func newServices(p *project.Project, store *store.Store, policy string, ask func(context.Context, permission.Request) (permission.Decision, error),
+	tr *trust.Project) services.Services {
 	conf := projconf.NewCache(p.Root)
 	c, _ := conf.Get()
 	var changes *changeset.Manager
@@ -36,18 +40,42 @@ func newServices(p *project.Project, store *store.Store, policy string, ask func
 		}
 	}
 	evals := eval.NewManager(eval.ManagerOptions{
-		Root: p.Root, Module: p.Module, Selections: c.Selections, WorkerCommand: workerCommand,
-		Native: nativeEval(), MemoryLimit: memory,
+		Root: p.Root, Module: p.Module, Selections: tr.Selections(c), WorkerCommand: workerCommand,
+		Native: nativeEval(), MemoryLimit: memory, ProjectTrusted: tr.Trusted,
 	})
-	conf.OnReload(func(c projconf.Config) { evals.SetSelections(c.Selections) })
+	conf.OnReload(func(c projconf.Config) { evals.SetSelections(tr.Selections(c)) })
+	tr.OnChange(func(bool) {
+		c, _ := conf.Get()
+		evals.SetSelections(tr.Selections(c))
+		// A worker keeps the environment it started with: restart those
+		// whose .trestle.json environment or preloads the change gives or
+		// takes away (a revoke must not leave CC=./cc.sh in a worker).
+		if w := c.Untrusted().Withheld; w != nil {
+			for name := range w.Selections {
+				evals.Restart(name)
+			}
+		}
+	})
 	return services.Services{
 		LSP:        newLSP(p),
 		ChangeSets: changes,
 		Eval:       evals,
 		Tasks:      task.NewRunner(p.Root),
 		Gate:       permission.NewGate(policy, ask),
-		Config:     conf.Get,
+		Config:     tr.Config(conf.Get),
+		Trust:      tr,
 	}
+}
+
+// loadTrust is the project's trust as the store remembers it, or trusted
+// for this run when forRun (--trust). A store it cannot read leaves the
+// project untrusted, and says so.
+func loadTrust(p *project.Project, db *store.Store, forRun bool, logger *log.Logger) *trust.Project {
+	tr, err := trust.Load(p.Root, db, forRun)
+	if err != nil {
+		logger.Printf("%v; the project is untrusted this run", err)
+	}
+	return tr
 }
 
 // startChangeSets runs what a process does first with the project's change

@@ -1,0 +1,97 @@
+package ui
+
+import (
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"trestle/app/trust"
+)
+
+// The project's trust in the window (package trust). While the project
+// is untrusted the status bar carries an "Untrusted" button; it opens a
+// dialog that says what is off and what .trestle.json asked for, and
+// offers Trust. Settings can revoke the trust again. A window made
+// without a trust (tests of other parts) shows none of it, and its git
+// still runs as for an untrusted project.
+
+// untrustedText is the status bar button's label.
+const untrustedText = "Untrusted"
+
+// newTrustButton is the status bar's trust button, hidden until
+// connectTrust shows it.
+func newTrustButton() *widget.Button {
+	b := widget.NewButtonWithIcon(untrustedText, theme.WarningIcon(), nil)
+	b.Importance = widget.WarningImportance
+	b.Hide()
+	return b
+}
+
+// connectTrust links the status bar's button to the project's trust and
+// follows its changes (part of New's fourth step). Main goroutine only.
+func (w *Window) connectTrust(tr *trust.Project) {
+	if tr == nil {
+		return
+	}
+	w.status.trust.OnTapped = w.askTrust
+	w.showTrust(tr.Trusted())
+	if !tr.Trusted() {
+		w.status.notify("This project is untrusted: its git settings and .trestle.json tasks and environment are not used. " +
+			"Click Untrusted in the status bar to see more or trust it.")
+	}
+	tr.OnChange(func(trusted bool) {
+		w.onMain(func() {
+			w.showTrust(trusted)
+			w.loadConfig()
+			w.refreshGit()
+			if trusted {
+				w.status.notify("This project is trusted: its git settings and .trestle.json are used.")
+			} else {
+				w.status.notify("This project is untrusted again: its git settings and .trestle.json tasks and environment are not used.")
+			}
+		})
+	})
+}
+
+// showTrust shows or hides the status bar's button. Main goroutine only.
+func (w *Window) showTrust(trusted bool) {
+	if trusted {
+		w.status.trust.Hide()
+	} else {
+		w.status.trust.Show()
+	}
+}
+
+// askTrust opens the dialog that says what is off in the untrusted
+// project and offers Trust. Main goroutine only.
+func (w *Window) askTrust() {
+	conf, _ := w.services.ProjectConfig()
+	text := "While " + w.project.Root + " is untrusted:\n\n• " + strings.Join(trust.Off, "\n• ")
+	if s := conf.Withheld.Summary(); s != "" {
+		text += "\n\nWithheld from .trestle.json: " + s + "."
+	}
+	text += "\n\nTrust the project only if you trust whoever wrote it: once trusted, its git configuration " +
+		"(filters, diff drivers) and its .trestle.json tasks and environment run on your machine. " +
+		"You can revoke it in Settings."
+	msg := widget.NewLabel(text)
+	msg.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustomConfirm("Trust this project?", "Trust", "Not now", container.NewVScroll(msg), func(ok bool) {
+		if ok {
+			w.setTrust(true)
+		}
+	}, w.win)
+	d.Resize(fyne.NewSize(560, 380))
+	showDialog(w.win.Canvas(), d)
+}
+
+// setTrust trusts the project or revokes its trust, storing it off the
+// main goroutine; the change reaches the window through OnChange. Main
+// goroutine only.
+func (w *Window) setTrust(trusted bool) {
+	tr := w.services.Trust
+	w.loading.Go(func() { w.report(tr.Set(trusted)) })
+}

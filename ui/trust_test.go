@@ -1,0 +1,162 @@
+package ui
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"trestle/app/permission"
+	"trestle/app/projconf"
+	"trestle/app/services"
+	"trestle/app/store"
+	"trestle/app/trust"
+)
+
+// trustDialogText is every label's text in the top overlay (a dialog).
+func trustDialogText(c fyne.Canvas) string {
+	var b strings.Builder
+	walkOverlay(c, func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.Label); ok {
+			b.WriteString(l.Text + "\n")
+		}
+	})
+	return b.String()
+}
+
+// TestStatusBarTrustsTheProject: an untrusted project's window shows
+// "Untrusted" in the status bar; tapping it shows what is off and what
+// .trestle.json asked for, and Trust trusts the project: remembered in
+// the store, the button gone, the file's task offered. Settings revokes
+// it again, remembered too.
+func TestStatusBarTrustsTheProject(t *testing.T) {
+	w := newTestWindow(t)
+	root := w.project.Root
+	os.WriteFile(filepath.Join(root, projconf.FileName), []byte(`{"tasks": {"pwn": {"command": ["sh", "-c", "touch pwned"]}}}`), 0o644)
+	dbPath := filepath.Join(t.TempDir(), "state.db")
+	db, err := store.Open(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := trust.Load(root, db, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.connectServices(services.Services{Trust: tr, Config: tr.Config(func() (projconf.Config, error) { return projconf.Load(root) })})
+	w.loading.Wait()
+	if !w.status.trust.Visible() || w.status.trust.Text != untrustedText {
+		t.Fatal("the status bar does not say the project is untrusted")
+	}
+	if conf, _ := w.services.ProjectConfig(); slices.Contains(conf.TaskNames(), "pwn") {
+		t.Fatal("the untrusted project's task is offered")
+	}
+
+	c := w.Window().Canvas()
+	test.Tap(w.status.trust)
+	text := trustDialogText(c)
+	for _, want := range []string{"untrusted", "git runs without the repository's own settings", "Withheld from .trestle.json: tasks pwn"} {
+		if !strings.Contains(text, want) {
+			t.Fatalf("the trust dialog does not say %q:\n%s", want, text)
+		}
+	}
+	trustButton := findButton(c, "Trust")
+	if trustButton == nil {
+		t.Fatalf("the trust dialog offers no Trust button:\n%s", text)
+	}
+	test.Tap(trustButton)
+	w.loading.Wait()
+	if !tr.Trusted() || w.status.trust.Visible() {
+		t.Fatalf("after Trust: trusted %v, button shown %v", tr.Trusted(), w.status.trust.Visible())
+	}
+	if later, _ := trust.Load(root, reopen(t, dbPath), false); !later.Trusted() {
+		t.Fatal("the trust was not remembered in the store")
+	}
+	if conf, _ := w.services.ProjectConfig(); !slices.Contains(conf.TaskNames(), "pwn") {
+		t.Fatal("trusted, the project's task is not offered")
+	}
+
+	w.showSettings()
+	var check *widget.Check
+	walkOverlay(c, func(o fyne.CanvasObject) {
+		if ch, ok := o.(*widget.Check); ok && ch.Text == "Trust this project" {
+			check = ch
+		}
+	})
+	if check == nil || !check.Checked {
+		t.Fatal("Settings has no checked \"Trust this project\"")
+	}
+	test.Tap(check)
+	test.Tap(findButton(c, "Save"))
+	w.loading.Wait()
+	if tr.Trusted() || !w.status.trust.Visible() {
+		t.Fatalf("after revoking in Settings: trusted %v, button shown %v", tr.Trusted(), w.status.trust.Visible())
+	}
+	if later, _ := trust.Load(root, reopen(t, dbPath), false); later.Trusted() {
+		t.Fatal("the revoke was not remembered in the store")
+	}
+}
+
+func reopen(t *testing.T, path string) *store.Store {
+	t.Helper()
+	db, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// TestOpeningAnUntrustedRepositoryRunsNoGitFilter is issue 20's first
+// break through the window, as it opens a cloned project: the git status
+// of the Changes pane, a tab's HEAD text for the gutter, and the Changes
+// pane's diff of a changed file, on a real repository whose committed
+// .gitattributes routes *.go through a filter and a diff driver that its
+// .git/config (and a file it includes) define as commands. None runs.
+func TestOpeningAnUntrustedRepositoryRunsNoGitFilter(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	w := newTestWindowWith(t, map[string]string{"main.go": mainGo, "go.mod": "module example.com/demo\n"})
+	root, marks := w.project.Root, t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		c := exec.Command("git", args...)
+		c.Dir = root
+		c.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@x", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@x")
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q", "-b", "main")
+	os.WriteFile(filepath.Join(root, ".gitattributes"), []byte("*.go filter=evil diff=evil\n*.mod filter=included\n"), 0o644)
+	git("add", ".")
+	git("commit", "-q", "-m", "first")
+	mark := func(name string) string { return "touch " + filepath.Join(marks, name) + "; cat" }
+	git("config", "filter.evil.clean", mark("clean"))
+	git("config", "filter.evil.smudge", mark("smudge"))
+	git("config", "diff.evil.textconv", mark("textconv"))
+	os.WriteFile(filepath.Join(root, ".git", "more.config"), []byte("[filter \"included\"]\n\tclean = \""+mark("included")+"\"\n"), 0o644)
+	git("config", "include.path", "more.config")
+	os.WriteFile(filepath.Join(root, "main.go"), []byte(mainGo+"// changed\n"), 0o644)
+	later := time.Now().Add(time.Hour)
+	os.Chtimes(filepath.Join(root, "go.mod"), later, later)
+
+	w.connectServices(services.Services{Gate: permission.NewGate(permission.PolicyDeny, nil)})
+	w.refreshGit()
+	w.OpenOnMain("main.go")
+	w.loading.Wait()
+	entries := w.panes.git.entries
+	if len(entries) != 1 || entries[0].path != "main.go" {
+		t.Fatalf("the Changes pane lists %+v, want main.go changed", entries)
+	}
+	w.showGitDiff(entries[0])
+	if ran, _ := os.ReadDir(marks); len(ran) > 0 {
+		t.Fatalf("opening the untrusted repository ran its git commands: %v", ran)
+	}
+}
