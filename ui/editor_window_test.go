@@ -1,0 +1,200 @@
+package ui
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
+
+	"trestle/app/changeset"
+	"trestle/app/project"
+	"trestle/app/store"
+	"trestle/internal/testfix"
+)
+
+// The editor in the window, driven as a person drives it: taps at a
+// position on the canvas, keys through the canvas.
+
+// newFsnotifyWindow is a test window (as newTestWindowWith) on a copy of
+// fsnotify's library, with a change-set store and its review running.
+func newFsnotifyWindow(t *testing.T) (*Window, *changeset.Manager) {
+	t.Helper()
+	p, err := project.Open(testfix.CopyLibrary(t, "github.com/fsnotify/fsnotify", ".", "internal"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newTestWindowOn(t, p)
+	db, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := changeset.NewManager(db, w.project)
+	startChanges(t, w, m)
+	return w, m
+}
+
+// openFiles opens each of rels in a tab, the last one active.
+func openFiles(t *testing.T, w *Window, rels ...string) {
+	t.Helper()
+	for _, rel := range rels {
+		if err := w.Open(context.Background(), resolved(t, w, rel), 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// walkShown calls fn with every visible object under o and its position
+// relative to o's parent, as the canvas lays them out, until fn returns
+// true.
+func walkShown(o fyne.CanvasObject, at fyne.Position, fn func(fyne.CanvasObject, fyne.Position) bool) bool {
+	if o == nil || !o.Visible() {
+		return false
+	}
+	at = at.Add(o.Position())
+	if fn(o, at) {
+		return true
+	}
+	var children []fyne.CanvasObject
+	switch v := o.(type) {
+	case *fyne.Container:
+		children = v.Objects
+	case fyne.Widget:
+		children = test.WidgetRenderer(v).Objects()
+	}
+	for _, c := range children {
+		if walkShown(c, at, fn) {
+			return true
+		}
+	}
+	return false
+}
+
+// absolute returns where o is on c, and whether c shows it.
+func absolute(c fyne.Canvas, o fyne.CanvasObject) (pos fyne.Position, shown bool) {
+	walkShown(c.Content(), fyne.Position{}, func(x fyne.CanvasObject, at fyne.Position) bool {
+		if x == o {
+			pos, shown = at, true
+		}
+		return shown
+	})
+	return pos, shown
+}
+
+// textIn returns where on the canvas the middle of the visible text s in
+// o is, or fails the test.
+func textIn(t *testing.T, c fyne.Canvas, o fyne.CanvasObject, s string) fyne.Position {
+	t.Helper()
+	var found fyne.CanvasObject
+	walkShown(o, fyne.Position{}, func(x fyne.CanvasObject, _ fyne.Position) bool {
+		if txt, ok := x.(*canvas.Text); ok && txt.Text == s {
+			found = x
+		}
+		return found != nil
+	})
+	if found == nil {
+		t.Fatalf("no text %q shown", s)
+	}
+	at, ok := absolute(c, found)
+	if !ok {
+		t.Fatalf("the text %q is not on the canvas", s)
+	}
+	return at.Add(fyne.NewPos(found.Size().Width/2, found.Size().Height/2))
+}
+
+// tapTab taps the header of the tab titled title, at its text.
+func tapTab(t *testing.T, w *Window, title string) {
+	t.Helper()
+	c := w.win.Canvas()
+	at := textIn(t, c, w.tabs.docs, title)
+	test.TapCanvas(c, at)
+}
+
+// onCanvas reports whether o is drawn: it and every parent up to the
+// canvas's content are visible.
+func onCanvas(c fyne.Canvas, o fyne.CanvasObject) bool {
+	_, shown := absolute(c, o)
+	return shown
+}
+
+// typeOnCanvas types s as keys reach the window: to whatever has the focus.
+func typeOnCanvas(c fyne.Canvas, s string) {
+	for _, r := range s {
+		if f := c.Focused(); f != nil {
+			f.TypedRune(r)
+		}
+	}
+}
+
+// TestFileUnderAProposalIsEditableAfterATabSwitch: an agent proposes to
+// two open files of fsnotify; the one whose tab was not active shows its
+// text and takes typing once the person taps its tab (it was blank: the
+// tab's content was swapped for the proposal strip while Fyne had hidden
+// the editor, and nothing showed it again).
+func TestFileUnderAProposalIsEditableAfterATabSwitch(t *testing.T) {
+	w, m := newFsnotifyWindow(t)
+	w.Window().Resize(fyne.NewSize(1100, 720))
+	openFiles(t, w, "fsnotify.go", "backend_inotify.go")
+	cs, err := m.Propose(w.currentReader(), changeset.Proposal{Title: "Name the errors", Client: "claude-code", Changes: []changeset.Change{
+		{Path: "fsnotify.go", Action: changeset.ActionEdit, Edits: []changeset.Edit{{OldText: "func NewWatcher() (*Watcher, error) {", NewText: "func NewWatcher() (w *Watcher, err error) {"}}},
+		{Path: "backend_inotify.go", Action: changeset.ActionEdit, Edits: []changeset.Edit{{OldText: "func newWatches() *watches {", NewText: "func newWatches() (ws *watches) {"}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.ChangeSetProposed(cs) // as the agent's tool call tells the window
+	testfix.Wait(t, 5*time.Second, "the proposal strip on both tabs", func() bool {
+		return len(w.inline) == 2
+	})
+	c := w.win.Canvas()
+	for _, name := range []string{"fsnotify.go", "backend_inotify.go", "fsnotify.go"} {
+		tapTab(t, w, name)
+		if got := w.tabs.active(); got != name {
+			t.Fatalf("tapping the tab %s left %q active", name, got)
+		}
+		e := w.tabs.find(name).view
+		if !onCanvas(c, e.Page()) {
+			t.Fatalf("%s: its editor is not drawn after its tab was tapped (the tab shows blank)", name)
+		}
+		if c.Focused() != e.Page() {
+			t.Fatalf("%s: the keyboard is on %T, not its editor", name, c.Focused())
+		}
+	}
+	e := w.tabs.find("fsnotify.go").view
+	typeOnCanvas(c, "// typed\n")
+	if got := e.Buffer().Line(0); got != "// typed" {
+		t.Errorf("typing into fsnotify.go under a proposal: line 1 is %q", got)
+	}
+	if !strings.Contains(w.tabs.find("fsnotify.go").item.Text, dirtyMark) {
+		t.Errorf("the tab title %q does not show the unsaved edit", w.tabs.find("fsnotify.go").item.Text)
+	}
+	// Show Inline in that tab shows the hunk; Back to Editor gives the
+	// editor the keyboard again.
+	tab := w.tabs.find("fsnotify.go")
+	test.TapCanvas(c, textIn(t, c, tab.item.Content, "Show Inline"))
+	if text := objectTexts(tab.item.Content); !strings.Contains(text, "(w *Watcher, err error)") {
+		t.Fatalf("Show Inline in fsnotify.go shows:\n%.400s", text)
+	}
+	test.TapCanvas(c, textIn(t, c, tab.item.Content, "Back to Editor"))
+	if !onCanvas(c, e.Page()) || c.Focused() != e.Page() {
+		t.Fatalf("after Back to Editor the editor is drawn %v, the keyboard on %T", onCanvas(c, e.Page()), c.Focused())
+	}
+	typeOnCanvas(c, "x")
+	if got := e.Buffer().Line(1); !strings.HasPrefix(got, "x") {
+		t.Errorf("typing after Back to Editor: line 2 is %q", got)
+	}
+}
+
+func debugAt(t *testing.T, c fyne.Canvas, pos fyne.Position) {
+	walkShown(c.Content(), fyne.Position{}, func(o fyne.CanvasObject, p fyne.Position) bool {
+		s := o.Size()
+		if _, ok := o.(fyne.Tappable); ok && pos.X >= p.X && pos.Y >= p.Y && pos.X < p.X+s.Width && pos.Y < p.Y+s.Height {
+			t.Logf("tappable %T at %v size %v", o, p, s)
+		}
+		return false
+	})
+}
