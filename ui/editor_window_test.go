@@ -189,12 +189,32 @@ func TestFileUnderAProposalIsEditableAfterATabSwitch(t *testing.T) {
 	}
 }
 
-func debugAt(t *testing.T, c fyne.Canvas, pos fyne.Position) {
-	walkShown(c.Content(), fyne.Position{}, func(o fyne.CanvasObject, p fyne.Position) bool {
-		s := o.Size()
-		if _, ok := o.(fyne.Tappable); ok && pos.X >= p.X && pos.Y >= p.Y && pos.X < p.X+s.Width && pos.Y < p.Y+s.Height {
-			t.Logf("tappable %T at %v size %v", o, p, s)
-		}
-		return false
-	})
+// TestTabHeaderTapSwitchesTabsInAScrolledEditor: with the active editor
+// scrolled down by the wheel, a tap on another tab's header switches to
+// it and leaves the caret where it was (the page, as large as the text,
+// took the tap and moved the caret).
+func TestTabHeaderTapSwitchesTabsInAScrolledEditor(t *testing.T) {
+	w, _ := newFsnotifyWindow(t)
+	w.Window().Resize(fyne.NewSize(1100, 720))
+	openFiles(t, w, "fsnotify.go", "backend_inotify.go")
+	c := w.win.Canvas()
+	e := w.tabs.find("backend_inotify.go").view
+	at, _ := absolute(c, e)
+	mid := at.Add(fyne.NewPos(e.Size().Width/2, e.Size().Height/2))
+	for range 40 {
+		test.Scroll(c, mid, 0, -25) // a notch of the wheel
+	}
+	if e.Caret().Line != 0 {
+		t.Fatalf("scrolling moved the caret to %v", e.Caret())
+	}
+	if first, _ := e.VisibleLines(); first < 100 {
+		t.Fatalf("40 notches of the wheel scrolled only to line %d", first)
+	}
+	tapTab(t, w, "fsnotify.go")
+	if got := w.tabs.active(); got != "fsnotify.go" {
+		t.Errorf("a tap on the fsnotify.go tab header left %q active", got)
+	}
+	if e.Caret().Line != 0 {
+		t.Errorf("the tap on the tab header moved backend_inotify.go's caret to %v", e.Caret())
+	}
 }

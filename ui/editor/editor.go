@@ -48,6 +48,7 @@ type Editor struct {
 	diskHash [32]byte
 
 	page    *Page
+	wheel   *wheel // over the view on the page, it takes the mouse wheel
 	scroll  *container.Scroll
 	grid    *widget.TextGrid
 	cursor  *canvas.Rectangle
@@ -83,6 +84,7 @@ func New(buf *textbuf.Buffer, hl *textbuf.Highlighter) *Editor {
 	e.grid = widget.NewTextGrid()
 	e.cursor = canvas.NewRectangle(nil)
 	e.page = newEditorPage(e)
+	e.wheel = newWheel(e)
 	e.scroll = container.NewScroll(e.page)
 	e.scroll.OnScrolled = func(fyne.Position) { e.place() }
 	e.bars = newEditorBars(e)

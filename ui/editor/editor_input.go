@@ -1,8 +1,12 @@
 package editor
 
 import (
+	"image/color"
+
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/widget"
 
 	"trestle/app/textbuf"
 )
@@ -17,7 +21,7 @@ var (
 	_ fyne.Tabbable       = (*Page)(nil)
 	_ desktop.Mouseable   = (*Page)(nil)
 	_ desktop.Keyable     = (*Page)(nil)
-	_ fyne.Scrollable     = (*Page)(nil)
+	_ fyne.Scrollable     = (*wheel)(nil)
 )
 
 // FocusGained is called by Fyne on the main goroutine, like every event here.
@@ -333,11 +337,32 @@ const wheelNotch = 25
 // wheelLines is how many lines one notch scrolls.
 const wheelLines = 3
 
+// wheel takes the mouse wheel over the editor's view, before the Scroll
+// under it would. It is not the page: Fyne clips a Scrollable's children
+// to its own bounds, and the page, as large as the text, would then take
+// clicks and hovers outside the view once scrolled (a click on a tab
+// header moved the caret; a hover opened over the pane below). The wheel
+// covers exactly the view (place moves it) and has no children.
+type wheel struct {
+	widget.BaseWidget
+	e *Editor
+}
+
+func newWheel(e *Editor) *wheel {
+	w := &wheel{e: e}
+	w.ExtendBaseWidget(w)
+	return w
+}
+
+// CreateRenderer draws nothing.
+func (w *wheel) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(canvas.NewRectangle(color.Transparent))
+}
+
 // Scrolled scrolls the view wheelLines lines a notch (a touchpad's small
-// deltas in proportion); Shift scrolls sideways. The page takes the
-// event before the scroll container under it would.
-func (p *Page) Scrolled(ev *fyne.ScrollEvent) {
-	e := p.e
+// deltas in proportion); Shift scrolls sideways.
+func (w *wheel) Scrolled(ev *fyne.ScrollEvent) {
+	e := w.e
 	cell := e.look.cell
 	if cell.Height == 0 {
 		return

@@ -278,6 +278,9 @@ func (in *editorIntel) hover(gen int) {
 		return
 	}
 	e := in.e
+	if !e.inView(in.hoverAt) {
+		return // the box belongs over the text the pointer rests on, never over what is around the editor
+	}
 	at := e.runeAt(in.hoverAt)
 	if at.Col >= e.buf.LineLen(at.Line) {
 		return
@@ -330,6 +333,12 @@ func (in *editorIntel) hideHover() {
 		in.e.hideFloat(in.hoverPop)
 		in.hoverPop = nil
 	}
+}
+
+// inView reports whether p, a position on the page, is in the view.
+func (e *Editor) inView(p fyne.Position) bool {
+	off, size := e.scroll.Offset, e.scroll.Size()
+	return p.X >= off.X && p.Y >= off.Y && p.X < off.X+size.Width && p.Y < off.Y+size.Height
 }
 
 // pagePos is where the page's top left is, relative to the editor.

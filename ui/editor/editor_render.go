@@ -92,7 +92,7 @@ func (r pageRenderer) Refresh() {
 }
 
 func (r pageRenderer) Objects() []fyne.CanvasObject {
-	return []fyne.CanvasObject{r.e.grid, r.e.cursor}
+	return []fyne.CanvasObject{r.e.grid, r.e.cursor, r.e.wheel}
 }
 
 func (r pageRenderer) Destroy() {}
@@ -123,6 +123,8 @@ func (e *Editor) place() {
 		e.grid.Resize(gridSize)
 	}
 	e.placeCaret(sp, gutter)
+	e.wheel.Move(off)
+	e.wheel.Resize(size)
 }
 
 func (e *Editor) rowSource() rowSource {
