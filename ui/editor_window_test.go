@@ -218,3 +218,30 @@ func TestTabHeaderTapSwitchesTabsInAScrolledEditor(t *testing.T) {
 		t.Errorf("the tap on the tab header moved backend_inotify.go's caret to %v", e.Caret())
 	}
 }
+
+// TestDraggingTheSplitDrawsTheUncoveredRows: dragging the divider between
+// the editors and the panes up, then down again, makes the editor taller,
+// and the rows it uncovers are drawn at once (they stayed blank until the
+// next scroll).
+func TestDraggingTheSplitDrawsTheUncoveredRows(t *testing.T) {
+	w, _ := newFsnotifyWindow(t)
+	w.Window().Resize(fyne.NewSize(1100, 720))
+	openFiles(t, w, "backend_inotify.go")
+	c := w.win.Canvas()
+	e := w.tabs.find("backend_inotify.go").view
+	drag := func(dy float32) {
+		t.Helper()
+		area, _ := absolute(c, w.tabs.content)
+		height := w.tabs.content.Size().Height
+		test.Drag(c, area.Add(fyne.NewPos(w.tabs.content.Size().Width/2, height+2)), 0, dy)
+		if got := w.tabs.content.Size().Height; got < height+dy-10 || got > height+dy+10 {
+			t.Fatalf("a drag of the divider by %v px made the editor area %v px high, %v before", dy, got, height)
+		}
+	}
+	drag(-200)
+	_, before := e.VisibleLines()
+	drag(150)
+	if _, after := e.VisibleLines(); after < before+6 {
+		t.Errorf("after the editor grew 150 px it draws %d rows, %d before", after, before)
+	}
+}

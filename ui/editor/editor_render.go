@@ -34,8 +34,15 @@ func (e *Editor) CreateRenderer() fyne.WidgetRenderer {
 	return editorRenderer{e}
 }
 
-func (r editorRenderer) Layout(size fyne.Size) { r.e.content.Resize(size); r.e.float.Resize(size) }
-func (r editorRenderer) MinSize() fyne.Size    { return r.e.content.MinSize() }
+// Layout sizes the view and draws the rows it now holds: when the view
+// grows (a split dragged) but the page, as large as the text, keeps its
+// size, nothing else would draw the rows it uncovers.
+func (r editorRenderer) Layout(size fyne.Size) {
+	r.e.content.Resize(size)
+	r.e.float.Resize(size)
+	r.e.place()
+}
+func (r editorRenderer) MinSize() fyne.Size { return r.e.content.MinSize() }
 func (r editorRenderer) Objects() []fyne.CanvasObject {
 	return []fyne.CanvasObject{r.e.content, r.e.float}
 }
