@@ -409,21 +409,25 @@ func (e *Editor) matchingBrackets() []textbuf.Pos {
 		return c.at
 	}
 	c.valid, c.version, c.caret, c.at = true, e.version, e.caret, nil
-	code := func(line, col int) bool {
-		if e.hl == nil {
-			return true
-		}
-		for _, sp := range e.hl.Spans(line) {
-			if int(sp.Start) <= col && col < int(sp.End) {
-				return sp.Kind != textbuf.String && sp.Kind != textbuf.Comment
-			}
-		}
-		return true
-	}
-	if at, partner, ok := e.buf.MatchBracket(e.caret, code); ok {
+	if at, partner, ok := e.buf.MatchBracket(e.caret, e.inCode); ok {
 		c.at = []textbuf.Pos{at, partner}
 	}
 	return c.at
+}
+
+// inCode reports whether the rune at line, col (0-based) is code: not in
+// a string or a comment as the highlighter sees it (all of a file that is
+// not Go is code).
+func (e *Editor) inCode(line, col int) bool {
+	if e.hl == nil {
+		return true
+	}
+	for _, sp := range e.hl.Spans(line) {
+		if int(sp.Start) <= col && col < int(sp.End) {
+			return sp.Kind != textbuf.String && sp.Kind != textbuf.Comment
+		}
+	}
+	return true
 }
 
 // SetGitMarks shows lines changed against git's HEAD in the gutter.
