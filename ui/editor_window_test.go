@@ -3,17 +3,20 @@ package ui
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 
 	"trestle/app/changeset"
 	"trestle/app/project"
 	"trestle/app/store"
+	"trestle/app/watch"
 	"trestle/internal/testfix"
 )
 
@@ -243,5 +246,68 @@ func TestDraggingTheSplitDrawsTheUncoveredRows(t *testing.T) {
 	drag(150)
 	if _, after := e.VisibleLines(); after < before+6 {
 		t.Errorf("after the editor grew 150 px it draws %d rows, %d before", after, before)
+	}
+}
+
+// shortcutOnCanvas sends s as a key press does: to the focused widget when
+// it takes shortcuts, else to the canvas.
+func shortcutOnCanvas(c fyne.Canvas, s fyne.Shortcut) {
+	if f, ok := c.Focused().(fyne.Shortcutable); ok {
+		f.TypedShortcut(s)
+		return
+	}
+	c.(fyne.Shortcutable).TypedShortcut(s)
+}
+
+// TestSavingUnchangedTextLeavesTheProposalPending: Ctrl+S on a file under
+// a pending proposal, without an edit, writes the same text; the watcher
+// sees the write, and the proposal stays pending (it went stale). A real
+// edit saved makes it stale.
+func TestSavingUnchangedTextLeavesTheProposalPending(t *testing.T) {
+	w, m := newChangesWindow(t)
+	openFiles(t, w, "main.go")
+	cs := proposeMain(t, w, m)
+	startChanges(t, w, m)
+	saw := make(chan []watch.Event, 64)
+	show := w.onFilesChanged
+	w.onFilesChanged = func(ev []watch.Event) { show(ev); saw <- ev }
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := w.Watch(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer w.stopWatching()
+	<-w.watcher.Ready()
+	c := w.win.Canvas()
+	save := func() {
+		t.Helper()
+		shortcutOnCanvas(c, &desktop.CustomShortcut{KeyName: fyne.KeyS, Modifier: fyne.KeyModifierShortcutDefault})
+		w.tabs.saving.Wait()
+		for deadline := time.After(10 * time.Second); ; {
+			select {
+			case ev := <-saw:
+				if slices.ContainsFunc(ev, func(e watch.Event) bool { return e.Path == "main.go" }) {
+					return // changeSetsSawFiles ran first, inline in tests
+				}
+			case <-deadline:
+				t.Fatal("the watcher never saw main.go saved")
+			}
+		}
+	}
+	state := func() string {
+		got, err := m.Get(cs.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got.State
+	}
+	save()
+	if s := state(); s != changeset.StatePending {
+		t.Fatalf("saving main.go without an edit made its proposal %s", s)
+	}
+	typeOnCanvas(c, "// mine\n")
+	save()
+	if s := state(); s != changeset.StateStale {
+		t.Fatalf("saving an edit of main.go left its proposal %s", s)
 	}
 }
