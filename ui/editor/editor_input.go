@@ -209,14 +209,31 @@ func (p *Page) forward(s fyne.Shortcut) {
 	}
 }
 
-// customShortcut runs a Ctrl shortcut and reports whether it knew it.
+// customShortcut runs a Ctrl or Alt shortcut and reports whether it knew it.
 func (e *Editor) customShortcut(s *desktop.CustomShortcut) bool {
 	ctrl := fyne.KeyModifierShortcutDefault
 	shift := s.Modifier&fyne.KeyModifierShift != 0
+	if s.Modifier&^fyne.KeyModifierShift == fyne.KeyModifierAlt {
+		return e.altShortcut(s.KeyName, shift)
+	}
 	if s.Modifier&^fyne.KeyModifierShift != ctrl {
 		return false
 	}
 	switch s.KeyName {
+	case fyne.KeyLeft:
+		e.moveTo(e.wordLeft(), shift)
+	case fyne.KeyRight:
+		e.moveTo(e.wordRight(), shift)
+	case fyne.KeySlash:
+		if shift {
+			return false
+		}
+		e.toggleComment()
+	case fyne.KeyD:
+		if !shift {
+			return false
+		}
+		e.duplicateLines()
 	case fyne.KeyZ:
 		if !shift {
 			return false
@@ -255,6 +272,23 @@ func (e *Editor) customShortcut(s *desktop.CustomShortcut) bool {
 			return false
 		}
 		e.intel.host.Outline(e.intel.path)
+	default:
+		return false
+	}
+	return true
+}
+
+// altShortcut runs an Alt shortcut the editor knows (Alt+Up and Down move
+// the selected lines, with Shift they duplicate them) and reports whether
+// it knew it. Alt+Left and Right (back and forward) are the window's.
+func (e *Editor) altShortcut(key fyne.KeyName, shift bool) bool {
+	switch {
+	case key == fyne.KeyUp && !shift:
+		e.moveLines(-1)
+	case key == fyne.KeyDown && !shift:
+		e.moveLines(1)
+	case key == fyne.KeyDown && shift:
+		e.duplicateLines()
 	default:
 		return false
 	}
