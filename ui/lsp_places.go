@@ -35,6 +35,7 @@ func (w *Window) goToDefinition(path string, pos lsp.Position) {
 				w.status.notify(fmt.Sprintf("defined outside the project: %s:%d", l.Path, l.Range.Start.Line))
 			default:
 				l := locs[0]
+				w.rememberHere() // Alt+Left comes back
 				w.openAtPos(l.Path, l.Range.Start.Line, l.Range.Start.Col)
 			}
 		})
