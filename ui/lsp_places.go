@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"trestle/app/lsp"
+	"trestle/app/project"
 	"trestle/app/textbuf"
 
 	"fyne.io/fyne/v2"
@@ -75,12 +77,13 @@ func (w *Window) findReferences(path string, pos lsp.Position) {
 		ctx, cancel := context.WithTimeout(context.Background(), goplsTimeout)
 		defer cancel()
 		locs, err := client.References(ctx, path, pos, true)
+		disk := diskLines(w.project, locs)
 		do(func() {
 			if err != nil {
 				w.status.notify("find references: " + err.Error())
 				return
 			}
-			w.showReferences(fmt.Sprintf("%s:%d:%d", path, pos.Line, pos.Col), locs)
+			w.showReferences(fmt.Sprintf("%s:%d:%d", path, pos.Line, pos.Col), locs, disk)
 		})
 	})
 }
@@ -134,13 +137,57 @@ func (w *Window) showPlaces(pane **placesPane, name, title string, places []plac
 	w.panes.tabs.Select(r.tab)
 }
 
-func (w *Window) showReferences(from string, locs []lsp.Location) {
+// showReferences lists locs, each with its line of code: from the open
+// editor (unsaved text included), else from disk (disk, read off the
+// main goroutine by diskLines).
+func (w *Window) showReferences(from string, locs []lsp.Location, disk map[string][]string) {
 	places := make([]place, 0, len(locs))
 	for _, l := range locs {
-		places = append(places, place{label: fmt.Sprintf("%s:%d:%d", l.Path, l.Range.Start.Line, l.Range.Start.Col),
-			path: l.Path, line: l.Range.Start.Line, col: l.Range.Start.Col})
+		line := l.Range.Start.Line
+		code := ""
+		if t := w.tabs.find(l.Path); t != nil && t.view != nil && line <= t.view.Buffer().LineCount() {
+			code = t.view.Buffer().Line(line - 1)
+		} else if lines := disk[l.Path]; line <= len(lines) {
+			code = lines[line-1]
+		}
+		label := fmt.Sprintf("%s:%d:%d", l.Path, line, l.Range.Start.Col)
+		if code = strings.TrimSpace(code); code != "" {
+			label += "    " + ellipsize(code, maxPreviewRunes)
+		}
+		places = append(places, place{label: label, path: l.Path, line: line, col: l.Range.Start.Col})
 	}
-	w.showPlaces(&w.gopls.refs, "References", fmt.Sprintf("%d references to the symbol at %s", len(locs), from), places)
+	title := fmt.Sprintf("%d references to the symbol at %s", len(locs), from)
+	if len(locs) == 0 {
+		title = "No references to the symbol at " + from
+	}
+	w.showPlaces(&w.gopls.refs, "References", title, places)
+}
+
+// maxPreviewRunes cuts a reference's line of code in the list.
+const maxPreviewRunes = 120
+
+// ellipsize cuts s to n runes, with an ellipsis when cut.
+func ellipsize(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+// diskLines reads the project files locs name, for their lines of code.
+// It does file I/O: never on the main goroutine.
+func diskLines(p *project.Project, locs []lsp.Location) map[string][]string {
+	out := map[string][]string{}
+	for _, l := range locs {
+		if _, done := out[l.Path]; done || filepath.IsAbs(l.Path) {
+			continue
+		}
+		out[l.Path] = nil
+		if f, err := p.ReadFile(l.Path); err == nil {
+			out[l.Path] = strings.Split(f.Text, "\n")
+		}
+	}
+	return out
 }
 
 // showOutline lists the declarations of path (Ctrl+Shift+O).
