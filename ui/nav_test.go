@@ -1,10 +1,13 @@
 package ui
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
 
 	"trestle/app/textbuf"
 )
@@ -58,5 +61,38 @@ func TestAltLeftComesBackAfterF12(t *testing.T) {
 	alt(fyne.KeyRight)
 	if w.tabs.active() != "lib.go" || lib.Caret() != decl {
 		t.Fatalf("Alt+Right: %s active, caret %v; want lib.go at %v", w.tabs.active(), lib.Caret(), decl)
+	}
+}
+
+// TestOutlineIsATree: Ctrl+Shift+O shows a struct's fields under it in
+// the Outline pane, and a tap on a field's row opens the file there.
+func TestOutlineIsATree(t *testing.T) {
+	const store = "package main\n\n// Store keeps things.\ntype Store struct {\n\tName string\n\tsize int\n}\n\nfunc (s *Store) Len() int { return s.size }\n\nfunc main() {}\n"
+	w, q := goplsWindowOn(t, map[string]string{"main.go": store})
+	e := openGoEditor(t, w, "main.go")
+	c := w.win.Canvas()
+	shortcutOnCanvas(c, &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift})
+	drainUntil(t, w, q, "the outline", func() bool { return w.gopls.outline != nil && len(w.gopls.outline.places) > 0 })
+	o := w.gopls.outline.outline
+	names := func(parent int) []string {
+		var out []string
+		for _, i := range o.children(parent) {
+			out = append(out, strings.Fields(o.places[i].label)[1])
+		}
+		return out
+	}
+	top := names(-1)
+	if !slices.Contains(top, "Store") || !slices.Contains(top, "main") {
+		t.Fatalf("the outline's top level is %q", top)
+	}
+	storeAt := slices.IndexFunc(o.places, func(p place) bool { return strings.Contains(p.label, " Store ") })
+	if got := names(storeAt); !slices.Equal(got, []string{"Name", "size"}) {
+		t.Fatalf("under Store the outline has %q, want its fields", got)
+	}
+	size := o.places[o.children(storeAt)[1]]
+	test.TapCanvas(c, textIn(t, c, w.gopls.outline.tree, size.label))
+	w.loading.Wait()
+	if e.Caret().Line != 5 {
+		t.Errorf("a tap on the field size put the caret at %v, want line 6", e.Caret())
 	}
 }
