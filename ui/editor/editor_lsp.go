@@ -357,6 +357,7 @@ func (e *Editor) showFloat(obj fyne.CanvasObject, at fyne.Position, size fyne.Si
 	bg.StrokeWidth = 1
 	box := container.NewStack(bg, obj)
 	es := e.Size()
+	size.Width = min(size.Width, es.Width) // never wider than the editor: it would cover what is beside it
 	if at.X+size.Width > es.Width {
 		at.X = max(es.Width-size.Width, 0)
 	}
