@@ -33,7 +33,8 @@ type goplsView struct {
 	// renames is the last F2 rename, for Undo Rename (lsp_rename.go).
 	renames renameState
 	// refs and outline are the References and Outline panes, made on first use.
-	refs, outline *placesPane
+	refs    *placesPane
+	outline *outlinePane
 	// do runs fn on the main goroutine: fyne.Do; tests queue it, since
 	// Fyne's test driver would run it on the calling goroutine. After
 	// stopGopls it drops fn: once the window has closed, Fyne would run it

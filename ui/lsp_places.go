@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"trestle/app/lsp"
+	"trestle/app/project"
 	"trestle/app/textbuf"
 
 	"fyne.io/fyne/v2"
@@ -35,6 +38,7 @@ func (w *Window) goToDefinition(path string, pos lsp.Position) {
 				w.status.notify(fmt.Sprintf("defined outside the project: %s:%d", l.Path, l.Range.Start.Line))
 			default:
 				l := locs[0]
+				w.rememberHere() // Alt+Left comes back
 				w.openAtPos(l.Path, l.Range.Start.Line, l.Range.Start.Col)
 			}
 		})
@@ -74,12 +78,13 @@ func (w *Window) findReferences(path string, pos lsp.Position) {
 		ctx, cancel := context.WithTimeout(context.Background(), goplsTimeout)
 		defer cancel()
 		locs, err := client.References(ctx, path, pos, true)
+		disk := diskLines(w.project, locs)
 		do(func() {
 			if err != nil {
 				w.status.notify("find references: " + err.Error())
 				return
 			}
-			w.showReferences(fmt.Sprintf("%s:%d:%d", path, pos.Line, pos.Col), locs)
+			w.showReferences(fmt.Sprintf("%s:%d:%d", path, pos.Line, pos.Col), locs, disk)
 		})
 	})
 }
@@ -133,16 +138,60 @@ func (w *Window) showPlaces(pane **placesPane, name, title string, places []plac
 	w.panes.tabs.Select(r.tab)
 }
 
-func (w *Window) showReferences(from string, locs []lsp.Location) {
+// showReferences lists locs, each with its line of code: from the open
+// editor (unsaved text included), else from disk (disk, read off the
+// main goroutine by diskLines).
+func (w *Window) showReferences(from string, locs []lsp.Location, disk map[string][]string) {
 	places := make([]place, 0, len(locs))
 	for _, l := range locs {
-		places = append(places, place{label: fmt.Sprintf("%s:%d:%d", l.Path, l.Range.Start.Line, l.Range.Start.Col),
-			path: l.Path, line: l.Range.Start.Line, col: l.Range.Start.Col})
+		line := l.Range.Start.Line
+		code := ""
+		if t := w.tabs.find(l.Path); t != nil && t.view != nil && line <= t.view.Buffer().LineCount() {
+			code = t.view.Buffer().Line(line - 1)
+		} else if lines := disk[l.Path]; line <= len(lines) {
+			code = lines[line-1]
+		}
+		label := fmt.Sprintf("%s:%d:%d", l.Path, line, l.Range.Start.Col)
+		if code = strings.TrimSpace(code); code != "" {
+			label += "    " + ellipsize(code, maxPreviewRunes)
+		}
+		places = append(places, place{label: label, path: l.Path, line: line, col: l.Range.Start.Col})
 	}
-	w.showPlaces(&w.gopls.refs, "References", fmt.Sprintf("%d references to the symbol at %s", len(locs), from), places)
+	title := fmt.Sprintf("%d references to the symbol at %s", len(locs), from)
+	if len(locs) == 0 {
+		title = "No references to the symbol at " + from
+	}
+	w.showPlaces(&w.gopls.refs, "References", title, places)
 }
 
-// showOutline lists the declarations of path (Ctrl+Shift+O).
+// maxPreviewRunes cuts a reference's line of code in the list.
+const maxPreviewRunes = 120
+
+// ellipsize cuts s to n runes, with an ellipsis when cut.
+func ellipsize(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+// diskLines reads the project files locs name, for their lines of code.
+// It does file I/O: never on the main goroutine.
+func diskLines(p *project.Project, locs []lsp.Location) map[string][]string {
+	out := map[string][]string{}
+	for _, l := range locs {
+		if _, done := out[l.Path]; done || filepath.IsAbs(l.Path) {
+			continue
+		}
+		out[l.Path] = nil
+		if f, err := p.ReadFile(l.Path); err == nil {
+			out[l.Path] = strings.Split(f.Text, "\n")
+		}
+	}
+	return out
+}
+
+// showOutline shows the declarations of path as a tree (Ctrl+Shift+O).
 func (w *Window) showOutline(path string) {
 	client, do := w.gopls.client, w.gopls.do
 	w.loading.Go(func() {
@@ -154,16 +203,102 @@ func (w *Window) showOutline(path string) {
 				w.status.notify("outline: " + err.Error())
 				return
 			}
-			places := make([]place, 0, len(syms))
-			for _, s := range syms {
-				indent := ""
-				if s.Container != "" {
-					indent = "    "
-				}
-				places = append(places, place{label: fmt.Sprintf("%s%s %s  %s  (line %d)", indent, s.Kind, s.Name, s.Detail, s.Line),
-					path: path, line: s.Line, col: s.Col})
+			title := fmt.Sprintf("%s: %d declarations", path, len(syms))
+			if len(syms) == 0 {
+				title = path + " declares nothing"
 			}
-			w.showPlaces(&w.gopls.outline, "Outline", fmt.Sprintf("%s: %d declarations", path, len(syms)), places)
+			w.showOutlineTree(title, outlineOf(path, syms))
 		})
 	})
+}
+
+// outline is a file's declarations as a tree: places in gopls's order
+// (each parent before its children) and the index of each one's parent,
+// -1 at the top.
+type outline struct {
+	places []place
+	parent []int
+}
+
+// outlineOf builds the outline of syms, gopls's symbols of path.
+func outlineOf(path string, syms []lsp.Symbol) outline {
+	o := outline{places: make([]place, 0, len(syms)), parent: make([]int, 0, len(syms))}
+	for i, s := range syms {
+		parent := -1
+		for j := i - 1; j >= 0 && s.Container != ""; j-- { // the nearest one before it is its own
+			if syms[j].Name == s.Container {
+				parent = j
+				break
+			}
+		}
+		label := fmt.Sprintf("%s %s  %s  (line %d)", s.Kind, s.Name, s.Detail, s.Line)
+		o.places = append(o.places, place{label: label, path: path, line: s.Line, col: s.Col})
+		o.parent = append(o.parent, parent)
+	}
+	return o
+}
+
+// children returns the indexes of the places under parent (-1: the top).
+func (o outline) children(parent int) []int {
+	var out []int
+	for i, p := range o.parent {
+		if p == parent {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// outlinePane shows the last outline asked for as a tree, every branch
+// open; a click on a declaration opens it. Main goroutine only.
+type outlinePane struct {
+	outline
+	title *widget.Label
+	tree  *widget.Tree
+	tab   *container.TabItem
+}
+
+// showOutlineTree shows o in the Outline pane (made the first time) and
+// brings it forward.
+func (w *Window) showOutlineTree(title string, o outline) {
+	if w.gopls.outline == nil {
+		p := &outlinePane{title: widget.NewLabel("")}
+		id := func(uid widget.TreeNodeID) int {
+			n, err := strconv.Atoi(uid)
+			if err != nil {
+				return -1
+			}
+			return n
+		}
+		p.tree = widget.NewTree(
+			func(uid widget.TreeNodeID) []widget.TreeNodeID {
+				var out []widget.TreeNodeID
+				for _, c := range p.children(id(uid)) {
+					out = append(out, strconv.Itoa(c))
+				}
+				return out
+			},
+			func(uid widget.TreeNodeID) bool { return uid == "" || len(p.children(id(uid))) > 0 },
+			func(bool) fyne.CanvasObject { return widget.NewLabel("") },
+			func(uid widget.TreeNodeID, _ bool, o fyne.CanvasObject) {
+				if i := id(uid); i >= 0 && i < len(p.places) {
+					o.(*widget.Label).SetText(p.places[i].label)
+				}
+			})
+		p.tree.OnSelected = func(uid widget.TreeNodeID) {
+			p.tree.Unselect(uid)
+			if i := id(uid); i >= 0 && i < len(p.places) {
+				w.openAtPos(p.places[i].path, p.places[i].line, p.places[i].col)
+			}
+		}
+		p.tab = container.NewTabItem("Outline", container.NewBorder(p.title, nil, nil, nil, p.tree))
+		w.panes.tabs.Append(p.tab)
+		w.gopls.outline = p
+	}
+	p := w.gopls.outline
+	p.outline = o
+	p.title.SetText(title)
+	p.tree.Refresh()
+	p.tree.OpenAllBranches()
+	w.panes.tabs.Select(p.tab)
 }

@@ -156,6 +156,10 @@ func TestGoplsDefinitionReferencesOutline(t *testing.T) {
 	if l := w.gopls.refs.places; l[0].path != "lib.go" || l[1].path != "main.go" || l[1].line != 5 {
 		t.Errorf("references %+v", l)
 	}
+	// Each with its line of code: lib.go's from disk, main.go's unsaved one from its editor.
+	if l := w.gopls.refs.places; !strings.HasSuffix(l[0].label, "func Double(n int) int { return 2 * n }") || !strings.HasSuffix(l[1].label, "_ = Double(x)") {
+		t.Errorf("reference lines %q, %q", l[0].label, l[1].label)
+	}
 
 	// Ctrl+Shift+O lists lib.go's declarations.
 	lib.Page().TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift})

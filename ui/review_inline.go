@@ -96,11 +96,18 @@ func (w *Window) showInline(t *fileTab, st *inlineProposal) {
 	})
 }
 
-// setTabContent shows o in t's tab.
+// setTabContent shows o in t's tab. The tabs hide the content of a tab
+// not shown, and show again only what is its content when it is
+// selected: an editor that was a hidden tab's content and is now inside
+// o would stay hidden (a blank tab that took no typing), so it is shown
+// here; o itself is the tabs' to hide or show.
 func (w *Window) setTabContent(t *fileTab, o fyne.CanvasObject) {
 	if t.item.Content == o {
 		return
 	}
 	t.item.Content = o
+	if t.view != nil && o != fyne.CanvasObject(t.view) {
+		t.view.Show()
+	}
 	w.tabs.docs.Refresh()
 }

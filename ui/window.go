@@ -71,6 +71,8 @@ type Window struct {
 	gopls           *goplsView
 	goplsInstallDir string          // Options.GoplsInstall
 	goplsDo         func(fn func()) // nil: fyne.Do (tests queue gopls's callbacks)
+	// nav is where Alt+Left and Alt+Right go (nav.go).
+	nav navHistory
 	// closing is set by Quitting: nothing more may reach Fyne from another goroutine.
 	closing atomic.Bool
 }
@@ -140,6 +142,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	w.tabs.attach(w.win, p, func(msg string) { w.status.notify(msg) })
 	w.win.SetCloseIntercept(w.confirmQuit)
 	w.editorShortcuts()
+	w.navShortcuts()
 	w.files = newFileTree(p, func(err error) { w.status.notify(err.Error()) })
 	w.files.win, w.files.open = w.win, w.OpenOnMain
 	w.files.childUIDs("") // the root, before the window shows; later folders are read off the main goroutine

@@ -38,8 +38,14 @@ func newTestWindow(t *testing.T) *Window {
 // tries, with the hooks below in place first.
 func newTestWindowWith(t *testing.T, files map[string]string) *Window {
 	t.Helper()
+	return newTestWindowOn(t, newProject(t, files))
+}
+
+// newTestWindowOn is newTestWindowWith on the project p.
+func newTestWindowOn(t *testing.T, p *project.Project) *Window {
+	t.Helper()
 	a := test.NewTempApp(t)
-	w := newWindow(a, newProject(t, files))
+	w := newWindow(a, p)
 	// Fyne's test driver runs fyne.Do inline on the calling goroutine, so a
 	// folder read on a goroutine would touch the tree beside the test: read
 	// inline instead (TestWindowTreeReadsFoldersOffTheMainGoroutine checks

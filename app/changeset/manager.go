@@ -1,6 +1,7 @@
 package changeset
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"trestle/app/errdefs"
 	"trestle/app/project"
 	"trestle/app/store"
+	"trestle/app/workbench"
 )
 
 // idPrefix starts every change set id: "cs-12".
@@ -272,39 +274,54 @@ func withReason(what, reason string) string {
 
 // MarkStale marks stale every pending change set of the project touching
 // one of paths (project-relative, forward slashes), naming the file, and
-// returns their ids. The watcher calls it when files change.
+// returns their ids (an edited buffer that no longer holds the base).
 func (m *Manager) MarkStale(paths []string) ([]string, error) {
+	return m.markStaleIf(paths, func(FileChange) bool { return true })
+}
+
+// MarkStaleOnDisk is MarkStale for files a watcher saw change on disk: a
+// file whose text there is still what its set expects (a save of text
+// the person did not change, an edit undone) leaves that set pending.
+func (m *Manager) MarkStaleOnDisk(paths []string) ([]string, error) {
+	disk := workbench.Reader{Project: m.project}.Func(context.Background())
+	return m.markStaleIf(paths, func(f FileChange) bool {
+		exists, sum := expected(f)
+		_, detail, err := m.compare(f.Path, exists, sum, disk)
+		return err != nil || detail != ""
+	})
+}
+
+// markStaleIf marks stale the pending sets that touch paths, for the files
+// among paths that changed reports changed.
+func (m *Manager) markStaleIf(paths []string, changed func(FileChange) bool) ([]string, error) {
 	pending, err := m.List(StatePending)
 	if err != nil {
 		return nil, err
 	}
 	var marked []string
 	for _, cs := range pending {
-		if !touchesAny(cs, paths) {
+		var stale []string
+		for _, p := range paths {
+			if f := cs.File(p); f != nil && changed(*f) {
+				stale = append(stale, p)
+			}
+		}
+		if len(stale) == 0 {
 			continue
 		}
-		changed := false
+		done := false
 		_, err := m.update(cs.ID, func(cs *ChangeSet) error {
-			changed = markStale(cs, paths)
+			done = markStale(cs, stale)
 			return nil
 		})
 		if err != nil {
 			return marked, fmt.Errorf("mark stale: %w", err)
 		}
-		if changed {
+		if done {
 			marked = append(marked, cs.ID)
 		}
 	}
 	return marked, nil
-}
-
-func touchesAny(cs ChangeSet, paths []string) bool {
-	for _, p := range paths {
-		if cs.File(p) != nil {
-			return true
-		}
-	}
-	return false
 }
 
 // markStale marks cs stale if it is still pending and touches paths.

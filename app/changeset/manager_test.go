@@ -2,6 +2,7 @@ package changeset
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -73,6 +74,27 @@ func TestMarkStale(t *testing.T) {
 	// A stale set whose file is back to its base still applies: the hash decides.
 	if got, err := m.Apply(a.ID, nil, diskReader(p), nil); err != nil || got.State != StateApplied {
 		t.Fatalf("apply stale: %v", err)
+	}
+}
+
+// TestMarkStaleOnDiskComparesTheText: a watcher event for a file whose
+// text on disk is still the set's base (saved without an edit) leaves the
+// set pending; one for a changed file marks it stale.
+func TestMarkStaleOnDiskComparesTheText(t *testing.T) {
+	p := newProject(t, map[string]string{"a.go": "a\n"})
+	m := newManager(t, p)
+	a := proposeOne(t, m, "a.go")
+	if marked, err := m.MarkStaleOnDisk([]string{"a.go"}); err != nil || len(marked) != 0 {
+		t.Fatalf("an unchanged a.go marked %v, %v", marked, err)
+	}
+	if got, _ := m.Get(a.ID); got.State != StatePending {
+		t.Fatalf("after a save of the same text the set is %s", got.State)
+	}
+	if err := os.WriteFile(filepath.Join(p.Root, "a.go"), []byte("changed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if marked, err := m.MarkStaleOnDisk([]string{"a.go"}); err != nil || !slices.Equal(marked, []string{a.ID}) {
+		t.Fatalf("a changed a.go marked %v, %v", marked, err)
 	}
 }
 

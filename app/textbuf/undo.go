@@ -1,6 +1,9 @@
 package textbuf
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // typingPause is how long a pause ends a typing run: a second is longer
 // than the gap between keystrokes of a slow typist and shorter than the
@@ -120,3 +123,36 @@ func (b *Buffer) MarkSaved() {
 // what New was given), by the undo history: undoing back to the saved text
 // makes it unmodified again.
 func (b *Buffer) Modified() bool { return b.hist.state() != b.hist.saved }
+
+// Type makes t, a keystroke's edit from TypeRune or Newline, as part of a
+// typing run. It joins the open run when it goes on where the run left the
+// caret (a typed closer that steps over its pair, a } that outdents its
+// line, a quote pair), so one Undo takes back a typed line with its
+// brackets and quotes, not rune by rune; a line break starts a new group.
+// It returns the position after the new text.
+func (b *Buffer) Type(t Typed) Pos {
+	h, now := &b.hist, b.Now()
+	r := b.clampRange(t.Replace.Ordered())
+	goesOn := h.open && r.End == h.openEnd && now.Sub(h.last) <= typingPause
+	if t.Text == "" && r.Empty() { // a step over a closer: the run goes on after it
+		if goesOn {
+			h.openEnd, h.last = t.Caret, now
+		}
+		return t.Caret
+	}
+	s := normalize(t.Text)
+	removed := b.Slice(r)
+	goesOn = goesOn && strings.TrimSpace(removed) == "" && !strings.Contains(s, "\n")
+	end := b.apply(r, s)
+	e := edit{at: r.Start, removed: removed, inserted: s}
+	h.redo = nil
+	if goesOn {
+		top := &h.undo[len(h.undo)-1]
+		top.edits = append(top.edits, e)
+	} else {
+		h.nextID++
+		h.undo = append(h.undo, group{id: h.nextID, edits: []edit{e}})
+	}
+	h.open, h.openEnd, h.last = true, t.Caret, now
+	return end
+}

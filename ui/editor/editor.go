@@ -48,6 +48,7 @@ type Editor struct {
 	diskHash [32]byte
 
 	page    *Page
+	wheel   *wheel // over the view on the page, it takes the mouse wheel
 	scroll  *container.Scroll
 	grid    *widget.TextGrid
 	cursor  *canvas.Rectangle
@@ -83,6 +84,7 @@ func New(buf *textbuf.Buffer, hl *textbuf.Highlighter) *Editor {
 	e.grid = widget.NewTextGrid()
 	e.cursor = canvas.NewRectangle(nil)
 	e.page = newEditorPage(e)
+	e.wheel = newWheel(e)
 	e.scroll = container.NewScroll(e.page)
 	e.scroll.OnScrolled = func(fyne.Position) { e.place() }
 	e.bars = newEditorBars(e)
@@ -245,13 +247,14 @@ func (e *Editor) newline() {
 	e.apply(e.buf.Newline(e.Selection()))
 }
 
-// apply makes a typed edit, or only moves the caret when it changes no text.
+// apply makes a typed edit, or only moves the caret when it changes no
+// text, as part of the typing run (textbuf.Buffer.Type: one undo step).
 func (e *Editor) apply(t textbuf.Typed) {
+	e.buf.Type(t)
 	if t.Text == "" && t.Replace.Empty() {
 		e.setCaret(t.Caret, false)
 		return
 	}
-	e.buf.Replace(t.Replace, t.Text)
 	e.edited(t.Caret)
 }
 
@@ -358,6 +361,99 @@ func (e *Editor) rewriteLines(fn func(string) string) {
 	e.invalidate()
 }
 
+// wordLeft is where Ctrl+Left goes: the start of the word before the
+// caret, or the end of the line above.
+func (e *Editor) wordLeft() textbuf.Pos {
+	c := e.caret
+	if col, ok := textbuf.WordLeft(e.buf.Line(c.Line), c.Col); ok {
+		return textbuf.Pos{Line: c.Line, Col: col}
+	}
+	return e.before(c)
+}
+
+// wordRight is where Ctrl+Right goes: the end of the word after the
+// caret, or the start of the line below.
+func (e *Editor) wordRight() textbuf.Pos {
+	c := e.caret
+	if col, ok := textbuf.WordRight(e.buf.Line(c.Line), c.Col); ok {
+		return textbuf.Pos{Line: c.Line, Col: col}
+	}
+	return e.after(c)
+}
+
+// toggleComment comments the selected lines out with //, or back in
+// (textbuf.ToggleComment), as one undo step; in a file that is not Go it
+// does nothing.
+func (e *Editor) toggleComment() {
+	if e.hl == nil {
+		return
+	}
+	first, last := e.selectedLines()
+	lines := make([]string, 0, last-first+1)
+	for i := first; i <= last; i++ {
+		lines = append(lines, e.buf.Line(i))
+	}
+	caret, anchor := e.caret, e.anchor
+	out := textbuf.ToggleComment(lines, "//")
+	r := textbuf.Range{Start: textbuf.Pos{Line: first}, End: textbuf.Pos{Line: last, Col: e.buf.LineLen(last)}}
+	e.buf.Seal()
+	e.buf.Replace(r, strings.Join(out, "\n"))
+	e.buf.Seal()
+	shift := func(p textbuf.Pos) textbuf.Pos { // keep the caret on its text
+		if p.Line >= first && p.Line <= last {
+			p.Col = max(p.Col+len([]rune(out[p.Line-first]))-len([]rune(lines[p.Line-first])), 0)
+		}
+		return p
+	}
+	e.edited(shift(caret))
+	e.anchor = e.buf.Clamp(shift(anchor))
+	e.invalidate()
+}
+
+// duplicateLines puts a copy of the selected lines below them, the
+// selection moving onto the copy.
+func (e *Editor) duplicateLines() {
+	first, last := e.selectedLines()
+	text := e.buf.Lines(first, last)
+	n := last - first + 1
+	caret, anchor := e.caret, e.anchor
+	e.buf.Seal()
+	e.buf.Insert(textbuf.Pos{Line: last, Col: e.buf.LineLen(last)}, "\n"+text)
+	e.buf.Seal()
+	caret.Line += n
+	anchor.Line += n
+	e.edited(caret)
+	e.anchor = anchor
+	e.invalidate()
+}
+
+// moveLines moves the selected lines one line up (dir -1) or down (dir 1),
+// the selection with them.
+func (e *Editor) moveLines(dir int) {
+	first, last := e.selectedLines()
+	if first+dir < 0 || last+dir >= e.buf.LineCount() {
+		return
+	}
+	text := e.buf.Lines(first, last)
+	caret, anchor := e.caret, e.anchor
+	e.buf.Seal()
+	if dir < 0 { // the line above goes below the block
+		above := e.buf.Line(first - 1)
+		r := textbuf.Range{Start: textbuf.Pos{Line: first - 1}, End: textbuf.Pos{Line: last, Col: e.buf.LineLen(last)}}
+		e.buf.Replace(r, text+"\n"+above)
+	} else {
+		below := e.buf.Line(last + 1)
+		r := textbuf.Range{Start: textbuf.Pos{Line: first}, End: textbuf.Pos{Line: last + 1, Col: e.buf.LineLen(last + 1)}}
+		e.buf.Replace(r, below+"\n"+text)
+	}
+	e.buf.Seal()
+	caret.Line += dir
+	anchor.Line += dir
+	e.edited(caret)
+	e.anchor = anchor
+	e.invalidate()
+}
+
 // Undo takes back the last group of edits.
 func (e *Editor) Undo() {
 	if p, ok := e.buf.Undo(); ok {
@@ -407,21 +503,25 @@ func (e *Editor) matchingBrackets() []textbuf.Pos {
 		return c.at
 	}
 	c.valid, c.version, c.caret, c.at = true, e.version, e.caret, nil
-	code := func(line, col int) bool {
-		if e.hl == nil {
-			return true
-		}
-		for _, sp := range e.hl.Spans(line) {
-			if int(sp.Start) <= col && col < int(sp.End) {
-				return sp.Kind != textbuf.String && sp.Kind != textbuf.Comment
-			}
-		}
-		return true
-	}
-	if at, partner, ok := e.buf.MatchBracket(e.caret, code); ok {
+	if at, partner, ok := e.buf.MatchBracket(e.caret, e.inCode); ok {
 		c.at = []textbuf.Pos{at, partner}
 	}
 	return c.at
+}
+
+// inCode reports whether the rune at line, col (0-based) is code: not in
+// a string or a comment as the highlighter sees it (all of a file that is
+// not Go is code).
+func (e *Editor) inCode(line, col int) bool {
+	if e.hl == nil {
+		return true
+	}
+	for _, sp := range e.hl.Spans(line) {
+		if int(sp.Start) <= col && col < int(sp.End) {
+			return sp.Kind != textbuf.String && sp.Kind != textbuf.Comment
+		}
+	}
+	return true
 }
 
 // SetGitMarks shows lines changed against git's HEAD in the gutter.

@@ -25,8 +25,8 @@ func (in *editorIntel) typedRune(r rune) {
 		in.hideSignature()
 	}
 	switch {
-	case r == '.' && IsGoFile(in.path):
-		in.complete()
+	case r == '.' && IsGoFile(in.path) && in.e.inCode(in.e.caret.Line, in.e.caret.Col-1):
+		in.complete() // not in a comment or a string, where Enter must stay a line break
 	case (in.comp != nil || in.compWanted) && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_'):
 		in.complete()
 	default:

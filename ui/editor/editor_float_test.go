@@ -40,3 +40,15 @@ func TestFloatStaysInTheEditor(t *testing.T) {
 		})
 	}
 }
+
+// TestFloatIsNeverWiderThanTheEditor: a box wider than a narrow editor is
+// cut to its width, at its left edge, not drawn over what is beside it.
+func TestFloatIsNeverWiderThanTheEditor(t *testing.T) {
+	e := newTestEditor(t, "package main\n", true)
+	w := e.Size().Width
+	box := e.showFloat(widget.NewLabel("x"), fyne.NewPos(50, 40), fyne.NewSize(w+300, 100), 16)
+	defer e.hideFloat(box)
+	if pos, size := box.Position(), box.Size(); pos.X < 0 || pos.X+size.Width > w {
+		t.Errorf("box x %v, width %v leaves the editor (width %v)", pos.X, size.Width, w)
+	}
+}

@@ -1,8 +1,12 @@
 package editor
 
 import (
+	"image/color"
+
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/widget"
 
 	"trestle/app/textbuf"
 )
@@ -17,7 +21,7 @@ var (
 	_ fyne.Tabbable       = (*Page)(nil)
 	_ desktop.Mouseable   = (*Page)(nil)
 	_ desktop.Keyable     = (*Page)(nil)
-	_ fyne.Scrollable     = (*Page)(nil)
+	_ fyne.Scrollable     = (*wheel)(nil)
 )
 
 // FocusGained is called by Fyne on the main goroutine, like every event here.
@@ -205,14 +209,31 @@ func (p *Page) forward(s fyne.Shortcut) {
 	}
 }
 
-// customShortcut runs a Ctrl shortcut and reports whether it knew it.
+// customShortcut runs a Ctrl or Alt shortcut and reports whether it knew it.
 func (e *Editor) customShortcut(s *desktop.CustomShortcut) bool {
 	ctrl := fyne.KeyModifierShortcutDefault
 	shift := s.Modifier&fyne.KeyModifierShift != 0
+	if s.Modifier&^fyne.KeyModifierShift == fyne.KeyModifierAlt {
+		return e.altShortcut(s.KeyName, shift)
+	}
 	if s.Modifier&^fyne.KeyModifierShift != ctrl {
 		return false
 	}
 	switch s.KeyName {
+	case fyne.KeyLeft:
+		e.moveTo(e.wordLeft(), shift)
+	case fyne.KeyRight:
+		e.moveTo(e.wordRight(), shift)
+	case fyne.KeySlash:
+		if shift {
+			return false
+		}
+		e.toggleComment()
+	case fyne.KeyD:
+		if !shift {
+			return false
+		}
+		e.duplicateLines()
 	case fyne.KeyZ:
 		if !shift {
 			return false
@@ -251,6 +272,23 @@ func (e *Editor) customShortcut(s *desktop.CustomShortcut) bool {
 			return false
 		}
 		e.intel.host.Outline(e.intel.path)
+	default:
+		return false
+	}
+	return true
+}
+
+// altShortcut runs an Alt shortcut the editor knows (Alt+Up and Down move
+// the selected lines, with Shift they duplicate them) and reports whether
+// it knew it. Alt+Left and Right (back and forward) are the window's.
+func (e *Editor) altShortcut(key fyne.KeyName, shift bool) bool {
+	switch {
+	case key == fyne.KeyUp && !shift:
+		e.moveLines(-1)
+	case key == fyne.KeyDown && !shift:
+		e.moveLines(1)
+	case key == fyne.KeyDown && shift:
+		e.duplicateLines()
 	default:
 		return false
 	}
@@ -333,11 +371,32 @@ const wheelNotch = 25
 // wheelLines is how many lines one notch scrolls.
 const wheelLines = 3
 
+// wheel takes the mouse wheel over the editor's view, before the Scroll
+// under it would. It is not the page: Fyne clips a Scrollable's children
+// to its own bounds, and the page, as large as the text, would then take
+// clicks and hovers outside the view once scrolled (a click on a tab
+// header moved the caret; a hover opened over the pane below). The wheel
+// covers exactly the view (place moves it) and has no children.
+type wheel struct {
+	widget.BaseWidget
+	e *Editor
+}
+
+func newWheel(e *Editor) *wheel {
+	w := &wheel{e: e}
+	w.ExtendBaseWidget(w)
+	return w
+}
+
+// CreateRenderer draws nothing.
+func (w *wheel) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(canvas.NewRectangle(color.Transparent))
+}
+
 // Scrolled scrolls the view wheelLines lines a notch (a touchpad's small
-// deltas in proportion); Shift scrolls sideways. The page takes the
-// event before the scroll container under it would.
-func (p *Page) Scrolled(ev *fyne.ScrollEvent) {
-	e := p.e
+// deltas in proportion); Shift scrolls sideways.
+func (w *wheel) Scrolled(ev *fyne.ScrollEvent) {
+	e := w.e
 	cell := e.look.cell
 	if cell.Height == 0 {
 		return

@@ -278,6 +278,9 @@ func (in *editorIntel) hover(gen int) {
 		return
 	}
 	e := in.e
+	if !e.inView(in.hoverAt) {
+		return // the box belongs over the text the pointer rests on, never over what is around the editor
+	}
 	at := e.runeAt(in.hoverAt)
 	if at.Col >= e.buf.LineLen(at.Line) {
 		return
@@ -332,6 +335,12 @@ func (in *editorIntel) hideHover() {
 	}
 }
 
+// inView reports whether p, a position on the page, is in the view.
+func (e *Editor) inView(p fyne.Position) bool {
+	off, size := e.scroll.Offset, e.scroll.Size()
+	return p.X >= off.X && p.Y >= off.Y && p.X < off.X+size.Width && p.Y < off.Y+size.Height
+}
+
 // pagePos is where the page's top left is, relative to the editor.
 func (e *Editor) pagePos() fyne.Position {
 	d := fyne.CurrentApp().Driver()
@@ -348,6 +357,7 @@ func (e *Editor) showFloat(obj fyne.CanvasObject, at fyne.Position, size fyne.Si
 	bg.StrokeWidth = 1
 	box := container.NewStack(bg, obj)
 	es := e.Size()
+	size.Width = min(size.Width, es.Width) // never wider than the editor: it would cover what is beside it
 	if at.X+size.Width > es.Width {
 		at.X = max(es.Width-size.Width, 0)
 	}

@@ -219,3 +219,32 @@ func hoverText(p fyne.CanvasObject) string {
 	}
 	return find(p)
 }
+
+// TestNoCompletionAfterADotInACommentOrString: a "." typed in a comment or
+// a string asks gopls for nothing, and Enter after it breaks the line (a
+// list opened there, and Enter would have accepted a symbol); in code it
+// still opens the list.
+func TestNoCompletionAfterADotInACommentOrString(t *testing.T) {
+	e, _, _ := goplsEditor(t)
+	for _, tc := range []struct{ name, typed string }{
+		{"comment", "// see fmt."},
+		{"string", "_ = \"a."},
+	} {
+		typeAt(e, 5, 7, "\n"+tc.typed)
+		if e.intel.compWanted || e.intel.comp != nil {
+			t.Errorf("%s: a dot asked for completion", tc.name)
+		}
+		lines := e.buf.LineCount()
+		key(e, fyne.KeyReturn)
+		if got := e.buf.Line(5); e.buf.LineCount() != lines+1 || !strings.HasPrefix(got, tc.typed) {
+			t.Errorf("%s: Enter after the dot did not break the line: line 6 is %q", tc.name, got)
+		}
+		for i := 0; i < 20 && e.buf.Line(5) != "}"; i++ {
+			e.Undo()
+		}
+	}
+	typeAt(e, 5, 7, "\n\tfmt.")
+	if !e.intel.compWanted {
+		t.Fatal("a dot in code asked for no completion") // what gopls answers is TestIntelHoverCompletionAndKeys's
+	}
+}

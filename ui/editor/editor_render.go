@@ -34,8 +34,15 @@ func (e *Editor) CreateRenderer() fyne.WidgetRenderer {
 	return editorRenderer{e}
 }
 
-func (r editorRenderer) Layout(size fyne.Size) { r.e.content.Resize(size); r.e.float.Resize(size) }
-func (r editorRenderer) MinSize() fyne.Size    { return r.e.content.MinSize() }
+// Layout sizes the view and draws the rows it now holds: when the view
+// grows (a split dragged) but the page, as large as the text, keeps its
+// size, nothing else would draw the rows it uncovers.
+func (r editorRenderer) Layout(size fyne.Size) {
+	r.e.content.Resize(size)
+	r.e.float.Resize(size)
+	r.e.place()
+}
+func (r editorRenderer) MinSize() fyne.Size { return r.e.content.MinSize() }
 func (r editorRenderer) Objects() []fyne.CanvasObject {
 	return []fyne.CanvasObject{r.e.content, r.e.float}
 }
@@ -92,7 +99,7 @@ func (r pageRenderer) Refresh() {
 }
 
 func (r pageRenderer) Objects() []fyne.CanvasObject {
-	return []fyne.CanvasObject{r.e.grid, r.e.cursor}
+	return []fyne.CanvasObject{r.e.grid, r.e.cursor, r.e.wheel}
 }
 
 func (r pageRenderer) Destroy() {}
@@ -123,6 +130,8 @@ func (e *Editor) place() {
 		e.grid.Resize(gridSize)
 	}
 	e.placeCaret(sp, gutter)
+	e.wheel.Move(off)
+	e.wheel.Resize(size)
 }
 
 func (e *Editor) rowSource() rowSource {

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -34,11 +36,13 @@ func TestUndoOfALongLineScrollsBackToColumnZero(t *testing.T) {
 func TestWheelScrollsThreeLinesANotch(t *testing.T) {
 	e := newTestEditor(t, strings.Repeat("line\n", 500), false)
 	cell := e.look.cell.Height
-	e.page.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.NewDelta(0, -wheelNotch)})
+	c := fyne.CurrentApp().Driver().CanvasForObject(e)
+	mid := fyne.NewPos(300, 200)
+	test.Scroll(c, mid, 0, -wheelNotch) // as the driver sends it: to the Scrollable under the pointer
 	if got := e.scroll.Offset.Y / cell; got < 2.99 || got > 3.01 {
 		t.Errorf("one notch down scrolled %.2f lines, want 3", got)
 	}
-	e.page.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.NewDelta(0, wheelNotch)})
+	test.Scroll(c, mid, 0, wheelNotch)
 	if e.scroll.Offset.Y != 0 {
 		t.Errorf("one notch up left the view at %v, want the top", e.scroll.Offset.Y)
 	}
@@ -157,5 +161,37 @@ func TestBracketAtTheCaretAndItsPartnerAreMarked(t *testing.T) {
 	e.moveTo(textbuf.Pos{Col: 2}, false)
 	if got := e.rowSource().brackets; got != nil {
 		t.Errorf("the caret in a word marks brackets %v", got)
+	}
+}
+
+// TestScrolledEditorKeepsClicksInsideItsView: scrolled to the middle of a
+// long file, the editor takes no click above or below its view (its page,
+// as large as the text, once took clicks meant for the tab headers above
+// it and hovers meant for the pane below).
+func TestScrolledEditorKeepsClicksInsideItsView(t *testing.T) {
+	test.NewTempApp(t)
+	buf := textbuf.New(strings.Repeat("line\n", 2000))
+	e := New(buf, nil)
+	var tappedAbove, tappedBelow bool
+	above := widget.NewButton("above", func() { tappedAbove = true })
+	below := widget.NewButton("below", func() { tappedBelow = true })
+	// The editor last, drawn over the rest, as DocTabs draws a tab's content after its headers.
+	w := test.NewTempWindow(t, container.New(layout.NewBorderLayout(above, below, nil, nil), above, below, e))
+	w.Resize(fyne.NewSize(600, 400))
+	c := w.Canvas()
+	for range 100 {
+		test.Scroll(c, fyne.NewPos(300, 200), 0, -wheelNotch)
+	}
+	if e.scroll.Offset.Y < 1000 {
+		t.Fatalf("the wheel scrolled the view only to %v", e.scroll.Offset.Y)
+	}
+	caret := e.Caret()
+	test.TapCanvas(c, fyne.NewPos(300, above.Size().Height/2))
+	test.TapCanvas(c, fyne.NewPos(300, 400-below.Size().Height/2))
+	if !tappedAbove || !tappedBelow {
+		t.Errorf("taps on the buttons above (%v) and below (%v) the scrolled editor did not reach them", tappedAbove, tappedBelow)
+	}
+	if e.Caret() != caret {
+		t.Errorf("a tap outside the editor moved its caret from %v to %v", caret, e.Caret())
 	}
 }

@@ -25,6 +25,10 @@ func (e *Editor) Caret() textbuf.Pos { return e.caret }
 // scrolls it into view.
 func (e *Editor) SetCaret(p textbuf.Pos) { e.setCaret(p, false) }
 
+// VisibleLines returns the first line in view and how many lines the
+// view holds (0-based; the rows drawn at the last layout).
+func (e *Editor) VisibleLines() (first, count int) { return e.shown.first, e.shown.count }
+
 // Version counts the edits and reloads of the text: an answer computed
 // for one version is stale once it changed.
 func (e *Editor) Version() int { return e.version }

@@ -91,7 +91,7 @@ func (v *View) FilesChanged(paths []string) {
 		return
 	}
 	v.async(func() {
-		ids, err := v.m.MarkStale(paths)
+		ids, err := v.m.MarkStaleOnDisk(paths)
 		if err != nil {
 			v.notify("change sets: " + err.Error())
 		}

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+
+	"trestle/internal/testfix"
+)
+
+// The editor in the real window under Xvfb, driven with xdotool on a copy
+// of bbolt: typing into files under a pending proposal, switching tabs by
+// a click on a header while the editor is scrolled, the find bar typed
+// into at a person's pace. Screenshots: editor-proposal-*, editor-tabs-*,
+// editor-find.
+
+// waitUnsaved waits until path's editor holds want, unsaved.
+func waitUnsaved(t *testing.T, c *client.Client, path, want string) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		res, sc := call(t, c, "trestle_read", map[string]any{"path": path})
+		if strings.Contains(resultText(res), want) && sc["unsaved"] == true {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the typing did not reach %s unsaved: %v", path, sc["unsaved"])
+		}
+	}
+}
+
+// waitActive waits until path's tab is the active one.
+func waitActive(t *testing.T, c *client.Client, path string) map[string]any {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		_, sc := call(t, c, "trestle_workbench", nil)
+		if sc["active"] == path {
+			return sc
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never became the active tab; active %v", path, sc["active"])
+		}
+	}
+}
+
+// openTab opens path at line through trestle_open, again while the
+// window answers busy (a loaded machine).
+func openTab(t *testing.T, c *client.Client, path string, line int) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		res, sc := call(t, c, "trestle_open", map[string]any{"path": path, "line": line})
+		if !res.IsError {
+			return
+		}
+		if sc["state"] != "busy" || time.Now().After(deadline) {
+			t.Fatalf("trestle_open %s: %s", path, resultText(res))
+		}
+	}
+}
+
+// Where the window draws the first tab header: the window sits at the
+// top left of the bare Xvfb screen, its menu bar first; the tree takes a
+// quarter of its width (tab headers are about 115 px wide).
+const firstTabX, tabY = 330, 52
+
+func TestEditorOnBboltE2E(t *testing.T) {
+	needXdotool(t)
+	project := testfix.CopyBbolt(t)
+	w := startWindowArgs(t, project, "--agent-policy", "allow")
+	c := w.attach(t, project, "e2e-editor")
+	xdo := w.xdo(t)
+	xdo("search", "--sync", "--onlyvisible", "--name", "^Trestle", "windowfocus", "--sync")
+
+	// Files under a pending proposal: db.go and tx.go are not active as it comes.
+	for _, f := range []string{"db.go", "tx.go", "bucket.go"} {
+		openTab(t, c, f, 1)
+	}
+	res, _ := call(t, c, "trestle_change_set_propose", map[string]any{
+		"title": "Name the results",
+		"changes": []any{
+			map[string]any{"action": "edit", "path": "db.go", "edits": []any{map[string]any{
+				"old_text": "func (db *DB) Path() string {", "new_text": "func (db *DB) Path() (path string) {"}}},
+			map[string]any{"action": "edit", "path": "tx.go", "edits": []any{map[string]any{
+				"old_text": "func (tx *Tx) ID() int {", "new_text": "func (tx *Tx) ID() (id int) {"}}},
+		},
+	})
+	if res.IsError {
+		t.Fatalf("propose: %s", resultText(res))
+	}
+	time.Sleep(700 * time.Millisecond) // let the strips paint
+	t.Logf("screenshot: %s", w.screenshot(t, "editor-proposal-strips"))
+	xdo("mousemove", fmt.Sprint(firstTabX), fmt.Sprint(tabY), "click", "1") // the db.go tab
+	waitActive(t, c, "db.go")
+	time.Sleep(300 * time.Millisecond)
+	t.Logf("screenshot: %s", w.screenshot(t, "editor-proposal-db"))
+	xdo("key", "ctrl+Home")
+	xdo("type", "--delay", "30", "// typed under a proposal")
+	waitUnsaved(t, c, "db.go", "// typed under a proposal")
+	t.Logf("screenshot: %s", w.screenshot(t, "editor-proposal-typed"))
+
+	// The active editor scrolled down by the wheel; a click on another tab's header switches to it.
+	openTab(t, c, "bucket.go", 1)
+	xdo("mousemove", "700", "400")
+	for range 15 {
+		xdo("click", "5") // the wheel, one notch down
+	}
+	time.Sleep(300 * time.Millisecond)
+	t.Logf("screenshot: %s", w.screenshot(t, "editor-tabs-scrolled"))
+	xdo("mousemove", fmt.Sprint(firstTabX+115), fmt.Sprint(tabY), "click", "1") // the tx.go tab
+	sc := waitActive(t, c, "tx.go")
+	t.Logf("screenshot: %s", w.screenshot(t, "editor-tabs-switched"))
+	if sel, _ := sc["selection"].(map[string]any); sel == nil || sel["start_line"] != float64(1) {
+		t.Errorf("tx.go's caret after the switch: %v", sel)
+	}
+
+	// The find bar takes every key typed at a person's pace.
+	openTab(t, c, "db.go", 1)
+	xdo("key", "ctrl+f")
+	time.Sleep(300 * time.Millisecond)
+	xdo("type", "--delay", "60", "Unlock")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		_, sc := call(t, c, "trestle_selection", nil)
+		if strings.EqualFold(fmt.Sprint(sc["text"]), "Unlock") { // find ignores case: the first match is in munlock
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Logf("screenshot: %s", w.screenshot(t, "editor-find"))
+			t.Fatalf("after typing Unlock into the find bar the selection is %q", sc["text"])
+		}
+	}
+	t.Logf("screenshot: %s", w.screenshot(t, "editor-find"))
+}
