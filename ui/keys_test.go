@@ -1,11 +1,15 @@
 package ui
 
 import (
+	"context"
 	"os"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
+
+	"trestle/app/textbuf"
 )
 
 // Fyne's test driver has no keyboard: test.Type hands runes to one
@@ -129,5 +133,199 @@ func TestFormatOnSaveThroughCtrlS(t *testing.T) {
 				return string(b) == goplsMain && !e.Buffer().Modified()
 			})
 		})
+	}
+}
+
+// TestRenameDialogOwnsTheKeyboard: F2 in an editor opens the rename
+// dialog with its field focused; Ctrl+A and Ctrl+X pressed then act on the
+// field, not on the file behind it; typed text replaces the name and Enter
+// renames (issue 22: Ctrl+A, Ctrl+X cut the whole db.go behind the dialog).
+func TestRenameDialogOwnsTheKeyboard(t *testing.T) {
+	w, q := goplsWindowOn(t, map[string]string{"main.go": renameMain, "lib.go": goplsLib})
+	w.installActions(Actions{})
+	main := openGoEditor(t, w, "main.go")
+	main.SetCaret(textbuf.Pos{Line: 4, Col: 6}) // on Double
+	pressKey(w.win, fyne.KeyF2)
+	if w.win.Canvas().Overlays().Top() == nil {
+		t.Fatal("F2 opened no dialog")
+	}
+	field, ok := w.win.Canvas().Focused().(*escEntry)
+	if !ok {
+		t.Fatalf("the keyboard is in %T, not the rename field", w.win.Canvas().Focused())
+	}
+	if field.Size().Width < 380 {
+		t.Errorf("the rename field is %v wide", field.Size().Width)
+	}
+	pressShortcut(w.win, ctrl(fyne.KeyA, false))
+	pressShortcut(w.win, ctrl(fyne.KeyX, false))
+	pressShortcut(w.win, ctrl(fyne.KeyS, false)) // nor does a save or a close reach the file
+	pressShortcut(w.win, ctrl(fyne.KeyW, false))
+	if main.Buffer().Text() != renameMain || len(w.tabs.byItem) != 1 {
+		t.Fatalf("keys reached the editor behind the dialog:\n%s", main.Buffer().Text())
+	}
+	if field.Text != "" {
+		t.Fatalf("Ctrl+A, Ctrl+X in the field left %q", field.Text)
+	}
+	typeText(t, w.win, "Twice")
+	pressKey(w.win, fyne.KeyReturn)
+	if w.win.Canvas().Overlays().Top() != nil {
+		t.Fatal("Enter did not close the rename dialog")
+	}
+	drainUntil(t, w, q, "the rename", func() bool { return main.Buffer().Line(4) == "\t_ = Twice(x)" })
+}
+
+// TestDialogOwnsTheKeyboard: with a dialog open over an editor, no window
+// shortcut reaches what is behind it: Select All and Cut, Save, Close Tab,
+// Go to File, Settings again (it opened twice, stacked) or a tab switch.
+func TestDialogOwnsTheKeyboard(t *testing.T) {
+	w := newTestWindowWith(t, map[string]string{"a.go": "package a\n", "b.go": "package b\n"})
+	w.installActions(Actions{})
+	w.OpenOnMain("a.go")
+	w.OpenOnMain("b.go")
+	w.loading.Wait()
+	b := w.tabs.find("b.go").view
+	typeText(t, w.win, "// typed\n")
+	pressShortcut(w.win, ctrl(fyne.KeyComma, false))
+	if n := len(w.win.Canvas().Overlays().List()); n != 1 {
+		t.Fatalf("Ctrl+, opened %d overlays", n)
+	}
+	for _, sc := range []fyne.Shortcut{ctrl(fyne.KeyA, false), ctrl(fyne.KeyX, false), ctrl(fyne.KeyS, false),
+		ctrl(fyne.KeyW, false), ctrl(fyne.KeyP, false), ctrl(fyne.KeyComma, false), ctrl(fyne.KeyTab, false)} {
+		pressShortcut(w.win, sc)
+	}
+	w.tabs.saving.Wait()
+	if n := len(w.win.Canvas().Overlays().List()); n != 1 {
+		t.Errorf("%d overlays after the shortcuts, want the one Settings dialog", n)
+	}
+	if got := b.Buffer().Text(); got != "// typed\npackage b\n" || !b.Buffer().Modified() {
+		t.Errorf("b.go behind the dialog: modified %v, %q", b.Buffer().Modified(), got)
+	}
+	if onDisk(t, w, "b.go") != "package b\n" || w.tabs.active() != "b.go" || len(w.tabs.byItem) != 2 {
+		t.Errorf("a shortcut acted behind the dialog: b.go on disk %q, active %q, %d tabs", onDisk(t, w, "b.go"), w.tabs.active(), len(w.tabs.byItem))
+	}
+	pressKey(w.win, fyne.KeyEscape)
+	if w.win.Canvas().Overlays().Top() != nil {
+		t.Fatal("Escape did not close Settings")
+	}
+	pressShortcut(w.win, ctrl(fyne.KeyA, false)) // the dialog gone, keys reach the editor again
+	pressShortcut(w.win, ctrl(fyne.KeyX, false))
+	if b.Buffer().Text() != "" {
+		t.Errorf("after the dialog closed, Ctrl+A, Ctrl+X left %q", b.Buffer().Text())
+	}
+}
+
+// TestGoToFileGivesTheEditorTheKeyboard: with the keyboard in the Eval
+// line, Go to File (Ctrl+P, a name, Enter) opens the file and what the
+// person types next lands in its editor.
+func TestGoToFileGivesTheEditorTheKeyboard(t *testing.T) {
+	w := newTestWindowWith(t, map[string]string{"a.go": "package a\n", "lib/lib.go": "package lib\n"})
+	w.installActions(Actions{})
+	w.OpenOnMain("a.go")
+	w.loading.Wait()
+	w.win.Canvas().Focus(w.panes.eval.input)
+	pressShortcut(w.win, ctrl(fyne.KeyP, false))
+	w.loading.Wait() // the listing
+	typeText(t, w.win, "lib.go")
+	pressKey(w.win, fyne.KeyReturn)
+	w.loading.Wait()
+	typeText(t, w.win, "x")
+	if got := w.tabs.find("lib/lib.go"); got == nil || got.view.Buffer().Text() != "xpackage lib\n" {
+		t.Fatalf("the typed x is not in lib.go's editor; Eval line %q", w.panes.eval.input.Text)
+	}
+	if w.panes.eval.input.Text != "" {
+		t.Errorf("the Eval line got %q", w.panes.eval.input.Text)
+	}
+}
+
+// TestPaneCommandFocusesThePane: View ▸ Eval Pane from the palette shows
+// the Eval pane and gives its line the keyboard; Search Pane its field.
+func TestPaneCommandFocusesThePane(t *testing.T) {
+	w := newTestWindowWith(t, map[string]string{"a.go": "package a\n"})
+	w.installActions(Actions{})
+	w.OpenOnMain("a.go")
+	w.loading.Wait()
+	for _, tc := range []struct {
+		pane string
+		want fyne.Focusable
+	}{{"Eval", w.panes.eval.input}, {"Search", w.panes.search.pattern}} {
+		pressShortcut(w.win, ctrl(fyne.KeyP, true))
+		typeText(t, w.win, "View › "+tc.pane+" Pane")
+		pressKey(w.win, fyne.KeyReturn)
+		if got := w.win.Canvas().Focused(); got != tc.want || w.panes.tabs.Selected().Text != tc.pane {
+			t.Errorf("%s Pane: pane %q shown, keyboard in %T", tc.pane, w.panes.tabs.Selected().Text, got)
+		}
+	}
+}
+
+// TestTabSwitchKeys: Ctrl+Tab and Ctrl+PageDown select the next tab,
+// Ctrl+Shift+Tab and Ctrl+PageUp the previous one, wrapping, with the
+// keyboard in the editor (which would otherwise take the key for itself).
+func TestTabSwitchKeys(t *testing.T) {
+	w := newTestWindowWith(t, map[string]string{"a.go": "package a\n", "b.go": "package b\n", "c.go": "package c\n"})
+	w.installActions(Actions{})
+	for _, f := range []string{"a.go", "b.go", "c.go"} {
+		w.OpenOnMain(f)
+		w.loading.Wait()
+	}
+	for _, step := range []struct {
+		sc   fyne.Shortcut
+		want string
+	}{
+		{ctrl(fyne.KeyTab, false), "a.go"},
+		{ctrl(fyne.KeyPageDown, false), "b.go"},
+		{ctrl(fyne.KeyTab, true), "a.go"},
+		{ctrl(fyne.KeyPageUp, false), "c.go"},
+	} {
+		pressShortcut(w.win, step.sc)
+		if got := w.tabs.active(); got != step.want {
+			t.Fatalf("%s: active %q, want %q", step.sc.ShortcutName(), got, step.want)
+		}
+		if w.win.Canvas().Focused() != fyne.Focusable(w.tabs.activeEditor().Page()) {
+			t.Fatalf("%s: the keyboard is not in %s's editor", step.sc.ShortcutName(), step.want)
+		}
+	}
+}
+
+// TestAgentOpenMovesKeysOnlyFromAHiddenEditor: trestle_open while the
+// person types in the editor moves the keyboard to the editor now shown
+// (keys never go to the hidden one); while the person types in the Eval
+// line, the keyboard stays there.
+func TestAgentOpenMovesKeysOnlyFromAHiddenEditor(t *testing.T) {
+	w := newTestWindowWith(t, map[string]string{"a.go": "package a\n", "b.go": "package b\n", "c.go": "package c\n"})
+	w.installActions(Actions{})
+	w.OpenOnMain("a.go")
+	w.loading.Wait()
+	if err := w.Open(context.Background(), resolved(t, w, "b.go"), 0); err != nil {
+		t.Fatal(err)
+	}
+	typeText(t, w.win, "x")
+	if got := w.tabs.find("b.go").view.Buffer().Text(); got != "xpackage b\n" {
+		t.Fatalf("after the agent opened b.go, typing gave b.go %q (a.go %q)", got, w.tabs.find("a.go").view.Buffer().Text())
+	}
+	w.win.Canvas().Focus(w.panes.eval.input)
+	if err := w.Open(context.Background(), resolved(t, w, "c.go"), 0); err != nil {
+		t.Fatal(err)
+	}
+	typeText(t, w.win, "y")
+	if w.panes.eval.input.Text != "y" || w.tabs.active() != "c.go" {
+		t.Fatalf("the agent's open took the keyboard from the Eval line: %q, active %q", w.panes.eval.input.Text, w.tabs.active())
+	}
+}
+
+// TestTestAtCursorSaysWhenTheFileDoesNotParse: Ctrl+Shift+T in a test
+// file that does not parse runs nothing and says where it breaks, instead
+// of quietly running every test.
+func TestTestAtCursorSaysWhenTheFileDoesNotParse(t *testing.T) {
+	w := newTestWindowWith(t, map[string]string{
+		"go.mod":       "module example.com/calc\n\ngo 1.22\n",
+		"calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {\n\tif {\n}\n",
+	})
+	w.installActions(Actions{})
+	w.OpenOnMain("calc_test.go")
+	w.loading.Wait()
+	w.tabs.activeEditor().SetCaret(textbuf.Pos{Line: 5})
+	pressShortcut(w.win, ctrl(fyne.KeyT, true))
+	if got := w.status.message.Text; !strings.Contains(got, "calc_test.go:6") || !strings.Contains(got, "Test All") {
+		t.Fatalf("status after Test at Cursor in a broken file: %q", got)
 	}
 }

@@ -78,8 +78,9 @@ func (w *Window) renameAt(path string, pos lsp.Position, current string) {
 	entry.TypedShortcut(&fyne.ShortcutSelectAll{}) // typing replaces the old name
 }
 
-// renameDialogWidth fits a long Go identifier in the rename field.
-const renameDialogWidth = 420
+// renameDialogWidth makes the rename field about 400 wide: a long Go
+// identifier fits.
+const renameDialogWidth = 540
 
 // rename has gopls compute renaming the identifier at pos in path to
 // newName, off the main goroutine, and applies it (applyRename). Main
