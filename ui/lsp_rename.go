@@ -74,7 +74,7 @@ func (w *Window) renameAt(path string, pos lsp.Position, current string) {
 		}
 	}, w.win)
 	d.Resize(fyne.NewSize(renameDialogWidth, 0))
-	showDialog(w.win.Canvas(), d) // the entry has the keyboard; Enter renames
+	showDialog(w.win.Canvas(), d)                  // the entry has the keyboard; Enter renames
 	entry.TypedShortcut(&fyne.ShortcutSelectAll{}) // typing replaces the old name
 }
 

@@ -2,9 +2,9 @@ package testfunc
 
 import (
 	"errors"
-	"go/scanner"
 	"go/ast"
 	"go/parser"
+	"go/scanner"
 	"go/token"
 	"path"
 	"regexp"
