@@ -214,15 +214,15 @@ func TestDialogOwnsTheKeyboard(t *testing.T) {
 	}
 }
 
-// TestGoToFileGivesTheEditorTheKeyboard: with the keyboard in the Eval
-// line, Go to File (Ctrl+P, a name, Enter) opens the file and what the
-// person types next lands in its editor.
+// TestGoToFileGivesTheEditorTheKeyboard: with the keyboard in the search
+// field, Go to File (Ctrl+P, a name, Enter) opens the file and what the
+// person types next lands in its editor, not in the field.
 func TestGoToFileGivesTheEditorTheKeyboard(t *testing.T) {
 	w := newTestWindowWith(t, map[string]string{"a.go": "package a\n", "lib/lib.go": "package lib\n"})
 	w.installActions(Actions{})
 	w.OpenOnMain("a.go")
 	w.loading.Wait()
-	w.win.Canvas().Focus(w.panes.eval.input)
+	pressShortcut(w.win, ctrl(fyne.KeyF, true)) // Find in Files: the keyboard in its field
 	pressShortcut(w.win, ctrl(fyne.KeyP, false))
 	w.loading.Wait() // the listing
 	typeText(t, w.win, "lib.go")
@@ -230,10 +230,10 @@ func TestGoToFileGivesTheEditorTheKeyboard(t *testing.T) {
 	w.loading.Wait()
 	typeText(t, w.win, "x")
 	if got := w.tabs.find("lib/lib.go"); got == nil || got.view.Buffer().Text() != "xpackage lib\n" {
-		t.Fatalf("the typed x is not in lib.go's editor; Eval line %q", w.panes.eval.input.Text)
+		t.Fatalf("the typed x is not in lib.go's editor; the search field has %q", w.panes.search.pattern.Text)
 	}
-	if w.panes.eval.input.Text != "" {
-		t.Errorf("the Eval line got %q", w.panes.eval.input.Text)
+	if w.panes.search.pattern.Text != "" {
+		t.Errorf("the search field got %q", w.panes.search.pattern.Text)
 	}
 }
 
