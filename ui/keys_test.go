@@ -2,12 +2,16 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"trestle/app/textbuf"
 )
@@ -328,4 +332,60 @@ func TestTestAtCursorSaysWhenTheFileDoesNotParse(t *testing.T) {
 	if got := w.status.message.Text; !strings.Contains(got, "calc_test.go:6") || !strings.Contains(got, "Test All") {
 		t.Fatalf("status after Test at Cursor in a broken file: %q", got)
 	}
+}
+
+// TestOpenRecentOfAnOpenProjectSaysSo: Open Recent on a project another
+// window has open starts no window and says which one has it; the
+// project of this window is not opened again either.
+func TestOpenRecentOfAnOpenProjectSaysSo(t *testing.T) {
+	w := newTestWindowWith(t, map[string]string{"a.go": "package a\n"})
+	other := t.TempDir()
+	var started []string
+	w.installActions(Actions{OpenWindow: func(dir string) error {
+		if dir == other {
+			return fmt.Errorf("%s is already open in Trestle window 42: %w", dir, ErrProjectOpen)
+		}
+		started = append(started, dir)
+		return nil
+	}})
+	w.buildMenu([]string{other, w.project.Root})
+	recent := menuItemNamed(t, w.win.MainMenu().Items[0], "Open Recent")
+	recent.ChildMenu.Items[0].Action()
+	if msg := dialogText(w.win); !strings.Contains(msg, "already open in Trestle window 42") {
+		t.Fatalf("Open Recent of an open project says %q", msg)
+	}
+	pressKey(w.win, fyne.KeyEscape)
+	w.openWindow(w.project.Root)
+	if len(started) != 0 || !strings.Contains(w.status.message.Text, "open in this window") {
+		t.Fatalf("started %q; status %q", started, w.status.message.Text)
+	}
+	if u := projectParent(w.project.Root); u == nil || u.Path() != filepath.Dir(w.project.Root) {
+		t.Errorf("the folder dialog starts in %v, want the project's parent", u)
+	}
+}
+
+func menuItemNamed(t *testing.T, m *fyne.Menu, label string) *fyne.MenuItem {
+	t.Helper()
+	for _, it := range m.Items {
+		if it.Label == label {
+			return it
+		}
+	}
+	t.Fatalf("menu %s has no %q", m.Label, label)
+	return nil
+}
+
+// dialogText is the text of the labels of the dialog on top of win.
+func dialogText(win fyne.Window) string {
+	top := win.Canvas().Overlays().Top()
+	if top == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, o := range test.LaidOutObjects(top) {
+		if l, ok := o.(*widget.Label); ok {
+			b.WriteString(l.Text + "\n")
+		}
+	}
+	return b.String()
 }

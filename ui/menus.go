@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 
@@ -187,11 +188,24 @@ func (w *Window) applyListener() {
 	}
 }
 
+// ErrProjectOpen is what Actions.OpenWindow wraps when another live
+// window has the folder open already: the window says so and opens none.
+var ErrProjectOpen = errors.New("a project is open in one window only: switch to that window")
+
 func (w *Window) openWindow(dir string) {
 	if w.actions.OpenWindow == nil {
 		return
 	}
-	if err := w.actions.OpenWindow(dir); err != nil {
+	if filepath.Clean(dir) == filepath.Clean(w.project.Root) {
+		w.status.notify(filepath.Base(dir) + " is open in this window")
+		return
+	}
+	err := w.actions.OpenWindow(dir)
+	if errors.Is(err, ErrProjectOpen) {
+		showInfo("Already open", err.Error(), w.win)
+		return
+	}
+	if err != nil {
 		showError(fmt.Errorf("open %s: %w", dir, err), w.win)
 		return
 	}
