@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
@@ -130,6 +131,7 @@ func TestFormatOnSaveThroughCtrlS(t *testing.T) {
 			w, q := goplsWindowOn(t, map[string]string{"main.go": badlyFormatted, "lib.go": goplsLib})
 			w.installActions(Actions{})
 			e := openGoEditor(t, w, "main.go")
+			settle(t, w)
 			typeAt(e, 5, 5, " ") // "_ =  x": an edit, so that Save All has something to save
 			tc.save(t, w)
 			drainUntil(t, w, q, "the formatted save", func() bool {
@@ -184,9 +186,10 @@ func TestRenameDialogOwnsTheKeyboard(t *testing.T) {
 func TestDialogOwnsTheKeyboard(t *testing.T) {
 	w := newTestWindowWith(t, map[string]string{"a.go": "package a\n", "b.go": "package b\n"})
 	w.installActions(Actions{})
-	w.OpenOnMain("a.go")
-	w.OpenOnMain("b.go")
-	w.loading.Wait()
+	for _, f := range []string{"a.go", "b.go"} {
+		w.OpenOnMain(f)
+		w.loading.Wait() // one at a time: the reads race
+	}
 	b := w.tabs.find("b.go").view
 	typeText(t, w.win, "// typed\n")
 	pressShortcut(w.win, ctrl(fyne.KeyComma, false))
@@ -388,4 +391,16 @@ func dialogText(win fyne.Window) string {
 		}
 	}
 	return b.String()
+}
+
+// settle waits until gopls has loaded the module: a format asked for
+// before could take longer than formatTimeout on a busy machine, and the
+// file would be saved unformatted (as it should be).
+func settle(t *testing.T, w *Window) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	if err := w.gopls.client.Settle(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
 }

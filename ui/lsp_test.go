@@ -169,6 +169,7 @@ func TestGoplsDefinitionReferencesOutline(t *testing.T) {
 func TestFormatOnSave(t *testing.T) {
 	w, q := goplsWindow(t)
 	e := openGoEditor(t, w, "main.go")
+	settle(t, w)
 	typeAt(e, 4, 4, "   ") // x    := 1
 	e.Page().TypedShortcut(&desktopCtrlS)
 	drainUntil(t, w, q, "the formatted save", func() bool {
