@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"trestle/app/textbuf"
+	"trestle/app/workbench"
 )
 
 // Fyne's test driver has no keyboard: test.Type hands runes to one
@@ -402,5 +403,26 @@ func settle(t *testing.T, w *Window) {
 	defer cancel()
 	if err := w.gopls.client.Settle(ctx, 0); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestStatusMessageKeepsRoomAt1024: at 1024×700 a status message gets a
+// good part of the status bar (it was cut to "T…"), and an agent's
+// 412-character client name neither widens the window nor pushes the
+// message out.
+func TestStatusMessageKeepsRoomAt1024(t *testing.T) {
+	w := newTestWindowWith(t, map[string]string{"a.go": "package a\n"})
+	w.installActions(Actions{})
+	w.win.Resize(fyne.NewSize(1024, 700))
+	w.status.mcp.SetText(mcpText("127.0.0.1:43219", nil))
+	w.status.gopls.SetText("gopls: restarting")
+	w.status.agents.SetText(agentsText([]workbench.Client{{Name: strings.Repeat("claude-code-", 34) + "end"}}, 0))
+	w.status.notify("Test at Cursor: calc_test.go:6:5: expected operand, found '{'")
+	w.win.Content().Refresh()
+	if min := w.win.Content().MinSize().Width; min > 1024 {
+		t.Fatalf("the window needs %v px", min)
+	}
+	if got := w.status.message.Size().Width; got < 0.35*1024 {
+		t.Fatalf("the status message is %v px wide at 1024", got)
 	}
 }

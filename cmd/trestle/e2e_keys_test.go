@@ -43,6 +43,8 @@ func TestKeysOnBbolt(t *testing.T) {
 	xdo("type", "--delay", "30", "_    =    len(t.root.buckets)")
 	waitRead(t, c, "db.go", line+1, "the typed line", func(s string) bool { return strings.Contains(s, "_    =    len(") })
 	xdo("key", "ctrl+s")
+	time.Sleep(time.Second) // the status bar says what the save did
+	w.screenshot(t, "keys-saved")
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
 		b, _ := os.ReadFile(filepath.Join(project, "db.go"))
 		if strings.Contains(string(b), "\n\t_ = len(t.root.buckets)\n") {
@@ -50,7 +52,7 @@ func TestKeysOnBbolt(t *testing.T) {
 		}
 		if time.Now().After(deadline) {
 			w.screenshot(t, "keys-format-failed")
-			t.Fatalf("Ctrl+S did not write db.go formatted: line %d on disk is %q", line+1, lineAt(string(b), line+1))
+			t.Fatalf("Ctrl+S did not write db.go formatted: line %d on disk is %q\n%s", line+1, lineAt(string(b), line+1), w.stderr.String())
 		}
 	}
 	w.screenshot(t, "keys-formatted")
