@@ -426,3 +426,27 @@ func TestStatusMessageKeepsRoomAt1024(t *testing.T) {
 		t.Fatalf("the status message is %v px wide at 1024", got)
 	}
 }
+
+// TestBellListOpensAboveTheBell: the agents' messages open just above the
+// bell at the bottom right, not at the window's top-left corner.
+func TestBellListOpensAboveTheBell(t *testing.T) {
+	w := newTestWindowWith(t, map[string]string{"a.go": "package a\n"})
+	w.installActions(Actions{})
+	w.win.Resize(fyne.NewSize(1024, 700))
+	test.Tap(w.notices.bell)
+	top := w.win.Canvas().Overlays().Top()
+	if top == nil {
+		t.Fatal("the bell opened nothing")
+	}
+	bell := fyne.CurrentApp().Driver().AbsolutePositionForObject(w.notices.bell)
+	var box fyne.CanvasObject
+	for _, o := range test.LaidOutObjects(top) {
+		if l, ok := o.(*widget.Label); ok && l.Text == "Messages from agents" {
+			box = l
+		}
+	}
+	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(box)
+	if at.X < 400 || at.Y < 100 || at.Y > bell.Y {
+		t.Fatalf("the list's heading is at %v, the bell at %v", at, bell)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"image"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,11 +60,13 @@ func TestKeysOnBbolt(t *testing.T) {
 
 	// Go to File with the keyboard in the search field: typing then goes to tx.go.
 	xdo("key", "ctrl+shift+f")
+	time.Sleep(500 * time.Millisecond) // let the frame paint
+	base := w.screenshot(t, "keys-before-go-to-file")
 	xdo("key", "ctrl+p")
-	time.Sleep(300 * time.Millisecond) // the finder lists the files
+	waitChanged(t, w, base, "keys-go-to-file-open", image.Rect(300, 30, 1000, 300), "the Go to File finder")
 	xdo("type", "--delay", "30", "tx.go")
 	xdo("key", "Return")
-	waitActive(t, c, "tx.go")
+	waitActive(t, w, c, "tx.go")
 	xdo("type", "--delay", "30", "// typed ")
 	waitRead(t, c, "tx.go", 1, "the typed text at the top of tx.go", func(s string) bool { return strings.HasPrefix(s, "// typed package") })
 	w.screenshot(t, "keys-go-to-file")
@@ -79,9 +82,10 @@ func TestKeysOnBbolt(t *testing.T) {
 		xdo("key", "Right")
 	}
 	before, _ := os.ReadFile(filepath.Join(project, "db.go"))
+	time.Sleep(500 * time.Millisecond) // let the frame paint
+	base = w.screenshot(t, "keys-before-rename")
 	xdo("key", "F2")
-	time.Sleep(500 * time.Millisecond) // the dialog paints
-	w.screenshot(t, "keys-rename-dialog")
+	waitChanged(t, w, base, "keys-rename-dialog", image.Rect(300, 200, 1000, 500), "the rename dialog")
 	xdo("key", "ctrl+a")
 	xdo("key", "ctrl+x")
 	time.Sleep(300 * time.Millisecond)
@@ -93,6 +97,12 @@ func TestKeysOnBbolt(t *testing.T) {
 	xdo("key", "Return")
 	waitRead(t, c, "db.go", decl, "the rename", func(s string) bool { return strings.Contains(s, "func (db *DB) FilePath() string {") })
 	w.screenshot(t, "keys-renamed")
+
+	// The bell's list opens above the bell, at the bottom right.
+	xdo("mousemove", "1075", "698", "click", "1")
+	time.Sleep(time.Second)
+	w.screenshot(t, "keys-bell")
+	xdo("key", "Escape")
 }
 
 // waitRead waits until line (1-based) of path as the window shows it
@@ -124,7 +134,7 @@ func readAll(t *testing.T, c *client.Client, path string) string {
 }
 
 // waitActive waits until the active tab is path.
-func waitActive(t *testing.T, c *client.Client, path string) {
+func waitActive(t *testing.T, w *window, c *client.Client, path string) {
 	t.Helper()
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
 		_, sc := call(t, c, "trestle_workbench", nil)
@@ -132,7 +142,7 @@ func waitActive(t *testing.T, c *client.Client, path string) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the active tab is %v, want %s", sc["active"], path)
+			t.Fatalf("the active tab is %v, want %s (screenshot %s)", sc["active"], path, w.screenshot(t, "keys-not-active"))
 		}
 	}
 }
