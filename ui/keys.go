@@ -132,6 +132,25 @@ func (w *Window) tabItems() []*fyne.MenuItem {
 	}
 }
 
+// focusItems are the View menu's keys to the window's parts: Ctrl+0 the
+// file tree (the arrows walk it), Ctrl+1 the active editor, Ctrl+2 the
+// bottom pane shown.
+func (w *Window) focusItems() []*fyne.MenuItem {
+	return []*fyne.MenuItem{
+		menuItem("Focus File Tree", ctrlKey(fyne.Key0, false), func() { w.giveKeys(w.tree) }),
+		menuItem("Focus Editor", ctrlKey(fyne.Key1, false), func() {
+			if t := w.tabs.current(); t != nil {
+				w.tabs.focusText(t)
+			}
+		}),
+		menuItem("Focus Pane", ctrlKey(fyne.Key2, false), func() {
+			if it := w.panes.tabs.Selected(); it != nil {
+				w.focusPane(it.Text)
+			}
+		}),
+	}
+}
+
 // cycleTabs selects the tab by steps away from the selected one, wrapping
 // around, and gives its editor the keyboard. Main goroutine only.
 func (w *Window) cycleTabs(by int) {

@@ -450,3 +450,25 @@ func TestBellListOpensAboveTheBell(t *testing.T) {
 		t.Fatalf("the list's heading is at %v, the bell at %v", at, bell)
 	}
 }
+
+// TestFocusKeys: Ctrl+0 gives the file tree the keyboard, Ctrl+1 the
+// editor, Ctrl+2 the bottom pane shown (the Eval line).
+func TestFocusKeys(t *testing.T) {
+	w := newTestWindowWith(t, map[string]string{"a.go": "package a\n"})
+	w.installActions(Actions{})
+	w.OpenOnMain("a.go")
+	w.loading.Wait()
+	for _, step := range []struct {
+		key  fyne.KeyName
+		want fyne.Focusable
+	}{
+		{fyne.Key0, w.tree},
+		{fyne.Key1, w.tabs.activeEditor().Page()},
+		{fyne.Key2, w.panes.eval.input},
+	} {
+		pressShortcut(w.win, ctrl(step.key, false))
+		if got := w.win.Canvas().Focused(); got != step.want {
+			t.Errorf("Ctrl+%s: the keyboard is in %T", step.key, got)
+		}
+	}
+}

@@ -101,6 +101,8 @@ func (w *Window) buildMenu(recent []string) {
 	}
 	view.Items = append(view.Items, fyne.NewMenuItemSeparator())
 	view.Items = append(view.Items, w.tabItems()...)
+	view.Items = append(view.Items, fyne.NewMenuItemSeparator())
+	view.Items = append(view.Items, w.focusItems()...)
 	edit := w.editMenu()
 	edit.Items = append(edit.Items, w.renameMenuItems()...)
 	menu := fyne.NewMainMenu(file, edit, view, w.runMenu(), w.agentsMenu(), fyne.NewMenu("Help",
