@@ -417,8 +417,8 @@ func TestStatusMessageKeepsRoomAt1024(t *testing.T) {
 	w.status.mcp.SetText(mcpText("127.0.0.1:43219", nil))
 	w.status.gopls.SetText("gopls: restarting")
 	w.status.agents.SetText(agentsText([]workbench.Client{{Name: strings.Repeat("claude-code-", 34) + "end"}}, 0))
-	w.status.notify("Test at Cursor: calc_test.go:6:5: expected operand, found '{'")
 	w.win.Content().Refresh()
+	w.status.notify("Test at Cursor: calc_test.go:6:5: expected operand, found '{'") // after the layout: no re-layout for a message
 	if min := w.win.Content().MinSize().Width; min > 1024 {
 		t.Fatalf("the window needs %v px", min)
 	}
@@ -471,4 +471,39 @@ func TestFocusKeys(t *testing.T) {
 			t.Errorf("Ctrl+%s: the keyboard is in %T", step.key, got)
 		}
 	}
+}
+
+// TestPaletteRunsGoplsCommands: the command palette lists gopls's
+// actions; Format Document run from it formats the editor (unsaved), and
+// Go to Definition opens the declaration.
+func TestPaletteRunsGoplsCommands(t *testing.T) {
+	w, q := goplsWindowOn(t, map[string]string{"main.go": renameMain, "lib.go": goplsLib})
+	w.installActions(Actions{})
+	labels := map[string]bool{}
+	for _, c := range menuCommands(w.win.MainMenu()) {
+		labels[c.label] = true
+	}
+	for _, l := range []string{"Edit › Go to Definition", "Edit › Find References", "Edit › Rename Symbol", "Edit › Outline", "Edit › Format Document"} {
+		if !labels[l] {
+			t.Errorf("the palette lacks %q", l)
+		}
+	}
+	e := openGoEditor(t, w, "main.go")
+	settle(t, w)
+	typeAt(e, 4, 4, "   ") // x    := 1
+	palette := func(cmd string) {
+		pressShortcut(w.win, ctrl(fyne.KeyP, true))
+		typeText(t, w.win, cmd)
+		pressKey(w.win, fyne.KeyReturn)
+	}
+	palette("Edit › Format Document")
+	drainUntil(t, w, q, "the format", func() bool {
+		if e.Buffer().Text() != renameMain && w.status.message.Text != "" {
+			t.Logf("status: %s", w.status.message.Text)
+		}
+		return e.Buffer().Text() == renameMain
+	})
+	e.SetCaret(textbuf.Pos{Line: 4, Col: 6}) // on Double
+	palette("Edit › Go to Definition")
+	drainUntil(t, w, q, "lib.go to open", func() bool { return w.tabs.active() == "lib.go" })
 }

@@ -35,10 +35,7 @@ func (statusRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	left, message, right := objs[0], objs[1], objs[2]
 	rightW := right.MinSize().Width
 	avail := max(size.Width-rightW, 0)
-	leftW := min(left.MinSize().Width, avail*(1-messageShare))
-	if m, ok := message.(*tapLabel); ok && m.Text == "" {
-		leftW = min(left.MinSize().Width, avail)
-	}
+	leftW := min(left.MinSize().Width, avail*(1-messageShare)) // the same with or without a message: no re-layout as it comes and goes
 	left.Move(fyne.NewPos(0, 0))
 	left.Resize(fyne.NewSize(leftW, size.Height))
 	message.Move(fyne.NewPos(leftW, 0))
