@@ -45,8 +45,8 @@ func TestKeysOnBbolt(t *testing.T) {
 	waitRead(t, c, "db.go", line+1, "the typed line", func(s string) bool { return strings.Contains(s, "_    =    len(") })
 	// gopls has the typed text once it answers about it: the format then
 	// comes well within its bound, even on a busy machine.
-	if res, _ := callWait(t, c, "trestle_hover", map[string]any{"path": "db.go", "line": line + 1, "column": 12}); res.IsError {
-		t.Logf("trestle_hover: %s", resultText(res))
+	if res, _ := callWait(t, c, "trestle_definition", map[string]any{"path": "db.go", "line": line + 1, "column": 12}); res.IsError {
+		t.Logf("trestle_definition: %s", resultText(res))
 	}
 	xdo("key", "ctrl+s")
 	time.Sleep(time.Second) // the status bar says what the save did
