@@ -135,8 +135,12 @@ func TestFormatOnSaveThroughCtrlS(t *testing.T) {
 			settle(t, w)
 			typeAt(e, 5, 5, " ") // "_ =  x": an edit, so that Save All has something to save
 			tc.save(t, w)
+			deadline := time.Now().Add(time.Minute)
 			drainUntil(t, w, q, "the formatted save", func() bool {
 				b, _ := os.ReadFile(w.project.Root + "/main.go")
+				if strings.HasPrefix(w.status.message.Text, "saved without") || time.Now().After(deadline) {
+					t.Fatalf("status %q; modified %v; editor %q; disk %q", w.status.message.Text, e.Buffer().Modified(), e.Buffer().Text(), b)
+				}
 				return string(b) == goplsMain && !e.Buffer().Modified()
 			})
 		})

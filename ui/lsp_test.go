@@ -174,6 +174,9 @@ func TestFormatOnSave(t *testing.T) {
 	e.Page().TypedShortcut(&desktopCtrlS)
 	drainUntil(t, w, q, "the formatted save", func() bool {
 		b, _ := os.ReadFile(w.project.Root + "/main.go")
+		if strings.HasPrefix(w.status.message.Text, "saved without") {
+			t.Fatalf("status: %s", w.status.message.Text)
+		}
 		return string(b) == goplsMain && !e.Buffer().Modified()
 	})
 	if e.Buffer().Text() != goplsMain || e.Buffer().Modified() {
