@@ -408,6 +408,7 @@ func settle(t *testing.T, w *Window) {
 	if err := w.gopls.client.Settle(ctx, 0); err != nil {
 		t.Fatal(err)
 	}
+	w.gopls.formatBound = time.Minute
 }
 
 // TestStatusMessageKeepsRoomAt1024: at 1024×700 a status message gets a

@@ -40,6 +40,9 @@ type goplsView struct {
 	// on gopls's goroutine.
 	do      func(fn func())
 	stopped atomic.Bool
+	// formatBound bounds format on save; 0 means formatTimeout (tests on
+	// a busy machine raise it: past it the file is saved unformatted).
+	formatBound time.Duration
 }
 
 // StopGopls drops gopls's callbacks from now on: the window is closing.
@@ -215,7 +218,11 @@ func (w *Window) formatThenSave(t *fileTab, write func()) {
 	g.client.OpenDocument(t.path, text)
 	var once sync.Once
 	w.loading.Go(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), formatTimeout)
+		bound := g.formatBound
+		if bound == 0 {
+			bound = formatTimeout
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), bound)
 		defer cancel()
 		formatted, err := g.client.Format(ctx, t.path)
 		g.do(func() {
