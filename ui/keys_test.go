@@ -512,3 +512,16 @@ func TestPaletteRunsGoplsCommands(t *testing.T) {
 	palette("Edit › Go to Definition")
 	drainUntil(t, w, q, "lib.go to open", func() bool { return w.tabs.active() == "lib.go" })
 }
+
+// TestLongClientNameKeepsTheBellListInTheWindow: a 412-character client
+// name is cut in the bell's list, which stays within the window.
+func TestLongClientNameKeepsTheBellListInTheWindow(t *testing.T) {
+	w := newTestWindowWith(t, map[string]string{"a.go": "package a\n"})
+	w.installActions(Actions{})
+	w.win.Resize(fyne.NewSize(1024, 700))
+	w.notices.add(notice{client: strings.Repeat("claude-code-", 34) + "end", message: "hello", at: time.Now()})
+	test.Tap(w.notices.bell)
+	if got := w.notices.popup.MinSize().Width; got > 1024 {
+		t.Fatalf("the bell's list needs %v px", got)
+	}
+}
