@@ -16,7 +16,8 @@ import (
 // overlay that holds each.
 var escapeStacks = map[fyne.Canvas]map[fyne.CanvasObject]dialog.Dialog{}
 
-// showDialog shows d on c so that Escape closes it.
+// showDialog shows d on c so that Escape closes it, with its first entry
+// focused (keys.go: a dialog owns the keyboard until it closes).
 func showDialog(c fyne.Canvas, d dialog.Dialog) {
 	d.Show()
 	stack := escapeCloses(c)
@@ -24,6 +25,7 @@ func showDialog(c fyne.Canvas, d dialog.Dialog) {
 		stack[top] = d
 	}
 	forgetClosed(c)
+	focusDialogEntry(c, d)
 }
 
 // escapeCloses makes Escape on c close what is on top (a pop-up shown

@@ -41,6 +41,9 @@ type goplsView struct {
 	// on gopls's goroutine.
 	do      func(fn func())
 	stopped atomic.Bool
+	// formatBound bounds format on save; 0 means formatTimeout (tests on
+	// a busy machine raise it: past it the file is saved unformatted).
+	formatBound time.Duration
 }
 
 // StopGopls drops gopls's callbacks from now on: the window is closing.
@@ -72,6 +75,7 @@ func (w *Window) startGopls(client *lsp.Client) {
 		})
 	}
 	w.gopls = g
+	w.tabs.format = w.formatThenSave
 	w.tabs.onOpened = w.goplsEditorOpened
 	w.tabs.onClosed = func(t *fileTab) {
 		if t.view != nil {
@@ -103,8 +107,8 @@ func onlyFile(ds []lsp.Diagnostic, path string) []lsp.Diagnostic {
 	return out
 }
 
-// goplsEditorOpened links a new Go editor to gopls and wraps its save with
-// format on save.
+// goplsEditorOpened links a new Go editor to gopls (its saves format
+// through the tabs' format, formatThenSave).
 func (w *Window) goplsEditorOpened(t *fileTab, e *editor.Editor) {
 	g := w.gopls
 	if g == nil || !editor.IsGoFile(t.path) {
@@ -116,8 +120,6 @@ func (w *Window) goplsEditorOpened(t *fileTab, e *editor.Editor) {
 	g.client.Start() // the first Go editor starts gopls
 	e.AttachIntel(t.path, g.client, goplsHost{w: w, do: g.do})
 	e.SetDiagnostics(onlyFile(g.client.Diagnostics(t.path), t.path))
-	save := e.OnSave
-	e.OnSave = func() { w.formatThenSave(e, t.path, save) }
 }
 
 // goplsHost is the window as its editors' link to the rest of the
@@ -203,24 +205,27 @@ func sortStrings(s []string) {
 	}
 }
 
-// formatThenSave formats e's text with gopls (gofmt and organized
-// imports), when the setting is on and gopls answers in time, then saves.
+// formatThenSave formats t's text with gopls (gofmt and organized
+// imports), when the setting is on and gopls answers in time, then calls
+// write. It is the tabs' format (tabs.go's save), so every save formats.
 // A format that comes back after the person typed on is dropped.
-func (w *Window) formatThenSave(e *editor.Editor, path string, save func()) {
-	g := w.gopls
-	if g == nil || !w.settings.FormatOnSave || !e.HasIntel() || save == nil {
-		if save != nil {
-			save()
-		}
+func (w *Window) formatThenSave(t *fileTab, write func()) {
+	g, e := w.gopls, t.view
+	if g == nil || !w.settings.FormatOnSave || e == nil || !e.HasIntel() || !editor.IsGoFile(t.path) {
+		write()
 		return
 	}
 	version, text := e.Version(), e.Buffer().FileText()
-	g.client.OpenDocument(path, text)
+	g.client.OpenDocument(t.path, text)
 	var once sync.Once
 	w.loading.Go(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), formatTimeout)
+		bound := g.formatBound
+		if bound == 0 {
+			bound = formatTimeout
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), bound)
 		defer cancel()
-		formatted, err := g.client.Format(ctx, path)
+		formatted, err := g.client.Format(ctx, t.path)
 		g.do(func() {
 			once.Do(func() {
 				if err == nil && e.Version() == version && formatted != text {
@@ -228,7 +233,7 @@ func (w *Window) formatThenSave(e *editor.Editor, path string, save func()) {
 				} else if err != nil {
 					w.status.notify("saved without formatting: " + err.Error())
 				}
-				save()
+				write()
 			})
 		})
 	})

@@ -66,14 +66,21 @@ type renameState struct {
 // renameAt asks for a new name for the identifier at pos in path (F2) and
 // renames it (see rename).
 func (w *Window) renameAt(path string, pos lsp.Position, current string) {
-	entry := widget.NewEntry()
+	entry := newEscEntry()
 	entry.SetText(current)
-	dialog.ShowForm("Rename "+current, "Rename", "Cancel", []*widget.FormItem{widget.NewFormItem("New name", entry)}, func(ok bool) {
+	d := dialog.NewForm("Rename "+current, "Rename", "Cancel", []*widget.FormItem{widget.NewFormItem("New name", entry)}, func(ok bool) {
 		if ok && entry.Text != "" && entry.Text != current {
 			w.rename(path, pos, entry.Text)
 		}
 	}, w.win)
+	d.Resize(fyne.NewSize(renameDialogWidth, 0))
+	showDialog(w.win.Canvas(), d)                  // the entry has the keyboard; Enter renames
+	entry.TypedShortcut(&fyne.ShortcutSelectAll{}) // typing replaces the old name
 }
+
+// renameDialogWidth makes the rename field about 400 wide: a long Go
+// identifier fits.
+const renameDialogWidth = 540
 
 // rename has gopls compute renaming the identifier at pos in path to
 // newName, off the main goroutine, and applies it (applyRename). Main

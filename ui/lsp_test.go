@@ -173,10 +173,14 @@ func TestGoplsDefinitionReferencesOutline(t *testing.T) {
 func TestFormatOnSave(t *testing.T) {
 	w, q := goplsWindow(t)
 	e := openGoEditor(t, w, "main.go")
+	settle(t, w)
 	typeAt(e, 4, 4, "   ") // x    := 1
 	e.Page().TypedShortcut(&desktopCtrlS)
 	drainUntil(t, w, q, "the formatted save", func() bool {
 		b, _ := os.ReadFile(w.project.Root + "/main.go")
+		if strings.HasPrefix(w.status.message.Text, "saved without") {
+			t.Fatalf("status: %s", w.status.message.Text)
+		}
 		return string(b) == goplsMain && !e.Buffer().Modified()
 	})
 	if e.Buffer().Text() != goplsMain || e.Buffer().Modified() {

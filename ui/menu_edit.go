@@ -60,10 +60,14 @@ func (w *Window) editMenu() *fyne.Menu {
 }
 
 // sendShortcut gives sc to the focused widget when it takes shortcuts,
-// else to the active editor.
+// else to the active editor; with a dialog or pop-up open, only to what is
+// focused in it (keys.go): never to the editor behind it.
 func (w *Window) sendShortcut(sc fyne.Shortcut) {
 	if f, ok := w.win.Canvas().Focused().(fyne.Shortcutable); ok {
 		f.TypedShortcut(sc)
+		return
+	}
+	if w.modalOpen() {
 		return
 	}
 	w.withEditor(func(e *editor.Editor) { e.Page().TypedShortcut(sc) })

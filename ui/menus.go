@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 
@@ -37,16 +38,15 @@ func (w *Window) installActions(a Actions) {
 	w.shortcut(fyne.KeyO, w.openFolder)
 	w.shortcut(fyne.KeyComma, w.showSettings)
 	w.shortcut(fyne.KeyP, w.showGoToFile)
-	w.win.Canvas().AddShortcut(ctrlKey(fyne.KeyF, true), func(fyne.Shortcut) { w.showSearch() })
-	w.win.Canvas().AddShortcut(ctrlKey(fyne.KeyP, true), func(fyne.Shortcut) { w.showPalette() })
+	w.bindKey(ctrlKey(fyne.KeyF, true), w.showSearch)
+	w.bindKey(ctrlKey(fyne.KeyP, true), w.showPalette)
 	for key, fn := range map[fyne.KeyName]func(){
 		fyne.KeyB: func() { w.runByPerson("build") },
 		fyne.KeyT: w.testAtCursor,
 		fyne.KeyV: func() { w.runByPerson("vet") },
 		fyne.KeyX: w.stopRun,
 	} {
-		sc := &desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
-		w.win.Canvas().AddShortcut(sc, func(fyne.Shortcut) { fn() })
+		w.bindKey(ctrlKey(key, true), fn)
 	}
 	w.win.SetOnClosed(func() {
 		st := w.layoutState()
@@ -64,11 +64,9 @@ func (w *Window) installActions(a Actions) {
 	}
 }
 
-// shortcut binds Ctrl (Cmd on macOS) + key to fn.
-func (w *Window) shortcut(key fyne.KeyName, fn func()) *desktop.CustomShortcut {
-	sc := &desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault}
-	w.win.Canvas().AddShortcut(sc, func(fyne.Shortcut) { fn() })
-	return sc
+// shortcut binds Ctrl (Cmd on macOS) + key to fn (bindKey).
+func (w *Window) shortcut(key fyne.KeyName, fn func()) {
+	w.bindKey(ctrlKey(key, false), fn)
 }
 
 // loadRecent reads the recent projects off the main goroutine and rebuilds
@@ -99,12 +97,19 @@ func (w *Window) buildMenu(recent []string) {
 		menuItem("Find in Files…", ctrlKey(fyne.KeyF, true), w.showSearch),
 		fyne.NewMenuItemSeparator())
 	for _, pane := range []string{"Eval", "Run", "Problems", "Agents", "Search", "Changes", "Change Sets"} {
-		view.Items = append(view.Items, fyne.NewMenuItem(pane+" Pane", func() { w.selectPane(pane) }))
+		view.Items = append(view.Items, fyne.NewMenuItem(pane+" Pane", func() { w.focusPane(pane) }))
 	}
+	view.Items = append(view.Items, fyne.NewMenuItemSeparator())
+	view.Items = append(view.Items, w.tabItems()...)
+	view.Items = append(view.Items, fyne.NewMenuItemSeparator())
+	view.Items = append(view.Items, w.focusItems()...)
 	edit := w.editMenu()
 	edit.Items = append(edit.Items, w.renameMenuItems()...)
-	w.win.SetMainMenu(fyne.NewMainMenu(file, edit, view, w.runMenu(), w.agentsMenu(), fyne.NewMenu("Help",
-		fyne.NewMenuItem("About Trestle", w.showAbout))))
+	edit.Items = append(edit.Items, w.goplsItems()...)
+	menu := fyne.NewMainMenu(file, edit, view, w.runMenu(), w.agentsMenu(), fyne.NewMenu("Help",
+		fyne.NewMenuItem("About Trestle", w.showAbout)))
+	w.guardMenu(menu)
+	w.win.SetMainMenu(menu)
 }
 
 // runMenu starts the project's tasks; the shortcuts are bound in installActions.
@@ -186,11 +191,24 @@ func (w *Window) applyListener() {
 	}
 }
 
+// ErrProjectOpen is what Actions.OpenWindow wraps when another live
+// window has the folder open already: the window says so and opens none.
+var ErrProjectOpen = errors.New("a project is open in one window only: switch to that window")
+
 func (w *Window) openWindow(dir string) {
 	if w.actions.OpenWindow == nil {
 		return
 	}
-	if err := w.actions.OpenWindow(dir); err != nil {
+	if filepath.Clean(dir) == filepath.Clean(w.project.Root) {
+		w.status.notify(filepath.Base(dir) + " is open in this window")
+		return
+	}
+	err := w.actions.OpenWindow(dir)
+	if errors.Is(err, ErrProjectOpen) {
+		showInfo("Already open", err.Error(), w.win)
+		return
+	}
+	if err != nil {
 		showError(fmt.Errorf("open %s: %w", dir, err), w.win)
 		return
 	}

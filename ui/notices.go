@@ -211,6 +211,7 @@ func (c *noticeCenter) showList() {
 // Review when it names a change set.
 func (c *noticeCenter) listRow(n *notice) fyne.CanvasObject {
 	who := widget.NewLabelWithStyle(fmt.Sprintf("%s  %s", n.at.Format("15:04:05"), n.client), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	who.Truncation = fyne.TextTruncateEllipsis // a client names itself: a long name must not widen the list
 	text := widget.NewLabel(n.message)
 	text.Wrapping = fyne.TextWrapWord
 	if n.changeSet == "" {

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -243,5 +244,16 @@ func (w *Window) browseFolder() {
 			w.openWindow(uri.Path())
 		}
 	}, w.win)
+	fd.SetLocation(projectParent(w.project.Root)) // else Fyne starts in the app's own storage folder
 	fd.Show()
+}
+
+// projectParent is the folder holding root, for a folder dialog to start
+// in; nil when it cannot be listed.
+func projectParent(root string) fyne.ListableURI {
+	l, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(root)))
+	if err != nil {
+		return nil
+	}
+	return l
 }

@@ -58,7 +58,12 @@ func newStatusBar(root string, bell fyne.CanvasObject) *statusBar {
 	s.branch.Hide()
 	left := container.NewHBox(s.trust, s.project, s.branch, widget.NewSeparator(), s.selection, widget.NewSeparator(), s.eval,
 		widget.NewSeparator(), s.mcp, widget.NewSeparator(), s.agents, widget.NewSeparator(), s.gopls, widget.NewSeparator())
-	s.bar = container.NewBorder(widget.NewSeparator(), nil, left, container.NewHBox(s.cursor, bell), s.message)
+	for _, l := range []*widget.Label{s.project, s.branch, s.eval, s.mcp, s.agents, s.gopls} {
+		l.Truncation = fyne.TextTruncateEllipsis // statusrow.go: the labels shrink, the message keeps room
+	}
+	left.Layout = shrinkRow{}
+	s.bar = container.NewBorder(widget.NewSeparator(), nil, nil, nil,
+		container.New(statusRow{}, left, s.message, container.NewHBox(s.cursor, bell)))
 	return s
 }
 

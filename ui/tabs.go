@@ -51,6 +51,11 @@ type tabArea struct {
 	project *project.Project
 	notify  func(string)
 	saving  sync.WaitGroup // writes started by save
+	// agentShowing is set while showForAgent selects a tab.
+	agentShowing bool
+	// format, when set, formats t's text before it is written (format on
+	// save, lsp.go) and then calls write: every save goes through save.
+	format func(t *fileTab, write func())
 
 	onChange func()              // after the active tab changed or a tab closed
 	onCaret  func(line, col int) // after the active editor's caret moved; 1-based, 0, 0 for no editor
@@ -122,9 +127,10 @@ func (a *tabArea) focus(rel string) bool {
 	return t != nil
 }
 
-// selected focuses the text of the newly selected tab and tells onChange.
+// selected focuses the text of the newly selected tab (unless an agent's
+// open selected it: showForAgent decides then) and tells onChange.
 func (a *tabArea) selected(item *container.TabItem) {
-	if t := a.byItem[item]; t != nil && t.view != nil {
+	if t := a.byItem[item]; t != nil && t.view != nil && !a.agentShowing {
 		a.focusText(t)
 	}
 	a.caretChanged()
@@ -145,19 +151,59 @@ func (a *tabArea) caretChanged() {
 }
 
 // show opens f in a new tab, or focuses its tab when it has one (keeping
-// the text already there), and puts the caret on line when line > 0.
+// the text already there), puts the caret on line when line > 0, and
+// gives its editor the keyboard: a person opened it.
 func (a *tabArea) show(f loaded, line int) {
+	t := a.reveal(f, line)
+	a.focusText(t)
+}
+
+// showForAgent is show for an agent's open (trestle_open): the keyboard
+// moves to the shown editor only when it was in an editor or find bar
+// that the switch hid (keys must never go to a hidden widget) or nowhere;
+// a person typing in the Eval line, the search field or a dialog keeps it.
+func (a *tabArea) showForAgent(f loaded, line int) {
+	hadKeys := a.win == nil || a.keysHere()
+	a.agentShowing = true
+	t := a.reveal(f, line)
+	a.agentShowing = false
+	if hadKeys {
+		a.focusText(t)
+	}
+}
+
+// reveal opens f in a new tab, or selects its tab, and puts the caret on
+// line when line > 0.
+func (a *tabArea) reveal(f loaded, line int) *fileTab {
 	t := a.find(f.path)
 	if t == nil {
 		t = a.add(f)
 	}
 	a.docs.Select(t.item)
-	a.focusText(t)
 	if line > 0 && t.view != nil {
 		t.view.ShowLine(line)
 		t.view.CentreCaret()
 	}
 	a.caretChanged() // Select is silent for the only tab
+	return t
+}
+
+// keysHere reports whether the keyboard is in an editor or an editor's
+// find bar, or nowhere at all. Main goroutine only.
+func (a *tabArea) keysHere() bool {
+	f := a.win.Canvas().Focused()
+	if f == nil {
+		return a.win.Canvas().Overlays().Top() == nil
+	}
+	if _, ok := f.(*editor.BarEntry); ok {
+		return true
+	}
+	for _, t := range a.byItem {
+		if t.view != nil && f == fyne.Focusable(t.view.Page()) {
+			return true
+		}
+	}
+	return false
 }
 
 // setHint replaces what shows when no tab is open.
@@ -170,18 +216,14 @@ func (a *tabArea) setHint(o fyne.CanvasObject) {
 	a.hintBox.Refresh()
 }
 
-// focusText gives t's editor the keyboard, unless the person is typing
-// into an entry (the find bar, the Eval line).
+// focusText gives t's editor the keyboard: what a person opens takes it
+// (keys.go). Under a dialog the desktop driver focuses it in the window's
+// content, for when the dialog closes; the dialog keeps the keyboard.
 func (a *tabArea) focusText(t *fileTab) {
 	if t.view == nil || a.win == nil {
 		return
 	}
-	c := a.win.Canvas()
-	switch c.Focused().(type) {
-	case *widget.Entry, *editor.BarEntry:
-	default:
-		c.Focus(t.view.Page())
-	}
+	a.win.Canvas().Focus(t.view.Page())
 }
 
 func (a *tabArea) add(f loaded) *fileTab {
@@ -316,13 +358,25 @@ func (a *tabArea) update() {
 	a.docs.Show()
 }
 
-// save writes t's text on another goroutine, then marks what was written
-// saved, or shows why it could not be (the text stays in the editor), and
-// calls done, when not nil, with whether it was written.
+// save is the one save of a tab, whatever asked for it (Ctrl+S in the
+// editor or anywhere, File ▸ Save, Save All, the palette, a save before a
+// build or an apply): it formats when format on save is on (format), then
+// writes t's text on another goroutine, marks what was written saved, or
+// shows why it could not be (the text stays in the editor), and calls
+// done, when not nil, with whether it was written.
 func (a *tabArea) save(t *fileTab, done func(ok bool)) {
 	if t.view == nil || a.project == nil {
 		return
 	}
+	if a.format != nil {
+		a.format(t, func() { a.write(t, done) })
+		return
+	}
+	a.write(t, done)
+}
+
+// write is save after formatting.
+func (a *tabArea) write(t *fileTab, done func(ok bool)) {
 	text, state := t.view.Snapshot()
 	before := t.view.DiskHash()
 	t.view.SetDiskHash(sha256.Sum256([]byte(text))) // the watcher's event for this write is ours

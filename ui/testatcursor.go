@@ -9,10 +9,26 @@ import (
 // testAtCursor runs the test, benchmark, fuzz seed corpus or example under
 // the active editor's caret (Ctrl+Shift+T); elsewhere it runs every test.
 // It must be called on the main goroutine.
+//
+// A test file that does not parse runs nothing: its package cannot build,
+// and the caret's test may not be found, where quietly testing everything
+// instead would mislead; the status bar says where the file breaks.
 func (w *Window) testAtCursor() {
+	rel := w.tabs.active()
+	if e := w.tabs.activeEditor(); e != nil && strings.HasSuffix(rel, "_test.go") {
+		if err := testfunc.SyntaxError(rel, []byte(e.Buffer().Text())); err != nil {
+			w.status.notify("Test at Cursor: " + err.Error() + ". Fix it to run the test under the caret, or use Run ▸ Test All.")
+			return
+		}
+	}
 	args, name := w.testAtCursorArgs()
-	if name != "" {
+	switch {
+	case name != "":
 		w.status.notify("Running " + name + "…")
+	case strings.HasSuffix(rel, "_test.go"):
+		w.status.notify("Running every test: the caret is in no test function")
+	default:
+		w.status.notify("Running every test: the active tab is no _test.go file")
 	}
 	w.runByPerson("test", args...)
 }

@@ -222,7 +222,7 @@ func (w *Window) Open(ctx context.Context, path project.Path, line int) error {
 	if err != nil {
 		return err
 	}
-	return Call(ctx, 0, func() { w.tabs.show(f, line) })
+	return Call(ctx, 0, func() { w.tabs.showForAgent(f, line) })
 }
 
 // Buffer returns the text of path's tab as it would be saved (with the

@@ -1,8 +1,10 @@
 package testfunc
 
 import (
+	"errors"
 	"go/ast"
 	"go/parser"
+	"go/scanner"
 	"go/token"
 	"path"
 	"regexp"
@@ -111,4 +113,15 @@ func Args(rel string, fn Func) []string {
 		return []string{"-run", "^$", "-bench", exact, pkg}
 	}
 	return []string{"-run", exact, pkg}
+}
+
+// SyntaxError returns the first syntax error of a Go file's text, as
+// "file:line:col: message", or nil when it parses.
+func SyntaxError(filename string, src []byte) error {
+	_, err := parser.ParseFile(token.NewFileSet(), filename, src, parser.SkipObjectResolution|parser.AllErrors)
+	var list scanner.ErrorList
+	if errors.As(err, &list) && len(list) > 0 {
+		return list[0]
+	}
+	return err
 }

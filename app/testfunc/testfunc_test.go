@@ -115,3 +115,13 @@ func TestAtOnGOROOT(t *testing.T) {
 		t.Errorf("go test %q ran %d tests, want just TestRemove:\n%s", args, runs, out)
 	}
 }
+
+func TestSyntaxError(t *testing.T) {
+	if err := SyntaxError("a_test.go", []byte("package a\n")); err != nil {
+		t.Fatalf("a file that parses: %v", err)
+	}
+	err := SyntaxError("a_test.go", []byte("package a\n\nfunc TestA(t *testing.T) {\n\tif {\n}\n"))
+	if err == nil || !strings.HasPrefix(err.Error(), "a_test.go:4:") {
+		t.Fatalf("a broken file: %v", err)
+	}
+}

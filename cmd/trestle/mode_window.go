@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log"
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"syscall"
@@ -20,6 +22,7 @@ import (
 	"trestle/app/project"
 	"trestle/app/store"
 	"trestle/assets"
+	"trestle/registry"
 	"trestle/ui"
 )
 
@@ -67,7 +70,7 @@ func runWindow(dir, policyFlag string, trustFlag bool) int {
 	defer services.LSP.Close()
 	recovered := startChangeSets(services.ChangeSets, logger) // before anything reads the files
 	actions := ui.Actions{
-		Version: version, Store: store, OpenWindow: openWindow, AttachConfig: attachConfig,
+		Version: version, Store: store, OpenWindow: openWindowFor(paths.reg()), AttachConfig: attachConfig,
 		SetListener: func(on bool) { go mcp.set(on) },
 	}
 	if first {
@@ -192,6 +195,40 @@ func loadSettings(db *store.Store, project *project.Project, logger *log.Logger)
 		state.Policy = permission.PolicyAsk
 	}
 	return settings, state.Policy
+}
+
+// openWindowFor is openWindow, unless a live window of reg already has dir
+// open: then it starts nothing and says which window has it (an error
+// wrapping ui.ErrProjectOpen). A window whose listener is off has no entry.
+func openWindowFor(reg *registry.Registry) func(dir string) error {
+	return func(dir string) error {
+		if e, ok := openIn(reg, dir); ok {
+			return fmt.Errorf("%s is already open in Trestle window %d (started %s): %w",
+				dir, e.PID, e.Started.Local().Format("15:04"), ui.ErrProjectOpen)
+		}
+		return openWindow(dir)
+	}
+}
+
+// openIn returns the live entry of reg whose project is dir, symlinks
+// resolved.
+func openIn(reg *registry.Registry, dir string) (registry.Entry, bool) {
+	entries, err := reg.Reap()
+	if err != nil {
+		return registry.Entry{}, false
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	for _, e := range entries {
+		if filepath.Clean(e.Dir) == filepath.Clean(dir) {
+			return e, true
+		}
+	}
+	return registry.Entry{}, false
 }
 
 // openWindow starts another Trestle window on dir: one window per project.

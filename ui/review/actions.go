@@ -178,7 +178,7 @@ func (t *reviewTab) askRevert() {
 		t.id, "• "+strings.Join(files, "\n• "))
 	d := dialog.NewConfirm("Revert "+t.id+"?", msg, func(ok bool) {
 		if ok {
-			t.unsavedFirst("Revert", t.revertNow)
+			t.editedFirst("Revert", t.pathsIn(changeset.StateApplied, changeset.StatePartlyApplied), t.revertNow)
 		}
 	}, t.v.host.Window())
 	d.SetConfirmText("Revert")
@@ -197,21 +197,46 @@ func (t *reviewTab) revertNow() {
 	})
 }
 
-// unsavedFirst runs write, which writes the set's files, after the
-// unsaved-buffer rule: editors of those files with unsaved edits are saved
-// first with the person's consent, or nothing is written. Main goroutine
-// only.
-func (t *reviewTab) unsavedFirst(verb string, write func()) {
-	if unsaved := t.v.host.Unsaved(t.paths()); len(unsaved) > 0 {
-		t.askSaveFirst(unsaved, verb, write)
+// editedFirst runs write, a revert or its undo, unless a file it would
+// write (paths) has unsaved edits: then it says why it cannot go on and
+// writes nothing. Such a revert is refused either way (it checks the text
+// the person sees against what the set wrote; saving the edits first
+// changes the file on disk too), so it offers no "Save and Revert", which
+// saved, then always refused. Main goroutine only.
+func (t *reviewTab) editedFirst(verb string, paths []string, write func()) {
+	unsaved := t.v.host.Unsaved(paths)
+	if len(unsaved) == 0 {
+		write()
 		return
 	}
-	write()
+	names := strings.Join(unsaved, ", ")
+	msg := fmt.Sprintf("%s %s unsaved edits in the editor.\n\n%s writes files back only while they are as %s left them, "+
+		"so it cannot keep those edits, saved or not: undo them (Ctrl+Z) or close the tab and discard them, then %s again.",
+		names, map[bool]string{true: "has", false: "have"}[len(unsaved) == 1], verb, t.id, strings.ToLower(verb))
+	d := dialog.NewCustom("Unsaved edits in "+names, "Cancel", widget.NewLabel(msg), t.v.host.Window())
+	d.SetOnClosed(func() {
+		t.v.host.Status("Nothing written: " + names + " has unsaved edits")
+		t.held(verb, unsaved)
+	})
+	t.v.host.ShowDialog(d)
+}
+
+// pathsIn are the set's files in one of states.
+func (t *reviewTab) pathsIn(states ...string) []string {
+	var out []string
+	for _, f := range t.cs.Files {
+		if slices.Contains(states, f.State) {
+			out = append(out, f.Path)
+		}
+	}
+	return out
 }
 
 // undoRevert applies a reverted set again (after the unsaved-buffer rule),
 // off the main goroutine. Main goroutine only.
-func (t *reviewTab) undoRevert() { t.unsavedFirst("Undo Revert", t.undoRevertNow) }
+func (t *reviewTab) undoRevert() {
+	t.editedFirst("Undo Revert", t.pathsIn(changeset.FileReverted), t.undoRevertNow)
+}
 
 func (t *reviewTab) undoRevertNow() {
 	id, v, paths := t.id, t.v, t.paths()

@@ -390,3 +390,51 @@ func TestReviewShowsAConflictingHunk(t *testing.T) {
 		t.Errorf("the hunk bars say %q; want each a conflict", bars)
 	}
 }
+
+// TestReviewRevertLeavesOtherFilesAlone: unsaved edits in a file the
+// revert does not write (its change was rejected) neither stop it nor are
+// saved; unsaved edits in a file it writes stop it with a reason and no
+// "Save and Revert", which saved and then always refused.
+func TestReviewRevertLeavesOtherFilesAlone(t *testing.T) {
+	h, m, _ := newChangesHost(t)
+	cs := proposeTwo(t, m)
+	v := startChanges(t, h, m)
+	v.Show(cs.ID)
+	r := v.tabs[cs.ID]
+	tapButton(t, r.body, "Reject File…") // main.go
+	tapDialogButton(t, h.win, "Reject File")
+	test.Tap(r.apply) // lib/lib.go
+	v.busy.Wait()
+	applied := readProject(t, h, "lib/lib.go")
+	h.buffers["main.go"] = mainGo + "// mine\n" // typed in a file the revert leaves alone
+	test.Tap(r.revert)
+	tapDialogButton(t, h.win, "Revert")
+	v.busy.Wait()
+	if got := readProject(t, h, "lib/lib.go"); got != libGo {
+		t.Fatalf("lib/lib.go after the revert (%s):\n%s", overlayText(h.win), got)
+	}
+	if readProject(t, h, "main.go") != mainGo || h.buffers["main.go"] != mainGo+"// mine\n" {
+		t.Fatal("the revert touched main.go, which it does not revert")
+	}
+	test.Tap(r.undo)
+	v.busy.Wait()
+	if readProject(t, h, "lib/lib.go") != applied {
+		t.Fatal("Undo Revert did not apply lib/lib.go again")
+	}
+	h.buffers["lib/lib.go"] = applied + "// mine\n"
+	test.Tap(r.revert)
+	tapDialogButton(t, h.win, "Revert")
+	msg := overlayText(h.win)
+	if !strings.Contains(msg, "lib/lib.go has unsaved edits") || strings.Contains(msg, "Save and") {
+		t.Fatalf("the revert over unsaved edits says %q", msg)
+	}
+	for _, o := range test.LaidOutObjects(h.win.Canvas().Overlays().Top()) {
+		if b, ok := o.(*widget.Button); ok && strings.HasPrefix(b.Text, "Save") {
+			t.Fatalf("the dialog offers %q", b.Text)
+		}
+	}
+	tapDialogButton(t, h.win, "Cancel")
+	if readProject(t, h, "lib/lib.go") != applied {
+		t.Fatal("the refused revert wrote lib/lib.go")
+	}
+}

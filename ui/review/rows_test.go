@@ -1,6 +1,7 @@
 package review
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -141,6 +142,7 @@ func TestDescriptionKeepsUnderscoresInWords(t *testing.T) {
 		{"plain words", "snake_case_name and x_1", "snake_case_name and x_1"},
 		{"code", "`a_b` stays", "a_b stays"},
 		{"emphasis still works", "an _emphasised_ word", "an emphasised word"},
+		{"a control is still marked", "a\x1bb", "a␛b"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -241,5 +243,34 @@ func TestRemovedLinesAreStruckThrough(t *testing.T) {
 				t.Errorf("a rejected hunk strikes %d rows", len(none))
 			}
 		})
+	}
+}
+
+// TestDescriptionKeepsLineBreaks: a description's line breaks stay line
+// breaks, so paragraphs and lists render (they showed as "␊" signs,
+// drawn "�"); a control character is still marked.
+func TestDescriptionKeepsLineBreaks(t *testing.T) {
+	test.NewTempApp(t)
+	r := newDescription("Why:\r\n\n- one\n- two\n\nDone.")
+	var texts []string
+	lists := 0
+	for _, seg := range r.Segments {
+		switch s := seg.(type) {
+		case *widget.ListSegment:
+			lists++
+			if len(s.Items) != 2 {
+				t.Errorf("the list has %d items, want 2", len(s.Items))
+			}
+		case *widget.TextSegment:
+			if s.Text != "" {
+				texts = append(texts, s.Text)
+			}
+		}
+	}
+	if lists != 1 || !slices.Equal(texts, []string{"Why:", "Done."}) {
+		t.Fatalf("%d lists, paragraphs %q", lists, texts)
+	}
+	if got := newDescription("a\x1bb").String(); got != "a␛b" {
+		t.Errorf("a control character renders as %q", got)
 	}
 }

@@ -118,7 +118,7 @@ const underscore = '\uE05F'
 // underscore inside a word can never start emphasis in markdown, so it
 // is hidden from the parser and put back after. Main goroutine only.
 func newDescription(md string) *widget.RichText {
-	r := widget.NewRichTextFromMarkdown(hideWordUnderscores(changeset.MarkControls(md)))
+	r := widget.NewRichTextFromMarkdown(hideWordUnderscores(markLines(md)))
 	restore := func(s string) string { return strings.ReplaceAll(s, string(underscore), "_") }
 	for _, seg := range r.Segments {
 		restoreSegment(seg, restore)
@@ -126,6 +126,18 @@ func newDescription(md string) *widget.RichText {
 	r.Wrapping = fyne.TextWrapWord
 	r.Refresh()
 	return r
+}
+
+// markLines is MarkControls line by line: a description's line breaks
+// (LF or CRLF) stay line breaks for the markdown parser, where marking
+// them made one paragraph of "␊" signs, which the window's font draws as
+// "�" (and a list's "- " lines were no list).
+func markLines(md string) string {
+	lines := strings.Split(strings.ReplaceAll(md, "\r\n", "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = changeset.MarkControls(l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // hideWordUnderscores replaces each underscore between two letters or
