@@ -7,8 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/metrics"
 	"runtime/debug"
+	"runtime/metrics"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -28,9 +28,9 @@ import (
 type heapWatch struct {
 	base         uint64 // live heap after a GC, before the attack
 	baseRetained uint64 // heap memory the process held from the system then
-	peak atomic.Uint64
-	stop chan struct{}
-	done chan struct{}
+	peak         atomic.Uint64
+	stop         chan struct{}
+	done         chan struct{}
 }
 
 const heapLive = "/gc/heap/live:bytes"

@@ -121,4 +121,3 @@ func (s *session) client() workbench.Client {
 	}
 	return workbench.Client{Session: s.id, Name: name, Version: info.Version}
 }
-
