@@ -2,7 +2,9 @@ package mcpbridge
 
 import (
 	"bufio"
+	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -225,4 +227,58 @@ func TestNeverReadAnswersAreBounded(t *testing.T) {
 	waitFor(t, 20*time.Second, "the window gives the memory back", func() bool {
 		return (int64(retainedHeap())-int64(h.baseRetained))>>20 < 64
 	})
+}
+
+// TestPacedFloodDoesNotBlockAttaches runs a paced flood of 64 silent
+// connections: 64 attackers each hold one open without a word and open the
+// next 5 ms after the window closes it. Every handshake slot the window's
+// bound freed was taken again at once, and a real bridge, refused as busy,
+// retried in vain until it gave up. Now the oldest silent connection gives
+// way to the new one, and every attach made during the flood is served.
+func TestPacedFloodDoesNotBlockAttaches(t *testing.T) {
+	l := startListener(t)
+	stop := make(chan struct{})
+	var mu sync.Mutex
+	open := map[net.Conn]bool{}
+	var attackers sync.WaitGroup
+	for range maxPending {
+		attackers.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				case <-time.After(5 * time.Millisecond):
+				}
+				c, err := net.Dial("tcp", l.Addr())
+				if err != nil {
+					continue
+				}
+				mu.Lock()
+				open[c] = true
+				mu.Unlock()
+				io.Copy(io.Discard, c) // until the window closes it
+				mu.Lock()
+				delete(open, c)
+				mu.Unlock()
+				c.Close()
+			}
+		})
+	}
+	defer func() {
+		close(stop)
+		mu.Lock()
+		for c := range open {
+			c.Close()
+		}
+		mu.Unlock()
+		attackers.Wait()
+	}()
+	waitFor(t, 30*time.Second, "the flood holds every handshake slot", func() bool { return len(l.pending) == maxPending })
+	in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"through-the-flood","version":"1"}}}` + "\n"
+	for i := range 5 {
+		var out strings.Builder
+		if err := Attach(context.Background(), l.Addr(), l.token, strings.NewReader(in), &out); err != nil || !strings.Contains(out.String(), `"id":1,"result"`) {
+			t.Fatalf("attach %d during the flood: %v, %q", i, err, out.String())
+		}
+	}
 }

@@ -93,16 +93,20 @@ func (l *Listener) session(t testing.TB, id string) *session {
 }
 
 // TestListenerCapsUnauthenticatedConnections holds maxPending connections
-// that never speak: the next is refused at once with a line that says why
-// (it used to wait for its handshake bound, and a flood of them exhausted
-// the window's descriptors), and once the flood ends a client with the
-// token is served.
+// that start a first line and never end it (silent ones give way to a new
+// connection, see TestPacedFloodDoesNotBlockAttaches): the next is refused
+// at once with a line that says why (it used to wait for its handshake
+// bound, and a flood of them exhausted the window's descriptors), and once
+// the flood ends a client with the token is served.
 func TestListenerCapsUnauthenticatedConnections(t *testing.T) {
 	l := startListener(t)
 	flood := make([]net.Conn, 0, maxPending)
 	for range maxPending {
 		c, err := net.Dial("tcp", l.Addr())
 		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.WriteString(c, `{"trestle_tok`); err != nil {
 			t.Fatal(err)
 		}
 		flood = append(flood, c)
@@ -112,7 +116,17 @@ func TestListenerCapsUnauthenticatedConnections(t *testing.T) {
 			c.Close()
 		}
 	}()
-	waitFor(t, 10*time.Second, "the silent connections hold every pending slot", func() bool { return len(l.pending) == maxPending })
+	waitFor(t, 10*time.Second, "the unfinished first lines hold every pending slot", func() bool {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		spoke := 0
+		for _, w := range l.waiting {
+			if w.spoke.Load() {
+				spoke++
+			}
+		}
+		return spoke == maxPending
+	})
 	start := time.Now()
 	rc := dial(t, l.Addr())
 	rc.c.SetDeadline(time.Now().Add(defaultHandshakeTimeout - time.Second)) // before the handshake bound would answer

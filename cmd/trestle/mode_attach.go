@@ -28,8 +28,8 @@ func runAttach(dir string) int {
 		return 1
 	}
 	if dir != "" {
-		if _, err := os.Stat(dir); err != nil {
-			return fail(fmt.Sprintf("the project folder %s does not exist or cannot be read (%v); pass the folder of a project open in a Trestle window: trestle --mcp-attach DIR", dir, err))
+		if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+			return fail(fmt.Sprintf("the project folder %s does not exist or is not a folder; pass the folder of a project open in a Trestle window: trestle --mcp-attach DIR", dir))
 		}
 	}
 	paths, err := userPaths()
