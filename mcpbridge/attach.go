@@ -29,6 +29,49 @@ const (
 // still had stdin open.
 var ErrWindowGone = errors.New("the Trestle window closed the connection")
 
+// NotAttachedError is a failure of AttachTo before anything of the
+// client's was sent to a window or answered.
+type NotAttachedError struct{ Err error }
+
+func (e *NotAttachedError) Error() string { return e.Err.Error() }
+
+func (e *NotAttachedError) Unwrap() error { return e.Err }
+
+// firstRequestWait bounds how long AnswerFirstRequest waits for the
+// client's first request: clients send initialize as soon as they start
+// the server.
+const firstRequestWait = 10 * time.Second
+
+// AnswerFirstRequest reads stdin up to the client's first request (lines
+// without an id, notifications, are skipped) and answers it on stdout with
+// a JSON-RPC error carrying message, so an MCP client shows why it could
+// not connect rather than "connection closed". It gives up after
+// firstRequestWait, at the end of stdin or on a line over 64 KiB.
+func AnswerFirstRequest(stdin io.Reader, stdout io.Writer, message string) {
+	in := bufio.NewReaderSize(stdin, readBuffer)
+	found := make(chan any, 1)
+	go func() {
+		for {
+			line, err := in.ReadSlice('\n')
+			if id := requestID(line); id != nil {
+				found <- id
+				return
+			}
+			if err != nil {
+				close(found)
+				return
+			}
+		}
+	}()
+	select {
+	case id, ok := <-found:
+		if ok {
+			stdout.Write(withNewline(errorLine(id, codeRefused, message)))
+		}
+	case <-time.After(firstRequestWait):
+	}
+}
+
 // FullError means the window refused the client because Attached clients
 // already hold every place. The client's first request was answered with
 // the refusal before Attach returned it.
@@ -54,9 +97,12 @@ func Attach(ctx context.Context, addr, token string, stdin io.Reader, stdout io.
 // them. When stdin ends it half-closes the socket and waits for the
 // remaining replies, returning nil; stdin that ends before any byte is nil
 // without a connection. When the window goes first it returns an error
-// wrapping ErrWindowGone; find's error as it is; a refused token is a
-// *registry.RefusedError, a silent or foreign listener
-// registry.ErrNotTrestle, a full window a *FullError.
+// wrapping ErrWindowGone; ctx's error when ctx ends (a signal), and then
+// only. Failures before anything was bridged are a *NotAttachedError, with
+// the client's first message still unread in stdin (see
+// AnswerFirstRequest): find's error, a refused token (wrapping a
+// *registry.RefusedError), a silent or foreign listener (wrapping
+// registry.ErrNotTrestle). A full window is a *FullError.
 func AttachTo(ctx context.Context, find func() (addr, token string, err error), stdin io.Reader, stdout io.Writer) error {
 	in := bufio.NewReaderSize(stdin, readBuffer)
 	switch err := firstByte(ctx, in); {
@@ -67,11 +113,14 @@ func AttachTo(ctx context.Context, find func() (addr, token string, err error), 
 	}
 	addr, token, err := find()
 	if err != nil {
-		return err
+		return &NotAttachedError{err}
 	}
 	conn, welcome, err := greet(ctx, addr, token)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
 	if err != nil {
-		return err
+		return &NotAttachedError{err}
 	}
 	defer conn.Close()
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
@@ -85,6 +134,8 @@ func AttachTo(ctx context.Context, find func() (addr, token string, err error), 
 	}()
 	_, copyErr := io.Copy(stdout, conn)
 	switch {
+	case ctx.Err() != nil: // a signal: the client is ending us, the window is fine
+		return ctx.Err()
 	case welcome.State == registry.WelcomeFull:
 		return &FullError{Attached: welcome.Attached}
 	case !stdinEnded.Load() && copyErr != nil:

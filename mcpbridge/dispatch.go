@@ -28,6 +28,7 @@ type dispatcher struct {
 
 	mu      sync.Mutex
 	flights map[string]*flight // requests queued or running, by id
+	closed  bool               // the session is ending: start no more requests
 }
 
 // flight is one request between its line and its answer.
@@ -76,8 +77,14 @@ func (d *dispatcher) line(line []byte) {
 	if len(line) == 0 {
 		return
 	}
+	values, depth := shapeOf(line)
+	if msg := shapeProblem(values, depth); msg != "" {
+		d.send(errorLine(safeID(line), mcp.INVALID_REQUEST, msg))
+		return
+	}
+	cost := lineCost(len(line), values)
 	if line[0] == '[' {
-		d.batch(line)
+		d.batch(line, cost)
 		return
 	}
 	var m message
@@ -98,26 +105,17 @@ func (d *dispatcher) line(line []byte) {
 	case m.Method == "initialize":
 		d.send(d.handle(line)) // on the read loop too: what follows runs after it
 	default:
-		d.request(line, m.ID)
+		d.request(line, m.ID, cost)
 	}
 }
 
-// queueFull is the refusal of a request the session's queue has no room for.
-var queueFull = fmt.Sprintf("refused: this session already has %d requests or %d MiB waiting for an answer; wait for answers before sending more",
-	maxQueued, maxQueuedBytes>>20)
-
-// request queues one request: it takes its place in the session's queue
-// before anything is copied or started, and is refused when there is none.
-func (d *dispatcher) request(line []byte, id any) {
-	size := len(line)
-	if !d.sess.queue.take(size) {
-		d.send(errorLine(id, codeRefused, queueFull))
-		return
-	}
+// request starts one request on its own goroutine. The read loop has
+// waited for room in the session's budget before reading it; it holds its
+// place there until it is answered.
+func (d *dispatcher) request(line []byte, id any, cost int) {
 	msg := bytes.Clone(line)
 	key, f := d.fly(id)
-	d.wg.Go(func() {
-		defer d.sess.queue.done(size)
+	d.start(cost, func() {
 		resp := d.run(func() []byte {
 			if d.cancelled(f) { // cancelled while it waited for a turn: never run
 				return nil
@@ -130,13 +128,39 @@ func (d *dispatcher) request(line []byte, id any) {
 	})
 }
 
-// run calls h when a turn is free and returns its answer; nil when the
-// session ends first.
+// start runs h on its own goroutine with a place of cost bytes in the
+// session's budget, unless the session is ending.
+func (d *dispatcher) start(cost int, h func()) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return
+	}
+	d.sess.budget.take(cost)
+	d.wg.Go(func() {
+		defer d.sess.budget.done(cost)
+		h()
+	})
+}
+
+// close lets no more requests start and waits for those started.
+func (d *dispatcher) close() {
+	d.mu.Lock()
+	d.closed = true
+	d.mu.Unlock()
+	d.wg.Wait()
+}
+
+// run calls h when a turn is free and the session's unwritten answers
+// leave room, and returns its answer; nil when the session ends first.
 func (d *dispatcher) run(h func() []byte) []byte {
 	select {
 	case d.turns <- struct{}{}:
 		defer func() { <-d.turns }()
 	case <-d.ctx.Done():
+		return nil
+	}
+	if !d.sess.budget.waitToStart(d.ctx) { // answers the client has not read yet hold too much
 		return nil
 	}
 	return h()
@@ -190,7 +214,7 @@ func idKey(id any) string {
 
 // batch handles a JSON-RPC batch: answered as a batch for a session that
 // negotiated 2025-03-26, refused plainly for any other version.
-func (d *dispatcher) batch(line []byte) {
+func (d *dispatcher) batch(line []byte, cost int) {
 	if v := d.sess.ProtocolVersion(); v != batchProtocol {
 		if v == "" {
 			v = "none yet"
@@ -209,13 +233,7 @@ func (d *dispatcher) batch(line []byte) {
 		d.send(errorLine(nil, mcp.INVALID_REQUEST, "invalid request: an empty batch; send at least one message"))
 		return
 	}
-	size := len(line)
-	if !d.sess.queue.take(size) {
-		d.send(errorLine(nil, codeRefused, queueFull))
-		return
-	}
-	d.wg.Go(func() {
-		defer d.sess.queue.done(size)
+	d.start(cost, func() {
 		if resp := d.run(func() []byte { return d.batchItems(items) }); resp != nil {
 			d.send(resp)
 		}

@@ -17,8 +17,10 @@ import (
 // registry/handshake.go owns, and the refusals it answers with.
 
 // serveConn runs one connection: the handshake, then its MCP session. The
-// connection holds a pending slot until it holds a place or is refused.
-func (l *Listener) serveConn(ctx context.Context, c net.Conn) {
+// connection holds a pending slot until it holds a place or is refused; a
+// silent one may be evicted from it (flood.go).
+func (l *Listener) serveConn(ctx context.Context, w *waiting) {
+	c := w.c
 	l.track(c, true)
 	defer l.track(c, false)
 	defer c.Close()
@@ -26,11 +28,12 @@ func (l *Listener) serveConn(ctx context.Context, c net.Conn) {
 	release := func() {
 		if !released {
 			released = true
+			l.unwait(w)
 			<-l.pending
 		}
 	}
 	defer release()
-	r := bufio.NewReaderSize(c, registry.MaxHandshakeLine) // small until the token is right
+	r := bufio.NewReaderSize(spokeReader{w}, registry.MaxHandshakeLine) // small until the token is right
 	probe, id, msg := l.handshake(c, r)
 	if msg != "" {
 		refuse(c, errorLine(id, codeRefused, msg))

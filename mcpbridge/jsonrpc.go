@@ -135,3 +135,19 @@ func requestID(line []byte) any {
 	}
 	return m.ID
 }
+
+// safeID is the id of a line that may be too big to decode whole: a string
+// or number id, else nil. Its other members are scanned, never decoded.
+func safeID(line []byte) any {
+	var m struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(line, &m) != nil || len(m.ID) == 0 || len(m.ID) > 256 || m.ID[0] == '[' || m.ID[0] == '{' {
+		return nil
+	}
+	var id any
+	if json.Unmarshal(m.ID, &id) != nil {
+		return nil
+	}
+	return id
+}

@@ -94,8 +94,11 @@ type Listener struct {
 	acceptRetries atomic.Int64
 	// refusedPending counts connections refused because maxPending were in flight.
 	refusedPending atomic.Int64
+	// evicted counts silent connections closed to give their slot to a new one.
+	evicted atomic.Int64
 
 	mu       sync.Mutex
+	waiting  []*waiting // connections holding a handshake slot, oldest first
 	sessions map[string]*session
 	conns    map[net.Conn]struct{}
 	nextID   int
@@ -167,10 +170,10 @@ func (l *Listener) Serve(ctx context.Context) error {
 			continue
 		}
 		delay = 0
-		select {
-		case l.pending <- struct{}{}:
-			l.wg.Go(func() { l.serveConn(ctx, c) })
-		default:
+		if l.takeSlot() {
+			w := l.wait(c)
+			l.wg.Go(func() { l.serveConn(ctx, w) })
+		} else {
 			l.refusedPending.Add(1)
 			refuseNow(c, errorLine(nil, registry.CodeBusy, fmt.Sprintf(
 				"refused: %d connections are already waiting to give their token to this window; try again in a few seconds", maxPending)))

@@ -93,16 +93,20 @@ func (l *Listener) session(t testing.TB, id string) *session {
 }
 
 // TestListenerCapsUnauthenticatedConnections holds maxPending connections
-// that never speak: the next is refused at once with a line that says why
-// (it used to wait for its handshake bound, and a flood of them exhausted
-// the window's descriptors), and once the flood ends a client with the
-// token is served.
+// that start a first line and never end it (silent ones give way to a new
+// connection, see TestPacedFloodDoesNotBlockAttaches): the next is refused
+// at once with a line that says why (it used to wait for its handshake
+// bound, and a flood of them exhausted the window's descriptors), and once
+// the flood ends a client with the token is served.
 func TestListenerCapsUnauthenticatedConnections(t *testing.T) {
 	l := startListener(t)
 	flood := make([]net.Conn, 0, maxPending)
 	for range maxPending {
 		c, err := net.Dial("tcp", l.Addr())
 		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.WriteString(c, `{"trestle_tok`); err != nil {
 			t.Fatal(err)
 		}
 		flood = append(flood, c)
@@ -112,7 +116,17 @@ func TestListenerCapsUnauthenticatedConnections(t *testing.T) {
 			c.Close()
 		}
 	}()
-	waitFor(t, 10*time.Second, "the silent connections hold every pending slot", func() bool { return len(l.pending) == maxPending })
+	waitFor(t, 10*time.Second, "the unfinished first lines hold every pending slot", func() bool {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		spoke := 0
+		for _, w := range l.waiting {
+			if w.spoke.Load() {
+				spoke++
+			}
+		}
+		return spoke == maxPending
+	})
 	start := time.Now()
 	rc := dial(t, l.Addr())
 	rc.c.SetDeadline(time.Now().Add(defaultHandshakeTimeout - time.Second)) // before the handshake bound would answer
@@ -246,13 +260,12 @@ func (rd *reader) snapshot() []map[string]any {
 }
 
 // TestSessionBoundsQueuedRequests holds every running turn with blocking
-// calls, then sends 2,000 one-megabyte requests: each one past the queue's
-// bound is refused at once under its own id, the bytes held never pass
-// maxQueuedBytes (before, each line was copied and given a goroutine, and
-// RSS rose by 1.4 GB).
-// Closing the connection then frees every queued request once an answer
-// fails to reach it. Under the race
-// detector it sends 100.
+// calls, then pipelines one-megabyte requests: the session reads them
+// until it holds its byte bound and then stops reading (they were refused,
+// and before that each line was copied and given a goroutine: RSS rose by
+// 1.4 GB), holding never more than the bound and one line; once the turns
+// are let go every request is answered, none refused. Closing the
+// connection midway frees what the session held.
 func TestSessionBoundsQueuedRequests(t *testing.T) {
 	b := newBlocker()
 	l := startListenerWith(t, b, nil)
@@ -265,54 +278,62 @@ func TestSessionBoundsQueuedRequests(t *testing.T) {
 	for range inFlight {
 		<-b.started
 	}
-	n, size := 2000, 1<<20
+	n, size := 200, 1<<20
 	if raceEnabled {
-		n = 100 // still three times the byte bound
+		n = 60 // still well over the byte bound
 	}
 	rc.c.SetDeadline(time.Now().Add(3 * time.Minute))
 	pad := strings.Repeat("x", size)
-	w := bufio.NewWriterSize(rc.c, 1<<20)
 	start := time.Now()
-	for i := range n {
-		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"test_block","arguments":{"tag":"q%d","pad":"%s"}}}`+"\n", i, i, pad)
-	}
-	if err := w.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	sess := l.session(t, "conn-1")
-	queued := 0
-	waitFor(t, 60*time.Second, "every request is queued or refused", func() bool {
-		_, refused := sess.queue.stats()
-		sess.queue.mu.Lock()
-		queued = sess.queue.n - inFlight
-		sess.queue.mu.Unlock()
-		return refused+queued == n
-	})
-	peak, refused := sess.queue.stats()
-	t.Logf("%d MiB sent in %v: %d queued, %d refused, peak %d MiB held", n*size>>20, time.Since(start), queued, refused, peak>>20)
-	if peak > maxQueuedBytes || refused == 0 || queued == 0 {
-		t.Fatalf("peak %d bytes (bound %d), %d refused, %d queued", peak, maxQueuedBytes, refused, queued)
-	}
-	waitFor(t, 30*time.Second, "every refusal arrives", func() bool { return len(rd.snapshot()) >= refused })
-	ids := map[float64]bool{}
-	for _, m := range rd.snapshot() {
-		code, msg := errorOf(m)
-		id, ok := m["id"].(float64)
-		if !ok || code != codeRefused || !strings.Contains(msg, "waiting for an answer") {
-			t.Fatalf("not a refusal with the request's id: %v", m)
+	go func() {
+		w := bufio.NewWriterSize(rc.c, 1<<20)
+		for i := range n {
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"test_block","arguments":{"tag":"q%d","pad":"%s"}}}`+"\n", i, i, pad)
 		}
-		ids[id] = true
+		w.Flush()
+	}()
+	sess := l.session(t, "conn-1")
+	waitFor(t, 60*time.Second, "the session stops reading at its byte bound", sess.budget.pausedNow)
+	calls, held := sess.budget.now()
+	bound := maxHeldBytes + lineCost(MaxLineBytes, maxLineValues)
+	t.Logf("%d MiB pipelined: after %v the session holds %d requests, %d MiB, and reads no more", n*size>>20, time.Since(start), calls-inFlight, held>>20)
+	if calls-inFlight >= n || held > bound {
+		t.Fatalf("holding %d requests and %d bytes (bound %d)", calls, held, bound)
 	}
-	if len(ids) != refused {
-		t.Fatalf("%d refusals under distinct ids, want %d", len(ids), refused)
+	if got := rd.snapshot(); len(got) != 0 {
+		t.Fatalf("answered while every turn was held: %v", got[0])
 	}
-	rc.c.Close()
-	close(b.release) // the holders answer into a closed connection, and the write failure ends the session
-	waitFor(t, 60*time.Second, "closing frees the session and its queue", func() bool {
-		clients, connecting := l.places()
-		sess.queue.mu.Lock()
-		defer sess.queue.mu.Unlock()
-		return len(clients)+connecting == 0 && sess.queue.n == 0 && sess.queue.bytes == 0
+	close(b.release)
+	waitFor(t, 2*time.Minute, "every request is answered", func() bool { return len(rd.snapshot()) >= n+inFlight })
+	for _, m := range rd.snapshot() {
+		if _, msg := errorOf(m); msg != "" || m["result"] == nil {
+			t.Fatalf("not an answer: %.300v", m)
+		}
+	}
+	if _, peak := sess.budget.peaks(); peak > bound {
+		t.Fatalf("peak %d bytes held, over %d", peak, bound)
+	}
+
+	// A second flood, cut off midway: closing frees everything it held.
+	b2 := newBlocker()
+	l2 := startListenerWith(t, b2, nil)
+	rc2 := dialAuth(t, l2)
+	rc2.initialize("cut-off")
+	go func() {
+		for i := range n {
+			if _, err := fmt.Fprintf(rc2.c, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"test_block","arguments":{"tag":"q%d","pad":"%s"}}}`+"\n", i, i, pad); err != nil {
+				return
+			}
+		}
+	}()
+	sess2 := l2.session(t, "conn-1")
+	waitFor(t, 60*time.Second, "the second session stops reading", sess2.budget.pausedNow)
+	rc2.c.Close()
+	close(b2.release) // the holders answer into a closed connection, and the write failure ends the session
+	waitFor(t, 60*time.Second, "closing frees the session and what it held", func() bool {
+		clients, connecting := l2.places()
+		calls, _ := sess2.budget.now()
+		return len(clients)+connecting == 0 && calls == 0
 	})
 }
 
@@ -358,10 +379,8 @@ func TestCancelledRequestGetsNoResponse(t *testing.T) {
 	}
 	rc.sendf(`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"test_block","arguments":{"tag":"queued"}}}`)
 	waitFor(t, 10*time.Second, "id 9 is queued", func() bool {
-		s := l.session(t, "conn-1")
-		s.queue.mu.Lock()
-		defer s.queue.mu.Unlock()
-		return s.queue.n == inFlight+1
+		calls, _ := l.session(t, "conn-1").budget.now()
+		return calls == inFlight+1
 	})
 	// 9 first: cancelling 5 frees the turn 9 waits for.
 	rc.sendf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}}`)

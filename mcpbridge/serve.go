@@ -18,12 +18,14 @@ const (
 	// MaxLineBytes is the longest JSON-RPC line a session accepts. A longer
 	// one gets an error and the session goes on with the next line.
 	MaxLineBytes = 16 << 20
-	// outQueue is how many finished responses may wait for the writer.
-	outQueue = 64
 	// inFlight is how many requests of one session run at once; more wait
 	// their turn, so a client that floods the window cannot take every core
-	// from the others (the read loop goes on, so cancellations still arrive).
+	// from the others. What a session may hold is bounded in budget.go.
 	inFlight = 4
+	// keptLineBuffer is the largest line buffer a session keeps between
+	// lines: after a bigger line the buffer is dropped, not held for the
+	// session's life.
+	keptLineBuffer = 64 << 10
 )
 
 // defaultWriteTimeout bounds one write to a client: a client that stops
@@ -39,9 +41,12 @@ type stream struct {
 }
 
 // serveSession runs one MCP session over st until the client closes its
-// side (after answering everything it asked), the writer fails or ctx ends.
-// Each request is handled on its own goroutine; one writer owns st.w and
-// writes the session's notifications and responses in order.
+// side (after answering everything it asked), the writer fails or ctx ends
+// (then it returns without waiting for a read that st.close cannot end,
+// as stdin's cannot). Each request is handled on its own goroutine; one
+// writer owns st.w and writes the session's notifications and responses
+// in order. While the session holds all its budget allows, it reads no
+// more lines: the client waits, and nothing it sent is refused.
 func serveSession(ctx context.Context, srv *server.MCPServer, sess *session, st stream, logger *log.Logger) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -49,11 +54,13 @@ func serveSession(ctx context.Context, srv *server.MCPServer, sess *session, st 
 		return fmt.Errorf("register MCP session %s: %w", sess.id, err)
 	}
 	defer srv.UnregisterSession(context.Background(), sess.id)
+	defer giveBack(&sess.budget)
 
-	out := make(chan []byte, outQueue)
+	out := make(chan []byte, maxCalls)
+	finish := make(chan struct{}) // no more answers will be sent
 	writerDone := make(chan error, 1)
 	go func() {
-		err := writeLoop(st.w, st.writeTimeout, out, sess.notifications)
+		err := writeLoop(st.w, st.writeTimeout, out, finish, sess.notifications, sess.budget.written)
 		if err != nil {
 			cancel()
 			if st.close != nil {
@@ -66,16 +73,29 @@ func serveSession(ctx context.Context, srv *server.MCPServer, sess *session, st 
 		if b == nil {
 			return
 		}
+		sess.budget.queued(len(b))
 		select {
 		case out <- b:
 		case <-ctx.Done():
+			sess.budget.written(len(b))
 		}
 	}
 	d := &dispatcher{srv: srv, sess: sess, ctx: srv.WithContext(ctx, sess), send: send, logger: logger,
 		turns: make(chan struct{}, inFlight), flights: map[string]*flight{}}
-	readErr := readLines(st.r, d.line, d.tooLong)
-	d.wg.Wait() // answer what the client already asked before closing
-	close(out)
+	readDone := make(chan error, 1)
+	go func() {
+		readDone <- readLines(st.r, func() bool { return sess.budget.waitToRead(ctx) }, d.line, d.tooLong)
+	}()
+	var readErr error
+	select {
+	case readErr = <-readDone:
+	case <-ctx.Done():
+		if st.close != nil {
+			st.close()
+		}
+	}
+	d.close() // answer what the client already asked before closing
+	close(finish)
 	writeErr := <-writerDone
 	if writeErr != nil {
 		return fmt.Errorf("write to MCP client %s: %w", sess.id, writeErr)
@@ -87,12 +107,16 @@ func serveSession(ctx context.Context, srv *server.MCPServer, sess *session, st 
 }
 
 // readLines calls onLine for each line of r (without its newline) and
-// onTooLong for each line over MaxLineBytes, whose bytes are skipped. It
+// onTooLong for each line over MaxLineBytes, whose bytes are skipped.
+// Before each line it calls ready, and stops when that returns false. It
 // returns nil at EOF.
-func readLines(r *bufio.Reader, onLine func([]byte), onTooLong func(n int)) error {
+func readLines(r *bufio.Reader, ready func() bool, onLine func([]byte), onTooLong func(n int)) error {
 	var line []byte
 	skipped := 0
 	for {
+		if len(line) == 0 && skipped == 0 && !ready() {
+			return nil
+		}
 		chunk, err := r.ReadSlice('\n')
 		switch {
 		case skipped > 0:
@@ -112,6 +136,9 @@ func readLines(r *bufio.Reader, onLine func([]byte), onTooLong func(n int)) erro
 		} else if len(line) > 0 {
 			onLine(bytes.TrimRight(line, "\r\n"))
 		}
+		if cap(line) > keptLineBuffer {
+			line = nil
+		}
 		line = line[:0]
 		if err == io.EOF {
 			return nil
@@ -123,8 +150,10 @@ func readLines(r *bufio.Reader, onLine func([]byte), onTooLong func(n int)) erro
 }
 
 // writeLoop owns w. Before each response it writes the notifications
-// already queued, so a handler's progress always precedes its result.
-func writeLoop(w io.Writer, timeout time.Duration, out <-chan []byte, notes <-chan mcp.JSONRPCNotification) error {
+// already queued, so a handler's progress always precedes its result. It
+// calls written with each response's size once it is written, and returns
+// once finish is closed and every response sent before it is written.
+func writeLoop(w io.Writer, timeout time.Duration, out <-chan []byte, finish <-chan struct{}, notes <-chan mcp.JSONRPCNotification, written func(int)) error {
 	bw := bufio.NewWriter(w)
 	write := func(b []byte) error {
 		if d, ok := w.(interface{ SetWriteDeadline(time.Time) error }); ok {
@@ -146,21 +175,33 @@ func writeLoop(w io.Writer, timeout time.Duration, out <-chan []byte, notes <-ch
 			}
 		}
 	}
+	answer := func(b []byte) error {
+		defer written(len(b))
+		if err := drain(); err != nil {
+			return err
+		}
+		return write(b)
+	}
 	for {
 		select {
 		case n := <-notes:
 			if err := write(marshalLine(n)); err != nil {
 				return err
 			}
-		case b, ok := <-out:
-			if err := drain(); err != nil {
+		case b := <-out:
+			if err := answer(b); err != nil {
 				return err
 			}
-			if !ok {
-				return nil
-			}
-			if err := write(b); err != nil {
-				return err
+		case <-finish:
+			for {
+				select {
+				case b := <-out:
+					if err := answer(b); err != nil {
+						return err
+					}
+				default:
+					return drain()
+				}
 			}
 		}
 	}

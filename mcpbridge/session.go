@@ -24,8 +24,8 @@ type session struct {
 	initialized   atomic.Bool
 	onInit        func() // called once the client has said who it is; may be nil
 
-	// queue bounds the requests this session has waiting or running.
-	queue requestQueue
+	// budget bounds what the session's requests and answers hold.
+	budget budget
 
 	mu       sync.Mutex
 	info     mcp.Implementation
@@ -47,6 +47,7 @@ func newSession(id string, onInit func()) *session {
 		notifications: make(chan mcp.JSONRPCNotification, notificationBuffer),
 		onInit:        onInit,
 		level:         mcp.LoggingLevelError,
+		budget:        budget{changed: make(chan struct{})},
 	}
 }
 
@@ -119,53 +120,4 @@ func (s *session) client() workbench.Client {
 		name = "(not initialized)"
 	}
 	return workbench.Client{Session: s.id, Name: name, Version: info.Version}
-}
-
-const (
-	// maxQueued is how many requests of one session may wait or run at
-	// once; the next is refused with an error carrying its id.
-	maxQueued = 64
-	// maxQueuedBytes bounds the bytes of one session's waiting and running
-	// requests, so 2,000 one-megabyte lines cost at most this much.
-	maxQueuedBytes = 32 << 20
-)
-
-// requestQueue counts a session's requests from the line read to the
-// answer sent. A request takes its place before any goroutine or copy of
-// it exists. Safe for concurrent use.
-type requestQueue struct {
-	mu        sync.Mutex
-	n, bytes  int
-	peakBytes int // the most bytes ever held (tests read it)
-	refused   int // requests refused because the queue was full
-}
-
-// take makes room for a request of size bytes, or reports that there is
-// none.
-func (q *requestQueue) take(size int) bool {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if q.n >= maxQueued || q.bytes+size > maxQueuedBytes {
-		q.refused++
-		return false
-	}
-	q.n++
-	q.bytes += size
-	q.peakBytes = max(q.peakBytes, q.bytes)
-	return true
-}
-
-// done gives back the room of a request taken with take.
-func (q *requestQueue) done(size int) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	q.n--
-	q.bytes -= size
-}
-
-// stats returns the peak bytes held and the requests refused.
-func (q *requestQueue) stats() (peakBytes, refused int) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return q.peakBytes, q.refused
 }

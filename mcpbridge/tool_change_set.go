@@ -2,6 +2,7 @@ package mcpbridge
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -21,7 +22,7 @@ const (
 
 type changeSetParams struct {
 	ID          string `json:"id" jsonschema:"the change set id from trestle_change_set_propose, e.g. cs-3"`
-	WaitSeconds int    `json:"wait_seconds,omitempty" jsonschema:"wait up to this long for the person's decision (0: answer at once, at most 600)"`
+	WaitSeconds int    `json:"wait_seconds,omitempty" jsonschema:"wait up to this long for the person's decision (0: answer at once, at most 600), e.g. 25"`
 }
 
 func (s *Server) changeSetTool() server.ServerTool {
@@ -30,7 +31,8 @@ func (s *Server) changeSetTool() server.ServerTool {
 			"conflict, reverted), each file's and each hunk's outcome (the person may accept some hunks and reject "+
 			"others, with a reason), whether the person edited your proposed text before applying (with the diff "+
 			"from your text to theirs), and its history (every apply, reject, revert and undo). With wait_seconds it "+
-			`waits for the decision. e.g. {"id":"cs-3","wait_seconds":120}`),
+			`waits for the decision (keep it under your client's request timeout, often 60 s; ask again to wait more). `+
+			`e.g. {"id":"cs-3","wait_seconds":25}`),
 		mcp.WithInputSchema[changeSetParams](),
 		results[changeSetResult](),
 		hints("Look at a change set", true, false, true),
@@ -68,5 +70,10 @@ func (s *Server) changeSet(ctx context.Context, p changeSetParams) *mcp.CallTool
 	if err != nil {
 		return failErr(err)
 	}
-	return done(detailChangeSet(full), "%s", describeDetail(full))
+	res := done(detailChangeSet(full), "%s", describeDetail(full))
+	if p.WaitSeconds > 0 && full.Undecided() {
+		res = withNote(res, fmt.Sprintf("%s is still waiting for the person after %ds; ask again to wait more: trestle_change_set {\"id\":%q,\"wait_seconds\":25}",
+			p.ID, p.WaitSeconds, p.ID))
+	}
+	return res
 }

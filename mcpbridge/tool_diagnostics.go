@@ -101,7 +101,7 @@ func (s *Server) vet(ctx context.Context, filter string) (*task.Run, *mcp.CallTo
 		return nil, failErr(err)
 	}
 	s.announceRun(ctx, run)
-	awaitRun(ctx, run, vetWait, 0, newProgress(ctx), true)
+	awaitRun(ctx, run, vetWait, 0, newProgress(ctx))
 	return run, nil
 }
 

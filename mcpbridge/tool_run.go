@@ -16,7 +16,11 @@ import (
 
 // Bounds of trestle_run and trestle_run_status.
 const (
-	defaultRunWait = 60 // seconds a call waits for its run by default
+	// defaultRunWait is how long a call waits for its run by default, in
+	// seconds: well under the 60 s after which MCP clients (the TypeScript
+	// SDK, Inspector) give up on a request, so the run_id always reaches
+	// the agent.
+	defaultRunWait = 25
 	maxRunWait     = 600
 	defaultTail    = 200 // output lines a result carries by default
 	maxTail        = task.MaxLines
@@ -29,7 +33,7 @@ type runParams struct {
 	Task        string   `json:"task" jsonschema:"task name: build, test, vet, or one from .trestle.json (see trestle_tasks)"`
 	Args        []string `json:"args,omitempty" jsonschema:"extra arguments for the task's command; for go build, test and vet, package patterns here replace the task's own (./...), e.g. [\"-run\",\"TestFoo\",\"./pkg/...\"] runs go test -run TestFoo ./pkg/..."`
 	Selection   string   `json:"selection,omitempty" jsonschema:"selection whose build tags and environment to use (default: default)"`
-	WaitSeconds *int     `json:"wait_seconds,omitempty" jsonschema:"how long to wait for the run to end (default 60, at most 600; 0 returns at once); it goes on after the call returns"`
+	WaitSeconds *int     `json:"wait_seconds,omitempty" jsonschema:"how long to wait for the run to end (default 25, at most 600; 0 returns at once); it goes on after the call returns, and after a cancelled call too"`
 	TailLines   int      `json:"tail_lines,omitempty" jsonschema:"output lines to return, from the end (default 200)"`
 }
 
@@ -108,7 +112,7 @@ func (s *Server) run(ctx context.Context, p runParams) *mcp.CallToolResult {
 		return failErr(err)
 	}
 	s.announceRun(ctx, run)
-	return withNote(withNote(awaitRun(ctx, run, wait, tail, prog, true), note), untrusted)
+	return withNote(withNote(awaitRun(ctx, run, wait, tail, prog), note), untrusted)
 }
 
 // activityLine shows a run's output line in the window, if there is one.
@@ -129,20 +133,17 @@ func (s *Server) announceRun(ctx context.Context, run *task.Run) {
 	go func() { <-run.Done(); a.RunEnded(run) }()
 }
 
-// awaitRun waits up to wait for run and describes it. When the caller
-// cancels (notifications/cancelled, or it went away) an owning call stops
-// the run; a status call just answers.
-func awaitRun(ctx context.Context, run *task.Run, wait time.Duration, tail int, prog *progress, own bool) *mcp.CallToolResult {
+// awaitRun waits up to wait for run and describes it. A caller that
+// cancels (notifications/cancelled, its client's timeout, or going away)
+// ends only the wait: the run goes on, to be followed with
+// trestle_run_status or stopped with trestle_stop.
+func awaitRun(ctx context.Context, run *task.Run, wait time.Duration, tail int, prog *progress) *mcp.CallToolResult {
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	select {
 	case <-run.Done():
 	case <-timer.C:
 	case <-ctx.Done():
-		if own {
-			run.Stop()
-			<-run.Done()
-		}
 	}
 	prog.flush()
 	return describeRun(run, tail)
@@ -186,7 +187,8 @@ func describeRun(run *task.Run, tail int) *mcp.CallToolResult {
 	head := fmt.Sprintf("%s %s: %s", run.ID, res.Command, res.RunState)
 	switch run.State() {
 	case task.StateRunning:
-		head += fmt.Sprintf(" for %s; ask trestle_run_status {\"run_id\":%q,\"wait_seconds\":60} for the rest", run.Duration().Round(time.Second), run.ID)
+		head += fmt.Sprintf(" (still running after %s; it goes on): follow it with trestle_run_status {\"run_id\":%q,\"wait_seconds\":%d}, or stop it with trestle_stop",
+			run.Duration().Round(time.Second), run.ID, defaultRunWait)
 	case task.StatePassed:
 		head += " (exit code 0)"
 	case task.StateStopped: // asked for: the answer is the run's, not a failed call

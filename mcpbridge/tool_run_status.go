@@ -9,14 +9,14 @@ import (
 
 type runStatusParams struct {
 	RunID       string `json:"run_id,omitempty" jsonschema:"the run_id trestle_run returned (default: the latest run)"`
-	WaitSeconds int    `json:"wait_seconds,omitempty" jsonschema:"wait up to this long for the run to end (0: answer at once, at most 600)"`
+	WaitSeconds int    `json:"wait_seconds,omitempty" jsonschema:"wait up to this long for the run to end (0: answer at once, at most 600; keep it under your client's request timeout, often 60)"`
 	TailLines   int    `json:"tail_lines,omitempty" jsonschema:"output lines to return, from the end (default 200)"`
 }
 
 func (s *Server) runStatusTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_run_status",
 		mcp.WithDescription("State, exit code, problems and output of a run, optionally waiting for it to end. "+
-			`e.g. {"run_id":"run-3","wait_seconds":60}`),
+			`e.g. {"run_id":"run-3","wait_seconds":25}`),
 		mcp.WithInputSchema[runStatusParams](),
 		results[runResult](),
 		hints("Check a run", true, false, true),
@@ -43,5 +43,5 @@ func (s *Server) runStatus(ctx context.Context, p runStatusParams) *mcp.CallTool
 	if wait == 0 {
 		return describeRun(run, tail)
 	}
-	return awaitRun(ctx, run, wait, tail, newProgress(ctx), false)
+	return awaitRun(ctx, run, wait, tail, newProgress(ctx))
 }

@@ -21,7 +21,7 @@ import (
 // AskBound is how long the permission dialog waits for the person before
 // the request counts as denied: long enough to read some code, short
 // enough that an agent is not left hanging.
-const AskBound = 60 * time.Second
+const AskBound = 25 * time.Second
 
 // maxAskBytes is the most a request may hold (code or command, with its
 // environment) for the dialog to offer Allow. The dialog shows all of what

@@ -25,7 +25,7 @@ import (
 // a few lines, one that sleeps (to be cancelled) and a quick one.
 const clientTasks = `{"tasks": {
   "slowecho": {"command": ["sh", "-c", "for i in 1 2 3 4 5; do echo line $i; sleep 0.2; done"]},
-  "sleepy":   {"command": ["sh", "-c", "echo sleeping; exec sleep 30"]},
+  "sleepy":   {"command": ["sh", "-c", "echo sleeping; exec sleep 100"]},
   "quick":    {"command": ["echo", "quick"]}
 }}
 `
@@ -95,14 +95,16 @@ func requireNode(tb testing.TB) string {
 // TestTypeScriptSDKClient runs test/clients/sdk-client.mjs (the official
 // MCP TypeScript SDK's Client over StdioClientTransport) against a window
 // and headless: tools/list, trestle_read, trestle_files, trestle_run with
-// progress before its result, and a run cancelled with an AbortSignal that
-// rejects promptly and really stops the run on the server.
+// progress before its result, a wait cancelled with an AbortSignal that
+// rejects promptly and leaves the run going, a 100 s run called with the
+// client's default 60 s timeout (answered "still running" with its run_id
+// at 25 s), and 100 pipelined calls, none refused.
 func TestTypeScriptSDKClient(t *testing.T) {
 	node := requireNode(t)
 	bin := trestleBin(t)
 	for _, m := range clientModes(t) {
 		t.Run(m.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+			ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 			defer cancel()
 			cmd := exec.CommandContext(ctx, node, "sdk-client.mjs", bin, m.name, m.project)
 			cmd.Dir = clientsDir(t)
@@ -120,12 +122,14 @@ func TestTypeScriptSDKClient(t *testing.T) {
 				Progress        int    `json:"progress"`
 				CancelMS        int    `json:"cancelMs"`
 				StoppedMS       int    `json:"stoppedMs"`
+				Pipelined       int    `json:"pipelined"`
+				LongRunMS       int    `json:"longRunMs"`
 			}
 			lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
 			if len(lines) != 1 || json.Unmarshal([]byte(lines[0]), &summary) != nil {
 				t.Fatalf("want one JSON summary line on stdout, got %q", stdout.String())
 			}
-			if summary.Mode != m.name || summary.Server != "trestle" || summary.Progress < 2 {
+			if summary.Mode != m.name || summary.Server != "trestle" || summary.Progress < 2 || summary.Pipelined != 100 {
 				t.Fatalf("summary: %s", lines[0])
 			}
 			t.Logf("TypeScript SDK summary: %s", lines[0])

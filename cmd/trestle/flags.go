@@ -157,6 +157,10 @@ func withDir(inv invocation, rest []string) (invocation, error) {
 	if rest[0] == "" {
 		return invocation{}, errors.New("DIR is empty; pass a folder or leave it out")
 	}
+	if inv.mode == modeAttach { // runAttach answers the client's first request with the problem
+		inv.dir = rest[0]
+		return inv, nil
+	}
 	info, err := os.Stat(rest[0])
 	if err != nil {
 		return invocation{}, fmt.Errorf("no such folder: %s", rest[0])

@@ -8,8 +8,10 @@
 // (TRESTLE_CONFIG_DIR, DISPLAY, ...). DIR must hold a .trestle.json with the
 // tasks "slowecho" (prints a few lines slowly) and "sleepy" (prints a line,
 // then sleeps). It lists the tools, calls trestle_read and trestle_files,
-// runs slowecho with progress, cancels sleepy with an AbortSignal, and prints
-// one JSON summary line on stdout. Any failure: a message on stderr, exit 1.
+// runs slowecho with progress, cancels a wait on sleepy with an AbortSignal
+// (the run goes on), runs sleepy with the default wait and client timeout
+// (it answers "still running" with the run_id) while 100 pipelined calls
+// are all answered, and prints one JSON summary line on stdout. Any failure: a message on stderr, exit 1.
 // Run by cmd/trestle/clients_test.go (TestTypeScriptSDKClient).
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -149,18 +151,61 @@ async function main() {
   check(rejected, "the aborted call resolved instead of rejecting");
   summary.cancelMs = Date.now() - abortedAt;
 
-  // notifications/cancelled must have stopped the run on the server: a new
-  // run is not refused as busy behind it.
-  step = "a run after the cancellation";
+  // notifications/cancelled ends only the wait: the run goes on on the
+  // server (it used to be stopped, and with it a run whose run_id the agent
+  // never got), and trestle_stop ends it.
+  step = "the run after the cancellation";
+  res = await client.callTool({ name: "trestle_run_status", arguments: {} });
+  check(res.structuredContent?.run_state === "running", `the cancelled call's run: ${text(res)} (a cancelled wait stopped the run)`);
+  res = await client.callTool({ name: "trestle_stop", arguments: { what: "run" } });
+  check(!res.isError, `trestle_stop: ${text(res)}`);
   let after;
   for (let i = 0; i < 30; i++) {
     after = await client.callTool({ name: "trestle_run", arguments: { task: "quick", wait_seconds: 30 } });
     if (!(after.isError && text(after).startsWith("busy"))) break;
     await sleep(100);
   }
-  check(!after.isError, `a run after the cancelled one: ${text(after)} (the cancelled run was not stopped)`);
+  check(!after.isError, `a run after trestle_stop: ${text(after)} (the stopped run still holds the project)`);
   summary.stoppedMs = Date.now() - abortedAt;
-  check(summary.stoppedMs < 5000, `the cancelled run took ${summary.stoppedMs}ms to stop`);
+
+  // A run longer than the client's default request timeout (60 s), called
+  // with every default: the call answers "still running" with the run_id
+  // first. Meanwhile 100 pipelined calls that each wait a second are all
+  // answered (a session used to refuse the 65th and later).
+  step = "a long run with the default client timeout, and 100 pipelined calls";
+  const longAt = Date.now();
+  let longStarted = false;
+  const longRun = client
+    .callTool({ name: "trestle_run", arguments: { task: "sleepy" } }, undefined, {
+      onprogress: () => {
+        longStarted = true;
+      },
+    })
+    .then((r) => {
+      summary.longRunMs = Date.now() - longAt; // when the run_id reached the client
+      return r;
+    });
+  for (let i = 0; i < 100 && !longStarted; i++) await sleep(100);
+  check(longStarted, `the sleepy run sent no progress within 10s (server stderr: ${serverStderr})`);
+  const pipelined = await Promise.all(
+    Array.from({ length: 100 }, () =>
+      client.callTool({ name: "trestle_run_status", arguments: { wait_seconds: 1 } }).then(
+        (r) => r,
+        (e) => ({ rejected: String(e?.message ?? e) }),
+      ),
+    ),
+  );
+  const bad = pipelined.filter((r) => r.rejected || r.isError || !r.structuredContent?.run_id);
+  check(bad.length === 0, `${bad.length} of 100 pipelined calls failed, e.g. ${JSON.stringify(bad[0])}`);
+  summary.pipelined = pipelined.length;
+  res = await longRun;
+  const runID = res.structuredContent?.run_id;
+  check(!res.isError && res.structuredContent?.run_state === "running" && runID, `trestle_run sleepy with the default wait: ${text(res)}`);
+  check(/still running/.test(text(res)) && text(res).includes(runID), `the answer does not say it is still running, with its id: ${text(res)}`);
+  res = await client.callTool({ name: "trestle_run_status", arguments: { run_id: runID } });
+  check(res.structuredContent?.run_state === "running", `${runID} after its call returned: ${text(res)}`);
+  res = await client.callTool({ name: "trestle_stop", arguments: { what: "run" } });
+  check(!res.isError, `trestle_stop: ${text(res)}`);
 
   step = "close";
   await client.close();
