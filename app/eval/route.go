@@ -3,6 +3,8 @@ package eval
 import (
 	"context"
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -49,17 +51,79 @@ func (m *Manager) existingCompiled(name string) *compiled.Session {
 	return m.compiled.sessions[name]
 }
 
-// wantsCompiled applies the routing rule's syntactic part (see
-// compiled.Session.Wants) before the interpreter is tried.
-func (m *Manager) wantsCompiled(name, code string) (bool, string) {
-	return m.compiledSession(name).Wants(code, m.opts.Module)
+// wantsCompiled applies the routing rule's syntactic part before the
+// interpreter is tried: what it cannot run (compiled.Session.Wants), and
+// what it would run wrong (compiled.Session.Misread).
+//
+// The execution model: a value is what `go run` gives, or the answer says
+// why not. The interpreter is only a fast path, taken where it is known to
+// be right: on values of native types (the standard library, the
+// dependencies and the project packages the worker links) and on project
+// code that declares no types of its own. yaegi represents interpreted
+// types as anonymous reflect types, so a project struct's value crossing
+// into fmt, encoding/json, errors or reflect has lost its name, its
+// unexported fields and its methods: json.Marshal adds "Xnote", errors.As
+// panics, errors.Is is false where Go says true. Those inputs, and those
+// with a select case that assigns, generics, iter.Seq or range over an
+// integer, run compiled (the note says why): a real `go build` of the same
+// code, so the value is Go's; the price is that compiled inputs keep only
+// their declarations, not `x :=` state.
+func (m *Manager) wantsCompiled(s *slot, code string) (bool, string) {
+	c := m.compiledSession(s.name)
+	if ok, why := c.Wants(code, m.opts.Module); ok {
+		return ok, why
+	}
+	return c.Misread(code, m.opts.Module, m.linkedProject(s))
 }
+
+// linkedProject reports which packages the selection's worker links
+// natively: the running worker's, or, before one starts, the native build
+// that will start (none when there is none: the fallback interprets every
+// project package).
+func (m *Manager) linkedProject(s *slot) func(string) bool {
+	s.mu.Lock()
+	p := s.proc
+	s.mu.Unlock()
+	var native []string
+	switch {
+	case p != nil && p.bin != "":
+		native = p.native
+	case p == nil && m.opts.Native:
+		ns := m.native(s.name)
+		ns.mu.Lock()
+		if ns.ready != "" && ns.plan != nil {
+			native = ns.plan.Native()
+		}
+		ns.mu.Unlock()
+	}
+	return func(path string) bool { return slices.Contains(native, path) }
+}
+
+// interpreterLog is a line the interpreter logs before it panics ("nil
+// type" while it imports a package using range over an integer): it goes
+// to the captured output, but nothing of the input ran.
+var interpreterLog = regexp.MustCompile(`^\d{4}/\d\d/\d\d \d\d:\d\d:\d\d .*$`)
 
 // fallBackCompiled is the rule's second part: an interpreter compile error
 // saying it lacks a feature (compiled.Unsupported), with nothing printed
-// yet, sends the input to the compiled evaluator.
+// yet (or only the interpreter's own log line before an import failed),
+// sends the input to the compiled evaluator.
 func fallBackCompiled(res Result) bool {
-	return res.Err != "" && res.Output == "" && compiled.Unsupported(res.Err)
+	if res.Err == "" || !compiled.Unsupported(res.Err) {
+		return false
+	}
+	if res.Output == "" {
+		return true
+	}
+	if !importError.MatchString(res.Err) {
+		return false
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(res.Output, "\n"), "\n") {
+		if !interpreterLog.MatchString(line) {
+			return false
+		}
+	}
+	return true
 }
 
 // noteInterpreted lets later compiled inputs use what this interpreted

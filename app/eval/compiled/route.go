@@ -246,11 +246,12 @@ func Unsupported(errText string) bool {
 			return true
 		}
 	}
-	// "undefined selector: slices.Sorted": only on a standard package, not
-	// on a value of the person's that lacks a field
-	const undefSel = "undefined selector: "
+	// "undefined selector: slices.Sorted", or without the colon while it
+	// imports a package ("undefined selector iter.Seq"): only on a
+	// standard package, not on a value of the person's that lacks a field
+	const undefSel = "undefined selector"
 	if i := strings.Index(errText, undefSel); i >= 0 {
-		pkg, _, found := strings.Cut(errText[i+len(undefSel):], ".")
+		pkg, _, found := strings.Cut(strings.TrimLeft(errText[i+len(undefSel):], ": "), ".")
 		return found && (unsupportedPackages[pkg] || unsupportedFuncs[pkg] != nil)
 	}
 	const missing = `unable to find source related to: "`

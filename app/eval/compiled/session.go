@@ -66,6 +66,8 @@ type Session struct {
 	gen    int          // bumped by Reset, so that a run begun before it commits nothing
 	dir    string       // temporary folder: main.go, overlay.json, the binary
 	cancel context.CancelCauseFunc
+
+	facts factsCache // what the interpreter would get wrong in each project package (misread.go)
 }
 
 // errStopped is the cause of a Stop.

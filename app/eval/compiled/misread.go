@@ -1,0 +1,293 @@
+package compiled
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Code the interpreter runs but gets wrong. yaegi represents a type that
+// interpreted code declares as an anonymous reflect type: when a value of
+// it reaches compiled code (fmt, encoding/json, errors, reflect, sort, the
+// evaluator's own %+v of the result) its name is gone (%T says
+// "struct { ... }", a Celsius prints as a float64), its unexported fields
+// are exported with an X in front (json.Marshal adds "Xnote"), and its
+// methods are not there (errors.As panics, errors.Is misses an Is method,
+// a promoted String of an embedded struct is not called, %w wraps a
+// string). A select case that assigns (case v = <-ch) panics inside
+// reflect.Select; generic code, iter.Seq and range over an integer or a
+// func fail or panic. None of this is an error Go would give, and some of
+// it is a silent wrong value, so such code never reaches the interpreter:
+// an input runs compiled when it, or a project package it uses that the
+// worker interprets (and the project packages that one imports), declares
+// a type, a generic func, a select case that assigns, a range over an
+// integer or a func, or imports iter. A project package compiled into the
+// native worker is native Go and is trusted, except for its generic
+// declarations, which cannot be linked.
+//
+// A project package is read with go/parser and type-checked with go/types
+// on its own (its imports unresolved: what the check needs is the type of
+// a range's operand, which a parameter or a local gives), once per version
+// of its files.
+
+// pkgFacts is what the interpreter would get wrong in one project package.
+type pkgFacts struct {
+	stamp   string   // names, sizes and times of its files: a change means read again
+	misread string   // the first construct the interpreter gets wrong, or ""
+	generic string   // the first generic declaration, or "" (wrong even when linked natively)
+	imports []string // its imports
+}
+
+// factsCache holds the facts of the project's packages by folder.
+type factsCache struct {
+	mu    sync.Mutex
+	facts map[string]*pkgFacts
+}
+
+// Misread reports whether code must run compiled because the interpreter
+// would run it wrong (see above), and why, in words for a note. module is
+// the project's module path; native reports whether the worker links a
+// project package natively (nil: none is).
+func (s *Session) Misread(code, module string, native func(path string) bool) (bool, string) {
+	in, err := splitInput(code)
+	if err != nil {
+		return false, ""
+	}
+	if why := misreadInInput(inputNodes(in)); why != "" {
+		return true, why
+	}
+	s.mu.Lock()
+	set, known := s.set, s.known
+	s.mu.Unlock()
+	imports := map[string]string{}
+	for _, i := range append(append(append([]importDecl{}, known...), set.imports...), in.imports...) {
+		imports[i.local()] = i.path
+	}
+	var used []string // project packages the input imports or names
+	for _, i := range in.imports {
+		used = append(used, i.path)
+	}
+	for _, n := range inputNodes(in) {
+		quals, _ := namesIn(n)
+		for q := range quals {
+			if p := imports[q]; p != "" {
+				used = append(used, p)
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, path := range used {
+		if why := s.misreadPackage(path, module, native, seen); why != "" {
+			return true, why
+		}
+	}
+	return false, ""
+}
+
+// misreadInInput is the first construct of the input itself that the
+// interpreter gets wrong.
+func misreadInInput(nodes []ast.Node) string {
+	why := ""
+	for _, n := range nodes {
+		ast.Inspect(n, func(n ast.Node) bool {
+			if why == "" {
+				why = misreadNode(n, nil)
+			}
+			return why == ""
+		})
+	}
+	if why != "" {
+		return "it " + why + ", which the interpreter would get wrong"
+	}
+	return ""
+}
+
+// misreadNode says what n is when the interpreter gets it wrong ("declares
+// the type T"), or "". info, when set, gives the types of expressions.
+func misreadNode(n ast.Node, info *types.Info) string {
+	switch n := n.(type) {
+	case *ast.TypeSpec:
+		if _, ok := n.Type.(*ast.InterfaceType); (!ok || n.TypeParams != nil) && !n.Assign.IsValid() {
+			return "declares the type " + n.Name.Name
+		}
+	case *ast.FuncDecl:
+		if n.Type.TypeParams != nil {
+			return "declares the generic func " + n.Name.Name
+		}
+	case *ast.StructType: // an anonymous struct with an unexported or embedded field
+		for _, f := range n.Fields.List {
+			if len(f.Names) == 0 {
+				return "has a struct with an embedded field"
+			}
+			for _, name := range f.Names {
+				if !name.IsExported() {
+					return "has a struct with the unexported field " + name.Name
+				}
+			}
+		}
+	case *ast.CommClause:
+		if a, ok := n.Comm.(*ast.AssignStmt); ok && a.Tok == token.ASSIGN {
+			return "has a select case that assigns (case v = <-ch)"
+		}
+	case *ast.RangeStmt:
+		if info == nil {
+			return ""
+		}
+		if t := info.TypeOf(n.X); t != nil {
+			switch u := t.Underlying().(type) {
+			case *types.Basic:
+				if u.Info()&types.IsInteger != 0 {
+					return "ranges over an integer"
+				}
+			case *types.Signature:
+				return "ranges over a func"
+			}
+		}
+	case *ast.ImportSpec:
+		if n.Path.Value == `"iter"` {
+			return "imports iter"
+		}
+	}
+	return ""
+}
+
+// misreadPackage is why the interpreter would get the project package
+// path (or a project package it imports) wrong, or "" when it would not or
+// path is not the project's.
+func (s *Session) misreadPackage(path, module string, native func(string) bool, seen map[string]bool) string {
+	if module == "" || path != module && !strings.HasPrefix(path, module+"/") || seen[path] {
+		return ""
+	}
+	seen[path] = true
+	f := s.packageFacts(filepath.Join(s.opts.Root, filepath.FromSlash(strings.TrimPrefix(strings.TrimPrefix(path, module), "/"))))
+	if f == nil {
+		return ""
+	}
+	isNative := native != nil && native(path)
+	switch {
+	case f.generic != "":
+		return "it uses " + path + ", which " + f.generic + " (generic code the interpreter cannot run)"
+	case f.misread != "" && !isNative:
+		return "it uses " + path + ", which " + f.misread + " (the interpreter would get it wrong)"
+	}
+	for _, imp := range f.imports {
+		if why := s.misreadPackage(imp, module, native, seen); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// packageFacts reads the package in dir, or gives the facts read before
+// when its files did not change; nil when dir holds no Go package.
+func (s *Session) packageFacts(dir string) *pkgFacts {
+	stamp, files := folderStamp(dir)
+	if len(files) == 0 {
+		return nil
+	}
+	c := &s.facts
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if f := c.facts[dir]; f != nil && f.stamp == stamp {
+		return f
+	}
+	f := readFacts(files)
+	f.stamp = stamp
+	if c.facts == nil {
+		c.facts = map[string]*pkgFacts{}
+	}
+	c.facts[dir] = f
+	return f
+}
+
+// folderStamp lists the non-test Go files of dir with a stamp of their
+// names, sizes and modification times.
+func folderStamp(dir string) (string, []string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", nil
+	}
+	var stamp strings.Builder
+	var files []string
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		files = append(files, filepath.Join(dir, n))
+		fmt.Fprintf(&stamp, "%s %d %s\n", n, info.Size(), info.ModTime().Format(time.RFC3339Nano))
+	}
+	return stamp.String(), files
+}
+
+// readFacts parses and type-checks one package's files (every file, build
+// tags or not: a construct in a file another platform builds is counted,
+// which at worst runs an input compiled that the interpreter could run).
+func readFacts(files []string) *pkgFacts {
+	fset := token.NewFileSet()
+	var parsed []*ast.File
+	f := &pkgFacts{}
+	for _, name := range files {
+		file, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		parsed = append(parsed, file)
+		for _, imp := range file.Imports {
+			if p := strings.Trim(imp.Path.Value, `"`); !slices.Contains(f.imports, p) {
+				f.imports = append(f.imports, p)
+			}
+		}
+	}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}}
+	conf := types.Config{
+		Importer: importerFunc(func(string) (*types.Package, error) { return nil, errors.New("not resolved") }),
+		Error:    func(error) {}, // unresolved imports are expected; the rest is checked as far as it goes
+	}
+	conf.Check("", fset, parsed, info) //nolint:errcheck // errors are expected, see Error
+	for _, file := range parsed {
+		ast.Inspect(file, func(n ast.Node) bool {
+			if f.misread != "" && f.generic != "" {
+				return false
+			}
+			why := misreadNode(n, info)
+			if why == "" {
+				return true
+			}
+			at := fset.Position(n.Pos())
+			why = fmt.Sprintf("%s (%s:%d)", why, filepath.Base(at.Filename), at.Line)
+			if f.misread == "" {
+				f.misread = why
+			}
+			if f.generic == "" && (strings.HasPrefix(why, "declares the generic") || isGenericType(n)) {
+				f.generic = why
+			}
+			return true
+		})
+	}
+	return f
+}
+
+// isGenericType reports whether n declares a generic type.
+func isGenericType(n ast.Node) bool {
+	ts, ok := n.(*ast.TypeSpec)
+	return ok && ts.TypeParams != nil
+}
+
+// importerFunc is a types.Importer.
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
