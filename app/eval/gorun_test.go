@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -131,6 +132,17 @@ type Counter struct {
 
 // Add adds one.
 func (c *Counter) Add() int { c.Lock(); defer c.Unlock(); c.N++; return c.N }
+`,
+	// functions only: the interpreter's fast path stays right here
+	"calc/calc.go": `package calc
+
+import "strings"
+
+// Add adds.
+func Add(a, b int) int { return a + b }
+
+// Shout is s in capitals, with a bang.
+func Shout(s string) string { return strings.ToUpper(s) + "!" }
 `,
 	// generic funcs and types, iter.Seq, range over int
 	"coll/coll.go": `package coll
@@ -335,7 +347,16 @@ var agreeCases = []agreeCase{
 	{"range over a project iter.Seq", []string{agreeModule + "/coll"},
 		"totR := 0\nfor v := range coll.Count(5) { totR += v }", "totR"},
 	{"range over int in project code", []string{agreeModule + "/grid"}, "", "grid.Cells(4)"},
+	{"a type declared in the input", []string{"encoding/json"},
+		"type noted struct {\n\tName string\n\tnote string\n}\nbN, _ := json.Marshal(noted{\"a\", \"b\"})", "string(bN) + fmt.Sprintf(\" %T\", noted{})"},
+	{"plain project funcs", []string{agreeModule + "/calc"}, "", `calc.Shout("hi") + fmt.Sprint(calc.Add(2, 3))`},
+	{"the standard library only", []string{"strings"}, "", `strings.Repeat("ab", 2)`},
+	{"a wrapped standard error", []string{"io"}, "", `fmt.Errorf("read: %w", io.EOF)`},
 }
+
+// agreeInterpreted are the cases the interpreter must keep: nothing in
+// them is what it gets wrong, and its fast path is the point of having it.
+var agreeInterpreted = []string{"plain project funcs", "the standard library only", "a wrapped standard error"}
 
 // TestEvalAgreesWithGoRun: on a module whose packages use what the
 // interpreter gets wrong (unexported fields with JSON tags, errors.Is/As
@@ -367,6 +388,9 @@ func TestEvalAgreesWithGoRun(t *testing.T) {
 			got := goRunResult{Value: res.Value, Type: res.Type, Err: res.Err, Output: res.Output}
 			if got != want[i] {
 				t.Errorf("evaluator (%s %s): %+v\ngo run: %+v\nnotes %v", res.Mode, res.Worker, got, want[i], res.Notes)
+			}
+			if slices.Contains(agreeInterpreted, c.name) != (res.Mode == ModeInterpreted) {
+				t.Errorf("ran %s (notes %v)", res.Mode, res.Notes)
 			}
 		})
 	}

@@ -99,14 +99,16 @@ func (m *Manager) linkedProject(s *slot) func(string) bool {
 	return func(path string) bool { return slices.Contains(native, path) }
 }
 
-// interpreterLog is a line the interpreter logs before it panics ("nil
-// type" while it imports a package using range over an integer): it goes
-// to the captured output, but nothing of the input ran.
+// interpreterLog is a line the interpreter logs before it panics with
+// "nil type" (importing a package that ranges over an integer, or
+// compiling a range over a func variable): it goes to the captured output,
+// but nothing of the input ran (yaegi compiles an input whole before it
+// runs any of it).
 var interpreterLog = regexp.MustCompile(`^\d{4}/\d\d/\d\d \d\d:\d\d:\d\d .*$`)
 
 // fallBackCompiled is the rule's second part: an interpreter compile error
 // saying it lacks a feature (compiled.Unsupported), with nothing printed
-// yet (or only the interpreter's own log line before an import failed),
+// yet (or only the interpreter's own log line),
 // sends the input to the compiled evaluator.
 func fallBackCompiled(res Result) bool {
 	if res.Err == "" || !compiled.Unsupported(res.Err) {
@@ -114,9 +116,6 @@ func fallBackCompiled(res Result) bool {
 	}
 	if res.Output == "" {
 		return true
-	}
-	if !importError.MatchString(res.Err) {
-		return false
 	}
 	for _, line := range strings.Split(strings.TrimSuffix(res.Output, "\n"), "\n") {
 		if !interpreterLog.MatchString(line) {
