@@ -26,7 +26,12 @@ import (
 //  3. a range over a call of a project package's function whose result is
 //     iterator-shaped (read from the package's source with go/parser);
 //  4. a use of a name an earlier compiled input declared, or of a package
-//     only a compiled input imported.
+//     only a compiled input imported;
+//  5. what the interpreter would run but get wrong (Misread, misread.go):
+//     a type, generic func or select case that assigns in the input, or a
+//     project package the worker interprets that declares such things,
+//     ranges over an integer or a func, or imports iter. A silent wrong
+//     value is worse than a slower answer: these never reach yaegi.
 //
 // Anything else tries the interpreter first. Whether a range is over a func
 // cannot be known from syntax alone, so an interpreter compile error that
