@@ -402,7 +402,7 @@ type goRunResult struct{ Value, Type, Err, Output string }
 // writeAgreeModule writes the fixture into a new folder: go.mod requires
 // fsnotify, fuzzy and x/sys at trestle's versions (in the module cache),
 // and go.sum is trestle's.
-func writeAgreeModule(t *testing.T) string {
+func writeAgreeModule(t testing.TB) string {
 	t.Helper()
 	var req strings.Builder
 	for _, mod := range []string{"github.com/fsnotify/fsnotify", "github.com/sahilm/fuzzy", "golang.org/x/sys"} {
@@ -432,18 +432,7 @@ func writeAgreeModule(t *testing.T) string {
 // its value formatted as the evaluator formats one.
 func goRunCases(t *testing.T, cases []agreeCase) []goRunResult {
 	t.Helper()
-	root := writeAgreeModule(t)
-	files := map[string]string{"gorun/main.go": goRunMain(len(cases))}
-	for i, c := range cases {
-		var imports strings.Builder
-		for _, p := range append([]string{"fmt"}, c.imports...) {
-			fmt.Fprintf(&imports, "\t%q\n", p)
-		}
-		files[fmt.Sprintf("gorun/case%d.go", i)] = fmt.Sprintf(
-			"package main\n\nimport (\n%s)\n\nvar _ = fmt.Sprint\n\nfunc case%d() any {\n%s\nreturn %s\n}\n",
-			imports.String(), i, c.body, c.expr)
-	}
-	testfix.WriteFiles(t, root, files)
+	root := writeGoRun(t, cases)
 	cmd := exec.Command("go", "run", "./gorun")
 	cmd.Dir = root
 	out, err := cmd.Output()
@@ -459,6 +448,25 @@ func goRunCases(t *testing.T, cases []agreeCase) []goRunResult {
 		t.Fatalf("go run printed %q: %v", out, err)
 	}
 	return res
+}
+
+// writeGoRun writes the fixture with the generated main of cases in
+// ./gorun into a new folder.
+func writeGoRun(t testing.TB, cases []agreeCase) string {
+	t.Helper()
+	root := writeAgreeModule(t)
+	files := map[string]string{"gorun/main.go": goRunMain(len(cases))}
+	for i, c := range cases {
+		var imports strings.Builder
+		for _, p := range append([]string{"fmt"}, c.imports...) {
+			fmt.Fprintf(&imports, "\t%q\n", p)
+		}
+		files[fmt.Sprintf("gorun/case%d.go", i)] = fmt.Sprintf(
+			"package main\n\nimport (\n%s)\n\nvar _ = fmt.Sprint\n\nfunc case%d() any {\n%s\nreturn %s\n}\n",
+			imports.String(), i, c.body, c.expr)
+	}
+	testfix.WriteFiles(t, root, files)
+	return root
 }
 
 // goRunMain is the generated main: it runs case0..case(n-1) and prints

@@ -3,11 +3,15 @@ package eval
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/mod/modfile"
 
 	"trestle/app/eval/compiled"
 )
@@ -73,30 +77,70 @@ func (m *Manager) wantsCompiled(s *slot, code string) (bool, string) {
 	if ok, why := c.Wants(code, m.opts.Module); ok {
 		return ok, why
 	}
-	return c.Misread(code, m.opts.Module, m.linkedProject(s))
+	return c.Misread(code, m.opts.Module, m.linked(s))
 }
 
-// linkedProject reports which packages the selection's worker links
-// natively: the running worker's, or, before one starts, the native build
-// that will start (none when there is none: the fallback interprets every
-// project package).
-func (m *Manager) linkedProject(s *slot) func(string) bool {
+// linked says which packages the selection's worker links natively: the
+// running worker's, or, before one starts, those of the native build that
+// will start. The fallback interpreter (no native build yet, or none)
+// interprets every project package and the dependencies from source.
+func (m *Manager) linked(s *slot) compiled.Linked {
 	s.mu.Lock()
 	p := s.proc
 	s.mu.Unlock()
 	var native []string
+	fallback := true
 	switch {
 	case p != nil && p.bin != "":
-		native = p.native
+		native, fallback = p.native, false
 	case p == nil && m.opts.Native:
 		ns := m.native(s.name)
 		ns.mu.Lock()
 		if ns.ready != "" && ns.plan != nil {
-			native = ns.plan.Native()
+			native, fallback = ns.plan.Native(), false
 		}
 		ns.mu.Unlock()
 	}
-	return func(path string) bool { return slices.Contains(native, path) }
+	l := compiled.Linked{Native: func(path string) bool { return slices.Contains(native, path) }}
+	if fallback {
+		l.Dependency = m.dependencyDir
+	}
+	return l
+}
+
+// dependencyDir is the source folder of a dependency's package, from the
+// project's go.mod and the module cache; "" when it is not found.
+func (m *Manager) dependencyDir(path string) string {
+	data, err := os.ReadFile(filepath.Join(m.opts.Root, "go.mod"))
+	if err != nil {
+		return ""
+	}
+	mf, err := modfile.Parse("go.mod", data, nil)
+	if err != nil {
+		return ""
+	}
+	m.mu.Lock()
+	modCache := m.modCache
+	m.mu.Unlock()
+	if modCache == "" { // before the first worker start
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		modCache, err = goModCache(ctx)
+		cancel()
+		if err != nil {
+			return ""
+		}
+	}
+	mounts, _ := modMounts(mf, m.opts.Root, modCache)
+	best := mountPoint{}
+	for _, mp := range mounts {
+		if (path == mp.path || strings.HasPrefix(path, mp.path+"/")) && len(mp.path) > len(best.path) {
+			best = mp
+		}
+	}
+	if best.dir == "" {
+		return ""
+	}
+	return filepath.Join(best.dir, filepath.FromSlash(strings.TrimPrefix(strings.TrimPrefix(path, best.path), "/")))
 }
 
 // interpreterLog is a line the interpreter logs before it panics with

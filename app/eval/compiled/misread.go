@@ -53,11 +53,22 @@ type factsCache struct {
 	facts map[string]*pkgFacts
 }
 
+// Linked says which packages outside the standard library the worker
+// interprets from source, and where they are.
+type Linked struct {
+	// Native reports whether the worker links a project package natively
+	// (nil: none).
+	Native func(path string) bool
+	// Dependency is the source folder of a dependency's package when the
+	// worker interprets dependencies from source (the fallback while no
+	// native worker is built); nil when they are linked natively.
+	Dependency func(path string) string
+}
+
 // Misread reports whether code must run compiled because the interpreter
 // would run it wrong (see above), and why, in words for a note. module is
-// the project's module path; native reports whether the worker links a
-// project package natively (nil: none is).
-func (s *Session) Misread(code, module string, native func(path string) bool) (bool, string) {
+// the project's module path.
+func (s *Session) Misread(code, module string, linked Linked) (bool, string) {
 	in, err := splitInput(code)
 	if err != nil {
 		return false, ""
@@ -86,7 +97,7 @@ func (s *Session) Misread(code, module string, native func(path string) bool) (b
 	}
 	seen := map[string]bool{}
 	for _, path := range used {
-		if why := s.misreadPackage(path, module, native, seen); why != "" {
+		if why := s.misreadPackage(path, module, linked, seen); why != "" {
 			return true, why
 		}
 	}
@@ -160,31 +171,53 @@ func misreadNode(n ast.Node, info *types.Info) string {
 	return ""
 }
 
-// misreadPackage is why the interpreter would get the project package
-// path (or a project package it imports) wrong, or "" when it would not or
-// path is not the project's.
-func (s *Session) misreadPackage(path, module string, native func(string) bool, seen map[string]bool) string {
-	if module == "" || path != module && !strings.HasPrefix(path, module+"/") || seen[path] {
+// misreadPackage is why the interpreter would get the package path (or a
+// package it imports) wrong, or "" when it would not or does not
+// interpret it.
+func (s *Session) misreadPackage(path, module string, linked Linked, seen map[string]bool) string {
+	if seen[path] {
 		return ""
 	}
 	seen[path] = true
-	f := s.packageFacts(filepath.Join(s.opts.Root, filepath.FromSlash(strings.TrimPrefix(strings.TrimPrefix(path, module), "/"))))
+	var dir string
+	interpreted := true
+	switch {
+	case module != "" && (path == module || strings.HasPrefix(path, module+"/")):
+		dir = filepath.Join(s.opts.Root, filepath.FromSlash(strings.TrimPrefix(strings.TrimPrefix(path, module), "/")))
+		interpreted = linked.Native == nil || !linked.Native(path)
+	case linked.Dependency != nil && !standardPath(path):
+		dir = linked.Dependency(path)
+	}
+	if dir == "" {
+		return ""
+	}
+	f := s.packageFacts(dir)
 	if f == nil {
 		return ""
 	}
-	isNative := native != nil && native(path)
 	switch {
 	case f.generic != "":
 		return "it uses " + path + ", which " + f.generic + " (generic code the interpreter cannot run)"
-	case f.misread != "" && !isNative:
-		return "it uses " + path + ", which " + f.misread + " (the interpreter would get it wrong)"
+	case f.misread != "" && interpreted:
+		how := ""
+		if linked.Dependency != nil && !strings.HasPrefix(path, module) {
+			how = ", interpreted from source until the native evaluator is built"
+		}
+		return "it uses " + path + how + ", which " + f.misread + " (the interpreter would get it wrong)"
 	}
 	for _, imp := range f.imports {
-		if why := s.misreadPackage(imp, module, native, seen); why != "" {
+		if why := s.misreadPackage(imp, module, linked, seen); why != "" {
 			return why
 		}
 	}
 	return ""
+}
+
+// standardPath reports whether path looks like a standard package's (no
+// dot in its first element).
+func standardPath(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
 }
 
 // packageFacts reads the package in dir, or gives the facts read before
