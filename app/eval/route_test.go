@@ -100,6 +100,8 @@ func TestFallBackTakesTheInterpretersOtherErrorForms(t *testing.T) {
 		{"nil type ranging over a func variable", Result{Err: "panic: nil type", Output: "2026/12/01 16:41:15 nil type\n"}, true},
 		{"undefined selector without a colon", Result{Err: `import "example.com/agree/coll": 1:21: import "example.com/agree/coll" error: /tmp/x/gopath-1/src/example.com/agree/coll/coll.go:47:19: undefined selector iter.Seq`}, true},
 		{"undefined selector with a colon", Result{Err: "1:5: undefined selector: slices.Sorted"}, true},
+		{"a builtin newer than the interpreter", Result{Err: "2:1: undefined: clear"}, true},
+		{"a name of the person's", Result{Err: "1:1: undefined: clearAll"}, false},
 		{"a field the person's value lacks", Result{Err: "1:5: undefined selector: acct.Nmae"}, false},
 		{"the input printed first", Result{Err: "panic: nil type", Output: "hello\n2026/12/01 16:41:15 nil type\n"}, false},
 	}

@@ -29,8 +29,9 @@ import (
 // it is a silent wrong value, so such code never reaches the interpreter:
 // an input runs compiled when it, or a project package it uses that the
 // worker interprets (and the project packages that one imports), declares
-// a type, a generic func, a select case that assigns, a range over an
-// integer or a func, or imports iter. A project package compiled into the
+// a type, a generic func, a select case that assigns, a func literal or
+// address that captures a loop variable, a range over an integer or a
+// func, or imports iter. A project package compiled into the
 // native worker is native Go and is trusted, except for its generic
 // declarations, which cannot be linked.
 //
@@ -149,7 +150,16 @@ func misreadNode(n ast.Node, info *types.Info) string {
 		if a, ok := n.Comm.(*ast.AssignStmt); ok && a.Tok == token.ASSIGN {
 			return "has a select case that assigns (case v = <-ch)"
 		}
+	case *ast.ForStmt:
+		if a, ok := n.Init.(*ast.AssignStmt); ok && a.Tok == token.DEFINE {
+			return capturedLoopVar(a.Lhs, n.Body)
+		}
 	case *ast.RangeStmt:
+		if n.Tok == token.DEFINE {
+			if why := capturedLoopVar([]ast.Expr{n.Key, n.Value}, n.Body); why != "" {
+				return why
+			}
+		}
 		if info == nil {
 			return ""
 		}
@@ -169,6 +179,67 @@ func misreadNode(n ast.Node, info *types.Info) string {
 		}
 	}
 	return ""
+}
+
+// capturedLoopVar says which loop variable (vars) body captures in a func
+// literal or takes the address of: since Go 1.22 each iteration has its
+// own, where yaegi shares one across the loop (funcs made in a loop all
+// see its last value). It goes by name, so a shadowing name counts too.
+func capturedLoopVar(vars []ast.Expr, body *ast.BlockStmt) string {
+	names := map[string]bool{}
+	for _, v := range vars {
+		if id, ok := v.(*ast.Ident); ok && id.Name != "_" {
+			names[id.Name] = true
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	why := ""
+	var inFunc func(n ast.Node, depth int)
+	inFunc = func(n ast.Node, depth int) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			if why != "" {
+				return false
+			}
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				if depth == 0 {
+					inFunc(n.Body, 1)
+					return false
+				}
+			case *ast.UnaryExpr:
+				if n.Op == token.AND && names[baseIdent(n.X)] {
+					why = "takes the address of the loop variable " + baseIdent(n.X) + " (one per iteration since Go 1.22)"
+				}
+			case *ast.Ident:
+				if depth > 0 && names[n.Name] {
+					why = "captures the loop variable " + n.Name + " in a func literal (one per iteration since Go 1.22)"
+				}
+			}
+			return why == ""
+		})
+	}
+	inFunc(body, 0)
+	return why
+}
+
+// baseIdent is the variable at the root of x.f[i].g, or "".
+func baseIdent(e ast.Expr) string {
+	for {
+		switch x := e.(type) {
+		case *ast.Ident:
+			return x.Name
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.ParenExpr:
+			e = x.X
+		default:
+			return ""
+		}
+	}
 }
 
 // misreadPackage is why the interpreter would get the package path (or a

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,6 +48,9 @@ var unsupportedFuncs = map[string]map[string]bool{
 	"reflect": {"TypeFor": true},
 	"atomic":  {"Pointer": true},
 }
+
+// undefinedBuiltin is yaegi's error for a builtin newer than it.
+var undefinedBuiltin = regexp.MustCompile(`undefined: (min|max|clear)\b`)
 
 // Wants reports whether code should run compiled (see the rule above), and
 // why, in words for a note. module is the project's module path, for rule 3.
@@ -258,6 +262,11 @@ func Unsupported(errText string) bool {
 	if i := strings.Index(errText, undefSel); i >= 0 {
 		pkg, _, found := strings.Cut(strings.TrimLeft(errText[i+len(undefSel):], ": "), ".")
 		return found && (unsupportedPackages[pkg] || unsupportedFuncs[pkg] != nil)
+	}
+	// Go 1.21's builtins, which yaegi lacks: the name cannot be the
+	// person's, or it would be defined
+	if undefinedBuiltin.MatchString(errText) {
+		return true
 	}
 	const missing = `unable to find source related to: "`
 	if i := strings.Index(errText, missing); i >= 0 {
