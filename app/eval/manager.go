@@ -167,6 +167,7 @@ func (m *Manager) Eval(ctx context.Context, selection, code string, timeout time
 		return m.evalCompiled(ctx, s.name, code, timeout, res, start, "the interpreter lacks what it uses")
 	}
 	if err == nil {
+		m.noteFleeting(s.name, &res)
 		m.noteInterpreted(s.name, code, res)
 		s.mu.Lock()
 		history := slices.Clone(s.history)

@@ -177,6 +177,21 @@ func (m *Manager) noteInterpreted(name, code string, res Result) {
 	}
 }
 
+// undefinedName finds the name in the interpreter's "undefined: x".
+var undefinedName = regexp.MustCompile(`undefined: ([\pL_][\pL\pN_]*)`)
+
+// noteFleeting explains an interpreter's "undefined: x" when x was defined
+// (x := ...) by an input that ran compiled: that x lived only for its run.
+func (m *Manager) noteFleeting(name string, res *Result) {
+	c := m.existingCompiled(name)
+	match := undefinedName.FindStringSubmatch(res.Err)
+	if c == nil || match == nil || !c.Fleeting(match[1]) {
+		return
+	}
+	res.Notes = append(res.Notes, match[1]+" was defined by an input that ran compiled, and a compiled input keeps its declarations (var, func, type) but not the variables its statements define; "+
+		"declare it at the top level (var "+match[1]+" = ...) to use it in later compiled inputs")
+}
+
 // evalCompiled runs code compiled and completes res (which carries the
 // notes so far). The selection's turn is held.
 func (m *Manager) evalCompiled(ctx context.Context, name, code string, timeout time.Duration, res Result, start time.Time, why string) (Result, error) {

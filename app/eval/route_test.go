@@ -113,3 +113,30 @@ func TestFallBackTakesTheInterpretersOtherErrorForms(t *testing.T) {
 		})
 	}
 }
+
+// TestEvalMisreadInputRunsCompiledAndSaysSo: an input using a project
+// package that declares a type runs compiled, with why; a variable it
+// defined is gone for the next input, which says so and how to keep it;
+// a top-level var carries over to later compiled inputs.
+func TestEvalMisreadInputRunsCompiledAndSaysSo(t *testing.T) {
+	root := testfix.Project(t, map[string]string{
+		"go.mod": "module example.com/acct\n\ngo 1.23\n",
+		"acct/acct.go": "package acct\n\n// Account has a note JSON must not see.\ntype Account struct {\n\tOwner string `json:\"owner\"`\n\tnote  string\n}\n\n" +
+			"// New opens one.\nfunc New(owner string) Account { return Account{Owner: owner, note: \"n\"} }\n",
+	})
+	m := NewManager(ManagerOptions{Root: root, Module: "example.com/acct", WorkerCommand: testWorkerCommand})
+	t.Cleanup(m.Close)
+	res := mustEval(t, m, "", "import \"encoding/json\"\nimport \"example.com/acct/acct\"\na := acct.New(\"ann\")\nb, _ := json.Marshal(a)\nstring(b)")
+	wantValue(t, res, `"{\"owner\":\"ann\"}"`, "string")
+	if res.Mode != ModeCompiled || !strings.Contains(strings.Join(res.Notes, "\n"), "example.com/acct/acct, which declares the type Account") {
+		t.Fatalf("mode %q notes %v", res.Mode, res.Notes)
+	}
+	res = mustEval(t, m, "", "a.Owner")
+	if !strings.Contains(res.Err, "undefined: a") || !strings.Contains(strings.Join(res.Notes, "\n"), "var a = ...") {
+		t.Fatalf("err %q notes %v", res.Err, res.Notes)
+	}
+	if res := mustEval(t, m, "", "var kept = acct.New(\"bo\")"); res.Err != "" || res.Mode != ModeCompiled {
+		t.Fatalf("var kept: mode %q err %q notes %v", res.Mode, res.Err, res.Notes)
+	}
+	wantValue(t, mustEval(t, m, "", "kept.Owner"), `"bo"`, "string")
+}

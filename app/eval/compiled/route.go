@@ -105,6 +105,10 @@ func (s *Session) Wants(code, module string) (bool, string) {
 			if compiledOnly[q] {
 				return true, "it uses the package " + q + ", which a compiled input imported"
 			}
+			// kept.Owner: a compiled var (or type) used through a selector
+			if imports[q] == "" && set.declares(q) && !declaredBy(in, q) && !slices.Contains(defined, q) {
+				return true, "it uses " + q + ", which an earlier compiled input declared"
+			}
 		}
 		for name := range idents {
 			if set.declares(name) && !declaredBy(in, name) && !slices.Contains(defined, name) {
