@@ -27,20 +27,22 @@ import (
 // reflect.Select; generic code, iter.Seq and range over an integer or a
 // func fail or panic. None of this is an error Go would give, and some of
 // it is a silent wrong value, so such code never reaches the interpreter:
-// an input runs compiled when it, or a project package it uses that the
-// worker interprets (and the project packages that one imports), declares
+// an input runs compiled when it, or a package it uses that the worker
+// interprets (a project package not linked in, or a dependency while the
+// fallback interprets them from source; and the packages that one
+// imports, in turn), declares
 // a type, a generic func, a select case that assigns, a func literal or
 // address that captures a loop variable, a range over an integer or a
 // func, or imports iter. A project package compiled into the
 // native worker is native Go and is trusted, except for its generic
 // declarations, which cannot be linked.
 //
-// A project package is read with go/parser and type-checked with go/types
-// on its own (its imports unresolved: what the check needs is the type of
+// A package is read with go/parser and type-checked with go/types on its
+// own (its imports unresolved: what the check needs is the type of
 // a range's operand, which a parameter or a local gives), once per version
 // of its files.
 
-// pkgFacts is what the interpreter would get wrong in one project package.
+// pkgFacts is what the interpreter would get wrong in one package.
 type pkgFacts struct {
 	stamp   string   // names, sizes and times of its files: a change means read again
 	misread string   // the first construct the interpreter gets wrong, or ""
@@ -48,7 +50,7 @@ type pkgFacts struct {
 	imports []string // its imports
 }
 
-// factsCache holds the facts of the project's packages by folder.
+// factsCache holds the facts of the packages read so far, by folder.
 type factsCache struct {
 	mu    sync.Mutex
 	facts map[string]*pkgFacts
