@@ -153,7 +153,7 @@ func (m *Manager) Eval(ctx context.Context, selection, code string, timeout time
 	}
 	defer func() { <-s.turn }()
 	// Routing seam (route.go): input the interpreter cannot run is compiled.
-	if ok, why := m.wantsCompiled(s, code); ok {
+	if ok, why := m.wantsCompiled(ctx, s, code, &res); ok {
 		return m.evalCompiled(ctx, s.name, code, timeout, res, start, why)
 	}
 	res, err = m.evalInterpreted(ctx, s, res, code, timeout)

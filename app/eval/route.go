@@ -72,40 +72,46 @@ func (m *Manager) existingCompiled(name string) *compiled.Session {
 // integer, run compiled (the note says why): a real `go build` of the same
 // code, so the value is Go's; the price is that compiled inputs keep only
 // their declarations, not `x :=` state.
-func (m *Manager) wantsCompiled(s *slot, code string) (bool, string) {
+//
+// What the worker links decides what it would misread, so when no worker
+// runs yet and a native one may start (which may wait for its build), an
+// input that would run compiled on the fallback's terms first starts the
+// worker, as the interpreter would, and is judged on what that links; the
+// start's notes go into res.
+func (m *Manager) wantsCompiled(ctx context.Context, s *slot, code string, res *Result) (bool, string) {
 	c := m.compiledSession(s.name)
 	if ok, why := c.Wants(code, m.opts.Module); ok {
 		return ok, why
 	}
-	return c.Misread(code, m.opts.Module, m.linked(s))
+	l, started := m.linked(s)
+	ok, why := c.Misread(code, m.opts.Module, l)
+	if ok && !started && m.opts.Native {
+		if _, notes, err := m.ensure(ctx, s); err == nil {
+			res.Notes = append(res.Notes, notes...)
+			l, _ = m.linked(s)
+			ok, why = c.Misread(code, m.opts.Module, l)
+		}
+	}
+	return ok, why
 }
 
-// linked says which packages the selection's worker links natively: the
-// running worker's, or, before one starts, those of the native build that
-// will start. The fallback interpreter (no native build yet, or none)
-// interprets every project package and the dependencies from source.
-func (m *Manager) linked(s *slot) compiled.Linked {
+// linked says which packages the selection's worker links natively, and
+// whether a worker runs (else the answer is the fallback's). The fallback
+// interpreter (no native build yet, or none) interprets every project
+// package and the dependencies from source.
+func (m *Manager) linked(s *slot) (compiled.Linked, bool) {
 	s.mu.Lock()
 	p := s.proc
 	s.mu.Unlock()
 	var native []string
-	fallback := true
-	switch {
-	case p != nil && p.bin != "":
-		native, fallback = p.native, false
-	case p == nil && m.opts.Native:
-		ns := m.native(s.name)
-		ns.mu.Lock()
-		if ns.ready != "" && ns.plan != nil {
-			native, fallback = ns.plan.Native(), false
-		}
-		ns.mu.Unlock()
+	if p != nil && p.bin != "" {
+		native = p.native
 	}
 	l := compiled.Linked{Native: func(path string) bool { return slices.Contains(native, path) }}
-	if fallback {
+	if p == nil || p.bin == "" {
 		l.Dependency = m.dependencyDir
 	}
-	return l
+	return l, p != nil
 }
 
 // dependencyDir is the source folder of a dependency's package, from the

@@ -44,10 +44,10 @@ import (
 
 // pkgFacts is what the interpreter would get wrong in one package.
 type pkgFacts struct {
-	stamp   string   // names, sizes and times of its files: a change means read again
-	misread string   // the first construct the interpreter gets wrong, or ""
-	generic string   // the first generic declaration, or "" (wrong even when linked natively)
-	imports []string // its imports
+	stamp    string   // names, sizes and times of its files: a change means read again
+	misread  string   // the first construct the interpreter gets wrong, or ""
+	generics []string // the names of its generic funcs and types (not linked when it is native)
+	imports  []string // its imports
 }
 
 // factsCache holds the facts of the packages read so far, by folder.
@@ -97,6 +97,9 @@ func (s *Session) Misread(code, module string, linked Linked) (bool, string) {
 				used = append(used, p)
 			}
 		}
+	}
+	if why := s.nativeGenericUse(inputNodes(in), imports, module, linked); why != "" {
+		return true, why
 	}
 	seen := map[string]bool{}
 	for _, path := range used {
@@ -253,11 +256,12 @@ func (s *Session) misreadPackage(path, module string, linked Linked, seen map[st
 	}
 	seen[path] = true
 	var dir string
-	interpreted := true
 	switch {
-	case module != "" && (path == module || strings.HasPrefix(path, module+"/")):
-		dir = filepath.Join(s.opts.Root, filepath.FromSlash(strings.TrimPrefix(strings.TrimPrefix(path, module), "/")))
-		interpreted = linked.Native == nil || !linked.Native(path)
+	case ofModule(path, module):
+		if linked.Native != nil && linked.Native(path) {
+			return "" // native Go; its generics are checked where the input names them (nativeGenericUse)
+		}
+		dir = s.projectDir(path, module)
 	case linked.Dependency != nil && !standardPath(path):
 		dir = linked.Dependency(path)
 	}
@@ -268,12 +272,9 @@ func (s *Session) misreadPackage(path, module string, linked Linked, seen map[st
 	if f == nil {
 		return ""
 	}
-	switch {
-	case f.generic != "":
-		return "it uses " + path + ", which " + f.generic + " (generic code the interpreter cannot run)"
-	case f.misread != "" && interpreted:
+	if f.misread != "" {
 		how := ""
-		if linked.Dependency != nil && !strings.HasPrefix(path, module) {
+		if !ofModule(path, module) {
 			how = ", interpreted from source until the native evaluator is built"
 		}
 		return "it uses " + path + how + ", which " + f.misread + " (the interpreter would get it wrong)"
@@ -284,6 +285,47 @@ func (s *Session) misreadPackage(path, module string, linked Linked, seen map[st
 		}
 	}
 	return ""
+}
+
+// nativeGenericUse finds a use of a generic func or type of a project
+// package the worker links natively: extract cannot link generic code, so
+// the name is not there for the interpreter.
+func (s *Session) nativeGenericUse(nodes []ast.Node, imports map[string]string, module string, linked Linked) string {
+	if linked.Native == nil {
+		return ""
+	}
+	why := ""
+	for _, n := range nodes {
+		ast.Inspect(n, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok || why != "" {
+				return why == ""
+			}
+			id, ok := sel.X.(*ast.Ident)
+			path := ""
+			if ok {
+				path = imports[id.Name]
+			}
+			if !ofModule(path, module) || !linked.Native(path) {
+				return true
+			}
+			if f := s.packageFacts(s.projectDir(path, module)); f != nil && slices.Contains(f.generics, sel.Sel.Name) {
+				why = "it uses " + id.Name + "." + sel.Sel.Name + ", which is generic: the native evaluator cannot link generic code"
+			}
+			return true
+		})
+	}
+	return why
+}
+
+// ofModule reports whether path is a package of module.
+func ofModule(path, module string) bool {
+	return module != "" && (path == module || strings.HasPrefix(path, module+"/"))
+}
+
+// projectDir is the folder of the project package path.
+func (s *Session) projectDir(path, module string) string {
+	return filepath.Join(s.opts.Root, filepath.FromSlash(strings.TrimPrefix(strings.TrimPrefix(path, module), "/")))
 }
 
 // standardPath reports whether path looks like a standard package's (no
@@ -366,9 +408,6 @@ func readFacts(files []string) *pkgFacts {
 	conf.Check("", fset, parsed, info) //nolint:errcheck // errors are expected, see Error
 	for _, file := range parsed {
 		ast.Inspect(file, func(n ast.Node) bool {
-			if f.misread != "" && f.generic != "" {
-				return false
-			}
 			why := misreadNode(n, info)
 			if why == "" {
 				return true
@@ -378,8 +417,8 @@ func readFacts(files []string) *pkgFacts {
 			if f.misread == "" {
 				f.misread = why
 			}
-			if f.generic == "" && (strings.HasPrefix(why, "declares the generic") || isGenericType(n)) {
-				f.generic = why
+			if name := genericName(n); name != "" {
+				f.generics = append(f.generics, name)
 			}
 			return true
 		})
@@ -387,10 +426,20 @@ func readFacts(files []string) *pkgFacts {
 	return f
 }
 
-// isGenericType reports whether n declares a generic type.
-func isGenericType(n ast.Node) bool {
-	ts, ok := n.(*ast.TypeSpec)
-	return ok && ts.TypeParams != nil
+// genericName is the name n declares when it is a generic func or type
+// (not a method), else "".
+func genericName(n ast.Node) string {
+	switch n := n.(type) {
+	case *ast.FuncDecl:
+		if n.Recv == nil && n.Type.TypeParams != nil {
+			return n.Name.Name
+		}
+	case *ast.TypeSpec:
+		if n.TypeParams != nil {
+			return n.Name.Name
+		}
+	}
+	return ""
 }
 
 // importerFunc is a types.Importer.
