@@ -68,8 +68,10 @@ func (m *Manager) existingCompiled(name string) *compiled.Session {
 // into fmt, encoding/json, errors or reflect has lost its name, its
 // unexported fields and its methods: json.Marshal adds "Xnote", errors.As
 // panics, errors.Is is false where Go says true. Those inputs, and those
-// with a select case that assigns, generics, iter.Seq or range over an
-// integer, run compiled (the note says why): a real `go build` of the same
+// with a select case that assigns, a closure over a loop variable (shared
+// across the loop in yaegi, one per iteration in Go 1.22), generics,
+// iter.Seq or range over an integer, run compiled (the note says why; the
+// rule is in compiled/misread.go): a real `go build` of the same
 // code, so the value is Go's; the price is that compiled inputs keep only
 // their declarations, not `x :=` state.
 //
