@@ -401,6 +401,40 @@ func TestEvalAgreesWithGoRun(t *testing.T) {
 	}
 }
 
+// TestEvalAgreesWithGoRunOnFsnotify: on a copy of a real module from the
+// module cache (fsnotify, whose package the worker links natively for its
+// x/sys use), its own types' values, errors and names are what `go run`
+// gives.
+func TestEvalAgreesWithGoRunOnFsnotify(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a native worker and runs go")
+	}
+	const mod = "github.com/fsnotify/fsnotify"
+	cases := []agreeCase{
+		{"an event's value", []string{mod}, "", `fsnotify.Event{Name: "a.txt", Op: fsnotify.Create | fsnotify.Write}`},
+		{"an op's name", []string{mod}, "", "fsnotify.Op(0).String() + fsnotify.Remove.String()"},
+		{"errors.Is with its sentinel", []string{"errors", mod}, "", `errors.Is(fmt.Errorf("x: %w", fsnotify.ErrClosed), fsnotify.ErrClosed)`},
+		{"its types' names", []string{mod}, "", `fmt.Sprintf("%T %T", fsnotify.Event{}, fsnotify.ErrEventOverflow)`},
+	}
+	want := goRunIn(t, testfix.CopyModule(t, mod), cases)
+	m := realModuleManager(t, mod)
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	if _, err := m.Eval(ctx, "", "import \"fmt\"", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range cases {
+		res, err := m.Eval(ctx, "", c.input(), time.Minute)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		t.Logf("%s: %s %s = %s", c.name, res.Mode, res.Worker, res.Value)
+		if got := (goRunResult{Value: res.Value, Type: res.Type, Err: res.Err, Output: res.Output}); got != want[i] {
+			t.Errorf("%s: evaluator (%s %s): %+v\ngo run: %+v\nnotes %v", c.name, res.Mode, res.Worker, got, want[i], res.Notes)
+		}
+	}
+}
+
 // goRunResult is what one case gave.
 type goRunResult struct{ Value, Type, Err, Output string }
 
@@ -437,7 +471,13 @@ func writeAgreeModule(t testing.TB) string {
 // its value formatted as the evaluator formats one.
 func goRunCases(t *testing.T, cases []agreeCase) []goRunResult {
 	t.Helper()
-	root := writeGoRun(t, cases)
+	return goRunIn(t, writeAgreeModule(t), cases)
+}
+
+// goRunIn is goRunCases in a copy of a module at root.
+func goRunIn(t *testing.T, root string, cases []agreeCase) []goRunResult {
+	t.Helper()
+	writeCases(t, root, cases)
 	cmd := exec.Command("go", "run", "./gorun")
 	cmd.Dir = root
 	out, err := cmd.Output()
@@ -460,6 +500,13 @@ func goRunCases(t *testing.T, cases []agreeCase) []goRunResult {
 func writeGoRun(t testing.TB, cases []agreeCase) string {
 	t.Helper()
 	root := writeAgreeModule(t)
+	writeCases(t, root, cases)
+	return root
+}
+
+// writeCases writes the generated main of cases into root/gorun.
+func writeCases(t testing.TB, root string, cases []agreeCase) {
+	t.Helper()
 	files := map[string]string{"gorun/main.go": goRunMain(len(cases))}
 	for i, c := range cases {
 		var imports strings.Builder
@@ -471,7 +518,6 @@ func writeGoRun(t testing.TB, cases []agreeCase) string {
 			imports.String(), i, c.body, c.expr)
 	}
 	testfix.WriteFiles(t, root, files)
-	return root
 }
 
 // goRunMain is the generated main: it runs case0..case(n-1) and prints
