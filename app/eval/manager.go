@@ -161,7 +161,7 @@ func (m *Manager) Eval(ctx context.Context, selection, code string, timeout time
 	}
 	defer func() { <-s.turn }()
 	// Routing seam (route.go): input the interpreter cannot run is compiled.
-	if ok, why := m.wantsCompiled(s.name, code); ok {
+	if ok, why := m.wantsCompiled(ctx, s, code, &res); ok {
 		return m.evalCompiled(ctx, s.name, code, timeout, res, start, why)
 	}
 	res, err = m.evalInterpreted(ctx, s, res, code, timeout)
@@ -175,6 +175,7 @@ func (m *Manager) Eval(ctx context.Context, selection, code string, timeout time
 		return m.evalCompiled(ctx, s.name, code, timeout, res, start, "the interpreter lacks what it uses")
 	}
 	if err == nil {
+		m.noteFleeting(s.name, &res)
 		m.noteInterpreted(s.name, code, res)
 		s.mu.Lock()
 		history := slices.Clone(s.history)

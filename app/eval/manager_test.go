@@ -49,12 +49,11 @@ import (
 	"fmt"
 	"os"
 )
-type pair struct{ A, B int }
 fmt.Println("printed")
 fmt.Fprintln(os.Stderr, "to stderr")
 os.Stdout.WriteString("direct\n")
 println("builtin")
-p := pair{1, 2}
+p := struct{ A, B int }{1, 2}
 _ = p
 twice("ab")`
 	res := mustEval(t, m, "", code)

@@ -3,9 +3,15 @@ package eval
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/mod/modfile"
 
 	"trestle/app/eval/compiled"
 )
@@ -49,17 +55,126 @@ func (m *Manager) existingCompiled(name string) *compiled.Session {
 	return m.compiled.sessions[name]
 }
 
-// wantsCompiled applies the routing rule's syntactic part (see
-// compiled.Session.Wants) before the interpreter is tried.
-func (m *Manager) wantsCompiled(name, code string) (bool, string) {
-	return m.compiledSession(name).Wants(code, m.opts.Module)
+// wantsCompiled applies the routing rule's syntactic part before the
+// interpreter is tried: what it cannot run (compiled.Session.Wants), and
+// what it would run wrong (compiled.Session.Misread).
+//
+// The execution model: a value is what `go run` gives, or the answer says
+// why not. The interpreter is only a fast path, taken where it is known to
+// be right: on values of native types (the standard library, the
+// dependencies and the project packages the worker links) and on project
+// code that declares no types of its own. yaegi represents interpreted
+// types as anonymous reflect types, so a project struct's value crossing
+// into fmt, encoding/json, errors or reflect has lost its name, its
+// unexported fields and its methods: json.Marshal adds "Xnote", errors.As
+// panics, errors.Is is false where Go says true. Those inputs, and those
+// with a select case that assigns, a closure over a loop variable (shared
+// across the loop in yaegi, one per iteration in Go 1.22), generics,
+// iter.Seq or range over an integer, run compiled (the note says why; the
+// rule is in compiled/misread.go): a real `go build` of the same
+// code, so the value is Go's; the price is that compiled inputs keep only
+// their declarations, not `x :=` state.
+//
+// What the worker links decides what it would misread, so when no worker
+// runs yet and a native one may start (which may wait for its build), an
+// input that would run compiled on the fallback's terms first starts the
+// worker, as the interpreter would, and is judged on what that links; the
+// start's notes go into res.
+func (m *Manager) wantsCompiled(ctx context.Context, s *slot, code string, res *Result) (bool, string) {
+	c := m.compiledSession(s.name)
+	if ok, why := c.Wants(code, m.opts.Module); ok {
+		return ok, why
+	}
+	l, started := m.linked(s)
+	ok, why := c.Misread(code, m.opts.Module, l)
+	if ok && !started && m.opts.Native {
+		if _, notes, err := m.ensure(ctx, s); err == nil {
+			res.Notes = append(res.Notes, notes...)
+			l, _ = m.linked(s)
+			ok, why = c.Misread(code, m.opts.Module, l)
+		}
+	}
+	return ok, why
 }
+
+// linked says which packages the selection's worker links natively, and
+// whether a worker runs (else the answer is the fallback's). The fallback
+// interpreter (no native build yet, or none) interprets every project
+// package and the dependencies from source.
+func (m *Manager) linked(s *slot) (compiled.Linked, bool) {
+	s.mu.Lock()
+	p := s.proc
+	s.mu.Unlock()
+	var native []string
+	if p != nil && p.bin != "" {
+		native = p.native
+	}
+	l := compiled.Linked{Native: func(path string) bool { return slices.Contains(native, path) }}
+	if p == nil || p.bin == "" {
+		l.Dependency = m.dependencyDir
+	}
+	return l, p != nil
+}
+
+// dependencyDir is the source folder of a dependency's package, from the
+// project's go.mod and the module cache; "" when it is not found.
+func (m *Manager) dependencyDir(path string) string {
+	data, err := os.ReadFile(filepath.Join(m.opts.Root, "go.mod"))
+	if err != nil {
+		return ""
+	}
+	mf, err := modfile.Parse("go.mod", data, nil)
+	if err != nil {
+		return ""
+	}
+	m.mu.Lock()
+	modCache := m.modCache
+	m.mu.Unlock()
+	if modCache == "" { // before the first worker start
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		modCache, err = goModCache(ctx)
+		cancel()
+		if err != nil {
+			return ""
+		}
+	}
+	mounts, _ := modMounts(mf, m.opts.Root, modCache)
+	best := mountPoint{}
+	for _, mp := range mounts {
+		if (path == mp.path || strings.HasPrefix(path, mp.path+"/")) && len(mp.path) > len(best.path) {
+			best = mp
+		}
+	}
+	if best.dir == "" {
+		return ""
+	}
+	return filepath.Join(best.dir, filepath.FromSlash(strings.TrimPrefix(strings.TrimPrefix(path, best.path), "/")))
+}
+
+// interpreterLog is a line the interpreter logs before it panics with
+// "nil type" (importing a package that ranges over an integer, or
+// compiling a range over a func variable): it goes to the captured output,
+// but nothing of the input ran (yaegi compiles an input whole before it
+// runs any of it).
+var interpreterLog = regexp.MustCompile(`^\d{4}/\d\d/\d\d \d\d:\d\d:\d\d .*$`)
 
 // fallBackCompiled is the rule's second part: an interpreter compile error
 // saying it lacks a feature (compiled.Unsupported), with nothing printed
-// yet, sends the input to the compiled evaluator.
+// yet (or only the interpreter's own log line),
+// sends the input to the compiled evaluator.
 func fallBackCompiled(res Result) bool {
-	return res.Err != "" && res.Output == "" && compiled.Unsupported(res.Err)
+	if res.Err == "" || !compiled.Unsupported(res.Err) {
+		return false
+	}
+	if res.Output == "" {
+		return true
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(res.Output, "\n"), "\n") {
+		if !interpreterLog.MatchString(line) {
+			return false
+		}
+	}
+	return true
 }
 
 // noteInterpreted lets later compiled inputs use what this interpreted
@@ -68,6 +183,21 @@ func (m *Manager) noteInterpreted(name, code string, res Result) {
 	if res.Err == "" {
 		m.compiledSession(name).NoteImports(code)
 	}
+}
+
+// undefinedName finds the name in the interpreter's "undefined: x".
+var undefinedName = regexp.MustCompile(`undefined: ([\pL_][\pL\pN_]*)`)
+
+// noteFleeting explains an interpreter's "undefined: x" when x was defined
+// (x := ...) by an input that ran compiled: that x lived only for its run.
+func (m *Manager) noteFleeting(name string, res *Result) {
+	c := m.existingCompiled(name)
+	match := undefinedName.FindStringSubmatch(res.Err)
+	if c == nil || match == nil || !c.Fleeting(match[1]) {
+		return
+	}
+	res.Notes = append(res.Notes, match[1]+" was defined by an input that ran compiled, and a compiled input keeps its declarations (var, func, type) but not the variables its statements define; "+
+		"declare it at the top level (var "+match[1]+" = ...) to use it in later compiled inputs")
 }
 
 // evalCompiled runs code compiled and completes res (which carries the

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,7 +27,12 @@ import (
 //  3. a range over a call of a project package's function whose result is
 //     iterator-shaped (read from the package's source with go/parser);
 //  4. a use of a name an earlier compiled input declared, or of a package
-//     only a compiled input imported.
+//     only a compiled input imported;
+//  5. what the interpreter would run but get wrong (Misread, misread.go):
+//     a type, generic func or select case that assigns in the input, or a
+//     project package the worker interprets that declares such things,
+//     ranges over an integer or a func, or imports iter. A silent wrong
+//     value is worse than a slower answer: these never reach yaegi.
 //
 // Anything else tries the interpreter first. Whether a range is over a func
 // cannot be known from syntax alone, so an interpreter compile error that
@@ -42,6 +48,9 @@ var unsupportedFuncs = map[string]map[string]bool{
 	"reflect": {"TypeFor": true},
 	"atomic":  {"Pointer": true},
 }
+
+// undefinedBuiltin is yaegi's error for a builtin newer than it.
+var undefinedBuiltin = regexp.MustCompile(`undefined: (min|max|clear)\b`)
 
 // Wants reports whether code should run compiled (see the rule above), and
 // why, in words for a note. module is the project's module path, for rule 3.
@@ -95,6 +104,10 @@ func (s *Session) Wants(code, module string) (bool, string) {
 		for q := range quals {
 			if compiledOnly[q] {
 				return true, "it uses the package " + q + ", which a compiled input imported"
+			}
+			// kept.Owner: a compiled var (or type) used through a selector
+			if imports[q] == "" && set.declares(q) && !declaredBy(in, q) && !slices.Contains(defined, q) {
+				return true, "it uses " + q + ", which an earlier compiled input declared"
 			}
 		}
 		for name := range idents {
@@ -246,12 +259,18 @@ func Unsupported(errText string) bool {
 			return true
 		}
 	}
-	// "undefined selector: slices.Sorted": only on a standard package, not
-	// on a value of the person's that lacks a field
-	const undefSel = "undefined selector: "
+	// "undefined selector: slices.Sorted", or without the colon while it
+	// imports a package ("undefined selector iter.Seq"): only on a
+	// standard package, not on a value of the person's that lacks a field
+	const undefSel = "undefined selector"
 	if i := strings.Index(errText, undefSel); i >= 0 {
-		pkg, _, found := strings.Cut(errText[i+len(undefSel):], ".")
+		pkg, _, found := strings.Cut(strings.TrimLeft(errText[i+len(undefSel):], ": "), ".")
 		return found && (unsupportedPackages[pkg] || unsupportedFuncs[pkg] != nil)
+	}
+	// Go 1.21's builtins, which yaegi lacks: the name cannot be the
+	// person's, or it would be defined
+	if undefinedBuiltin.MatchString(errText) {
+		return true
 	}
 	const missing = `unable to find source related to: "`
 	if i := strings.Index(errText, missing); i >= 0 {

@@ -66,6 +66,9 @@ type Session struct {
 	gen    int          // bumped by Reset, so that a run begun before it commits nothing
 	dir    string       // temporary folder: main.go, overlay.json, the binary
 	cancel context.CancelCauseFunc
+
+	facts    factsCache      // what the interpreter would get wrong in each project package (misread.go)
+	fleeting map[string]bool // names compiled inputs' statements defined (x := ...), gone after their run
 }
 
 // errStopped is the cause of a Stop.
@@ -134,6 +137,12 @@ func (s *Session) Run(ctx context.Context, code string, deadline time.Duration) 
 	s.mu.Lock()
 	if s.gen == gen {
 		s.set, s.inputs = next.committed(earlierFile(n+1)), n+1
+		for _, name := range definedNames(in) {
+			if s.fleeting == nil {
+				s.fleeting = map[string]bool{}
+			}
+			s.fleeting[name] = true
+		}
 	}
 	s.mu.Unlock()
 	start = time.Now()
@@ -177,7 +186,7 @@ func (s *Session) Stop() bool {
 func (s *Session) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.set, s.known, s.inputs = declSet{}, nil, 0
+	s.set, s.known, s.inputs, s.fleeting = declSet{}, nil, 0, nil
 	s.gen++
 	if s.cancel != nil {
 		s.cancel(errStopped)
@@ -195,6 +204,14 @@ func (s *Session) Close() {
 		os.RemoveAll(s.dir)
 		s.dir = ""
 	}
+}
+
+// Fleeting reports whether a statement of a compiled input defined name
+// (name := ...): it lived only for that run.
+func (s *Session) Fleeting(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.fleeting[name]
 }
 
 // Inputs is how many compiled inputs built; their declarations are kept.

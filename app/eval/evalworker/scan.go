@@ -45,9 +45,20 @@ func ScanInput(src string) ([]Piece, error) {
 	var pieces []Piece
 	var toks []token.Token
 	depth, start := 0, 0
+	header := false // inside the header of a for, if or switch: its ';' are not piece ends
 	for {
-		pos, tok, _ := s.Scan()
+		pos, tok, lit := s.Scan()
 		off := file.Offset(pos)
+		switch {
+		case depth == 0 && (tok == token.FOR || tok == token.IF || tok == token.SWITCH):
+			header = true
+		case depth == 0 && tok == token.LBRACE:
+			header = false
+		}
+		if tok == token.SEMICOLON && lit == ";" && header {
+			toks = append(toks, tok)
+			continue
+		}
 		if tok == token.EOF || (tok == token.SEMICOLON && depth == 0) {
 			if len(toks) > 0 {
 				p := file.Position(file.Pos(start))

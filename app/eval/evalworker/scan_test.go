@@ -29,6 +29,12 @@ func TestScanInput(t *testing.T) {
 	if got[4].Line != 5 || got[4].Col != 1 || texts[4] != "x := []int{1,\n2}" {
 		t.Errorf("the multi-line piece: %q at %d:%d", texts[4], got[4].Line, got[4].Col)
 	}
+	// the semicolons of a for, if or switch header do not end a piece
+	header := "for i := 0; i < 3; i++ {\n}\nif v := 1; v > 0 {\n} else if w := 2; w > v {\n}\nswitch x := 3; x {\n}\ny := 1; z := 2"
+	ps, err := ScanInput(header)
+	if err != nil || len(ps) != 5 {
+		t.Fatalf("ScanInput(%q) = %v pieces, %v; want for, if, switch, y and z", header, len(ps), err)
+	}
 	for _, bad := range []struct{ src, want string }{
 		{"package main\nx := 1", "1:1: a package clause"},
 		{"f(1,\n2", "unbalanced brackets"},

@@ -333,5 +333,9 @@ func formatValue(v reflect.Value) (value, typ string) {
 	if len(s) > maxValueBytes {
 		s = s[:maxValueBytes] + fmt.Sprintf("… (%d more bytes)", len(s)-maxValueBytes)
 	}
-	return s, v.Type().String()
+	t := v.Type()
+	if v.Kind() == reflect.Interface && !v.IsNil() {
+		t = v.Elem().Type() // the dynamic type, as compiled input's %T gives it
+	}
+	return s, t.String()
 }

@@ -1,0 +1,448 @@
+package compiled
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Code the interpreter runs but gets wrong. yaegi represents a type that
+// interpreted code declares as an anonymous reflect type: when a value of
+// it reaches compiled code (fmt, encoding/json, errors, reflect, sort, the
+// evaluator's own %+v of the result) its name is gone (%T says
+// "struct { ... }", a Celsius prints as a float64), its unexported fields
+// are exported with an X in front (json.Marshal adds "Xnote"), and its
+// methods are not there (errors.As panics, errors.Is misses an Is method,
+// a promoted String of an embedded struct is not called, %w wraps a
+// string). A select case that assigns (case v = <-ch) panics inside
+// reflect.Select; generic code, iter.Seq and range over an integer or a
+// func fail or panic. None of this is an error Go would give, and some of
+// it is a silent wrong value, so such code never reaches the interpreter:
+// an input runs compiled when it, or a package it uses that the worker
+// interprets (a project package not linked in, or a dependency while the
+// fallback interprets them from source; and the packages that one
+// imports, in turn), declares
+// a type, a generic func, a select case that assigns, a func literal or
+// address that captures a loop variable, a range over an integer or a
+// func, or imports iter. A project package compiled into the
+// native worker is native Go and is trusted, except for its generic
+// declarations, which cannot be linked.
+//
+// A package is read with go/parser and type-checked with go/types on its
+// own (its imports unresolved: what the check needs is the type of
+// a range's operand, which a parameter or a local gives), once per version
+// of its files.
+
+// pkgFacts is what the interpreter would get wrong in one package.
+type pkgFacts struct {
+	stamp    string   // names, sizes and times of its files: a change means read again
+	misread  string   // the first construct the interpreter gets wrong, or ""
+	generics []string // the names of its generic funcs and types (not linked when it is native)
+	imports  []string // its imports
+}
+
+// factsCache holds the facts of the packages read so far, by folder.
+type factsCache struct {
+	mu    sync.Mutex
+	facts map[string]*pkgFacts
+}
+
+// Linked says which packages outside the standard library the worker
+// interprets from source, and where they are.
+type Linked struct {
+	// Native reports whether the worker links a project package natively
+	// (nil: none).
+	Native func(path string) bool
+	// Dependency is the source folder of a dependency's package when the
+	// worker interprets dependencies from source (the fallback while no
+	// native worker is built); nil when they are linked natively.
+	Dependency func(path string) string
+}
+
+// Misread reports whether code must run compiled because the interpreter
+// would run it wrong (see above), and why, in words for a note. module is
+// the project's module path.
+func (s *Session) Misread(code, module string, linked Linked) (bool, string) {
+	in, err := splitInput(code)
+	if err != nil {
+		return false, ""
+	}
+	if why := misreadInInput(inputNodes(in)); why != "" {
+		return true, why
+	}
+	s.mu.Lock()
+	set, known := s.set, s.known
+	s.mu.Unlock()
+	imports := map[string]string{}
+	for _, i := range append(append(append([]importDecl{}, known...), set.imports...), in.imports...) {
+		imports[i.local()] = i.path
+	}
+	var used []string // project packages the input imports or names
+	for _, i := range in.imports {
+		used = append(used, i.path)
+	}
+	for _, n := range inputNodes(in) {
+		quals, _ := namesIn(n)
+		for q := range quals {
+			if p := imports[q]; p != "" {
+				used = append(used, p)
+			}
+		}
+	}
+	if why := s.nativeGenericUse(inputNodes(in), imports, module, linked); why != "" {
+		return true, why
+	}
+	seen := map[string]bool{}
+	for _, path := range used {
+		if why := s.misreadPackage(path, module, linked, seen); why != "" {
+			return true, why
+		}
+	}
+	return false, ""
+}
+
+// misreadInInput is the first construct of the input itself that the
+// interpreter gets wrong.
+func misreadInInput(nodes []ast.Node) string {
+	why := ""
+	for _, n := range nodes {
+		ast.Inspect(n, func(n ast.Node) bool {
+			if why == "" {
+				why = misreadNode(n, nil)
+			}
+			return why == ""
+		})
+	}
+	if why != "" {
+		return "it " + why + ", which the interpreter would get wrong"
+	}
+	return ""
+}
+
+// misreadNode says what n is when the interpreter gets it wrong ("declares
+// the type T"), or "". info, when set, gives the types of expressions.
+func misreadNode(n ast.Node, info *types.Info) string {
+	switch n := n.(type) {
+	case *ast.TypeSpec:
+		if _, ok := n.Type.(*ast.InterfaceType); (!ok || n.TypeParams != nil) && !n.Assign.IsValid() {
+			return "declares the type " + n.Name.Name
+		}
+	case *ast.FuncDecl:
+		if n.Type.TypeParams != nil {
+			return "declares the generic func " + n.Name.Name
+		}
+	case *ast.StructType: // an anonymous struct with an unexported or embedded field
+		for _, f := range n.Fields.List {
+			if len(f.Names) == 0 {
+				return "has a struct with an embedded field"
+			}
+			for _, name := range f.Names {
+				if !name.IsExported() {
+					return "has a struct with the unexported field " + name.Name
+				}
+			}
+		}
+	case *ast.CommClause:
+		if a, ok := n.Comm.(*ast.AssignStmt); ok && a.Tok == token.ASSIGN {
+			return "has a select case that assigns (case v = <-ch)"
+		}
+	case *ast.ForStmt:
+		if a, ok := n.Init.(*ast.AssignStmt); ok && a.Tok == token.DEFINE {
+			return capturedLoopVar(a.Lhs, n.Body)
+		}
+	case *ast.RangeStmt:
+		if n.Tok == token.DEFINE {
+			if why := capturedLoopVar([]ast.Expr{n.Key, n.Value}, n.Body); why != "" {
+				return why
+			}
+		}
+		if info == nil {
+			return ""
+		}
+		if t := info.TypeOf(n.X); t != nil {
+			switch u := t.Underlying().(type) {
+			case *types.Basic:
+				if u.Info()&types.IsInteger != 0 {
+					return "ranges over an integer"
+				}
+			case *types.Signature:
+				return "ranges over a func"
+			}
+		}
+	case *ast.ImportSpec:
+		if n.Path.Value == `"iter"` {
+			return "imports iter"
+		}
+	}
+	return ""
+}
+
+// capturedLoopVar says which loop variable (vars) body captures in a func
+// literal or takes the address of: since Go 1.22 each iteration has its
+// own, where yaegi shares one across the loop (funcs made in a loop all
+// see its last value). It goes by name, so a shadowing name counts too.
+func capturedLoopVar(vars []ast.Expr, body *ast.BlockStmt) string {
+	names := map[string]bool{}
+	for _, v := range vars {
+		if id, ok := v.(*ast.Ident); ok && id.Name != "_" {
+			names[id.Name] = true
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	why := ""
+	var inFunc func(n ast.Node, depth int)
+	inFunc = func(n ast.Node, depth int) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			if why != "" {
+				return false
+			}
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				if depth == 0 {
+					inFunc(n.Body, 1)
+					return false
+				}
+			case *ast.UnaryExpr:
+				if n.Op == token.AND && names[baseIdent(n.X)] {
+					why = "takes the address of the loop variable " + baseIdent(n.X) + " (one per iteration since Go 1.22)"
+				}
+			case *ast.Ident:
+				if depth > 0 && names[n.Name] {
+					why = "captures the loop variable " + n.Name + " in a func literal (one per iteration since Go 1.22)"
+				}
+			}
+			return why == ""
+		})
+	}
+	inFunc(body, 0)
+	return why
+}
+
+// baseIdent is the variable at the root of x.f[i].g, or "".
+func baseIdent(e ast.Expr) string {
+	for {
+		switch x := e.(type) {
+		case *ast.Ident:
+			return x.Name
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.ParenExpr:
+			e = x.X
+		default:
+			return ""
+		}
+	}
+}
+
+// misreadPackage is why the interpreter would get the package path (or a
+// package it imports) wrong, or "" when it would not or does not
+// interpret it.
+func (s *Session) misreadPackage(path, module string, linked Linked, seen map[string]bool) string {
+	if seen[path] {
+		return ""
+	}
+	seen[path] = true
+	var dir string
+	switch {
+	case ofModule(path, module):
+		if linked.Native != nil && linked.Native(path) {
+			return "" // native Go; its generics are checked where the input names them (nativeGenericUse)
+		}
+		dir = s.projectDir(path, module)
+	case linked.Dependency != nil && !standardPath(path):
+		dir = linked.Dependency(path)
+	}
+	if dir == "" {
+		return ""
+	}
+	f := s.packageFacts(dir)
+	if f == nil {
+		return ""
+	}
+	if f.misread != "" {
+		how := ""
+		if !ofModule(path, module) {
+			how = ", interpreted from source until the native evaluator is built"
+		}
+		return "it uses " + path + how + ", which " + f.misread + " (the interpreter would get it wrong)"
+	}
+	for _, imp := range f.imports {
+		if why := s.misreadPackage(imp, module, linked, seen); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// nativeGenericUse finds a use of a generic func or type of a project
+// package the worker links natively: extract cannot link generic code, so
+// the name is not there for the interpreter.
+func (s *Session) nativeGenericUse(nodes []ast.Node, imports map[string]string, module string, linked Linked) string {
+	if linked.Native == nil {
+		return ""
+	}
+	why := ""
+	for _, n := range nodes {
+		ast.Inspect(n, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok || why != "" {
+				return why == ""
+			}
+			id, ok := sel.X.(*ast.Ident)
+			path := ""
+			if ok {
+				path = imports[id.Name]
+			}
+			if !ofModule(path, module) || !linked.Native(path) {
+				return true
+			}
+			if f := s.packageFacts(s.projectDir(path, module)); f != nil && slices.Contains(f.generics, sel.Sel.Name) {
+				why = "it uses " + id.Name + "." + sel.Sel.Name + ", which is generic: the native evaluator cannot link generic code"
+			}
+			return true
+		})
+	}
+	return why
+}
+
+// ofModule reports whether path is a package of module.
+func ofModule(path, module string) bool {
+	return module != "" && (path == module || strings.HasPrefix(path, module+"/"))
+}
+
+// projectDir is the folder of the project package path.
+func (s *Session) projectDir(path, module string) string {
+	return filepath.Join(s.opts.Root, filepath.FromSlash(strings.TrimPrefix(strings.TrimPrefix(path, module), "/")))
+}
+
+// standardPath reports whether path looks like a standard package's (no
+// dot in its first element).
+func standardPath(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
+}
+
+// packageFacts reads the package in dir, or gives the facts read before
+// when its files did not change; nil when dir holds no Go package.
+func (s *Session) packageFacts(dir string) *pkgFacts {
+	stamp, files := folderStamp(dir)
+	if len(files) == 0 {
+		return nil
+	}
+	c := &s.facts
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if f := c.facts[dir]; f != nil && f.stamp == stamp {
+		return f
+	}
+	f := readFacts(files)
+	f.stamp = stamp
+	if c.facts == nil {
+		c.facts = map[string]*pkgFacts{}
+	}
+	c.facts[dir] = f
+	return f
+}
+
+// folderStamp lists the non-test Go files of dir with a stamp of their
+// names, sizes and modification times.
+func folderStamp(dir string) (string, []string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", nil
+	}
+	var stamp strings.Builder
+	var files []string
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		files = append(files, filepath.Join(dir, n))
+		fmt.Fprintf(&stamp, "%s %d %s\n", n, info.Size(), info.ModTime().Format(time.RFC3339Nano))
+	}
+	return stamp.String(), files
+}
+
+// readFacts parses and type-checks one package's files (every file, build
+// tags or not: a construct in a file another platform builds is counted,
+// which at worst runs an input compiled that the interpreter could run).
+func readFacts(files []string) *pkgFacts {
+	fset := token.NewFileSet()
+	var parsed []*ast.File
+	f := &pkgFacts{}
+	for _, name := range files {
+		file, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		parsed = append(parsed, file)
+		for _, imp := range file.Imports {
+			if p := strings.Trim(imp.Path.Value, `"`); !slices.Contains(f.imports, p) {
+				f.imports = append(f.imports, p)
+			}
+		}
+	}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}}
+	conf := types.Config{
+		Importer: importerFunc(func(string) (*types.Package, error) { return nil, errors.New("not resolved") }),
+		Error:    func(error) {}, // unresolved imports are expected; the rest is checked as far as it goes
+	}
+	conf.Check("", fset, parsed, info) //nolint:errcheck // errors are expected, see Error
+	for _, file := range parsed {
+		ast.Inspect(file, func(n ast.Node) bool {
+			why := misreadNode(n, info)
+			if why == "" {
+				return true
+			}
+			at := fset.Position(n.Pos())
+			why = fmt.Sprintf("%s (%s:%d)", why, filepath.Base(at.Filename), at.Line)
+			if f.misread == "" {
+				f.misread = why
+			}
+			if name := genericName(n); name != "" {
+				f.generics = append(f.generics, name)
+			}
+			return true
+		})
+	}
+	return f
+}
+
+// genericName is the name n declares when it is a generic func or type
+// (not a method), else "".
+func genericName(n ast.Node) string {
+	switch n := n.(type) {
+	case *ast.FuncDecl:
+		if n.Recv == nil && n.Type.TypeParams != nil {
+			return n.Name.Name
+		}
+	case *ast.TypeSpec:
+		if n.TypeParams != nil {
+			return n.Name.Name
+		}
+	}
+	return ""
+}
+
+// importerFunc is a types.Importer.
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
