@@ -24,10 +24,15 @@ type ReadFunc func(path project.Path) (text string, exists bool, err error)
 // Proposal is what an agent asks for: a title, a markdown description and
 // the file changes.
 type Proposal struct {
-	Title       string   `json:"title"`
-	Description string   `json:"description,omitempty"`
-	Client      string   `json:"client,omitempty"` // the MCP client's name
-	Changes     []Change `json:"changes"`
+	Title       string `json:"title"`
+	Description string `json:"description,omitempty"`
+	Client      string `json:"client,omitempty"` // the MCP client's name
+	// Session is who proposes, as the caller knows it (the MCP session of
+	// the connection, not the name a client gives itself): only the same
+	// session may withdraw the set, and the cap on what one client has
+	// waiting counts per session. "" for a proposer without one.
+	Session string   `json:"session,omitempty"`
+	Changes []Change `json:"changes"`
 }
 
 // Change is one file change of a Proposal; Action says which fields apply.
@@ -48,7 +53,7 @@ func Propose(p *project.Project, base ReadFunc, in Proposal) (ChangeSet, error) 
 		return ChangeSet{}, fmt.Errorf("propose change set: %w", err)
 	}
 	cs := ChangeSet{Project: p.Root, Title: strings.TrimSpace(in.Title), Description: in.Description,
-		Client: in.Client, State: StatePending, Files: make([]FileChange, 0, len(in.Changes))}
+		Client: in.Client, Session: in.Session, State: StatePending, Files: make([]FileChange, 0, len(in.Changes))}
 	seen := make(map[string]int, len(in.Changes))
 	total := 0
 	headIn := headFinder(p.Root, os.ReadDir)
