@@ -3,6 +3,7 @@ package changeset
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -188,7 +189,26 @@ func resolvePath(p *project.Project, name string, headIn func(string) bool) (pro
 	if info, err := os.Lstat(cp.Abs()); err == nil && info.IsDir() {
 		return project.Path{}, invalid("%s: is a folder, not a file", rel)
 	}
+	if what := notAFile(cp.Abs()); what != "" {
+		return project.Path{}, invalid("%s: refused: %s; a change set never writes over, through or in place of one", rel, what)
+	}
 	return cp, nil
+}
+
+// notAFile says what is at abs when it is there and neither a regular
+// file nor a folder: "it is a symlink (→ target) that leads nowhere".
+// Resolve follows every symlink that leads somewhere, so one left at the
+// end of a resolved path leads nowhere (or out of reach). "" otherwise.
+func notAFile(abs string) string {
+	info, err := os.Lstat(abs)
+	switch {
+	case err != nil || info.Mode().IsRegular() || info.IsDir():
+		return ""
+	case info.Mode()&fs.ModeSymlink != 0:
+		target, _ := os.Readlink(abs)
+		return fmt.Sprintf("it is a symlink (→ %s) that leads nowhere", MarkControls(target))
+	}
+	return "it is not a regular file (" + info.Mode().Type().String() + ")"
 }
 
 // checkExists checks the action against whether the base exists.
