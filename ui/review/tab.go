@@ -12,10 +12,6 @@ import (
 	"trestle/app/changeset"
 )
 
-// maxDiffRows bounds the diff lines one file shows: a person reviews a few
-// hundred lines, and a TextGrid without its own scrolling draws every row.
-const maxDiffRows = 5000
-
 // Layouts of a review's diffs.
 const (
 	layoutUnified = "Unified"
@@ -39,10 +35,16 @@ type reviewTab struct {
 	body    *fyne.Container
 	file    int // the file shown in body
 
-	hunks   map[string][]changeset.Hunk // each file's hunks, computed once per build
-	include map[string]bool             // files ticked for the apply
-	reject  map[string]map[int]bool     // hunks the person rejected, by file and number
-	editing string                      // the file whose new text is being edited, or ""
+	hunks    map[string][]changeset.Hunk // each file's hunks, computed once per build
+	include  map[string]bool             // files ticked for the apply
+	reject   map[string]map[int]bool     // hunks the person rejected, by file and number
+	editing  string                      // the file whose new text is being edited, or ""
+	page     *diffPage                   // the page of hunks shown, of the file pagePath
+	pagePath string
+	// rows are the rows of each hunk shown, by file, layout, hunk and
+	// whether it is dimmed, computed once per build of the tab: a decision
+	// on one hunk of a 5,000-line file redraws that hunk, not the file.
+	rows map[rowsKey]*pageBlock
 
 	apply, rejectSet, revert, undo, copyMessage *widget.Button
 	layout                                      *widget.RadioGroup
@@ -50,7 +52,7 @@ type reviewTab struct {
 
 func newReviewTab(v *View, cs changeset.ChangeSet) *reviewTab {
 	t := &reviewTab{v: v, id: cs.ID, cs: cs, include: map[string]bool{}, reject: map[string]map[int]bool{},
-		hunks: map[string][]changeset.Hunk{}}
+		hunks: map[string][]changeset.Hunk{}, rows: map[rowsKey]*pageBlock{}}
 	t.apply = widget.NewButton("Apply", t.applyAccepted)
 	t.apply.Importance = widget.HighImportance
 	t.rejectSet = widget.NewButton("Reject…", t.askReject)
@@ -90,7 +92,7 @@ func tabTitle(cs changeset.ChangeSet) string {
 // build shows cs, read whole from the store. The person's ticks, hunk
 // decisions and the file shown are kept. Main goroutine only.
 func (t *reviewTab) build(cs changeset.ChangeSet) {
-	t.cs, t.fp, t.hunks = cs, setFingerprint(cs), map[string][]changeset.Hunk{}
+	t.cs, t.fp, t.hunks, t.rows = cs, setFingerprint(cs), map[string][]changeset.Hunk{}, map[rowsKey]*pageBlock{}
 	title := widget.NewLabelWithStyle(changeset.MarkControls(cs.Title), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.Wrapping = fyne.TextWrapWord
 	meta := widget.NewLabel(metaText(cs, time.Now()))
@@ -189,7 +191,15 @@ func (t *reviewTab) showFile(i int) {
 // hunksOf is file f's hunks, each under a bar with its number, range,
 // state and Accept / Reject buttons.
 func (t *reviewTab) hunksOf(f changeset.FileChange) fyne.CanvasObject {
-	p, syn := newPalette(), newFileSyntax(f)
+	p := newPalette()
+	var highlighted *fileSyntax
+	syn := func() fileSyntax { // only for rows not computed yet
+		if highlighted == nil {
+			s := newFileSyntax(f)
+			highlighted = &s
+		}
+		return *highlighted
+	}
 	hunks := t.hunksOfFile(f)
 	edit := widget.NewButton("Edit Proposed Text", func() { t.startEdit(f.Path) })
 	rejectFile := widget.NewButton("Reject File…", func() { t.askRejectFile(f.Path) })
@@ -201,27 +211,49 @@ func (t *reviewTab) hunksOf(f changeset.FileChange) fyne.CanvasObject {
 		edit.Disable()
 	}
 	top := container.NewBorder(nil, nil, nil, container.NewHBox(t.layout, edit, rejectFile), wrapLabel(fileText(f)+hunkSummary(t, f, hunks)))
-	list := container.NewVBox()
 	if len(hunks) == 0 {
-		list.Add(widget.NewLabel("(no textual change)"))
+		return container.NewBorder(top, nil, nil, nil, widget.NewLabel("(no textual change)"))
 	}
-	shown := 0
+	// Every hunk is on the page, however many: the page makes objects
+	// only for what is in view, so none is left out of sight (and applied
+	// unseen) to keep the window answering.
+	blocks := make([]*pageBlock, 0, 2*len(hunks))
 	for _, h := range hunks {
-		if shown += len(h.Lines); shown > maxDiffRows {
-			list.Add(widget.NewLabel(fmt.Sprintf("… %d more hunks not shown", len(hunks)-h.N+1)))
-			break
-		}
-		list.Add(t.hunkBar(f, h))
-		rows := unifiedRows(p, syn, h)
-		if t.layout.Selected == layoutSide {
-			rows = sideRows(p, syn, h)
-		}
-		if t.reject[f.Path][h.N] || storedHunkState(f, h.N) == changeset.FileRejected {
-			rows = dimRows(p, rows) // rejected: shown, but plainly not what will be
-		}
-		list.Add(newDiffGridOf(rows, 100))
+		blocks = append(blocks, barBlock(t.hunkBarText(f, h), func() fyne.CanvasObject { return t.hunkBar(f, h) }),
+			t.hunkRows(p, syn, f, h))
 	}
-	return container.NewBorder(top, nil, nil, nil, container.NewVScroll(list))
+	page := newDiffPage(blocks)
+	if t.page != nil && t.pagePath == f.Path {
+		page.startAt(t.page.offset()) // a decision or a new layout keeps the person's place
+	}
+	t.page, t.pagePath = page, f.Path
+	return container.NewBorder(top, nil, nil, nil, page)
+}
+
+// rowsKey names the rows of a hunk as a review shows them.
+type rowsKey struct {
+	path, layout string
+	n            int
+	dim          bool
+}
+
+// hunkRows is the block of hunk h's rows of f, dimmed when it is
+// rejected, in the layout chosen: from the tab's cache, or computed.
+func (t *reviewTab) hunkRows(p *palette, syn func() fileSyntax, f changeset.FileChange, h changeset.Hunk) *pageBlock {
+	key := rowsKey{f.Path, t.layout.Selected, h.N, t.reject[f.Path][h.N] || storedHunkState(f, h.N) == changeset.FileRejected}
+	if b, ok := t.rows[key]; ok {
+		return b
+	}
+	rows := unifiedRows(p, syn(), h)
+	if key.layout == layoutSide {
+		rows = sideRows(p, syn(), h)
+	}
+	if key.dim {
+		rows = dimRows(p, rows) // rejected: shown, but plainly not what will be
+	}
+	b := rowsBlock(rows)
+	t.rows[key] = b
+	return b
 }
 
 // editable reports whether the person may still replace f's proposed
@@ -270,9 +302,7 @@ func hunkSummary(t *reviewTab, f changeset.FileChange, hunks []changeset.Hunk) s
 // and the buttons that decide.
 func (t *reviewTab) hunkBar(f changeset.FileChange, h changeset.Hunk) fyne.CanvasObject {
 	path, n := f.Path, h.N
-	state := t.hunkState(f, n)
-	label := widget.NewLabelWithStyle(fmt.Sprintf("Hunk %d · @@ -%d,%d +%d,%d @@ · %s", n, h.OldStart, h.OldLines, h.NewStart, h.NewLines, state),
-		fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	label := widget.NewLabelWithStyle(t.hunkBarText(f, h), fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	label.Wrapping = fyne.TextWrapWord
 	accept := widget.NewButton("Accept", func() { t.decideHunk(path, n, false) })
 	reject := widget.NewButton("Reject", func() { t.decideHunk(path, n, true) })
@@ -285,7 +315,12 @@ func (t *reviewTab) hunkBar(f changeset.FileChange, h changeset.Hunk) fyne.Canva
 	default:
 		accept.Importance = widget.SuccessImportance
 	}
-	return container.NewBorder(nil, nil, nil, container.NewHBox(accept, reject), label)
+	return barOf(label, accept, reject)
+}
+
+// hunkBarText is the text of hunk h's bar: its number, range and state.
+func (t *reviewTab) hunkBarText(f changeset.FileChange, h changeset.Hunk) string {
+	return fmt.Sprintf("Hunk %d · @@ -%d,%d +%d,%d @@ · %s", h.N, h.OldStart, h.OldLines, h.NewStart, h.NewLines, t.hunkState(f, h.N))
 }
 
 // hunkState is what the person sees of hunk n of f: decided in the store,
