@@ -82,8 +82,8 @@ func (v *View) inlineOf(cs changeset.ChangeSet, f changeset.FileChange, back fun
 	if n := len(base); n > 0 && base[n-1] == "" {
 		base = base[:n-1]
 	}
-	list := container.NewVBox()
-	next := 1 // the next base line not shown yet
+	var blocks []*pageBlock // on a page: a 5,000-line file costs a screenful
+	next := 1               // the next base line not shown yet
 	plain := func(to int) {
 		var rows []diffRow
 		for ; next < to && next <= len(base); next++ {
@@ -91,7 +91,7 @@ func (v *View) inlineOf(cs changeset.ChangeSet, f changeset.FileChange, back fun
 			rows = append(rows, unifiedRows(p, syn, changeset.Hunk{Lines: []changeset.DiffLine{l}})...)
 		}
 		if len(rows) > 0 {
-			list.Add(newDiffGridOf(rows, 100))
+			blocks = append(blocks, rowsBlock(rows))
 		}
 	}
 	for _, h := range changeset.Hunks(f) {
@@ -100,8 +100,8 @@ func (v *View) inlineOf(cs changeset.ChangeSet, f changeset.FileChange, back fun
 			start++ // an insertion after line OldStart
 		}
 		plain(start)
-		list.Add(t.inlineBar(f, h))
-		list.Add(newDiffGridOf(unifiedRows(p, syn, h), 100))
+		blocks = append(blocks, barBlock(inlineBarText(f, h), func() fyne.CanvasObject { return t.inlineBar(f, h) }),
+			rowsBlock(unifiedRows(p, syn, h)))
 		next = max(next, start+h.OldLines)
 	}
 	plain(len(base) + 1)
@@ -110,7 +110,7 @@ func (v *View) inlineOf(cs changeset.ChangeSet, f changeset.FileChange, back fun
 	done.Importance = widget.HighImportance
 	bar := container.NewBorder(nil, nil, nil, container.NewHBox(open, done),
 		wrapLabel(fmt.Sprintf("Proposed in %s by %s: %s", cs.ID, clientName(cs), changeset.MarkControls(cs.Title))))
-	return container.NewBorder(container.NewVBox(bar, widget.NewSeparator()), nil, nil, nil, container.NewVScroll(list))
+	return container.NewBorder(container.NewVBox(bar, widget.NewSeparator()), nil, nil, nil, newDiffPage(blocks))
 }
 
 // inlineBar is a hunk's bar in the inline view: Accept and Reject act on
@@ -118,10 +118,7 @@ func (v *View) inlineOf(cs changeset.ChangeSet, f changeset.FileChange, back fun
 func (t *reviewTab) inlineBar(f changeset.FileChange, h changeset.Hunk) fyne.CanvasObject {
 	path, n := f.Path, h.N
 	state := storedHunkState(f, n)
-	if state == "" {
-		state = changeset.StatePending
-	}
-	label := widget.NewLabelWithStyle(fmt.Sprintf("Hunk %d · %s", n, stateText(state)), fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	label := widget.NewLabelWithStyle(inlineBarText(f, h), fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	label.Wrapping = fyne.TextWrapWord
 	accept := widget.NewButton("Accept", func() {
 		t.decide(t.cs, decisions{apply: changeset.Selection{path: {n}}, reject: changeset.Selection{}})
@@ -134,5 +131,14 @@ func (t *reviewTab) inlineBar(f changeset.FileChange, h changeset.Hunk) fyne.Can
 		accept.Disable()
 		reject.Disable()
 	}
-	return container.NewBorder(nil, nil, nil, container.NewHBox(accept, reject), label)
+	return barOf(label, accept, reject)
+}
+
+// inlineBarText is the text of hunk h's bar in the inline view of f.
+func inlineBarText(f changeset.FileChange, h changeset.Hunk) string {
+	state := storedHunkState(f, h.N)
+	if state == "" {
+		state = changeset.StatePending
+	}
+	return fmt.Sprintf("Hunk %d · %s", h.N, stateText(state))
 }

@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 
@@ -44,7 +45,8 @@ type reviewTab struct {
 	// rows are the rows of each hunk shown, by file, layout, hunk and
 	// whether it is dimmed, computed once per build of the tab: a decision
 	// on one hunk of a 5,000-line file redraws that hunk, not the file.
-	rows map[rowsKey]*pageBlock
+	rows  map[rowsKey]*pageBlock
+	built int // counts builds
 
 	apply, rejectSet, revert, undo, copyMessage *widget.Button
 	layout                                      *widget.RadioGroup
@@ -93,6 +95,7 @@ func tabTitle(cs changeset.ChangeSet) string {
 // decisions and the file shown are kept. Main goroutine only.
 func (t *reviewTab) build(cs changeset.ChangeSet) {
 	t.cs, t.fp, t.hunks, t.rows = cs, setFingerprint(cs), map[string][]changeset.Hunk{}, map[rowsKey]*pageBlock{}
+	t.built++
 	title := widget.NewLabelWithStyle(changeset.MarkControls(cs.Title), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.Wrapping = fyne.TextWrapWord
 	meta := widget.NewLabel(metaText(cs, time.Now()))
@@ -191,15 +194,6 @@ func (t *reviewTab) showFile(i int) {
 // hunksOf is file f's hunks, each under a bar with its number, range,
 // state and Accept / Reject buttons.
 func (t *reviewTab) hunksOf(f changeset.FileChange) fyne.CanvasObject {
-	p := newPalette()
-	var highlighted *fileSyntax
-	syn := func() fileSyntax { // only for rows not computed yet
-		if highlighted == nil {
-			s := newFileSyntax(f)
-			highlighted = &s
-		}
-		return *highlighted
-	}
 	hunks := t.hunksOfFile(f)
 	edit := widget.NewButton("Edit Proposed Text", func() { t.startEdit(f.Path) })
 	rejectFile := widget.NewButton("Reject File…", func() { t.askRejectFile(f.Path) })
@@ -214,13 +208,16 @@ func (t *reviewTab) hunksOf(f changeset.FileChange) fyne.CanvasObject {
 	if len(hunks) == 0 {
 		return container.NewBorder(top, nil, nil, nil, widget.NewLabel("(no textual change)"))
 	}
+	if !t.prepareRows(f, hunks) {
+		return container.NewBorder(top, nil, nil, nil, widget.NewLabel("Preparing the diff…"))
+	}
 	// Every hunk is on the page, however many: the page makes objects
 	// only for what is in view, so none is left out of sight (and applied
 	// unseen) to keep the window answering.
 	blocks := make([]*pageBlock, 0, 2*len(hunks))
 	for _, h := range hunks {
 		blocks = append(blocks, barBlock(t.hunkBarText(f, h), func() fyne.CanvasObject { return t.hunkBar(f, h) }),
-			t.hunkRows(p, syn, f, h))
+			t.rows[t.rowsKeyOf(f, h)])
 	}
 	page := newDiffPage(blocks)
 	if t.page != nil && t.pagePath == f.Path {
@@ -237,23 +234,59 @@ type rowsKey struct {
 	dim          bool
 }
 
-// hunkRows is the block of hunk h's rows of f, dimmed when it is
-// rejected, in the layout chosen: from the tab's cache, or computed.
-func (t *reviewTab) hunkRows(p *palette, syn func() fileSyntax, f changeset.FileChange, h changeset.Hunk) *pageBlock {
-	key := rowsKey{f.Path, t.layout.Selected, h.N, t.reject[f.Path][h.N] || storedHunkState(f, h.N) == changeset.FileRejected}
-	if b, ok := t.rows[key]; ok {
-		return b
+// rowsKeyOf is the key of hunk h's rows of f as the tab shows them now.
+func (t *reviewTab) rowsKeyOf(f changeset.FileChange, h changeset.Hunk) rowsKey {
+	return rowsKey{f.Path, t.layout.Selected, h.N, t.reject[f.Path][h.N] || storedHunkState(f, h.N) == changeset.FileRejected}
+}
+
+// prepareRows makes sure the tab holds the rows of every hunk of f as it
+// shows them now. Those it lacks (a file opened, a layout chosen) are
+// computed off the main goroutine — the rows of a 5,000-line file take a
+// good part of a second — and f is shown again once they are in. It
+// reports whether they are all there now. Main goroutine only.
+func (t *reviewTab) prepareRows(f changeset.FileChange, hunks []changeset.Hunk) bool {
+	var todo []rowsKey
+	byN := map[int]changeset.Hunk{}
+	for _, h := range hunks {
+		if k := t.rowsKeyOf(f, h); t.rows[k] == nil {
+			todo, byN[h.N] = append(todo, k), h
+		}
 	}
-	rows := unifiedRows(p, syn(), h)
-	if key.layout == layoutSide {
-		rows = sideRows(p, syn(), h)
+	if len(todo) == 0 {
+		return true
 	}
-	if key.dim {
+	p, built, returned := newPalette(), t.built, false // the palette reads the theme: here
+	t.v.async(func() {
+		syn := newFileSyntax(f)
+		out := make(map[rowsKey]*pageBlock, len(todo))
+		for _, k := range todo {
+			out[k] = rowsBlock(hunkRows(p, syn, k, byN[k.n]))
+		}
+		fyne.Do(func() {
+			if t.built != built { // built again since: these rows may be old
+				return
+			}
+			maps.Copy(t.rows, out)
+			if returned && t.file < len(t.cs.Files) && t.cs.Files[t.file].Path == f.Path {
+				t.showFile(t.file)
+			}
+		})
+	})
+	returned = true
+	return len(todo) > 0 && t.rows[todo[0]] != nil // the work ran inline (tests)
+}
+
+// hunkRows renders hunk h as k says: in its layout, dimmed when rejected.
+// Plain logic, any goroutine (p is used by one at a time).
+func hunkRows(p *palette, syn fileSyntax, k rowsKey, h changeset.Hunk) []diffRow {
+	rows := unifiedRows(p, syn, h)
+	if k.layout == layoutSide {
+		rows = sideRows(p, syn, h)
+	}
+	if k.dim {
 		rows = dimRows(p, rows) // rejected: shown, but plainly not what will be
 	}
-	b := rowsBlock(rows)
-	t.rows[key] = b
-	return b
+	return rows
 }
 
 // editable reports whether the person may still replace f's proposed
