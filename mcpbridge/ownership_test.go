@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -99,8 +100,8 @@ func TestWaitingCapIsPerSession(t *testing.T) {
 }
 
 // TestEvaluatorRestartFollowsThePolicy: under deny an agent's
-// trestle_evaluator_restart is refused and the person's evaluator keeps
-// its state.
+// trestle_evaluator_restart, and its trestle_stop of the person's running
+// evaluation, are refused, and the person's evaluator keeps its state.
 func TestEvaluatorRestartFollowsThePolicy(t *testing.T) {
 	l, _, ev := ownedListener(t, permission.PolicyDeny)
 	ctx := context.Background()
@@ -115,5 +116,19 @@ func TestEvaluatorRestartFollowsThePolicy(t *testing.T) {
 	r, err := ev.Eval(ctx, "", "answer + 1", time.Minute)
 	if err != nil || r.Value != "42" {
 		t.Fatalf("the person's state after the agent's restart: %v %+v", err, r)
+	}
+
+	marker := filepath.Join(t.TempDir(), "running")
+	running := make(chan eval.Result, 1)
+	go func() {
+		r, _ := ev.Eval(ctx, "", fmt.Sprintf("import (\"os\"; \"time\")\nos.WriteFile(%q, nil, 0o644)\ntime.Sleep(2 * time.Second)\nanswer + 2", marker), time.Minute)
+		running <- r
+	}()
+	waitFor(t, 30*time.Second, "the person's evaluation to run", func() bool { _, err := os.Stat(marker); return err == nil })
+	if res := a.call("s", "trestle_stop", `{"what":"eval"}`); resState(res) != "refused" {
+		t.Fatalf("stop under deny: %v", res)
+	}
+	if r := <-running; r.Value != "43" {
+		t.Fatalf("the person's evaluation after the agent's stop: %+v", r)
 	}
 }
