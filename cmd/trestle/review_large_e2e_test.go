@@ -40,6 +40,13 @@ func TestLargeProposalKeepsUIAnswering(t *testing.T) {
 
 	w := startWindow(t, project)
 	agent := w.attach(t, project, "large-agent")
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(200 * time.Millisecond) { // the window has started
+		if res, _ := call(t, agent, "trestle_workbench", map[string]any{}); !res.IsError {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("the window never answered: %s", resultText(res))
+		}
+	}
 	probe := startUIProbe(w.attach(t, project, "ui-probe"))
 	defer func() {
 		n, busy, p50, worst := probe.finish()

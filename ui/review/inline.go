@@ -75,7 +75,7 @@ func (v *View) inlineOf(cs changeset.ChangeSet, f changeset.FileChange, back fun
 	if t == nil { // decisions go through a review tab, opened or not
 		t = newReviewTab(v, cs)
 		v.tabs[cs.ID] = t
-		t.build(cs)
+		t.build(cs, nil)
 	}
 	p, syn := newPalette(), newFileSyntax(f)
 	base := strings.SplitAfter(f.Base, "\n")

@@ -170,8 +170,8 @@ func (p *diffPage) offset() float32 { return p.scroll.Offset.Y }
 // the margin.
 func (p *diffPage) inView() []fyne.CanvasObject { return p.body.objects }
 
-// ScrollTo scrolls the page so that y is at the top (as far as it goes).
-func (p *diffPage) ScrollTo(y float32) {
+// scrollTo scrolls the page so that y is at the top (as far as it goes).
+func (p *diffPage) scrollTo(y float32) {
 	p.scroll.ScrollToOffset(fyne.NewPos(0, max(0, min(y, p.total-p.scroll.Size().Height))))
 	p.place()
 }

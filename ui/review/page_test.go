@@ -35,7 +35,7 @@ func reachable(o fyne.CanvasObject, keep func(fyne.CanvasObject) bool) []fyne.Ca
 		}
 		view := p.scroll.Size().Height
 		for y := float32(0); ; y += view * (1 + pageMargin) { // what is in view and below it
-			p.ScrollTo(y)
+			p.scrollTo(y)
 			for _, d := range test.LaidOutObjects(p) {
 				add(d)
 			}
@@ -43,7 +43,7 @@ func reachable(o fyne.CanvasObject, keep func(fyne.CanvasObject) bool) []fyne.Ca
 				break
 			}
 		}
-		p.ScrollTo(0)
+		p.scrollTo(0)
 	}
 	return out
 }
@@ -162,7 +162,7 @@ func TestReviewShowsEveryHunkOfALargeProposal(t *testing.T) {
 	// view of it.
 	r.files.Select(1)
 	p = pageIn(r.body)
-	p.ScrollTo(p.total)
+	p.scrollTo(p.total)
 	var last string
 	for _, o := range test.LaidOutObjects(p) {
 		if g, ok := o.(*diffGrid); ok {
@@ -179,7 +179,7 @@ func TestReviewShowsEveryHunkOfALargeProposal(t *testing.T) {
 	// A decision far down big.txt keeps the person's place.
 	r.files.Select(0)
 	p = pageIn(r.body)
-	p.ScrollTo(p.total / 2)
+	p.scrollTo(p.total / 2)
 	at := p.offset()
 	tapInView(t, r, "Reject")
 	if p = pageIn(r.body); p.offset() != at {
@@ -219,7 +219,7 @@ func TestReviewPageFollowsItsWidth(t *testing.T) {
 	if p.total <= wide {
 		t.Fatalf("narrower, the page is %v tall; it was %v", p.total, wide)
 	}
-	p.ScrollTo(p.total)
+	p.scrollTo(p.total)
 	var last string
 	for _, o := range test.LaidOutObjects(p) {
 		if g, ok := o.(*diffGrid); ok {
@@ -263,7 +263,7 @@ func BenchmarkReviewLargeProposal(b *testing.B) {
 	})
 	b.Run("decide", func(b *testing.B) { // big.txt: a hunk of 500 rejected, then accepted
 		r.showFile(0)
-		pageIn(r.body).ScrollTo(pageIn(r.body).total / 2)
+		pageIn(r.body).scrollTo(pageIn(r.body).total / 2)
 		reject := true
 		for b.Loop() {
 			tapInView(b, r, map[bool]string{true: "Reject", false: "Accept"}[reject])
@@ -279,7 +279,7 @@ func BenchmarkReviewLargeProposal(b *testing.B) {
 			if y >= p.total {
 				y = 0
 			}
-			p.ScrollTo(y)
+			p.scrollTo(y)
 		}
 	})
 }

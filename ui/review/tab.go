@@ -91,10 +91,14 @@ func tabTitle(cs changeset.ChangeSet) string {
 	return "Review " + cs.ID + ": " + title
 }
 
-// build shows cs, read whole from the store. The person's ticks, hunk
-// decisions and the file shown are kept. Main goroutine only.
-func (t *reviewTab) build(cs changeset.ChangeSet) {
-	t.cs, t.fp, t.hunks, t.rows = cs, setFingerprint(cs), map[string][]changeset.Hunk{}, map[rowsKey]*pageBlock{}
+// build shows cs, read whole from the store, with the hunks of its files
+// when they are computed already (by path; nil for none). The person's
+// ticks, hunk decisions and the file shown are kept. Main goroutine only.
+func (t *reviewTab) build(cs changeset.ChangeSet, hunks map[string][]changeset.Hunk) {
+	if hunks == nil {
+		hunks = map[string][]changeset.Hunk{}
+	}
+	t.cs, t.fp, t.hunks, t.rows = cs, setFingerprint(cs), hunks, map[rowsKey]*pageBlock{}
 	t.built++
 	title := widget.NewLabelWithStyle(changeset.MarkControls(cs.Title), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.Wrapping = fyne.TextWrapWord
