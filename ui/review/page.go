@@ -15,9 +15,9 @@ import (
 // scrolls into rows already drawn.
 const pageMargin = 0.5
 
-// pageChunk is the number of wrapped rows a page shows or drops at once:
-// a scroll that moves less than that within a hunk changes no object, it
-// only moves the page.
+// pageChunk is the number of wrapped rows a page shows or drops at once,
+// in one grid: a scroll adds a chunk coming into view and drops one
+// going out of it, and changes none of the others.
 const pageChunk = 32
 
 // diffPage shows a file's review — hunk bars, each above its diff rows,
@@ -39,7 +39,7 @@ type diffPage struct {
 // pageBlock is one block of a page: a bar (made while in view) or a run
 // of diff rows.
 type pageBlock struct {
-	bar     func() fyne.CanvasObject // a hunk's bar; nil for rows
+	makeBar func() fyne.CanvasObject // a hunk's bar; nil for rows
 	barText string                   // the bar's text, which its height depends on
 	rows    []diffRow
 
@@ -50,15 +50,14 @@ type pageBlock struct {
 	top     float32
 	height  float32
 
-	shown fyne.CanvasObject // the bar, or the piece of rows, while in view
-	from  int               // the first wrapped row the piece shows
-	to    int               // past the last
+	bar   fyne.CanvasObject  // the bar, while in view
+	chunk map[int]*rowsPiece // the chunks of rows in view, by number (rows from number*pageChunk)
 }
 
 // barBlock is a block holding the bar make returns; text is the bar's
 // text, which decides its height.
 func barBlock(text string, make func() fyne.CanvasObject) *pageBlock {
-	return &pageBlock{bar: make, barText: text}
+	return &pageBlock{makeBar: make, barText: text}
 }
 
 // rowsBlock is a block of diff rows.
@@ -67,7 +66,7 @@ func rowsBlock(rows []diffRow) *pageBlock { return &pageBlock{rows: rows} }
 // newDiffPage shows blocks, in order.
 func newDiffPage(blocks []*pageBlock) *diffPage {
 	for _, b := range blocks { // a block of rows may come from a page before, wrapped already
-		b.shown, b.from, b.to = nil, 0, 0
+		b.bar, b.chunk = nil, nil
 	}
 	p := &diffPage{blocks: blocks}
 	p.body = newPageBody(p)
@@ -90,9 +89,9 @@ func (p *diffPage) layoutAt(width float32) {
 	p.width = width
 	p.cols = cols
 	for _, b := range p.blocks {
-		if b.bar == nil && b.cols != cols {
+		if b.makeBar == nil && b.cols != cols {
 			b.wrapped, b.strikes = wrapRows(b.rows, cols)
-			b.cols, b.from, b.to = cols, 0, 0 // the piece shown must be filled again
+			b.cols, b.chunk = cols, nil // the chunks shown must be made again
 		}
 	}
 	cell := diffCell().Height
@@ -100,7 +99,7 @@ func (p *diffPage) layoutAt(width float32) {
 	p.total = 0
 	for _, b := range p.blocks {
 		b.top = p.total
-		if b.bar != nil {
+		if b.makeBar != nil {
 			b.height = bars.height(b.barText, width)
 		} else {
 			b.height = cell * float32(len(b.wrapped))
@@ -119,44 +118,58 @@ func (p *diffPage) place() {
 	view := p.scroll.Size().Height
 	lo := p.scroll.Offset.Y - view*pageMargin
 	hi := p.scroll.Offset.Y + view*(1+pageMargin)
-	cell := diffCell().Height
 	var objects []fyne.CanvasObject
 	first := p.firstBelow(lo)
 	last := first
 	for i := first; i < len(p.blocks) && p.blocks[i].top < hi; i++ {
 		last = i + 1
 		b := p.blocks[i]
-		if b.bar != nil {
-			if b.shown == nil {
-				b.shown = b.bar()
-			}
-			b.shown.Move(fyne.NewPos(0, b.top))
-			b.shown.Resize(fyne.NewSize(p.width, b.height))
-			objects = append(objects, b.shown)
+		if b.makeBar == nil {
+			objects = p.placeRows(b, lo, hi, objects)
 			continue
 		}
-		from := max(0, int((lo-b.top)/cell)) / pageChunk * pageChunk
-		to := min(len(b.wrapped), (int((hi-b.top)/cell)/pageChunk+1)*pageChunk)
-		piece, _ := b.shown.(*rowsPiece)
-		if piece == nil {
-			piece = newRowsPiece()
-			b.shown, b.from, b.to = piece, 0, 0
+		if b.bar == nil {
+			b.bar = b.makeBar()
 		}
-		if from != b.from || to != b.to {
-			b.from, b.to = from, to
-			piece.show(b.wrapped[from:to], b.strikes, from)
-		}
-		piece.Move(fyne.NewPos(0, b.top+float32(from)*cell))
-		piece.Resize(fyne.NewSize(p.width, float32(to-from)*cell))
-		objects = append(objects, piece)
+		b.bar.Move(fyne.NewPos(0, b.top))
+		b.bar.Resize(fyne.NewSize(p.width, b.height))
+		objects = append(objects, b.bar)
 	}
 	for i, b := range p.blocks {
-		if (i < first || i >= last) && b.shown != nil {
-			b.shown, b.from, b.to = nil, 0, 0
+		if i < first || i >= last {
+			b.bar, b.chunk = nil, nil
 		}
 	}
 	p.body.objects = objects
 	canvas.Refresh(p.body) // drawn again with what it holds now; nothing in it is refreshed
+}
+
+// placeRows adds to objects the chunks of b's rows between lo and hi,
+// making those that come into view, and drops the others.
+func (p *diffPage) placeRows(b *pageBlock, lo, hi float32, objects []fyne.CanvasObject) []fyne.CanvasObject {
+	cell := diffCell().Height
+	from := max(0, int((lo-b.top)/cell)) / pageChunk
+	to := min(len(b.wrapped)-1, int((hi-b.top)/cell)) / pageChunk
+	for n := range b.chunk {
+		if n < from || n > to {
+			delete(b.chunk, n)
+		}
+	}
+	if b.chunk == nil {
+		b.chunk = map[int]*rowsPiece{}
+	}
+	for n := from; n <= to; n++ {
+		start := n * pageChunk
+		piece := b.chunk[n]
+		if piece == nil {
+			piece = newRowsPiece(b.wrapped[start:min(start+pageChunk, len(b.wrapped))], b.strikes, start)
+			b.chunk[n] = piece
+		}
+		piece.Move(fyne.NewPos(0, b.top+float32(start)*cell))
+		piece.Resize(fyne.NewSize(p.width, float32(len(piece.grid.Rows))*cell))
+		objects = append(objects, piece)
+	}
+	return objects
 }
 
 // startAt makes the page open scrolled to y (as far as it goes), before

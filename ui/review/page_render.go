@@ -73,26 +73,21 @@ func (r *pageBodyRenderer) Objects() []fyne.CanvasObject { return r.b.objects }
 
 func (r *pageBodyRenderer) Destroy() {}
 
-// rowsPiece shows a slice of a block's wrapped rows: a diffGrid whose
+// rowsPiece shows a chunk of a block's wrapped rows: a diffGrid whose
 // rows come wrapped.
 type rowsPiece = diffGrid
 
-func newRowsPiece() *rowsPiece {
+// newRowsPiece shows rows, the wrapped rows of a block from row from on,
+// with the strikes of the block that fall in them.
+func newRowsPiece(rows []widget.TextGridRow, strikes []strike, from int) *rowsPiece {
 	g := &diffGrid{grid: widget.NewTextGrid(), fixed: true}
 	g.grid.Scroll = fyne.ScrollNone
-	g.ExtendBaseWidget(g)
-	return g
-}
-
-// show makes g show rows, the wrapped rows of a block from row from on,
-// with the strikes of the block that fall in them.
-func (g *diffGrid) show(rows []widget.TextGridRow, strikes []strike, from int) {
 	g.grid.Rows = rows
-	g.strikes = g.strikes[:0]
 	for _, s := range strikes {
 		if s.row >= from && s.row < from+len(rows) {
 			g.strikes = append(g.strikes, strike{row: s.row - from, from: s.from, to: s.to})
 		}
 	}
-	g.Refresh()
+	g.ExtendBaseWidget(g)
+	return g
 }
