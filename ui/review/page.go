@@ -4,7 +4,6 @@ import (
 	"sort"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -140,8 +139,11 @@ func (p *diffPage) place() {
 			b.bar, b.chunk = nil, nil
 		}
 	}
+	// No canvas.Refresh of the body: it would drop the textures of every
+	// cell in view, on each wheel step. The scroll repaints after it
+	// calls place, and a layout repaints anyway; what came into view is
+	// drawn then.
 	p.body.objects = objects
-	canvas.Refresh(p.body) // drawn again with what it holds now; nothing in it is refreshed
 }
 
 // placeRows adds to objects the chunks of b's rows between lo and hi,
