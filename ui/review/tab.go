@@ -98,7 +98,13 @@ func (t *reviewTab) build(cs changeset.ChangeSet, hunks map[string][]changeset.H
 	if hunks == nil {
 		hunks = map[string][]changeset.Hunk{}
 	}
-	t.cs, t.fp, t.hunks, t.rows = cs, setFingerprint(cs), hunks, map[rowsKey]*pageBlock{}
+	rows := map[rowsKey]*pageBlock{} // those of files whose texts are as they were (an apply changes states, not texts)
+	for k, b := range t.rows {
+		if old, now := t.cs.File(k.path), cs.File(k.path); old != nil && now != nil && old.Base == now.Base && old.New == now.New {
+			rows[k] = b
+		}
+	}
+	t.cs, t.fp, t.hunks, t.rows = cs, setFingerprint(cs), hunks, rows
 	t.built++
 	title := widget.NewLabelWithStyle(changeset.MarkControls(cs.Title), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.Wrapping = fyne.TextWrapWord
