@@ -283,3 +283,51 @@ func BenchmarkReviewLargeProposal(b *testing.B) {
 		}
 	})
 }
+
+// TestReviewPreparesRowsOffTheMainGoroutine: the rows of a file opened
+// for review are computed by the view's async work, not on the main
+// goroutine; until they are in, the review says so and Apply, which
+// would apply hunks nobody could see yet, is disabled.
+func TestReviewPreparesRowsOffTheMainGoroutine(t *testing.T) {
+	h, m, _ := newChangesHost(t)
+	cs := proposeLarge(t, h, m, 2000, 2000)
+	v := startChanges(t, h, m)
+	var queued []func()
+	v.async = func(fn func()) { queued = append(queued, fn) } // run below, one at a time, as the goroutines would
+	next := func() {
+		t.Helper()
+		if len(queued) == 0 {
+			t.Fatal("no work queued")
+		}
+		fn := queued[0]
+		queued = queued[1:]
+		fn()
+	}
+	v.Show(cs.ID)
+	next() // the set read whole and diffed; the tab is built
+	r := v.tabs[cs.ID]
+	if pageIn(r.body) != nil || !strings.Contains(objectsText(r.body), "Preparing the diff") {
+		t.Fatalf("before its rows are in, big.txt shows:\n%s", objectsText(r.body))
+	}
+	if !r.apply.Disabled() {
+		t.Fatal("Apply is enabled while the diff is not shown yet")
+	}
+	next() // the rows
+	if pageIn(r.body) == nil || len(hunkBars(r.body)) != 200 {
+		t.Fatalf("once its rows are in, big.txt shows:\n%s", objectsText(r.body))
+	}
+	if r.apply.Disabled() || r.apply.Text != "Apply 201 hunks" {
+		t.Fatalf("Apply says %q (disabled %v) once the diff is shown", r.apply.Text, r.apply.Disabled())
+	}
+}
+
+// objectsText is the text of the labels laid out under o.
+func objectsText(o fyne.CanvasObject) string {
+	var b strings.Builder
+	for _, c := range test.LaidOutObjects(o) {
+		if l, ok := c.(*widget.Label); ok {
+			b.WriteString(l.Text + "\n")
+		}
+	}
+	return b.String()
+}

@@ -47,6 +47,9 @@ type reviewTab struct {
 	// on one hunk of a 5,000-line file redraws that hunk, not the file.
 	rows  map[rowsKey]*pageBlock
 	built int // counts builds
+	// preparing is set while the rows of the file shown are computed: it
+	// shows nothing yet, so Apply is disabled.
+	preparing bool
 
 	apply, rejectSet, revert, undo, copyMessage *widget.Button
 	layout                                      *widget.RadioGroup
@@ -219,7 +222,13 @@ func (t *reviewTab) hunksOf(f changeset.FileChange) fyne.CanvasObject {
 		return container.NewBorder(top, nil, nil, nil, widget.NewLabel("(no textual change)"))
 	}
 	if !t.prepareRows(f, hunks) {
+		t.preparing = true // Apply waits until the person can see what it applies
+		t.apply.Disable()
 		return container.NewBorder(top, nil, nil, nil, widget.NewLabel("Preparing the diff…"))
+	}
+	if t.preparing {
+		t.preparing = false
+		defer t.setButtons(t.cs)
 	}
 	// Every hunk is on the page, however many: the page makes objects
 	// only for what is in view, so none is left out of sight (and applied
@@ -411,7 +420,7 @@ func (t *reviewTab) setButtons(cs changeset.ChangeSet) {
 	if label := applyLabel(d); t.apply.Text != label {
 		t.apply.SetText(label)
 	}
-	enable(t.apply, canApply(cs) && !d.empty())
+	enable(t.apply, canApply(cs) && !d.empty() && !t.preparing)
 	enable(t.rejectSet, canApply(cs))
 	enable(t.revert, applied)
 	enable(t.undo, cs.State == changeset.StateReverted)
