@@ -11,13 +11,14 @@ import (
 
 // pageMargin is how far past the view, above and below, a page keeps
 // objects made, as a share of the view's height: a wheel step or two
-// scrolls into rows already drawn.
-const pageMargin = 0.5
+// scrolls into rows already drawn. Fyne paints every object a page holds,
+// in view or not (each cell of a grid is a draw), so it stays small.
+const pageMargin = 0.25
 
 // pageChunk is the number of wrapped rows a page shows or drops at once,
 // in one grid: a scroll adds a chunk coming into view and drops one
 // going out of it, and changes none of the others.
-const pageChunk = 32
+const pageChunk = 16
 
 // diffPage shows a file's review — hunk bars, each above its diff rows,
 // and runs of plain rows — in a vertical scroll, wrapped to its width,
@@ -64,8 +65,8 @@ func rowsBlock(rows []diffRow) *pageBlock { return &pageBlock{rows: rows} }
 
 // newDiffPage shows blocks, in order.
 func newDiffPage(blocks []*pageBlock) *diffPage {
-	for _, b := range blocks { // a block of rows may come from a page before, wrapped already
-		b.bar, b.chunk = nil, nil
+	for _, b := range blocks { // a block of rows may come from a page before, wrapped, its chunks drawn
+		b.bar = nil // its state may have changed
 	}
 	p := &diffPage{blocks: blocks}
 	p.body = newPageBody(p)

@@ -143,7 +143,7 @@ func TestReviewShowsEveryHunkOfALargeProposal(t *testing.T) {
 		t.Fatal("big.txt's hunks are not on a page")
 	}
 	viewRows := int(p.scroll.Size().Height / diffCell().Height)
-	bound := viewRows*(1+2*pageMargin) + 4*pageChunk // a margin above and below, and the chunks of two hunks
+	bound := int(float32(viewRows)*(1+2*pageMargin)) + 4*pageChunk // a margin above and below, and the chunks of two hunks
 	if n := rowsHeld(p); n == 0 || n > bound {
 		t.Errorf("the page holds %d rows for a view of %d of an 8,000-line file (bound %d)", n, viewRows, bound)
 	}
