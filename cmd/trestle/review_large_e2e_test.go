@@ -67,11 +67,12 @@ func TestLargeProposalKeepsUIAnswering(t *testing.T) {
 	probe.check(t)
 	t.Logf("screenshot: %s", w.screenshot(t, "review-large"))
 
-	// 1,000 wheel steps over the diff, as fast as xdotool sends them.
+	// 1,000 wheel steps over the diff, 100 a second for 10 s: a fast
+	// flick that does not stop.
 	xdo := w.xdo(t)
 	width, height := windowSize(t, w)
 	xdo("mousemove", "--sync", strconv.Itoa(width*7/10), strconv.Itoa(height*2/5))
-	xdo("click", "--repeat", "1000", "--delay", "2", "5")
+	xdo("click", "--repeat", "1000", "--delay", "10", "5")
 	probe.check(t)
 	t.Logf("screenshot: %s", w.screenshot(t, "review-large-scrolled"))
 
