@@ -1,6 +1,7 @@
 package mcpbridge
 
 import (
+	"crypto/rand"
 	"sync"
 	"sync/atomic"
 
@@ -20,6 +21,7 @@ const notificationBuffer = 256
 // SessionWithLogging. Safe for concurrent use.
 type session struct {
 	id            string
+	owner         string // unique to this session, in any process: what it proposes is its own (sessionOwner)
 	notifications chan mcp.JSONRPCNotification
 	initialized   atomic.Bool
 	onInit        func() // called once the client has said who it is; may be nil
@@ -44,6 +46,7 @@ var (
 func newSession(id string, onInit func()) *session {
 	return &session{
 		id:            id,
+		owner:         rand.Text(),
 		notifications: make(chan mcp.JSONRPCNotification, notificationBuffer),
 		onInit:        onInit,
 		level:         mcp.LoggingLevelError,

@@ -24,6 +24,17 @@ func sessionID(ctx context.Context) string {
 	return ""
 }
 
+// sessionOwner identifies the calling session as the owner of what it
+// proposes: unique to the connection, in this process and any other (ids
+// like conn-1 come again after a listener restart, and every headless
+// server's is stdio), and never chosen by the client. "" outside a session.
+func sessionOwner(ctx context.Context) string {
+	if s, ok := server.ClientSessionFromContext(ctx).(*session); ok {
+		return s.owner
+	}
+	return sessionID(ctx)
+}
+
 // clientName is the name the calling client gave at initialize.
 func clientName(ctx context.Context) string {
 	if cs, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {

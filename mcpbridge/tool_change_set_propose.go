@@ -51,6 +51,7 @@ func (s *Server) propose(ctx context.Context, p proposeParams) *mcp.CallToolResu
 // (trestle_propose_change_set and trestle_rename both end here); a failure
 // comes back as the tool result to return.
 func (s *Server) storeProposal(ctx context.Context, in changeset.Proposal) (changeset.ChangeSet, *mcp.CallToolResult) {
+	in.Session = sessionOwner(ctx)
 	cs, err := s.opts.Services.ChangeSets.Propose(s.reader().Func(ctx), in)
 	if err != nil {
 		if errors.Is(err, errdefs.ErrInvalid) {

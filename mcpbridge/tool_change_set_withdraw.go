@@ -22,8 +22,8 @@ func (s *Server) withdrawTool() server.ServerTool {
 	return server.ServerTool{Tool: tool, Handler: typed(s.withdraw)}
 }
 
-func (s *Server) withdraw(_ context.Context, p withdrawParams) *mcp.CallToolResult {
-	cs, err := s.opts.Services.ChangeSets.Withdraw(p.ID)
+func (s *Server) withdraw(ctx context.Context, p withdrawParams) *mcp.CallToolResult {
+	cs, err := s.opts.Services.ChangeSets.Withdraw(p.ID, sessionOwner(ctx))
 	if err != nil {
 		return failErr(err)
 	}

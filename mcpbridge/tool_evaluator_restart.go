@@ -5,6 +5,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"trestle/app/permission"
 )
 
 type restartParams struct {
@@ -22,7 +24,16 @@ func (s *Server) evaluatorRestartTool() server.ServerTool {
 	return server.ServerTool{Tool: tool, Handler: typed(s.evaluatorRestart)}
 }
 
-func (s *Server) evaluatorRestart(_ context.Context, p restartParams) *mcp.CallToolResult {
+// evaluatorRestart drops the person's evaluator state too, so it follows
+// the policy as an evaluation does: under deny it is refused, under ask
+// the person is asked.
+func (s *Server) evaluatorRestart(ctx context.Context, p restartParams) *mcp.CallToolResult {
+	sel := selectionOr(p.Selection)
+	req := permission.Request{Kind: permission.KindRestart, Selection: sel,
+		Detail: "restart the " + sel + " evaluator: its variables, imports and state are lost"}
+	if err := s.permit(ctx, req); err != nil {
+		return failErr(err)
+	}
 	if err := s.opts.Services.Eval.Restart(p.Selection); err != nil {
 		return failErr(err)
 	}

@@ -5,6 +5,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"trestle/app/permission"
 )
 
 type stopParams struct {
@@ -24,7 +26,7 @@ func (s *Server) stopTool() server.ServerTool {
 	return server.ServerTool{Tool: tool, Handler: typed(s.stop)}
 }
 
-func (s *Server) stop(_ context.Context, p stopParams) *mcp.CallToolResult {
+func (s *Server) stop(ctx context.Context, p stopParams) *mcp.CallToolResult {
 	switch {
 	case p.What == "run" && s.opts.Services.Tasks == nil, p.What == "eval" && s.opts.Services.Eval == nil:
 		return fail(stateNone, "this server has no %s to stop", map[string]string{"run": "task runner", "eval": "evaluator"}[p.What])
@@ -40,6 +42,12 @@ func (s *Server) stop(_ context.Context, p stopParams) *mcp.CallToolResult {
 		}
 		return done(stateResult{State: stateDone, RunID: run.ID}, "Stopped %s (%s).", run.ID, run.Task.Name)
 	case "eval":
+		sel := selectionOr(p.Selection) // the evaluation may be the person's: stopping it loses their state
+		req := permission.Request{Kind: permission.KindRestart, Selection: sel,
+			Detail: "stop the running evaluation of the " + sel + " evaluator, which restarts: its variables, imports and state are lost"}
+		if err := s.permit(ctx, req); err != nil {
+			return failErr(err)
+		}
 		if err := s.opts.Services.Eval.Stop(p.Selection); err != nil {
 			return failErr(err) // nothing running is "none"
 		}

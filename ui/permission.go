@@ -158,8 +158,11 @@ func (w *Window) showAsk(req permission.Request, answer chan<- permission.Decisi
 }
 
 func askVerb(kind string) string {
-	if kind == "evaluate" {
+	switch kind {
+	case "evaluate":
 		return "evaluate this Go code"
+	case permission.KindRestart:
+		return "restart an evaluator, which drops its state"
 	}
 	return kind + " this command"
 }

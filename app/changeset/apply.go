@@ -150,6 +150,9 @@ func (m *Manager) compare(path string, exists bool, sum string, current ReadFunc
 	if err != nil || cp.Rel() != path {
 		return project.Path{}, path + " now leads elsewhere (a symlink or a folder changed)", nil
 	}
+	if what := notAFile(cp.Abs()); what != "" {
+		return project.Path{}, path + " changed: " + what, nil
+	}
 	text, now, err := current(cp)
 	if err != nil {
 		return project.Path{}, "", fmt.Errorf("read %s: %w", path, err)

@@ -123,6 +123,7 @@ type ChangeSet struct {
 	Title       string         `json:"title"`
 	Description string         `json:"description,omitempty"` // markdown
 	Client      string         `json:"client,omitempty"`      // the proposing MCP client
+	Session     string         `json:"session,omitempty"`     // who proposed it (Proposal.Session): only they may withdraw it
 	Created     time.Time      `json:"created"`
 	State       string         `json:"state"`
 	Reason      string         `json:"reason,omitempty"` // the person's, on reject

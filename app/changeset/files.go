@@ -85,6 +85,13 @@ func (t *fileTxn) sync() error {
 func (t *fileTxn) prepare(s *step) error {
 	info, err := t.w.Lstat(s.abs)
 	switch {
+	case err == nil && !info.Mode().IsRegular():
+		// Never renamed over, removed or copied the mode of: a symlink's
+		// 0777 would have become the new file's.
+		if info.Mode()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("it is a symlink now, which a change set never replaces")
+		}
+		return fmt.Errorf("it is not a regular file now (%s)", info.Mode().Type())
 	case err == nil:
 		s.existed, s.mode = true, info.Mode().Perm()
 	case !errors.Is(err, fs.ErrNotExist):

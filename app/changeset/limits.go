@@ -21,9 +21,10 @@ const (
 	// MaxPendingBytesPerProject bounds the file bodies they hold: four
 	// sets at the largest size a set may have.
 	MaxPendingBytesPerProject = 64 << 20
-	// MaxPendingPerClient bounds the undecided sets one client (by the name
-	// it gave at initialize) has in one project, so one agent cannot take
-	// every place from the others.
+	// MaxPendingPerClient bounds the undecided sets one client has in one
+	// project, so one agent cannot take every place from the others. A
+	// client is its session (Proposal.Session), not the name it gives
+	// itself; a proposer without a session is counted by name.
 	MaxPendingPerClient = 20
 	// MaxPendingBytesPerClient bounds the file bodies of one client's
 	// undecided sets in one project: half the project's.
@@ -36,8 +37,9 @@ type pendingLoad struct {
 	clientSets, clientBytes int
 }
 
-// loadOf sums the undecided sets of the project in tx, and those of client.
-func (m *Manager) loadOf(tx *store.RecordTx, client string) (pendingLoad, error) {
+// loadOf sums the undecided sets of the project in tx, and those of the
+// proposer: session, or client by name when session is "".
+func (m *Manager) loadOf(tx *store.RecordTx, client, session string) (pendingLoad, error) {
 	var load pendingLoad
 	ids, err := tx.Indexed(indexBucket, m.project.Root)
 	if err != nil {
@@ -54,7 +56,7 @@ func (m *Manager) loadOf(tx *store.RecordTx, client string) (pendingLoad, error)
 		}
 		load.sets++
 		load.bytes += cs.Bytes
-		if cs.Client == client {
+		if session != "" && cs.Session == session || session == "" && cs.Session == "" && cs.Client == client {
 			load.clientSets++
 			load.clientBytes += cs.Bytes
 		}
@@ -62,10 +64,14 @@ func (m *Manager) loadOf(tx *store.RecordTx, client string) (pendingLoad, error)
 	return load, nil
 }
 
-// checkLimits refuses a set of size bytes from client that would take the
-// project past a limit. The error wraps errdefs.ErrRefused.
-func (l pendingLoad) check(client string, size int) error {
+// check refuses a set of size bytes from client (in session, when not
+// "") that would take the project past a limit. The error wraps
+// errdefs.ErrRefused.
+func (l pendingLoad) check(client, session string, size int) error {
 	const todo = "the person decides (or you withdraw with trestle_change_set_withdraw) the waiting ones first"
+	if session != "" {
+		client = "this session of " + orUnknown(client)
+	}
 	switch {
 	case l.sets >= MaxPendingPerProject:
 		return fmt.Errorf("refused: the project already has %d change sets waiting for review, the limit; %s: %w", l.sets, todo, errdefs.ErrRefused)

@@ -94,11 +94,11 @@ func (m *Manager) Propose(base ReadFunc, in Proposal) (ChangeSet, error) {
 	}
 	var refused error
 	err = m.store.UpdateRecords(func(tx *store.RecordTx) error {
-		load, err := m.loadOf(tx, in.Client)
+		load, err := m.loadOf(tx, in.Client, in.Session)
 		if err != nil {
 			return err
 		}
-		if refused = load.check(in.Client, len(bodies)); refused != nil {
+		if refused = load.check(in.Client, in.Session, len(bodies)); refused != nil {
 			return refused
 		}
 		n, err := tx.NextID(recordsBucket)
@@ -221,10 +221,16 @@ func (m *Manager) list(state string) ([]ChangeSet, error) {
 	return out, nil
 }
 
-// Withdraw marks an undecided change set withdrawn, for the agent that
-// proposed it: none of its files is pending any more.
-func (m *Manager) Withdraw(id string) (ChangeSet, error) {
+// Withdraw withdraws change set id for session, the one that proposed it
+// (Proposal.Session): another session may read a set but not withdraw
+// it, and that refusal wraps errdefs.ErrRefused. Only an undecided set can
+// be withdrawn.
+func (m *Manager) Withdraw(id, session string) (ChangeSet, error) {
 	return m.update(id, func(cs *ChangeSet) error {
+		if cs.Session != session {
+			return fmt.Errorf("change set %s was proposed by another agent's session (%s); you can read it but only its proposer can withdraw it: %w",
+				id, orUnknown(cs.Client), errdefs.ErrRefused)
+		}
 		if !cs.Undecided() {
 			return fmt.Errorf("change set %s is %s; only a pending, stale or conflicting one can be withdrawn: %w", id, cs.State, errdefs.ErrInvalid)
 		}

@@ -32,10 +32,10 @@ func TestManagerStates(t *testing.T) {
 	if got, err := m.Reject(a.ID, "not now"); err != nil || got.State != StateRejected || got.Reason != "not now" {
 		t.Fatalf("reject: %+v %v", got, err)
 	}
-	if _, err := m.Withdraw(a.ID); !errors.Is(err, errdefs.ErrInvalid) || !strings.Contains(err.Error(), "cs-1 is rejected") {
+	if _, err := m.Withdraw(a.ID, ""); !errors.Is(err, errdefs.ErrInvalid) || !strings.Contains(err.Error(), "cs-1 is rejected") {
 		t.Fatalf("withdraw a rejected set: %v", err)
 	}
-	if got, err := m.Withdraw(b.ID); err != nil || got.State != StateWithdrawn {
+	if got, err := m.Withdraw(b.ID, ""); err != nil || got.State != StateWithdrawn {
 		t.Fatalf("withdraw: %+v %v", got, err)
 	}
 	list, _ := m.List("")
@@ -128,7 +128,7 @@ func TestManagersShareTheStore(t *testing.T) {
 		t.Fatalf("another project lists %v", ids(list))
 	}
 	two := proposeOne(t, window, "b.go")
-	if _, err := headless.Withdraw(two.ID); err != nil {
+	if _, err := headless.Withdraw(two.ID, ""); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := window.Reject(two.ID, "late"); !errors.Is(err, errdefs.ErrInvalid) {
@@ -156,7 +156,7 @@ func TestDecidedSetsStopReportingPendingFiles(t *testing.T) {
 	if _, err := m.Reject(a.ID, "no"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.Withdraw(b.ID); err != nil {
+	if _, err := m.Withdraw(b.ID, ""); err != nil {
 		t.Fatal(err)
 	}
 	for id, want := range map[string]string{a.ID: FileRejected, b.ID: FileWithdrawn} {

@@ -119,7 +119,7 @@ func TestApplyProperty(t *testing.T) {
 		// Withdraw what is left waiting, as an agent would, so the rounds
 		// stay under the limit on waiting sets.
 		if got, err := m.Get(cs.ID); err == nil && got.Undecided() {
-			m.Withdraw(cs.ID)
+			m.Withdraw(cs.ID, "")
 		}
 	}
 	t.Logf("outcomes %v", g.outcomes)

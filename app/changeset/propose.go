@@ -3,6 +3,7 @@ package changeset
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -24,10 +25,15 @@ type ReadFunc func(path project.Path) (text string, exists bool, err error)
 // Proposal is what an agent asks for: a title, a markdown description and
 // the file changes.
 type Proposal struct {
-	Title       string   `json:"title"`
-	Description string   `json:"description,omitempty"`
-	Client      string   `json:"client,omitempty"` // the MCP client's name
-	Changes     []Change `json:"changes"`
+	Title       string `json:"title"`
+	Description string `json:"description,omitempty"`
+	Client      string `json:"client,omitempty"` // the MCP client's name
+	// Session is who proposes, as the caller knows it (the MCP session of
+	// the connection, not the name a client gives itself): only the same
+	// session may withdraw the set, and the cap on what one client has
+	// waiting counts per session. "" for a proposer without one.
+	Session string   `json:"session,omitempty"`
+	Changes []Change `json:"changes"`
 }
 
 // Change is one file change of a Proposal; Action says which fields apply.
@@ -48,7 +54,7 @@ func Propose(p *project.Project, base ReadFunc, in Proposal) (ChangeSet, error) 
 		return ChangeSet{}, fmt.Errorf("propose change set: %w", err)
 	}
 	cs := ChangeSet{Project: p.Root, Title: strings.TrimSpace(in.Title), Description: in.Description,
-		Client: in.Client, State: StatePending, Files: make([]FileChange, 0, len(in.Changes))}
+		Client: in.Client, Session: in.Session, State: StatePending, Files: make([]FileChange, 0, len(in.Changes))}
 	seen := make(map[string]int, len(in.Changes))
 	total := 0
 	headIn := headFinder(p.Root, os.ReadDir)
@@ -183,7 +189,26 @@ func resolvePath(p *project.Project, name string, headIn func(string) bool) (pro
 	if info, err := os.Lstat(cp.Abs()); err == nil && info.IsDir() {
 		return project.Path{}, invalid("%s: is a folder, not a file", rel)
 	}
+	if what := notAFile(cp.Abs()); what != "" {
+		return project.Path{}, invalid("%s: refused: %s; a change set never writes over, through or in place of one", rel, what)
+	}
 	return cp, nil
+}
+
+// notAFile says what is at abs when it is there and neither a regular
+// file nor a folder: "it is a symlink (→ target) that leads nowhere".
+// Resolve follows every symlink that leads somewhere, so one left at the
+// end of a resolved path leads nowhere (or out of reach). "" otherwise.
+func notAFile(abs string) string {
+	info, err := os.Lstat(abs)
+	switch {
+	case err != nil || info.Mode().IsRegular() || info.IsDir():
+		return ""
+	case info.Mode()&fs.ModeSymlink != 0:
+		target, _ := os.Readlink(abs)
+		return fmt.Sprintf("it is a symlink (→ %s) that leads nowhere", MarkControls(target))
+	}
+	return "it is not a regular file (" + info.Mode().Type().String() + ")"
 }
 
 // checkExists checks the action against whether the base exists.

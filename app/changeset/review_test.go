@@ -88,7 +88,7 @@ func TestWithdrawnAndRejectedSetsHaveNothingPending(t *testing.T) {
 		act   func(m *Manager, cs ChangeSet) (ChangeSet, error)
 		state string
 	}{
-		{"withdrawn", func(m *Manager, cs ChangeSet) (ChangeSet, error) { return m.Withdraw(cs.ID) }, StateWithdrawn},
+		{"withdrawn", func(m *Manager, cs ChangeSet) (ChangeSet, error) { return m.Withdraw(cs.ID, "") }, StateWithdrawn},
 		{"rejected", func(m *Manager, cs ChangeSet) (ChangeSet, error) { return m.Reject(cs.ID, "no") }, StateRejected},
 		{"rejected after a partial apply", func(m *Manager, cs ChangeSet) (ChangeSet, error) {
 			if _, err := m.ApplySelection(cs.ID, Selection{"a.txt": {2}}, diskReader(m.Project()), nil); err != nil {

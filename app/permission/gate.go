@@ -22,7 +22,7 @@ const (
 type Request struct {
 	Client  string // the client's name from initialize
 	Session string // the MCP session id
-	Kind    string // "evaluate" or "run"
+	Kind    string // "evaluate", "run" or KindRestart
 	Detail  string // the code, or the command line
 
 	Selection string   // the .trestle.json selection it runs under
@@ -31,6 +31,10 @@ type Request struct {
 	Dir       string   // a run's working folder, project-relative ("" for the root)
 	Preload   []string // packages an evaluator imports (and so initialises) first
 }
+
+// KindRestart is a Request to restart an evaluator, which drops its state
+// (the person's variables too).
+const KindRestart = "restart"
 
 // Gate applies a project's agent permission policy to evaluations and runs
 // agents ask for: allow, deny, or ask the person (through Ask). deny always

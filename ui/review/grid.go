@@ -25,6 +25,7 @@ type diffGrid struct {
 	grid    *widget.TextGrid
 	cols    int      // the width rows are wrapped to, in cells
 	strikes []strike // where removed text is struck through, in the wrapped rows
+	fixed   bool     // the rows come wrapped (a diffPage's piece): never wrapped again
 }
 
 // newDiffGridOf shows rows, wrapped first to cols cells until it is laid
@@ -46,7 +47,7 @@ func (g *diffGrid) wrap(cols int) {
 // Resize re-wraps the rows to the new width, as a wrapping Label does: its
 // MinSize grows or shrinks, and the canvas lays the parents out again.
 func (g *diffGrid) Resize(size fyne.Size) {
-	if cols := int(size.Width / diffCell().Width); cols != g.cols && size.Width > 0 {
+	if cols := int(size.Width / diffCell().Width); !g.fixed && cols != g.cols && size.Width > 0 {
 		g.wrap(cols)
 		g.Refresh()
 	}
@@ -128,21 +129,18 @@ func (r *diffGridRenderer) Objects() []fyne.CanvasObject {
 func (r *diffGridRenderer) Destroy() {}
 
 // NewDiffGrid renders fc's diff, unified and wrapped to its width, from
-// its structured hunks, coloured from the current theme: the git pane's
-// diff of a file against HEAD. Main goroutine only.
+// its structured hunks, coloured from the current theme, in a scroll that
+// draws only what is in view: the git pane's diff of a file against HEAD.
+// Main goroutine only.
 func NewDiffGrid(fc changeset.FileChange) fyne.CanvasObject {
 	p, syn := newPalette(), newFileSyntax(fc)
-	var rows []diffRow
+	var blocks []*pageBlock
 	for _, h := range changeset.Hunks(fc) {
-		rows = append(rows, noteRow(p, fmt.Sprintf("@@ -%d,%d +%d,%d @@", h.OldStart, h.OldLines, h.NewStart, h.NewLines)))
-		rows = append(rows, unifiedRows(p, syn, h)...)
-		if len(rows) > maxDiffRows {
-			rows = append(rows[:maxDiffRows], noteRow(p, "… more lines not shown"))
-			break
-		}
+		rows := []diffRow{noteRow(p, fmt.Sprintf("@@ -%d,%d +%d,%d @@", h.OldStart, h.OldLines, h.NewStart, h.NewLines))}
+		blocks = append(blocks, rowsBlock(append(rows, unifiedRows(p, syn, h)...)))
 	}
-	if len(rows) == 0 {
-		rows = []diffRow{noteRow(p, "(no textual change)")}
+	if len(blocks) == 0 {
+		blocks = []*pageBlock{rowsBlock([]diffRow{noteRow(p, "(no textual change)")})}
 	}
-	return newDiffGridOf(rows, 120)
+	return newDiffPage(blocks)
 }

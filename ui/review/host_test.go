@@ -104,7 +104,7 @@ func (h *testHost) lastStatus() string {
 
 // newChangesHost is a test host on a new project with a store in a temp
 // folder and a Manager on it, the view not yet made.
-func newChangesHost(t *testing.T) (*testHost, *changeset.Manager, string) {
+func newChangesHost(t testing.TB) (*testHost, *changeset.Manager, string) {
 	t.Helper()
 	a := test.NewTempApp(t)
 	root := t.TempDir()
@@ -135,7 +135,7 @@ func newChangesHost(t *testing.T) (*testHost, *changeset.Manager, string) {
 // startChanges makes the view, waits for its first list, then runs its
 // work inline (the store watcher would reload on the test's own applies
 // from its goroutine, which the test driver runs inline beside the test).
-func startChanges(t *testing.T, h *testHost, m *changeset.Manager) *View {
+func startChanges(t testing.TB, h *testHost, m *changeset.Manager) *View {
 	t.Helper()
 	v := startChangesWatched(t, h, m)
 	v.RunInline()
@@ -144,7 +144,7 @@ func startChanges(t *testing.T, h *testHost, m *changeset.Manager) *View {
 
 // startChangesWatched is startChanges with the store watcher left running;
 // the fallback poll is an hour, so nothing polls.
-func startChangesWatched(t *testing.T, h *testHost, m *changeset.Manager) *View {
+func startChangesWatched(t testing.TB, h *testHost, m *changeset.Manager) *View {
 	t.Helper()
 	old := changePollEvery
 	changePollEvery = time.Hour
@@ -158,7 +158,7 @@ func startChangesWatched(t *testing.T, h *testHost, m *changeset.Manager) *View 
 	return v
 }
 
-func waitRefreshed(t *testing.T, v *View) {
+func waitRefreshed(t testing.TB, v *View) {
 	t.Helper()
 	select {
 	case <-v.refreshed:

@@ -47,7 +47,7 @@ func proposeThreeHunks(t *testing.T, h *testHost, m *changeset.Manager) changese
 
 // hunkButtons returns the Accept and Reject buttons of each hunk shown, in order.
 func hunkButtons(r *reviewTab) (accept, reject []*widget.Button) {
-	for _, o := range test.LaidOutObjects(r.body) {
+	for _, o := range reachable(r.body, isButtonOrLabel) {
 		if b, ok := o.(*widget.Button); ok {
 			switch b.Text {
 			case "Accept":
@@ -380,12 +380,7 @@ func TestReviewShowsAConflictingHunk(t *testing.T) {
 	if msg := overlayText(h.win); !strings.Contains(msg, "calc.txt") {
 		t.Errorf("the refusal does not name calc.txt: %q", msg)
 	}
-	var bars []string
-	for _, o := range test.LaidOutObjects(r.body) {
-		if l, ok := o.(*widget.Label); ok && strings.HasPrefix(l.Text, "Hunk ") {
-			bars = append(bars, l.Text)
-		}
-	}
+	bars := hunkBars(r.body)
 	if len(bars) != 3 || !strings.Contains(bars[0], "conflict") {
 		t.Errorf("the hunk bars say %q; want each a conflict", bars)
 	}

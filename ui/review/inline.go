@@ -53,36 +53,46 @@ func ProposalText(path string, sets []changeset.ChangeSet) string {
 // the view on the main goroutine. back returns to the editor. Main
 // goroutine only.
 func (v *View) Inline(id, path string, back func(), show func(fyne.CanvasObject)) {
+	p := newPalette() // it reads the theme: here
 	v.async(func() {
 		full, err := v.m.Full(id)
+		f := full.File(path)
+		var parts []inlinePart
+		hunks := make(map[string][]changeset.Hunk, len(full.Files))
+		if err == nil && f != nil { // a 5,000-line file takes a while: not on the main goroutine
+			for _, cf := range full.Files {
+				hunks[cf.Path] = changeset.Hunks(cf)
+			}
+			parts = inlineParts(p, *f, hunks[path])
+		}
 		fyne.Do(func() {
 			if err != nil {
 				v.notify("change sets: " + err.Error())
 				return
 			}
-			f := full.File(path)
 			if f == nil {
 				return
 			}
-			show(v.inlineOf(full, *f, back))
+			show(v.inlineOf(full, *f, hunks, parts, back))
 		})
 	})
 }
 
-// inlineOf builds the inline view of f, a file of cs.
-func (v *View) inlineOf(cs changeset.ChangeSet, f changeset.FileChange, back func()) fyne.CanvasObject {
-	t := v.tabs[cs.ID]
-	if t == nil { // decisions go through a review tab, opened or not
-		t = newReviewTab(v, cs)
-		v.tabs[cs.ID] = t
-		t.build(cs)
-	}
-	p, syn := newPalette(), newFileSyntax(f)
+// inlinePart is a run of plain rows of the inline view, or a hunk.
+type inlinePart struct {
+	rows []diffRow
+	hunk *changeset.Hunk // with its rows
+}
+
+// inlineParts renders f whole: its unchanged lines plain and each of
+// hunks in place. Plain logic, any goroutine (p is used by one at a time).
+func inlineParts(p *palette, f changeset.FileChange, hunks []changeset.Hunk) []inlinePart {
+	syn := newFileSyntax(f)
 	base := strings.SplitAfter(f.Base, "\n")
 	if n := len(base); n > 0 && base[n-1] == "" {
 		base = base[:n-1]
 	}
-	list := container.NewVBox()
+	var parts []inlinePart
 	next := 1 // the next base line not shown yet
 	plain := func(to int) {
 		var rows []diffRow
@@ -91,26 +101,44 @@ func (v *View) inlineOf(cs changeset.ChangeSet, f changeset.FileChange, back fun
 			rows = append(rows, unifiedRows(p, syn, changeset.Hunk{Lines: []changeset.DiffLine{l}})...)
 		}
 		if len(rows) > 0 {
-			list.Add(newDiffGridOf(rows, 100))
+			parts = append(parts, inlinePart{rows: rows})
 		}
 	}
-	for _, h := range changeset.Hunks(f) {
+	for _, h := range hunks {
 		start := h.OldStart
 		if h.OldLines == 0 {
 			start++ // an insertion after line OldStart
 		}
 		plain(start)
-		list.Add(t.inlineBar(f, h))
-		list.Add(newDiffGridOf(unifiedRows(p, syn, h), 100))
+		parts = append(parts, inlinePart{rows: unifiedRows(p, syn, h), hunk: &h})
 		next = max(next, start+h.OldLines)
 	}
 	plain(len(base) + 1)
+	return parts
+}
+
+// inlineOf builds the inline view of f, a file of cs, from its parts;
+// hunks are those of cs's files. Main goroutine only.
+func (v *View) inlineOf(cs changeset.ChangeSet, f changeset.FileChange, hunks map[string][]changeset.Hunk, parts []inlinePart, back func()) fyne.CanvasObject {
+	t := v.tabs[cs.ID]
+	if t == nil { // decisions go through a review tab, opened or not
+		t = newReviewTab(v, cs)
+		v.tabs[cs.ID] = t
+		t.build(cs, hunks)
+	}
+	blocks := make([]*pageBlock, 0, len(parts)+len(hunks[f.Path])) // on a page: a 5,000-line file costs a screenful
+	for _, part := range parts {
+		if h := part.hunk; h != nil {
+			blocks = append(blocks, barBlock(inlineBarText(f, *h), func() fyne.CanvasObject { return t.inlineBar(f, *h) }))
+		}
+		blocks = append(blocks, rowsBlock(part.rows))
+	}
 	open := widget.NewButton("Open Review", func() { v.open(cs.ID) })
 	done := widget.NewButton("Back to Editor", back)
 	done.Importance = widget.HighImportance
 	bar := container.NewBorder(nil, nil, nil, container.NewHBox(open, done),
 		wrapLabel(fmt.Sprintf("Proposed in %s by %s: %s", cs.ID, clientName(cs), changeset.MarkControls(cs.Title))))
-	return container.NewBorder(container.NewVBox(bar, widget.NewSeparator()), nil, nil, nil, container.NewVScroll(list))
+	return container.NewBorder(container.NewVBox(bar, widget.NewSeparator()), nil, nil, nil, newDiffPage(blocks))
 }
 
 // inlineBar is a hunk's bar in the inline view: Accept and Reject act on
@@ -118,10 +146,7 @@ func (v *View) inlineOf(cs changeset.ChangeSet, f changeset.FileChange, back fun
 func (t *reviewTab) inlineBar(f changeset.FileChange, h changeset.Hunk) fyne.CanvasObject {
 	path, n := f.Path, h.N
 	state := storedHunkState(f, n)
-	if state == "" {
-		state = changeset.StatePending
-	}
-	label := widget.NewLabelWithStyle(fmt.Sprintf("Hunk %d · %s", n, stateText(state)), fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	label := widget.NewLabelWithStyle(inlineBarText(f, h), fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	label.Wrapping = fyne.TextWrapWord
 	accept := widget.NewButton("Accept", func() {
 		t.decide(t.cs, decisions{apply: changeset.Selection{path: {n}}, reject: changeset.Selection{}})
@@ -134,5 +159,14 @@ func (t *reviewTab) inlineBar(f changeset.FileChange, h changeset.Hunk) fyne.Can
 		accept.Disable()
 		reject.Disable()
 	}
-	return container.NewBorder(nil, nil, nil, container.NewHBox(accept, reject), label)
+	return barOf(label, accept, reject)
+}
+
+// inlineBarText is the text of hunk h's bar in the inline view of f.
+func inlineBarText(f changeset.FileChange, h changeset.Hunk) string {
+	state := storedHunkState(f, h.N)
+	if state == "" {
+		state = changeset.StatePending
+	}
+	return fmt.Sprintf("Hunk %d · %s", h.N, stateText(state))
 }

@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 
@@ -11,10 +12,6 @@ import (
 
 	"trestle/app/changeset"
 )
-
-// maxDiffRows bounds the diff lines one file shows: a person reviews a few
-// hundred lines, and a TextGrid without its own scrolling draws every row.
-const maxDiffRows = 5000
 
 // Layouts of a review's diffs.
 const (
@@ -39,10 +36,20 @@ type reviewTab struct {
 	body    *fyne.Container
 	file    int // the file shown in body
 
-	hunks   map[string][]changeset.Hunk // each file's hunks, computed once per build
-	include map[string]bool             // files ticked for the apply
-	reject  map[string]map[int]bool     // hunks the person rejected, by file and number
-	editing string                      // the file whose new text is being edited, or ""
+	hunks    map[string][]changeset.Hunk // each file's hunks, computed once per build
+	include  map[string]bool             // files ticked for the apply
+	reject   map[string]map[int]bool     // hunks the person rejected, by file and number
+	editing  string                      // the file whose new text is being edited, or ""
+	page     *diffPage                   // the page of hunks shown, of the file pagePath
+	pagePath string
+	// rows are the rows of each hunk shown, by file, layout, hunk and
+	// whether it is dimmed, computed once per build of the tab: a decision
+	// on one hunk of a 5,000-line file redraws that hunk, not the file.
+	rows  map[rowsKey]*pageBlock
+	built int // counts builds
+	// preparing is set while the rows of the file shown are computed: it
+	// shows nothing yet, so Apply is disabled.
+	preparing bool
 
 	apply, rejectSet, revert, undo, copyMessage *widget.Button
 	layout                                      *widget.RadioGroup
@@ -50,7 +57,7 @@ type reviewTab struct {
 
 func newReviewTab(v *View, cs changeset.ChangeSet) *reviewTab {
 	t := &reviewTab{v: v, id: cs.ID, cs: cs, include: map[string]bool{}, reject: map[string]map[int]bool{},
-		hunks: map[string][]changeset.Hunk{}}
+		hunks: map[string][]changeset.Hunk{}, rows: map[rowsKey]*pageBlock{}}
 	t.apply = widget.NewButton("Apply", t.applyAccepted)
 	t.apply.Importance = widget.HighImportance
 	t.rejectSet = widget.NewButton("Reject…", t.askReject)
@@ -87,10 +94,21 @@ func tabTitle(cs changeset.ChangeSet) string {
 	return "Review " + cs.ID + ": " + title
 }
 
-// build shows cs, read whole from the store. The person's ticks, hunk
-// decisions and the file shown are kept. Main goroutine only.
-func (t *reviewTab) build(cs changeset.ChangeSet) {
-	t.cs, t.fp, t.hunks = cs, setFingerprint(cs), map[string][]changeset.Hunk{}
+// build shows cs, read whole from the store, with the hunks of its files
+// when they are computed already (by path; nil for none). The person's
+// ticks, hunk decisions and the file shown are kept. Main goroutine only.
+func (t *reviewTab) build(cs changeset.ChangeSet, hunks map[string][]changeset.Hunk) {
+	if hunks == nil {
+		hunks = map[string][]changeset.Hunk{}
+	}
+	rows := map[rowsKey]*pageBlock{} // those of files whose texts are as they were (an apply changes states, not texts)
+	for k, b := range t.rows {
+		if old, now := t.cs.File(k.path), cs.File(k.path); old != nil && now != nil && old.Base == now.Base && old.New == now.New {
+			rows[k] = b
+		}
+	}
+	t.cs, t.fp, t.hunks, t.rows = cs, setFingerprint(cs), hunks, rows
+	t.built++
 	title := widget.NewLabelWithStyle(changeset.MarkControls(cs.Title), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.Wrapping = fyne.TextWrapWord
 	meta := widget.NewLabel(metaText(cs, time.Now()))
@@ -189,7 +207,6 @@ func (t *reviewTab) showFile(i int) {
 // hunksOf is file f's hunks, each under a bar with its number, range,
 // state and Accept / Reject buttons.
 func (t *reviewTab) hunksOf(f changeset.FileChange) fyne.CanvasObject {
-	p, syn := newPalette(), newFileSyntax(f)
 	hunks := t.hunksOfFile(f)
 	edit := widget.NewButton("Edit Proposed Text", func() { t.startEdit(f.Path) })
 	rejectFile := widget.NewButton("Reject File…", func() { t.askRejectFile(f.Path) })
@@ -201,27 +218,94 @@ func (t *reviewTab) hunksOf(f changeset.FileChange) fyne.CanvasObject {
 		edit.Disable()
 	}
 	top := container.NewBorder(nil, nil, nil, container.NewHBox(t.layout, edit, rejectFile), wrapLabel(fileText(f)+hunkSummary(t, f, hunks)))
-	list := container.NewVBox()
 	if len(hunks) == 0 {
-		list.Add(widget.NewLabel("(no textual change)"))
+		return container.NewBorder(top, nil, nil, nil, widget.NewLabel("(no textual change)"))
 	}
-	shown := 0
+	if !t.prepareRows(f, hunks) {
+		t.preparing = true // Apply waits until the person can see what it applies
+		t.apply.Disable()
+		return container.NewBorder(top, nil, nil, nil, widget.NewLabel("Preparing the diff…"))
+	}
+	if t.preparing {
+		t.preparing = false
+		defer t.setButtons(t.cs)
+	}
+	// Every hunk is on the page, however many: the page makes objects
+	// only for what is in view, so none is left out of sight (and applied
+	// unseen) to keep the window answering.
+	blocks := make([]*pageBlock, 0, 2*len(hunks))
 	for _, h := range hunks {
-		if shown += len(h.Lines); shown > maxDiffRows {
-			list.Add(widget.NewLabel(fmt.Sprintf("… %d more hunks not shown", len(hunks)-h.N+1)))
-			break
-		}
-		list.Add(t.hunkBar(f, h))
-		rows := unifiedRows(p, syn, h)
-		if t.layout.Selected == layoutSide {
-			rows = sideRows(p, syn, h)
-		}
-		if t.reject[f.Path][h.N] || storedHunkState(f, h.N) == changeset.FileRejected {
-			rows = dimRows(p, rows) // rejected: shown, but plainly not what will be
-		}
-		list.Add(newDiffGridOf(rows, 100))
+		blocks = append(blocks, barBlock(t.hunkBarText(f, h), func() fyne.CanvasObject { return t.hunkBar(f, h) }),
+			t.rows[t.rowsKeyOf(f, h)])
 	}
-	return container.NewBorder(top, nil, nil, nil, container.NewVScroll(list))
+	page := newDiffPage(blocks)
+	if t.page != nil && t.pagePath == f.Path {
+		page.startAt(t.page.offset()) // a decision or a new layout keeps the person's place
+	}
+	t.page, t.pagePath = page, f.Path
+	return container.NewBorder(top, nil, nil, nil, page)
+}
+
+// rowsKey names the rows of a hunk as a review shows them.
+type rowsKey struct {
+	path, layout string
+	n            int
+	dim          bool
+}
+
+// rowsKeyOf is the key of hunk h's rows of f as the tab shows them now.
+func (t *reviewTab) rowsKeyOf(f changeset.FileChange, h changeset.Hunk) rowsKey {
+	return rowsKey{f.Path, t.layout.Selected, h.N, t.reject[f.Path][h.N] || storedHunkState(f, h.N) == changeset.FileRejected}
+}
+
+// prepareRows makes sure the tab holds the rows of every hunk of f as it
+// shows them now. Those it lacks (a file opened, a layout chosen) are
+// computed off the main goroutine — the rows of a 5,000-line file take a
+// good part of a second — and f is shown again once they are in. It
+// reports whether they are all there now. Main goroutine only.
+func (t *reviewTab) prepareRows(f changeset.FileChange, hunks []changeset.Hunk) bool {
+	var todo []rowsKey
+	byN := map[int]changeset.Hunk{}
+	for _, h := range hunks {
+		if k := t.rowsKeyOf(f, h); t.rows[k] == nil {
+			todo, byN[h.N] = append(todo, k), h
+		}
+	}
+	if len(todo) == 0 {
+		return true
+	}
+	p, built, returned := newPalette(), t.built, false // the palette reads the theme: here
+	t.v.async(func() {
+		syn := newFileSyntax(f)
+		out := make(map[rowsKey]*pageBlock, len(todo))
+		for _, k := range todo {
+			out[k] = rowsBlock(hunkRows(p, syn, k, byN[k.n]))
+		}
+		fyne.Do(func() {
+			if t.built != built { // built again since: these rows may be old
+				return
+			}
+			maps.Copy(t.rows, out)
+			if returned && t.file < len(t.cs.Files) && t.cs.Files[t.file].Path == f.Path {
+				t.showFile(t.file)
+			}
+		})
+	})
+	returned = true
+	return len(todo) > 0 && t.rows[todo[0]] != nil // the work ran inline (tests)
+}
+
+// hunkRows renders hunk h as k says: in its layout, dimmed when rejected.
+// Plain logic, any goroutine (p is used by one at a time).
+func hunkRows(p *palette, syn fileSyntax, k rowsKey, h changeset.Hunk) []diffRow {
+	rows := unifiedRows(p, syn, h)
+	if k.layout == layoutSide {
+		rows = sideRows(p, syn, h)
+	}
+	if k.dim {
+		rows = dimRows(p, rows) // rejected: shown, but plainly not what will be
+	}
+	return rows
 }
 
 // editable reports whether the person may still replace f's proposed
@@ -270,9 +354,7 @@ func hunkSummary(t *reviewTab, f changeset.FileChange, hunks []changeset.Hunk) s
 // and the buttons that decide.
 func (t *reviewTab) hunkBar(f changeset.FileChange, h changeset.Hunk) fyne.CanvasObject {
 	path, n := f.Path, h.N
-	state := t.hunkState(f, n)
-	label := widget.NewLabelWithStyle(fmt.Sprintf("Hunk %d · @@ -%d,%d +%d,%d @@ · %s", n, h.OldStart, h.OldLines, h.NewStart, h.NewLines, state),
-		fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	label := widget.NewLabelWithStyle(t.hunkBarText(f, h), fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	label.Wrapping = fyne.TextWrapWord
 	accept := widget.NewButton("Accept", func() { t.decideHunk(path, n, false) })
 	reject := widget.NewButton("Reject", func() { t.decideHunk(path, n, true) })
@@ -285,7 +367,12 @@ func (t *reviewTab) hunkBar(f changeset.FileChange, h changeset.Hunk) fyne.Canva
 	default:
 		accept.Importance = widget.SuccessImportance
 	}
-	return container.NewBorder(nil, nil, nil, container.NewHBox(accept, reject), label)
+	return barOf(label, accept, reject)
+}
+
+// hunkBarText is the text of hunk h's bar: its number, range and state.
+func (t *reviewTab) hunkBarText(f changeset.FileChange, h changeset.Hunk) string {
+	return fmt.Sprintf("Hunk %d · @@ -%d,%d +%d,%d @@ · %s", h.N, h.OldStart, h.OldLines, h.NewStart, h.NewLines, t.hunkState(f, h.N))
 }
 
 // hunkState is what the person sees of hunk n of f: decided in the store,
@@ -333,7 +420,7 @@ func (t *reviewTab) setButtons(cs changeset.ChangeSet) {
 	if label := applyLabel(d); t.apply.Text != label {
 		t.apply.SetText(label)
 	}
-	enable(t.apply, canApply(cs) && !d.empty())
+	enable(t.apply, canApply(cs) && !d.empty() && !t.preparing)
 	enable(t.rejectSet, canApply(cs))
 	enable(t.revert, applied)
 	enable(t.undo, cs.State == changeset.StateReverted)

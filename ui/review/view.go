@@ -317,19 +317,24 @@ func (v *View) openTab(id string, focus bool) {
 	v.host.ShowTab(t.item, focus)
 }
 
-// load reads t's set whole (lists hold no file bodies) off the main
-// goroutine, then builds t. Main goroutine only.
+// load reads t's set whole (lists hold no file bodies) and diffs its
+// files (a 5,000-line file takes a while) off the main goroutine, then
+// builds t. Main goroutine only.
 func (v *View) load(t *reviewTab) {
 	id := t.id
 	t.fp = setFingerprint(v.sets[v.index(id)])
 	v.async(func() {
 		full, err := v.m.Full(id)
+		hunks := make(map[string][]changeset.Hunk, len(full.Files))
+		for _, f := range full.Files {
+			hunks[f.Path] = changeset.Hunks(f)
+		}
 		fyne.Do(func() {
 			if err != nil {
 				v.notify("change sets: " + err.Error())
 				return
 			}
-			t.build(full)
+			t.build(full, hunks)
 		})
 	})
 }
