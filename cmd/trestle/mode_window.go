@@ -33,6 +33,10 @@ const signalQuitGrace = 3 * time.Second
 // runWindow opens the window on dir (default: the last project, else the
 // scratch project), starts the loopback listener and registers it.
 func runWindow(dir, policyFlag string) int {
+	if msg := noDisplay(); msg != "" {
+		os.Stderr.WriteString(msg + "\n")
+		return 1
+	}
 	logger := newLogger()
 	paths, err := userPaths()
 	if err != nil {
