@@ -16,7 +16,7 @@ if ! command -v go >/dev/null 2>&1; then
   echo "deps: Go is not on PATH; install Go $need_go or later (for example to /usr/local/go) and add it to PATH" >&2
   exit 1
 fi
-have_go="$(GOTOOLCHAIN=local go env GOVERSION)"; have_go="${have_go#go}"
+have_go="$(cd / && GOTOOLCHAIN=local go env GOVERSION)"; have_go="${have_go#go}"
 if [[ $(printf '%s\n%s\n' "$need_go" "$have_go" | sort -V | head -1) != "$need_go" ]]; then
   echo "deps: go.mod requires Go $need_go; $(command -v go) is Go $have_go. Install Go $need_go or later and put it first on PATH" >&2
   exit 1
