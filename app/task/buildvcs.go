@@ -21,13 +21,14 @@ const vcsRetryNote = "trestle: go could not read the project's version control s
 	"Repair the .git folder (`git status` says what is wrong) or remove it to build with the stamp."
 
 // retryWithoutVCS starts r's command once more with -buildvcs=false
-// added to GOFLAGS when the go command failed only because it could not
-// read the VCS status, and returns the new process's output pipe; else
-// nil. It is called from supervise's goroutine between attempts.
+// after its go subcommand when the go command failed only because it
+// could not read the VCS status, and returns the new process's output
+// pipe; else nil. It is called from supervise's goroutine between
+// attempts.
 //
-// Why retry rather than always pass -buildvcs=false: only the commands
-// that link a binary stamp it (go build, install, run); go test and go
-// vet never stamp, so they never stop here. A build that can stamp
+// Why retry rather than always pass -buildvcs=false: only go build and
+// go install stamp the binaries they link; go test, go vet and go run
+// never stamp, so they never stop here. A build that can stamp
 // should, since the stamp is what `go version -m` shows later; a build
 // that cannot should still show the person whether the code compiles,
 // with the reason it is unstamped in plain view. The note says so; the
