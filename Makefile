@@ -31,18 +31,29 @@ build: deps
 run: build
 	./$(BIN) $(DIR)
 
-# check: formatting, vet, and the layout rules (app builds without cgo and never imports Fyne).
+# check: formatting, tidy go.mod/go.sum, vet, and the layout rules (app builds without cgo and never imports Fyne).
 check:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { gofmt -l .; echo "gofmt: the files above need gofmt -w" >&2; exit 1; }
-	$(GO) vet ./...
+	@$(GO) mod tidy -diff >/dev/null || { echo "go.mod/go.sum are not tidy: run go mod tidy (go mod tidy -diff shows what it changes)" >&2; exit 1; }
+	$(GOENV_TEST) $(GO) vet ./...
 	CGO_ENABLED=0 $(GO) build ./app/...
 	@! $(GO) list -deps ./app/... | grep -q '^fyne.io/' || { echo "layout: app/ must not import Fyne" >&2; exit 1; }
 	@! $(GO) list -deps ./mcpbridge/... ./registry/... | grep -q '^fyne.io/' || { echo "layout: mcpbridge/ and registry/ must not import Fyne" >&2; exit 1; }
 	@! grep -rl --include='*.go' '"fyne.io/fyne/v2/app"' app ui mcpbridge registry assets | grep -q . || { echo "layout: only cmd/trestle may import fyne.io/fyne/v2/app" >&2; exit 1; }
 
+# GOENV_TEST is how test runs the go command: as on a fresh machine, with
+# the caller's Go env file set aside (GOENV=off) and GOFLAGS empty, so that
+# no -buildvcs=false or -mod=mod there hides a failure. Only what makes the
+# run faster or reach the module proxy is kept from it (the caches, GOPATH,
+# the proxy settings), and GOTOOLCHAIN=local: the installed Go must satisfy
+# go.mod's go line; it is never swapped for a downloaded toolchain. (Each
+# test binary also sets HOME and the XDG folders aside: testfix.RunIsolated.)
+GOENV_KEPT := GOCACHE GOMODCACHE GOPATH GOPROXY GOSUMDB GOPRIVATE GONOPROXY GONOSUMDB GOINSECURE
+GOENV_TEST = GOENV=off GOFLAGS= GOTOOLCHAIN=local $(foreach v,$(GOENV_KEPT),$(v)='$(shell $(GO) env $(v))')
+
 test: test-deps client-deps check
-	$(GO) test -race -count=1 $(PURE) ./ui/...
-	$(GO) test -count=1 ./cmd/...
+	$(GOENV_TEST) $(GO) test -race -count=1 $(PURE) ./ui/...
+	$(GOENV_TEST) $(GO) test -count=1 ./cmd/...
 	$(MAKE) --no-print-directory package
 	scripts/check-package.sh out/Trestle.tar.xz
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 )
 
 // goWords are what a Go error leaks into a message: type names, json's
@@ -24,11 +25,15 @@ func wrongValue(ty string) any {
 	return "x"
 }
 
-// callDirect calls a tool's registered handler (argument check included)
-// with args.
-func callDirect(t *testing.T, name string, args map[string]any) (*mcp.CallToolResult, string) {
+// callDirect calls a tool's registered handler among tools (argument
+// check included) with args. A test shares one allTools across its calls,
+// as one server serves every call of a session: each call here is refused
+// by the argument check before it reaches a service, so none changes what
+// the next sees (building the servers and services per call made
+// TestArgumentTypeErrorsNameTheArgument take minutes under -race).
+func callDirect(t *testing.T, tools map[string]server.ServerTool, name string, args map[string]any) (*mcp.CallToolResult, string) {
 	t.Helper()
-	tool, ok := allTools(t)[name]
+	tool, ok := tools[name]
 	if !ok {
 		t.Fatalf("no tool %s", name)
 	}
@@ -46,12 +51,13 @@ func callDirect(t *testing.T, name string, args map[string]any) (*mcp.CallToolRe
 // a value of the wrong JSON type: each is refused as a problem that names
 // the argument and what it must be, never a Go type.
 func TestArgumentTypeErrorsNameTheArgument(t *testing.T) {
-	for name, tool := range allTools(t) {
+	tools := allTools(t)
+	for name, tool := range tools {
 		schema := inputSchema(&tool.Tool)
 		for _, arg := range propertyNames(schema) {
 			prop := schema.Properties[arg]
 			t.Run(name+"/"+arg, func(t *testing.T) {
-				res, text := callDirect(t, name, map[string]any{arg: wrongValue(prop.Type)})
+				res, text := callDirect(t, tools, name, map[string]any{arg: wrongValue(prop.Type)})
 				want := "problem: " + arg + " must be " + typeWords(prop.Type)
 				if !res.IsError || text != want || goWords.MatchString(text) {
 					t.Fatalf("text %q, want %q", text, want)
@@ -64,10 +70,11 @@ func TestArgumentTypeErrorsNameTheArgument(t *testing.T) {
 // TestUnknownArgumentsAreRefused: every tool refuses an argument its
 // schema does not declare and lists the ones it takes, in order.
 func TestUnknownArgumentsAreRefused(t *testing.T) {
-	for name, tool := range allTools(t) {
+	tools := allTools(t)
+	for name, tool := range tools {
 		t.Run(name, func(t *testing.T) {
 			names := propertyNames(inputSchema(&tool.Tool))
-			res, text := callDirect(t, name, map[string]any{"bogus": 1})
+			res, text := callDirect(t, tools, name, map[string]any{"bogus": 1})
 			want := `problem: unknown argument "bogus"; allowed: ` + strings.Join(names, ", ")
 			if len(names) == 0 {
 				want = `problem: unknown argument "bogus"; this tool takes no arguments, call it with {}`
@@ -132,9 +139,10 @@ func TestNestedArgumentsAndEnums(t *testing.T) {
 		{"trestle_change_sets", map[string]any{"state": "open"}, `problem: state must be one of "pending", "applied", "partly_applied", "rejected", "withdrawn", "stale", "conflict", "reverted", not "open"`},
 		{"trestle_run", map[string]any{"task": "test", "args": []any{"-run", 3}}, "problem: args[1] must be a string"},
 	}
+	tools := allTools(t)
 	for _, tt := range tests {
 		t.Run(tt.tool+"/"+tt.want, func(t *testing.T) {
-			res, text := callDirect(t, tt.tool, tt.args)
+			res, text := callDirect(t, tools, tt.tool, tt.args)
 			if !res.IsError || text != tt.want {
 				t.Fatalf("text %q, want %q", text, tt.want)
 			}

@@ -10,7 +10,7 @@ import (
 
 func TestMain(m *testing.M) {
 	testworker.Run() // when an evaluator test started this binary as its worker
-	os.Exit(m.Run())
+	os.Exit(testfix.RunIsolated(m))
 }
 
 // The shared test helpers under this package's short names.

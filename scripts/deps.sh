@@ -10,8 +10,15 @@ case "${1:-}" in
   --bench) pkgs+=(xvfb imagemagick ripgrep) ;; # ripgrep: the search benchmark's baseline
 esac
 
+# The Go that go.mod's go line asks for (1.26.8), or later.
+need_go="$(sed -n 's/^go //p' "$(dirname "$0")/../go.mod")"
 if ! command -v go >/dev/null 2>&1; then
-  echo "deps: Go is not on PATH; install Go 1.26 (for example to /usr/local/go) and add it to PATH" >&2
+  echo "deps: Go is not on PATH; install Go $need_go or later (for example to /usr/local/go) and add it to PATH" >&2
+  exit 1
+fi
+have_go="$(cd / && GOTOOLCHAIN=local go env GOVERSION)"; have_go="${have_go#go}"
+if [[ $(printf '%s\n%s\n' "$need_go" "$have_go" | sort -V | head -1) != "$need_go" ]]; then
+  echo "deps: go.mod requires Go $need_go; $(command -v go) is Go $have_go. Install Go $need_go or later and put it first on PATH" >&2
   exit 1
 fi
 

@@ -24,6 +24,7 @@ func press(f *finder, key fyne.KeyName) { f.entry.TypedKey(&fyne.KeyEvent{Name: 
 
 func TestGoToFileOpensTheTopMatch(t *testing.T) {
 	w := newTestWindow(t)
+	git(t, w.project.Root, "init", "-q") // a real repository, whose .git/config is never offered
 	w.installActions(Actions{})
 	w.Window().Resize(fyne.NewSize(900, 600))
 	f := openGoToFile(t, w)

@@ -25,11 +25,10 @@ const mainGo = "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\
 func newTestWindow(t *testing.T) *Window {
 	t.Helper()
 	return newTestWindowWith(t, map[string]string{
-		"main.go":     mainGo,
-		"lib/lib.go":  "package lib\n",
-		"go.mod":      "module example.com/demo\n",
-		"data/x.bin":  "\x00\x01",
-		".git/config": "",
+		"main.go":    mainGo,
+		"lib/lib.go": "package lib\n",
+		"go.mod":     "module example.com/demo\n",
+		"data/x.bin": "\x00\x01",
 	})
 }
 

@@ -18,7 +18,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(workerEnv) == "1" {
 		os.Exit(runTestWorker())
 	}
-	os.Exit(m.Run())
+	os.Exit(testfix.RunIsolated(m))
 }
 
 func runTestWorker() int {

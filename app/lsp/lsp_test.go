@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"trestle/internal/testfix"
 )
 
 // These tests run the real gopls. Without it they skip, except under CI,
@@ -184,7 +186,7 @@ func sharedClient(t *testing.T) (*Client, string) {
 }
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := testfix.RunIsolated(m)
 	if shared.c != nil {
 		shared.c.Close()
 		os.RemoveAll(shared.root)

@@ -53,7 +53,7 @@ type Run struct {
 	Started time.Time
 
 	root string
-	cmd  *exec.Cmd
+	cmd  *exec.Cmd // the process running now; supervise replaces it on a retry, under mu
 	done chan struct{}
 
 	mu       sync.Mutex
@@ -68,6 +68,7 @@ type Run struct {
 	module   string      // the project's module path, to place test problems
 	tests    testOutput  // what tests print, until their verdicts
 	kill     *time.Timer // SIGKILL after a SIGTERM
+	noVCS    bool        // ran again with -buildvcs=false (retryWithoutVCS)
 }
 
 // Command is the command line the run executes (see Argv).
@@ -147,8 +148,21 @@ func (r *Run) end(reason State) {
 }
 
 // supervise owns the run's goroutines: the reader and the waiter. It ends
-// the run on timeout or ctx, and returns after both are done.
+// the run on timeout or ctx, and returns after both are done. A go
+// command stopped by a broken .git runs once more (retryWithoutVCS).
 func (r *Run) supervise(ctx context.Context, out *os.File, onLine func(Line)) {
+	for {
+		err := r.attempt(ctx, out, onLine)
+		if out = r.retryWithoutVCS(err, onLine); out == nil {
+			r.finish(err)
+			return
+		}
+	}
+}
+
+// attempt reads the output of r.cmd, whose pipe is out, until it ends,
+// and returns what its Wait returned.
+func (r *Run) attempt(ctx context.Context, out *os.File, onLine func(Line)) error {
 	readDone := make(chan struct{})
 	go func() {
 		defer close(readDone)
@@ -158,7 +172,7 @@ func (r *Run) supervise(ctx context.Context, out *os.File, onLine func(Line)) {
 	go func() { waitDone <- r.cmd.Wait() }()
 	err := r.awaitLeader(ctx, waitDone)
 	r.awaitOutput(readDone, out)
-	r.finish(err)
+	return err
 }
 
 // awaitLeader waits for the leader process to exit, ending the run on

@@ -73,21 +73,9 @@ func (rn *Runner) Start(ctx context.Context, t projconf.Task, args []string, sel
 
 // startRun starts the command with stdout and stderr on one pipe of ours.
 func startRun(id string, t projconf.Task, args []string, sel projconf.Selection, root, dir string) (*Run, *os.File, error) {
-	argv := Argv(t, args)
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = dir
-	cmd.Env = taskEnv(os.Environ(), sel)
-	procgroup.Set(cmd)
-	out, w, err := os.Pipe()
+	cmd, out, err := startProcess(Argv(t, args), taskEnv(os.Environ(), sel), dir)
 	if err != nil {
 		return nil, nil, fmt.Errorf("run task %q: %w", t.Name, err)
-	}
-	cmd.Stdout, cmd.Stderr = w, w
-	err = cmd.Start()
-	w.Close()
-	if err != nil {
-		out.Close()
-		return nil, nil, fmt.Errorf("run task %q: start %s: %w", t.Name, t.Command[0], err)
 	}
 	run := &Run{
 		ID: id, Task: t, Args: args, Started: time.Now(),
@@ -95,6 +83,27 @@ func startRun(id string, t projconf.Task, args []string, sel projconf.Selection,
 		module: moduleOf(root),
 	}
 	return run, out, nil
+}
+
+// startProcess starts argv in dir with env, in a new process group, with
+// stdout and stderr on one pipe whose reading end it returns.
+func startProcess(argv, env []string, dir string) (*exec.Cmd, *os.File, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = env
+	procgroup.Set(cmd)
+	out, w, err := os.Pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	cmd.Stdout, cmd.Stderr = w, w
+	err = cmd.Start()
+	w.Close()
+	if err != nil {
+		out.Close()
+		return nil, nil, fmt.Errorf("start %s: %w", argv[0], err)
+	}
+	return cmd, out, nil
 }
 
 // taskEnv is base with the selection's environment and tags.

@@ -56,17 +56,28 @@ func TestRunStreamsLinesInOrder(t *testing.T) {
 	}
 }
 
+// TestRunFailedExitCodeAndEnv: the selection's environment reaches the
+// task, and its tags are added to the GOFLAGS the caller has, whatever
+// they are.
 func TestRunFailedExitCodeAndEnv(t *testing.T) {
-	rn := NewRunner(t.TempDir())
-	sel := projconf.Selection{Tags: []string{"a", "b"}, Env: map[string]string{"DEMO": "x"}}
-	run, err := rn.Start(context.Background(), shTask("env", `echo "$DEMO $GOFLAGS"; exit 3`), nil, sel, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	run.Wait(context.Background())
-	out, _ := run.Output(0)
-	if run.State() != StateFailed || run.ExitCode() != 3 || !strings.HasSuffix(out, "x -tags=a,b") {
-		t.Fatalf("state %s exit %d output %q", run.State(), run.ExitCode(), out)
+	for _, tc := range []struct{ name, goflags, want string }{
+		{name: "no GOFLAGS", want: "x -tags=a,b"},
+		{name: "caller's GOFLAGS", goflags: "-buildvcs=false -mod=mod", want: "x -buildvcs=false -mod=mod -tags=a,b"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("GOFLAGS", tc.goflags)
+			rn := NewRunner(t.TempDir())
+			sel := projconf.Selection{Tags: []string{"a", "b"}, Env: map[string]string{"DEMO": "x"}}
+			run, err := rn.Start(context.Background(), shTask("env", `echo "$DEMO $GOFLAGS"; exit 3`), nil, sel, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			run.Wait(context.Background())
+			out, _ := run.Output(0)
+			if run.State() != StateFailed || run.ExitCode() != 3 || out != tc.want {
+				t.Fatalf("state %s exit %d output %q, want %q", run.State(), run.ExitCode(), out, tc.want)
+			}
+		})
 	}
 }
 

@@ -71,7 +71,7 @@ func TestKeysOnBbolt(t *testing.T) {
 	waitChanged(t, w, base, "keys-go-to-file-open", image.Rect(300, 30, 1000, 300), "the Go to File finder")
 	xdo("type", "--delay", "30", "tx.go")
 	xdo("key", "Return")
-	waitActive(t, w, c, "tx.go")
+	waitActiveTab(t, w, c, "tx.go")
 	xdo("type", "--delay", "30", "// typed ")
 	waitRead(t, c, "tx.go", 1, "the typed text at the top of tx.go", func(s string) bool { return strings.HasPrefix(s, "// typed package") })
 	w.screenshot(t, "keys-go-to-file")
@@ -139,7 +139,7 @@ func readAll(t *testing.T, c *client.Client, path string) string {
 }
 
 // waitActive waits until the active tab is path.
-func waitActive(t *testing.T, w *window, c *client.Client, path string) {
+func waitActiveTab(t *testing.T, w *window, c *client.Client, path string) {
 	t.Helper()
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
 		_, sc := call(t, c, "trestle_workbench", nil)

@@ -37,6 +37,10 @@ const signalQuitGrace = 3 * time.Second
 // scratch project), starts the loopback listener and registers it.
 // trustFlag (--trust) trusts the project for this run.
 func runWindow(dir, policyFlag string, trustFlag bool) int {
+	if msg := noDisplay(); msg != "" {
+		os.Stderr.WriteString(msg + "\n")
+		return 1
+	}
 	logger := newLogger()
 	paths, err := userPaths()
 	if err != nil {

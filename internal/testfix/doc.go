@@ -1,4 +1,6 @@
-// Package testfix holds what Trestle's tests share: temporary projects,
+// Package testfix holds what Trestle's tests share: new empty user
+// folders for each test binary (RunIsolated, called by every TestMain),
+// temporary projects,
 // copies of real modules from the module cache (CopyModule, CopyLibrary,
 // CopyBbolt), large generated texts for the line-diff tests, waits on a
 // condition, background servers that stop with the test, and MCP

@@ -1,6 +1,7 @@
 package testfix
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -11,15 +12,44 @@ import (
 )
 
 // moduleDir is where the module cache holds mod at the version this
-// repository requires.
+// repository requires, downloading it first when the cache lacks it (a
+// module reached only through another module's tests, as
+// github.com/dlclark/regexp2 is, is in go.sum but nothing downloads it).
+// It fails the test, saying what to do, when mod cannot be had.
 func moduleDir(tb testing.TB, mod string) string {
 	tb.Helper()
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", mod).Output()
-	dir := strings.TrimSpace(string(out))
-	if err != nil || dir == "" {
-		tb.Fatalf("%s is not in the module cache (go mod download): %v", mod, err)
+	dir, err := goModField(mod, "list", "-m", "-f", "{{.Dir}}", mod)
+	if err == nil && dir == "" {
+		dir, err = goModField(mod, "mod", "download", "-json", mod)
+		if err == nil && dir == "" {
+			err = fmt.Errorf("go mod download %s gave no folder", mod)
+		}
+	}
+	if err != nil {
+		tb.Fatalf("module %s: %v\nRun `go mod download %s` in this repository (it needs the Go module proxy once).", mod, err, mod)
 	}
 	return dir
+}
+
+// goModField runs `go args...` in this repository and returns the
+// module's folder it prints: the -f output of go list, or the Dir of go
+// mod download -json.
+func goModField(mod string, args ...string) (string, error) {
+	cmd := exec.Command("go", args...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if args[0] != "mod" {
+		if err != nil {
+			return "", fmt.Errorf("go %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+		}
+		return strings.TrimSpace(string(out)), nil
+	}
+	var info struct{ Dir, Error string }
+	if jerr := json.Unmarshal(out, &info); jerr != nil || info.Error != "" || err != nil {
+		return "", fmt.Errorf("go mod download %s: %v %s %s", mod, err, info.Error, strings.TrimSpace(stderr.String()))
+	}
+	return info.Dir, nil
 }
 
 // realTempDir is a new temporary folder with symlinks resolved (a

@@ -1,6 +1,11 @@
 package main
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -62,4 +67,74 @@ func TestRenderTableRatios(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, got)
 		}
 	}
+}
+
+// TestEveryRowIsBenchmarked: each benchmark a row of the table reads
+// (its figure and its baseline) is defined in a package that runs
+// benchmarks, by a -bench pattern that selects it, so a run never leaves
+// a committed figure as "—" because nothing ran it.
+func TestEveryRowIsBenchmarked(t *testing.T) {
+	defined := benchmarksByPackage(t)
+	for _, r := range rows {
+		for _, m := range []*metric{&r.value, r.base} {
+			if m == nil || m == busyBound {
+				continue
+			}
+			name, _, _ := strings.Cut(m.bench, "/")
+			pkg, ok := defined[name]
+			if !ok {
+				t.Errorf("row %q: no package defines %s", r.label, name)
+				continue
+			}
+			if !slices.ContainsFunc(runs, func(run run) bool { return run.pkg == pkg && selects(run.bench, name) }) {
+				t.Errorf("row %q: %s (in %s) is in no run of scripts/bench/runs.go", r.label, name, pkg)
+			}
+		}
+	}
+}
+
+// selects reports whether go test's -bench pattern selects the top-level
+// benchmark name.
+func selects(pattern, name string) bool {
+	top, _, _ := strings.Cut(pattern, "/")
+	return regexp.MustCompile(top).MatchString(name)
+}
+
+// benchmarksByPackage maps each Benchmark function of this repository to
+// its package, as go test names it ("./app/linediff").
+func benchmarksByPackage(t *testing.T) map[string]string {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		t.Fatalf("the repository root is not two folders up: %v", err)
+	}
+	decl := regexp.MustCompile(`(?m)^func (Benchmark\w+)\(`)
+	found := map[string]string{}
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if !strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(p))
+		for _, m := range decl.FindAllStringSubmatch(string(src), -1) {
+			found[m[1]] = "./" + filepath.ToSlash(rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return found
 }
