@@ -31,6 +31,9 @@ func (m *Manager) newerNative(name string, p *process) string {
 	if !m.opts.Native {
 		return ""
 	}
+	if len(p.link) > 0 {
+		return "" // built for its inputs' imports: not replaced by the selection's build
+	}
 	ns := m.native(name)
 	ns.mu.Lock()
 	defer ns.mu.Unlock()

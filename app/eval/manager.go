@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -208,6 +209,9 @@ func (m *Manager) evalInterpreted(ctx context.Context, s *slot, res Result, code
 	}
 	res.Value, res.Type, res.Output, res.Err = r.Value, r.Type, r.Output, r.Error
 	res.Notes = append(res.Notes, r.Notes...)
+	if note := m.failedBuildNote(s.name, p); note != "" && !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.HasPrefix(n, note) }) {
+		res.Notes = append(res.Notes, note) // every answer of the fallback says so, in one line
+	}
 	if r.OutputDropped > 0 {
 		res.Notes = append(res.Notes, fmt.Sprintf("output cut: the first %d bytes are kept, %d more were dropped", MaxOutputBytes, r.OutputDropped))
 	}
@@ -222,6 +226,8 @@ func (m *Manager) evalHeld(ctx context.Context, s *slot, code string, timeout ti
 	if err != nil {
 		return response{}, nil, false, notes, err
 	}
+	p, more := m.ensureLinked(ctx, s, p, code) // link.go
+	notes = append(notes, more...)
 	s.begin(p)
 	r, err = p.eval(ctx, code, timeout)
 	if err != nil {

@@ -112,16 +112,16 @@ func (m *Manager) nativeBinary(ctx context.Context, name string) (string, []stri
 			ns.compile = r.Compile
 		}
 	}
-	ready, prevErr := ns.ready, ns.err
+	ready, prevErr, skipped := ns.ready, ns.err, slices.Clone(ns.skipped)
 	ns.mu.Unlock()
 	done := m.refresh(name)
 	if ready != "" {
-		return ready, nil
+		return ready, partialNotes(skipped)
 	}
 	wait := m.opts.BuildWait
 	if wait <= 0 {
 		if prevErr != nil {
-			return "", []string{fmt.Sprintf("the native evaluator did not build (%v); this evaluator interprets the dependencies and has yaegi's go1.22 standard library; it is built again when the evaluator restarts", prevErr)}
+			return "", []string{buildFailedNote(prevErr) + "; it is built again when the evaluator restarts"}
 		}
 		ns.mu.Lock()
 		step := progressText(ns.last)
@@ -139,9 +139,9 @@ func (m *Manager) nativeBinary(ctx context.Context, name string) (string, []stri
 	defer ns.mu.Unlock()
 	switch {
 	case ns.ready != "":
-		return ns.ready, nil
+		return ns.ready, partialNotes(ns.skipped)
 	case ns.err != nil:
-		return "", []string{fmt.Sprintf("the native evaluator did not build (%v); this evaluator interprets the dependencies and has yaegi's go1.22 standard library; fix the problem and restart the evaluator", ns.err)}
+		return "", []string{buildFailedNote(ns.err) + "; fix the problem and restart the evaluator"}
 	}
 	return "", []string{"the native evaluator is still building; this evaluator interprets the dependencies and has yaegi's go1.22 standard library until it is ready"}
 }
@@ -323,7 +323,7 @@ func (m *Manager) Packages(ctx context.Context, selection string) ([]PackageInfo
 	out := make([]PackageInfo, 0, len(plan.Packages))
 	for _, p := range plan.Packages {
 		info := PackageInfo{Path: p.Path, Mode: p.Mode, Reason: p.Reason}
-		if p.Mode == workerbuild.ModeNative && std != "" && !slices.Contains(running, p.Path) {
+		if p.Mode == workerbuild.ModeNative && std != "" && !slices.Contains(running, p.Path) && !p.OnImport() {
 			info.Mode = workerbuild.ModeInterpreted
 			info.Reason = "interpreted by the running evaluator (" + std + "), which does not link it: " + p.Reason
 		}
@@ -401,4 +401,38 @@ func (m *Manager) saveRecord(name, bin string) {
 			os.Remove(tmp)
 		}
 	}
+}
+
+// buildFailedNote says in one line that the selection's native build
+// failed and why (the cause's last lines), for every answer the fallback
+// gives meanwhile.
+func buildFailedNote(err error) string {
+	return "native build failed: " + shortCause(err) + "; yaegi's interpreter (go1.22 standard library, dependencies from source) serves instead"
+}
+
+// partialNotes says, one line each, which packages a native build left
+// out (their tables did not compile or link) and how they are served.
+func partialNotes(skipped []string) []string {
+	var out []string
+	for _, s := range skipped {
+		if strings.Contains(s, "did not compile") || strings.Contains(s, "did not link") {
+			out = append(out, "partial native build: "+s)
+		}
+	}
+	return out
+}
+
+// failedBuildNote is buildFailedNote for an answer of the fallback while
+// the selection's last native build failed, "" otherwise.
+func (m *Manager) failedBuildNote(name string, p *process) string {
+	if !m.opts.Native || p == nil || p.bin != "" {
+		return ""
+	}
+	ns := m.native(name)
+	ns.mu.Lock()
+	defer ns.mu.Unlock()
+	if ns.err == nil || ns.building != nil {
+		return ""
+	}
+	return buildFailedNote(ns.err)
 }

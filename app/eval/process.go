@@ -56,6 +56,7 @@ type process struct {
 	bin     string        // the native worker binary, "" for the fallback
 	native  []string      // linked packages outside the standard library (ready message)
 	std     string        // the standard library it links (ready message)
+	link    []string      // the project's native packages it was built to link (link.go)
 	// notedNewer is the newer native worker this one's caller was told
 	// about; only the evaluation holding the selection's turn touches it.
 	notedNewer string

@@ -1,0 +1,170 @@
+package eval
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"trestle/app/eval/evaltest"
+	"trestle/internal/testfix"
+)
+
+// natFiles adds to the demo module a package that needs native linking
+// (it uses unsafe) and whose init writes a file into the project: the
+// init must run only when an input imports the package.
+var natFiles = map[string]string{
+	"nat/nat.go": `package nat
+
+import (
+	"os"
+	"unsafe"
+)
+
+// Ran is set by init.
+var Ran bool
+
+func init() {
+	Ran = true
+	os.WriteFile("nat-init-ran", []byte("ran"), 0o644)
+}
+
+// Size is the size of an int.
+func Size() int { return int(unsafe.Sizeof(0)) }
+`,
+	"usenat/usenat.go": `package usenat
+
+import "example.com/demo/nat"
+
+// Twice is twice nat's answer: an interpreted package that needs nat.
+func Twice() int { return 2 * nat.Size() }
+`,
+}
+
+// newLinkManager is a Manager with native workers on the demo module plus
+// files, waiting for the first build.
+func newLinkManager(t *testing.T, files map[string]string) *Manager {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds a native worker")
+	}
+	root := newDemo(t)
+	testfix.WriteFiles(t, root, files)
+	m := NewManager(ManagerOptions{
+		Root: root, Module: "example.com/demo", WorkerCommand: testWorkerCommand,
+		Native: true, CacheDir: evaltest.CacheDir(), BuildWait: 10 * time.Minute,
+	})
+	t.Cleanup(m.Close)
+	return m
+}
+
+// TestNativeInitRunsOnlyOnImport (issue 20): evaluating 1+1 runs no init
+// of the project's native packages; importing one (or an interpreted
+// package that needs it) links it, runs its init then, and keeps the
+// state defined before.
+func TestNativeInitRunsOnlyOnImport(t *testing.T) {
+	m := newLinkManager(t, natFiles)
+	marker := filepath.Join(m.opts.Root, "nat-init-ran")
+	res := evalLong(t, m, "1+1")
+	wantValue(t, res, "2", "int")
+	if !strings.HasPrefix(res.Worker, "native") {
+		t.Fatalf("want the native worker, got %q (notes %v)", res.Worker, res.Notes)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("evaluating 1+1 ran the init of package nat, which the input never imported")
+	}
+	mustEval(t, m, "", "x := 40")
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("a second input ran nat's init")
+	}
+	res = evalLong(t, m, "import \"example.com/demo/usenat\"\nusenat.Twice() + x")
+	wantValue(t, res, "56", "int")
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatalf("importing a package that needs nat did not run nat's init: %v (notes %v)", err, res.Notes)
+	}
+	if !slices.Contains(res.Native, "example.com/demo/nat") {
+		t.Fatalf("nat is not linked natively: %v (notes %v)", res.Native, res.Notes)
+	}
+	wantValue(t, mustEval(t, m, "", "import \"example.com/demo/nat\"\nnat.Ran"), "true", "bool")
+}
+
+// TestWorkerFolderNeverCollides (issue 20): a project folder named like
+// the worker's generated folder is not compiled into the worker.
+func TestWorkerFolderNeverCollides(t *testing.T) {
+	m := newLinkManager(t, map[string]string{
+		"trestle_eval_worker/w.go": `package main
+
+import "os"
+
+func init() { os.WriteFile("worker-folder-ran", []byte("ran"), 0o644) }
+`,
+	})
+	res := evalLong(t, m, "1+1")
+	wantValue(t, res, "2", "int")
+	if !strings.HasPrefix(res.Worker, "native") {
+		t.Fatalf("want the native worker, got %q (notes %v)", res.Worker, res.Notes)
+	}
+	if _, err := os.Stat(filepath.Join(m.opts.Root, "worker-folder-ran")); err == nil {
+		t.Fatal("the project's trestle_eval_worker folder was compiled into the worker")
+	}
+	if err := m.WaitBuild(context.Background(), ""); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLinkFailureLeavesOnePackageOut (issue 21): a dependency whose table
+// does not link (an exported function refers to a symbol defined nowhere,
+// as modernc.org/libc's X__libc_sigaction; a normal build drops the
+// function) costs only its own table: the worker is native, the package
+// that imports it answers natively, and the answer says in one line what
+// was left out.
+func TestLinkFailureLeavesOnePackageOut(t *testing.T) {
+	mods := t.TempDir()
+	testfix.WriteFiles(t, mods, map[string]string{
+		"bad/go.mod": "module example.com/bad\n\ngo 1.22\n",
+		"bad/bad.go": `package bad
+
+import _ "unsafe"
+
+// Fine works.
+func Fine() int { return 41 + 1 }
+
+// Broken refers to a function defined nowhere; nothing calls it.
+func Broken() { sigaction() }
+
+//go:linkname sigaction example.com/bad.x__libc_sigaction
+func sigaction()
+`,
+		"good/go.mod": "module example.com/good\n\ngo 1.22\n\nrequire example.com/bad v0.0.0\n",
+		"good/good.go": `package good
+
+import "example.com/bad"
+
+// Answer asks bad.
+func Answer() int { return bad.Fine() }
+`,
+	})
+	files := map[string]string{
+		"go.mod": demoFiles["go.mod"] + "\nrequire (\n\texample.com/bad v0.0.0\n\texample.com/good v0.0.0\n)\n\n" +
+			"replace example.com/bad => " + filepath.Join(mods, "bad") + "\n\nreplace example.com/good => " + filepath.Join(mods, "good") + "\n",
+		"usegood/usegood.go": "package usegood\n\nimport \"example.com/good\"\n\n// A is good's answer.\nfunc A() int { return good.Answer() }\n",
+	}
+	m := newLinkManager(t, files)
+	res := evalLong(t, m, "import \"example.com/good\"\ngood.Answer()")
+	wantValue(t, res, "42", "int")
+	if !strings.HasPrefix(res.Worker, "native") || !slices.Contains(res.Native, "example.com/good") {
+		t.Fatalf("want a native worker linking example.com/good, got %q %v (notes %v)", res.Worker, res.Native, res.Notes)
+	}
+	var line string
+	for _, n := range res.Notes {
+		if strings.HasPrefix(n, "partial native build: example.com/bad") {
+			line = n
+		}
+	}
+	if line == "" || strings.Contains(line, "\n") || len(line) > 400 || !strings.Contains(line, "did not link") {
+		t.Fatalf("want one short line saying example.com/bad's table did not link, got notes %q", res.Notes)
+	}
+}
