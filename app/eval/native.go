@@ -109,7 +109,7 @@ func (m *Manager) nativeBinary(ctx context.Context, name string) (string, []stri
 		r := m.loadRecord(name)
 		ns.ready = r.Binary
 		if ns.compile == nil {
-			ns.compile = r.Compile
+			ns.compile = r.stillFailing()
 		}
 	}
 	ready, prevErr, skipped := ns.ready, ns.err, slices.Clone(ns.skipped)
@@ -350,6 +350,52 @@ func (m *Manager) dropNative(name, bin string) {
 type record struct {
 	Binary  string            `json:"binary"`
 	Compile map[string]string `json:"compile,omitempty"` // nativeSlot.compile
+	// Sources are the folder and source hash of each package of Compile
+	// when the interpreter failed on it: the choice is kept for the next
+	// start only while the source is the same (an edit may well have
+	// removed what yaegi could not run).
+	Sources map[string]compiledSource `json:"sources,omitempty"`
+}
+
+// compiledSource is a package's folder and the hash of its Go files.
+type compiledSource struct {
+	Dir string `json:"dir"`
+	Sum string `json:"sum"`
+}
+
+// stillFailing is Compile without the packages whose source changed since
+// the failure (or that the record cannot vouch for).
+func (r record) stillFailing() map[string]string {
+	out := map[string]string{}
+	for path, why := range r.Compile {
+		if src, ok := r.Sources[path]; ok && src.Dir != "" && sourceSum(src.Dir) == src.Sum {
+			out[path] = why
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// sourceSum hashes the Go files of a folder (names and contents).
+func sourceSum(dir string) string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	h := sha256.New()
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return ""
+		}
+		fmt.Fprintf(h, "%s %x\x00", e.Name(), sha256.Sum256(data))
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 func (m *Manager) recordPath(name string) string {
@@ -393,7 +439,18 @@ func (m *Manager) saveRecord(name, bin string) {
 	}
 	ns := m.native(name)
 	ns.mu.Lock()
-	data, _ := json.Marshal(record{Binary: bin, Compile: ns.compile})
+	r := record{Binary: bin, Compile: ns.compile, Sources: map[string]compiledSource{}}
+	for path := range ns.compile {
+		if ns.plan == nil {
+			break
+		}
+		for _, p := range ns.plan.Packages {
+			if p.Path == path && p.Dir != "" {
+				r.Sources[path] = compiledSource{Dir: p.Dir, Sum: sourceSum(p.Dir)}
+			}
+		}
+	}
+	data, _ := json.Marshal(r)
 	ns.mu.Unlock()
 	tmp := path + ".tmp-" + strings.ReplaceAll(fmt.Sprint(time.Now().UnixNano()), "-", "")
 	if os.WriteFile(tmp, data, 0o644) == nil {
