@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"trestle/app/eval/evaltest"
+	"trestle/app/eval/workerbuild"
+	"trestle/app/projconf"
 	"trestle/internal/testfix"
 )
 
@@ -166,5 +168,85 @@ func Answer() int { return bad.Fine() }
 	}
 	if line == "" || strings.Contains(line, "\n") || len(line) > 400 || !strings.Contains(line, "did not link") {
 		t.Fatalf("want one short line saying example.com/bad's table did not link, got notes %q", res.Notes)
+	}
+}
+
+// TestCompileChoiceComesFromTheTrace (issue 21): after an interpreter
+// panic, the packages compiled in are the ones its trace passes through,
+// not every project package an earlier input imported.
+func TestCompileChoiceComesFromTheTrace(t *testing.T) {
+	m := NewManager(ManagerOptions{Root: t.TempDir(), WorkerCommand: testWorkerCommand, Native: true, CacheDir: t.TempDir()})
+	t.Cleanup(m.Close)
+	ns := m.native("default")
+	ns.plan = &workerbuild.Plan{Packages: []workerbuild.Package{
+		{Path: "example.com/p/coll", Mode: workerbuild.ModeInterpreted},
+		{Path: "example.com/p/bank", Mode: workerbuild.ModeInterpreted},
+		{Path: "example.com/p/render", Mode: workerbuild.ModeInterpreted},
+	}}
+	history := []string{"import \"example.com/p/coll\"\ns := coll.Stack[int]{}", "import \"example.com/p/bank\""}
+	trace := "/tmp/trestle-eval-1-2/gopath-2/src/example.com/p/render/render.go:162:8: panic: example.com/p/render.Render(...)\n4:1: panic: main(...)\n"
+	m.compileUninterpretable("default", "import \"example.com/p/render\"\nrender.Render()", history,
+		Result{Mode: ModeInterpreted, Err: "panic: reflect: slice index out of range", Output: trace})
+	if len(ns.compile) != 1 || ns.compile["example.com/p/render"] == "" {
+		t.Fatalf("compile set %v: want only example.com/p/render (the trace's)", ns.compile)
+	}
+}
+
+// TestCompileChoiceIsKeptOnlyWhileItHolds (issue 21): the next start of
+// Trestle compiles in a package the interpreter failed on only while its
+// source is what failed.
+func TestCompileChoiceIsKeptOnlyWhileItHolds(t *testing.T) {
+	root := t.TempDir()
+	testfix.WriteFiles(t, root, map[string]string{"render/render.go": "package render\n\nfunc Render() {}\n"})
+	cache := t.TempDir()
+	m := NewManager(ManagerOptions{Root: root, Native: true, CacheDir: cache})
+	ns := m.native("default")
+	ns.plan = &workerbuild.Plan{Packages: []workerbuild.Package{{Path: "example.com/p/render", Mode: workerbuild.ModeInterpreted, Dir: filepath.Join(root, "render")}}}
+	ns.compile = map[string]string{"example.com/p/render": "reflect: slice index out of range"}
+	bin := filepath.Join(t.TempDir(), "worker")
+	os.WriteFile(bin, []byte("x"), 0o755)
+	m.saveRecord("default", bin)
+	m.Close()
+
+	if got := m.loadRecord("default").stillFailing(); got["example.com/p/render"] == "" {
+		t.Fatalf("an unchanged package lost its compile-in choice: %v", got)
+	}
+	testfix.WriteFiles(t, root, map[string]string{"render/render.go": "package render\n\n// Render renders.\nfunc Render() {}\n"})
+	if got := m.loadRecord("default").stillFailing(); len(got) != 0 {
+		t.Fatalf("an edited package kept its compile-in choice: %v", got)
+	}
+}
+
+// TestFailedBuildIsOneLineInEveryAnswer (issue 21): while the selection's
+// native build has failed, every answer of the fallback says so in one
+// short line (the cause, not the whole output).
+func TestFailedBuildIsOneLineInEveryAnswer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a native build")
+	}
+	root := t.TempDir()
+	testfix.WriteFiles(t, root, map[string]string{
+		"go.mod": "module example.com/gone\n\ngo 1.22\n",
+	})
+	// The selection's GOFLAGS are wrong: every go command of the native
+	// build fails before it starts, and the interpreter serves.
+	m := NewManager(ManagerOptions{
+		Root: root, Module: "example.com/gone", WorkerCommand: testWorkerCommand,
+		Selections: map[string]projconf.Selection{"default": {Env: map[string]string{"GOFLAGS": "-mod=nonsense"}}},
+		Native:     true, CacheDir: t.TempDir(), BuildWait: 10 * time.Minute,
+	})
+	t.Cleanup(m.Close)
+	for _, code := range []string{"1+1", "2+2", "3+3"} {
+		res := evalLong(t, m, code)
+		var line string
+		for _, n := range res.Notes {
+			if strings.HasPrefix(n, "native build failed: ") {
+				line = n
+			}
+		}
+		if line == "" || strings.Contains(line, "\n") || len(line) > 500 {
+			t.Fatalf("%s: want one short line saying the native build failed, got notes %q (worker %q)", code, res.Notes, res.Worker)
+		}
+		t.Logf("%s: %s", code, line)
 	}
 }

@@ -14,7 +14,11 @@ func shortCause(err error) string {
 	if errors.As(err, &be) {
 		return be.Short()
 	}
-	s, _, _ := strings.Cut(err.Error(), "\n")
+	lines := strings.Split(strings.TrimSpace(err.Error()), "\n")
+	s := lines[0]
+	if last := strings.TrimSpace(lines[len(lines)-1]); len(lines) > 1 && last != "" {
+		s += " " + last // "go: errors parsing go.mod:" and then the error
+	}
 	if len(s) > 300 {
 		s = s[:300] + "…"
 	}

@@ -29,7 +29,10 @@ func waitGone(t *testing.T, pid int, what string) {
 // when the program ends, and when the deadline kills it.
 func TestCompiledSetsidChildrenDie(t *testing.T) {
 	s, _ := newSession(t)
-	res := run(t, s, "import \"os/exec\"\ncmd := exec.Command(\"setsid\", \"sleep\", \"300\")\n_ = cmd.Start()\ncmd.Process.Pid")
+	// The input waits until the child has left (it is sleep once setsid
+	// has called setsid and exec'd), so that the group kill cannot reach it.
+	res := run(t, s, "import \"os/exec\"\nimport \"os\"\nimport \"fmt\"\ncmd := exec.Command(\"setsid\", \"sleep\", \"300\")\n_ = cmd.Start()\n"+
+		"for { b, _ := os.ReadFile(fmt.Sprintf(\"/proc/%d/comm\", cmd.Process.Pid)); if string(b) == \"sleep\\n\" { break } }\ncmd.Process.Pid")
 	pid, err := strconv.Atoi(res.Value)
 	if err != nil {
 		t.Fatalf("no pid: %+v", res)
