@@ -90,7 +90,7 @@ func (m *Manager) buildOptions(name string) workerbuild.Options {
 	ns.mu.Lock()
 	compile := maps.Clone(ns.compile)
 	ns.mu.Unlock()
-	return workerbuild.Options{Root: m.opts.Root, Module: m.opts.Module, Tags: sel.Tags, Env: sel.Env, CacheDir: m.opts.CacheDir, Compile: compile}
+	return workerbuild.Options{Root: m.opts.Root, Module: m.opts.Module, Tags: sel.Tags, Env: sel.Env, CacheDir: m.opts.CacheDir, Compile: compile, Interpret: sel.Interpret}
 }
 
 // nativeBinary returns the native worker to start for the selection, or ""
