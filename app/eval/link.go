@@ -177,3 +177,26 @@ func (m *Manager) linkedBinary(ctx context.Context, name string, plan *workerbui
 	}
 	return res.Binary, res.Skipped, nil
 }
+
+// Initialises lists the project's packages (its module's, and folders
+// that replace modules) that evaluating code in the selection imports,
+// directly or through one another, so that their init code runs: the
+// permission dialog names them. It may list the packages with go list (a
+// second or two) when no native build has yet. Safe for concurrent use.
+func (m *Manager) Initialises(ctx context.Context, selection, code string) []string {
+	s, err := m.slot(selection)
+	if err != nil {
+		return nil
+	}
+	paths := importsOf(code)
+	if plan := m.linkPlan(ctx, s.name, paths); plan != nil {
+		return plan.Project(paths)
+	}
+	var out []string
+	for _, p := range paths {
+		if m.opts.Module != "" && (p == m.opts.Module || strings.HasPrefix(p, m.opts.Module+"/")) {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -87,6 +87,19 @@ func (pkg Package) linked(link []string) bool {
 // that importing paths needs, directly or through the project's own
 // packages, sorted: a worker that interprets paths must link them.
 func (p *Plan) OnImport(paths []string) []string {
+	return p.reach(paths, func(pkg *Package) bool { return pkg.onImport && pkg.Mode == ModeNative })
+}
+
+// Project returns the project's packages (its module's, and folders that
+// replace modules) that importing paths loads, directly or through one
+// another, sorted: the ones whose init code runs.
+func (p *Plan) Project(paths []string) []string {
+	return p.reach(paths, func(*Package) bool { return true })
+}
+
+// reach walks the project's packages from paths and returns those that
+// want accepts.
+func (p *Plan) reach(paths []string, want func(*Package) bool) []string {
 	index := map[string]*Package{}
 	for i := range p.Packages {
 		index[p.Packages[i].Path] = &p.Packages[i]
@@ -100,7 +113,7 @@ func (p *Plan) OnImport(paths []string) []string {
 			return // not the project's (a dependency's imports are linked with it)
 		}
 		seen[path] = true
-		if pkg.onImport && pkg.Mode == ModeNative {
+		if want(pkg) {
 			out = append(out, path)
 		}
 		for _, dep := range pkg.imports {
