@@ -250,3 +250,47 @@ func TestFailedBuildIsOneLineInEveryAnswer(t *testing.T) {
 		t.Logf("%s: %s", code, line)
 	}
 }
+
+// TestStateSurvivesTheSwitchToNative (issue 21): when the native worker
+// is ready while the interpreter fallback holds state, the native worker
+// takes over at the next input and the state-defining inputs run again in
+// it first.
+func TestStateSurvivesTheSwitchToNative(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a native worker")
+	}
+	m := NewManager(ManagerOptions{
+		Root: newDemo(t), Module: "example.com/demo", WorkerCommand: testWorkerCommand,
+		Native: true, CacheDir: evaltest.CacheDir(), // no BuildWait: the fallback answers first
+	})
+	t.Cleanup(m.Close)
+	res := mustEval(t, m, "", "x := 21")
+	if res.Worker != "interpreter" {
+		t.Fatalf("the first input should be the fallback's, got %q", res.Worker)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	if err := m.WaitBuild(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	res = mustEval(t, m, "", "x * 2")
+	wantValue(t, res, "42", "int")
+	if !strings.HasPrefix(res.Worker, "native") {
+		t.Fatalf("the native worker should take over with the state, got %q (notes %v)", res.Worker, res.Notes)
+	}
+}
+
+// TestErrorsReadLikeGo (issue 21): a missing module, a misspelt standard
+// package and a missing project folder read as the go command says them,
+// with positions in the input only.
+func TestErrorsReadLikeGo(t *testing.T) {
+	m := newTestManager(t, nil)
+	res := mustEval(t, m, "", "import \"github.com/nobody/nothing\"\nnothing.X")
+	if !strings.Contains(res.Err, "no required module provides package github.com/nobody/nothing; to add it: go get github.com/nobody/nothing") || strings.Contains(res.Err, "unable to find source") {
+		t.Errorf("a missing module: %q", res.Err)
+	}
+	res = mustEval(t, m, "", "import \"fmtt\"\nfmtt.Println(1)")
+	if !strings.Contains(res.Err, "package fmtt is not in std") || strings.Contains(res.Err, ".trestle-eval-compiled") {
+		t.Errorf("a misspelt standard package: %q", res.Err)
+	}
+}

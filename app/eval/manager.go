@@ -155,7 +155,7 @@ func (m *Manager) Eval(ctx context.Context, selection, code string, timeout time
 	defer func() { <-s.turn }()
 	// Routing seam (route.go): input the interpreter cannot run is compiled.
 	if ok, why := m.wantsCompiled(s.name, code); ok {
-		return m.evalCompiled(ctx, s.name, code, timeout, res, start, why)
+		return m.goErrors(m.evalCompiled(ctx, s.name, code, timeout, res, start, why))
 	}
 	res, err = m.evalInterpreted(ctx, s, res, code, timeout)
 	if errors.Is(err, ErrDied) {
@@ -165,7 +165,7 @@ func (m *Manager) Eval(ctx context.Context, selection, code string, timeout time
 	}
 	if err == nil && fallBackCompiled(res) { // routing seam, second part (route.go)
 		res.Notes = append(res.Notes, "the interpreter could not run this: "+res.Err)
-		return m.evalCompiled(ctx, s.name, code, timeout, res, start, "the interpreter lacks what it uses")
+		return m.goErrors(m.evalCompiled(ctx, s.name, code, timeout, res, start, "the interpreter lacks what it uses"))
 	}
 	if err == nil {
 		m.noteInterpreted(s.name, code, res)
@@ -177,6 +177,12 @@ func (m *Manager) Eval(ctx context.Context, selection, code string, timeout time
 		}
 	}
 	res.Duration = time.Since(start)
+	return m.goErrors(res, err)
+}
+
+// goErrors makes an answer's error read like Go's (goerrors.go).
+func (m *Manager) goErrors(res Result, err error) (Result, error) {
+	res.Err = goErrorText(res.Err, m.opts.Module)
 	return res, err
 }
 

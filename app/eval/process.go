@@ -57,9 +57,6 @@ type process struct {
 	native  []string      // linked packages outside the standard library (ready message)
 	std     string        // the standard library it links (ready message)
 	link    []string      // the project's native packages it was built to link (link.go)
-	// notedNewer is the newer native worker this one's caller was told
-	// about; only the evaluation holding the selection's turn touches it.
-	notedNewer string
 
 	mu      sync.Mutex
 	reason  string // why it was killed, "" if not
