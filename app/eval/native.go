@@ -32,7 +32,14 @@ func (e BuildEvent) Describe() string {
 	case workerbuild.PhaseReady:
 		return "native build ready"
 	case workerbuild.PhaseFailed:
-		return "native build failed"
+		if e.Message == "" {
+			return "native build failed"
+		}
+		msg := e.Message // one line already (BuildError.Short, shortCause)
+		if len(msg) > 120 {
+			msg = msg[:120] + "…"
+		}
+		return "native build failed: " + msg
 	case workerbuild.PhaseTables:
 		if e.Total > 0 {
 			return fmt.Sprintf("building (symbol tables %d/%d)", e.Done, e.Total)
@@ -224,7 +231,7 @@ func (m *Manager) build(ctx context.Context, name string, ns *nativeSlot) {
 	if err != nil {
 		var be *workerbuild.BuildError
 		if !errors.As(err, &be) && ctx.Err() == nil { // a build Close cancelled did not fail
-			emit(workerbuild.Event{Phase: workerbuild.PhaseFailed, Message: err.Error()})
+			emit(workerbuild.Event{Phase: workerbuild.PhaseFailed, Message: shortCause(err)})
 		}
 	}
 	ns.mu.Lock()

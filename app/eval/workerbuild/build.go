@@ -356,7 +356,7 @@ func (b *build) runBuild(cmd *exec.Cmd, modRoot string) error {
 	}
 	if err := cmd.Wait(); err != nil {
 		be := &BuildError{Problems: problems, Output: strings.Join(tail, "\n")}
-		b.progress(Event{Phase: PhaseFailed, Message: be.Error(), Problems: problems})
+		b.progress(Event{Phase: PhaseFailed, Message: be.Short(), Problems: problems})
 		return be
 	}
 	return nil
