@@ -121,7 +121,10 @@ func (m *Manager) ensureLinked(ctx context.Context, s *slot, p *process, code st
 	if err != nil {
 		return p, []string{fmt.Sprintf("the native evaluator that links %s did not start (%v); this evaluator interprets it from source, which may fail", strings.Join(missing, ", "), err)}
 	}
-	next.link = link
+	next.link, next.base = link, p.bin
+	if len(p.link) > 0 {
+		next.base = p.base
+	}
 	s.mu.Lock()
 	history := slices.Clone(s.history)
 	s.mu.Unlock()
@@ -199,4 +202,24 @@ func (m *Manager) Initialises(ctx context.Context, selection, code string) []str
 		}
 	}
 	return out
+}
+
+// startLinked starts a native worker built with link on the selection's
+// current plan, or, when that fails, the selection's own worker.
+func (m *Manager) startLinked(ctx context.Context, name string, link []string) (*process, []string, error) {
+	ns := m.native(name)
+	ns.mu.Lock()
+	plan, base := ns.plan, ns.ready
+	ns.mu.Unlock()
+	if plan != nil && base != "" {
+		bin, skipped, err := m.linkedBinary(ctx, name, plan, link)
+		if err == nil {
+			p, notes, err := m.startWorker(ctx, name, bin)
+			if err == nil {
+				p.link, p.base = link, base
+				return p, append(partialNotes(skipped), notes...), nil
+			}
+		}
+	}
+	return m.start(ctx, name)
 }

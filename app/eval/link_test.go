@@ -294,3 +294,45 @@ func TestErrorsReadLikeGo(t *testing.T) {
 		t.Errorf("a misspelt standard package: %q", res.Err)
 	}
 }
+
+// TestNewDependencyIsLinkedWithoutARestart (issue 21): a dependency added
+// to go.mod while the evaluator runs is linked natively at the next input
+// that imports it, and the state defined before survives.
+func TestNewDependencyIsLinkedWithoutARestart(t *testing.T) {
+	m := newLinkManager(t, nil)
+	wantValue(t, evalLong(t, m, "x := 2\nx"), "2", "int")
+	trestle, _ := filepath.Abs("../..")
+	mod, err := os.ReadFile(filepath.Join(trestle, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := os.ReadFile(filepath.Join(trestle, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var req []string
+	goLine := "go 1.22"
+	for _, line := range strings.Split(string(mod), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && (f[0] == "github.com/fsnotify/fsnotify" || f[0] == "golang.org/x/sys") {
+			req = append(req, "require "+f[0]+" "+f[1])
+		} else if len(f) == 2 && f[0] == "go" {
+			goLine = line // a module may not require one whose go line is newer than its own
+		}
+	}
+	if len(req) != 2 {
+		t.Fatalf("trestle's go.mod does not require fsnotify and x/sys: %v", req)
+	}
+	testfix.WriteFiles(t, m.opts.Root, map[string]string{
+		"go.mod":     strings.Replace(demoFiles["go.mod"], "go 1.22", goLine, 1) + strings.Join(req, "\n") + "\n",
+		"go.sum":     demoFiles["go.sum"] + string(sum),
+		"watch/w.go": "package watch\n\nimport \"github.com/fsnotify/fsnotify\"\n\n// Op is an op.\nvar Op = fsnotify.Create\n",
+	})
+	res := evalLong(t, m, "import \"github.com/fsnotify/fsnotify\"\nlen(fsnotify.Create.String()) + x")
+	if res.Err != "" {
+		t.Logf("build: %v", m.WaitBuild(context.Background(), ""))
+	}
+	wantValue(t, res, "8", "int")
+	if !slices.Contains(res.Native, "github.com/fsnotify/fsnotify") {
+		t.Fatalf("fsnotify is not linked natively: %q %v (notes %v)", res.Worker, res.Native, res.Notes)
+	}
+}

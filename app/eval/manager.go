@@ -228,11 +228,15 @@ func (m *Manager) evalInterpreted(ctx context.Context, s *slot, res Result, code
 // evalHeld runs one evaluation while holding s.turn. gone is true when
 // the worker was killed or died during it (end drops it: its state is lost).
 func (m *Manager) evalHeld(ctx context.Context, s *slot, code string, timeout time.Duration) (r response, p *process, gone bool, notes []string, err error) {
-	p, notes, err = m.ensure(ctx, s)
+	if note := m.refreshOnModChange(ctx, s.name, code); note != "" { // modchange.go
+		notes = append(notes, note)
+	}
+	p, more, err := m.ensure(ctx, s)
+	notes = append(notes, more...)
 	if err != nil {
 		return response{}, nil, false, notes, err
 	}
-	p, more := m.ensureLinked(ctx, s, p, code) // link.go
+	p, more = m.ensureLinked(ctx, s, p, code) // link.go
 	notes = append(notes, more...)
 	s.begin(p)
 	r, err = p.eval(ctx, code, timeout)

@@ -67,6 +67,7 @@ type nativeSlot struct {
 	err      error         // the last build's failure
 	skipped  []string
 	last     workerbuild.Event // the running build's latest step
+	modSum   string            // go.mod and go.sum as the last build began (modchange.go)
 	// compile are the project packages the interpreter could not import,
 	// with why: the next builds compile them in (compile.go). Kept in the
 	// selection's record, so that the next start of Trestle has them.
@@ -201,6 +202,10 @@ func (m *Manager) refresh(name string) <-chan struct{} {
 // build runs one plan and build for the selection.
 func (m *Manager) build(ctx context.Context, name string, ns *nativeSlot) {
 	o := m.buildOptions(name)
+	sum := modSum(m.opts.Root)
+	ns.mu.Lock()
+	ns.modSum = sum
+	ns.mu.Unlock()
 	emit := func(e workerbuild.Event) {
 		ns.mu.Lock()
 		ns.last = e

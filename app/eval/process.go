@@ -57,6 +57,7 @@ type process struct {
 	native  []string      // linked packages outside the standard library (ready message)
 	std     string        // the standard library it links (ready message)
 	link    []string      // the project's native packages it was built to link (link.go)
+	base    string        // with link: the selection's build it was linked on top of
 
 	mu      sync.Mutex
 	reason  string // why it was killed, "" if not

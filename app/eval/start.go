@@ -43,6 +43,7 @@ func (m *Manager) ensure(ctx context.Context, s *slot) (*process, []string, erro
 	s.mu.Unlock()
 	var notes []string
 	var replay []string // the state to carry into the newer worker
+	var link []string   // the project packages it linked for its inputs
 	if p != nil && !p.exited() {
 		newer := m.newerNative(s.name, p)
 		if newer == "" {
@@ -60,13 +61,19 @@ func (m *Manager) ensure(ctx context.Context, s *slot) (*process, []string, erro
 		p.kill(reasonRestarted)
 		m.closeLater(p)
 		notes = append(notes, "switched to the newly built native evaluator")
-		p = nil
+		link, p = p.link, nil
 	}
 	if p != nil {
 		notes = append(notes, fmt.Sprintf("the previous evaluator had died (%s)%s; started a fresh one", p.exitText(), p.stderrText()))
 		m.end(s, p, errGone)
 	}
-	p, startNotes, err := m.start(ctx, s.name)
+	start := m.start
+	if len(link) > 0 {
+		start = func(ctx context.Context, name string) (*process, []string, error) {
+			return m.startLinked(ctx, name, link)
+		}
+	}
+	p, startNotes, err := start(ctx, s.name)
 	notes = append(notes, startNotes...)
 	if err != nil {
 		s.mu.Lock()
