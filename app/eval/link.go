@@ -80,20 +80,20 @@ func (m *Manager) linkPlan(ctx context.Context, name string, paths []string) *wo
 // (or the selection's preload) imports native project packages p does not
 // link, a native worker that links them too, with p's state replayed.
 // It is called with the selection's turn held.
-func (m *Manager) ensureLinked(ctx context.Context, s *slot, p *process, code string) (*process, []string) {
+func (m *Manager) ensureLinked(ctx context.Context, s *slot, p *process, code string) (*process, []string, error) {
 	if p.bin == "" {
-		return p, nil // the fallback interprets every project package
+		return p, nil, nil // the fallback interprets every project package
 	}
 	m.mu.Lock()
 	preload := m.opts.Selections[s.name].Preload
 	m.mu.Unlock()
 	paths := append(importsOf(code), preload...)
 	if len(paths) == 0 {
-		return p, nil
+		return p, nil, nil
 	}
 	plan := m.linkPlan(ctx, s.name, paths)
 	if plan == nil {
-		return p, nil
+		return p, nil, nil
 	}
 	need := plan.OnImport(paths)
 	var missing []string
@@ -103,7 +103,7 @@ func (m *Manager) ensureLinked(ctx context.Context, s *slot, p *process, code st
 		}
 	}
 	if len(missing) == 0 {
-		return p, nil
+		return p, nil, nil
 	}
 	link := slices.Clone(p.link)
 	for _, path := range need {
@@ -114,37 +114,49 @@ func (m *Manager) ensureLinked(ctx context.Context, s *slot, p *process, code st
 	slices.Sort(link)
 	bin, skipped, err := m.linkedBinary(ctx, s.name, plan, link)
 	if err != nil {
-		return p, []string{fmt.Sprintf("%s could not be linked into the native evaluator (%s); this evaluator interprets it from source, which may fail", strings.Join(missing, ", "), shortCause(err))}
+		return p, []string{fmt.Sprintf("%s could not be linked into the native evaluator (%s); this evaluator interprets it from source, which may fail", strings.Join(missing, ", "), shortCause(err))}, nil
 	}
-	next, notes, err := m.startWorker(ctx, s.name, bin)
-	notes = append(partialNotes(skipped), notes...)
-	if err != nil {
-		return p, []string{fmt.Sprintf("the native evaluator that links %s did not start (%v); this evaluator interprets it from source, which may fail", strings.Join(missing, ", "), err)}
-	}
-	next.link, next.base = link, p.bin
-	if len(p.link) > 0 {
-		next.base = p.base
-	}
+	// The old worker goes first, so that nothing it holds (a file lock)
+	// blocks the inputs that run again.
 	s.mu.Lock()
-	history := slices.Clone(s.history)
-	s.mu.Unlock()
-	kept, replayNotes := replayInto(ctx, next, history)
-	if kept == nil {
-		m.closeLater(next)
-		return p, replayNotes
-	}
-	s.mu.Lock()
+	history := s.history
 	if s.proc == p {
-		s.proc, s.history = next, kept
+		s.proc, s.state, s.history = nil, StateStopped, nil
 	}
 	s.mu.Unlock()
 	p.kill(reasonRestarted)
 	m.closeLater(p)
-	note := fmt.Sprintf("linked %s natively for this input (a project package's init runs only when an input imports it)", strings.Join(missing, ", "))
-	if len(history) > 0 {
-		note += fmt.Sprintf("; the %d earlier input(s) that defined state ran again in the new evaluator", len(history))
+	next, notes, err := m.startWorker(ctx, s.name, bin)
+	notes = append(partialNotes(skipped), notes...)
+	if err == nil {
+		next.link, next.base = link, p.bin
+		if len(p.link) > 0 {
+			next.base = p.base
+		}
+		notes = append(notes, fmt.Sprintf("linked %s natively for this input (a project package's init runs only when an input imports it)", strings.Join(missing, ", ")))
+	} else {
+		notes = append(notes, fmt.Sprintf("the native evaluator that links %s did not start (%v)", strings.Join(missing, ", "), err))
+		var more []string
+		if next, more, err = m.start(ctx, s.name); err != nil {
+			s.mu.Lock()
+			s.lost = append(s.lost, history...)
+			s.mu.Unlock()
+			return nil, append(notes, more...), fmt.Errorf("evaluate in selection %q: %w", s.name, err)
+		}
+		notes = append(notes, more...)
 	}
-	return next, append(append(notes, note), replayNotes...)
+	kept, replayNotes := replayInto(ctx, next, history)
+	notes = append(notes, replayNotes...)
+	if len(history) > 0 && kept != nil {
+		notes = append(notes, fmt.Sprintf("the %d earlier input(s) that defined state ran again in it", len(history)))
+	}
+	s.mu.Lock()
+	s.proc, s.state, s.evals, s.history = next, StateIdle, 0, kept
+	if kept == nil {
+		s.lost = append(s.lost, history...) // it died replaying them: Replay may try again
+	}
+	s.mu.Unlock()
+	return next, notes, nil
 }
 
 // replayInto runs history in a fresh worker, in order, and returns the
@@ -156,7 +168,7 @@ func replayInto(ctx context.Context, p *process, history []string) ([]string, []
 		r, err := p.eval(ctx, code, DefaultTimeout)
 		if err != nil {
 			p.kill(reasonCancelled)
-			return nil, []string{fmt.Sprintf("the native evaluator that links the input's packages died while earlier input %d of %d ran again in it (%v); this evaluator serves instead", i+1, len(history), err)}
+			return nil, []string{fmt.Sprintf("the new evaluator died while earlier input %d of %d ran again in it (%v); Replay runs them again", i+1, len(history), err)}
 		}
 		if r.Error != "" {
 			notes = append(notes, fmt.Sprintf("earlier input %d of %d failed when it ran again: %s", i+1, len(history), r.Error))
@@ -207,19 +219,39 @@ func (m *Manager) Initialises(ctx context.Context, selection, code string) []str
 // startLinked starts a native worker built with link on the selection's
 // current plan, or, when that fails, the selection's own worker.
 func (m *Manager) startLinked(ctx context.Context, name string, link []string) (*process, []string, error) {
+	base, notes := m.nativeBinary(ctx, name) // waits for the selection's build as start does
 	ns := m.native(name)
 	ns.mu.Lock()
-	plan, base := ns.plan, ns.ready
+	plan := ns.plan
 	ns.mu.Unlock()
-	if plan != nil && base != "" {
+	if base != "" && plan != nil {
 		bin, skipped, err := m.linkedBinary(ctx, name, plan, link)
 		if err == nil {
-			p, notes, err := m.startWorker(ctx, name, bin)
+			p, more, err := m.startWorker(ctx, name, bin)
 			if err == nil {
 				p.link, p.base = link, base
-				return p, append(partialNotes(skipped), notes...), nil
+				return p, append(append(notes, partialNotes(skipped)...), more...), nil
 			}
 		}
 	}
 	return m.start(ctx, name)
+}
+
+// preloadLink is the project's native packages the selection's preload
+// needs: a fresh worker links them from the start, so that the preload
+// does not import them interpreted first.
+func (m *Manager) preloadLink(ctx context.Context, name string) []string {
+	if !m.opts.Native {
+		return nil
+	}
+	m.mu.Lock()
+	preload := m.opts.Selections[name].Preload
+	m.mu.Unlock()
+	if len(preload) == 0 {
+		return nil
+	}
+	if plan := m.linkPlan(ctx, name, preload); plan != nil {
+		return plan.OnImport(preload)
+	}
+	return nil
 }

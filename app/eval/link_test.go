@@ -336,3 +336,32 @@ func TestNewDependencyIsLinkedWithoutARestart(t *testing.T) {
 		t.Fatalf("fsnotify is not linked natively: %q %v (notes %v)", res.Worker, res.Native, res.Notes)
 	}
 }
+
+// TestPreloadLinksAtStart (issue 20): a selection that preloads a native
+// project package starts a worker that links it: its init runs once.
+func TestPreloadLinksAtStart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a native worker")
+	}
+	root := newDemo(t)
+	files := map[string]string{
+		"nat/nat.go": strings.Replace(natFiles["nat/nat.go"], `os.WriteFile("nat-init-ran", []byte("ran"), 0o644)`,
+			`f, _ := os.OpenFile("nat-init-ran", os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); f.WriteString("ran\n"); f.Close()`, 1),
+	}
+	testfix.WriteFiles(t, root, files)
+	m := NewManager(ManagerOptions{
+		Root: root, Module: "example.com/demo", WorkerCommand: testWorkerCommand,
+		Selections: map[string]projconf.Selection{"default": {Preload: []string{"example.com/demo/nat"}}},
+		Native:     true, CacheDir: evaltest.CacheDir(), BuildWait: 10 * time.Minute,
+	})
+	t.Cleanup(m.Close)
+	res := evalLong(t, m, "nat.Size()")
+	wantValue(t, res, "8", "int")
+	if !slices.Contains(res.Native, "example.com/demo/nat") {
+		t.Fatalf("the preloaded nat is not linked: %q %v (notes %v)", res.Worker, res.Native, res.Notes)
+	}
+	data, _ := os.ReadFile(filepath.Join(root, "nat-init-ran"))
+	if n := strings.Count(string(data), "ran"); n != 1 {
+		t.Fatalf("nat's init ran %d times, want once", n)
+	}
+}

@@ -236,8 +236,11 @@ func (m *Manager) evalHeld(ctx context.Context, s *slot, code string, timeout ti
 	if err != nil {
 		return response{}, nil, false, notes, err
 	}
-	p, more = m.ensureLinked(ctx, s, p, code) // link.go
+	p, more, err = m.ensureLinked(ctx, s, p, code) // link.go
 	notes = append(notes, more...)
+	if err != nil {
+		return response{}, nil, false, notes, err
+	}
 	s.begin(p)
 	r, err = p.eval(ctx, code, timeout)
 	if err != nil {

@@ -67,6 +67,9 @@ func (m *Manager) ensure(ctx context.Context, s *slot) (*process, []string, erro
 		notes = append(notes, fmt.Sprintf("the previous evaluator had died (%s)%s; started a fresh one", p.exitText(), p.stderrText()))
 		m.end(s, p, errGone)
 	}
+	if len(link) == 0 {
+		link = m.preloadLink(ctx, s.name)
+	}
 	start := m.start
 	if len(link) > 0 {
 		start = func(ctx context.Context, name string) (*process, []string, error) {
