@@ -2,6 +2,9 @@ package compiled
 
 import (
 	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -62,4 +65,46 @@ func TestCompiledMemoryLimit(t *testing.T) {
 		t.Fatalf("a 2 GiB allocation under a 256 MiB limit succeeded: %+v", res)
 	}
 	want(t, run(t, s, "b := make([]byte, 16<<20)\nb[0] = 1\nlen(b)"), "16777216", "int")
+}
+
+// hostEnv makes the test binary host a compiled evaluation that starts a
+// setsid child, writes its pid to the file the variable names, and waits.
+const hostEnv = "TRESTLE_TEST_COMPILED_HOST"
+
+// TestCompiledHost is the process TestCompiledChildrenDieWithTheServer
+// kills; it does nothing in an ordinary run.
+func TestCompiledHost(t *testing.T) {
+	pidFile := os.Getenv(hostEnv)
+	if pidFile == "" {
+		t.Skip("run by TestCompiledChildrenDieWithTheServer")
+	}
+	s, _ := newSession(t)
+	s.Run(context.Background(), "import \"os/exec\"\nimport \"os\"\nimport \"fmt\"\nimport \"time\"\ncmd := exec.Command(\"setsid\", \"sleep\", \"300\")\n_ = cmd.Start()\n"+
+		"os.WriteFile("+strconv.Quote(pidFile)+", []byte(fmt.Sprint(cmd.Process.Pid)), 0o644)\ntime.Sleep(time.Hour)", time.Hour)
+}
+
+// TestCompiledChildrenDieWithTheServer (issue 20): when the process that
+// runs the evaluator dies (SIGKILL: no cleanup of its own), the compiled
+// program and what it started, even with setsid, die too.
+func TestCompiledChildrenDieWithTheServer(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	host := exec.Command(os.Args[0], "-test.run=^TestCompiledHost$", "-test.timeout=10m")
+	host.Env = append(os.Environ(), hostEnv+"="+pidFile, "TMPDIR="+t.TempDir()) // what it leaves is removed with ours
+	if err := host.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer host.Process.Kill()
+	var pid int
+	deadline := time.Now().Add(5 * time.Minute)
+	for pid == 0 {
+		data, _ := os.ReadFile(pidFile)
+		pid, _ = strconv.Atoi(strings.TrimSpace(string(data)))
+		if pid == 0 && time.Now().After(deadline) {
+			t.Fatal("the hosted program never started its child")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	host.Process.Kill()
+	host.Wait()
+	waitGone(t, pid, "after the server was killed")
 }
