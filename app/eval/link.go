@@ -98,7 +98,9 @@ func (m *Manager) ensureLinked(ctx context.Context, s *slot, p *process, code st
 	need := plan.OnImport(paths)
 	var missing []string
 	for _, path := range need {
-		if !slices.Contains(p.native, path) {
+		// What the worker was built to link, not what it reports linked:
+		// a package whose table was left out (partialNotes) stays out.
+		if !slices.Contains(p.link, path) {
 			missing = append(missing, path)
 		}
 	}

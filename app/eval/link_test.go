@@ -169,6 +169,11 @@ func Answer() int { return bad.Fine() }
 	if line == "" || strings.Contains(line, "\n") || len(line) > 400 || !strings.Contains(line, "did not link") {
 		t.Fatalf("want one short line saying example.com/bad's table did not link, got notes %q", res.Notes)
 	}
+	res = mustEval(t, m, "", "import \"example.com/good\"\ngood.Answer() + 1")
+	wantValue(t, res, "43", "int")
+	if slices.ContainsFunc(res.Notes, func(n string) bool { return strings.HasPrefix(n, "linked ") }) {
+		t.Fatalf("the same imports linked a worker again: %q", res.Notes)
+	}
 }
 
 // TestCompileChoiceComesFromTheTrace (issue 21): after an interpreter
