@@ -21,9 +21,9 @@ import (
 func TestAskNamesThePackagesAnEvaluationInitialises(t *testing.T) {
 	project := newTestProject(t)
 	testfix.WriteFiles(t, project.Root, map[string]string{
-		"pkg/util.go":   "package pkg\n\nimport _ \"example.com/demo/pkg/sub\"\n",
-		"pkg/sub/s.go":  "package sub\n\nfunc init() {}\n",
-		"other/o.go":    "package other\n",
+		"pkg/util.go":  "package pkg\n\nimport _ \"example.com/demo/pkg/sub\"\n",
+		"pkg/sub/s.go": "package sub\n\nfunc init() {}\n",
+		"other/o.go":   "package other\n",
 	})
 	ask := &recordingAsk{d: permission.Deny}
 	sv := services.Services{Tasks: task.NewRunner(project.Root), Gate: permission.NewGate(permission.PolicyAsk, ask.ask),
