@@ -80,7 +80,9 @@ func (s *Server) eval(ctx context.Context, p evalParams) *mcp.CallToolResult {
 		return fail(stateNone, "nothing to replay: no evaluator of selection %s lost state that it had not replayed", selectionOr(p.Selection))
 	}
 	// The person is shown everything that will run: the replayed inputs, then code.
-	if err := s.permit(ctx, evalRequest(strings.Join(append(slices.Clone(replay), p.Code), "\n\n"), selectionOr(p.Selection), sel)); err != nil {
+	req := evalRequest(strings.Join(append(slices.Clone(replay), p.Code), "\n\n"), selectionOr(p.Selection), sel)
+	req.Initialises = ev.Initialises(ctx, p.Selection, req.Detail)
+	if err := s.permit(ctx, req); err != nil {
 		return failErr(err)
 	}
 	defer s.evalProgress(ctx, selectionOr(p.Selection))()

@@ -252,6 +252,9 @@ func askContext(req permission.Request) string {
 	for _, p := range req.Preload {
 		fmt.Fprintf(&b, "first imports %s (its init code runs)\n", p)
 	}
+	for _, p := range req.Initialises {
+		fmt.Fprintf(&b, "initialises %s (the project's package: its init code runs)\n", p)
+	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
 

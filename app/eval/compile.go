@@ -33,9 +33,6 @@ var importError = regexp.MustCompile(`import "([^"]+)" error:`)
 // recursive types send yaegi round in circles).
 var interpreterTrouble = regexp.MustCompile(`^panic: (reflect[.:]|nil type)|unsafe2\.dummy|fatal error: stack overflow`)
 
-// quoted finds the string literals of an input, for the import paths it names.
-var quoted = regexp.MustCompile(`"([^"\\]+)"`)
-
 // compileUninterpretable asks for a rebuild that compiles in the project
 // packages the interpreter failed on (failedOn) and that were not asked
 // for before. code is the input, history the worker's earlier
@@ -51,7 +48,10 @@ func (m *Manager) compileUninterpretable(name, code string, history []string, re
 	if plan == nil {
 		return ""
 	}
-	asked := ns.askCompile(failedOn(plan, res.Err, res.Output, append(slices.Clone(history), code)), reasonOf(res.Err))
+	// Only this input and its trace say what failed: the packages earlier
+	// inputs imported did not fail (history is not evidence).
+	_ = history
+	asked := ns.askCompile(failedOn(plan, res.Err, res.Output, []string{code}), reasonOf(res.Err))
 	if len(asked) == 0 {
 		return ""
 	}
@@ -72,11 +72,12 @@ func (m *Manager) compileOnCrash(name, code string, err error) string {
 // compiler accepts them), that an interpreted input failed on: the
 // package an import failed in (the innermost: the outer ones failed
 // because of it), or, when running the input failed inside the
-// interpreter's machinery, the project packages that inputs import and
-// those whose source the panic's trace (in output) passes through: the
-// machinery may fail in a package the input reaches only indirectly
-// (goldmark's Convert panics inside goldmark/renderer), and compiling in
-// only the imported one would leave the same panic for the next try.
+// interpreter's machinery, the project packages whose source the panic's
+// trace (in output) passes through (the machinery may fail in a package
+// the input reaches only indirectly: goldmark's Convert panics inside
+// goldmark/renderer), and only when the trace names none, those that
+// inputs (the failing input) import. Never what earlier inputs imported:
+// compiling a package in loses its unexported names and generic API.
 func failedOn(plan *workerbuild.Plan, errText, output string, inputs []string) []string {
 	if matches := importError.FindAllStringSubmatch(errText, -1); len(matches) > 0 {
 		for i := len(matches) - 1; i >= 0; i-- {
@@ -95,13 +96,16 @@ func failedOn(plan *workerbuild.Plan, errText, output string, inputs []string) [
 			out = append(out, path)
 		}
 	}
-	for _, src := range inputs {
-		for _, q := range quoted.FindAllStringSubmatch(src, -1) {
-			add(q[1])
-		}
-	}
 	for _, f := range traceFile.FindAllStringSubmatch(output, -1) {
 		add(f[1])
+	}
+	if len(out) > 0 {
+		return out // the trace names where it failed
+	}
+	for _, src := range inputs {
+		for _, path := range importsOf(src) {
+			add(path)
+		}
 	}
 	return out
 }

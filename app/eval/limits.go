@@ -34,7 +34,11 @@ func (m *Manager) newerNative(name string, p *process) string {
 	ns := m.native(name)
 	ns.mu.Lock()
 	defer ns.mu.Unlock()
-	if ns.ready != "" && ns.ready != p.bin {
+	base := p.bin
+	if len(p.link) > 0 {
+		base = p.base // built for its inputs' imports on top of that build
+	}
+	if ns.ready != "" && ns.ready != base {
 		return ns.ready
 	}
 	return ""

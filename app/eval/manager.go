@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -162,7 +163,7 @@ func (m *Manager) Eval(ctx context.Context, selection, code string, timeout time
 	defer func() { <-s.turn }()
 	// Routing seam (route.go): input the interpreter cannot run is compiled.
 	if ok, why := m.wantsCompiled(ctx, s, code, &res); ok {
-		return m.evalCompiled(ctx, s.name, code, timeout, res, start, why)
+		return m.goErrors(m.evalCompiled(ctx, s.name, code, timeout, res, start, why))
 	}
 	res, err = m.evalInterpreted(ctx, s, res, code, timeout)
 	if errors.Is(err, ErrDied) {
@@ -172,7 +173,7 @@ func (m *Manager) Eval(ctx context.Context, selection, code string, timeout time
 	}
 	if err == nil && fallBackCompiled(res) { // routing seam, second part (route.go)
 		res.Notes = append(res.Notes, "the interpreter could not run this: "+res.Err)
-		return m.evalCompiled(ctx, s.name, code, timeout, res, start, "the interpreter lacks what it uses")
+		return m.goErrors(m.evalCompiled(ctx, s.name, code, timeout, res, start, "the interpreter lacks what it uses"))
 	}
 	if err == nil {
 		m.noteFleeting(s.name, &res)
@@ -185,6 +186,12 @@ func (m *Manager) Eval(ctx context.Context, selection, code string, timeout time
 		}
 	}
 	res.Duration = time.Since(start)
+	return m.goErrors(res, err)
+}
+
+// goErrors makes an answer's error read like Go's (goerrors.go).
+func (m *Manager) goErrors(res Result, err error) (Result, error) {
+	res.Err = goErrorText(res.Err, m.opts.Module)
 	return res, err
 }
 
@@ -217,6 +224,9 @@ func (m *Manager) evalInterpreted(ctx context.Context, s *slot, res Result, code
 	}
 	res.Value, res.Type, res.Output, res.Err = r.Value, r.Type, r.Output, r.Error
 	res.Notes = append(res.Notes, r.Notes...)
+	if note := m.failedBuildNote(s.name, p); note != "" && !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.HasPrefix(n, note) }) {
+		res.Notes = append(res.Notes, note) // every answer of the fallback says so, in one line
+	}
 	if r.OutputDropped > 0 {
 		res.Notes = append(res.Notes, fmt.Sprintf("output cut: the first %d bytes are kept, %d more were dropped", MaxOutputBytes, r.OutputDropped))
 	}
@@ -227,7 +237,16 @@ func (m *Manager) evalInterpreted(ctx context.Context, s *slot, res Result, code
 // evalHeld runs one evaluation while holding s.turn. gone is true when
 // the worker was killed or died during it (end drops it: its state is lost).
 func (m *Manager) evalHeld(ctx context.Context, s *slot, code string, timeout time.Duration) (r response, p *process, gone bool, notes []string, err error) {
-	p, notes, err = m.ensure(ctx, s)
+	if note := m.refreshOnModChange(ctx, s.name, code); note != "" { // modchange.go
+		notes = append(notes, note)
+	}
+	p, more, err := m.ensure(ctx, s)
+	notes = append(notes, more...)
+	if err != nil {
+		return response{}, nil, false, notes, err
+	}
+	p, more, err = m.ensureLinked(ctx, s, p, code) // link.go
+	notes = append(notes, more...)
 	if err != nil {
 		return response{}, nil, false, notes, err
 	}

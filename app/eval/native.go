@@ -32,7 +32,14 @@ func (e BuildEvent) Describe() string {
 	case workerbuild.PhaseReady:
 		return "native build ready"
 	case workerbuild.PhaseFailed:
-		return "native build failed"
+		if e.Message == "" {
+			return "native build failed"
+		}
+		msg := e.Message // one line already (BuildError.Short, shortCause)
+		if len(msg) > 120 {
+			msg = msg[:120] + "…"
+		}
+		return "native build failed: " + msg
 	case workerbuild.PhaseTables:
 		if e.Total > 0 {
 			return fmt.Sprintf("building (symbol tables %d/%d)", e.Done, e.Total)
@@ -60,6 +67,7 @@ type nativeSlot struct {
 	err      error         // the last build's failure
 	skipped  []string
 	last     workerbuild.Event // the running build's latest step
+	modSum   string            // go.mod and go.sum as the last build began (modchange.go)
 	// compile are the project packages the interpreter could not import,
 	// with why: the next builds compile them in (compile.go). Kept in the
 	// selection's record, so that the next start of Trestle has them.
@@ -90,7 +98,7 @@ func (m *Manager) buildOptions(name string) workerbuild.Options {
 	ns.mu.Lock()
 	compile := maps.Clone(ns.compile)
 	ns.mu.Unlock()
-	return workerbuild.Options{Root: m.opts.Root, Module: m.opts.Module, Tags: sel.Tags, Env: sel.Env, CacheDir: m.opts.CacheDir, Compile: compile}
+	return workerbuild.Options{Root: m.opts.Root, Module: m.opts.Module, Tags: sel.Tags, Env: sel.Env, CacheDir: m.opts.CacheDir, Compile: compile, Interpret: sel.Interpret}
 }
 
 // nativeBinary returns the native worker to start for the selection, or ""
@@ -109,19 +117,19 @@ func (m *Manager) nativeBinary(ctx context.Context, name string) (string, []stri
 		r := m.loadRecord(name)
 		ns.ready = r.Binary
 		if ns.compile == nil {
-			ns.compile = r.Compile
+			ns.compile = r.stillFailing()
 		}
 	}
-	ready, prevErr := ns.ready, ns.err
+	ready, prevErr, skipped := ns.ready, ns.err, slices.Clone(ns.skipped)
 	ns.mu.Unlock()
 	done := m.refresh(name)
 	if ready != "" {
-		return ready, nil
+		return ready, partialNotes(skipped)
 	}
 	wait := m.opts.BuildWait
 	if wait <= 0 {
 		if prevErr != nil {
-			return "", []string{fmt.Sprintf("the native evaluator did not build (%v); this evaluator interprets the dependencies and has yaegi's go1.22 standard library; it is built again when the evaluator restarts", prevErr)}
+			return "", []string{buildFailedNote(prevErr) + "; it is built again when the evaluator restarts"}
 		}
 		ns.mu.Lock()
 		step := progressText(ns.last)
@@ -139,9 +147,9 @@ func (m *Manager) nativeBinary(ctx context.Context, name string) (string, []stri
 	defer ns.mu.Unlock()
 	switch {
 	case ns.ready != "":
-		return ns.ready, nil
+		return ns.ready, partialNotes(ns.skipped)
 	case ns.err != nil:
-		return "", []string{fmt.Sprintf("the native evaluator did not build (%v); this evaluator interprets the dependencies and has yaegi's go1.22 standard library; fix the problem and restart the evaluator", ns.err)}
+		return "", []string{buildFailedNote(ns.err) + "; fix the problem and restart the evaluator"}
 	}
 	return "", []string{"the native evaluator is still building; this evaluator interprets the dependencies and has yaegi's go1.22 standard library until it is ready"}
 }
@@ -194,6 +202,10 @@ func (m *Manager) refresh(name string) <-chan struct{} {
 // build runs one plan and build for the selection.
 func (m *Manager) build(ctx context.Context, name string, ns *nativeSlot) {
 	o := m.buildOptions(name)
+	sum := modSum(m.opts.Root)
+	ns.mu.Lock()
+	ns.modSum = sum
+	ns.mu.Unlock()
 	emit := func(e workerbuild.Event) {
 		ns.mu.Lock()
 		ns.last = e
@@ -224,7 +236,7 @@ func (m *Manager) build(ctx context.Context, name string, ns *nativeSlot) {
 	if err != nil {
 		var be *workerbuild.BuildError
 		if !errors.As(err, &be) && ctx.Err() == nil { // a build Close cancelled did not fail
-			emit(workerbuild.Event{Phase: workerbuild.PhaseFailed, Message: err.Error()})
+			emit(workerbuild.Event{Phase: workerbuild.PhaseFailed, Message: shortCause(err)})
 		}
 	}
 	ns.mu.Lock()
@@ -323,7 +335,7 @@ func (m *Manager) Packages(ctx context.Context, selection string) ([]PackageInfo
 	out := make([]PackageInfo, 0, len(plan.Packages))
 	for _, p := range plan.Packages {
 		info := PackageInfo{Path: p.Path, Mode: p.Mode, Reason: p.Reason}
-		if p.Mode == workerbuild.ModeNative && std != "" && !slices.Contains(running, p.Path) {
+		if p.Mode == workerbuild.ModeNative && std != "" && !slices.Contains(running, p.Path) && !p.OnImport() {
 			info.Mode = workerbuild.ModeInterpreted
 			info.Reason = "interpreted by the running evaluator (" + std + "), which does not link it: " + p.Reason
 		}
@@ -350,6 +362,52 @@ func (m *Manager) dropNative(name, bin string) {
 type record struct {
 	Binary  string            `json:"binary"`
 	Compile map[string]string `json:"compile,omitempty"` // nativeSlot.compile
+	// Sources are the folder and source hash of each package of Compile
+	// when the interpreter failed on it: the choice is kept for the next
+	// start only while the source is the same (an edit may well have
+	// removed what yaegi could not run).
+	Sources map[string]compiledSource `json:"sources,omitempty"`
+}
+
+// compiledSource is a package's folder and the hash of its Go files.
+type compiledSource struct {
+	Dir string `json:"dir"`
+	Sum string `json:"sum"`
+}
+
+// stillFailing is Compile without the packages whose source changed since
+// the failure (or that the record cannot vouch for).
+func (r record) stillFailing() map[string]string {
+	out := map[string]string{}
+	for path, why := range r.Compile {
+		if src, ok := r.Sources[path]; ok && src.Dir != "" && sourceSum(src.Dir) == src.Sum {
+			out[path] = why
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// sourceSum hashes the Go files of a folder (names and contents).
+func sourceSum(dir string) string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	h := sha256.New()
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return ""
+		}
+		fmt.Fprintf(h, "%s %x\x00", e.Name(), sha256.Sum256(data))
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 func (m *Manager) recordPath(name string) string {
@@ -393,7 +451,18 @@ func (m *Manager) saveRecord(name, bin string) {
 	}
 	ns := m.native(name)
 	ns.mu.Lock()
-	data, _ := json.Marshal(record{Binary: bin, Compile: ns.compile})
+	r := record{Binary: bin, Compile: ns.compile, Sources: map[string]compiledSource{}}
+	for path := range ns.compile {
+		if ns.plan == nil {
+			break
+		}
+		for _, p := range ns.plan.Packages {
+			if p.Path == path && p.Dir != "" {
+				r.Sources[path] = compiledSource{Dir: p.Dir, Sum: sourceSum(p.Dir)}
+			}
+		}
+	}
+	data, _ := json.Marshal(r)
 	ns.mu.Unlock()
 	tmp := path + ".tmp-" + strings.ReplaceAll(fmt.Sprint(time.Now().UnixNano()), "-", "")
 	if os.WriteFile(tmp, data, 0o644) == nil {
@@ -401,4 +470,38 @@ func (m *Manager) saveRecord(name, bin string) {
 			os.Remove(tmp)
 		}
 	}
+}
+
+// buildFailedNote says in one line that the selection's native build
+// failed and why (the cause's last lines), for every answer the fallback
+// gives meanwhile.
+func buildFailedNote(err error) string {
+	return "native build failed: " + shortCause(err) + "; yaegi's interpreter (go1.22 standard library, dependencies from source) serves instead"
+}
+
+// partialNotes says, one line each, which packages a native build left
+// out (their tables did not compile or link) and how they are served.
+func partialNotes(skipped []string) []string {
+	var out []string
+	for _, s := range skipped {
+		if strings.Contains(s, "did not compile") || strings.Contains(s, "did not link") {
+			out = append(out, "partial native build: "+s)
+		}
+	}
+	return out
+}
+
+// failedBuildNote is buildFailedNote for an answer of the fallback while
+// the selection's last native build failed, "" otherwise.
+func (m *Manager) failedBuildNote(name string, p *process) string {
+	if !m.opts.Native || p == nil || p.bin != "" {
+		return ""
+	}
+	ns := m.native(name)
+	ns.mu.Lock()
+	defer ns.mu.Unlock()
+	if ns.err == nil || ns.building != nil {
+		return ""
+	}
+	return buildFailedNote(ns.err)
 }

@@ -117,8 +117,9 @@ func TestSecondStartIsNativeAtOnce(t *testing.T) {
 }
 
 // TestBuildErrorKeepsThePreviousWorker: a native project package that does
-// not compile fails the rebuild with its problem (file:line:col), and the
-// worker built before keeps serving.
+// not compile fails the build of the worker that links it (when an input
+// imports it) with its problem (file:line:col), and the worker built
+// before keeps serving.
 func TestBuildErrorKeepsThePreviousWorker(t *testing.T) {
 	m := newNativeManager(t)
 	wantValue(t, evalLong(t, m, "import \"golang.org/x/sys/unix\"\nunix.Getpagesize() > 0"), "true", "bool")
@@ -141,6 +142,10 @@ func TestBuildErrorKeepsThePreviousWorker(t *testing.T) {
 	wantValue(t, res, "true", "bool")
 	if !strings.HasPrefix(res.Worker, "native") {
 		t.Fatalf("the previous native worker should serve during the rebuild: %q", res.Worker)
+	}
+	res = evalLong(t, m, "import \""+evaltest.Module+"/rawbad\"")
+	if !strings.HasPrefix(res.Worker, "native") || !strings.Contains(strings.Join(res.Notes, "\n"), "rawbad/bad.go:5:") {
+		t.Fatalf("importing rawbad should say where its build failed and keep the native worker: %q %v", res.Worker, res.Notes)
 	}
 	var e BuildEvent
 	select {

@@ -56,9 +56,8 @@ type process struct {
 	bin     string        // the native worker binary, "" for the fallback
 	native  []string      // linked packages outside the standard library (ready message)
 	std     string        // the standard library it links (ready message)
-	// notedNewer is the newer native worker this one's caller was told
-	// about; only the evaluation holding the selection's turn touches it.
-	notedNewer string
+	link    []string      // the project's native packages it was built to link (link.go)
+	base    string        // with link: the selection's build it was linked on top of
 
 	mu      sync.Mutex
 	reason  string // why it was killed, "" if not

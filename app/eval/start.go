@@ -40,38 +40,48 @@ func goneError(sel string, p *process, timeout time.Duration, err error, memLimi
 func (m *Manager) ensure(ctx context.Context, s *slot) (*process, []string, error) {
 	s.mu.Lock()
 	p := s.proc
-	fresh := len(s.history) == 0
 	s.mu.Unlock()
 	var notes []string
+	var replay []string // the state to carry into the newer worker
+	var link []string   // the project packages it linked for its inputs
 	if p != nil && !p.exited() {
 		newer := m.newerNative(s.name, p)
 		if newer == "" {
 			return p, nil, nil
 		}
-		if !fresh {
-			if p.notedNewer == newer { // said once per worker
-				return p, nil, nil
-			}
-			p.notedNewer = newer
-			return p, []string{"a newly built native evaluator is ready; it takes over when this one restarts (restart the evaluator, then Replay to redefine your state)"}, nil
-		}
+		// The newer worker takes over now; the state-defining inputs run
+		// again in it, in order, before this input (the old worker is gone
+		// first, so that nothing it holds, a file lock, blocks them).
 		s.mu.Lock()
 		if s.proc == p {
 			s.proc, s.state = nil, StateStopped
+			replay, s.history = s.history, nil
 		}
 		s.mu.Unlock()
 		p.kill(reasonRestarted)
 		m.closeLater(p)
 		notes = append(notes, "switched to the newly built native evaluator")
-		p = nil
+		link, p = p.link, nil
 	}
 	if p != nil {
 		notes = append(notes, fmt.Sprintf("the previous evaluator had died (%s)%s; started a fresh one", p.exitText(), p.stderrText()))
 		m.end(s, p, errGone)
 	}
-	p, startNotes, err := m.start(ctx, s.name)
+	if len(link) == 0 {
+		link = m.preloadLink(ctx, s.name)
+	}
+	start := m.start
+	if len(link) > 0 {
+		start = func(ctx context.Context, name string) (*process, []string, error) {
+			return m.startLinked(ctx, name, link)
+		}
+	}
+	p, startNotes, err := start(ctx, s.name)
 	notes = append(notes, startNotes...)
 	if err != nil {
+		s.mu.Lock()
+		s.lost = append(s.lost, replay...)
+		s.mu.Unlock()
 		return nil, notes, fmt.Errorf("evaluate in selection %q: %w", s.name, err)
 	}
 	m.mu.Lock()
@@ -81,8 +91,16 @@ func (m *Manager) ensure(ctx context.Context, s *slot) (*process, []string, erro
 		m.closeLater(p)
 		return nil, notes, fmt.Errorf("evaluate in selection %q: %w", s.name, ErrClosed)
 	}
+	kept, replayNotes := replayInto(ctx, p, replay)
+	notes = append(notes, replayNotes...)
+	if len(replay) > 0 && kept != nil {
+		notes = append(notes, fmt.Sprintf("the %d earlier input(s) that defined state ran again in it", len(replay)))
+	}
 	s.mu.Lock()
-	s.proc, s.state, s.evals, s.history = p, StateIdle, 0, nil
+	s.proc, s.state, s.evals, s.history = p, StateIdle, 0, kept
+	if kept == nil {
+		s.lost = append(s.lost, replay...) // it died replaying them: Replay may try again
+	}
 	s.mu.Unlock()
 	return p, append(notes, "started a fresh evaluator ("+p.workerName()+")"), nil
 }

@@ -30,6 +30,9 @@ type Request struct {
 	Tags      []string // build tags the selection adds
 	Dir       string   // a run's working folder, project-relative ("" for the root)
 	Preload   []string // packages an evaluator imports (and so initialises) first
+	// Initialises lists the project's packages the evaluation imports,
+	// directly or not: their init code runs.
+	Initialises []string
 }
 
 // KindRestart is a Request to restart an evaluator, which drops its state

@@ -114,7 +114,7 @@ func decodeError(name string, data []byte, err error) error {
 	}
 	if m := unknownField.FindStringSubmatch(err.Error()); m != nil {
 		line, col := keyPosition(data, m[1])
-		return fmt.Errorf("%s:%d:%d: unknown key %q (known: selections, tasks; a selection has tags, env, preload; a task has command, dir, timeout)", name, line, col, m[1])
+		return fmt.Errorf("%s:%d:%d: unknown key %q (known: selections, tasks; a selection has tags, env, preload, interpret; a task has command, dir, timeout)", name, line, col, m[1])
 	}
 	return fmt.Errorf("%s: %w", name, err)
 }

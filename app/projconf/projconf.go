@@ -24,6 +24,9 @@ type Selection struct {
 	Tags    []string          `json:"tags,omitempty"`    // build tags
 	Env     map[string]string `json:"env,omitempty"`     // extra environment
 	Preload []string          `json:"preload,omitempty"` // import paths imported when an evaluator starts
+	// Interpret leaves packages out of the evaluator's native set: they are
+	// interpreted from source instead (a dependency whose native link fails).
+	Interpret []string `json:"interpret,omitempty"`
 }
 
 // Task is one named command the runner can start.

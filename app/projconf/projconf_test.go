@@ -25,7 +25,7 @@ func TestLoadWithoutFileGivesDefaults(t *testing.T) {
 func TestLoadMergesOverDefaults(t *testing.T) {
 	root := t.TempDir()
 	text := `{
-  "selections": {"integration": {"tags": ["integration"], "env": {"DB": "x"}, "preload": ["example.com/demo/calc"]}},
+  "selections": {"integration": {"tags": ["integration"], "env": {"DB": "x"}, "preload": ["example.com/demo/calc"], "interpret": ["modernc.org/libc"]}},
   "tasks": {"lint": {"command": ["go", "vet", "./..."], "dir": "./sub/", "timeout": "5m"},
             "test": {"command": ["go", "test", "-short", "./..."]}}
 }`
@@ -40,7 +40,7 @@ func TestLoadMergesOverDefaults(t *testing.T) {
 		t.Fatalf("selections %v", got)
 	}
 	sel, _ := cfg.Selection("integration")
-	if sel.Env["DB"] != "x" || sel.Tags[0] != "integration" || sel.Preload[0] != "example.com/demo/calc" {
+	if sel.Env["DB"] != "x" || sel.Tags[0] != "integration" || sel.Preload[0] != "example.com/demo/calc" || !reflect.DeepEqual(sel.Interpret, []string{"modernc.org/libc"}) {
 		t.Fatalf("selection %+v", sel)
 	}
 	lint, _ := cfg.Task("lint")

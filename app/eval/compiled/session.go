@@ -7,10 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"trestle/app/procgroup"
@@ -37,6 +37,9 @@ type Options struct {
 	Env       map[string]string // environment of the selection, for the build and the run
 	GoCommand string            // "go" when empty
 	MaxOutput int               // bytes of output kept; 1 MiB when 0
+	// MemoryLimit caps the program's address space in bytes (on Linux,
+	// through the supervisor, supervise.go); 0 means none.
+	MemoryLimit int64
 }
 
 // Result is one compiled evaluation's outcome.
@@ -69,6 +72,9 @@ type Session struct {
 
 	facts    factsCache      // what the interpreter would get wrong in each project package (misread.go)
 	fleeting map[string]bool // names compiled inputs' statements defined (x := ...), gone after their run
+	// super is the supervisor binary (supervise.go), superNote why there
+	// is none.
+	super, superNote string
 }
 
 // errStopped is the cause of a Stop.
@@ -274,7 +280,11 @@ func (s *Session) execute(ctx context.Context, dir, bin string, deadline time.Du
 	resultFile := filepath.Join(dir, "result.json")
 	os.Remove(resultFile)
 	out := &boundedBuffer{max: s.opts.MaxOutput}
-	cmd := exec.Command(bin)
+	sup, note := s.supervisor(ctx, dir)
+	if note != "" {
+		res.Notes = append(res.Notes, note)
+	}
+	cmd := s.supervised(sup, bin, deadline)
 	cmd.Dir = s.opts.Root
 	cmd.Env = s.env(resultEnv + "=" + resultFile)
 	cmd.Stdout, cmd.Stderr = out, out
@@ -300,10 +310,20 @@ func (s *Session) execute(ctx context.Context, dir, bin string, deadline time.Du
 			killed = "cancelled; the compiled program was killed"
 		}
 	}
+	if killed != "" && sup != "" {
+		// The supervisor kills the program and every descendant, also
+		// those that left the process group with setsid, then exits.
+		cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-done:
+			done = nil
+		case <-time.After(2 * time.Second):
+		}
+	}
 	// The group is killed also after main returned: what the program
 	// started does not outlive it, as each run is a fresh process.
 	procgroup.Kill(cmd)
-	if killed != "" {
+	if killed != "" && done != nil {
 		<-done
 	}
 	res.Output, res.Dropped = out.text()

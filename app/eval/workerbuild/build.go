@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -90,7 +92,7 @@ func Build(ctx context.Context, o Options, plan *Plan, progress func(Event)) (Re
 	if isFile(bin) {
 		now := time.Now()
 		os.Chtimes(filepath.Dir(bin), now, now) // for prune: the most recently used stay
-		return Result{Binary: bin, Key: key, Cached: true}, nil
+		return Result{Binary: bin, Key: key, Cached: true, Skipped: readSkipped(bin)}, nil
 	}
 	buildMu.Lock()
 	defer buildMu.Unlock()
@@ -103,7 +105,7 @@ func Build(ctx context.Context, o Options, plan *Plan, progress func(Event)) (Re
 	}
 	defer unlock()
 	if isFile(bin) { // built while we waited
-		return Result{Binary: bin, Key: key, Cached: true}, nil
+		return Result{Binary: bin, Key: key, Cached: true, Skipped: readSkipped(bin)}, nil
 	}
 	b := &build{o: o, plan: plan, tc: tc, cache: cache, progress: progress}
 	if err := b.run(ctx, bin); err != nil {
@@ -176,6 +178,9 @@ func (b *build) run(ctx context.Context, bin string) error {
 	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
 		return fmt.Errorf("build the native evaluator: %w", err)
 	}
+	// What was left out, for the answers of a cached worker (before the
+	// binary, which marks the entry complete).
+	os.WriteFile(filepath.Join(filepath.Dir(bin), skippedFile), []byte(strings.Join(b.skipped, "\n")), 0o644)
 	if err := os.Rename(out, bin); err != nil && !isFile(bin) {
 		return fmt.Errorf("build the native evaluator: keep the binary: %w", err)
 	}
@@ -183,6 +188,18 @@ func (b *build) run(ctx context.Context, bin string) error {
 	removeUnused(filepath.Join(b.cache, "src", "tables"))
 	b.progress(Event{Phase: PhaseReady, Message: "the native evaluator is ready"})
 	return nil
+}
+
+// skippedFile, beside a cached worker, lists Result.Skipped, one a line.
+const skippedFile = "skipped.txt"
+
+// readSkipped is the Result.Skipped of the cached worker bin.
+func readSkipped(bin string) []string {
+	data, err := os.ReadFile(filepath.Join(filepath.Dir(bin), skippedFile))
+	if err != nil || len(data) == 0 {
+		return nil
+	}
+	return strings.Split(string(data), "\n")
 }
 
 // maxTableRetries is how many times a compile is retried after dropping
@@ -199,13 +216,87 @@ func (b *build) compileRetrying(ctx context.Context, modRoot, stdDir string, gro
 			return err
 		}
 		dropped := append(dropBadStdTables(be.Problems, stdDir), dropBadGroups(be.Problems, groups, b.o.Root)...)
-		if len(dropped) == 0 {
-			return err
-		}
 		for _, d := range dropped {
 			b.skipped = append(b.skipped, d+": its symbol table did not compile; it is interpreted from source instead")
 		}
+		unlinked := dropUnlinked(be.Output, groups)
+		for _, u := range unlinked {
+			b.skipped = append(b.skipped, u)
+		}
+		if len(dropped) == 0 && len(unlinked) == 0 {
+			return err
+		}
 	}
+}
+
+// Link errors: a symbol table keeps every exported function of its package
+// alive, where an ordinary build drops the ones nothing calls; one of them
+// may refer to a symbol that is defined nowhere (modernc.org/libc's
+// X__libc_sigaction, with the internal linker's "relocation target ... not
+// defined" or gcc's "undefined reference to"). Such a package's table is
+// left out and the build tried again: the package stays linked as what
+// other packages import, and is interpreted from source when an input
+// imports it itself.
+var (
+	relocation   = regexp.MustCompile(`(\S+): relocation target (\S+) not defined`)
+	undefinedRef = regexp.MustCompile("undefined reference to [`'\"]([^`'\"]+)[`'\"]")
+	inFunction   = regexp.MustCompile("in function [`'\"]([^`'\"]+)[`'\"]")
+)
+
+// dropUnlinked leaves out of the build the tables of the packages whose
+// functions the linker could not link, and says which and why.
+func dropUnlinked(output string, groups []*tableGroup) []string {
+	var out []string
+	drop := func(from, target string) {
+		for _, sym := range []string{from, target} {
+			pkg := symbolPackage(sym)
+			if pkg != "" && dropTable(groups, pkg) {
+				out = append(out, fmt.Sprintf("%s: its symbol table did not link (%s refers to %s, which is defined nowhere); it is interpreted from source instead", pkg, from, target))
+				return
+			}
+		}
+	}
+	lastFunc := ""
+	for _, line := range strings.Split(output, "\n") {
+		if m := inFunction.FindStringSubmatch(line); m != nil {
+			lastFunc = m[1]
+		}
+		if m := relocation.FindStringSubmatch(line); m != nil {
+			drop(m[1], m[2])
+		} else if m := undefinedRef.FindStringSubmatch(line); m != nil {
+			drop(lastFunc, m[1])
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// symbolPackage is the import path of a linker symbol's package:
+// "modernc.org/libc.Xsigaction" and "example.com/m/p.(*T).M" give
+// "modernc.org/libc" and "example.com/m/p".
+func symbolPackage(sym string) string {
+	slash := strings.LastIndexByte(sym, '/') + 1
+	dot := strings.IndexByte(sym[slash:], '.')
+	if dot < 0 {
+		return ""
+	}
+	return sym[:slash+dot]
+}
+
+// dropTable leaves the table of pkg out of the build, reporting whether
+// there was one.
+func dropTable(groups []*tableGroup, pkg string) bool {
+	for _, g := range groups {
+		if g.dropped || !slices.Contains(g.paths, pkg) {
+			continue
+		}
+		if g.module != "" {
+			g.dropped = true
+			return true
+		}
+		return os.Remove(filepath.Join(g.dir, tableFile(pkg))) == nil
+	}
+	return false
 }
 
 // compile writes the main package and the overlay and runs go build.
@@ -228,7 +319,7 @@ func (b *build) compile(ctx context.Context, modRoot string, groups []*tableGrou
 	if len(b.o.Tags) > 0 {
 		args = append(args, "-tags="+strings.Join(b.o.Tags, ","))
 	}
-	cmd := buildCommand(ctx, "go", append(args, module+"/"+workerDir)...)
+	cmd := buildCommand(ctx, "go", append(args, module+"/"+b.plan.workerDir())...)
 	cmd.Dir, cmd.Env = modRoot, b.o.environ(b.goflags...)
 	return b.runBuild(cmd, modRoot)
 }
@@ -265,8 +356,45 @@ func (b *build) runBuild(cmd *exec.Cmd, modRoot string) error {
 	}
 	if err := cmd.Wait(); err != nil {
 		be := &BuildError{Problems: problems, Output: strings.Join(tail, "\n")}
-		b.progress(Event{Phase: PhaseFailed, Message: be.Error(), Problems: problems})
+		b.progress(Event{Phase: PhaseFailed, Message: be.Short(), Problems: problems})
 		return be
 	}
 	return nil
 }
+
+// Short says in one line why the build failed: the first problem, or the
+// last lines of the output that are not command lines (a gcc invocation
+// is thousands of characters), at most about 300 characters.
+func (e *BuildError) Short() string {
+	if len(e.Problems) > 0 {
+		p := e.Problems[0]
+		s := fmt.Sprintf("%s:%d:%d: %s", p.Path, p.Line, p.Col, p.Message)
+		if n := len(e.Problems) - 1; n > 0 {
+			s += fmt.Sprintf(" (and %d more)", n)
+		}
+		return s
+	}
+	var keep []string
+	for _, line := range strings.Split(strings.TrimSpace(e.Output), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") || len(line) > 300 || commandLine.MatchString(line) {
+			continue
+		}
+		keep = append(keep, line)
+	}
+	if len(keep) > 2 {
+		keep = keep[len(keep)-2:]
+	}
+	s := strings.Join(keep, "; ")
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	if s == "" {
+		s = "go build failed"
+	}
+	return s
+}
+
+// commandLine matches the lines of a failed link that repeat the command
+// that ran ("/usr/bin/gcc -m64 ...", "running gcc failed: exit status 1").
+var commandLine = regexp.MustCompile(`^(\S*/)?(gcc|clang|cc|ld|collect2)\b|^running \S+ failed`)

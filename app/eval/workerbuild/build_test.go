@@ -184,6 +184,11 @@ func TestSecondProjectReusesDependencyTables(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		for _, p := range plan.Packages {
+			if p.OnImport() { // linked for an input that imports them: here, all
+				o.Link = append(o.Link, p.Path)
+			}
+		}
 		var made []string
 		res, err := Build(ctx, o, plan, func(e Event) {
 			if p, ok := strings.CutPrefix(e.Message, "symbol table "); ok && e.Total > 0 && e.Total < 100 {

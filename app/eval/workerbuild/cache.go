@@ -115,7 +115,7 @@ func writeOnce(dir string, fill func(tmp string) error) error {
 // packages.
 func Key(o Options, plan *Plan, tc toolchain) (string, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "trestle-eval-worker v3\x00%s\x00%s\x00%s\x00%s\x00%s\x00", tc.GOVERSION, tc.GOOS, tc.GOARCH, tc.settings(), yaegiVersion)
+	fmt.Fprintf(h, "trestle-eval-worker v4\x00%s\x00%s\x00%s\x00%s\x00%s\x00", tc.GOVERSION, tc.GOOS, tc.GOARCH, tc.settings(), yaegiVersion)
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", loopHash(), genHash(), hashBytes([]byte(stdSymbolsFile+depsSymbolsFile+mainFile)))
 	tags := slices.Clone(o.Tags)
 	slices.Sort(tags)
@@ -130,8 +130,9 @@ func Key(o Options, plan *Plan, tc toolchain) (string, error) {
 		}
 		fmt.Fprintf(h, "%s %x\x00", name, sha256.Sum256(data))
 	}
+	fmt.Fprintf(h, "dirs %s %s\x00", plan.WorkerDir, plan.tablesDir)
 	for _, pkg := range plan.Packages {
-		if pkg.Mode != ModeNative {
+		if !pkg.linked(o.Link) {
 			continue
 		}
 		fmt.Fprintf(h, "native %s\x00", pkg.Path)

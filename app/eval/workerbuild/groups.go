@@ -49,12 +49,12 @@ const tablesModulePrefix = "trestle.invalid/evaltables/"
 // groups sorts the plan's native packages into table groups; the deps
 // group is first.
 func (b *build) groups(modRoot, module string) []*tableGroup {
-	deps := &tableGroup{importPath: module + "/" + workerDir + "/deps", dir: filepath.Join(b.work, "deps"), dest: filepath.Join(b.mainDir(), "deps")}
+	deps := &tableGroup{importPath: module + "/" + b.plan.workerDir() + "/deps", dir: filepath.Join(b.work, "deps"), dest: filepath.Join(b.mainDir(), "deps")}
 	out := []*tableGroup{deps}
 	homes := map[string]*tableGroup{}
 	for _, pkg := range b.plan.Packages {
 		switch {
-		case pkg.Mode != ModeNative:
+		case !pkg.linked(b.o.Link):
 		case pkg.home != "":
 			g := homes[pkg.home]
 			if g == nil {

@@ -46,7 +46,15 @@ func (b *build) mainDir() string {
 	if b.plan.Module == "" {
 		return filepath.Join(b.work, "mod", workerDir)
 	}
-	return filepath.Join(b.o.Root, workerDir)
+	return filepath.Join(b.o.Root, b.plan.workerDir())
+}
+
+// workerDir is Plan.WorkerDir, or the default for a plan made elsewhere.
+func (p *Plan) workerDir() string {
+	if p.WorkerDir == "" {
+		return workerDir
+	}
+	return p.WorkerDir
 }
 
 // modRoot is the folder of the main module of the build: the project, or
@@ -163,7 +171,7 @@ func (b *build) mainSource(groups []*tableGroup) string {
 		}
 	}
 	for _, p := range b.plan.Packages {
-		if p.Mode == ModeNative && p.home == "" {
+		if p.linked(b.o.Link) && p.home == "" {
 			fmt.Fprintf(&imports, "\t_ %q\n", p.Path)
 		}
 	}

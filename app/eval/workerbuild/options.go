@@ -27,6 +27,14 @@ type Options struct {
 	// interpreter failed to import although the Go compiler accepts them
 	// (yaegi has bugs), with what it said: they are compiled in.
 	Compile map[string]string
+	// Link names the project's native packages that are linked only on
+	// import (Plan.OnImport) that this worker links; the others are left
+	// out, so that their init runs only in a worker for an input that
+	// imports them.
+	Link []string
+	// Interpret names packages left out of the native set (.trestle.json's
+	// "interpret"): interpreted from source instead.
+	Interpret []string
 }
 
 // environ is the environment of the go commands of a build: ours, the

@@ -35,6 +35,13 @@ type Package struct {
 	// home is the generated package that holds the table of a project
 	// package the worker's main package may not import (tableHome), or "".
 	home string
+	// onImport marks a native package of the project (its own module, or
+	// a dependency replaced by a folder): it is linked only into workers
+	// built for inputs that import it (Options.Link), because linking a
+	// package runs its init, and the project's init must not run on an
+	// input that never imported it.
+	onImport bool
+	imports  []string // what it imports, for OnImport
 }
 
 // Plan is what a selection's native worker links: the standard library of
@@ -45,16 +52,78 @@ type Plan struct {
 	Module    string // "" without go.mod
 	GoVersion string // "go1.26.8"
 	Packages  []Package
+	// WorkerDir is the folder, at the module root, where the overlay puts
+	// the worker's main package: workerDir, or workerDir with a number
+	// when the project has a folder of that name (the overlay would mix
+	// the project's files into the worker).
+	WorkerDir string
+	// tablesDir is the name of the generated packages beside internal
+	// folders (tableHome), chosen likewise.
+	tablesDir string
 }
 
-// Native lists the import paths the worker links, besides the standard library.
-func (p *Plan) Native() []string {
+// Native lists the import paths the worker links, besides the standard
+// library, when it is built with link (Options.Link).
+func (p *Plan) Native(link ...string) []string {
 	var out []string
 	for _, pkg := range p.Packages {
-		if pkg.Mode == ModeNative {
+		if pkg.linked(link) {
 			out = append(out, pkg.Path)
 		}
 	}
+	return out
+}
+
+// OnImport reports whether the package is one of the project's native
+// packages that a worker links only when an input imports it.
+func (pkg Package) OnImport() bool { return pkg.onImport && pkg.Mode == ModeNative }
+
+// linked reports whether a worker built with link (Options.Link) links pkg.
+func (pkg Package) linked(link []string) bool {
+	return pkg.Mode == ModeNative && (!pkg.onImport || slices.Contains(link, pkg.Path))
+}
+
+// OnImport returns the project's native packages (linked only on import)
+// that importing paths needs, directly or through the project's own
+// packages, sorted: a worker that interprets paths must link them.
+func (p *Plan) OnImport(paths []string) []string {
+	return p.reach(paths, func(pkg *Package) bool { return pkg.onImport && pkg.Mode == ModeNative })
+}
+
+// Project returns the project's packages (its module's, and folders that
+// replace modules) that importing paths loads, directly or through one
+// another, sorted: the ones whose init code runs.
+func (p *Plan) Project(paths []string) []string {
+	return p.reach(paths, func(*Package) bool { return true })
+}
+
+// reach walks the project's packages from paths and returns those that
+// want accepts.
+func (p *Plan) reach(paths []string, want func(*Package) bool) []string {
+	index := map[string]*Package{}
+	for i := range p.Packages {
+		index[p.Packages[i].Path] = &p.Packages[i]
+	}
+	seen := map[string]bool{}
+	var out []string
+	var visit func(path string)
+	visit = func(path string) {
+		pkg := index[path]
+		if pkg == nil || seen[path] || (pkg.files == nil && !pkg.onImport) {
+			return // not the project's (a dependency's imports are linked with it)
+		}
+		seen[path] = true
+		if want(pkg) {
+			out = append(out, path)
+		}
+		for _, dep := range pkg.imports {
+			visit(dep)
+		}
+	}
+	for _, path := range paths {
+		visit(path)
+	}
+	slices.Sort(out)
 	return out
 }
 
@@ -89,7 +158,7 @@ func MakePlan(ctx context.Context, o Options) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{Root: o.Root, Module: o.Module, GoVersion: env.GOVERSION}
+	p := &Plan{Root: o.Root, Module: o.Module, GoVersion: env.GOVERSION, WorkerDir: workerDir, tablesDir: tablesDir}
 	if _, err := os.Stat(filepath.Join(o.Root, "go.mod")); err != nil {
 		p.Module = ""
 		return p, nil
@@ -120,14 +189,64 @@ func MakePlan(ctx context.Context, o Options) (*Plan, error) {
 		}
 		imports[l.ImportPath] = l.Imports
 		pkg := classify(l, p.Module)
+		pkg.imports = l.Imports
 		if why := o.Compile[pkg.Path]; why != "" && pkg.Mode == ModeInterpreted && pkg.files != nil {
 			pkg = compileAnyway(pkg, why, p.Module)
+		}
+		if why := excluded(o.Interpret, pkg); why != "" {
+			pkg.Mode, pkg.Reason, pkg.home = ModeInterpreted, why, ""
 		}
 		p.Packages = append(p.Packages, pkg)
 	}
 	compileImported(p.Packages, imports, p.Module)
 	slices.SortFunc(p.Packages, func(a, b Package) int { return strings.Compare(a.Path, b.Path) })
+	p.chooseDirs()
 	return p, nil
+}
+
+// excluded says why a package that Options.Interpret names is left out of
+// the native set, or "".
+func excluded(interpret []string, pkg Package) string {
+	if pkg.Mode != ModeNative || !slices.Contains(interpret, pkg.Path) {
+		return ""
+	}
+	return "excluded from the native set by .trestle.json (interpret): interpreted from source, which may fail"
+}
+
+// chooseDirs picks the generated folders' names so that none is a folder
+// of the project: the overlay would add the worker's files to the
+// project's own (and compile the project's files into the worker).
+func (p *Plan) chooseDirs() {
+	if p.Module == "" {
+		return // the main package is in a generated module
+	}
+	var parents []string // the folders, relative to the root, that get a tables package
+	for _, pkg := range p.Packages {
+		if pkg.home != "" {
+			parents = append(parents, strings.TrimPrefix(strings.TrimSuffix(pkg.home, "/"+tablesDir), p.Module))
+		}
+	}
+	taken := func(name string) bool {
+		if _, err := os.Lstat(filepath.Join(p.Root, name)); err == nil {
+			return true
+		}
+		for _, parent := range parents {
+			if _, err := os.Lstat(filepath.Join(p.Root, filepath.FromSlash(parent), name+"_tables")); err == nil {
+				return true
+			}
+		}
+		return false
+	}
+	name := workerDir
+	for n := 2; taken(name); n++ {
+		name = fmt.Sprintf("%s_%d", workerDir, n)
+	}
+	p.WorkerDir, p.tablesDir = name, name+"_tables"
+	for i := range p.Packages {
+		if h := p.Packages[i].home; h != "" {
+			p.Packages[i].home = strings.TrimSuffix(h, tablesDir) + p.tablesDir
+		}
+	}
 }
 
 // classify decides how one non-standard package is served.
@@ -146,13 +265,19 @@ func classify(l listed, module string) Package {
 			if m.Replace != nil {
 				pkg.module = m.Replace.Path + "@" + m.Replace.Version
 			}
+		} else {
+			// A folder the project replaces a module with is the
+			// project's code too: linked when an input imports it.
+			pkg.onImport = true
+			pkg.Reason = "a dependency replaced by a folder: linked natively when an input imports it (its init runs then)"
 		}
 	default:
 		for _, f := range slices.Concat(l.GoFiles, l.CgoFiles, l.SFiles) {
 			pkg.files = append(pkg.files, filepath.Join(l.Dir, f))
 		}
+		pkg.onImport = true
 		if why := needsNative(l); why != "" {
-			pkg.Mode, pkg.Reason = ModeNative, why+": compiled in (edits need a rebuild, which starts by itself)"
+			pkg.Mode, pkg.Reason = ModeNative, why+": compiled in when an input imports it, so its init runs only then (edits need a rebuild, which starts by itself)"
 		} else {
 			pkg.Mode, pkg.Reason = ModeInterpreted, "the project's own code: interpreted from source (unexported names reachable, edits live)"
 		}
