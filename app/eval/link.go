@@ -107,6 +107,9 @@ func (m *Manager) ensureLinked(ctx context.Context, s *slot, p *process, code st
 	if len(missing) == 0 {
 		return p, nil, nil
 	}
+	if msg := m.untrustedNative(missing[0]); msg != "" {
+		return p, nil, fmt.Errorf("evaluate in selection %q: %s", s.name, msg)
+	}
 	link := slices.Clone(p.link)
 	for _, path := range need {
 		if !slices.Contains(link, path) {

@@ -62,11 +62,10 @@ type ManagerOptions struct {
 	OnBuild func(BuildEvent)
 	// ProjectTrusted, when set, reports whether the person trusts the
 	// project (package trust; it can change while the manager runs). An
-	// untrusted project's native code must not run: no project package
-	// linked into a native worker, none built by the compiled path.
-	// TODO(issue 20): not consulted yet; the evaluator's rewrite of native
-	// init and the compiled path is to honour it (the selections handed
-	// over already lose .trestle.json's env and preloads when untrusted).
+	// untrusted project's native code does not run (trust.go): no project
+	// package is linked into a native worker, none is built by the
+	// compiled path; the interpreter still reads project packages from
+	// source. Nil trusts the project.
 	ProjectTrusted func() bool
 }
 

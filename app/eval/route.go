@@ -40,7 +40,8 @@ func (m *Manager) compiledSession(name string) *compiled.Session {
 	m.mu.Lock()
 	sel := m.opts.Selections[name]
 	m.mu.Unlock()
-	s := compiled.New(compiled.Options{Root: m.opts.Root, Tags: sel.Tags, Env: sel.Env, MaxOutput: MaxOutputBytes, MemoryLimit: m.memoryLimit()})
+	s := compiled.New(compiled.Options{Root: m.opts.Root, Tags: sel.Tags, Env: sel.Env, MaxOutput: MaxOutputBytes,
+		MemoryLimit: m.memoryLimit(), Refuse: m.untrustedNative})
 	if c.sessions == nil {
 		c.sessions = map[string]*compiled.Session{}
 	}
@@ -106,10 +107,24 @@ func (m *Manager) linked(s *slot) (compiled.Linked, bool) {
 	p := s.proc
 	s.mu.Unlock()
 	var native []string
+	onImport := map[string]bool{}
 	if p != nil && p.bin != "" {
 		native = p.native
+		// The project's native packages are linked when an input imports
+		// them (link.go), so they count as linked before they are.
+		ns := m.native(s.name)
+		ns.mu.Lock()
+		plan := ns.plan
+		ns.mu.Unlock()
+		if plan != nil {
+			for _, pkg := range plan.Packages {
+				if pkg.OnImport() {
+					onImport[pkg.Path] = true
+				}
+			}
+		}
 	}
-	l := compiled.Linked{Native: func(path string) bool { return slices.Contains(native, path) }}
+	l := compiled.Linked{Native: func(path string) bool { return onImport[path] || slices.Contains(native, path) }}
 	if p == nil || p.bin == "" {
 		l.Dependency = m.dependencyDir
 	}

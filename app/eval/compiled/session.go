@@ -40,6 +40,11 @@ type Options struct {
 	// MemoryLimit caps the program's address space in bytes (on Linux,
 	// through the supervisor, supervise.go); 0 means none.
 	MemoryLimit int64
+	// Refuse, when set, is asked about every package a program would
+	// import before it is built: a non-empty answer is the input's error
+	// and nothing is built, run or kept (an untrusted project's own
+	// packages are refused this way).
+	Refuse func(importPath string) string
 }
 
 // Result is one compiled evaluation's outcome.
@@ -131,6 +136,10 @@ func (s *Session) Run(ctx context.Context, code string, deadline time.Duration) 
 	}
 	start := time.Now()
 	known = append(append([]importDecl{}, known...), s.autoImports(next, known, in)...)
+	if msg := s.refused(next, known, in); msg != "" {
+		res.Err = msg
+		return res, nil
+	}
 	bin, problem, err := s.build(ctx, dir, next, known, in)
 	res.Build = time.Since(start)
 	if err != nil || problem != "" {
@@ -379,4 +388,25 @@ func (b *boundedBuffer) text() (string, int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return strings.ToValidUTF8(b.buf.String(), "\uFFFD"), b.dropped
+}
+
+// refused is Options.Refuse's answer for the first package the program
+// would import: its own imports, and the interpreter's that it uses.
+func (s *Session) refused(set declSet, known []importDecl, in *input) string {
+	if s.opts.Refuse == nil {
+		return ""
+	}
+	used := usedQualifiers(set, in)
+	imports := append([]importDecl{}, set.imports...)
+	for _, k := range known {
+		if used[k.local()] {
+			imports = append(imports, k)
+		}
+	}
+	for _, i := range imports {
+		if msg := s.opts.Refuse(i.path); msg != "" {
+			return msg
+		}
+	}
+	return ""
 }
