@@ -51,9 +51,12 @@ check:
 GOENV_KEPT := GOCACHE GOMODCACHE GOPATH GOPROXY GOSUMDB GOPRIVATE GONOPROXY GONOSUMDB GOINSECURE
 GOENV_TEST = GOENV=off GOFLAGS= GOTOOLCHAIN=local $(foreach v,$(GOENV_KEPT),$(v)='$(shell $(GO) env $(v))')
 
+# -timeout: the end-to-end tests of cmd/trestle (a real window under Xvfb,
+# real gopls on bbolt, native evaluator builds) run one after another in
+# one test binary and together outlast go test's default of 10 minutes.
 test: test-deps client-deps check
-	$(GOENV_TEST) $(GO) test -race -count=1 $(PURE) ./ui/...
-	$(GOENV_TEST) $(GO) test -count=1 ./cmd/...
+	$(GOENV_TEST) $(GO) test -race -count=1 -timeout 30m $(PURE) ./ui/...
+	$(GOENV_TEST) $(GO) test -count=1 -timeout 45m ./cmd/...
 	$(MAKE) --no-print-directory package
 	scripts/check-package.sh out/Trestle.tar.xz
 

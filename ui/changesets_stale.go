@@ -1,10 +1,6 @@
 package ui
 
-import (
-	"time"
-
-	"fyne.io/fyne/v2"
-)
+import "time"
 
 // staleCheckDelay is how long typing must pause before an edited buffer is
 // compared with the pending change sets that touch it: soon enough that the
@@ -25,8 +21,17 @@ func (w *Window) bufferEdited(rel string) {
 		t.Stop()
 	}
 	w.editTimers[rel] = time.AfterFunc(staleCheckDelay, func() {
-		fyne.Do(func() { w.checkBufferAgainstProposals(rel) })
+		w.onMain(func() { w.checkBufferAgainstProposals(rel) }) // nothing once the window closes
 	})
+}
+
+// stopEditTimers stops the pending stale checks, as the window closes.
+// Main goroutine only.
+func (w *Window) stopEditTimers() {
+	for rel, t := range w.editTimers {
+		t.Stop()
+		delete(w.editTimers, rel)
+	}
 }
 
 // checkBufferAgainstProposals marks stale the pending change sets whose base

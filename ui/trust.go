@@ -46,13 +46,13 @@ func (w *Window) connectTrust(tr *trust.Project) {
 	tr.OnChange(func(trusted bool) {
 		w.onMain(func() {
 			w.showTrust(trusted)
-			w.loadConfig()
 			w.refreshGit()
 			if trusted {
 				w.status.notify("This project is trusted: its git settings and .trestle.json are used.")
 			} else {
 				w.status.notify("This project is untrusted again: its git settings and .trestle.json tasks and environment are not used.")
 			}
+			w.loadConfig() // last: its result comes back to the main goroutine after all of the above
 		})
 	})
 }

@@ -148,6 +148,7 @@ func TestOpeningAnUntrustedRepositoryRunsNoGitFilter(t *testing.T) {
 	os.Chtimes(filepath.Join(root, "go.mod"), later, later)
 
 	w.connectServices(services.Services{Gate: permission.NewGate(permission.PolicyDeny, nil)})
+	w.loading.Wait() // the test driver runs the config's way back to the main goroutine on its own
 	w.refreshGit()
 	w.OpenOnMain("main.go")
 	w.loading.Wait()

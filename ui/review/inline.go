@@ -138,7 +138,9 @@ func (v *View) inlineOf(cs changeset.ChangeSet, f changeset.FileChange, hunks ma
 	done.Importance = widget.HighImportance
 	bar := container.NewBorder(nil, nil, nil, container.NewHBox(open, done),
 		wrapLabel(fmt.Sprintf("Proposed in %s by %s: %s", cs.ID, clientName(cs), changeset.MarkControls(cs.Title))))
-	return container.NewBorder(container.NewVBox(bar, widget.NewSeparator()), nil, nil, nil, newDiffPage(blocks))
+	page := newDiffPage(blocks)
+	page.atFirstBar = true
+	return container.NewBorder(container.NewVBox(bar, widget.NewSeparator()), nil, nil, nil, page)
 }
 
 // inlineBar is a hunk's bar in the inline view: Accept and Reject act on

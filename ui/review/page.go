@@ -34,6 +34,10 @@ type diffPage struct {
 	cols   int     // the width the rows are wrapped to, in cells; 0 before the first layout
 	width  float32 // the width the blocks are laid out in
 	total  float32 // the height of every block, in order
+	// atFirstBar makes the first layout scroll to the first hunk's bar (a
+	// few rows of context above it): the inline view of a long file opens
+	// where the proposal changes it, not at line 1.
+	atFirstBar bool
 }
 
 // pageBlock is one block of a page: a bar (made while in view) or a run
@@ -105,6 +109,15 @@ func (p *diffPage) layoutAt(width float32) {
 			b.height = cell * float32(len(b.wrapped))
 		}
 		p.total += b.height
+	}
+	if p.atFirstBar {
+		p.atFirstBar = false
+		for _, b := range p.blocks {
+			if b.makeBar != nil {
+				p.scroll.Offset.Y = max(0, b.top-3*cell)
+				break
+			}
+		}
 	}
 }
 

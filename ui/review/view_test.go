@@ -307,9 +307,16 @@ func TestChangeSetsStaleWhenTheBufferChanges(t *testing.T) {
 }
 
 func TestChangeSetsStaleOnFileChange(t *testing.T) {
-	h, m, _ := newChangesHost(t)
+	h, m, root := newChangesHost(t)
 	proposeTwo(t, m)
 	v := startChanges(t, h, m)
+	v.FilesChanged([]string{"lib/lib.go"}) // written, but the same text: still pending
+	if v.sets[0].State != changeset.StatePending {
+		t.Fatalf("state %q after a write of the same text, want pending", v.sets[0].State)
+	}
+	if err := os.WriteFile(filepath.Join(root, "lib", "lib.go"), []byte("// changed on disk\n"+libGo), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	v.FilesChanged([]string{"lib/lib.go"})
 	if v.sets[0].State != changeset.StateStale {
 		t.Fatalf("state %q, want stale", v.sets[0].State)
