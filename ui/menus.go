@@ -53,6 +53,7 @@ func (w *Window) installActions(a Actions) {
 		w.closedLayout = &st
 		w.stopWatching()
 		w.Quitting()
+		w.stopEditTimers()
 		w.notices.stop()
 	})
 	if a.Welcome != "" {

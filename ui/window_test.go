@@ -58,6 +58,8 @@ func newTestWindowOn(t *testing.T, p *project.Project) *Window {
 	t.Cleanup(func() {
 		w.Window().Close()
 		w.status.stop() // no timer may fire into a later test
+		w.closing.Store(true)
+		w.stopEditTimers()
 	})
 	return w
 }
