@@ -53,7 +53,8 @@ func TestMCPEvalCompiledModernGo(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	m := clientMode{"headless", []string{"--mcp", dir}, []string{"TRESTLE_CONFIG_DIR=" + t.TempDir(), "DISPLAY="}, dir}
+	// Trusted (--trust): in an untrusted project no compiled input may import the project.
+	m := clientMode{"headless", []string{"--mcp", "--trust", dir}, []string{"TRESTLE_CONFIG_DIR=" + t.TempDir(), "DISPLAY="}, dir}
 	cs, stderr := goSDKSession(t, m, "")
 	eval := func(code string) map[string]any {
 		t.Helper()

@@ -74,7 +74,8 @@ func TestEvalNativeThroughMCP(t *testing.T) {
 	}
 	t.Run("headless", func(t *testing.T) {
 		project, config := nativeProject(t)
-		m := clientMode{name: "headless", args: []string{"--mcp", project},
+		// Trusted (--trust): an untrusted project's own packages never run natively.
+		m := clientMode{name: "headless", args: []string{"--mcp", "--trust", project},
 			env: []string{"TRESTLE_CONFIG_DIR=" + config, "DISPLAY=", nativeEvalEnv + "=on"}}
 		cs, stderr := goSDKSession(t, m, "")
 		evalNative(t, cs, stderr, false)
@@ -82,7 +83,7 @@ func TestEvalNativeThroughMCP(t *testing.T) {
 	t.Run("window", func(t *testing.T) {
 		project, _ := nativeProject(t)
 		t.Setenv(nativeEvalEnv, "on")
-		w := startWindowArgs(t, project, "--agent-policy", "allow")
+		w := startWindowArgs(t, project, "--agent-policy", "allow", "--trust")
 		// The evaluator tests' shared worker cache, if the window has not made its own yet.
 		os.MkdirAll(filepath.Join(w.config, "cache"), 0o755)
 		os.Symlink(evaltest.CacheDir(), filepath.Join(w.config, "cache", "eval"))
