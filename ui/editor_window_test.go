@@ -268,16 +268,19 @@ func TestSavingUnchangedTextLeavesTheProposalPending(t *testing.T) {
 	openFiles(t, w, "main.go")
 	cs := proposeMain(t, w, m)
 	startChanges(t, w, m)
+	// The real watcher sees the saves; its batches are handed to the window
+	// on the test's goroutine, as the desktop driver hands them to the main
+	// one (the test driver would run the window's part on the watcher's
+	// goroutine, beside the save's).
 	saw := make(chan []watch.Event, 64)
-	show := w.onFilesChanged
-	w.onFilesChanged = func(ev []watch.Event) { show(ev); saw <- ev }
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	if err := w.Watch(ctx); err != nil {
+	wt, err := watch.Start(ctx, w.project.Root, watch.Options{OnBatch: func(ev []watch.Event) { saw <- ev }})
+	if err != nil {
 		t.Fatal(err)
 	}
-	defer w.stopWatching()
-	<-w.watcher.Ready()
+	defer wt.Close()
+	<-wt.Ready()
 	c := w.win.Canvas()
 	save := func() {
 		t.Helper()
@@ -286,6 +289,7 @@ func TestSavingUnchangedTextLeavesTheProposalPending(t *testing.T) {
 		for deadline := time.After(10 * time.Second); ; {
 			select {
 			case ev := <-saw:
+				w.filesChanged(ev)
 				if slices.ContainsFunc(ev, func(e watch.Event) bool { return e.Path == "main.go" }) {
 					return // changeSetsSawFiles ran first, inline in tests
 				}

@@ -86,45 +86,36 @@ func (m *Manager) wantsCompiled(ctx context.Context, s *slot, code string, res *
 	if ok, why := c.Wants(code, m.opts.Module); ok {
 		return ok, why
 	}
-	l, started := m.linked(s)
+	l, started := m.linked(ctx, s, code)
 	ok, why := c.Misread(code, m.opts.Module, l)
 	if ok && !started && m.opts.Native {
 		if _, notes, err := m.ensure(ctx, s); err == nil {
 			res.Notes = append(res.Notes, notes...)
-			l, _ = m.linked(s)
+			l, _ = m.linked(ctx, s, code)
 			ok, why = c.Misread(code, m.opts.Module, l)
 		}
 	}
 	return ok, why
 }
 
-// linked says which packages the selection's worker links natively, and
-// whether a worker runs (else the answer is the fallback's). The fallback
+// linked says which packages the selection's worker links natively for
+// code, and whether a worker runs (else the answer is the fallback's). The
+// project's native packages that code needs are linked when it runs
+// (ensureLinked), so they count as linked before they are. The fallback
 // interpreter (no native build yet, or none) interprets every project
 // package and the dependencies from source.
-func (m *Manager) linked(s *slot) (compiled.Linked, bool) {
+func (m *Manager) linked(ctx context.Context, s *slot, code string) (compiled.Linked, bool) {
 	s.mu.Lock()
 	p := s.proc
 	s.mu.Unlock()
 	var native []string
-	onImport := map[string]bool{}
 	if p != nil && p.bin != "" {
-		native = p.native
-		// The project's native packages are linked when an input imports
-		// them (link.go), so they count as linked before they are.
-		ns := m.native(s.name)
-		ns.mu.Lock()
-		plan := ns.plan
-		ns.mu.Unlock()
-		if plan != nil {
-			for _, pkg := range plan.Packages {
-				if pkg.OnImport() {
-					onImport[pkg.Path] = true
-				}
-			}
+		native = slices.Clone(p.native)
+		if plan := m.linkPlan(ctx, s.name, importsOf(code)); plan != nil {
+			native = append(native, plan.OnImport(importsOf(code))...)
 		}
 	}
-	l := compiled.Linked{Native: func(path string) bool { return onImport[path] || slices.Contains(native, path) }}
+	l := compiled.Linked{Native: func(path string) bool { return slices.Contains(native, path) }}
 	if p == nil || p.bin == "" {
 		l.Dependency = m.dependencyDir
 	}

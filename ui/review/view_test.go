@@ -307,7 +307,8 @@ func TestChangeSetsStaleWhenTheBufferChanges(t *testing.T) {
 }
 
 func TestChangeSetsStaleOnFileChange(t *testing.T) {
-	h, m, root := newChangesHost(t)
+	h, m, _ := newChangesHost(t)
+	root := h.project.Root
 	proposeTwo(t, m)
 	v := startChanges(t, h, m)
 	v.FilesChanged([]string{"lib/lib.go"}) // written, but the same text: still pending
