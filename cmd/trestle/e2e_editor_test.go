@@ -60,10 +60,11 @@ func openTab(t *testing.T, c *client.Client, path string, line int) {
 	}
 }
 
-// Where the window draws the first tab header: the window sits at the
-// top left of the bare Xvfb screen, its menu bar first; the tree takes a
-// quarter of its width (tab headers are about 115 px wide).
-const firstTabX, tabY = 330, 52
+// Where the window draws the tab headers: the window sits at the top left
+// of the bare Xvfb screen, its menu bar first; the tree takes a quarter of
+// its width. A header is as wide as its title: "● db.go" starts at about
+// 290 px and "tx.go" is centred near 408 px (screenshot editor-tabs-scrolled).
+const firstTabX, secondTabX, tabY = 330, 408, 52
 
 func TestEditorOnBboltE2E(t *testing.T) {
 	needXdotool(t)
@@ -108,7 +109,7 @@ func TestEditorOnBboltE2E(t *testing.T) {
 	}
 	time.Sleep(300 * time.Millisecond)
 	t.Logf("screenshot: %s", w.screenshot(t, "editor-tabs-scrolled"))
-	xdo("mousemove", fmt.Sprint(firstTabX+115), fmt.Sprint(tabY), "click", "1") // the tx.go tab
+	xdo("mousemove", fmt.Sprint(secondTabX), fmt.Sprint(tabY), "click", "1") // the tx.go tab
 	sc := waitActive(t, c, "tx.go")
 	t.Logf("screenshot: %s", w.screenshot(t, "editor-tabs-switched"))
 	if sel, _ := sc["selection"].(map[string]any); sel == nil || sel["start_line"] != float64(1) {

@@ -156,7 +156,7 @@ func TestHeadlessMCP(t *testing.T) {
 	for _, tool := range tools.Tools {
 		names = append(names, tool.Name)
 	}
-	if strings.Join(names, ",") != "trestle_change_set,trestle_change_set_propose,trestle_definition,trestle_eval,trestle_files,trestle_package_api,"+
+	if strings.Join(names, ",") != "trestle_change_set,trestle_change_set_propose,trestle_definition,trestle_diagnostics,trestle_eval,trestle_files,trestle_package_api,"+
 		"trestle_read,trestle_references,trestle_rename,trestle_run,trestle_run_status,trestle_search,trestle_stop,trestle_symbols,trestle_tasks" {
 		t.Fatalf("headless tools: %v", names)
 	}

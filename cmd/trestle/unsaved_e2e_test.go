@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -40,10 +42,14 @@ func TestAgentBuildSeesUnsavedEditsE2E(t *testing.T) {
 	if !strings.HasPrefix(text, "Saved 1 unsaved file(s) before the run, as the person's setting says: main.go.") {
 		t.Errorf("the result does not lead with what was saved:\n%s", text)
 	}
-	if !strings.Contains(text, "main.go:8") || !strings.Contains(text, "not an int") {
-		t.Errorf("the result lacks the type error at main.go:8:\n%s", text)
+	// The save before the build formats the file (format on save), which
+	// may move the typed line: the error is where the saved file has it.
+	data, _ := os.ReadFile(project + "/main.go")
+	line := slices.IndexFunc(strings.Split(string(data), "\n"), func(l string) bool { return strings.Contains(l, "not an int") }) + 1
+	if line == 0 {
+		t.Fatal("main.go on disk lacks the saved edit")
 	}
-	if data, _ := os.ReadFile(project + "/main.go"); !strings.Contains(string(data), "not an int") {
-		t.Error("main.go on disk lacks the saved edit")
+	if at := fmt.Sprintf("main.go:%d:", line); !strings.Contains(text, at) || !strings.Contains(text, "not an int") {
+		t.Errorf("the result lacks the type error at %s:\n%s", at, text)
 	}
 }

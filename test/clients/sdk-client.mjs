@@ -3,7 +3,7 @@
 //
 //   node sdk-client.mjs BIN attach|headless DIR
 //
-// spawns `BIN --mcp-attach DIR` (a running window) or `BIN --mcp DIR`
+// spawns `BIN --mcp-attach DIR` (a running window) or `BIN --mcp --trust DIR`
 // (headless) with StdioClientTransport, passing the whole environment on
 // (TRESTLE_CONFIG_DIR, DISPLAY, ...). DIR must hold a .trestle.json with the
 // tasks "slowecho" (prints a few lines slowly) and "sleepy" (prints a line,
@@ -37,7 +37,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 async function main() {
   const transport = new StdioClientTransport({
     command: bin,
-    args: [mode === "attach" ? "--mcp-attach" : "--mcp", dir],
+    args: mode === "attach" ? ["--mcp-attach", dir] : ["--mcp", "--trust", dir], // trusted: the project's .trestle.json task runs
     env: { ...process.env },
     stderr: "pipe",
   });
