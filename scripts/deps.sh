@@ -6,7 +6,7 @@ set -euo pipefail
 
 pkgs=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev)
 case "${1:-}" in
-  --test) pkgs+=(xvfb imagemagick xz-utils xdotool) ;; # xz-utils: unpacking the desktop bundle; xdotool: typing into the window
+  --test) pkgs+=(xvfb imagemagick xz-utils xdotool bubblewrap) ;; # xz-utils: unpacking the desktop bundle; xdotool: typing into the window; bubblewrap: the hosted agents' sandbox (app/sandbox)
   --bench) pkgs+=(xvfb imagemagick ripgrep) ;; # ripgrep: the search benchmark's baseline
 esac
 
