@@ -1,0 +1,241 @@
+// Command acpagent is a scripted ACP agent for Trestle's tests, built with
+// the ACP Go SDK. Its prompt names a script:
+//
+//   - "work": writes a.go through fs/write_text_file, b.go directly on
+//     disk and c.go through a shell command in a terminal; asks permission
+//     once and reports the answer; streams messages and a plan; tries
+//     every way out of its working folder into the real project (named by
+//     $TRESTLE_TEST_PROJECT) and reports each as "escape NAME: refused" or
+//     "escape NAME: WROTE"; and leaves a process behind (setsid, with
+//     $TRESTLE_TEST_MARKER in its command line) for the host to clean up.
+//   - "hang": leaves such a process behind and waits for session/cancel.
+//
+// It is a test fixture: never a model, never the network.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+
+	acp "github.com/coder/acp-go-sdk"
+)
+
+func main() {
+	if len(os.Args) > 1 && os.Args[1] == "linger" {
+		select {} // a process left behind, until killed
+	}
+	a := &agent{}
+	conn := acp.NewAgentSideConnection(a, os.Stdout, os.Stdin)
+	a.conn = conn
+	<-conn.Done()
+}
+
+type agent struct {
+	conn *acp.AgentSideConnection
+
+	mu     sync.Mutex
+	cwd    string
+	cancel context.CancelFunc
+}
+
+func (a *agent) Initialize(ctx context.Context, p acp.InitializeRequest) (acp.InitializeResponse, error) {
+	return acp.InitializeResponse{ProtocolVersion: acp.ProtocolVersionNumber, AuthMethods: []acp.AuthMethod{},
+		AgentInfo: &acp.Implementation{Name: "scripted-agent", Version: "1"}}, nil
+}
+
+func (a *agent) Authenticate(ctx context.Context, p acp.AuthenticateRequest) (acp.AuthenticateResponse, error) {
+	return acp.AuthenticateResponse{}, nil
+}
+
+func (a *agent) NewSession(ctx context.Context, p acp.NewSessionRequest) (acp.NewSessionResponse, error) {
+	a.mu.Lock()
+	a.cwd = p.Cwd
+	a.mu.Unlock()
+	return acp.NewSessionResponse{SessionId: "scripted-1"}, nil
+}
+
+func (a *agent) Cancel(ctx context.Context, p acp.CancelNotification) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.cancel != nil {
+		a.cancel()
+	}
+	return nil
+}
+
+func (a *agent) Prompt(_ context.Context, p acp.PromptRequest) (acp.PromptResponse, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	a.mu.Lock()
+	a.cancel = cancel
+	a.mu.Unlock()
+	defer cancel()
+	script := ""
+	for _, b := range p.Prompt {
+		if b.Text != nil {
+			script += b.Text.Text
+		}
+	}
+	t := &turn{a: a, ctx: ctx, sid: p.SessionId, cwd: a.cwd}
+	var err error
+	switch strings.TrimSpace(script) {
+	case "work":
+		err = t.work()
+	case "hang":
+		linger()
+		t.say("waiting for cancel")
+		<-ctx.Done()
+	default:
+		t.say("unknown script " + script)
+	}
+	if ctx.Err() != nil {
+		return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil
+	}
+	if err != nil {
+		return acp.PromptResponse{}, err
+	}
+	return acp.PromptResponse{StopReason: acp.StopReasonEndTurn}, nil
+}
+
+type turn struct {
+	a   *agent
+	ctx context.Context
+	sid acp.SessionId
+	cwd string
+}
+
+func (t *turn) say(text string) {
+	t.a.conn.SessionUpdate(t.ctx, acp.SessionNotification{SessionId: t.sid, Update: acp.UpdateAgentMessageText(text + "\n")})
+}
+
+func (t *turn) work() error {
+	c := t.a.conn
+	c.SessionUpdate(t.ctx, acp.SessionNotification{SessionId: t.sid, Update: acp.UpdatePlan(
+		acp.PlanEntry{Content: "write a.go, b.go and c.go", Priority: acp.PlanEntryPriorityHigh, Status: acp.PlanEntryStatusInProgress},
+		acp.PlanEntry{Content: "try to escape", Priority: acp.PlanEntryPriorityLow, Status: acp.PlanEntryStatusPending},
+	)})
+	t.say("writing three files")
+	c.SessionUpdate(t.ctx, acp.SessionNotification{SessionId: t.sid, Update: acp.StartToolCall("call-a", "Write a.go",
+		acp.WithStartKind(acp.ToolKindEdit), acp.WithStartStatus(acp.ToolCallStatusInProgress))})
+	if _, err := c.WriteTextFile(t.ctx, acp.WriteTextFileRequest{SessionId: t.sid, Path: filepath.Join(t.cwd, "a.go"),
+		Content: "package p\n\nconst A = 1\n"}); err != nil {
+		return fmt.Errorf("write a.go: %w", err)
+	}
+	c.SessionUpdate(t.ctx, acp.SessionNotification{SessionId: t.sid, Update: acp.UpdateToolCall("call-a",
+		acp.WithUpdateStatus(acp.ToolCallStatusCompleted))})
+	if err := os.WriteFile(filepath.Join(t.cwd, "b.go"), []byte("package p\n\nconst B = 2\n"), 0o644); err != nil {
+		return fmt.Errorf("write b.go: %w", err)
+	}
+	if code, out, err := t.shell("printf 'package p\\n\\nconst C = 3\\n' > c.go && echo wrote c.go"); err != nil || code != 0 {
+		return fmt.Errorf("write c.go: exit %d: %s: %v", code, out, err)
+	}
+	perm, err := c.RequestPermission(t.ctx, acp.RequestPermissionRequest{SessionId: t.sid,
+		ToolCall: acp.ToolCallUpdate{ToolCallId: "call-rm", Title: acp.Ptr("Delete go.mod")},
+		Options: []acp.PermissionOption{
+			{Kind: acp.PermissionOptionKindAllowOnce, Name: "Allow", OptionId: "allow"},
+			{Kind: acp.PermissionOptionKindRejectOnce, Name: "Reject", OptionId: "reject"},
+		}})
+	switch {
+	case err != nil:
+		t.say("permission: error: " + err.Error())
+	case perm.Outcome.Selected != nil:
+		t.say("permission: " + string(perm.Outcome.Selected.OptionId) + "ed")
+	default:
+		t.say("permission: cancelled")
+	}
+	t.escapes()
+	linger()
+	t.say("done")
+	return nil
+}
+
+// shell runs script in a terminal in the working folder and returns its exit code and output.
+func (t *turn) shell(script string) (int, string, error) {
+	c := t.a.conn
+	term, err := c.CreateTerminal(t.ctx, acp.CreateTerminalRequest{SessionId: t.sid, Command: "sh", Args: []string{"-c", script}, Cwd: &t.cwd})
+	if err != nil {
+		return -1, "", err
+	}
+	defer c.ReleaseTerminal(t.ctx, acp.ReleaseTerminalRequest{SessionId: t.sid, TerminalId: term.TerminalId})
+	exit, err := c.WaitForTerminalExit(t.ctx, acp.WaitForTerminalExitRequest{SessionId: t.sid, TerminalId: term.TerminalId})
+	if err != nil {
+		return -1, "", err
+	}
+	out, err := c.TerminalOutput(t.ctx, acp.TerminalOutputRequest{SessionId: t.sid, TerminalId: term.TerminalId})
+	if err != nil {
+		return -1, "", err
+	}
+	code := -1
+	if exit.ExitCode != nil {
+		code = *exit.ExitCode
+	}
+	return code, out.Output, nil
+}
+
+// escapes tries to write the real project every way it can.
+func (t *turn) escapes() {
+	project := os.Getenv("TRESTLE_TEST_PROJECT")
+	if project == "" {
+		t.say("escape: no project named")
+		return
+	}
+	c := t.a.conn
+	fsWrite := func(path string) error {
+		_, err := c.WriteTextFile(t.ctx, acp.WriteTextFileRequest{SessionId: t.sid, Path: path, Content: "package evil\n"})
+		return err
+	}
+	report := func(name string, err error) {
+		if err != nil {
+			t.say("escape " + name + ": refused: " + err.Error())
+		} else {
+			t.say("escape " + name + ": WROTE")
+		}
+	}
+	report("fs-absolute", fsWrite(filepath.Join(project, "evil.go")))
+	report("fs-dotdot", fsWrite(t.cwd+"/../"+filepath.Base(t.cwd)+"/../evil.go"))
+	link := filepath.Join(t.cwd, "link")
+	if err := os.Symlink(project, link); err != nil {
+		t.say("escape: plant symlink: " + err.Error())
+	}
+	report("fs-symlink", fsWrite(filepath.Join(link, "evil.go")))
+	report("disk-absolute", os.WriteFile(filepath.Join(project, "evil.go"), []byte("package evil\n"), 0o644))
+	report("disk-symlink", os.WriteFile(filepath.Join(link, "evil2.go"), []byte("package evil\n"), 0o644))
+	os.Remove(link)
+	code, out, err := t.shell("echo package evil > '" + filepath.Join(project, "evil.go") + "'")
+	if err == nil && code != 0 {
+		err = fmt.Errorf("exit %d: %s", code, strings.TrimSpace(out))
+	}
+	report("shell-absolute", err)
+}
+
+// linger starts a process of its own session that outlives the turn.
+func linger() {
+	cmd := exec.Command(os.Args[0], "linger", os.Getenv("TRESTLE_TEST_MARKER"))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.Start()
+}
+
+func (a *agent) CloseSession(ctx context.Context, p acp.CloseSessionRequest) (acp.CloseSessionResponse, error) {
+	return acp.CloseSessionResponse{}, nil
+}
+
+func (a *agent) ListSessions(ctx context.Context, p acp.ListSessionsRequest) (acp.ListSessionsResponse, error) {
+	return acp.ListSessionsResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionList)
+}
+
+func (a *agent) ResumeSession(ctx context.Context, p acp.ResumeSessionRequest) (acp.ResumeSessionResponse, error) {
+	return acp.ResumeSessionResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionResume)
+}
+
+func (a *agent) SetSessionConfigOption(ctx context.Context, p acp.SetSessionConfigOptionRequest) (acp.SetSessionConfigOptionResponse, error) {
+	return acp.SetSessionConfigOptionResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionSetConfigOption)
+}
+
+func (a *agent) SetSessionMode(ctx context.Context, p acp.SetSessionModeRequest) (acp.SetSessionModeResponse, error) {
+	return acp.SetSessionModeResponse{}, nil
+}
