@@ -30,7 +30,7 @@ type Stage struct {
 	// of commands run in the sandbox).
 	Tmp string
 
-	base     string            // holds Dir and Tmp
+	base     string              // holds Dir and Tmp
 	snapshot map[string][32]byte // project-relative path -> sha256 at the copy
 }
 
