@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os/exec"
 	"sync"
 	"time"
@@ -91,6 +92,7 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 	go func() { s.waitErr = cmd.Wait(); close(s.waited) }()
 	s.client = newClient(s)
 	s.conn = sdk.NewClientSideConnection(s.client, stdin, stdout)
+	s.conn.SetLogger(logger(opts.Stderr))
 	if err := s.open(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("start agent %s: %w", opts.Command[0], s.explain(err))
@@ -202,7 +204,15 @@ func (s *Session) Close() error {
 	return nil
 }
 
-// allowed applies the policy to a request.
+// logger is the connection's diagnostics: warnings and errors to w, if any.
+func logger(w io.Writer) *slog.Logger {
+	if w == nil {
+		w = io.Discard
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
+
+// policy is the permission policy now.
 func (s *Session) policy() string {
 	if s.opts.Policy == nil {
 		return permission.PolicyAsk

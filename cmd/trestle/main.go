@@ -16,6 +16,9 @@ func main() {
 // run parses args and runs the chosen mode, returning the exit code: 0 on
 // success, 1 when the mode failed, 2 for a usage error.
 func run(args []string) int {
+	if len(args) > 0 && args[0] == "agent" {
+		return runAgent(args[1:], os.Stdout, os.Stderr)
+	}
 	inv, err := parseArgs(args)
 	if err != nil {
 		return usageError(err)

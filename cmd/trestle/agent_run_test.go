@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"io/fs"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"trestle/app/changeset"
+	"trestle/app/project"
+	"trestle/app/store"
+	"trestle/internal/testfix"
+)
+
+// TestAgentRunTurnsEveryWriteIntoOneChangeSet runs the scripted ACP agent
+// through `trestle agent run`: it writes a.go through fs/write_text_file,
+// b.go on disk and c.go from a shell in a terminal, is refused the
+// permission it asks for, and tries six ways to write the real project.
+// The project (a git repository with an uncommitted change) is byte for
+// byte unchanged; one pending change set holds the three files and
+// nothing else; no process the agent started is left.
+func TestAgentRunTurnsEveryWriteIntoOneChangeSet(t *testing.T) {
+	testfix.RequireBwrap(t)
+	agent := testfix.ACPAgent(t)
+	dir := testfix.Project(t, map[string]string{"go.mod": "module p\n\ngo 1.22\n", "p.go": "package p\n"})
+	git := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-c", "user.email=t@example.com", "-c", "user.name=t"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-qm", "start")
+	testfix.WriteFiles(t, dir, map[string]string{"p.go": "package p\n\n// an uncommitted change\n"})
+	before := treeSums(t, dir)
+
+	marker := "acp-linger-" + strconv.Itoa(os.Getpid())
+	cmd := exec.Command(trestleBin(t), "agent", "run", "--agent", agent, "--prompt", "work", dir)
+	cmd.Env = append(os.Environ(), "TRESTLE_TEST_PROJECT="+dir, "TRESTLE_TEST_MARKER="+marker)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("trestle agent run: %v\nstdout:\n%s\nstderr:\n%s", err, &stdout, &stderr)
+	}
+	out := stdout.String()
+	for _, want := range []string{"[plan]", "writing three files", "[tool call-a] Write a.go", "permission: rejected", "[turn ended: end_turn]"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the transcript lacks %q:\n%s", want, out)
+		}
+	}
+	for _, way := range []string{"fs-absolute", "fs-dotdot", "fs-symlink", "disk-absolute", "disk-symlink", "shell-absolute"} {
+		if !strings.Contains(out, "escape "+way+": refused") {
+			t.Errorf("escape %s was not refused:\n%s", way, out)
+		}
+	}
+	if after := treeSums(t, dir); !maps.Equal(before, after) {
+		t.Errorf("the project changed:\nbefore %v\nafter  %v", before, after)
+	}
+
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	id := lines[len(lines)-1]
+	p, err := project.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, err := userPaths()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(paths.store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := changeset.NewManager(db, p).Full(id)
+	if err != nil {
+		t.Fatalf("change set %q (the last line of the transcript): %v", id, err)
+	}
+	var files []string
+	for _, f := range cs.Files {
+		files = append(files, f.Path+":"+f.Action+":"+strings.TrimSpace(f.New))
+	}
+	want := []string{"a.go:create:package p\n\nconst A = 1", "b.go:create:package p\n\nconst B = 2", "c.go:create:package p\n\nconst C = 3"}
+	if cs.State != changeset.StatePending || !slices.Equal(files, want) {
+		t.Errorf("change set %s is %s with %q; want pending with %q", id, cs.State, files, want)
+	}
+	testfix.WaitNoProcess(t, 15*time.Second, marker)
+}
+
+// treeSums is the sha256 of every file under dir, .git included.
+func treeSums(t *testing.T, dir string) map[string][32]byte {
+	t.Helper()
+	sums := map[string][32]byte{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		sums[path] = sha256.Sum256(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sums
+}
