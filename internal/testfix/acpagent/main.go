@@ -8,6 +8,8 @@
 //     $TRESTLE_TEST_PROJECT) and reports each as "escape NAME: refused" or
 //     "escape NAME: WROTE"; and leaves a process behind (setsid, with
 //     $TRESTLE_TEST_MARKER in its command line) for the host to clean up.
+//   - "read": reads p.go through fs/read_text_file and says "read: TEXT".
+//   - "ask": asks permission once and says "permission: allowed" or "rejected".
 //   - "hang": leaves such a process behind and waits for session/cancel.
 //
 // It is a test fixture: never a model, never the network.
@@ -22,13 +24,15 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	acp "github.com/coder/acp-go-sdk"
 )
 
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "linger" {
-		select {} // a process left behind, until killed
+		time.Sleep(time.Hour) // a process left behind, until killed (select{} would die as a deadlock)
+		return
 	}
 	a := &agent{}
 	conn := acp.NewAgentSideConnection(a, os.Stdout, os.Stdin)
@@ -86,6 +90,15 @@ func (a *agent) Prompt(_ context.Context, p acp.PromptRequest) (acp.PromptRespon
 	switch strings.TrimSpace(script) {
 	case "work":
 		err = t.work()
+	case "read":
+		resp, err := t.a.conn.ReadTextFile(ctx, acp.ReadTextFileRequest{SessionId: p.SessionId, Path: filepath.Join(t.cwd, "p.go")})
+		if err != nil {
+			t.say("read: error: " + err.Error())
+		} else {
+			t.say("read: " + resp.Content)
+		}
+	case "ask":
+		t.ask()
 	case "hang":
 		linger()
 		t.say("waiting for cancel")
@@ -134,6 +147,16 @@ func (t *turn) work() error {
 	if code, out, err := t.shell("printf 'package p\\n\\nconst C = 3\\n' > c.go && echo wrote c.go"); err != nil || code != 0 {
 		return fmt.Errorf("write c.go: exit %d: %s: %v", code, out, err)
 	}
+	t.ask()
+	t.escapes()
+	linger()
+	t.say("done")
+	return nil
+}
+
+// ask requests permission once and says the answer.
+func (t *turn) ask() {
+	c := t.a.conn
 	perm, err := c.RequestPermission(t.ctx, acp.RequestPermissionRequest{SessionId: t.sid,
 		ToolCall: acp.ToolCallUpdate{ToolCallId: "call-rm", Title: acp.Ptr("Delete go.mod")},
 		Options: []acp.PermissionOption{
@@ -148,10 +171,6 @@ func (t *turn) work() error {
 	default:
 		t.say("permission: cancelled")
 	}
-	t.escapes()
-	linger()
-	t.say("done")
-	return nil
 }
 
 // shell runs script in a terminal in the working folder and returns its exit code and output.
