@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"trestle/app/procgroup"
 )
@@ -98,9 +99,16 @@ func findBwrap(path string) (string, error) {
 	return path, nil
 }
 
+// probed holds the bubblewrap paths that made a sandbox once, so a
+// session's terminals do not each pay for a probe.
+var probed sync.Map
+
 // probe checks that bubblewrap at path can make a sandbox (a machine may
 // forbid the user namespaces it needs).
 func probe(path string) error {
+	if _, ok := probed.Load(path); ok {
+		return nil
+	}
 	cmd := exec.Command(path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--", "true")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -109,6 +117,7 @@ func probe(path string) error {
 			"allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1), or run the agent unsandboxed, "+
 			"where it can write the project and everything else you can: %w", path, err, strings.TrimSpace(stderr.String()), ErrNoSandbox)
 	}
+	probed.Store(path, true)
 	return nil
 }
 

@@ -1,0 +1,107 @@
+package sandbox_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"trestle/app/changeset"
+	"trestle/app/project"
+	"trestle/app/sandbox"
+	"trestle/app/store"
+	"trestle/app/workbench"
+	"trestle/internal/testfix"
+)
+
+// TestStagedWritesBecomeOnePendingChangeSet: the staging copy holds the
+// project's files as on disk (not .git, not what .gitignore ignores); what
+// is changed there — an edit, a new file, a deletion — becomes one pending
+// change set, while a binary file and a symlink are left out and the
+// project is untouched.
+func TestStagedWritesBecomeOnePendingChangeSet(t *testing.T) {
+	dir := testfix.Project(t, map[string]string{
+		"go.mod": "module p\n\ngo 1.22\n", "p.go": "package p\n", "old.go": "package p\n\nvar Old = 1\n",
+		".gitignore": "build/\n", "build/out.txt": "ignored\n", ".git/HEAD": "ref: refs/heads/main\n",
+	})
+	p, err := project.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sandbox.NewStage(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, gone := range []string{".git/HEAD", "build/out.txt"} {
+		if _, err := os.Stat(filepath.Join(s.Dir, gone)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s was copied into the staging copy (%v)", gone, err)
+		}
+	}
+	testfix.WriteFiles(t, s.Dir, map[string]string{"p.go": "package p\n\nvar P = 2\n", "sub/new.go": "package sub\n", "bin.dat": "\x00\x01\x02"})
+	if err := os.Remove(filepath.Join(s.Dir, "old.go")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(dir, filepath.Join(s.Dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+
+	db, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := changeset.NewManager(db, p)
+	cs, skipped, err := s.Propose(context.Background(), m, workbench.Reader{Project: p}.Func(context.Background()),
+		changeset.Proposal{Title: "Agent: staged", Client: "scripted"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range cs.Files {
+		got = append(got, f.Path+":"+f.Action)
+	}
+	want := []string{"old.go:delete", "p.go:replace", "sub/new.go:create"}
+	if cs.State != changeset.StatePending || !slices.Equal(got, want) {
+		t.Errorf("change set %s: %s %v; want pending %v", cs.ID, cs.State, got, want)
+	}
+	if len(skipped) != 1 || !strings.HasPrefix(skipped[0], "bin.dat: not text") {
+		t.Errorf("skipped %q; want bin.dat as not text", skipped)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "p.go")); string(data) != "package p\n" {
+		t.Errorf("the project's p.go is %q", data)
+	}
+}
+
+// TestMissingBubblewrapSaysSoAndOffersUnsandboxed: without bwrap a
+// command is refused with what is missing, how to install it and that
+// the unsandboxed mode exists; that mode runs in the staging copy.
+func TestMissingBubblewrapSaysSoAndOffersUnsandboxed(t *testing.T) {
+	p, err := project.Open(testfix.Project(t, map[string]string{"go.mod": "module p\n"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sandbox.NewStage(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	t.Setenv("PATH", t.TempDir())
+	_, err = sandbox.Command(context.Background(), s, sandbox.Options{}, "", nil, "/bin/sh", "-c", "true")
+	if !errors.Is(err, sandbox.ErrNoSandbox) || !strings.Contains(err.Error(), "bubblewrap (bwrap) is not installed") ||
+		!strings.Contains(err.Error(), "apt-get install bubblewrap") || !strings.Contains(err.Error(), "unsandboxed") {
+		t.Fatalf("without bwrap: %v", err)
+	}
+	cmd, err := sandbox.Command(context.Background(), s, sandbox.Options{Unsandboxed: true}, "", nil, "/bin/sh", "-c", "echo made > made.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("unsandboxed: %v: %s", err, out)
+	}
+	if data, err := os.ReadFile(filepath.Join(s.Dir, "made.txt")); err != nil || string(data) != "made\n" {
+		t.Fatalf("the unsandboxed command's file: %q, %v", data, err)
+	}
+}
