@@ -6,7 +6,7 @@ DIR     ?=
 # whose Fyne build with -race costs a few more minutes on a cold machine).
 PURE    := ./app/... ./registry/... ./mcpbridge/... ./assets/... ./internal/...
 
-.PHONY: all deps test-deps client-deps build run test check bench fuzz clean
+.PHONY: all deps test-deps client-deps agent-deps build run test check bench fuzz clean
 
 all: build
 
@@ -23,6 +23,15 @@ client-deps: test-deps $(CLIENTS)/node_modules/.installed
 
 $(CLIENTS)/node_modules/.installed: $(CLIENTS)/package.json $(CLIENTS)/package-lock.json
 	cd $(CLIENTS) && npm ci --no-audit --no-fund
+	@touch $@
+
+# agent-deps: ACP agents from npm that app/acp's TestNpmAgentsInitialize
+# starts in the sandbox, pinned by test/agents/package-lock.json.
+AGENTS := test/agents
+agent-deps: test-deps $(AGENTS)/node_modules/.installed
+
+$(AGENTS)/node_modules/.installed: $(AGENTS)/package.json $(AGENTS)/package-lock.json
+	cd $(AGENTS) && npm ci --no-audit --no-fund --ignore-scripts
 	@touch $@
 
 build: deps
@@ -54,7 +63,7 @@ GOENV_TEST = GOENV=off GOFLAGS= GOTOOLCHAIN=local $(foreach v,$(GOENV_KEPT),$(v)
 # -timeout: the end-to-end tests of cmd/trestle (a real window under Xvfb,
 # real gopls on bbolt, native evaluator builds) run one after another in
 # one test binary and together outlast go test's default of 10 minutes.
-test: test-deps client-deps check
+test: test-deps client-deps agent-deps check
 	$(GOENV_TEST) $(GO) test -race -count=1 -timeout 30m $(PURE) ./ui/...
 	$(GOENV_TEST) $(GO) test -count=1 -timeout 45m ./cmd/...
 	$(MAKE) --no-print-directory package
