@@ -134,6 +134,9 @@ func (s *Session) open(ctx context.Context) error {
 func (s *Session) explain(err error) error {
 	select {
 	case <-s.waited:
+		if s.waitErr == nil {
+			return fmt.Errorf("%w (the agent exited with status 0: is it an ACP agent?)", err)
+		}
 		return fmt.Errorf("%w (the agent exited: %v)", err, s.waitErr)
 	default:
 		return err

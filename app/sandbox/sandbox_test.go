@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -103,5 +104,48 @@ func TestMissingBubblewrapSaysSoAndOffersUnsandboxed(t *testing.T) {
 	}
 	if data, err := os.ReadFile(filepath.Join(s.Dir, "made.txt")); err != nil || string(data) != "made\n" {
 		t.Fatalf("the unsandboxed command's file: %q, %v", data, err)
+	}
+}
+
+// TestStagingCopyHasTheProjectsHistory: in a git project the staging copy
+// is a repository at the project's HEAD in which the person's uncommitted
+// change shows as one; the project's own git settings run nothing.
+func TestStagingCopyHasTheProjectsHistory(t *testing.T) {
+	dir := testfix.Project(t, map[string]string{"go.mod": "module p\n", "p.go": "package p\n"})
+	run := func(dir string, args ...string) string {
+		cmd := exec.Command("git", append([]string{"-c", "user.email=t@example.com", "-c", "user.name=t"}, args...)...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	run(dir, "init", "-q")
+	run(dir, "add", "-A")
+	run(dir, "commit", "-qm", "the start")
+	pwned := filepath.Join(t.TempDir(), "pwned")
+	run(dir, "config", "core.fsmonitor", "touch "+pwned)
+	testfix.WriteFiles(t, dir, map[string]string{"p.go": "package p\n\n// uncommitted\n"})
+	p, err := project.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sandbox.NewStage(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.GitProblem != nil {
+		t.Fatal(s.GitProblem)
+	}
+	if log := run(s.Dir, "log", "--format=%s"); log != "the start\n" {
+		t.Errorf("git log in the staging copy: %q", log)
+	}
+	if st := run(s.Dir, "status", "--short"); st != " M p.go\n" {
+		t.Errorf("git status in the staging copy: %q; want the uncommitted p.go", st)
+	}
+	if _, err := os.Stat(pwned); err == nil {
+		t.Error("the project's core.fsmonitor ran")
 	}
 }

@@ -17,9 +17,10 @@ import (
 
 // Stage is one session's staging copy of a project: the project's files as
 // they are on disk when the session starts (the person's uncommitted
-// changes included; git's metadata, what .gitignore ignores and symlinks
-// left out), in a folder of its own, and a temporary folder for the
-// session. What the agent changes there is what Changes reports. Safe for
+// changes included; what .gitignore ignores and symlinks left out), in a
+// folder of its own, with a git repository of its own at the project's
+// HEAD when the project has one (see addGit), and a temporary folder for
+// the session. What the agent changes there is what Changes reports. Safe for
 // concurrent use; Close removes both folders.
 type Stage struct {
 	// Project is the real project's root (symlinks resolved).
@@ -29,6 +30,11 @@ type Stage struct {
 	// Tmp is the session's temporary folder (TMPDIR and the Go build cache
 	// of commands run in the sandbox).
 	Tmp string
+
+	// GitProblem says why the staging copy has no git history though the
+	// project has (nil when it has, or the project has none): the copy
+	// works without it.
+	GitProblem error
 
 	base     string              // holds Dir and Tmp
 	snapshot map[string][32]byte // project-relative path -> sha256 at the copy
@@ -55,6 +61,7 @@ func NewStage(ctx context.Context, p *project.Project) (*Stage, error) {
 		s.Close()
 		return nil, fmt.Errorf("copy %s into the staging folder: %w", p.Root, err)
 	}
+	s.GitProblem = s.addGit(ctx)
 	return s, nil
 }
 
