@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"trestle/app/procgroup"
 )
@@ -64,8 +65,15 @@ func Command(ctx context.Context, s *Stage, opts Options, dir string, env []stri
 	cmd.Env = env
 	procgroup.Set(cmd)
 	cmd.Cancel = func() error { return procgroup.Kill(cmd) }
+	// A process that escaped the group (unsandboxed: setsid) may hold
+	// the output pipes open; Wait stops waiting for them after this.
+	cmd.WaitDelay = waitDelay
 	return cmd, nil
 }
+
+// waitDelay bounds how long Wait waits for a command's output after it
+// exited or was killed.
+const waitDelay = 2 * time.Second
 
 // bwrapArgs are bubblewrap's options for a command in s. Later mounts
 // win over earlier ones, so the project's read-only mount comes after the

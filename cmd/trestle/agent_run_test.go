@@ -26,7 +26,8 @@ import (
 // permission it asks for, and tries six ways to write the real project.
 // The project (a git repository with an uncommitted change) is byte for
 // byte unchanged; one pending change set holds the three files and
-// nothing else; no process the agent started is left.
+// nothing else; no process the agent started is left; applying two of
+// its files hunk by hunk writes those two only.
 func TestAgentRunTurnsEveryWriteIntoOneChangeSet(t *testing.T) {
 	testfix.RequireBwrap(t)
 	agent := testfix.ACPAgent(t)
@@ -94,6 +95,20 @@ func TestAgentRunTurnsEveryWriteIntoOneChangeSet(t *testing.T) {
 		t.Errorf("change set %s is %s with %q; want pending with %q", id, cs.State, files, want)
 	}
 	testfix.WaitNoProcess(t, 15*time.Second, marker)
+
+	// The person applies two of the three, hunk by hunk; b.go waits.
+	apply := exec.Command(trestleBin(t), "changes", "apply", id, "--hunk", "a.go:1", "--hunk", "c.go:1", dir)
+	if out, err := apply.CombinedOutput(); err != nil {
+		t.Fatalf("trestle changes apply: %v\n%s", err, out)
+	}
+	for name, want := range map[string]string{"a.go": "package p\n\nconst A = 1\n", "c.go": "package p\n\nconst C = 3\n", "b.go": ""} {
+		if data, _ := os.ReadFile(filepath.Join(dir, name)); string(data) != want {
+			t.Errorf("%s after the apply: %q; want %q", name, data, want)
+		}
+	}
+	if cs, err = changeset.NewManager(db, p).Get(id); err != nil || cs.File("b.go") == nil || !cs.File("b.go").CanApply() {
+		t.Errorf("b.go is no longer pending in %s: %+v, %v", id, cs, err)
+	}
 }
 
 // treeSums is the sha256 of every file under dir, .git included.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -195,13 +196,21 @@ func agentTitle(prompt string) string {
 	return "Agent: " + changeset.EscapeControls(line, "")
 }
 
-// transcript prints session updates as lines, agent text escaped.
+// transcript prints session updates as lines, agent text escaped. Safe
+// for concurrent use.
 type transcript struct {
+	mu      sync.Mutex
 	w       io.Writer
 	midLine bool // a message chunk left the line open
 }
 
 func (t *transcript) line(s string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.writeLine(s)
+}
+
+func (t *transcript) writeLine(s string) {
 	if t.midLine {
 		io.WriteString(t.w, "\n")
 		t.midLine = false
@@ -210,6 +219,8 @@ func (t *transcript) line(s string) {
 }
 
 func (t *transcript) update(n sdk.SessionNotification) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	u := n.Update
 	switch {
 	case u.AgentMessageChunk != nil:
@@ -220,20 +231,20 @@ func (t *transcript) update(n sdk.SessionNotification) {
 		}
 	case u.AgentThoughtChunk != nil:
 		if c := u.AgentThoughtChunk.Content; c.Text != nil {
-			t.line("[thought] " + changeset.EscapeControls(c.Text.Text, ""))
+			t.writeLine("[thought] " + changeset.EscapeControls(c.Text.Text, ""))
 		}
 	case u.ToolCall != nil:
-		t.line(fmt.Sprintf("[tool %s] %s (%s)", esc0(string(u.ToolCall.ToolCallId)), esc0(u.ToolCall.Title), u.ToolCall.Status))
+		t.writeLine(fmt.Sprintf("[tool %s] %s (%s)", esc0(string(u.ToolCall.ToolCallId)), esc0(u.ToolCall.Title), u.ToolCall.Status))
 	case u.ToolCallUpdate != nil:
 		status := ""
 		if u.ToolCallUpdate.Status != nil {
 			status = string(*u.ToolCallUpdate.Status)
 		}
-		t.line(fmt.Sprintf("[tool %s] %s", esc0(string(u.ToolCallUpdate.ToolCallId)), esc0(status)))
+		t.writeLine(fmt.Sprintf("[tool %s] %s", esc0(string(u.ToolCallUpdate.ToolCallId)), esc0(status)))
 	case u.Plan != nil:
-		t.line("[plan]")
+		t.writeLine("[plan]")
 		for _, e := range u.Plan.Entries {
-			t.line(fmt.Sprintf("  - [%s] %s", e.Status, esc0(e.Content)))
+			t.writeLine(fmt.Sprintf("  - [%s] %s", e.Status, esc0(e.Content)))
 		}
 	}
 }
