@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,8 +17,8 @@ import (
 
 // TestNpmAgentsInitialize starts the ACP agents published on npm (pinned
 // in test/agents/package.json, installed by make agent-deps) inside the
-// sandbox, and completes initialize and session/new with each: no model
-// is called for that.
+// sandbox, and completes initialize with each: no model is called for
+// that, nor is the network needed.
 func TestNpmAgentsInitialize(t *testing.T) {
 	testfix.RequireBwrap(t)
 	node, err := exec.LookPath("node")
@@ -31,8 +32,9 @@ func TestNpmAgentsInitialize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct{ name, entry string }{
-		{"claude-code-acp", "@zed-industries/claude-code-acp/dist/index.js"},
+	for _, tc := range []struct{ name, entry, stateEnv string }{
+		{"claude-code-acp", "@zed-industries/claude-code-acp/dist/index.js", "CLAUDE_CONFIG_DIR"},
+		{"codex-acp", "@zed-industries/codex-acp/bin/codex-acp.js", "CODEX_HOME"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			entry := filepath.Join(agents, tc.entry)
@@ -50,17 +52,23 @@ func TestNpmAgentsInitialize(t *testing.T) {
 			defer stage.Close()
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
-			// The agent writes its own state (~/.claude), which the sandbox keeps read-only: it gets a folder of the session instead.
-			s, err := acp.Start(ctx, acp.Options{Command: []string{node, entry}, Stage: stage, Stderr: testWriter{t},
-				Env: []string{"CLAUDE_CONFIG_DIR=" + filepath.Join(stage.Tmp, "claude"), "IS_SANDBOX=1"}})
+			// The agent writes its own state (~/.claude, ~/.codex), which the
+			// sandbox keeps read-only: it gets a folder of the session instead.
+			// IS_SANDBOX tells Claude Code it may run as root (CI's containers).
+			state := filepath.Join(stage.Tmp, tc.name)
+			if err := os.Mkdir(state, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			s, err := acp.Launch(ctx, acp.Options{Command: []string{node, entry}, Stage: stage, Stderr: testWriter{t},
+				Env: []string{tc.stateEnv + "=" + state, "IS_SANDBOX=1"}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer s.Close()
-			if s.ID() == "" || s.Agent.ProtocolVersion == 0 {
-				t.Fatalf("%s: initialize answered %+v, session %q", tc.name, s.Agent, s.ID())
+			info := s.Agent.AgentInfo
+			if s.Agent.ProtocolVersion != 1 || info == nil || !strings.Contains(info.Name, tc.name) {
+				t.Fatalf("%s: initialize answered %+v (agent %+v)", tc.name, s.Agent, info)
 			}
-			t.Logf("%s: protocol %d, agent %+v, session %s", tc.name, s.Agent.ProtocolVersion, s.Agent.AgentInfo, s.ID())
 		})
 	}
 }

@@ -66,9 +66,25 @@ type Session struct {
 }
 
 // Start starts the agent inside the sandbox, initializes the connection
-// and opens a session whose working folder is the staging copy. ctx bounds
-// the start only. On failure nothing is left running.
+// and opens a session whose working folder is the staging copy (Launch,
+// then Open). ctx bounds the start only. On failure nothing is left running.
 func Start(ctx context.Context, opts Options) (*Session, error) {
+	s, err := Launch(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Open(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Launch starts the agent inside the sandbox and initializes the
+// connection; s.Agent then says what the agent offers (its name, whether
+// it needs authentication). Open opens the session. ctx bounds the
+// initialize only. On failure nothing is left running.
+func Launch(ctx context.Context, opts Options) (*Session, error) {
 	if len(opts.Command) == 0 {
 		return nil, errors.New("start agent: no command line")
 	}
@@ -93,15 +109,15 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 	s.client = newClient(s)
 	s.conn = sdk.NewClientSideConnection(s.client, stdin, stdout)
 	s.conn.SetLogger(logger(opts.Stderr))
-	if err := s.open(ctx); err != nil {
+	if err := s.initialize(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("start agent %s: %w", opts.Command[0], s.explain(err))
 	}
 	return s, nil
 }
 
-// open runs initialize and session/new.
-func (s *Session) open(ctx context.Context) error {
+// initialize runs initialize.
+func (s *Session) initialize(ctx context.Context) error {
 	name := s.opts.ClientName
 	if name == "" {
 		name = "trestle"
@@ -118,13 +134,19 @@ func (s *Session) open(ctx context.Context) error {
 		return fmt.Errorf("initialize: %w", err)
 	}
 	s.Agent = init
+	return nil
+}
+
+// Open opens the agent's session (session/new) with the staging copy as
+// its working folder.
+func (s *Session) Open(ctx context.Context) error {
 	servers := s.opts.McpServers
 	if servers == nil {
 		servers = []sdk.McpServer{}
 	}
 	resp, err := s.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: s.opts.Stage.Dir, McpServers: servers})
 	if err != nil {
-		return fmt.Errorf("session/new: %w", err)
+		return fmt.Errorf("agent %s: session/new: %w", s.opts.Command[0], s.explain(err))
 	}
 	s.id = resp.SessionId
 	return nil
