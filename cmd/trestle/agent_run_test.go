@@ -54,7 +54,7 @@ func TestAgentRunTurnsEveryWriteIntoOneChangeSet(t *testing.T) {
 		t.Fatalf("trestle agent run: %v\nstdout:\n%s\nstderr:\n%s", err, &stdout, &stderr)
 	}
 	out := stdout.String()
-	for _, want := range []string{"[plan]", "writing three files", "[tool call-a] Write a.go", "permission: rejected", "[turn ended: end_turn]"} {
+	for _, want := range []string{"[plan]", "mcp server trestle: trestle --mcp ", "writing three files", "[tool call-a] Write a.go", "permission: rejected", "[turn ended: end_turn]"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the transcript lacks %q:\n%s", want, out)
 		}

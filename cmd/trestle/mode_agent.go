@@ -144,6 +144,7 @@ func (r agentRun) run(ctx context.Context, stdout, stderr io.Writer) (ok bool, e
 	}
 	tr := &transcript{w: stdout}
 	sess, err := acp.Start(ctx, acp.Options{
+		McpServers: stagedMCP(stage),
 		Command:    []string{"sh", "-c", r.command},
 		Stage:      stage,
 		Sandbox:    sandbox.Options{Unsandboxed: r.unsandboxed, Writable: r.writable},
@@ -185,6 +186,20 @@ func (r agentRun) run(ctx context.Context, stdout, stderr io.Writer) (ok bool, e
 		fmt.Fprintln(stdout, cs.ID)
 	}
 	return reason == sdk.StopReasonEndTurn, nil
+}
+
+// stagedMCP is Trestle itself as an MCP server for the agent: headless,
+// on the staging copy, run by the agent inside the sandbox, so it has
+// gopls, the evaluator and the tasks on what it is changing. Its change
+// set tools find the store read-only there: the agent writes the copy
+// instead.
+func stagedMCP(stage *sandbox.Stage) []sdk.McpServer {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil
+	}
+	return []sdk.McpServer{{Stdio: &sdk.McpServerStdio{Name: "trestle", Command: exe,
+		Args: []string{"--mcp", stage.Dir}, Env: []sdk.EnvVariable{}}}}
 }
 
 // agentTitle is the change set's title: the prompt's first line, shortened.

@@ -3,7 +3,8 @@
 //
 //   - "work": writes a.go through fs/write_text_file, b.go directly on
 //     disk and c.go through a shell command in a terminal; asks permission
-//     once and reports the answer; streams messages and a plan; tries
+//     once and reports the answer; streams messages and a plan, and the MCP
+//     servers session/new named ("mcp server NAME: COMMAND ARGS"); tries
 //     every way out of its working folder into the real project (named by
 //     $TRESTLE_TEST_PROJECT) and reports each as "escape NAME: refused" or
 //     "escape NAME: WROTE"; and leaves a process behind (setsid, with
@@ -43,9 +44,10 @@ func main() {
 type agent struct {
 	conn *acp.AgentSideConnection
 
-	mu     sync.Mutex
-	cwd    string
-	cancel context.CancelFunc
+	mu      sync.Mutex
+	cwd     string
+	servers []string // the MCP servers session/new named
+	cancel  context.CancelFunc
 }
 
 func (a *agent) Initialize(ctx context.Context, p acp.InitializeRequest) (acp.InitializeResponse, error) {
@@ -60,6 +62,12 @@ func (a *agent) Authenticate(ctx context.Context, p acp.AuthenticateRequest) (ac
 func (a *agent) NewSession(ctx context.Context, p acp.NewSessionRequest) (acp.NewSessionResponse, error) {
 	a.mu.Lock()
 	a.cwd = p.Cwd
+	a.servers = nil
+	for _, s := range p.McpServers {
+		if s.Stdio != nil {
+			a.servers = append(a.servers, s.Stdio.Name+": "+filepath.Base(s.Stdio.Command)+" "+strings.Join(s.Stdio.Args, " "))
+		}
+	}
 	a.mu.Unlock()
 	return acp.NewSessionResponse{SessionId: "scripted-1"}, nil
 }
@@ -75,9 +83,6 @@ func (a *agent) Cancel(ctx context.Context, p acp.CancelNotification) error {
 
 func (a *agent) Prompt(_ context.Context, p acp.PromptRequest) (acp.PromptResponse, error) {
 	ctx, cancel := context.WithCancel(context.Background())
-	a.mu.Lock()
-	a.cancel = cancel
-	a.mu.Unlock()
 	defer cancel()
 	script := ""
 	for _, b := range p.Prompt {
@@ -85,7 +90,10 @@ func (a *agent) Prompt(_ context.Context, p acp.PromptRequest) (acp.PromptRespon
 			script += b.Text.Text
 		}
 	}
-	t := &turn{a: a, ctx: ctx, sid: p.SessionId, cwd: a.cwd}
+	a.mu.Lock()
+	a.cancel = cancel
+	t := &turn{a: a, ctx: ctx, sid: p.SessionId, cwd: a.cwd, servers: a.servers}
+	a.mu.Unlock()
 	var err error
 	switch strings.TrimSpace(script) {
 	case "work":
@@ -116,10 +124,11 @@ func (a *agent) Prompt(_ context.Context, p acp.PromptRequest) (acp.PromptRespon
 }
 
 type turn struct {
-	a   *agent
-	ctx context.Context
-	sid acp.SessionId
-	cwd string
+	a       *agent
+	ctx     context.Context
+	sid     acp.SessionId
+	cwd     string
+	servers []string
 }
 
 func (t *turn) say(text string) {
@@ -132,6 +141,9 @@ func (t *turn) work() error {
 		acp.PlanEntry{Content: "write a.go, b.go and c.go", Priority: acp.PlanEntryPriorityHigh, Status: acp.PlanEntryStatusInProgress},
 		acp.PlanEntry{Content: "try to escape", Priority: acp.PlanEntryPriorityLow, Status: acp.PlanEntryStatusPending},
 	)})
+	for _, s := range t.servers {
+		t.say("mcp server " + s)
+	}
 	t.say("writing three files")
 	c.SessionUpdate(t.ctx, acp.SessionNotification{SessionId: t.sid, Update: acp.StartToolCall("call-a", "Write a.go",
 		acp.WithStartKind(acp.ToolKindEdit), acp.WithStartStatus(acp.ToolCallStatusInProgress))})
