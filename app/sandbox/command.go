@@ -29,6 +29,10 @@ type Options struct {
 	// state folder, say ~/.claude). The real project stays read-only even
 	// when inside one of them.
 	Writable []string
+	// Hidden lists folders the command must not even read: each is an
+	// empty folder in the sandbox (Trestle's registry of windows, whose
+	// tokens would let the agent attach to a window outside the sandbox).
+	Hidden []string
 	// Bwrap is bubblewrap's path; "" finds bwrap on PATH.
 	Bwrap string
 }
@@ -84,6 +88,11 @@ func bwrapArgs(s *Stage, opts Options, dir string) []string {
 	for _, w := range opts.Writable {
 		if _, err := os.Stat(w); err == nil {
 			args = append(args, "--bind", w, w)
+		}
+	}
+	for _, h := range opts.Hidden {
+		if info, err := os.Stat(h); err == nil && info.IsDir() {
+			args = append(args, "--tmpfs", h)
 		}
 	}
 	args = append(args, "--ro-bind", s.Project, s.Project, "--bind", s.Dir, s.Dir, "--bind", s.Tmp, s.Tmp)

@@ -149,3 +149,37 @@ func TestStagingCopyHasTheProjectsHistory(t *testing.T) {
 		t.Error("the project's core.fsmonitor ran")
 	}
 }
+
+// TestSandboxedCommandCannotWriteTheProjectOrReadHidden: inside the
+// sandbox the project is read-only, the staging copy writable, and a
+// hidden folder empty.
+func TestSandboxedCommandCannotWriteTheProjectOrReadHidden(t *testing.T) {
+	testfix.RequireBwrap(t)
+	dir := testfix.Project(t, map[string]string{"go.mod": "module p\n"})
+	hidden := testfix.Project(t, map[string]string{"token.json": "secret\n"})
+	p, err := project.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sandbox.NewStage(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	script := "echo staged > staged.txt; echo x > " + filepath.Join(dir, "x.txt") + "; echo project=$?; cat " +
+		filepath.Join(hidden, "token.json") + "; echo hidden=$?"
+	cmd, err := sandbox.Command(context.Background(), s, sandbox.Options{Hidden: []string{hidden}}, "", nil, "/bin/sh", "-c", script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := cmd.CombinedOutput()
+	if !strings.Contains(string(out), "project=2") || !strings.Contains(string(out), "hidden=1") || strings.Contains(string(out), "secret") {
+		t.Errorf("in the sandbox: %s", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.txt")); err == nil {
+		t.Error("the command wrote the project")
+	}
+	if data, err := os.ReadFile(filepath.Join(s.Dir, "staged.txt")); err != nil || string(data) != "staged\n" {
+		t.Errorf("staged.txt: %q, %v", data, err)
+	}
+}

@@ -142,6 +142,7 @@ func (r agentRun) run(ctx context.Context, stdout, stderr io.Writer) (ok bool, e
 	if r.unsandboxed {
 		fmt.Fprintln(stderr, "trestle: running the agent UNSANDBOXED: it can write the project and everything else you can")
 	}
+	os.MkdirAll(paths.registry, 0o700) // so that it is hidden even if a window starts during the turn
 	tr := &transcript{w: stdout}
 	sess, err := acp.Start(ctx, acp.Options{
 		McpServers: stagedMCP(stage),
