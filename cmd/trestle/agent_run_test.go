@@ -59,7 +59,7 @@ func TestAgentRunTurnsEveryWriteIntoOneChangeSet(t *testing.T) {
 			t.Errorf("the transcript lacks %q:\n%s", want, out)
 		}
 	}
-	for _, way := range []string{"fs-absolute", "fs-dotdot", "fs-symlink", "disk-absolute", "disk-symlink", "shell-absolute"} {
+	for _, way := range []string{"fs-absolute", "fs-dotdot", "fs-symlink", "disk-absolute", "disk-symlink", "shell-absolute", "shell-hardlink"} {
 		if !strings.Contains(out, "escape "+way+": refused") {
 			t.Errorf("escape %s was not refused:\n%s", way, out)
 		}

@@ -138,7 +138,14 @@ func (r agentRun) run(ctx context.Context, stdout, stderr io.Writer) (ok bool, e
 	if err != nil {
 		return false, err
 	}
-	defer stage.Close()
+	keep := false // the staging copy, when its changes could not be stored
+	defer func() {
+		if keep {
+			fmt.Fprintf(stderr, "trestle: the agent's work is kept in %s\n", stage.Dir)
+			return
+		}
+		stage.Close()
+	}()
 	if r.unsandboxed {
 		fmt.Fprintln(stderr, "trestle: running the agent UNSANDBOXED: it can write the project and everything else you can")
 	}
@@ -180,6 +187,7 @@ func (r agentRun) run(ctx context.Context, stdout, stderr io.Writer) (ok bool, e
 	case errors.Is(err, errdefs.ErrNotFound):
 		fmt.Fprintln(stderr, "trestle: the agent changed no file; no change set")
 	case err != nil:
+		keep = true
 		return false, err
 	default:
 		added, removed := cs.Stats()

@@ -242,6 +242,14 @@ func (t *turn) escapes() {
 		err = fmt.Errorf("exit %d: %s", code, strings.TrimSpace(out))
 	}
 	report("shell-absolute", err)
+	// A hard link to a project file would share its bytes: linking across
+	// the sandbox's mounts must fail.
+	code, out, err = t.shell("ln '" + filepath.Join(project, "p.go") + "' hardlink.go && echo package evil >> hardlink.go")
+	if err == nil && code != 0 {
+		err = fmt.Errorf("exit %d: %s", code, strings.TrimSpace(out))
+	}
+	report("shell-hardlink", err)
+	os.Remove(filepath.Join(t.cwd, "hardlink.go"))
 }
 
 // linger starts a process of its own session that outlives the turn.
