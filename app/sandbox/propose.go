@@ -38,6 +38,8 @@ func (s *Stage) Proposal(ctx context.Context, p *project.Project, base changeset
 		case c.Deleted && exists:
 			in.Changes = append(in.Changes, changeset.Change{Path: c.Path, Action: changeset.ActionDelete})
 		case c.Deleted:
+		case c.TooLarge:
+			skipped = append(skipped, fmt.Sprintf("%s: larger than a change set may hold (%d MiB in all)", c.Path, changeset.MaxTotalBytes>>20))
 		case !utf8.Valid(c.Content) || project.IsBinary(c.Content):
 			skipped = append(skipped, c.Path+": not text; a change set holds text files only")
 		case exists && text == string(c.Content):

@@ -21,12 +21,13 @@ import (
 // TestStagedWritesBecomeOnePendingChangeSet: the staging copy holds the
 // project's files as on disk (not .git, not what .gitignore ignores); what
 // is changed there — an edit, a new file, a deletion — becomes one pending
-// change set, while a binary file and a symlink are left out and the
-// project is untouched.
+// change set, while a binary file, a file too large and a symlink are
+// left out, a file the agent's .gitignore now ignores is not taken for
+// deleted, and the project is untouched.
 func TestStagedWritesBecomeOnePendingChangeSet(t *testing.T) {
 	dir := testfix.Project(t, map[string]string{
 		"go.mod": "module p\n\ngo 1.22\n", "p.go": "package p\n", "old.go": "package p\n\nvar Old = 1\n",
-		".gitignore": "build/\n", "build/out.txt": "ignored\n", ".git/HEAD": "ref: refs/heads/main\n",
+		".gitignore": "build/\n", "build/out.txt": "ignored\n", ".git/HEAD": "ref: refs/heads/main\n", "kept.go": "package p\n",
 	})
 	p, err := project.Open(dir)
 	if err != nil {
@@ -42,7 +43,10 @@ func TestStagedWritesBecomeOnePendingChangeSet(t *testing.T) {
 			t.Errorf("%s was copied into the staging copy (%v)", gone, err)
 		}
 	}
-	testfix.WriteFiles(t, s.Dir, map[string]string{"p.go": "package p\n\nvar P = 2\n", "sub/new.go": "package sub\n", "bin.dat": "\x00\x01\x02"})
+	// The agent's .gitignore now ignores kept.go, which stays a file of
+	// the project (not deleted); huge.txt is over what a change set holds.
+	testfix.WriteFiles(t, s.Dir, map[string]string{"p.go": "package p\n\nvar P = 2\n", "sub/new.go": "package sub\n", "bin.dat": "\x00\x01\x02",
+		".gitignore": "build/\nkept.go\n", "huge.txt": strings.Repeat("x", changeset.MaxTotalBytes+1)})
 	if err := os.Remove(filepath.Join(s.Dir, "old.go")); err != nil {
 		t.Fatal(err)
 	}
@@ -64,12 +68,12 @@ func TestStagedWritesBecomeOnePendingChangeSet(t *testing.T) {
 	for _, f := range cs.Files {
 		got = append(got, f.Path+":"+f.Action)
 	}
-	want := []string{"old.go:delete", "p.go:replace", "sub/new.go:create"}
+	want := []string{".gitignore:replace", "old.go:delete", "p.go:replace", "sub/new.go:create"}
 	if cs.State != changeset.StatePending || !slices.Equal(got, want) {
 		t.Errorf("change set %s: %s %v; want pending %v", cs.ID, cs.State, got, want)
 	}
-	if len(skipped) != 1 || !strings.HasPrefix(skipped[0], "bin.dat: not text") {
-		t.Errorf("skipped %q; want bin.dat as not text", skipped)
+	if len(skipped) != 2 || !strings.HasPrefix(skipped[0], "bin.dat: not text") || !strings.HasPrefix(skipped[1], "huge.txt: larger than") {
+		t.Errorf("skipped %q; want bin.dat as not text and huge.txt as too large", skipped)
 	}
 	if data, _ := os.ReadFile(filepath.Join(dir, "p.go")); string(data) != "package p\n" {
 		t.Errorf("the project's p.go is %q", data)

@@ -3,7 +3,6 @@ package sandbox
 import (
 	"context"
 	"crypto/sha256"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -11,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"trestle/app/changeset"
 	"trestle/app/ignore"
 	"trestle/app/project"
 )
@@ -155,7 +155,11 @@ func copyFile(src, dst string, perm fs.FileMode) ([32]byte, error) {
 type Change struct {
 	Path    string // project-relative, forward slashes
 	Deleted bool
-	Content []byte // the staging copy's content when not Deleted
+	Content []byte // the staging copy's content when not Deleted and not TooLarge
+	// TooLarge is set, and Content left out, for a file larger than a
+	// change set may hold (changeset.MaxTotalBytes), or once the changes
+	// read reach that much: the agent cannot make Trestle read gigabytes.
+	TooLarge bool
 }
 
 // Changes compares the staging copy with what was copied in and returns
@@ -165,25 +169,44 @@ type Change struct {
 func (s *Stage) Changes(ctx context.Context) ([]Change, error) {
 	var out []Change
 	seen := map[string]bool{}
-	err := walkFiles(ctx, s.Dir, func(rel string) bool { return ignore.InGitDir(rel) }, func(rel string, _ fs.FileInfo) error {
+	budget := changeset.MaxTotalBytes
+	consider := func(rel string, info fs.FileInfo) error {
 		seen[rel] = true
-		data, err := os.ReadFile(filepath.Join(s.Dir, filepath.FromSlash(rel)))
+		abs := filepath.Join(s.Dir, filepath.FromSlash(rel))
+		if old, ok := s.snapshot[rel]; ok {
+			sum, err := hashFile(abs)
+			if err != nil || sum == old {
+				return err
+			}
+		}
+		if info.Size() > int64(budget) {
+			out = append(out, Change{Path: rel, TooLarge: true})
+			return nil
+		}
+		data, err := os.ReadFile(abs)
 		if err != nil {
 			return err
 		}
-		if old, ok := s.snapshot[rel]; ok && old == sha256.Sum256(data) {
-			return nil
-		}
+		budget -= len(data)
 		out = append(out, Change{Path: rel, Content: data})
 		return nil
-	})
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("compare the staging copy %s with %s: %w", s.Dir, s.Project, err)
 	}
+	err := walkFiles(ctx, s.Dir, func(rel string) bool { return ignore.InGitDir(rel) }, consider)
+	// A file that was copied in and is now ignored (the agent changed
+	// .gitignore) is still a file of the project: compared, not deleted.
 	for rel := range s.snapshot {
-		if !seen[rel] {
+		if err != nil || seen[rel] {
+			continue
+		}
+		info, lerr := os.Lstat(filepath.Join(s.Dir, filepath.FromSlash(rel)))
+		if lerr == nil && info.Mode().IsRegular() {
+			err = consider(rel, info)
+		} else {
 			out = append(out, Change{Path: rel, Deleted: true})
 		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("compare the staging copy %s with %s: %w", s.Dir, s.Project, err)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
@@ -196,6 +219,22 @@ func (s *Stage) Unchanged(rel string) bool {
 	if !ok {
 		return false
 	}
-	data, err := os.ReadFile(filepath.Join(s.Dir, filepath.FromSlash(rel)))
-	return err == nil && sha256.Sum256(data) == old
+	sum, err := hashFile(filepath.Join(s.Dir, filepath.FromSlash(rel)))
+	return err == nil && sum == old
+}
+
+// hashFile is the sha256 of the file at path, read as a stream.
+func hashFile(path string) ([32]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return [32]byte{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return [32]byte{}, err
+	}
+	var sum [32]byte
+	copy(sum[:], h.Sum(nil))
+	return sum, nil
 }
