@@ -41,7 +41,21 @@ done
 if [[ ${1:-} == --test ]] && ! { command -v node && command -v npm; } >/dev/null 2>&1; then
   missing+=(nodejs npm)
 fi
-[[ ${#missing[@]} -eq 0 ]] && exit 0
+# bwrap_check: bubblewrap (app/sandbox, the hosted agents' sandbox) needs
+# unprivileged user namespaces, which Ubuntu 24.04's AppArmor restricts
+# unless told otherwise; as root it lifts that, otherwise it says how.
+bwrap_check() {
+  [[ ${1:-} == --test ]] && command -v bwrap >/dev/null 2>&1 || return 0
+  bwrap --ro-bind / / --dev /dev --proc /proc --unshare-pid -- true 2>/dev/null && return 0
+  local knob=/proc/sys/kernel/apparmor_restrict_unprivileged_userns
+  if [[ -e $knob && $(id -u) -eq 0 ]]; then
+    echo "deps: letting bubblewrap make sandboxes (sysctl kernel.apparmor_restrict_unprivileged_userns=0)" >&2
+    sysctl -qw kernel.apparmor_restrict_unprivileged_userns=0 || true
+    return 0
+  fi
+  echo "deps: bubblewrap cannot make a sandbox here; the hosted-agent tests need it (Ubuntu 24.04: sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0)" >&2
+}
+[[ ${#missing[@]} -eq 0 ]] && { bwrap_check "${1:-}"; exit 0; }
 
 cmd="apt-get install -y --no-install-recommends ${missing[*]}"
 if [[ $(id -u) -ne 0 ]]; then
@@ -53,3 +67,4 @@ echo "deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 $cmd
+bwrap_check "${1:-}"
