@@ -167,12 +167,14 @@ func (r agentRun) run(ctx context.Context, stdout, stderr io.Writer) (ok bool, e
 		}
 		return false, err
 	}
-	reason, err := sess.Prompt(ctx, r.prompt)
+	reason, turnErr := sess.Prompt(ctx, r.prompt)
 	sess.Close()
-	if err != nil {
-		return false, err
+	if turnErr != nil {
+		// What the agent wrote before it failed is still proposed.
+		tr.line(fmt.Sprintf("[turn failed: %s]", changeset.EscapeControls(turnErr.Error(), "")))
+	} else {
+		tr.line(fmt.Sprintf("[turn ended: %s]", reason))
 	}
-	tr.line(fmt.Sprintf("[turn ended: %s]", reason))
 	name := r.command
 	if info := sess.Agent.AgentInfo; info != nil && info.Name != "" {
 		name = info.Name
@@ -193,6 +195,9 @@ func (r agentRun) run(ctx context.Context, stdout, stderr io.Writer) (ok bool, e
 		added, removed := cs.Stats()
 		fmt.Fprintf(stdout, "[change set %s: %d files, +%d -%d; review it with trestle changes show %s]\n", cs.ID, len(cs.Files), added, removed, cs.ID)
 		fmt.Fprintln(stdout, cs.ID)
+	}
+	if turnErr != nil {
+		return false, turnErr
 	}
 	return reason == sdk.StopReasonEndTurn, nil
 }
