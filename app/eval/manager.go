@@ -175,7 +175,6 @@ func (m *Manager) Eval(ctx context.Context, selection, code string, timeout time
 		return m.goErrors(m.evalCompiled(ctx, s.name, code, timeout, res, start, "the interpreter lacks what it uses"))
 	}
 	if err == nil {
-		m.noteFleeting(s.name, &res)
 		m.noteInterpreted(s.name, code, res)
 		s.mu.Lock()
 		history := slices.Clone(s.history)
@@ -205,6 +204,9 @@ func (m *Manager) evalInterpreted(ctx context.Context, s *slot, res Result, code
 		}
 	}
 	res.StateLost = gone
+	if gone {
+		m.forgetInterpreted(s.name)
+	}
 	if err != nil {
 		s.mu.Lock()
 		res.Lost = slices.Clone(s.lost)
