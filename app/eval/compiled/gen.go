@@ -87,7 +87,9 @@ func generate(set declSet, known []importDecl, in *input, o genOptions) string {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(strings.Repeat("}\n", len(in.replay.entries)))
+	if len(in.replay.entries) > 0 {
+		b.WriteString(strings.Repeat("}\n", len(in.replay.entries)+1))
+	}
 	b.WriteString("}\n")
 	return b.String()
 }
@@ -122,7 +124,7 @@ func writeReplay(b *strings.Builder, r replayed) {
 			b.WriteString("\n")
 		}
 	}
-	b.WriteString("\t__trestleReplayed()\n")
+	b.WriteString("\t__trestleReplayed()\n\t{\n") // the input's own block: it may define their names again
 }
 
 // anyDeclared reports whether the set declares one of keys.
@@ -251,13 +253,41 @@ func __trestleReplayed() {
 
 func __trestleDone() {
 	if r := recover(); r != nil {
-		__trestleResult.Error = __trestle_fmt.Sprintf("panic: %v%s", r, __trestleWhere())
+		__trestleResult.Error = __trestle_fmt.Sprintf("panic: %v%s%s", r, __trestleWhere(), __trestleFrames())
 		if __trestleReplaying {
 			__trestleResult.Error = __trestle_fmt.Sprintf("while earlier input %d ran again (to rebuild the state this input uses), %s", __trestleReplay, __trestleResult.Error)
 		}
 	}
 	b, _ := __trestle_json.Marshal(__trestleResult)
 	__trestle_os.WriteFile(__trestle_os.Getenv("` + resultEnv + `"), b, 0o600)
+}
+
+// __trestleFrames is the panicking goroutine's stack as go run shows it,
+// without the runtime's frames and the evaluator's, when a frame of a
+// package (the project's, a dependency's, the standard library's) is on
+// it; "" when the panic is the input's own.
+func __trestleFrames() string {
+	pcs := make([]uintptr, 64)
+	frames := __trestle_runtime.CallersFrames(pcs[:__trestle_runtime.Callers(3, pcs)])
+	var b __trestle_strings.Builder
+	outside := false
+	for {
+		f, more := frames.Next()
+		fn := f.Function
+		if fn != "" && !__trestle_strings.HasPrefix(fn, "runtime.") && !__trestle_strings.HasPrefix(fn, "main.__trestle") {
+			if !__trestle_strings.HasPrefix(fn, "main.") {
+				outside = true
+			}
+			__trestle_fmt.Fprintf(&b, "%s(...)\n\t%s:%d\n", fn, f.File, f.Line)
+		}
+		if !more {
+			break
+		}
+	}
+	if !outside {
+		return ""
+	}
+	return "\n\ngoroutine 1 [running]:\n" + __trestle_strings.TrimSuffix(b.String(), "\n")
 }
 
 // __trestleWhere names the input line that panicked.

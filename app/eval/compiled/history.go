@@ -190,7 +190,7 @@ func (s *Session) replayFor(in *input) replayed {
 	state := s.stateNames()
 	live := map[string]bool{}
 	var r replayed
-	for name := range usedNames(in) {
+	for name := range neededNames(in) {
 		if state[name] {
 			live[name] = true
 			r.names = append(r.names, name)
@@ -225,11 +225,12 @@ func anyLive(refs, live map[string]bool) bool {
 	return false
 }
 
-// compiledOwned is the first name the input uses that belongs to the
-// compiled side (see above), or "". s.mu is held.
-func (s *Session) compiledOwned(in *input) string {
+// neededNames are the names an input uses of what came before it: those
+// it uses, without those it declares and those it defines (x := ...)
+// before any use.
+func neededNames(in *input) map[string]bool {
 	used := usedNames(in)
-	for _, st := range in.stmts { // x := ... alone does not use x
+	for _, st := range in.stmts {
 		if a, ok := st.node.(*ast.AssignStmt); ok && a.Tok == token.DEFINE {
 			for _, l := range a.Lhs {
 				if id, ok := l.(*ast.Ident); ok && !mentions(a.Rhs, id.Name) && !mentionedBefore(in, st, id.Name) {
@@ -238,6 +239,13 @@ func (s *Session) compiledOwned(in *input) string {
 			}
 		}
 	}
+	return used
+}
+
+// compiledOwned is the first name the input needs that belongs to the
+// compiled side (see above), or "". s.mu is held.
+func (s *Session) compiledOwned(in *input) string {
+	used := neededNames(in)
 	var names []string
 	for name := range used {
 		if s.owner[name] {

@@ -40,3 +40,43 @@ func TestCompiledInputsSeeEarlierState(t *testing.T) {
 		t.Errorf("err %q", res.Err)
 	}
 }
+
+// TestCompiledInputRedefinesWithoutReplay: an input that defines a name
+// again before using it does not run the input that defined it first
+// (its side effects would happen again for nothing), and a name defined
+// again with another type is the new one.
+func TestCompiledInputRedefinesWithoutReplay(t *testing.T) {
+	s, _ := newSession(t)
+	run(t, s, "for range 1 {}\nv := 1\nfmt.Println(\"first\")")
+	res := run(t, s, "v := \"s\"\nfor range 1 {}\nv + \"!\"")
+	want(t, res, `"s!"`, "string")
+	if len(res.Notes) > 0 && strings.Contains(strings.Join(res.Notes, "\n"), "again first") {
+		t.Errorf("notes %v", res.Notes)
+	}
+	res = run(t, s, "for range 1 {}\nw := v + \"?\"\nw")
+	want(t, res, `"s?"`, "string")
+}
+
+// TestCompiledPanicShowsPackageFrames: a panic inside a package the
+// input calls shows that package's frames, as go run does, without the
+// runtime's and the evaluator's; a panic of the input's own shows none.
+func TestCompiledPanicShowsPackageFrames(t *testing.T) {
+	root := writeModule(t, map[string]string{
+		"go.mod":       "module example.com/boom\n\ngo 1.23\n",
+		"boom/boom.go": "package boom\n\n// At indexes an empty slice.\nfunc At(n int) int {\n\tvar a []int\n\treturn a[n]\n}\n",
+	})
+	s := New(Options{Root: root})
+	t.Cleanup(s.Close)
+	res := run(t, s, "import \"example.com/boom/boom\"\n\nboom.At(3)")
+	for _, want := range []string{"panic: runtime error: index out of range [3] with length 0 (at input line 3)", "goroutine 1 [running]:\nexample.com/boom/boom.At(...)\n\t" + root, "boom.go:6\nmain.main(...)\n\tinput:3"} {
+		if !strings.Contains(res.Err, want) {
+			t.Errorf("err %q lacks %q", res.Err, want)
+		}
+	}
+	if strings.Contains(res.Err, "runtime.") || strings.Contains(res.Err, "__trestle") {
+		t.Errorf("err %q shows the runtime's or the evaluator's frames", res.Err)
+	}
+	if res := run(t, s, "panic(\"mine\")"); res.Err != "panic: mine (at input line 1)" {
+		t.Errorf("err %q", res.Err)
+	}
+}

@@ -1,0 +1,157 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"trestle/app/eval/workerbuild"
+)
+
+// What the evaluator tells about a selection's native build: its events
+// (for the status bar and progress notifications), waiting for it, and
+// the one-line notes an answer carries while it is building, failed or
+// left packages out.
+
+// BuildEvent is one step of a selection's native worker build, for the
+// status bar and trestle_eval's progress notifications.
+type BuildEvent struct {
+	Selection string
+	workerbuild.Event
+}
+
+// Describe says where a build is, for a status bar or a progress
+// notification: "native build ready", "building (symbol tables 3/170)".
+func (e BuildEvent) Describe() string {
+	switch e.Phase {
+	case workerbuild.PhaseReady:
+		return "native build ready"
+	case workerbuild.PhaseFailed:
+		if e.Message == "" {
+			return "native build failed"
+		}
+		msg := e.Message // one line already (BuildError.Short, shortCause)
+		if len(msg) > 120 {
+			msg = msg[:120] + "…"
+		}
+		return "native build failed: " + msg
+	case workerbuild.PhaseTables:
+		if e.Total > 0 {
+			return fmt.Sprintf("building (symbol tables %d/%d)", e.Done, e.Total)
+		}
+		return "building (symbol tables)"
+	case workerbuild.PhaseCompile:
+		return fmt.Sprintf("building (compiled %d packages)", e.Done)
+	}
+	return "building"
+}
+
+// progressText says where a build is, for notes: "symbol tables 40/174".
+func progressText(e workerbuild.Event) string {
+	switch {
+	case e.Phase == "":
+		return "starting"
+	case e.Total > 0:
+		return fmt.Sprintf("%s %d/%d", e.Phase, e.Done, e.Total)
+	case e.Done > 0:
+		return fmt.Sprintf("%s, %d packages so far", e.Phase, e.Done)
+	}
+	return e.Phase
+}
+
+// Subscribe calls fn with every build event of every selection until the
+// returned function is called. fn runs on the building goroutine and must
+// not block. Once Close has begun no new event is delivered, and when
+// Close returns no call is running. Safe for concurrent use.
+func (m *Manager) Subscribe(fn func(BuildEvent)) (cancel func()) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.subSeq++
+	id := m.subSeq
+	if m.subs == nil {
+		m.subs = map[int]func(BuildEvent){}
+	}
+	m.subs[id] = fn
+	return func() {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		delete(m.subs, id)
+	}
+}
+
+func (m *Manager) emit(e BuildEvent) {
+	m.mu.Lock()
+	if m.closed { // Close has begun: nobody is told about builds any more
+		m.mu.Unlock()
+		return
+	}
+	fns := make([]func(BuildEvent), 0, len(m.subs)+1)
+	if m.opts.OnBuild != nil {
+		fns = append(fns, m.opts.OnBuild)
+	}
+	for _, fn := range m.subs {
+		fns = append(fns, fn)
+	}
+	m.mu.Unlock()
+	for _, fn := range fns {
+		fn(e)
+	}
+}
+
+// WaitBuild waits until the selection's native worker build in progress,
+// if any, ends, or ctx is done; it returns the build's error. It starts no
+// build. Safe for concurrent use.
+func (m *Manager) WaitBuild(ctx context.Context, selection string) error {
+	name := selection
+	if name == "" {
+		name = "default"
+	}
+	ns := m.native(name)
+	ns.mu.Lock()
+	done := ns.building
+	ns.mu.Unlock()
+	if done != nil {
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	ns.mu.Lock()
+	defer ns.mu.Unlock()
+	return ns.err
+}
+
+// buildFailedNote says in one line that the selection's native build
+// failed and why (the cause's last lines), for every answer the fallback
+// gives meanwhile.
+func buildFailedNote(err error) string {
+	return "native build failed: " + shortCause(err) + "; yaegi's interpreter (go1.22 standard library, dependencies from source) serves instead"
+}
+
+// partialNotes says, one line each, which packages a native build left
+// out (their tables did not compile or link) and how they are served.
+func partialNotes(skipped []string) []string {
+	var out []string
+	for _, s := range skipped {
+		if strings.Contains(s, "did not compile") || strings.Contains(s, "did not link") {
+			out = append(out, "partial native build: "+s)
+		}
+	}
+	return out
+}
+
+// failedBuildNote is buildFailedNote for an answer of the fallback while
+// the selection's last native build failed, "" otherwise.
+func (m *Manager) failedBuildNote(name string, p *process) string {
+	if !m.opts.Native || p == nil || p.bin != "" {
+		return ""
+	}
+	ns := m.native(name)
+	ns.mu.Lock()
+	defer ns.mu.Unlock()
+	if ns.err == nil || ns.building != nil {
+		return ""
+	}
+	return buildFailedNote(ns.err)
+}
