@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"trestle/app/eval/workerbuild"
@@ -129,16 +130,84 @@ func buildFailedNote(err error) string {
 	return "native build failed: " + shortCause(err) + "; yaegi's interpreter (go1.22 standard library, dependencies from source) serves instead"
 }
 
-// partialNotes says, one line each, which packages a native build left
-// out (their tables did not compile or link) and how they are served.
+// partialPrefix starts the note of an answer from a partial native build.
+const partialPrefix = "partial native build: "
+
+// partialNotes says in one line which packages a native build left out
+// (their tables did not compile or link) and how they are served; nil
+// when it left none out.
 func partialNotes(skipped []string) []string {
+	left := leftOut(skipped)
+	if len(left) == 0 {
+		return nil
+	}
+	return []string{partialPrefix + strings.Join(left, "; ")}
+}
+
+// leftOut are the entries of a build's Skipped that say a package's table
+// did not compile or link (the others are packages no table is made for).
+func leftOut(skipped []string) []string {
 	var out []string
 	for _, s := range skipped {
 		if strings.Contains(s, "did not compile") || strings.Contains(s, "did not link") {
-			out = append(out, "partial native build: "+s)
+			out = append(out, s)
 		}
 	}
 	return out
+}
+
+// notePartial puts the one-line partial build note of the worker p into
+// res, once: every answer of a partial native worker says what it left
+// out (Result.LeftOut has the same, for a status bar).
+func notePartial(res *Result, p *process) {
+	left := leftOut(p.skipped)
+	if len(left) == 0 {
+		return
+	}
+	res.LeftOut = left
+	res.Notes = slices.DeleteFunc(res.Notes, func(n string) bool { return strings.HasPrefix(n, partialPrefix) })
+	res.Notes = append(res.Notes, partialNotes(left)...)
+}
+
+// skippedBy is what the selection's build bin left out.
+func (m *Manager) skippedBy(name, bin string) []string {
+	ns := m.native(name)
+	ns.mu.Lock()
+	defer ns.mu.Unlock()
+	if ns.ready == bin && ns.skipped != nil {
+		return slices.Clone(ns.skipped)
+	}
+	return workerbuild.ReadSkipped(bin)
+}
+
+// NativeState is where a selection's native worker build stands, for a
+// status bar.
+type NativeState struct {
+	Building bool     // a build runs
+	Step     string   // its latest step ("tables 40/174"), "" when none runs
+	Failed   string   // the last build's failure in one line, "" when it did not fail
+	Ready    bool     // a native worker is built
+	LeftOut  []string // what the ready build left out (partial build), with why
+}
+
+// NativeState says where the selection's native build stands. It starts
+// nothing. Safe for concurrent use.
+func (m *Manager) NativeState(selection string) NativeState {
+	name := selection
+	if name == "" {
+		name = "default"
+	}
+	ns := m.native(name)
+	ns.mu.Lock()
+	defer ns.mu.Unlock()
+	st := NativeState{Building: ns.building != nil, Ready: ns.ready != "", LeftOut: leftOut(ns.skipped)}
+	if st.Building {
+		st.Step = progressText(ns.last)
+	}
+	if ns.err != nil && !st.Building {
+		st.Failed = shortCause(ns.err)
+	}
+	return st
 }
 
 // failedBuildNote is buildFailedNote for an answer of the fallback while

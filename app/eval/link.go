@@ -125,7 +125,7 @@ func (m *Manager) ensureLinked(ctx context.Context, s *slot, p *process, code st
 	next, notes, err := m.startWorker(ctx, s.name, bin)
 	notes = append(partialNotes(skipped), notes...)
 	if err == nil {
-		next.link, next.base = link, p.bin
+		next.link, next.base, next.skipped = link, p.bin, skipped
 		if len(p.link) > 0 {
 			next.base = p.base
 		}
@@ -192,7 +192,7 @@ func (m *Manager) startLinked(ctx context.Context, name string, link []string) (
 		if err == nil {
 			p, more, err := m.startWorker(ctx, name, bin)
 			if err == nil {
-				p.link, p.base = link, base
+				p.link, p.base, p.skipped = link, base, skipped
 				return p, append(append(notes, partialNotes(skipped)...), more...), nil
 			}
 		}

@@ -93,6 +93,9 @@ func (m *Manager) start(ctx context.Context, name string) (*process, []string, e
 	bin, notes := m.nativeBinary(ctx, name)
 	p, more, err := m.startWorker(ctx, name, bin)
 	notes = append(notes, more...)
+	if err == nil && bin != "" {
+		p.skipped = m.skippedBy(name, bin)
+	}
 	if err != nil && bin != "" && m.opts.WorkerCommand != nil {
 		// A native worker that does not start (a build gone bad) must not
 		// keep the selection from evaluating: forget it, use the fallback.

@@ -59,6 +59,9 @@ func generate(set declSet, known []importDecl, in *input, o genOptions) string {
 			fmt.Fprintf(&b, "/*line %s:1:1*/%s\n", generatedFile, imp.source())
 		}
 	}
+	// The helpers and main's own lines are the generator's, not the last
+	// directive's input (a panic's position names the input's lines only).
+	b.WriteString("\n//line " + generatedFile + ":1\n")
 	b.WriteString(helperCode)
 	for _, d := range set.decls {
 		fmt.Fprintf(&b, "%s/*line %s:%d:%d*/%s\n", d.kw, d.origin, d.line, d.col, d.src)
@@ -70,7 +73,7 @@ func generate(set declSet, known []importDecl, in *input, o genOptions) string {
 			}
 		}
 	}
-	b.WriteString("\nfunc main() {\n\tdefer __trestleDone()\n")
+	b.WriteString("\n//line " + generatedFile + ":1\nfunc main() {\n\tdefer __trestleDone()\n")
 	writeReplay(&b, in.replay)
 	_, hasLast := in.lastExpr()
 	for i, st := range in.stmts {
