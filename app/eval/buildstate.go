@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"trestle/app/eval/workerbuild"
 )
@@ -13,6 +14,43 @@ import (
 // (for the status bar and progress notifications), waiting for it, and
 // the one-line notes an answer carries while it is building, failed or
 // left packages out.
+
+// Phases of a compiled input's build (route.go), beside workerbuild's:
+// an input that runs compiled is built with `go build` first, which can
+// take a minute cold; the caller hears it begin and end.
+const (
+	PhaseCompiledBuild = "compiled-build" // an input's program is being built
+	PhaseCompiledBuilt = "compiled-built" // it is built (or failed to) and runs now
+)
+
+// compiledBuilding tells the selection's subscribers, and its status, that
+// a compiled input's build began or ended.
+func (m *Manager) compiledBuilding(name string, building bool) {
+	e := BuildEvent{Selection: name, Event: workerbuild.Event{Phase: PhaseCompiledBuilt, Message: "the compiled input is built"}}
+	if building {
+		e.Event = workerbuild.Event{Phase: PhaseCompiledBuild, Message: "building the program of an input that runs compiled"}
+	}
+	activity := ""
+	if building {
+		activity = "building a compiled input"
+	}
+	m.setActivity(name, activity)
+	m.emit(e)
+}
+
+// setActivity says what the selection's running evaluation waits for
+// ("" for nothing), for Status.
+func (m *Manager) setActivity(name, activity string) {
+	m.mu.Lock()
+	s := m.slots[name]
+	m.mu.Unlock()
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.activity, s.activitySince = activity, time.Now()
+}
 
 // BuildEvent is one step of a selection's native worker build, for the
 // status bar and trestle_eval's progress notifications.
@@ -25,6 +63,10 @@ type BuildEvent struct {
 // notification: "native build ready", "building (symbol tables 3/170)".
 func (e BuildEvent) Describe() string {
 	switch e.Phase {
+	case PhaseCompiledBuild:
+		return "building a compiled input…"
+	case PhaseCompiledBuilt:
+		return "running a compiled input"
 	case workerbuild.PhaseReady:
 		return "native build ready"
 	case workerbuild.PhaseFailed:

@@ -147,6 +147,8 @@ func (m *Manager) ensureLinked(ctx context.Context, s *slot, p *process, code st
 func (m *Manager) linkedBinary(ctx context.Context, name string, plan *workerbuild.Plan, link []string) (string, []string, error) {
 	o := m.buildOptions(name)
 	o.Link = link
+	m.setActivity(name, "building a native evaluator that links "+strings.Join(link, ", "))
+	defer m.setActivity(name, "")
 	res, err := workerbuild.Build(ctx, o, plan, func(e workerbuild.Event) {
 		m.emit(BuildEvent{Selection: name, Event: e})
 	})

@@ -41,7 +41,8 @@ func (m *Manager) compiledSession(name string) *compiled.Session {
 	sel := m.opts.Selections[name]
 	m.mu.Unlock()
 	s := compiled.New(compiled.Options{Root: m.opts.Root, Tags: sel.Tags, Env: sel.Env, MaxOutput: MaxOutputBytes,
-		MemoryLimit: m.memoryLimit(), Refuse: m.untrustedNative})
+		MemoryLimit: m.memoryLimit(), Refuse: m.untrustedNative,
+		Building: func(building bool) { m.compiledBuilding(name, building) }})
 	if c.sessions == nil {
 		c.sessions = map[string]*compiled.Session{}
 	}

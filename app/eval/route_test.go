@@ -220,3 +220,31 @@ func TestCompiledInputsKeepTheSessionsState(t *testing.T) {
 		})
 	}
 }
+
+// TestCompiledBuildIsShownWhileItRuns: while an input that runs compiled
+// is being built, the selection's subscribers hear that it is building
+// (trestle_eval's progress, the status bar), and its status says so; once
+// built, they hear that too, and the status no longer says building.
+func TestCompiledBuildIsShownWhileItRuns(t *testing.T) {
+	m := newTestManager(t, nil)
+	var phases, during []string
+	cancel := m.Subscribe(func(e BuildEvent) {
+		phases = append(phases, e.Phase+": "+e.Describe())
+		if e.Phase == PhaseCompiledBuild {
+			during = append(during, m.Status()[0].Activity)
+		}
+	})
+	res := mustEval(t, m, "", "n := 0\nfor i := range 3 { n += i }\nn")
+	cancel()
+	wantValue(t, res, "3", "int")
+	want := []string{"compiled-build: building a compiled input…", "compiled-built: running a compiled input"}
+	if strings.Join(phases, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("events %q, want %q", phases, want)
+	}
+	if len(during) != 1 || !strings.HasPrefix(during[0], "building a compiled input for ") {
+		t.Fatalf("status during the build %q", during)
+	}
+	if a := m.Status()[0].Activity; a != "" {
+		t.Fatalf("status after the build %q", a)
+	}
+}

@@ -47,6 +47,10 @@ type Options struct {
 	// and nothing is built, run or kept (an untrusted project's own
 	// packages are refused this way).
 	Refuse func(importPath string) string
+	// Building, when set, hears true when an input's `go build` begins and
+	// false when it ends (a cold build of the project's dependencies can
+	// take a minute: the caller shows that it is building meanwhile).
+	Building func(bool)
 }
 
 // Result is one compiled evaluation's outcome.
@@ -158,7 +162,13 @@ func (s *Session) Run(ctx context.Context, code string, deadline time.Duration) 
 		res.Err = msg
 		return res, nil
 	}
+	if s.opts.Building != nil {
+		s.opts.Building(true)
+	}
 	bin, problem, err := s.build(ctx, dir, next, known, in)
+	if s.opts.Building != nil {
+		s.opts.Building(false)
+	}
 	res.Build = time.Since(start)
 	if err != nil || problem != "" {
 		res.Err = problem
