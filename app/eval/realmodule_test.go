@@ -173,7 +173,7 @@ func TestInterpreterTroubleIsCompiledIn(t *testing.T) {
 			defer cancel()
 			// The selection's own native build first, however long it
 			// takes, so that no try runs on the fallback for want of it.
-			<-m.refresh("default")
+			m.refresh("default")
 			if err := m.WaitBuild(ctx, ""); err != nil {
 				t.Fatalf("native build: %v", err)
 			}
