@@ -86,6 +86,9 @@ func (s *Session) record(code string, in *input, compiled, shown bool) {
 	if len(in.stmts) == 0 && (compiled || len(in.decls) == 0) {
 		return // a compiled input's declarations are in the set already
 	}
+	if len(in.decls) == 0 && inert(in.stmts) {
+		return // it only looked: running it again changes nothing
+	}
 	s.seq++
 	e := newEntry(s.seq, code, in, compiled, shown)
 	s.history = append(s.history, e)
@@ -106,6 +109,32 @@ func (s *Session) record(code string, in *input, compiled, shown bool) {
 			}
 		}
 	}
+}
+
+// inert reports whether statements only compute values: expressions
+// without a call (which may change what it is called on) or a receive
+// (which takes from a channel).
+func inert(stmts []stmtItem) bool {
+	for _, st := range stmts {
+		es, ok := st.node.(*ast.ExprStmt)
+		if !ok {
+			return false
+		}
+		acts := false
+		ast.Inspect(es.X, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				acts = true
+			case *ast.UnaryExpr:
+				acts = acts || n.Op == token.ARROW
+			}
+			return !acts
+		})
+		if acts {
+			return false
+		}
+	}
+	return true
 }
 
 // NoteInterpreted records an input the interpreter ran without error: its

@@ -80,3 +80,17 @@ func TestCompiledPanicShowsPackageFrames(t *testing.T) {
 		t.Errorf("err %q", res.Err)
 	}
 }
+
+// TestLookingIsNotReplayed: an input that only computes a value (no
+// call, no receive) changes nothing, so it is never run again.
+func TestLookingIsNotReplayed(t *testing.T) {
+	s, _ := newSession(t)
+	s.NoteInterpreted("k := 2", false)
+	s.NoteInterpreted("k * 3", true)
+	s.NoteInterpreted("len(fmt.Sprint(k))", true)
+	res := run(t, s, "for range 1 {}\nk + 1")
+	want(t, res, "3", "int")
+	if notes := strings.Join(res.Notes, "\n"); !strings.Contains(notes, "ran 2 earlier input(s) again first") || !strings.Contains(notes, "len(fmt.Sprint(k))") {
+		t.Errorf("notes %q", notes)
+	}
+}
