@@ -75,7 +75,7 @@ type Session struct {
 
 	mu     sync.Mutex
 	set    declSet      // committed declarations and imports
-	known  []importDecl // imports the interpreter did (NoteImports)
+	known  []importDecl // imports the interpreter did (NoteInterpreted)
 	inputs int          // compiled inputs committed so far
 	gen    int          // bumped by Reset, so that a run begun before it commits nothing
 	dir    string       // temporary folder: main.go, overlay.json, the binary
