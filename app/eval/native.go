@@ -98,6 +98,8 @@ func (m *Manager) nativeBinary(ctx context.Context, name string) (string, []stri
 	}
 	t := time.NewTimer(wait)
 	defer t.Stop()
+	m.setActivity(name, "waiting for the native evaluator's build")
+	defer m.setActivity(name, "")
 	select {
 	case <-done:
 	case <-ctx.Done():
