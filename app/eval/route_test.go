@@ -163,7 +163,8 @@ func goRunSession(inputs []string) agreeCase {
 // every value is what `go run` of the whole session gives, the output of
 // each input is its own, and the interpreter's own variables are
 // untouched. The same on a copy of a real module from the module cache
-// (sahilm/fuzzy, whose types make its inputs run compiled).
+// (sahilm/fuzzy, whose types make its inputs run compiled), where a panic
+// inside the module shows the module's frames.
 func TestCompiledInputsKeepTheSessionsState(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go build for every compiled input")
@@ -216,6 +217,16 @@ func TestCompiledInputsKeepTheSessionsState(t *testing.T) {
 			want.Output = "" // go run's is the whole session's; the evaluator's last input printed nothing
 			if got := (goRunResult{Value: res.Value, Type: res.Type, Err: res.Err, Output: res.Output}); got != want {
 				t.Errorf("evaluator: %+v\ngo run: %+v\nnotes %v", got, want, res.Notes)
+			}
+			if sc.name != "fuzzy" {
+				return
+			}
+			// a panic inside the module shows its frames, as go run does (issue 21)
+			res = mustEval(t, m, "", "fuzzy.FindFrom(\"a\", nil)")
+			for _, want := range []string{"panic: runtime error: invalid memory address or nil pointer dereference", "\ngithub.com/sahilm/fuzzy.FindFrom(...)\n\t", "fuzzy.go:", "\nmain.main(...)\n\tinput:1"} {
+				if !strings.Contains(res.Err, want) {
+					t.Errorf("the panic %q lacks %q", res.Err, want)
+				}
 			}
 		})
 	}
