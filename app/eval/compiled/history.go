@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -325,4 +326,22 @@ func (r replayed) note() string {
 	}
 	return fmt.Sprintf("ran %d earlier input(s) again first, in this program, to rebuild %s: %s; their output is not shown, and what they do besides (files, network, the clock) happened again",
 		len(r.entries), strings.Join(r.names, ", "), strings.Join(which, "; "))
+}
+
+// undefinedIn finds the names of "undefined: x" in a build's errors.
+var undefinedIn = regexp.MustCompile(`undefined: ([\pL_][\pL\pN_]*)`)
+
+// declaredOutOfReach explains an "undefined: x" where x is a variable an
+// earlier input's statements defined: the statements run again inside
+// main, where a func or var declaration cannot see them. "" otherwise.
+func (s *Session) declaredOutOfReach(problem string) string {
+	s.mu.Lock()
+	state := s.stateNames()
+	s.mu.Unlock()
+	for _, m := range undefinedIn.FindAllStringSubmatch(problem, -1) {
+		if state[m[1]] {
+			return m[1] + " is a variable an earlier input's statements defined (" + m[1] + " := ...): inputs run again see it, but a func or var declaration cannot (it lives in main, not at the package level); pass it as an argument, or declare it with var at the top level"
+		}
+	}
+	return ""
 }

@@ -94,3 +94,15 @@ func TestLookingIsNotReplayed(t *testing.T) {
 		t.Errorf("notes %q", notes)
 	}
 }
+
+// TestDeclarationCannotSeeReplayedVariables: a func declaration that uses
+// a variable an earlier input's statements defined cannot see it (the
+// variable lives in main); the answer says so and what to do.
+func TestDeclarationCannotSeeReplayedVariables(t *testing.T) {
+	s, _ := newSession(t)
+	run(t, s, "for range 1 {}\nlimit := 3")
+	res := run(t, s, "func over(n int) bool { return n > limit }\nover(5)")
+	if !strings.Contains(res.Err, "undefined: limit") || !strings.Contains(strings.Join(res.Notes, "\n"), "limit is a variable an earlier input's statements defined") {
+		t.Fatalf("err %q notes %q", res.Err, res.Notes)
+	}
+}

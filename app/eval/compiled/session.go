@@ -175,6 +175,9 @@ func (s *Session) Run(ctx context.Context, code string, deadline time.Duration) 
 		if cause := context.Cause(ctx); errors.Is(cause, errStopped) {
 			res.Err = "stopped during the build"
 		}
+		if note := s.declaredOutOfReach(problem); note != "" {
+			res.Notes = append(res.Notes, note)
+		}
 		return res, err
 	}
 	s.mu.Lock()
