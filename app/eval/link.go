@@ -121,20 +121,11 @@ func (m *Manager) ensureLinked(ctx context.Context, s *slot, p *process, code st
 	if err != nil {
 		return p, []string{fmt.Sprintf("%s could not be linked into the native evaluator (%s); this evaluator interprets it from source, which may fail", strings.Join(missing, ", "), shortCause(err))}, nil
 	}
-	// The old worker goes first, so that nothing it holds (a file lock)
-	// blocks the inputs that run again.
-	s.mu.Lock()
-	history := s.history
-	if s.proc == p {
-		s.proc, s.state, s.history = nil, StateStopped, nil
-	}
-	s.mu.Unlock()
-	p.kill(reasonRestarted)
-	m.closeLater(p)
+	history := m.retire(s, p)
 	next, notes, err := m.startWorker(ctx, s.name, bin)
 	notes = append(partialNotes(skipped), notes...)
 	if err == nil {
-		next.link, next.base = link, p.bin
+		next.link, next.base, next.skipped = link, p.bin, skipped
 		if len(p.link) > 0 {
 			next.base = p.base
 		}
@@ -143,45 +134,12 @@ func (m *Manager) ensureLinked(ctx context.Context, s *slot, p *process, code st
 		notes = append(notes, fmt.Sprintf("the native evaluator that links %s did not start (%v)", strings.Join(missing, ", "), err))
 		var more []string
 		if next, more, err = m.start(ctx, s.name); err != nil {
-			s.mu.Lock()
-			s.lost = append(s.lost, history...)
-			s.mu.Unlock()
+			s.keepLost(history)
 			return nil, append(notes, more...), fmt.Errorf("evaluate in selection %q: %w", s.name, err)
 		}
 		notes = append(notes, more...)
 	}
-	kept, replayNotes := replayInto(ctx, next, history)
-	notes = append(notes, replayNotes...)
-	if len(history) > 0 && kept != nil {
-		notes = append(notes, fmt.Sprintf("the %d earlier input(s) that defined state ran again in it", len(history)))
-	}
-	s.mu.Lock()
-	s.proc, s.state, s.evals, s.history = next, StateIdle, 0, kept
-	if kept == nil {
-		s.lost = append(s.lost, history...) // it died replaying them: Replay may try again
-	}
-	s.mu.Unlock()
-	return next, notes, nil
-}
-
-// replayInto runs history in a fresh worker, in order, and returns the
-// inputs that defined state there; nil when the worker died.
-func replayInto(ctx context.Context, p *process, history []string) ([]string, []string) {
-	kept := []string{}
-	var notes []string
-	for i, code := range history {
-		r, err := p.eval(ctx, code, DefaultTimeout)
-		if err != nil {
-			p.kill(reasonCancelled)
-			return nil, []string{fmt.Sprintf("the new evaluator died while earlier input %d of %d ran again in it (%v); Replay runs them again", i+1, len(history), err)}
-		}
-		if r.Error != "" {
-			notes = append(notes, fmt.Sprintf("earlier input %d of %d failed when it ran again: %s", i+1, len(history), r.Error))
-			continue
-		}
-		kept = append(kept, code)
-	}
-	return kept, notes
+	return next, append(notes, m.takeOver(ctx, s, next, history)...), nil
 }
 
 // linkedBinary returns the native worker built with link, building it
@@ -189,6 +147,8 @@ func replayInto(ctx context.Context, p *process, history []string) ([]string, []
 func (m *Manager) linkedBinary(ctx context.Context, name string, plan *workerbuild.Plan, link []string) (string, []string, error) {
 	o := m.buildOptions(name)
 	o.Link = link
+	m.setActivity(name, "building a native evaluator that links "+strings.Join(link, ", "))
+	defer m.setActivity(name, "")
 	res, err := workerbuild.Build(ctx, o, plan, func(e workerbuild.Event) {
 		m.emit(BuildEvent{Selection: name, Event: e})
 	})
@@ -234,7 +194,7 @@ func (m *Manager) startLinked(ctx context.Context, name string, link []string) (
 		if err == nil {
 			p, more, err := m.startWorker(ctx, name, bin)
 			if err == nil {
-				p.link, p.base = link, base
+				p.link, p.base, p.skipped = link, base, skipped
 				return p, append(append(notes, partialNotes(skipped)...), more...), nil
 			}
 		}

@@ -169,8 +169,15 @@ func Answer() int { return bad.Fine() }
 	if line == "" || strings.Contains(line, "\n") || len(line) > 400 || !strings.Contains(line, "did not link") {
 		t.Fatalf("want one short line saying example.com/bad's table did not link, got notes %q", res.Notes)
 	}
+	if len(res.LeftOut) != 1 || !strings.HasPrefix(res.LeftOut[0], "example.com/bad") {
+		t.Fatalf("LeftOut %q", res.LeftOut)
+	}
 	res = mustEval(t, m, "", "import \"example.com/good\"\ngood.Answer() + 1")
 	wantValue(t, res, "43", "int")
+	// every answer of the partial worker says so, in one line
+	if n := slices.IndexFunc(res.Notes, func(n string) bool { return strings.HasPrefix(n, "partial native build: example.com/bad") }); n < 0 || len(res.LeftOut) != 1 {
+		t.Fatalf("a later answer does not say what was left out: notes %q, LeftOut %q", res.Notes, res.LeftOut)
+	}
 	if slices.ContainsFunc(res.Notes, func(n string) bool { return strings.HasPrefix(n, "linked ") }) {
 		t.Fatalf("the same imports linked a worker again: %q", res.Notes)
 	}

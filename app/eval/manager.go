@@ -86,6 +86,10 @@ type Result struct {
 	// Native lists the packages outside the standard library that the
 	// native worker that ran the input links (nil for the interpreter).
 	Native []string
+	// LeftOut lists what the native worker's build left out (a partial
+	// build: a package's table did not compile or link), with why; a
+	// note says the same in one line.
+	LeftOut []string
 	// StateLost is true when the worker was killed or died during the
 	// call (deadline, Stop, crash, out of memory, cancellation): its state
 	// is gone, and Lost says what Replay would run again.
@@ -175,7 +179,6 @@ func (m *Manager) Eval(ctx context.Context, selection, code string, timeout time
 		return m.goErrors(m.evalCompiled(ctx, s.name, code, timeout, res, start, "the interpreter lacks what it uses"))
 	}
 	if err == nil {
-		m.noteFleeting(s.name, &res)
 		m.noteInterpreted(s.name, code, res)
 		s.mu.Lock()
 		history := slices.Clone(s.history)
@@ -205,6 +208,9 @@ func (m *Manager) evalInterpreted(ctx context.Context, s *slot, res Result, code
 		}
 	}
 	res.StateLost = gone
+	if gone {
+		m.forgetInterpreted(s.name)
+	}
 	if err != nil {
 		s.mu.Lock()
 		res.Lost = slices.Clone(s.lost)
@@ -226,6 +232,7 @@ func (m *Manager) evalInterpreted(ctx context.Context, s *slot, res Result, code
 	if note := m.failedBuildNote(s.name, p); note != "" && !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.HasPrefix(n, note) }) {
 		res.Notes = append(res.Notes, note) // every answer of the fallback says so, in one line
 	}
+	notePartial(&res, p)
 	if r.OutputDropped > 0 {
 		res.Notes = append(res.Notes, fmt.Sprintf("output cut: the first %d bytes are kept, %d more were dropped", MaxOutputBytes, r.OutputDropped))
 	}

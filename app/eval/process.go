@@ -58,6 +58,7 @@ type process struct {
 	std     string        // the standard library it links (ready message)
 	link    []string      // the project's native packages it was built to link (link.go)
 	base    string        // with link: the selection's build it was linked on top of
+	skipped []string      // what its build left out, with why (partialNotes)
 
 	mu      sync.Mutex
 	reason  string // why it was killed, "" if not

@@ -85,3 +85,64 @@ func (s *slot) lose() {
 	s.lost = append(s.lost, s.history...)
 	s.history = nil
 }
+
+// keepLost adds inputs that defined state in a worker that is gone, and
+// that no worker replayed, to what Replay runs.
+func (s *slot) keepLost(inputs []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lost = append(s.lost, inputs...)
+}
+
+// retire takes p out of the selection's slot and kills it, and returns
+// the inputs that defined state in it, for the worker that takes over
+// (takeOver). The old worker goes first, so that nothing it holds (a file
+// lock) blocks those inputs when they run again.
+func (m *Manager) retire(s *slot, p *process) []string {
+	s.mu.Lock()
+	history := s.history
+	if s.proc == p {
+		s.proc, s.state, s.history = nil, StateStopped, nil
+	}
+	s.mu.Unlock()
+	p.kill(reasonRestarted)
+	m.closeLater(p)
+	return history
+}
+
+// takeOver makes next the selection's worker once the inputs that defined
+// state in the one it replaces ran again in it, in order; the notes say
+// how that went. Inputs it could not replay (it died) stay for Replay.
+func (m *Manager) takeOver(ctx context.Context, s *slot, next *process, history []string) []string {
+	kept, notes := replayInto(ctx, next, history)
+	if len(history) > 0 && kept != nil {
+		notes = append(notes, fmt.Sprintf("the %d earlier input(s) that defined state ran again in it", len(history)))
+	}
+	s.mu.Lock()
+	s.proc, s.state, s.evals, s.history = next, StateIdle, 0, kept
+	if kept == nil {
+		s.lost = append(s.lost, history...) // it died replaying them: Replay may try again
+	}
+	s.mu.Unlock()
+	return notes
+}
+
+// replayInto runs history in a fresh worker, in order, and returns the
+// inputs that defined state there; nil when the worker died.
+func replayInto(ctx context.Context, p *process, history []string) ([]string, []string) {
+	kept := []string{}
+	var notes []string
+	for i, code := range history {
+		r, err := p.eval(ctx, code, DefaultTimeout)
+		if err != nil {
+			p.kill(reasonCancelled)
+			return nil, []string{fmt.Sprintf("the new evaluator died while earlier input %d of %d ran again in it (%v); Replay runs them again", i+1, len(history), err)}
+		}
+		if r.Error != "" {
+			notes = append(notes, fmt.Sprintf("earlier input %d of %d failed when it ran again: %s", i+1, len(history), r.Error))
+			continue
+		}
+		kept = append(kept, code)
+	}
+	return kept, notes
+}

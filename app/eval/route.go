@@ -41,7 +41,8 @@ func (m *Manager) compiledSession(name string) *compiled.Session {
 	sel := m.opts.Selections[name]
 	m.mu.Unlock()
 	s := compiled.New(compiled.Options{Root: m.opts.Root, Tags: sel.Tags, Env: sel.Env, MaxOutput: MaxOutputBytes,
-		MemoryLimit: m.memoryLimit(), Refuse: m.untrustedNative})
+		MemoryLimit: m.memoryLimit(), Refuse: m.untrustedNative,
+		Building: func(building bool) { m.compiledBuilding(name, building) }})
 	if c.sessions == nil {
 		c.sessions = map[string]*compiled.Session{}
 	}
@@ -73,8 +74,10 @@ func (m *Manager) existingCompiled(name string) *compiled.Session {
 // across the loop in yaegi, one per iteration in Go 1.22), generics,
 // iter.Seq or range over an integer, run compiled (the note says why; the
 // rule is in compiled/misread.go): a real `go build` of the same
-// code, so the value is Go's; the price is that compiled inputs keep only
-// their declarations, not `x :=` state.
+// code, so the value is Go's. State crosses over by replay: a compiled
+// input runs again first the earlier inputs (of either engine) that
+// define or change what it uses, and an input that uses what a compiled
+// input defined runs compiled (compiled/history.go).
 //
 // What the worker links decides what it would misread, so when no worker
 // runs yet and a native one may start (which may wait for its build), an
@@ -184,26 +187,19 @@ func fallBackCompiled(res Result) bool {
 }
 
 // noteInterpreted lets later compiled inputs use what this interpreted
-// input imported.
+// input imported and defined (compiled/history.go).
 func (m *Manager) noteInterpreted(name, code string, res Result) {
 	if res.Err == "" {
-		m.compiledSession(name).NoteImports(code)
+		m.compiledSession(name).NoteInterpreted(code, res.Type != "")
 	}
 }
 
-// undefinedName finds the name in the interpreter's "undefined: x".
-var undefinedName = regexp.MustCompile(`undefined: ([\pL_][\pL\pN_]*)`)
-
-// noteFleeting explains an interpreter's "undefined: x" when x was defined
-// (x := ...) by an input that ran compiled: that x lived only for its run.
-func (m *Manager) noteFleeting(name string, res *Result) {
-	c := m.existingCompiled(name)
-	match := undefinedName.FindStringSubmatch(res.Err)
-	if c == nil || match == nil || !c.Fleeting(match[1]) {
-		return
+// forgetInterpreted tells the compiled side that the interpreter's state
+// is gone (its worker died or was killed).
+func (m *Manager) forgetInterpreted(name string) {
+	if c := m.existingCompiled(name); c != nil {
+		c.ForgetInterpreted()
 	}
-	res.Notes = append(res.Notes, match[1]+" was defined by an input that ran compiled, and a compiled input keeps its declarations (var, func, type) but not the variables its statements define; "+
-		"declare it at the top level (var "+match[1]+" = ...) to use it in later compiled inputs")
 }
 
 // evalCompiled runs code compiled and completes res (which carries the

@@ -116,8 +116,8 @@ func TestFallBackTakesTheInterpretersOtherErrorForms(t *testing.T) {
 
 // TestEvalMisreadInputRunsCompiledAndSaysSo: an input using a project
 // package that declares a type runs compiled, with why; a variable it
-// defined is gone for the next input, which says so and how to keep it;
-// a top-level var carries over to later compiled inputs.
+// defined is there for the next input, which runs compiled too; a
+// top-level var carries over to later compiled inputs.
 func TestEvalMisreadInputRunsCompiledAndSaysSo(t *testing.T) {
 	root := testfix.Project(t, map[string]string{
 		"go.mod": "module example.com/acct\n\ngo 1.23\n",
@@ -132,11 +132,130 @@ func TestEvalMisreadInputRunsCompiledAndSaysSo(t *testing.T) {
 		t.Fatalf("mode %q notes %v", res.Mode, res.Notes)
 	}
 	res = mustEval(t, m, "", "a.Owner")
-	if !strings.Contains(res.Err, "undefined: a") || !strings.Contains(strings.Join(res.Notes, "\n"), "var a = ...") {
-		t.Fatalf("err %q notes %v", res.Err, res.Notes)
+	wantValue(t, res, `"ann"`, "string")
+	if res.Mode != ModeCompiled || !strings.Contains(strings.Join(res.Notes, "\n"), "ran 1 earlier input(s) again first") {
+		t.Fatalf("mode %q notes %v", res.Mode, res.Notes)
 	}
 	if res := mustEval(t, m, "", "var kept = acct.New(\"bo\")"); res.Err != "" || res.Mode != ModeCompiled {
 		t.Fatalf("var kept: mode %q err %q notes %v", res.Mode, res.Err, res.Notes)
 	}
 	wantValue(t, mustEval(t, m, "", "kept.Owner"), `"bo"`, "string")
+}
+
+// goRunSession is the agreeCase that runs inputs in one main, as a
+// person's session runs them one after another: its imports, its
+// statements, and the last input's expression.
+func goRunSession(inputs []string) agreeCase {
+	var imports, body []string
+	for _, line := range strings.Split(strings.Join(inputs, "\n"), "\n") {
+		if path, ok := strings.CutPrefix(line, "import "); ok {
+			imports = append(imports, strings.Trim(path, `"`))
+			continue
+		}
+		body = append(body, line)
+	}
+	return agreeCase{name: "session", imports: imports, body: strings.Join(body[:len(body)-1], "\n"), expr: body[len(body)-1]}
+}
+
+// TestCompiledInputsKeepTheSessionsState: the person opens an account
+// with a project type (which runs compiled), changes it in later inputs,
+// some of which use a variable the interpreter defined, and reads it back:
+// every value is what `go run` of the whole session gives, the output of
+// each input is its own, and the interpreter's own variables are
+// untouched. The same on a copy of a real module from the module cache
+// (sahilm/fuzzy, whose types make its inputs run compiled), where a panic
+// inside the module shows the module's frames.
+func TestCompiledInputsKeepTheSessionsState(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go build for every compiled input")
+	}
+	sessions := []struct {
+		name, module string
+		root         func(t *testing.T) string
+		inputs       []string
+		modes        []string
+	}{
+		{"bank", agreeModule, func(t *testing.T) string { return writeAgreeModule(t) }, []string{
+			"import \"" + agreeModule + "/bank\"\nacct := bank.New(\"ann\", 10)",
+			"n := 2",
+			"fmt.Println(\"withdrawing\", n)\nerrW := acct.Withdraw(n)",
+			"kept := 40",
+			"acct.Withdraw(1)",
+			"import \"errors\"\nshort := errors.Is(acct.Withdraw(100), bank.ErrInsufficient)",
+			"fmt.Sprint(acct.Balance, errW, kept+2, short)",
+		}, []string{ModeCompiled, ModeInterpreted, ModeCompiled, ModeInterpreted, ModeCompiled, ModeCompiled, ModeCompiled}},
+		{"fuzzy", "github.com/sahilm/fuzzy", func(t *testing.T) string { return testfix.CopyModule(t, "github.com/sahilm/fuzzy") }, []string{
+			"import \"github.com/sahilm/fuzzy\"\nms := fuzzy.Find(\"ab\", []string{\"xaxb\", \"ab\", \"zz\", \"a-b\"})",
+			"ms = ms[1:]",
+			"first := ms[0].Str",
+			"fmt.Sprint(len(ms), first, ms[len(ms)-1].MatchedIndexes)",
+		}, []string{ModeCompiled, ModeCompiled, ModeCompiled, ModeCompiled}},
+	}
+	for _, sc := range sessions {
+		t.Run(sc.name, func(t *testing.T) {
+			root := sc.root(t)
+			want := goRunIn(t, sc.root(t), []agreeCase{goRunSession(sc.inputs)})[0]
+			m := NewManager(ManagerOptions{Root: root, Module: sc.module, WorkerCommand: testWorkerCommand})
+			t.Cleanup(m.Close)
+			var res Result
+			for i, in := range sc.inputs {
+				var err error
+				res, err = m.Eval(context.Background(), "", in, time.Minute)
+				if err != nil || res.Err != "" {
+					t.Fatalf("input %d %q: %v %q (notes %v)", i+1, in, err, res.Err, res.Notes)
+				}
+				if sc.modes[i] != "" && res.Mode != sc.modes[i] {
+					t.Errorf("input %d %q ran %s (notes %v)", i+1, in, res.Mode, res.Notes)
+				}
+				if strings.HasPrefix(in, "fmt.Println(\"withdrawing\"") && res.Output != "withdrawing 2\n" {
+					t.Errorf("input %d output %q", i+1, res.Output)
+				}
+				if i > 2 && strings.Contains(res.Output, "withdrawing") {
+					t.Errorf("input %d shows an earlier input's output: %q", i+1, res.Output)
+				}
+			}
+			want.Output = "" // go run's is the whole session's; the evaluator's last input printed nothing
+			if got := (goRunResult{Value: res.Value, Type: res.Type, Err: res.Err, Output: res.Output}); got != want {
+				t.Errorf("evaluator: %+v\ngo run: %+v\nnotes %v", got, want, res.Notes)
+			}
+			if sc.name != "fuzzy" {
+				return
+			}
+			// a panic inside the module shows its frames, as go run does (issue 21)
+			res = mustEval(t, m, "", "fuzzy.FindFrom(\"a\", nil)")
+			for _, want := range []string{"panic: runtime error: invalid memory address or nil pointer dereference", "\ngithub.com/sahilm/fuzzy.FindFrom(...)\n\t", "fuzzy.go:", "\nmain.main(...)\n\tinput:1"} {
+				if !strings.Contains(res.Err, want) {
+					t.Errorf("the panic %q lacks %q", res.Err, want)
+				}
+			}
+		})
+	}
+}
+
+// TestCompiledBuildIsShownWhileItRuns: while an input that runs compiled
+// is being built, the selection's subscribers hear that it is building
+// (trestle_eval's progress, the status bar), and its status says so; once
+// built, they hear that too, and the status no longer says building.
+func TestCompiledBuildIsShownWhileItRuns(t *testing.T) {
+	m := newTestManager(t, nil)
+	var phases, during []string
+	cancel := m.Subscribe(func(e BuildEvent) {
+		phases = append(phases, e.Phase+": "+e.Describe())
+		if e.Phase == PhaseCompiledBuild {
+			during = append(during, m.Status()[0].Activity)
+		}
+	})
+	res := mustEval(t, m, "", "n := 0\nfor i := range 3 { n += i }\nn")
+	cancel()
+	wantValue(t, res, "3", "int")
+	want := []string{"compiled-build: building a compiled input…", "compiled-built: running a compiled input"}
+	if strings.Join(phases, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("events %q, want %q", phases, want)
+	}
+	if len(during) != 1 || !strings.HasPrefix(during[0], "building a compiled input for ") {
+		t.Fatalf("status during the build %q", during)
+	}
+	if a := m.Status()[0].Activity; a != "" {
+		t.Fatalf("status after the build %q", a)
+	}
 }

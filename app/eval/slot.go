@@ -30,6 +30,9 @@ type WorkerStatus struct {
 	State       State  `json:"state"`
 	PID         int    `json:"pid"`         // 0 without a worker
 	Evaluations int    `json:"evaluations"` // answered by the current worker
+	// Activity says what the running evaluation waits for, when it waits
+	// for a build ("building a compiled input for 12s"), else "".
+	Activity string `json:"activity,omitempty"`
 }
 
 // slot is one selection's worker. turn is held by the evaluation in progress.
@@ -44,6 +47,10 @@ type slot struct {
 	since   time.Time // start of the running evaluation
 	history []string  // inputs of the current worker that defined state
 	lost    []string  // inputs that defined state in workers that are gone, not replayed
+	// activity is what the running evaluation waits for ("building a
+	// compiled input"), "" when it waits for nothing; since when.
+	activity      string
+	activitySince time.Time
 }
 
 // slot returns the selection's slot, creating it on first use.
@@ -186,6 +193,9 @@ func (s *slot) status() WorkerStatus {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := WorkerStatus{Selection: s.name, State: s.state, Evaluations: s.evals}
+	if s.activity != "" {
+		st.Activity = fmt.Sprintf("%s for %s", s.activity, time.Since(s.activitySince).Round(time.Second))
+	}
 	if s.proc != nil {
 		st.PID = s.proc.cmd.Process.Pid
 		if s.state == StateIdle && s.proc.exited() {

@@ -50,16 +50,8 @@ func (m *Manager) ensure(ctx context.Context, s *slot) (*process, []string, erro
 			return p, nil, nil
 		}
 		// The newer worker takes over now; the state-defining inputs run
-		// again in it, in order, before this input (the old worker is gone
-		// first, so that nothing it holds, a file lock, blocks them).
-		s.mu.Lock()
-		if s.proc == p {
-			s.proc, s.state = nil, StateStopped
-			replay, s.history = s.history, nil
-		}
-		s.mu.Unlock()
-		p.kill(reasonRestarted)
-		m.closeLater(p)
+		// again in it, in order, before this input.
+		replay = m.retire(s, p)
 		notes = append(notes, "switched to the newly built native evaluator")
 		link, p = p.link, nil
 	}
@@ -79,9 +71,7 @@ func (m *Manager) ensure(ctx context.Context, s *slot) (*process, []string, erro
 	p, startNotes, err := start(ctx, s.name)
 	notes = append(notes, startNotes...)
 	if err != nil {
-		s.mu.Lock()
-		s.lost = append(s.lost, replay...)
-		s.mu.Unlock()
+		s.keepLost(replay)
 		return nil, notes, fmt.Errorf("evaluate in selection %q: %w", s.name, err)
 	}
 	m.mu.Lock()
@@ -91,17 +81,7 @@ func (m *Manager) ensure(ctx context.Context, s *slot) (*process, []string, erro
 		m.closeLater(p)
 		return nil, notes, fmt.Errorf("evaluate in selection %q: %w", s.name, ErrClosed)
 	}
-	kept, replayNotes := replayInto(ctx, p, replay)
-	notes = append(notes, replayNotes...)
-	if len(replay) > 0 && kept != nil {
-		notes = append(notes, fmt.Sprintf("the %d earlier input(s) that defined state ran again in it", len(replay)))
-	}
-	s.mu.Lock()
-	s.proc, s.state, s.evals, s.history = p, StateIdle, 0, kept
-	if kept == nil {
-		s.lost = append(s.lost, replay...) // it died replaying them: Replay may try again
-	}
-	s.mu.Unlock()
+	notes = append(notes, m.takeOver(ctx, s, p, replay)...)
 	return p, append(notes, "started a fresh evaluator ("+p.workerName()+")"), nil
 }
 
@@ -113,6 +93,9 @@ func (m *Manager) start(ctx context.Context, name string) (*process, []string, e
 	bin, notes := m.nativeBinary(ctx, name)
 	p, more, err := m.startWorker(ctx, name, bin)
 	notes = append(notes, more...)
+	if err == nil && bin != "" {
+		p.skipped = m.skippedBy(name, bin)
+	}
 	if err != nil && bin != "" && m.opts.WorkerCommand != nil {
 		// A native worker that does not start (a build gone bad) must not
 		// keep the selection from evaluating: forget it, use the fallback.

@@ -191,6 +191,9 @@ func describeErrors(errs []compileError, raw string) string {
 		case e.file == inputFile:
 			lines = append(lines, fmt.Sprintf("%d:%d: %s", e.line, e.col, e.msg))
 			hint = hint || strings.HasPrefix(e.msg, "undefined: ")
+		case strings.HasPrefix(e.file, "earlier-input-"):
+			lines = append(lines, fmt.Sprintf("in %s, which ran again to rebuild the state this input uses, %d:%d: %s (restart the evaluator to forget it)",
+				strings.ReplaceAll(e.file, "-", " "), e.line, e.col, e.msg))
 		case strings.HasPrefix(e.file, "compiled-input-"):
 			lines = append(lines, fmt.Sprintf("in a declaration kept from %s, %d:%d: %s (redefine it, or restart the evaluator to forget it)",
 				strings.ReplaceAll(e.file, "-", " "), e.line, e.col, e.msg))
@@ -199,7 +202,7 @@ func describeErrors(errs []compileError, raw string) string {
 		}
 	}
 	if hint {
-		lines = append(lines, "(this input ran compiled, and compiled inputs do not see the interpreter's variables and functions; declare what it needs in a compiled input, e.g. with var or func)")
+		lines = append(lines, "(this input ran compiled; it sees what earlier inputs that ran without error defined, by running them again first, and nothing of an input that failed)")
 	}
 	return strings.Join(lines, "\n")
 }

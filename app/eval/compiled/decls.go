@@ -19,6 +19,7 @@ type decl struct {
 	quals     map[string]bool
 	idents    map[string]bool
 	iterator  bool // a func whose signature is iterator-shaped (see iteratorShaped)
+	isVar     bool // a var spec: its value is made again by every run (see history.go)
 }
 
 // declsOf turns one parsed declaration into decls.
@@ -51,12 +52,16 @@ func genDecls(w *wrapped, d *ast.GenDecl) []decl {
 		for _, s := range d.Specs {
 			keys = append(keys, specNames(s)...)
 		}
-		return []decl{newDecl(w, d, keys, "")}
+		x := newDecl(w, d, keys, "")
+		x.isVar = d.Tok == token.VAR
+		return []decl{x}
 	}
 	kw := d.Tok.String() + " "
 	var out []decl
 	for _, s := range d.Specs {
-		out = append(out, newDecl(w, s, specNames(s), kw))
+		x := newDecl(w, s, specNames(s), kw)
+		x.isVar = d.Tok == token.VAR
+		out = append(out, x)
 	}
 	return out
 }

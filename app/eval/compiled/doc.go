@@ -4,7 +4,10 @@
 // GoNB notebook kernel does.
 //
 // A Session keeps the declarations (imports, funcs, types, vars, consts) of
-// the compiled inputs it has run. Each input is split with go/scanner and
+// the compiled inputs it has run, and the inputs of either engine that ran
+// without error: a compiled input runs again first those that define or
+// change the variables it uses (history.go), so that the session's state
+// is there. Each input is split with go/scanner and
 // go/parser into imports, declarations and statements; the accumulated
 // declarations, the input's declarations and a main holding the input's
 // statements make one generated file that `go build -overlay` places inside

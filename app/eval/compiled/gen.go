@@ -15,6 +15,7 @@ const (
 	inputFile     = "input"
 	generatedFile = "trestle-generated"
 	resultEnv     = "TRESTLE_COMPILED_RESULT"
+	markEnv       = "TRESTLE_COMPILED_MARK" // what ends the replayed inputs' output (history.go)
 )
 
 // earlierFile names the n-th compiled input in positions.
@@ -58,11 +59,22 @@ func generate(set declSet, known []importDecl, in *input, o genOptions) string {
 			fmt.Fprintf(&b, "/*line %s:1:1*/%s\n", generatedFile, imp.source())
 		}
 	}
+	// The helpers and main's own lines are the generator's, not the last
+	// directive's input (a panic's position names the input's lines only).
+	b.WriteString("\n//line " + generatedFile + ":1\n")
 	b.WriteString(helperCode)
 	for _, d := range set.decls {
 		fmt.Fprintf(&b, "%s/*line %s:%d:%d*/%s\n", d.kw, d.origin, d.line, d.col, d.src)
 	}
-	b.WriteString("\nfunc main() {\n\tdefer __trestleDone()\n")
+	for _, e := range in.replay.entries { // an interpreted input's declarations
+		for _, d := range e.decls {
+			if !anyDeclared(set, d.keys) {
+				fmt.Fprintf(&b, "%s/*line %s:%d:%d*/%s\n", d.kw, replayFile(e.n), d.line, d.col, d.src)
+			}
+		}
+	}
+	b.WriteString("\n//line " + generatedFile + ":1\nfunc main() {\n\tdefer __trestleDone()\n")
+	writeReplay(&b, in.replay)
 	_, hasLast := in.lastExpr()
 	for i, st := range in.stmts {
 		if hasLast && !o.noShow && i == len(in.stmts)-1 {
@@ -78,8 +90,54 @@ func generate(set declSet, known []importDecl, in *input, o genOptions) string {
 		}
 		b.WriteString("\n")
 	}
+	if len(in.replay.entries) > 0 {
+		b.WriteString(strings.Repeat("}\n", len(in.replay.entries)+1))
+	}
 	b.WriteString("}\n")
 	return b.String()
+}
+
+// replayFile names an earlier input that runs again in positions.
+func replayFile(n int) string { return fmt.Sprintf("earlier-input-%d", n) }
+
+// writeReplay writes the earlier inputs that run again first, each opening
+// a block that holds the next ones and the input (history.go), then the
+// mark that ends their hidden output.
+func writeReplay(b *strings.Builder, r replayed) {
+	if len(r.entries) == 0 {
+		return
+	}
+	b.WriteString("\t__trestleReplaying = true\n")
+	for _, e := range r.entries {
+		fmt.Fprintf(b, "\t{ __trestleReplay = %d\n", e.n)
+		for i, st := range e.stmts {
+			if e.shown && i == len(e.stmts)-1 {
+				if _, ok := st.node.(*ast.ExprStmt); ok {
+					fmt.Fprintf(b, "\t__trestleDiscard(/*line %s:%d:%d*/%s)\n", replayFile(e.n), st.line, st.col, st.src)
+					continue
+				}
+			}
+			fmt.Fprintf(b, "/*line %s:%d:%d*/%s\n", replayFile(e.n), st.line, st.col, st.src)
+		}
+		if names := definedNames(&input{stmts: e.stmts}); len(names) > 0 {
+			fmt.Fprintf(b, "/*line %s:1:1*/", generatedFile)
+			for _, n := range names {
+				fmt.Fprintf(b, "_ = %s; ", n)
+			}
+			b.WriteString("\n")
+		}
+	}
+	b.WriteString("\t__trestleReplayed()\n\t{\n") // the input's own block: it may define their names again
+}
+
+// anyDeclared reports whether the set declares one of keys.
+func anyDeclared(set declSet, keys []string) bool {
+	for _, k := range keys {
+		if set.declares(k) {
+			return true
+		}
+	}
+	return false
 }
 
 // keepImport leaves out an import nothing uses, which the compiler refuses.
@@ -105,6 +163,19 @@ func usedQualifiers(set declSet, in *input) map[string]bool {
 		q, _ := namesIn(st.node)
 		for n := range q {
 			used[n] = true
+		}
+	}
+	for _, e := range in.replay.entries {
+		for _, st := range e.stmts {
+			q, _ := namesIn(st.node)
+			for n := range q {
+				used[n] = true
+			}
+		}
+		for _, d := range e.decls {
+			for q := range d.quals {
+				used[q] = true
+			}
 		}
 	}
 	return used
@@ -169,12 +240,57 @@ func __trestleShow(vs ...any) {
 	}
 }
 
+// __trestleReplaying is true while earlier inputs run again (history.go),
+// __trestleReplay the one running.
+var __trestleReplaying bool
+var __trestleReplay int
+
+func __trestleDiscard(...any) {}
+
+// __trestleReplayed ends the replay: the output so far was the earlier
+// inputs', which the Session drops up to the mark.
+func __trestleReplayed() {
+	__trestleReplaying = false
+	__trestle_os.Stdout.WriteString(__trestle_os.Getenv("` + markEnv + `"))
+}
+
 func __trestleDone() {
 	if r := recover(); r != nil {
-		__trestleResult.Error = __trestle_fmt.Sprintf("panic: %v%s", r, __trestleWhere())
+		__trestleResult.Error = __trestle_fmt.Sprintf("panic: %v%s%s", r, __trestleWhere(), __trestleFrames())
+		if __trestleReplaying {
+			__trestleResult.Error = __trestle_fmt.Sprintf("while earlier input %d ran again (to rebuild the state this input uses), %s", __trestleReplay, __trestleResult.Error)
+		}
 	}
 	b, _ := __trestle_json.Marshal(__trestleResult)
 	__trestle_os.WriteFile(__trestle_os.Getenv("` + resultEnv + `"), b, 0o600)
+}
+
+// __trestleFrames is the panicking goroutine's stack as go run shows it,
+// without the runtime's frames and the evaluator's, when a frame of a
+// package (the project's, a dependency's, the standard library's) is on
+// it; "" when the panic is the input's own.
+func __trestleFrames() string {
+	pcs := make([]uintptr, 64)
+	frames := __trestle_runtime.CallersFrames(pcs[:__trestle_runtime.Callers(3, pcs)])
+	var b __trestle_strings.Builder
+	outside := false
+	for {
+		f, more := frames.Next()
+		fn := f.Function
+		if fn != "" && !__trestle_strings.HasPrefix(fn, "runtime.") && !__trestle_strings.HasPrefix(fn, "main.__trestle") {
+			if !__trestle_strings.HasPrefix(fn, "main.") {
+				outside = true
+			}
+			__trestle_fmt.Fprintf(&b, "%s(...)\n\t%s:%d\n", fn, f.File, f.Line)
+		}
+		if !more {
+			break
+		}
+	}
+	if !outside {
+		return ""
+	}
+	return "\n\ngoroutine 1 [running]:\n" + __trestle_strings.TrimSuffix(b.String(), "\n")
 }
 
 // __trestleWhere names the input line that panicked.
@@ -185,6 +301,9 @@ func __trestleWhere() string {
 		f, more := frames.Next()
 		if f.File == "` + inputFile + `" {
 			return __trestle_fmt.Sprintf(" (at input line %d)", f.Line)
+		}
+		if __trestle_strings.HasPrefix(f.File, "earlier-input-") {
+			return __trestle_fmt.Sprintf(" (at its line %d)", f.Line)
 		}
 		if !more {
 			return ""

@@ -26,8 +26,8 @@ import (
 //     they can be ranged over;
 //  3. a range over a call of a project package's function whose result is
 //     iterator-shaped (read from the package's source with go/parser);
-//  4. a use of a name an earlier compiled input declared, or of a package
-//     only a compiled input imported;
+//  4. a use of a name an earlier compiled input declared, defined or
+//     changed (history.go), or of a package only a compiled input imported;
 //  5. what the interpreter would run but get wrong (Misread, misread.go):
 //     a type, generic func or select case that assigns in the input, or a
 //     project package the worker interprets that declares such things,
@@ -61,6 +61,7 @@ func (s *Session) Wants(code, module string) (bool, string) {
 	}
 	s.mu.Lock()
 	set, known := s.set, s.known
+	owned := s.compiledOwned(in)
 	s.mu.Unlock()
 	imports := map[string]string{} // local name -> path, for this input
 	for _, i := range append(append(append([]importDecl{}, known...), set.imports...), in.imports...) {
@@ -97,6 +98,9 @@ func (s *Session) Wants(code, module string) (bool, string) {
 	}
 	for _, i := range append(append([]importDecl{}, known...), in.imports...) {
 		delete(compiledOnly, i.local())
+	}
+	if name := owned; name != "" {
+		return true, "it uses " + name + ", which a compiled input defined or changed (the inputs that made it run again first)"
 	}
 	defined := definedNames(in) // x := ... in the interpreter is the interpreter's own x
 	for _, n := range nodes {

@@ -3,6 +3,8 @@ package compiled
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -45,6 +47,10 @@ type Options struct {
 	// and nothing is built, run or kept (an untrusted project's own
 	// packages are refused this way).
 	Refuse func(importPath string) string
+	// Building, when set, hears true when an input's `go build` begins and
+	// false when it ends (a cold build of the project's dependencies can
+	// take a minute: the caller shows that it is building meanwhile).
+	Building func(bool)
 }
 
 // Result is one compiled evaluation's outcome.
@@ -69,17 +75,30 @@ type Session struct {
 
 	mu     sync.Mutex
 	set    declSet      // committed declarations and imports
-	known  []importDecl // imports the interpreter did (NoteImports)
+	known  []importDecl // imports the interpreter did (NoteInterpreted)
 	inputs int          // compiled inputs committed so far
 	gen    int          // bumped by Reset, so that a run begun before it commits nothing
 	dir    string       // temporary folder: main.go, overlay.json, the binary
 	cancel context.CancelCauseFunc
 
-	facts    factsCache      // what the interpreter would get wrong in each project package (misread.go)
-	fleeting map[string]bool // names compiled inputs' statements defined (x := ...), gone after their run
+	facts factsCache // what the interpreter would get wrong in each project package (misread.go)
+	// history are the earlier inputs that ran without error, seq numbers
+	// them, and owner says which side each state name belongs to (true:
+	// compiled); see history.go.
+	history []*entry
+	seq     int
+	owner   map[string]bool
 	// super is the supervisor binary (supervise.go), superNote why there
 	// is none.
 	super, superNote string
+}
+
+// newMark is a line no program prints by chance: it ends the output of
+// the earlier inputs a program runs again.
+func newMark() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return "\x1etrestle-replayed-" + hex.EncodeToString(b[:]) + "\x1e"
 }
 
 // errStopped is the cause of a Stop.
@@ -128,6 +147,9 @@ func (s *Session) Run(ctx context.Context, code string, deadline time.Duration) 
 		res.Err = err.Error()
 		return res, nil
 	}
+	s.mu.Lock()
+	in.replay = s.replayFor(in)
+	s.mu.Unlock()
 	next := set.with(in)
 	res.Replaced = replaced(set, in)
 	dir, err := s.tempDir()
@@ -140,29 +162,40 @@ func (s *Session) Run(ctx context.Context, code string, deadline time.Duration) 
 		res.Err = msg
 		return res, nil
 	}
+	if s.opts.Building != nil {
+		s.opts.Building(true)
+	}
 	bin, problem, err := s.build(ctx, dir, next, known, in)
+	if s.opts.Building != nil {
+		s.opts.Building(false)
+	}
 	res.Build = time.Since(start)
 	if err != nil || problem != "" {
 		res.Err = problem
 		if cause := context.Cause(ctx); errors.Is(cause, errStopped) {
 			res.Err = "stopped during the build"
 		}
+		if note := s.declaredOutOfReach(problem); note != "" {
+			res.Notes = append(res.Notes, note)
+		}
 		return res, err
 	}
 	s.mu.Lock()
 	if s.gen == gen {
 		s.set, s.inputs = next.committed(earlierFile(n+1)), n+1
-		for _, name := range definedNames(in) {
-			if s.fleeting == nil {
-				s.fleeting = map[string]bool{}
-			}
-			s.fleeting[name] = true
-		}
 	}
 	s.mu.Unlock()
+	if note := in.replay.note(); note != "" {
+		res.Notes = append(res.Notes, note)
+	}
 	start = time.Now()
-	s.execute(ctx, dir, bin, deadline, &res)
+	s.execute(ctx, dir, bin, deadline, len(in.replay.entries) > 0, &res)
 	res.Run = time.Since(start)
+	s.mu.Lock()
+	if s.gen == gen && res.Err == "" {
+		s.record(code, in, true, res.Type != "")
+	}
+	s.mu.Unlock()
 	return res, nil
 }
 
@@ -201,7 +234,8 @@ func (s *Session) Stop() bool {
 func (s *Session) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.set, s.known, s.inputs, s.fleeting = declSet{}, nil, 0, nil
+	s.set, s.known, s.inputs = declSet{}, nil, 0
+	s.history, s.owner = nil, nil
 	s.gen++
 	if s.cancel != nil {
 		s.cancel(errStopped)
@@ -221,35 +255,11 @@ func (s *Session) Close() {
 	}
 }
 
-// Fleeting reports whether a statement of a compiled input defined name
-// (name := ...): it lived only for that run.
-func (s *Session) Fleeting(name string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.fleeting[name]
-}
-
 // Inputs is how many compiled inputs built; their declarations are kept.
 func (s *Session) Inputs() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.inputs
-}
-
-// NoteImports records the imports of an input the interpreter ran, so that
-// a later compiled input can use the package without importing it again.
-// They are not compiled state: a compiled program includes one only when
-// it uses it.
-func (s *Session) NoteImports(code string) {
-	in, err := splitInput(code)
-	if err != nil || len(in.imports) == 0 {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, imp := range in.imports {
-		s.known = append(removeLocal(s.known, imp.local()), imp)
-	}
 }
 
 func removeLocal(imps []importDecl, local string) []importDecl {
@@ -284,18 +294,25 @@ func (s *Session) env(extra ...string) []string {
 	return append(env, extra...)
 }
 
-// execute runs the built program and fills res.
-func (s *Session) execute(ctx context.Context, dir, bin string, deadline time.Duration, res *Result) {
+// execute runs the built program and fills res. replay says the program
+// runs earlier inputs again first: their output, up to the mark the
+// program writes after them, is dropped.
+func (s *Session) execute(ctx context.Context, dir, bin string, deadline time.Duration, replay bool, res *Result) {
 	resultFile := filepath.Join(dir, "result.json")
 	os.Remove(resultFile)
 	out := &boundedBuffer{max: s.opts.MaxOutput}
+	mark := ""
+	if replay {
+		mark = newMark()
+		out.skipTo = []byte(mark)
+	}
 	sup, note := s.supervisor(ctx, dir)
 	if note != "" {
 		res.Notes = append(res.Notes, note)
 	}
 	cmd := s.supervised(sup, bin, deadline)
 	cmd.Dir = s.opts.Root
-	cmd.Env = s.env(resultEnv + "=" + resultFile)
+	cmd.Env = s.env(resultEnv+"="+resultFile, markEnv+"="+mark)
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.WaitDelay = 2 * time.Second
 	procgroup.Set(cmd)
@@ -362,19 +379,33 @@ func (s *Session) readResult(file string, waitErr error, res *Result) {
 	res.Value, res.Type, res.Err = r.Value, r.Type, r.Error
 }
 
-// boundedBuffer keeps the first max bytes written to it. Safe for
-// concurrent use (stdout and stderr share it).
+// boundedBuffer keeps the first max bytes written to it, after skipTo
+// when that is set. Safe for concurrent use (stdout and stderr share it).
 type boundedBuffer struct {
 	mu      sync.Mutex
 	buf     bytes.Buffer
 	max     int
 	dropped int64
+	skipTo  []byte // drop everything up to and including this mark
+	skipped []byte // the tail of what was dropped, where the mark may begin
 }
 
 func (b *boundedBuffer) Write(p []byte) (int, error) {
 	n := len(p)
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.skipTo != nil {
+		b.skipped = append(b.skipped, p...)
+		i := bytes.Index(b.skipped, b.skipTo)
+		if i < 0 {
+			if keep := len(b.skipTo) - 1; len(b.skipped) > keep {
+				b.skipped = append(b.skipped[:0], b.skipped[len(b.skipped)-keep:]...)
+			}
+			return n, nil
+		}
+		p = b.skipped[i+len(b.skipTo):]
+		b.skipTo, b.skipped = nil, nil
+	}
 	room := b.max - b.buf.Len()
 	if room < len(p) {
 		b.dropped += int64(len(p) - max(room, 0))

@@ -35,6 +35,7 @@ type input struct {
 	imports []importDecl
 	decls   []decl     // in input order
 	stmts   []stmtItem // in input order
+	replay  replayed   // earlier inputs its program runs first (history.go)
 }
 
 // stmtItem is one statement of main with where it starts in the input.

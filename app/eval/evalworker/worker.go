@@ -10,6 +10,7 @@ import (
 	"log"
 	"os"
 	"reflect"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -304,13 +305,64 @@ func (w *worker) importedAsSource(path string) bool {
 	return false
 }
 
-// errorText renders an evaluation error; a panic says so.
+// errorText renders an evaluation error; a panic says so, with the frames
+// of the linked packages it passed through (panicFrames).
 func errorText(err error) string {
 	var p interp.Panic
 	if errors.As(err, &p) {
-		return fmt.Sprintf("panic: %v", p.Value)
+		return fmt.Sprintf("panic: %v", p.Value) + panicFrames(p.Callers)
 	}
 	return err.Error()
+}
+
+// panicFrames is the stack of a panic inside linked code (a dependency's,
+// the project's native packages', the standard library's) as go run shows
+// it, without the frames of the runtime, reflect, the interpreter, the
+// worker and the generated symbol tables' wrappers; "" when none is left
+// (the panic was the interpreted code's own: yaegi's frames are not Go's).
+func panicFrames(pcs []uintptr) string {
+	if len(pcs) == 0 {
+		return ""
+	}
+	var all []runtime.Frame
+	frames := runtime.CallersFrames(pcs)
+	for {
+		f, more := frames.Next()
+		all = append(all, f)
+		if !more {
+			break
+		}
+	}
+	// What called the interpreter (the worker's loop) is below its last frame.
+	for i := len(all) - 1; i >= 0; i-- {
+		if strings.HasPrefix(all[i].Function, yaegiPkg) {
+			all = all[:i+1]
+			break
+		}
+	}
+	var b strings.Builder
+	for _, f := range all {
+		if f.Function != "" && !evaluatorFrame(f.Function) {
+			fmt.Fprintf(&b, "\n%s(...)\n\t%s:%d", f.Function, f.File, f.Line)
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "\n\ngoroutine 1 [running]:" + b.String()
+}
+
+const yaegiPkg = "github.com/traefik/yaegi/"
+
+// evaluatorFrame reports whether a function is the evaluator's machinery
+// rather than code the input called.
+func evaluatorFrame(fn string) bool {
+	for _, prefix := range []string{"runtime.", "reflect.", yaegiPkg, "main.", "trestle/"} {
+		if strings.HasPrefix(fn, prefix) {
+			return true
+		}
+	}
+	return strings.Contains(fn, ".(*_") || strings.Contains(fn, "._") // extract's wrapper types
 }
 
 // anyPtr is the type yaegi returns for a declaration or a call without results.

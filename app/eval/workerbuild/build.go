@@ -92,7 +92,7 @@ func Build(ctx context.Context, o Options, plan *Plan, progress func(Event)) (Re
 	if isFile(bin) {
 		now := time.Now()
 		os.Chtimes(filepath.Dir(bin), now, now) // for prune: the most recently used stay
-		return Result{Binary: bin, Key: key, Cached: true, Skipped: readSkipped(bin)}, nil
+		return Result{Binary: bin, Key: key, Cached: true, Skipped: ReadSkipped(bin)}, nil
 	}
 	buildMu.Lock()
 	defer buildMu.Unlock()
@@ -105,7 +105,7 @@ func Build(ctx context.Context, o Options, plan *Plan, progress func(Event)) (Re
 	}
 	defer unlock()
 	if isFile(bin) { // built while we waited
-		return Result{Binary: bin, Key: key, Cached: true, Skipped: readSkipped(bin)}, nil
+		return Result{Binary: bin, Key: key, Cached: true, Skipped: ReadSkipped(bin)}, nil
 	}
 	b := &build{o: o, plan: plan, tc: tc, cache: cache, progress: progress}
 	if err := b.run(ctx, bin); err != nil {
@@ -193,8 +193,9 @@ func (b *build) run(ctx context.Context, bin string) error {
 // skippedFile, beside a cached worker, lists Result.Skipped, one a line.
 const skippedFile = "skipped.txt"
 
-// readSkipped is the Result.Skipped of the cached worker bin.
-func readSkipped(bin string) []string {
+// ReadSkipped is the Result.Skipped of the cached worker bin. Safe for
+// concurrent use.
+func ReadSkipped(bin string) []string {
 	data, err := os.ReadFile(filepath.Join(filepath.Dir(bin), skippedFile))
 	if err != nil || len(data) == 0 {
 		return nil
