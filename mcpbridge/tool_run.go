@@ -111,6 +111,7 @@ func (s *Server) run(ctx context.Context, p runParams) *mcp.CallToolResult {
 	if err != nil {
 		return failErr(err)
 	}
+	s.runs.started(run, sessionOwner(ctx))
 	s.announceRun(ctx, run)
 	return withNote(withNote(awaitRun(ctx, run, wait, tail, prog), note), untrusted)
 }
