@@ -16,6 +16,7 @@ import (
 	"trestle/app/store"
 	"trestle/app/task"
 	"trestle/app/trust"
+	"trestle/internal/testfix"
 )
 
 // TestUntrustedProjectWithholdsWhatItsFilesConfigure is issue 20 through
@@ -126,4 +127,59 @@ func hostileGit(t *testing.T, root, cmd string) {
 		}
 		return nil
 	})
+}
+
+// TestAgentTestsNeedTrust is issue 20's default Test task through a real
+// MCP client: in an untrusted project, trestle_run test ran go test, and
+// so the project's tests, TestMain and init functions, under allow and
+// without a word. It is refused, saying the person must trust the project
+// and how, before the person is asked anything; build and vet run. Once
+// the person trusts the project, the tests run.
+func TestAgentTestsNeedTrust(t *testing.T) {
+	p := newTestProject(t)
+	marks := testfix.NewMarks(t)
+	testfix.WriteFiles(t, p.Root, map[string]string{"pkg/pkg_test.go": marks.TestCode("pkg")})
+	tr, err := trust.Load(p.Root, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask := &recordingAsk{d: permission.AllowOnce}
+	sv := services.Services{
+		Tasks:  task.NewRunner(p.Root),
+		Gate:   permission.NewGate(permission.PolicyAsk, ask.ask),
+		Config: tr.Config(func() (projconf.Config, error) { return projconf.Load(p.Root) }),
+		Trust:  tr,
+	}
+	srv := NewServer(Options{Project: p, Window: &tabsWindow{}, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv})
+	c, _ := connectStdioInit(t, srv, "test-runner")
+
+	res, sc := callTool(t, c, "trestle_run", map[string]any{"task": "test", "args": []any{"./pkg"}, "wait_seconds": 120})
+	for _, want := range []string{"go test ./pkg", "runs the project's own code", "untrusted", "must trust the project", "--trust"} {
+		if !res.IsError || sc["state"] != stateRefused || !strings.Contains(textOf(res), want) {
+			t.Fatalf("trestle_run test in an untrusted project (want refused, saying %q): %s", want, textOf(res))
+		}
+	}
+	if n := len(ask.requests()); n != 0 {
+		t.Fatalf("the person was asked %d times about a run that is refused anyway", n)
+	}
+	for _, name := range []string{"build", "vet"} {
+		res, sc = callTool(t, c, "trestle_run", map[string]any{"task": name, "wait_seconds": 120})
+		if res.IsError || sc["run_state"] != "passed" {
+			t.Fatalf("trestle_run %s in an untrusted project: %s", name, textOf(res))
+		}
+	}
+	if left := marks.Left(); len(left) > 0 {
+		t.Fatalf("the untrusted project's code ran: %v", left)
+	}
+
+	if err := tr.Set(true); err != nil {
+		t.Fatal(err)
+	}
+	res, sc = callTool(t, c, "trestle_run", map[string]any{"task": "test", "args": []any{"./pkg"}, "wait_seconds": 120})
+	if res.IsError || sc["run_state"] != "passed" {
+		t.Fatalf("trusted, trestle_run test: %s", textOf(res))
+	}
+	if left := marks.Left(); len(left) != 3 {
+		t.Fatalf("trusted, go test left marks %v; want init, test and testmain", left)
+	}
 }
