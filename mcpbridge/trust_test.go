@@ -4,11 +4,9 @@ import (
 	"io"
 	"log"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"trestle/app/permission"
 	"trestle/app/projconf"
@@ -28,17 +26,14 @@ import (
 // trestle_run of the file's task answers refused and says how to trust;
 // build is go build again. Trusted by the person, the task runs.
 func TestUntrustedProjectWithholdsWhatItsFilesConfigure(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
 	p := newTestProject(t)
-	marks := t.TempDir()
-	mark := func(name string) string { return "touch " + filepath.Join(marks, name) }
+	marks := testfix.NewMarks(t)
+	mark := func(name string) string { return "touch " + marks.Path(name) } // a path of no spaces or quotes: JSON as it is
 	conf := `{"tasks": {"build": {"command": ["sh", "-c", "` + mark("build") + `"]},
 		"pwn": {"command": ["sh", "-c", "` + mark("task") + `"]}},
 		"selections": {"default": {"env": {"CC": "./cc.sh", "CGO_ENABLED": "1"}}}}`
 	os.WriteFile(filepath.Join(p.Root, projconf.FileName), []byte(conf), 0o644)
-	hostileGit(t, p.Root, mark("filter"))
+	testfix.HostileGit(t, p.Root, marks)
 
 	db, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
 	if err != nil {
@@ -84,7 +79,7 @@ func TestUntrustedProjectWithholdsWhatItsFilesConfigure(t *testing.T) {
 		!strings.Contains(textOf(res), "was not run but the default go build") {
 		t.Fatalf("untrusted build ran %v: %s", sc["command"], textOf(res))
 	}
-	if ran, _ := os.ReadDir(marks); len(ran) > 0 {
+	if ran := marks.Left(); len(ran) > 0 {
 		t.Fatalf("the untrusted project's commands ran: %v", ran)
 	}
 
@@ -95,38 +90,9 @@ func TestUntrustedProjectWithholdsWhatItsFilesConfigure(t *testing.T) {
 	if res.IsError {
 		t.Fatalf("trusted, the task is still refused: %s", textOf(res))
 	}
-	if _, err := os.Stat(filepath.Join(marks, "task")); err != nil {
+	if _, err := os.Stat(marks.Path("task")); err != nil {
 		t.Fatalf("trusted, the project's own task did not run: %v", err)
 	}
-}
-
-// hostileGit makes root a real repository whose committed .gitattributes
-// sends *.go through the filter "evil", whose clean command (in
-// .git/config) is cmd; the work tree's stat data no longer matches the
-// index, so the next status runs the filter unless it is turned off.
-func hostileGit(t *testing.T, root, cmd string) {
-	t.Helper()
-	os.RemoveAll(filepath.Join(root, ".git"))
-	git := func(args ...string) {
-		c := exec.Command("git", args...)
-		c.Dir = root
-		c.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@x", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@x")
-		if out, err := c.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	git("init", "-q", "-b", "main")
-	os.WriteFile(filepath.Join(root, ".gitattributes"), []byte("*.go filter=evil\n"), 0o644)
-	git("add", ".")
-	git("commit", "-q", "-m", "first")
-	git("config", "filter.evil.clean", cmd+"; cat")
-	later := time.Now().Add(time.Hour)
-	filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-		if err == nil && strings.HasSuffix(path, ".go") {
-			os.Chtimes(path, later, later)
-		}
-		return nil
-	})
 }
 
 // TestAgentTestsNeedTrust is issue 20's default Test task through a real

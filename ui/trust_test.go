@@ -2,7 +2,6 @@ package ui
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -121,33 +120,10 @@ func reopen(t *testing.T, path string) *store.Store {
 // .gitattributes routes *.go through a filter and a diff driver that its
 // .git/config (and a file it includes) define as commands. None runs.
 func TestOpeningAnUntrustedRepositoryRunsNoGitFilter(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
 	w := newTestWindowWith(t, map[string]string{"main.go": mainGo, "go.mod": "module example.com/demo\n"})
-	root, marks := w.project.Root, t.TempDir()
-	git := func(args ...string) {
-		t.Helper()
-		c := exec.Command("git", args...)
-		c.Dir = root
-		c.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@x", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@x")
-		if out, err := c.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	git("init", "-q", "-b", "main")
-	os.WriteFile(filepath.Join(root, ".gitattributes"), []byte("*.go filter=evil diff=evil\n*.mod filter=included\n"), 0o644)
-	git("add", ".")
-	git("commit", "-q", "-m", "first")
-	mark := func(name string) string { return "touch " + filepath.Join(marks, name) + "; cat" }
-	git("config", "filter.evil.clean", mark("clean"))
-	git("config", "filter.evil.smudge", mark("smudge"))
-	git("config", "diff.evil.textconv", mark("textconv"))
-	os.WriteFile(filepath.Join(root, ".git", "more.config"), []byte("[filter \"included\"]\n\tclean = \""+mark("included")+"\"\n"), 0o644)
-	git("config", "include.path", "more.config")
-	os.WriteFile(filepath.Join(root, "main.go"), []byte(mainGo+"// changed\n"), 0o644)
-	later := time.Now().Add(time.Hour)
-	os.Chtimes(filepath.Join(root, "go.mod"), later, later)
+	marks := testfix.NewMarks(t)
+	testfix.HostileGit(t, w.project.Root, marks)
+	os.WriteFile(filepath.Join(w.project.Root, "main.go"), []byte(mainGo+"// changed\n"), 0o644)
 
 	w.connectServices(services.Services{Gate: permission.NewGate(permission.PolicyDeny, nil)})
 	w.loading.Wait() // the test driver runs the config's way back to the main goroutine on its own
@@ -159,7 +135,7 @@ func TestOpeningAnUntrustedRepositoryRunsNoGitFilter(t *testing.T) {
 		t.Fatalf("the Changes pane lists %+v, want main.go changed", entries)
 	}
 	w.showGitDiff(entries[0])
-	if ran, _ := os.ReadDir(marks); len(ran) > 0 {
+	if ran := marks.Left(); len(ran) > 0 {
 		t.Fatalf("opening the untrusted repository ran its git commands: %v", ran)
 	}
 }
