@@ -18,7 +18,7 @@ import (
 
 // serveConn runs one connection: the handshake, then its MCP session. The
 // connection holds a pending slot until it holds a place or is refused; a
-// silent one may be evicted from it (flood.go).
+// stalled one (silent, or trickling a line) may be evicted from it (flood.go).
 func (l *Listener) serveConn(ctx context.Context, w *waiting) {
 	c := w.c
 	l.track(c, true)

@@ -82,6 +82,10 @@ type Listener struct {
 	handshakeTimeout time.Duration
 	// initializeTimeout bounds the wait for initialize (tests shorten it).
 	initializeTimeout time.Duration
+	// stallAge is how long a connection may go without finishing a
+	// handshake line before a new one may take its slot (flood.go; tests
+	// lengthen it).
+	stallAge time.Duration
 
 	// OnClients, when set before Serve, is called (from any goroutine) with
 	// the attached clients and how many more connections hold a place
@@ -94,7 +98,7 @@ type Listener struct {
 	acceptRetries atomic.Int64
 	// refusedPending counts connections refused because maxPending were in flight.
 	refusedPending atomic.Int64
-	// evicted counts silent connections closed to give their slot to a new one.
+	// evicted counts stalled connections closed to give their slot to a new one.
 	evicted atomic.Int64
 
 	mu       sync.Mutex
@@ -131,6 +135,7 @@ func newListener(srv *server.MCPServer, ln net.Listener, token string, logger *l
 		writeTimeout: defaultWriteTimeout, handshakeTimeout: defaultHandshakeTimeout,
 		initializeTimeout: defaultInitializeTimeout,
 		pending:           make(chan struct{}, maxPending),
+		stallAge:          stallAge,
 		sessions:          map[string]*session{}, conns: map[net.Conn]struct{}{},
 	}
 }

@@ -93,13 +93,14 @@ func (l *Listener) session(t testing.TB, id string) *session {
 }
 
 // TestListenerCapsUnauthenticatedConnections holds maxPending connections
-// that start a first line and never end it (silent ones give way to a new
-// connection, see TestPacedFloodDoesNotBlockAttaches): the next is refused
-// at once with a line that says why (it used to wait for its handshake
-// bound, and a flood of them exhausted the window's descriptors), and once
-// the flood ends a client with the token is served.
+// that start a first line and never end it (stalled ones give way to a new
+// connection, see TestPacedFloodDoesNotBlockAttaches and
+// TestSlowByteFloodDoesNotBlockAttaches; here they never stall): the next
+// is refused at once with a line that says why (it used to wait for its
+// handshake bound, and a flood of them exhausted the window's
+// descriptors), and once the flood ends a client with the token is served.
 func TestListenerCapsUnauthenticatedConnections(t *testing.T) {
-	l := startListener(t)
+	l := startListenerWith(t, nil, func(l *Listener) { l.stallAge = time.Hour })
 	flood := make([]net.Conn, 0, maxPending)
 	for range maxPending {
 		c, err := net.Dial("tcp", l.Addr())

@@ -43,6 +43,13 @@ func (a *recordingAsk) requests() []permission.Request {
 // real loopback listener.
 func gatedListener(t *testing.T, conf string, ask *recordingAsk) (testListener, *permission.Gate) {
 	t.Helper()
+	l, sv := gatedServices(t, conf, ask)
+	return l, sv.Gate
+}
+
+// gatedServices is gatedListener with the services it serves.
+func gatedServices(t *testing.T, conf string, ask *recordingAsk) (testListener, services.Services) {
+	t.Helper()
 	project := newTestProject(t)
 	if err := os.WriteFile(filepath.Join(project.Root, projconf.FileName), []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
@@ -54,7 +61,7 @@ func gatedListener(t *testing.T, conf string, ask *recordingAsk) (testListener, 
 		Config: func() (projconf.Config, error) { return projconf.Load(project.Root) }}
 	t.Cleanup(sv.Eval.Close)
 	srv := NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv})
-	return serveListener(t, srv, nil), gate
+	return serveListener(t, srv, nil), sv
 }
 
 // call sends tools/call and returns its result, skipping notifications.

@@ -58,6 +58,7 @@ type Server struct {
 	listener atomic.Pointer[Listener]
 	git      gitCache
 	calls    atomic.Uint64 // numbers tool calls for the Agents pane
+	runs     runOwners     // which session started each agent run
 }
 
 // NewServer builds the server: the window tool set when opts.Window is

@@ -96,6 +96,9 @@ func (s *Server) run(ctx context.Context, p runParams) *mcp.CallToolResult {
 	if !ok {
 		return fail(stateProblem, "no selection %q; the selections are: %s", p.Selection, strings.Join(conf.SelectionNames(), ", "))
 	}
+	if err := task.CheckTrust(t, p.Args); err != nil { // refused whatever the person answers: do not ask
+		return fail(stateRefused, "%v: they can %s", err, trust.HowToTrust)
+	}
 	if err := s.permit(ctx, runRequest(t, p.Args, selectionOr(p.Selection), sel)); err != nil {
 		return failErr(err)
 	}
@@ -111,6 +114,7 @@ func (s *Server) run(ctx context.Context, p runParams) *mcp.CallToolResult {
 	if err != nil {
 		return failErr(err)
 	}
+	s.runs.started(run, sessionOwner(ctx))
 	s.announceRun(ctx, run)
 	return withNote(withNote(awaitRun(ctx, run, wait, tail, prog), note), untrusted)
 }

@@ -4,11 +4,9 @@ import (
 	"io"
 	"log"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"trestle/app/permission"
 	"trestle/app/projconf"
@@ -16,6 +14,7 @@ import (
 	"trestle/app/store"
 	"trestle/app/task"
 	"trestle/app/trust"
+	"trestle/internal/testfix"
 )
 
 // TestUntrustedProjectWithholdsWhatItsFilesConfigure is issue 20 through
@@ -27,17 +26,14 @@ import (
 // trestle_run of the file's task answers refused and says how to trust;
 // build is go build again. Trusted by the person, the task runs.
 func TestUntrustedProjectWithholdsWhatItsFilesConfigure(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
 	p := newTestProject(t)
-	marks := t.TempDir()
-	mark := func(name string) string { return "touch " + filepath.Join(marks, name) }
+	marks := testfix.NewMarks(t)
+	mark := func(name string) string { return "touch " + marks.Path(name) } // a path of no spaces or quotes: JSON as it is
 	conf := `{"tasks": {"build": {"command": ["sh", "-c", "` + mark("build") + `"]},
 		"pwn": {"command": ["sh", "-c", "` + mark("task") + `"]}},
 		"selections": {"default": {"env": {"CC": "./cc.sh", "CGO_ENABLED": "1"}}}}`
 	os.WriteFile(filepath.Join(p.Root, projconf.FileName), []byte(conf), 0o644)
-	hostileGit(t, p.Root, mark("filter"))
+	testfix.HostileGit(t, p.Root, marks)
 
 	db, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
 	if err != nil {
@@ -83,7 +79,7 @@ func TestUntrustedProjectWithholdsWhatItsFilesConfigure(t *testing.T) {
 		!strings.Contains(textOf(res), "was not run but the default go build") {
 		t.Fatalf("untrusted build ran %v: %s", sc["command"], textOf(res))
 	}
-	if ran, _ := os.ReadDir(marks); len(ran) > 0 {
+	if ran := marks.Left(); len(ran) > 0 {
 		t.Fatalf("the untrusted project's commands ran: %v", ran)
 	}
 
@@ -94,36 +90,62 @@ func TestUntrustedProjectWithholdsWhatItsFilesConfigure(t *testing.T) {
 	if res.IsError {
 		t.Fatalf("trusted, the task is still refused: %s", textOf(res))
 	}
-	if _, err := os.Stat(filepath.Join(marks, "task")); err != nil {
+	if _, err := os.Stat(marks.Path("task")); err != nil {
 		t.Fatalf("trusted, the project's own task did not run: %v", err)
 	}
 }
 
-// hostileGit makes root a real repository whose committed .gitattributes
-// sends *.go through the filter "evil", whose clean command (in
-// .git/config) is cmd; the work tree's stat data no longer matches the
-// index, so the next status runs the filter unless it is turned off.
-func hostileGit(t *testing.T, root, cmd string) {
-	t.Helper()
-	os.RemoveAll(filepath.Join(root, ".git"))
-	git := func(args ...string) {
-		c := exec.Command("git", args...)
-		c.Dir = root
-		c.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@x", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@x")
-		if out, err := c.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
+// TestAgentTestsNeedTrust is issue 20's default Test task through a real
+// MCP client: in an untrusted project, trestle_run test ran go test, and
+// so the project's tests, TestMain and init functions, under allow and
+// without a word. It is refused, saying the person must trust the project
+// and how, before the person is asked anything; build and vet run. Once
+// the person trusts the project, the tests run.
+func TestAgentTestsNeedTrust(t *testing.T) {
+	p := newTestProject(t)
+	marks := testfix.NewMarks(t)
+	testfix.WriteFiles(t, p.Root, map[string]string{"pkg/pkg_test.go": marks.TestCode("pkg")})
+	tr, err := trust.Load(p.Root, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask := &recordingAsk{d: permission.AllowOnce}
+	sv := services.Services{
+		Tasks:  task.NewRunner(p.Root),
+		Gate:   permission.NewGate(permission.PolicyAsk, ask.ask),
+		Config: tr.Config(func() (projconf.Config, error) { return projconf.Load(p.Root) }),
+		Trust:  tr,
+	}
+	srv := NewServer(Options{Project: p, Window: &tabsWindow{}, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv})
+	c, _ := connectStdioInit(t, srv, "test-runner")
+
+	res, sc := callTool(t, c, "trestle_run", map[string]any{"task": "test", "args": []any{"./pkg"}, "wait_seconds": 120})
+	for _, want := range []string{"go test ./pkg", "runs the project's own code", "untrusted", "must trust the project", "--trust"} {
+		if !res.IsError || sc["state"] != stateRefused || !strings.Contains(textOf(res), want) {
+			t.Fatalf("trestle_run test in an untrusted project (want refused, saying %q): %s", want, textOf(res))
 		}
 	}
-	git("init", "-q", "-b", "main")
-	os.WriteFile(filepath.Join(root, ".gitattributes"), []byte("*.go filter=evil\n"), 0o644)
-	git("add", ".")
-	git("commit", "-q", "-m", "first")
-	git("config", "filter.evil.clean", cmd+"; cat")
-	later := time.Now().Add(time.Hour)
-	filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-		if err == nil && strings.HasSuffix(path, ".go") {
-			os.Chtimes(path, later, later)
+	if n := len(ask.requests()); n != 0 {
+		t.Fatalf("the person was asked %d times about a run that is refused anyway", n)
+	}
+	for _, name := range []string{"build", "vet"} {
+		res, sc = callTool(t, c, "trestle_run", map[string]any{"task": name, "wait_seconds": 120})
+		if res.IsError || sc["run_state"] != "passed" {
+			t.Fatalf("trestle_run %s in an untrusted project: %s", name, textOf(res))
 		}
-		return nil
-	})
+	}
+	if left := marks.Left(); len(left) > 0 {
+		t.Fatalf("the untrusted project's code ran: %v", left)
+	}
+
+	if err := tr.Set(true); err != nil {
+		t.Fatal(err)
+	}
+	res, sc = callTool(t, c, "trestle_run", map[string]any{"task": "test", "args": []any{"./pkg"}, "wait_seconds": 120})
+	if res.IsError || sc["run_state"] != "passed" {
+		t.Fatalf("trusted, trestle_run test: %s", textOf(res))
+	}
+	if left := marks.Left(); len(left) != 3 {
+		t.Fatalf("trusted, go test left marks %v; want init, test and testmain", left)
+	}
 }

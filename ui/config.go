@@ -13,7 +13,11 @@ import (
 // loadConfig reads .trestle.json off the main goroutine and shows its
 // selections in the status bar's picker, and its problem, if any, in the
 // status bar (the defaults are used then).
-func (w *Window) loadConfig() {
+func (w *Window) loadConfig() { w.loadConfigThen(nil) }
+
+// loadConfigThen is loadConfig, then calls then (when set) on the main
+// goroutine once the window shows the configuration.
+func (w *Window) loadConfigThen(then func()) {
 	w.loading.Go(func() {
 		conf, err := w.services.ProjectConfig()
 		names := conf.SelectionNames()
@@ -25,6 +29,9 @@ func (w *Window) loadConfig() {
 			w.status.selection.Refresh()
 			if err != nil {
 				w.status.notify(fmt.Sprintf("%v; using the defaults until it is fixed", err))
+			}
+			if then != nil {
+				then()
 			}
 		})
 	})

@@ -55,10 +55,19 @@ func (w *Window) RunEnded(run *task.Run) {
 // runByPerson starts a task from the Run menu, off the main goroutine, with
 // args after the task's own (the runner lets package patterns in args
 // replace the task's packages), once the unsaved editors are saved (or the
-// person chose; see unsaved.go). Main goroutine only.
+// person chose; see unsaved.go). A task that runs the project's code in an
+// untrusted project (go test) asks the person to trust it first. Main
+// goroutine only.
 func (w *Window) runByPerson(name string, args ...string) {
 	if w.services.Tasks == nil {
 		return
+	}
+	conf, _ := w.services.ProjectConfig()
+	if t, ok := conf.Task(name); ok {
+		if err := task.CheckTrust(t, args); err != nil { // go test in an untrusted project
+			w.askTrustToRun(t, args, err, func() { w.runByPerson(name, args...) })
+			return
+		}
 	}
 	w.beforeRunByPerson("the "+name+" task", func() { w.startRun(name, args...) })
 }

@@ -9,6 +9,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"trestle/app/projconf"
+	"trestle/app/task"
 	"trestle/app/trust"
 )
 
@@ -52,7 +54,12 @@ func (w *Window) connectTrust(tr *trust.Project) {
 			} else {
 				w.status.notify("This project is untrusted again: its git settings and .trestle.json tasks and environment are not used.")
 			}
-			w.loadConfig() // last: its result comes back to the main goroutine after all of the above
+			then := w.afterTrust // Trust and Run: runs with the trusted configuration shown
+			w.afterTrust = nil
+			if !trusted {
+				then = nil
+			}
+			w.loadConfigThen(then) // last: its result comes back to the main goroutine after all of the above
 		})
 	})
 }
@@ -69,19 +76,42 @@ func (w *Window) showTrust(trusted bool) {
 // askTrust opens the dialog that says what is off in the untrusted
 // project and offers Trust. Main goroutine only.
 func (w *Window) askTrust() {
+	w.showTrustDialog("Trust this project?", "Trust", "", nil)
+}
+
+// askTrustToRun asks the person to trust the project before t, which
+// runs its code (task.CheckTrust refused it): Trust and Run trusts it and
+// calls run; Not now runs nothing. A window without a trust only says
+// why nothing ran. Main goroutine only.
+func (w *Window) askTrustToRun(t projconf.Task, args []string, refused error, run func()) {
+	if w.services.Trust == nil {
+		w.status.notify(refused.Error())
+		return
+	}
+	why := strings.Join(task.Argv(t, args), " ") + " " + t.NeedsTrust + "."
+	w.showTrustDialog("Trust this project to run its code?", "Trust and Run", why, run)
+}
+
+// showTrustDialog shows what is off in the untrusted project, after why
+// when set, with a confirm button that trusts the project and then calls
+// then (when set). Main goroutine only.
+func (w *Window) showTrustDialog(title, confirm, why string, then func()) {
 	conf, _ := w.services.ProjectConfig()
 	text := "While " + w.project.Root + " is untrusted:\n\n• " + strings.Join(trust.Off, "\n• ")
+	if why != "" {
+		text = why + "\n\n" + text
+	}
 	if s := conf.Withheld.Summary(); s != "" {
 		text += "\n\nWithheld from .trestle.json: " + s + "."
 	}
-	text += "\n\nTrust the project only if you trust whoever wrote it: once trusted, its git configuration " +
+	text += "\n\nTrust the project only if you trust whoever wrote it: once trusted, its tests, its git configuration " +
 		"(filters, diff drivers) and its .trestle.json tasks and environment run on your machine. " +
 		"You can revoke it in Settings."
 	msg := widget.NewLabel(text)
 	msg.Wrapping = fyne.TextWrapWord
-	d := dialog.NewCustomConfirm("Trust this project?", "Trust", "Not now", container.NewVScroll(msg), func(ok bool) {
+	d := dialog.NewCustomConfirm(title, confirm, "Not now", container.NewVScroll(msg), func(ok bool) {
 		if ok {
-			w.setTrust(true)
+			w.setTrustThen(then)
 		}
 	}, w.win)
 	d.Resize(fyne.NewSize(560, 380))
@@ -94,4 +124,17 @@ func (w *Window) askTrust() {
 func (w *Window) setTrust(trusted bool) {
 	tr := w.services.Trust
 	w.loading.Go(func() { w.report(tr.Set(trusted)) })
+}
+
+// setTrustThen trusts the project, as setTrust does, and calls then (when
+// set) once the window shows the trusted configuration. Main goroutine only.
+func (w *Window) setTrustThen(then func()) {
+	if w.services.Trust.Trusted() { // trusted meanwhile (Settings)
+		if then != nil {
+			then()
+		}
+		return
+	}
+	w.afterTrust = then // connectTrust's change handler calls it
+	w.setTrust(true)
 }

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,7 +16,9 @@ import (
 	"trestle/app/projconf"
 	"trestle/app/services"
 	"trestle/app/store"
+	"trestle/app/task"
 	"trestle/app/trust"
+	"trestle/internal/testfix"
 )
 
 // trustDialogText is every label's text in the top overlay (a dialog).
@@ -119,33 +120,10 @@ func reopen(t *testing.T, path string) *store.Store {
 // .gitattributes routes *.go through a filter and a diff driver that its
 // .git/config (and a file it includes) define as commands. None runs.
 func TestOpeningAnUntrustedRepositoryRunsNoGitFilter(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
 	w := newTestWindowWith(t, map[string]string{"main.go": mainGo, "go.mod": "module example.com/demo\n"})
-	root, marks := w.project.Root, t.TempDir()
-	git := func(args ...string) {
-		t.Helper()
-		c := exec.Command("git", args...)
-		c.Dir = root
-		c.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@x", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@x")
-		if out, err := c.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	git("init", "-q", "-b", "main")
-	os.WriteFile(filepath.Join(root, ".gitattributes"), []byte("*.go filter=evil diff=evil\n*.mod filter=included\n"), 0o644)
-	git("add", ".")
-	git("commit", "-q", "-m", "first")
-	mark := func(name string) string { return "touch " + filepath.Join(marks, name) + "; cat" }
-	git("config", "filter.evil.clean", mark("clean"))
-	git("config", "filter.evil.smudge", mark("smudge"))
-	git("config", "diff.evil.textconv", mark("textconv"))
-	os.WriteFile(filepath.Join(root, ".git", "more.config"), []byte("[filter \"included\"]\n\tclean = \""+mark("included")+"\"\n"), 0o644)
-	git("config", "include.path", "more.config")
-	os.WriteFile(filepath.Join(root, "main.go"), []byte(mainGo+"// changed\n"), 0o644)
-	later := time.Now().Add(time.Hour)
-	os.Chtimes(filepath.Join(root, "go.mod"), later, later)
+	marks := testfix.NewMarks(t)
+	testfix.HostileGit(t, w.project.Root, marks)
+	os.WriteFile(filepath.Join(w.project.Root, "main.go"), []byte(mainGo+"// changed\n"), 0o644)
 
 	w.connectServices(services.Services{Gate: permission.NewGate(permission.PolicyDeny, nil)})
 	w.loading.Wait() // the test driver runs the config's way back to the main goroutine on its own
@@ -157,7 +135,93 @@ func TestOpeningAnUntrustedRepositoryRunsNoGitFilter(t *testing.T) {
 		t.Fatalf("the Changes pane lists %+v, want main.go changed", entries)
 	}
 	w.showGitDiff(entries[0])
-	if ran, _ := os.ReadDir(marks); len(ran) > 0 {
+	if ran := marks.Left(); len(ran) > 0 {
 		t.Fatalf("opening the untrusted repository ran its git commands: %v", ran)
+	}
+}
+
+// TestTestAllAsksForTrust is issue 20's default Test task in the window:
+// Run > Test All in an untrusted project ran go test, and so the project's
+// tests, TestMain and init functions, without a word. It now asks the
+// person to trust the project first, saying why: Not now runs nothing;
+// Trust and Run trusts the project and runs the tests. Build still runs
+// untrusted.
+func TestTestAllAsksForTrust(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go build and go test")
+	}
+	marks := testfix.NewMarks(t)
+	w := newTestWindowWith(t, map[string]string{
+		"go.mod":          "module example.com/demo\n\ngo 1.22\n",
+		"main.go":         mainGo,
+		"pkg/pkg.go":      "package pkg\n",
+		"pkg/pkg_test.go": marks.TestCode("pkg"),
+	})
+	w.installActions(Actions{})
+	root := w.project.Root
+	tr, err := trust.Load(root, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runner := task.NewRunner(root)
+	w.connectServices(services.Services{Tasks: runner, Trust: tr,
+		Config: tr.Config(func() (projconf.Config, error) { return projconf.Load(root) })})
+	w.loading.Wait()
+	w.runLines.after = func(time.Duration, func()) {} // RunEnded flushes, on the test goroutine
+	var runMenu *fyne.Menu
+	for _, m := range w.win.MainMenu().Items {
+		if m.Label == "Run" {
+			runMenu = m
+		}
+	}
+	if runMenu == nil {
+		t.Fatal("no Run menu")
+	}
+	testAll := menuItemNamed(t, runMenu, "Test All")
+	ended := func(what string) *task.Run {
+		t.Helper()
+		w.loading.Wait()
+		run := runner.Last()
+		if run == nil {
+			t.Fatalf("%s did not run", what)
+		}
+		testfix.Wait(t, 3*time.Minute, what+" ends", func() bool { return run.State() != task.StateRunning })
+		w.loading.Wait()
+		return run
+	}
+
+	c := w.win.Canvas()
+	testAll.Action()
+	text := trustDialogText(c)
+	for _, want := range []string{"go test ./...", "runs the project's own code", "untrusted"} {
+		if !strings.Contains(text, want) {
+			t.Fatalf("Test All in an untrusted project: the dialog does not say %q:\n%s", want, text)
+		}
+	}
+	test.Tap(findButton(c, "Not now"))
+	w.loading.Wait()
+	if run := runner.Last(); run != nil || tr.Trusted() {
+		t.Fatalf("after Not now: ran %v, trusted %v", run, tr.Trusted())
+	}
+
+	menuItemNamed(t, runMenu, "Build").Action()
+	if run := ended("Build"); run.State() != task.StatePassed {
+		t.Fatalf("Build in an untrusted project: %s", run.State())
+	}
+	if left := marks.Left(); len(left) > 0 {
+		t.Fatalf("the untrusted project's code ran: %v", left)
+	}
+
+	testAll.Action()
+	trustRun := findButton(c, "Trust and Run")
+	if trustRun == nil {
+		t.Fatalf("no Trust and Run:\n%s", trustDialogText(c))
+	}
+	test.Tap(trustRun)
+	if run := ended("Test All"); !tr.Trusted() || run.Task.Name != "test" || run.State() != task.StatePassed {
+		t.Fatalf("after Trust and Run: trusted %v, run %s %s", tr.Trusted(), run.Task.Name, run.State())
+	}
+	if left := marks.Left(); len(left) != 3 {
+		t.Fatalf("trusted, Test All left marks %v; want init, test and testmain", left)
 	}
 }

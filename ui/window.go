@@ -73,6 +73,8 @@ type Window struct {
 	goplsDo         func(fn func()) // nil: fyne.Do (tests queue gopls's callbacks)
 	// nav is where Alt+Left and Alt+Right go (nav.go).
 	nav navHistory
+	// afterTrust runs once the project is trusted (trust.go). Main goroutine only.
+	afterTrust func()
 	// closing is set by Quitting: nothing more may reach Fyne from another goroutine.
 	closing atomic.Bool
 }

@@ -9,18 +9,28 @@ import (
 	"strings"
 )
 
-// An untrusted project's git runs with every setting of every config file
-// neutralised except the few on keptKeys: git is asked which settings its
-// config files hold (`git config --list --show-scope`, which follows
-// include.path and includeIf as every other command does) and each one
-// not kept is set to "" for the command, through GIT_CONFIG_COUNT, which
-// wins over every file. No list of dangerous keys is needed, so a key
-// nobody thought of (a filter driver's clean or process, a diff driver's
-// textconv or command, diff.external, core.sshCommand, credential.helper,
-// a driver in an included file, a subsection holding '=' that a -c cannot
-// name) cannot slip through. An empty value turns each of them off.
-// A setting git then cannot read as empty (a number, say) makes the
-// command fail rather than run anything: fail closed.
+// An untrusted project's git runs with every setting of the repository's
+// own config files neutralised except the few on keptKeys: git is asked
+// which settings its config files hold (`git config --list --show-scope`,
+// which follows include.path and includeIf as every other command does,
+// and gives an included file's settings the scope of the file that
+// includes it) and each one the repository sets (scope local or worktree,
+// or any scope but the person's own) and does not keep is set to "" for
+// the command, through GIT_CONFIG_COUNT, which wins over every file. No
+// list of dangerous keys is needed, so a key nobody thought of (a filter
+// driver's clean or process, a diff driver's textconv or command,
+// diff.external, core.sshCommand, credential.helper, a driver in an
+// included file, a subsection holding '=' that a -c cannot name) cannot
+// slip through. An empty value turns each of them off. A setting git then
+// cannot read as empty (a number, say) makes the command fail rather than
+// run anything: fail closed.
+//
+// The person's own settings (scopes system and global: /etc/gitconfig,
+// ~/.gitconfig and what they include) are theirs, not the project's, and
+// stay: their git-lfs filter (filter.lfs.*) keeps working. Where the
+// repository redefines one of them, the "" is followed by the person's
+// own values again, so the last value, which git uses, is the person's
+// (and a list that "" resets, such as credential.helper, is theirs).
 
 // keptKeys are the settings an untrusted repository keeps: what git needs
 // to read its format and status correctly, none of which names a program
@@ -79,46 +89,66 @@ func skipped(key string) bool {
 	return key == "include.path" || strings.HasPrefix(key, "includeif.")
 }
 
+// personScopes are the scopes of the person's own config files.
+var personScopes = map[string]bool{"system": true, "global": true}
+
 // neutralEnv lists the settings git would read for repo and returns the
-// environment that sets each one not kept to "", after env.
+// environment that sets each one the repository sets and does not keep
+// to "" (and back to the person's own values, where they have some),
+// after env.
 func neutralEnv(ctx context.Context, repo Repository, env []string) ([]string, error) {
 	cmd := command(ctx, repo, append(slices.Clip(env), "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0="+probeKey, "GIT_CONFIG_VALUE_0=true"),
-		"config", "--list", "--name-only", "--show-scope", "-z")
+		"config", "--list", "--show-scope", "-z")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
 		return nil, fmt.Errorf("list the git settings of %s: %v: %s", repo.WorkTree, err, strings.TrimSpace(stderr.String()))
 	}
-	keys, probed := neutralKeys(out)
+	settings, probed := neutralSettings(out)
 	if !probed {
 		return nil, fmt.Errorf("git does not take settings from GIT_CONFIG_COUNT (git 2.31 or newer does), so the settings of %s "+
 			"cannot be turned off: git is not run for an untrusted project; install a newer git or trust the project", repo.WorkTree)
 	}
-	env = append(env, "GIT_CONFIG_COUNT="+strconv.Itoa(len(keys)))
-	for i, k := range keys {
+	env = append(env, "GIT_CONFIG_COUNT="+strconv.Itoa(len(settings)))
+	for i, kv := range settings {
 		n := strconv.Itoa(i)
-		env = append(env, "GIT_CONFIG_KEY_"+n+"="+k, "GIT_CONFIG_VALUE_"+n+"=")
+		env = append(env, "GIT_CONFIG_KEY_"+n+"="+kv[0], "GIT_CONFIG_VALUE_"+n+"="+kv[1])
 	}
 	return env, nil
 }
 
-// neutralKeys reads `git config --list --name-only --show-scope -z`
-// ("scope\0key\0" pairs) and returns each key to neutralise once, and
-// whether the probe was listed.
-func neutralKeys(out []byte) (keys []string, probed bool) {
-	seen := map[string]bool{}
+// neutralSettings reads `git config --list --show-scope -z` ("scope\0key\nvalue\0",
+// or "scope\0key\0" for a key without a value) and returns the settings
+// to add, as {key, value}: "" for each key the repository sets and does
+// not keep, then the person's own values of that key, in order. It also
+// reports whether the probe was listed.
+func neutralSettings(out []byte) (settings [][2]string, probed bool) {
+	type entry struct{ scope, key, value string }
+	var entries []entry
 	fields := strings.Split(string(out), "\x00")
 	for i := 0; i+1 < len(fields); i += 2 {
-		scope, key := fields[i], fields[i+1]
+		key, value, hasValue := strings.Cut(fields[i+1], "\n")
+		if !hasValue {
+			value = "true" // a key alone is a boolean that is on
+		}
+		entries = append(entries, entry{fields[i], key, value})
+	}
+	seen := map[string]bool{}
+	for _, e := range entries {
 		switch {
-		case scope == "command" && key == probeKey:
+		case e.scope == "command" && e.key == probeKey:
 			probed = true
-		case scope == "command", seen[key], kept(key), skipped(key):
+		case e.scope == "command", personScopes[e.scope], seen[e.key], kept(e.key), skipped(e.key):
 		default:
-			seen[key] = true
-			keys = append(keys, key)
+			seen[e.key] = true
+			settings = append(settings, [2]string{e.key, ""})
+			for _, own := range entries {
+				if personScopes[own.scope] && own.key == e.key {
+					settings = append(settings, [2]string{own.key, own.value})
+				}
+			}
 		}
 	}
-	return keys, probed
+	return settings, probed
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -126,17 +127,24 @@ func TestUntrustedGitReadsAnOrdinaryRepository(t *testing.T) {
 	}
 }
 
-// TestNeutralKeysKeepsOnlyHarmlessSettings: what is listed is turned off
-// unless kept; our own command line and includes are left alone.
-func TestNeutralKeysKeepsOnlyHarmlessSettings(t *testing.T) {
-	out := "system\x00credential.helper\x00global\x00filter.lfs.process\x00local\x00core.bare\x00local\x00" +
-		"filter.a=b.clean\x00local\x00include.path\x00local\x00includeif.gitdir:/x/.path\x00local\x00remote.Origin.fetch\x00" +
-		"local\x00remote.origin.uploadpack\x00local\x00extensions.objectformat\x00worktree\x00core.sshcommand\x00" +
-		"local\x00core.sshcommand\x00command\x00core.fsmonitor\x00command\x00" + probeKey + "\x00"
-	keys, probed := neutralKeys([]byte(out))
-	want := []string{"credential.helper", "filter.lfs.process", "filter.a=b.clean", "remote.origin.uploadpack", "core.sshcommand"}
-	if !probed || strings.Join(keys, " ") != strings.Join(want, " ") {
-		t.Fatalf("neutralised %q (probe seen: %v), want %q", keys, probed, want)
+// TestNeutralSettingsKeepOnlyHarmlessSettings: what the repository sets
+// is turned off unless kept; the person's own settings, our own command
+// line and includes are left alone; a key both set is turned off and then
+// set to the person's own values again.
+func TestNeutralSettingsKeepOnlyHarmlessSettings(t *testing.T) {
+	out := "system\x00credential.helper\nosxkeychain\x00global\x00filter.lfs.process\ngit-lfs filter-process\x00" +
+		"global\x00filter.lfs.required\x00local\x00core.bare\nfalse\x00" +
+		"local\x00filter.a=b.clean\nevil\x00local\x00include.path\nx.config\x00local\x00includeif.gitdir:/x/.path\ny\x00" +
+		"local\x00remote.Origin.fetch\n+refs/heads/*:refs/remotes/origin/*\x00local\x00remote.origin.uploadpack\nevil\x00" +
+		"local\x00extensions.objectformat\nsha1\x00worktree\x00core.sshcommand\nevil\x00local\x00core.sshcommand\nevil2\x00" +
+		"local\x00filter.lfs.process\nevil\nwith a newline\x00local\x00credential.helper\nevil\x00" +
+		"command\x00core.fsmonitor\nfalse\x00command\x00" + probeKey + "\ntrue\x00"
+	settings, probed := neutralSettings([]byte(out))
+	want := [][2]string{{"filter.a=b.clean", ""}, {"remote.origin.uploadpack", ""}, {"core.sshcommand", ""},
+		{"filter.lfs.process", ""}, {"filter.lfs.process", "git-lfs filter-process"},
+		{"credential.helper", ""}, {"credential.helper", "osxkeychain"}}
+	if !probed || !slices.Equal(settings, want) {
+		t.Fatalf("settings %q (probe seen: %v), want %q", settings, probed, want)
 	}
 }
 
@@ -169,5 +177,59 @@ func TestUntrustedStatusOfBbolt(t *testing.T) {
 	if !ok1 || !ok2 || err1 != nil || err2 != nil || strings.Join(trusted.Changed, "|") != strings.Join(untrusted.Changed, "|") ||
 		len(untrusted.Changed) != 2 || untrusted.Branch != "main" {
 		t.Fatalf("trusted %+v %v %v\nuntrusted %+v %v %v", trusted, ok1, err1, untrusted, ok2, err2)
+	}
+}
+
+// TestUntrustedGitKeepsThePersonsOwnFilters is issue 20's git-lfs break:
+// an untrusted project's git turned off every setting of every config
+// file, the person's own ~/.gitconfig too, so their git-lfs filter
+// (filter.lfs, required) no longer ran and status failed or lied. Only
+// the repository's own settings (its .git/config and what that includes)
+// are turned off: the person's filter "mine" runs; the repository's
+// "evil" does not; and "shared", which the person defines and the
+// repository redefines, runs the person's command, not the repository's.
+func TestUntrustedGitKeepsThePersonsOwnFilters(t *testing.T) {
+	needGit(t)
+	root, marks, home := t.TempDir(), testfix.NewMarks(t), t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@x", "GIT_COMMITTER_NAME=t",
+			"GIT_COMMITTER_EMAIL=t@x", "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q", "-b", "main")
+	files := map[string]string{
+		".gitattributes": "*.bin filter=mine\n*.sh filter=shared\n*.go filter=evil\n",
+		"big.bin":        "pretend large\n", "run.sh": "echo hi\n", "a.go": "package a\n",
+	}
+	testfix.WriteFiles(t, root, files)
+	git("add", ".")
+	git("commit", "-q", "-m", "first")
+	filter := func(name, mark string) string {
+		return "[filter \"" + name + "\"]\n\tclean = \"sh -c '" + marks.Touch(mark) + "; cat'\"\n\trequired = true\n"
+	}
+	f, err := os.OpenFile(filepath.Join(root, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(filter("evil", "repo-evil") + filter("shared", "repo-shared"))
+	f.Close()
+	testfix.WriteFiles(t, home, map[string]string{".gitconfig": filter("mine", "person-mine") + filter("shared", "person-shared")})
+	t.Setenv("HOME", home)
+	later := time.Now().Add(time.Hour) // the index's stat data no longer matches: status cleans every file
+	for name := range files {
+		os.Chtimes(filepath.Join(root, name), later, later)
+	}
+
+	st, ok, err := Read(context.Background(), root, false)
+	if !ok || err != nil || len(st.Changed) != 0 {
+		t.Fatalf("status of an untrusted repository with the person's own filters: %+v %v %v", st, ok, err)
+	}
+	if left := strings.Join(marks.Left(), " "); left != "person-mine person-shared" {
+		t.Fatalf("filters that ran: %q; want the person's own (person-mine person-shared), none of the repository's", left)
 	}
 }

@@ -22,7 +22,7 @@ const (
 type Request struct {
 	Client  string // the client's name from initialize
 	Session string // the MCP session id
-	Kind    string // "evaluate", "run" or KindRestart
+	Kind    string // "evaluate", "run", KindRestart or KindStop
 	Detail  string // the code, or the command line
 
 	Selection string   // the .trestle.json selection it runs under
@@ -38,6 +38,10 @@ type Request struct {
 // KindRestart is a Request to restart an evaluator, which drops its state
 // (the person's variables too).
 const KindRestart = "restart"
+
+// KindStop is a Request to stop a running task the caller did not start
+// (the person's, or another agent's); Detail is its command line.
+const KindStop = "stop"
 
 // Gate applies a project's agent permission policy to evaluations and runs
 // agents ask for: allow, deny, or ask the person (through Ask). deny always

@@ -35,6 +35,10 @@ type Task struct {
 	Command []string      // argv; Command[0] is looked up in PATH
 	Dir     string        // working folder relative to the project root, "" or "." for the root
 	Timeout time.Duration // 0 means no timeout
+	// NeedsTrust, when set, says why the task may not run while the
+	// project is untrusted: it runs the project's own code (go test). Only
+	// Untrusted sets it; the task runner refuses such a task.
+	NeedsTrust string
 }
 
 // Config is the parsed .trestle.json merged over the defaults. It is a plain

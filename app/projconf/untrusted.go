@@ -3,6 +3,7 @@ package projconf
 import (
 	"fmt"
 	"maps"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -23,10 +24,16 @@ type Withheld struct {
 // Untrusted returns c as an untrusted project gets it: the default tasks,
 // and selections that keep their build tags (which choose files and run
 // nothing) but lose their environment and preloads. What was dropped is
-// in the result's Withheld, nil when nothing was.
+// in the result's Withheld, nil when nothing was. A default task that
+// runs the project's own code (test) carries NeedsTrust: go build and go
+// vet compile and check the code as gopls does, go test runs it.
 func (c Config) Untrusted() Config {
 	def := Defaults()
-	out := Config{Selections: map[string]Selection{}, Tasks: def.Tasks}
+	out := Config{Selections: map[string]Selection{}, Tasks: map[string]Task{}}
+	for name, t := range def.Tasks {
+		t.NeedsTrust = runsProjectCode(t.Command)
+		out.Tasks[name] = t
+	}
 	w := &Withheld{Tasks: map[string]Task{}, Selections: map[string]Selection{}}
 	for name, t := range c.Tasks {
 		if d, ok := def.Tasks[name]; !ok || !reflect.DeepEqual(d, t) {
@@ -91,4 +98,23 @@ func shown(v string) string {
 		return strconv.Quote(v)
 	}
 	return v
+}
+
+// runsProjectCode says which of the project's code a go command line
+// runs, or "" when it runs none: go test runs the package's tests with
+// their init functions and TestMain, go run its program, go generate the
+// commands its files name.
+func runsProjectCode(cmd []string) string {
+	if len(cmd) < 2 || filepath.Base(cmd[0]) != "go" {
+		return ""
+	}
+	switch cmd[1] {
+	case "test":
+		return "runs the project's own code (its tests, TestMain and init functions)"
+	case "run":
+		return "runs the project's own program"
+	case "generate":
+		return "runs the commands the project's //go:generate lines name"
+	}
+	return ""
 }

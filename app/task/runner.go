@@ -43,10 +43,14 @@ func NewRunner(root string) *Runner { return &Runner{root: root} }
 // order, from the run's reader goroutine: it must return quickly. When ctx
 // is done the run is stopped as by Stop; pass a context that lives as long
 // as the run should. A second Start while a run is in progress returns an
-// error wrapping errdefs.ErrBusy that names the running task.
+// error wrapping errdefs.ErrBusy that names the running task; a task that
+// needs the project's trust is refused (CheckTrust).
 func (rn *Runner) Start(ctx context.Context, t projconf.Task, args []string, sel projconf.Selection, onLine func(Line)) (*Run, error) {
 	if len(t.Command) == 0 {
 		return nil, fmt.Errorf("run task %q: it has no command: %w", t.Name, errdefs.ErrInvalid)
+	}
+	if err := CheckTrust(t, args); err != nil {
+		return nil, err
 	}
 	rn.mu.Lock()
 	defer rn.mu.Unlock()

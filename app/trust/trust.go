@@ -12,7 +12,8 @@ import (
 // the window and trestle_workbench show it.
 var Off = []string{
 	"git runs without the repository's own settings (no filter, diff driver, textconv, include, hook or fsmonitor)",
-	".trestle.json tasks are not run: Build, Test and Vet run go build, go test and go vet",
+	".trestle.json tasks are not run: Build and Vet run go build and go vet",
+	"Test does not run until you trust the project: go test runs the project's own code (its tests, TestMain and init functions)",
 	".trestle.json selections keep their build tags but not their environment or preloaded packages",
 }
 

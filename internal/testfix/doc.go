@@ -1,7 +1,8 @@
 // Package testfix holds what Trestle's tests share: new empty user
 // folders for each test binary (RunIsolated, called by every TestMain),
-// temporary projects,
-// copies of real modules from the module cache (CopyModule, CopyLibrary,
+// temporary projects, a hostile git repository (HostileGit) and the marks
+// a hostile project's commands leave when they run (Marks), copies of
+// real modules from the module cache (CopyModule, CopyLibrary,
 // CopyBbolt), large generated texts for the line-diff tests, waits on a
 // condition, background servers that stop with the test, and MCP
 // tool-call helpers; testfix/testworker makes the test binary an

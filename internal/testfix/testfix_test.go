@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -64,6 +66,29 @@ func TestLoopbackHandlesEachConnection(t *testing.T) {
 		c.Close()
 		if err != nil || got != fmt.Sprintf("echo %d\n", i) {
 			t.Fatalf("connection %d: %q %v", i, got, err)
+		}
+	}
+}
+
+// TestHostileGitRunsItsCommandsWhenTrusted: the fixture is hostile for
+// real: a plain git status and diff of it run its filter, its included
+// filter and its textconv, so a test that sees no mark saw them turned off.
+func TestHostileGitRunsItsCommandsWhenTrusted(t *testing.T) {
+	root := Project(t, map[string]string{"go.mod": "module example.com/h\n", "main.go": "package main\n"})
+	marks := NewMarks(t)
+	HostileGit(t, root, marks)
+	os.WriteFile(filepath.Join(root, "main.go"), []byte("package main // changed\n"), 0o644)
+	for _, args := range [][]string{{"status", "--porcelain"}, {"diff", "--textconv"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	left := strings.Join(marks.Left(), " ")
+	for _, want := range []string{"clean", "included", "textconv"} {
+		if !strings.Contains(left, want) {
+			t.Fatalf("marks left by a plain git: %q, want %s among them", left, want)
 		}
 	}
 }

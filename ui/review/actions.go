@@ -25,7 +25,8 @@ type decisions struct {
 func (d decisions) empty() bool { return len(d.apply) == 0 && len(d.reject) == 0 }
 
 // decisions collects, over the ticked files, the pending hunks accepted
-// and rejected. A file left unticked stays pending.
+// and rejected. A file left unticked, and a hunk not decided, stays
+// pending.
 func (t *reviewTab) decisions(cs changeset.ChangeSet) decisions {
 	d := decisions{apply: changeset.Selection{}, reject: changeset.Selection{}}
 	for _, f := range cs.Files {
@@ -43,9 +44,9 @@ func (t *reviewTab) decisions(cs changeset.ChangeSet) decisions {
 			case !undecided(storedHunkState(f, h.N)):
 			case t.reject[f.Path][h.N]:
 				rejected = append(rejected, h.N)
-			default:
+			case t.accepted(f.Path, h.N):
 				accepted = append(accepted, h.N)
-			}
+			} // undecided: stays pending
 		}
 		if len(accepted) > 0 {
 			d.apply[f.Path] = accepted

@@ -123,9 +123,9 @@ func (v *View) BufferChanged(rel, text string) {
 	})
 }
 
-// ApplyAsPerson selects change set id and presses Apply with every file
-// ticked, as a person's click would, and reports whether the pane lists
-// id. Main goroutine only.
+// ApplyAsPerson selects change set id and presses Accept All and Apply
+// with every file ticked, as a person's clicks would, and reports whether
+// the pane lists id. Main goroutine only.
 func (v *View) ApplyAsPerson(id string) bool {
 	i := v.index(id)
 	if i < 0 {
@@ -138,6 +138,7 @@ func (v *View) ApplyAsPerson(id string) bool {
 	for _, f := range cs.Files {
 		t.include[f.Path] = applicable(f)
 	}
+	t.acceptUndecided(cs)
 	t.decide(cs, t.decisions(cs))
 	return true
 }

@@ -76,6 +76,7 @@ func TestReviewAppliesExactlyTheAcceptedHunks(t *testing.T) {
 	}
 	test.Tap(reject[1])
 	tapFileCheck(t, r, "notes.txt") // left out
+	test.Tap(r.acceptAll)           // hunks 1 and 3
 	if r.apply.Text != "Apply 2 hunks, reject 1" {
 		t.Errorf("Apply says %q", r.apply.Text)
 	}
@@ -105,10 +106,11 @@ func TestReviewAppliesExactlyTheAcceptedHunks(t *testing.T) {
 
 	// The skipped file can be applied later (the bug: never again).
 	r.include["notes.txt"] = true
-	r.setButtons(r.cs)
+	test.Tap(r.acceptAll)
 	if r.apply.Disabled() {
 		t.Fatal("Apply is disabled with notes.txt ticked and pending")
 	}
+	test.Tap(r.acceptAll)
 	test.Tap(r.apply)
 	if got := readProject(t, h, "notes.txt"); got != "notes\n" {
 		t.Fatalf("notes.txt after the later apply: %q", got)
@@ -146,6 +148,7 @@ func TestReviewEditBeforeApply(t *testing.T) {
 	if f := r.cs.File("lib/lib.go"); !f.EditedByPerson || f.New != mine {
 		t.Fatalf("the set does not hold the person's text: edited %v, new %q", f.EditedByPerson, f.New)
 	}
+	test.Tap(r.acceptAll)
 	test.Tap(r.apply)
 	if got := readProject(t, h, "lib/lib.go"); got != mine {
 		t.Fatalf("lib/lib.go after the apply:\n%s", got)
@@ -163,6 +166,7 @@ func TestReviewUndoRevert(t *testing.T) {
 	v := startChanges(t, h, m)
 	v.Show(cs.ID)
 	r := v.tabs[cs.ID]
+	test.Tap(r.acceptAll)
 	test.Tap(r.apply)
 	applied := readProject(t, h, "main.go")
 	if !r.undo.Disabled() {
@@ -243,6 +247,7 @@ func TestReviewRevertAsksAboutUnsavedEdits(t *testing.T) {
 	v := startChanges(t, h, m)
 	v.Show(cs.ID)
 	r := v.tabs[cs.ID]
+	test.Tap(r.acceptAll)
 	test.Tap(r.apply)
 	applied := readProject(t, h, "main.go")
 	h.buffers["main.go"] = applied + "// mine\n" // typed, not saved
@@ -312,6 +317,7 @@ func TestReviewDoneMeans(t *testing.T) {
 	tapButton(t, r.body, "Reject File…")
 	test.Type(h.win.Canvas().Focused().(*escEntry), "no notes")
 	tapDialogButton(t, h.win, "Reject File")
+	test.Tap(r.acceptAll)
 	test.Tap(r.apply)
 
 	wantCalc := strings.NewReplacer("line 2\n", "line two\n", "line 15\n", "line fifteen\n").Replace(numbered(30))
@@ -373,6 +379,7 @@ func TestReviewShowsAConflictingHunk(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(h.project.Root, "calc.txt"), []byte(changed), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	test.Tap(r.acceptAll)
 	test.Tap(r.apply)
 	if got := readProject(t, h, "calc.txt"); got != changed {
 		t.Fatalf("a conflicting apply wrote calc.txt:\n%s", got)
@@ -398,6 +405,7 @@ func TestReviewRevertLeavesOtherFilesAlone(t *testing.T) {
 	r := v.tabs[cs.ID]
 	tapButton(t, r.body, "Reject File…") // main.go
 	tapDialogButton(t, h.win, "Reject File")
+	test.Tap(r.acceptAll)
 	test.Tap(r.apply) // lib/lib.go
 	v.busy.Wait()
 	applied := readProject(t, h, "lib/lib.go")
@@ -431,5 +439,65 @@ func TestReviewRevertLeavesOtherFilesAlone(t *testing.T) {
 	tapDialogButton(t, h.win, "Cancel")
 	if readProject(t, h, "lib/lib.go") != applied {
 		t.Fatal("the refused revert wrote lib/lib.go")
+	}
+}
+
+// TestUndecidedHunksSayUndecidedAndStayPending is issue 20's "undecided
+// hunks count as accepted": a hunk the person had not decided said
+// "accepted" in its bar, with Accept lit, and Apply wrote it. Now it says
+// undecided; Apply counts and writes only the hunks accepted (and records
+// those rejected); an undecided one stays pending for later. Accept All
+// accepts the rest.
+func TestUndecidedHunksSayUndecidedAndStayPending(t *testing.T) {
+	h, m, _ := newChangesHost(t)
+	cs := proposeThreeHunks(t, h, m)
+	v := startChanges(t, h, m)
+	v.Show(cs.ID)
+	r := v.tabs[cs.ID]
+	tapFileCheck(t, r, "notes.txt") // left out
+	bars := hunkBars(r.body)
+	if len(bars) != 3 {
+		t.Fatalf("calc.txt shows %d hunk bars, want 3: %q", len(bars), bars)
+	}
+	for _, bar := range bars {
+		if !strings.HasSuffix(bar, "· undecided") {
+			t.Fatalf("an undecided hunk's bar says %q", bar)
+		}
+	}
+	if !r.apply.Disabled() {
+		t.Fatalf("Apply (%q) is enabled with nothing decided", r.apply.Text)
+	}
+	accept, reject := hunkButtons(r)
+	test.Tap(accept[0])
+	test.Tap(reject[1])
+	bars = hunkBars(r.body)
+	if !strings.HasSuffix(bars[0], "· accepted: will be applied") || !strings.HasSuffix(bars[1], "· rejected: will not be applied") ||
+		!strings.HasSuffix(bars[2], "· undecided") {
+		t.Fatalf("hunk bars after accepting 1 and rejecting 2: %q", bars)
+	}
+	if r.apply.Text != "Apply 1 hunk, reject 1" || r.apply.Disabled() {
+		t.Fatalf("Apply says %q (disabled %v)", r.apply.Text, r.apply.Disabled())
+	}
+	test.Tap(r.apply)
+	want := strings.Replace(numbered(30), "line 2\n", "line two\n", 1)
+	if got := readProject(t, h, "calc.txt"); got != want {
+		t.Fatalf("calc.txt after the apply (only hunk 1 accepted):\n%s", got)
+	}
+	got, err := m.Get(cs.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if states := fmt.Sprint(got.File("calc.txt").Hunks); states != fmt.Sprint([]changeset.HunkState{{N: 1, State: changeset.StateApplied},
+		{N: 2, State: changeset.FileRejected}, {N: 3, State: changeset.StatePending}}) {
+		t.Fatalf("calc.txt's hunks after the apply: %s; want hunk 3 pending", states)
+	}
+
+	test.Tap(r.acceptAll)
+	if r.apply.Text != "Apply 1 hunk" || r.apply.Disabled() {
+		t.Fatalf("after Accept All, Apply says %q (disabled %v)", r.apply.Text, r.apply.Disabled())
+	}
+	test.Tap(r.apply)
+	if got := readProject(t, h, "calc.txt"); got != strings.Replace(want, "line 28\n", "line twenty-eight\n", 1) {
+		t.Fatalf("calc.txt after Accept All and Apply:\n%s", got)
 	}
 }

@@ -152,7 +152,7 @@ func TestReviewShowsEveryHunkOfALargeProposal(t *testing.T) {
 		t.Fatalf("scrolling through big.txt shows %d hunk bars, want %d", len(bars), hunks)
 	}
 	for i, b := range bars {
-		if !strings.HasPrefix(b, fmt.Sprintf("Hunk %d ·", i+1)) || !strings.HasSuffix(b, "· accepted") {
+		if !strings.HasPrefix(b, fmt.Sprintf("Hunk %d ·", i+1)) || !strings.HasSuffix(b, "· undecided") {
 			t.Fatalf("bar %d says %q", i+1, b)
 		}
 	}
@@ -177,6 +177,7 @@ func TestReviewShowsEveryHunkOfALargeProposal(t *testing.T) {
 	}
 
 	// A decision far down big.txt keeps the person's place.
+	test.Tap(r.acceptAll)
 	r.files.Select(0)
 	p = pageIn(r.body)
 	p.scrollTo(p.total / 2)
@@ -316,6 +317,7 @@ func TestReviewPreparesRowsOffTheMainGoroutine(t *testing.T) {
 	if pageIn(r.body) == nil || len(hunkBars(r.body)) != 200 {
 		t.Fatalf("once its rows are in, big.txt shows:\n%s", objectsText(r.body))
 	}
+	test.Tap(r.acceptAll)
 	if r.apply.Disabled() || r.apply.Text != "Apply 201 hunks" {
 		t.Fatalf("Apply says %q (disabled %v) once the diff is shown", r.apply.Text, r.apply.Disabled())
 	}

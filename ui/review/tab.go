@@ -38,7 +38,7 @@ type reviewTab struct {
 
 	hunks    map[string][]changeset.Hunk // each file's hunks, computed once per build
 	include  map[string]bool             // files ticked for the apply
-	reject   map[string]map[int]bool     // hunks the person rejected, by file and number
+	reject   map[string]map[int]bool     // hunks the person decided, by file and number: true rejected, false accepted; absent undecided
 	editing  string                      // the file whose new text is being edited, or ""
 	page     *diffPage                   // the page of hunks shown, of the file pagePath
 	pagePath string
@@ -51,8 +51,8 @@ type reviewTab struct {
 	// shows nothing yet, so Apply is disabled.
 	preparing bool
 
-	apply, rejectSet, revert, undo, copyMessage *widget.Button
-	layout                                      *widget.RadioGroup
+	apply, acceptAll, rejectSet, revert, undo, copyMessage *widget.Button
+	layout                                                 *widget.RadioGroup
 }
 
 func newReviewTab(v *View, cs changeset.ChangeSet) *reviewTab {
@@ -60,6 +60,7 @@ func newReviewTab(v *View, cs changeset.ChangeSet) *reviewTab {
 		hunks: map[string][]changeset.Hunk{}, rows: map[rowsKey]*pageBlock{}}
 	t.apply = widget.NewButton("Apply", t.applyAccepted)
 	t.apply.Importance = widget.HighImportance
+	t.acceptAll = widget.NewButton("Accept All", func() { t.acceptUndecided(t.cs); t.showFile(t.file); t.setButtons(t.cs) })
 	t.rejectSet = widget.NewButton("Reject…", t.askReject)
 	t.revert = widget.NewButton("Revert…", t.askRevert)
 	t.undo = widget.NewButton("Undo Revert", t.undoRevert)
@@ -121,7 +122,7 @@ func (t *reviewTab) build(cs changeset.ChangeSet, hunks map[string][]changeset.H
 			newDescription(cs.Description), widget.NewSeparator()}
 	}
 	t.about.Refresh()
-	buttons := container.NewHBox(t.apply, t.rejectSet, t.revert, t.undo, t.copyMessage)
+	buttons := container.NewHBox(t.apply, t.acceptAll, t.rejectSet, t.revert, t.undo, t.copyMessage)
 	t.header.Objects = append(t.header.Objects, buttons, widget.NewSeparator())
 	t.header.Refresh()
 	for _, f := range cs.Files {
@@ -364,7 +365,7 @@ func (t *reviewTab) hunkBar(f changeset.FileChange, h changeset.Hunk) fyne.Canva
 		reject.Disable()
 	case t.reject[path][n]:
 		reject.Importance = widget.DangerImportance
-	default:
+	case t.accepted(path, n):
 		accept.Importance = widget.SuccessImportance
 	}
 	return barOf(label, accept, reject)
@@ -393,8 +394,34 @@ func (t *reviewTab) hunkState(f changeset.FileChange, n int) string {
 		return "file left out"
 	case t.reject[f.Path][n]:
 		return "rejected: will not be applied"
+	case t.accepted(f.Path, n):
+		return "accepted: will be applied"
 	}
-	return "accepted"
+	return "undecided"
+}
+
+// accepted reports whether the person accepted hunk n of path here.
+func (t *reviewTab) accepted(path string, n int) bool {
+	reject, decided := t.reject[path][n]
+	return decided && !reject
+}
+
+// acceptUndecided accepts every hunk of cs's ticked files that is still
+// pending and that the person has not decided here. Main goroutine only.
+func (t *reviewTab) acceptUndecided(cs changeset.ChangeSet) {
+	for _, f := range cs.Files {
+		if !t.include[f.Path] || !applicable(f) {
+			continue
+		}
+		for _, h := range t.hunksOfFile(f) {
+			if _, decided := t.reject[f.Path][h.N]; !decided && undecided(storedHunkState(f, h.N)) {
+				if t.reject[f.Path] == nil {
+					t.reject[f.Path] = map[int]bool{}
+				}
+				t.reject[f.Path][h.N] = false
+			}
+		}
+	}
 }
 
 // decideHunk records the person's decision on hunk n of path.
@@ -421,6 +448,7 @@ func (t *reviewTab) setButtons(cs changeset.ChangeSet) {
 		t.apply.SetText(label)
 	}
 	enable(t.apply, canApply(cs) && !d.empty() && !t.preparing)
+	enable(t.acceptAll, canApply(cs) && !t.preparing)
 	enable(t.rejectSet, canApply(cs))
 	enable(t.revert, applied)
 	enable(t.undo, cs.State == changeset.StateReverted)

@@ -80,8 +80,8 @@ func TestChangeSetsListOpensAReviewTab(t *testing.T) {
 	if r == nil || len(h.docs.Items) != 1 || h.docs.Selected() != r.item {
 		t.Fatalf("no review tab in the editor area: %d tabs", len(h.docs.Items))
 	}
-	if !strings.HasPrefix(r.item.Text, "Review "+cs.ID) || r.apply.Disabled() || r.rejectSet.Disabled() || !r.revert.Disabled() || !r.undo.Disabled() {
-		t.Fatalf("tab %q: apply disabled %v, revert disabled %v", r.item.Text, r.apply.Disabled(), r.revert.Disabled())
+	if !strings.HasPrefix(r.item.Text, "Review "+cs.ID) || !r.apply.Disabled() || r.acceptAll.Disabled() || r.rejectSet.Disabled() || !r.revert.Disabled() || !r.undo.Disabled() {
+		t.Fatalf("tab %q: apply disabled %v (nothing is decided), accept all disabled %v, revert disabled %v", r.item.Text, r.apply.Disabled(), r.acceptAll.Disabled(), r.revert.Disabled())
 	}
 	if r.files.Length() != 2 {
 		t.Fatalf("file list has %d files, want 2", r.files.Length())
@@ -133,6 +133,7 @@ func TestChangeSetsApplyOneFile(t *testing.T) {
 		t.Error("a pending set offers its commit message")
 	}
 	tapFileCheck(t, r, "lib/lib.go") // leave it out
+	test.Tap(r.acceptAll)
 	test.Tap(r.apply)
 
 	if got := readProject(t, h, "main.go"); !strings.Contains(got, `"hello"`) {
@@ -184,6 +185,7 @@ func TestReviewRevertCancelWritesNothing(t *testing.T) {
 	v := startChanges(t, h, m)
 	v.Show(cs.ID)
 	r := v.tabs[cs.ID]
+	test.Tap(r.acceptAll)
 	test.Tap(r.apply)
 	test.Tap(r.revert)
 	tapDialogButton(t, h.win, "Cancel")
@@ -204,6 +206,7 @@ func TestChangeSetsConflictNamesTheFile(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(h.project.Root, "lib/lib.go"), []byte("package lib // mine\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	test.Tap(r.acceptAll)
 	test.Tap(r.apply)
 
 	if got := readProject(t, h, "main.go"); got != mainGo {
