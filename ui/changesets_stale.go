@@ -15,12 +15,19 @@ func (w *Window) bufferEdited(rel string) {
 		return
 	}
 	if w.editTimers == nil {
-		w.editTimers = map[string]*time.Timer{}
+		w.editTimers = map[string]func(){}
 	}
-	if t := w.editTimers[rel]; t != nil {
-		t.Stop()
+	if stop := w.editTimers[rel]; stop != nil {
+		stop()
 	}
-	w.editTimers[rel] = time.AfterFunc(staleCheckDelay, func() {
+	after := w.editAfter
+	if after == nil {
+		after = func(d time.Duration, fn func()) func() {
+			t := time.AfterFunc(d, fn)
+			return func() { t.Stop() }
+		}
+	}
+	w.editTimers[rel] = after(staleCheckDelay, func() {
 		w.onMain(func() { w.checkBufferAgainstProposals(rel) }) // nothing once the window closes
 	})
 }
@@ -28,8 +35,8 @@ func (w *Window) bufferEdited(rel string) {
 // stopEditTimers stops the pending stale checks, as the window closes.
 // Main goroutine only.
 func (w *Window) stopEditTimers() {
-	for rel, t := range w.editTimers {
-		t.Stop()
+	for rel, stop := range w.editTimers {
+		stop()
 		delete(w.editTimers, rel)
 	}
 }

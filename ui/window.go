@@ -60,7 +60,11 @@ type Window struct {
 	// inline is what each file tab shows of the change sets proposing for it (review_inline.go).
 	inline map[*fileTab]*inlineProposal
 	// editTimers debounce the stale check of edited buffers (changesets_stale.go).
-	editTimers map[string]*time.Timer
+	editTimers map[string]func()
+	// editAfter runs fn after d on another goroutine and returns its stop;
+	// nil: time.AfterFunc. Tests hold it: the test driver would run the
+	// check's fyne.Do beside the test.
+	editAfter func(d time.Duration, fn func()) (stop func())
 	// finders is Go to File's and the command palette's state (quickopen.go).
 	finders finders
 	// recent is what Open Recent lists (menus.go); openFolderShown is the

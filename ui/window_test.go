@@ -55,6 +55,9 @@ func newTestWindowOn(t *testing.T, p *project.Project) *Window {
 	w.panes.runView.tick = func(func()) func() { return func() {} }
 	// Nor toasts that go by themselves (notices_test.go holds their clock).
 	w.notices.after = func(time.Duration, func()) func() { return func() {} }
+	// Nor the debounced stale check of an edited buffer: a test that wants it
+	// calls checkBufferAgainstProposals, as the timer would.
+	w.editAfter = func(time.Duration, func()) func() { return func() {} }
 	t.Cleanup(func() {
 		w.Window().Close()
 		w.status.stop() // no timer may fire into a later test
