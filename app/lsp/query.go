@@ -166,12 +166,16 @@ func (c *Client) Symbols(ctx context.Context, query string) ([]Symbol, error) {
 // DocumentSymbols is the outline of path: every declaration, children
 // after their parent with the parent as container.
 func (c *Client) DocumentSymbols(ctx context.Context, path string) ([]Symbol, error) {
+	c.keepOpenFor(path)
 	var res []documentSymbol
 	params := map[string]any{"textDocument": textDocumentID{URI: fileURI(c.abs(path))}}
 	if err := c.request(ctx, "textDocument/documentSymbol", params, &res); err != nil {
 		return nil, err
 	}
-	text, _ := c.text(path)
+	text, err := c.lines(path)
+	if err != nil {
+		text = newLines("")
+	}
 	rel := c.rel(c.abs(path))
 	var out []Symbol
 	var walk func(ds []documentSymbol, container string)
