@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // lines is a text with the byte offset where each of its lines starts, so
@@ -15,6 +16,17 @@ import (
 type lines struct {
 	text   string
 	starts []int // starts[i] is the offset of 0-based line i; starts[0] == 0
+	// outline is gopls's documentSymbol answer for this text, converted:
+	// it depends on the text alone (gopls parses, it does not type-check,
+	// for an outline), so a text asked about again is not asked again. A
+	// large file's outline is megabytes of JSON.
+	outline atomic.Pointer[outline]
+}
+
+// outline is a file's outline as DocumentSymbols returns it.
+type outline struct {
+	rel  string
+	syms []Symbol
 }
 
 // newLines indexes text's lines.
