@@ -87,6 +87,8 @@ type doc struct {
 	auto  bool
 	stamp fileStamp
 	used  uint64
+	// key names text when OpenDocumentVersion sent it (0: unknown).
+	key uint64
 }
 
 // Client is one project's gopls, started on the first request and

@@ -28,12 +28,37 @@ func (c *Client) OpenDocument(rel, text string) {
 		c.mu.Unlock()
 		return
 	}
-	d.text, d.version, d.lines = text, d.version+1, nil
+	d.text, d.version, d.lines, d.key = text, d.version+1, nil, 0
 	s := c.sess
 	c.mu.Unlock()
 	if s != nil {
 		s.kick()
 	}
+}
+
+// OpenDocumentVersion is OpenDocument for a text that key names (a
+// textbuf.Buffer version: one per text in the process): text is asked for
+// only when the document does not hold that text already, so an editor
+// that did not change since the last request costs no copy of its text.
+// text returns false when there is none to send.
+func (c *Client) OpenDocumentVersion(rel string, key uint64, text func() (string, bool)) {
+	c.mu.Lock()
+	d := c.docs[rel]
+	held := key != 0 && d != nil && !d.auto && d.key == key
+	c.mu.Unlock()
+	if held {
+		return
+	}
+	t, ok := text()
+	if !ok {
+		return
+	}
+	c.OpenDocument(rel, t)
+	c.mu.Lock()
+	if d := c.docs[rel]; d != nil && d.text == t {
+		d.key = key
+	}
+	c.mu.Unlock()
 }
 
 // CloseDocument tells gopls that the editor no longer holds rel (gopls

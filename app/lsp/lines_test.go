@@ -92,3 +92,34 @@ func TestDiskLinesReuseTheIndexOfTheSameText(t *testing.T) {
 		t.Errorf("%d indexes kept (order %d), want at most %d", len(d.byAbs), len(d.order), maxDiskLines)
 	}
 }
+
+// TestOpenDocumentVersionReadsAChangedTextOnly: a text named by a version
+// the document holds is not asked for again; another version, or a text
+// someone else sent since, is.
+func TestOpenDocumentVersionReadsAChangedTextOnly(t *testing.T) {
+	c := New(Config{Root: t.TempDir()})
+	defer c.Close()
+	asked := 0
+	send := func(key uint64, text string) {
+		c.OpenDocumentVersion("a.go", key, func() (string, bool) { asked++; return text, true })
+	}
+	send(7, "package a\n")
+	send(7, "package a\n")
+	if asked != 1 {
+		t.Errorf("the text of version 7 was asked for %d times, want once", asked)
+	}
+	send(8, "package a // changed\n")
+	if text, _ := c.text("a.go"); asked != 2 || text != "package a // changed\n" {
+		t.Errorf("version 8: asked %d times, gopls's text %q", asked, text)
+	}
+	c.OpenDocument("a.go", "package a // formatted\n") // sent by someone else
+	send(8, "package a // changed\n")
+	if text, _ := c.text("a.go"); asked != 3 || text != "package a // changed\n" {
+		t.Errorf("after another text was sent: asked %d times, gopls's text %q", asked, text)
+	}
+	send(0, "package a // unnamed\n")
+	send(0, "package a // unnamed\n")
+	if asked != 5 {
+		t.Errorf("a text without a version was asked for %d times in all, want every time (5)", asked)
+	}
+}
