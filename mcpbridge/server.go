@@ -58,6 +58,7 @@ type Server struct {
 	listener atomic.Pointer[Listener]
 	git      gitCache
 	calls    atomic.Uint64 // numbers tool calls for the Agents pane
+	idle     *idleFree     // gives memory back after a load (memory.go)
 }
 
 // NewServer builds the server: the window tool set when opts.Window is
@@ -66,7 +67,7 @@ func NewServer(opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = log.Default()
 	}
-	s := &Server{opts: opts, logger: opts.Logger}
+	s := &Server{opts: opts, logger: opts.Logger, idle: newIdleFree()}
 	s.mcp = server.NewMCPServer("trestle", opts.Version,
 		server.WithToolCapabilities(false),
 		server.WithInstructions(s.instructions()),
@@ -74,7 +75,7 @@ func NewServer(opts Options) *Server {
 		server.WithHooks(s.sessionHooks()),
 	)
 	for _, t := range s.tools() {
-		s.mcp.AddTools(s.recorded(t))
+		s.mcp.AddTools(s.freeing(s.recorded(t)))
 	}
 	return s
 }
