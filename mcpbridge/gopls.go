@@ -41,7 +41,9 @@ func (s *Server) gopls(ctx context.Context) (*lsp.Client, context.Context, conte
 	return c, ctx, cancel
 }
 
-// syncEditors sends gopls the text of every open editor.
+// syncEditors sends gopls the text of every open editor that changed since
+// it was last sent (each tab's Version names its text): an unchanged
+// editor costs no main-goroutine call.
 func (s *Server) syncEditors(ctx context.Context, w workbench.Window, c *lsp.Client) {
 	tabs, err := w.Tabs(ctx)
 	if err != nil {
@@ -55,9 +57,10 @@ func (s *Server) syncEditors(ctx context.Context, w workbench.Window, c *lsp.Cli
 		if err != nil {
 			continue
 		}
-		if text, open, _, err := w.Buffer(ctx, cp); err == nil && open {
-			c.OpenDocument(t.Path, text)
-		}
+		c.OpenDocumentVersion(t.Path, t.Version, func() (string, bool) {
+			text, open, _, err := w.Buffer(ctx, cp)
+			return text, err == nil && open
+		})
 	}
 }
 
@@ -89,28 +92,66 @@ func (s *Server) goFile(path string) (string, *mcp.CallToolResult) {
 // the person sees it, or Go source gopls loaded from the module cache or
 // the Go root. Anything else is not read.
 func (s *Server) sourceLines(ctx context.Context, path string, from, to int) (string, bool) {
-	var text string
+	return s.sources().lines(ctx, path, from, to)
+}
+
+// sources reads the files of one answer, each once: a references answer
+// names the same files many times, and each read of a project file is a
+// sha256 of it (and, in the window, a call to the main goroutine).
+type sources struct {
+	s     *Server
+	files map[string]*sourceFile
+}
+
+// sourceFile is one file's lines, with their line ends; nil lines when it
+// could not be read.
+type sourceFile struct {
+	lines []string
+	total int // project.CountLines
+}
+
+func (s *Server) sources() *sources { return &sources{s: s, files: map[string]*sourceFile{}} }
+
+// lines is sourceLines from the files read so far.
+func (src *sources) lines(ctx context.Context, path string, from, to int) (string, bool) {
+	f, ok := src.files[path]
+	if !ok {
+		f = &sourceFile{}
+		if text, ok := src.s.sourceText(ctx, path); ok {
+			f.lines, f.total = strings.SplitAfter(text, "\n"), project.CountLines(text)
+		}
+		src.files[path] = f
+	}
+	if f.lines == nil {
+		return "", false
+	}
+	from, to = max(from, 1), min(to, f.total) // as project.SliceLines
+	if to == 0 {
+		to = f.total
+	}
+	if from > f.total || to < from {
+		return "", false
+	}
+	return strings.TrimSuffix(strings.Join(f.lines[from-1:to], ""), "\n"), true
+}
+
+// sourceText is path's text, if sourceLines may read it.
+func (s *Server) sourceText(ctx context.Context, path string) (string, bool) {
 	if !filepath.IsAbs(path) {
 		ft, _, err := s.readName(ctx, path)
 		if err != nil {
 			return "", false
 		}
-		text = ft.Text
-	} else {
-		if !strings.HasSuffix(path, ".go") || !s.goSourceRoots().contains(path) {
-			return "", false
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return "", false
-		}
-		text = string(b)
+		return ft.Text, true
 	}
-	out, err := project.SliceLines(text, from, to)
+	if !strings.HasSuffix(path, ".go") || !s.goSourceRoots().contains(path) {
+		return "", false
+	}
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return "", false
 	}
-	return strings.TrimSuffix(out, "\n"), true
+	return string(b), true
 }
 
 type sourceRoots []string

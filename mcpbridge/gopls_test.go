@@ -299,3 +299,25 @@ func TestRenameKeepsUnsavedEditorText(t *testing.T) {
 		t.Fatalf("main.go after the proposed rename:\n%s\nwant:\n%s", mainNew, want)
 	}
 }
+
+// TestReferencesReadEachFileOnce: trestle_references reads each file its
+// answer names once, however many references it holds (main.go has two
+// uses of NewSquare; before, it was read and hashed once per reference).
+func TestReferencesReadEachFileOnce(t *testing.T) {
+	proj, sv := goplsServices(t)
+	srv := NewServer(Options{Project: proj, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv})
+	ctx := context.Background()
+	args := referencesParams{Path: "shapes/shapes.go", Line: 13, Column: 6}
+	if res := srv.references(ctx, args); res.IsError { // gopls loads the module
+		t.Fatal(textOf(res))
+	}
+	before := proj.Resolutions()
+	res := srv.references(ctx, args)
+	if res.IsError || !strings.Contains(textOf(res), "2 references") {
+		t.Fatalf("references: %s", textOf(res))
+	}
+	// one for the path given, one for main.go, whose two lines are shown
+	if n := proj.Resolutions() - before; n != 2 {
+		t.Errorf("trestle_references resolved %d paths, want 2 (the argument, and main.go once)", n)
+	}
+}

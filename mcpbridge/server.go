@@ -59,6 +59,7 @@ type Server struct {
 	git      gitCache
 	calls    atomic.Uint64 // numbers tool calls for the Agents pane
 	runs     runOwners     // which session started each agent run
+	idle     *idleFree     // gives memory back after a load (memory.go)
 }
 
 // NewServer builds the server: the window tool set when opts.Window is
@@ -67,7 +68,7 @@ func NewServer(opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = log.Default()
 	}
-	s := &Server{opts: opts, logger: opts.Logger}
+	s := &Server{opts: opts, logger: opts.Logger, idle: newIdleFree()}
 	s.mcp = server.NewMCPServer("trestle", opts.Version,
 		server.WithToolCapabilities(false),
 		server.WithInstructions(s.instructions()),
@@ -75,7 +76,7 @@ func NewServer(opts Options) *Server {
 		server.WithHooks(s.sessionHooks()),
 	)
 	for _, t := range s.tools() {
-		s.mcp.AddTools(s.recorded(t))
+		s.mcp.AddTools(s.freeing(s.recorded(t)))
 	}
 	return s
 }

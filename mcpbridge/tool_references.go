@@ -58,13 +58,14 @@ func (s *Server) references(ctx context.Context, p referencesParams) *mcp.CallTo
 		return goplsFail(err)
 	}
 	res := referencesResult{State: stateDone, References: []locationLine{}, Count: len(locs)}
+	src := s.sources()
 	for _, l := range locs {
 		if len(res.References) == limit {
 			res.Truncated = true
 			break
 		}
 		r := locationLine{Path: l.Path, Line: l.Range.Start.Line, Column: l.Range.Start.Col}
-		if text, ok := s.sourceLines(ctx, l.Path, r.Line, r.Line); ok {
+		if text, ok := src.lines(ctx, l.Path, r.Line, r.Line); ok {
 			r.Text = strings.TrimSpace(text)
 		}
 		res.References = append(res.References, r)

@@ -8,7 +8,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"trestle/app/ignore"
 	"trestle/app/search"
 )
 
@@ -42,7 +41,7 @@ func (s *Server) search(ctx context.Context, p searchParams) *mcp.CallToolResult
 		return fail(stateProblem, "limit %d is outside 1..%d", p.Limit, search.MaxLimit)
 	}
 	q := search.Query{Pattern: p.Pattern, Regexp: p.Regexp, IgnoreCase: p.IgnoreCase, Glob: p.Glob, Limit: p.Limit}
-	ignored := ignore.New(s.opts.Project.Root).Ignored
+	ignored := s.opts.Project.Ignore().Ignored
 	skip := func(rel string, dir bool) bool { return s.opts.Project.IsGitMetadata(rel) || ignored(rel, dir) }
 	res, err := search.Run(ctx, s.opts.Project.Root, q, search.Options{Ignored: skip})
 	if err != nil {

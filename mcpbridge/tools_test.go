@@ -37,7 +37,7 @@ func stdioClient(t *testing.T, setup func(dir string), onCall ...func(workbench.
 // connectStdio serves srv over pipes, as --mcp does over stdin and stdout,
 // and returns an initialized mcp-go client named name. Cleanup closes the
 // client and checks the server then ends.
-func connectStdio(t *testing.T, srv *Server, name string) *client.Client {
+func connectStdio(t testing.TB, srv *Server, name string) *client.Client {
 	t.Helper()
 	c, _ := connectStdioInit(t, srv, name)
 	return c
@@ -45,7 +45,7 @@ func connectStdio(t *testing.T, srv *Server, name string) *client.Client {
 
 // connectStdioInit is connectStdio that also returns the server's answer
 // to initialize.
-func connectStdioInit(t *testing.T, srv *Server, name string) (*client.Client, *mcp.InitializeResult) {
+func connectStdioInit(t testing.TB, srv *Server, name string) (*client.Client, *mcp.InitializeResult) {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()

@@ -46,6 +46,6 @@ func (w *Window) stopEditTimers() {
 // work runs off it.
 func (w *Window) checkBufferAgainstProposals(rel string) {
 	if b := w.tabs.buffer(rel); w.changes != nil && b.open {
-		w.changes.BufferChanged(rel, b.text)
+		w.changes.BufferChanged(rel, b.snap.FileText())
 	}
 }

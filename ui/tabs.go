@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"trestle/app/project"
+	"trestle/app/textbuf"
 	"trestle/app/workbench"
 	"trestle/ui/editor"
 )
@@ -464,7 +465,7 @@ func askSave(win fyne.Window, title, msg string, onSave, onDiscard func()) {
 
 // buffer is the text of an open tab, copied out for another goroutine.
 type buffer struct {
-	text        string
+	snap        textbuf.Snapshot // joined by whoever needs the text, off the main goroutine
 	open, dirty bool
 }
 
@@ -472,7 +473,7 @@ type buffer struct {
 // one with text.
 func (a *tabArea) buffer(rel string) buffer {
 	if t := a.find(rel); t != nil && t.view != nil {
-		return buffer{text: t.view.Buffer().FileText(), open: true, dirty: t.dirty()}
+		return buffer{snap: t.view.Buffer().Snapshot(), open: true, dirty: t.dirty()}
 	}
 	return buffer{}
 }
@@ -483,7 +484,11 @@ func (a *tabArea) list() []workbench.Tab {
 	active := a.docs.SelectedIndex()
 	for i, item := range a.docs.Items {
 		if t := a.byItem[item]; t != nil { // a review tab holds no file
-			tabs = append(tabs, workbench.Tab{Path: t.path, Active: i == active, Dirty: t.dirty()})
+			tab := workbench.Tab{Path: t.path, Active: i == active, Dirty: t.dirty()}
+			if t.view != nil {
+				tab.Version = t.view.Buffer().Version()
+			}
+			tabs = append(tabs, tab)
 		}
 	}
 	return tabs

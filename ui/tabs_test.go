@@ -158,3 +158,30 @@ func TestTabTitlesNameTheFolderWhenNamesCollide(t *testing.T) {
 		t.Errorf("after the others closed, a/doc.go is titled %q, want doc.go", got)
 	}
 }
+
+// TestTabVersionsNameTheirText: a tab's Version stays while its text does
+// and changes with a keystroke, so the gopls tools read only editors that
+// changed; Buffer hands the text over as the editor holds it.
+func TestTabVersionsNameTheirText(t *testing.T) {
+	w := newTestWindow(t)
+	e := openEditor(t, w, "main.go")
+	version := func() uint64 {
+		got, err := w.Tabs(context.Background())
+		if err != nil || len(got) != 1 {
+			t.Fatalf("Tabs = %v, %v", got, err)
+		}
+		return got[0].Version
+	}
+	before := version()
+	if before == 0 || version() != before {
+		t.Fatalf("an unchanged tab's version went %d -> %d", before, version())
+	}
+	test.Type(e.Page(), "// y\n")
+	if after := version(); after == before {
+		t.Fatalf("the version stayed %d after a keystroke", after)
+	}
+	text, open, _, err := w.Buffer(context.Background(), resolved(t, w, "main.go"))
+	if err != nil || !open || text != "// y\n"+mainGo {
+		t.Fatalf("Buffer = %q, %v, %v", text, open, err)
+	}
+}

@@ -155,7 +155,7 @@ type fileTree struct {
 
 func newFileTree(p *project.Project, failed func(error)) *fileTree {
 	return &fileTree{
-		project: p, ignore: ignore.New(p.Root), failed: failed,
+		project: p, ignore: p.Ignore(), failed: failed,
 		children: map[string][]string{}, dirs: map[string]bool{}, ignored: map[string]bool{},
 		reading: map[string]bool{},
 	}

@@ -238,7 +238,10 @@ func (w *Window) Open(ctx context.Context, path project.Path, line int) error {
 func (w *Window) Buffer(ctx context.Context, path project.Path) (text string, open, dirty bool, err error) {
 	rel := path.Rel()
 	b, err := CallValue(ctx, 0, func() buffer { return w.tabs.buffer(rel) })
-	return b.text, b.open, b.dirty, err
+	if err != nil || !b.open {
+		return "", b.open, b.dirty, err
+	}
+	return b.snap.FileText(), b.open, b.dirty, nil
 }
 
 // OpenOnMain opens rel in a tab, reading it on another goroutine first, and

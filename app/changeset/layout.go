@@ -21,6 +21,8 @@ const (
 	// legacyBucket is the layout before: each set whole, bodies included,
 	// in one value. Its records are moved to the layout above at open.
 	legacyBucket = "changesets"
+	// maintenanceBucket holds when the store was last pruned (pruneIfDue).
+	maintenanceBucket = "changeset-maintenance"
 )
 
 // fileBody is what a set keeps of one file apart from its record.

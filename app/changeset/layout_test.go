@@ -245,3 +245,48 @@ func TestMigrateLegacyLayout(t *testing.T) {
 		t.Errorf("%d records left in the old layout", len(recs))
 	}
 }
+
+// TestPruneRunsOncePerInterval: Start and Propose prune only when no
+// process sharing the store pruned in the last pruneEvery, so a CLI call
+// does not decode every stored record; past it, the next one prunes.
+func TestPruneRunsOncePerInterval(t *testing.T) {
+	p := newProject(t, map[string]string{"a.go": "a\n", "b.go": "b\n"})
+	m := newManager(t, p)
+	set := store.DefaultSettings()
+	set.ChangeSetRetentionDays = 1
+	if err := m.store.SaveSettings(set); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	clock := func() time.Time { return now }
+	m.now = clock
+	old := proposeOne(t, m, "a.go") // prunes (never pruned before) and notes when
+	if _, err := m.Reject(old.ID, "no"); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(2 * 24 * time.Hour) // past the retention...
+	again := NewManager(m.store, p)
+	again.now = clock
+	if err := m.store.UpdateRecords(func(tx *store.RecordTx) error { // ...but pruned a moment ago
+		stamp, _ := now.Add(-pruneEvery / 2).MarshalText()
+		return tx.Put(maintenanceBucket, lastPruneKey, stamp)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := again.Start(); err != nil {
+		t.Fatal(err)
+	}
+	proposeOne(t, again, "b.go")
+	if _, err := again.Get(old.ID); err != nil {
+		t.Fatalf("pruned again within pruneEvery: %v", err)
+	}
+	now = now.Add(pruneEvery)
+	later := NewManager(m.store, p)
+	later.now = clock
+	if _, err := later.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := later.Get(old.ID); !errors.Is(err, errdefs.ErrNotFound) {
+		t.Fatalf("not pruned once pruneEvery passed: %v", err)
+	}
+}

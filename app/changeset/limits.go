@@ -94,6 +94,45 @@ func orUnknown(client string) string {
 	return client
 }
 
+// pruneEvery is how often pruning runs at most, across every process
+// that shares the store. Pruning decodes every record of every project;
+// run by every CLI call and every proposal, it made an apply's cost grow
+// with the store, not with the set. Retention is counted in days, so an
+// hour's delay frees nothing anyone misses.
+const pruneEvery = time.Hour
+
+// lastPruneKey is the record of maintenanceBucket that holds when the
+// store was last pruned (time.Time's text).
+const lastPruneKey = 1
+
+// pruneIfDue prunes (see prune) when the store was last pruned more than
+// pruneEvery ago, by any process, and notes when.
+func (m *Manager) pruneIfDue() error {
+	now := m.now()
+	var last time.Time
+	err := m.store.ViewRecords(func(tx *store.RecordTx) error {
+		data, err := tx.Get(maintenanceBucket, lastPruneKey)
+		if err == nil && data != nil && last.UnmarshalText(data) != nil {
+			last = time.Time{} // unreadable: prune
+		}
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("prune decided change sets: %w", err)
+	}
+	if !last.IsZero() && !now.Before(last) && now.Sub(last) < pruneEvery {
+		return nil
+	}
+	if _, err := m.prune(); err != nil {
+		return err
+	}
+	stamp, err := now.UTC().MarshalText()
+	if err != nil {
+		return err
+	}
+	return m.store.UpdateRecords(func(tx *store.RecordTx) error { return tx.Put(maintenanceBucket, lastPruneKey, stamp) })
+}
+
 // prune removes decided sets older than the person's retention, of every
 // project, with their bodies, and bodies no record names (left by a crash
 // between writing them and their record). It returns how many sets it

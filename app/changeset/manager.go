@@ -46,7 +46,8 @@ func (m *Manager) Project() *project.Project { return m.project }
 // Start does what a Trestle process does once when it opens the project's
 // change sets: it moves sets of an older store layout to the current one,
 // recovers applies and reverts that a crash interrupted (see Recover), and
-// prunes decided sets past the person's retention. Every other method
+// prunes decided sets past the person's retention when no process sharing
+// the store did so in the last pruneEvery. Every other method
 // calls it first, so a process that forgets still gets it; calling it
 // again after it succeeded does nothing. It returns what it recovered, for
 // the person to hear.
@@ -63,7 +64,7 @@ func (m *Manager) Start() ([]Recovery, error) {
 	if err != nil {
 		return rec, err
 	}
-	if _, err := m.prune(); err != nil {
+	if err := m.pruneIfDue(); err != nil {
 		return rec, err
 	}
 	m.started = true
@@ -83,7 +84,7 @@ func (m *Manager) Propose(base ReadFunc, in Proposal) (ChangeSet, error) {
 	if err != nil {
 		return ChangeSet{}, err
 	}
-	if _, err := m.prune(); err != nil {
+	if err := m.pruneIfDue(); err != nil {
 		return ChangeSet{}, fmt.Errorf("propose change set: %w", err)
 	}
 	full.Created = m.now().UTC()

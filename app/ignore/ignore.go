@@ -6,10 +6,13 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"trestle/app/watch"
 )
 
 // maxIgnoreFile bounds how much of one ignore file is read: a real
@@ -18,17 +21,22 @@ const maxIgnoreFile = 1 << 20
 
 // Matcher tells ignored project paths from the others. Each folder's
 // .gitignore is read the first time a path below that folder is asked
-// about, then kept until Forget. Safe for concurrent use.
+// about, then kept until Forget (or Saw reports it changed): one Matcher
+// per project, shared by every walk, reads each file once. Safe for
+// concurrent use.
 type Matcher struct {
 	root string
 	mu   sync.Mutex
-	dirs map[string][]gitignore.Pattern // folder (slash, "" the root) → its patterns
+	// chains holds, per folder (slash, "" the root), the patterns that
+	// apply below it: its ancestors' then its own, in the order git
+	// weighs them (the last match wins).
+	chains map[string][]gitignore.Pattern
 }
 
 // New returns a Matcher for the project folder root (absolute). It reads
 // nothing until asked.
 func New(root string) *Matcher {
-	return &Matcher{root: root, dirs: map[string][]gitignore.Pattern{}}
+	return &Matcher{root: root, chains: map[string][]gitignore.Pattern{}}
 }
 
 // Ignored reports whether rel (project-relative, slash separated) is
@@ -40,27 +48,65 @@ func (m *Matcher) Ignored(rel string, isDir bool) bool {
 	if len(parts) == 0 {
 		return false
 	}
-	var ps []gitignore.Pattern
+	clean := strings.Join(parts, "/")
+	dirEnd := 0 // clean[:dirEnd] is the folder of parts[i-1]
 	for i := 1; i <= len(parts); i++ {
 		if parts[i-1] == ".git" {
 			return true
 		}
-		ps = append(ps, m.patterns(parts[:i-1])...)
-		if gitignore.NewMatcher(ps).Match(parts[:i], i < len(parts) || isDir) {
+		if match(m.chain(clean[:dirEnd], parts[:i-1]), parts[:i], i < len(parts) || isDir) {
 			return true
+		}
+		if dirEnd > 0 {
+			dirEnd++ // the slash
+		}
+		dirEnd += len(parts[i-1])
+	}
+	return false
+}
+
+// match is what gitignore.Matcher.Match answers, without making one: the
+// last pattern that matches decides.
+func match(ps []gitignore.Pattern, path []string, isDir bool) bool {
+	for i := len(ps) - 1; i >= 0; i-- {
+		if r := ps[i].Match(path, isDir); r != gitignore.NoMatch {
+			return r == gitignore.Exclude
 		}
 	}
 	return false
 }
 
 // Forget drops what was read for the folder dir (project-relative, slash;
-// "" the root, whose cache includes .git/info/exclude), so that its ignore
-// files are read again: call it when one of them changes.
+// "" the root, whose cache includes .git/info/exclude) and the folders
+// below it, so that their ignore files are read again: call it when one
+// of them changes.
 func (m *Matcher) Forget(dir string) {
 	key := strings.Join(split(dir), "/")
 	m.mu.Lock()
-	delete(m.dirs, key)
-	m.mu.Unlock()
+	defer m.mu.Unlock()
+	if key == "" {
+		clear(m.chains)
+		return
+	}
+	for k := range m.chains {
+		if k == key || strings.HasPrefix(k, key+"/") {
+			delete(m.chains, k)
+		}
+	}
+}
+
+// Saw forgets the folders whose .gitignore the watcher's events changed
+// (every folder for a lost-events batch). Safe to call from the watcher's
+// goroutine.
+func (m *Matcher) Saw(events []watch.Event) {
+	for _, e := range events {
+		switch {
+		case e.Path == watch.All:
+			m.Forget("")
+		case path.Base(e.Path) == ".gitignore":
+			m.Forget(path.Dir(e.Path))
+		}
+	}
 }
 
 // split turns rel into clean path components; "", "." and "/" give none.
@@ -72,23 +118,32 @@ func split(rel string) []string {
 	return strings.Split(rel, "/")
 }
 
-// patterns returns the patterns of the folder whose components are dir,
-// reading its ignore files the first time.
-func (m *Matcher) patterns(dir []string) []gitignore.Pattern {
-	key := strings.Join(dir, "/")
+// chain returns the patterns that apply below the folder key (whose
+// components are dir), reading the ignore files of the folders on the
+// way the first time.
+func (m *Matcher) chain(key string, dir []string) []gitignore.Pattern {
 	m.mu.Lock()
-	ps, ok := m.dirs[key]
+	ps, ok := m.chains[key]
 	m.mu.Unlock()
 	if ok {
 		return ps
 	}
-	folder := filepath.Join(m.root, filepath.FromSlash(key))
-	if len(dir) == 0 {
-		ps = readPatterns(filepath.Join(folder, ".git", "info", "exclude"), nil)
+	var parent []gitignore.Pattern
+	if len(dir) > 0 {
+		parent = m.chain(key[:max(strings.LastIndexByte(key, '/'), 0)], dir[:len(dir)-1])
 	}
-	ps = append(ps, readPatterns(filepath.Join(folder, ".gitignore"), dir)...)
+	folder := filepath.Join(m.root, filepath.FromSlash(key))
+	var own []gitignore.Pattern
+	if len(dir) == 0 {
+		own = readPatterns(filepath.Join(folder, ".git", "info", "exclude"), nil)
+	}
+	own = append(own, readPatterns(filepath.Join(folder, ".gitignore"), dir)...)
+	ps = parent
+	if len(own) > 0 {
+		ps = append(slices.Clip(parent), own...)
+	}
 	m.mu.Lock()
-	m.dirs[key] = ps
+	m.chains[key] = ps
 	m.mu.Unlock()
 	return ps
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"trestle/app/watch"
 	"trestle/internal/testfix"
 )
 
@@ -90,5 +91,35 @@ func TestNoGitignore(t *testing.T) {
 	m := New(t.TempDir())
 	if m.Ignored("anything/at/all.go", false) {
 		t.Error("ignored without any ignore file")
+	}
+}
+
+// TestSawForgetsChangedIgnoreFiles: a changed .gitignore reported by the
+// watcher reaches the folders below it (whose cached patterns include
+// their parents'), and a lost-events batch rereads everything.
+func TestSawForgetsChangedIgnoreFiles(t *testing.T) {
+	root := testfix.Project(t, map[string]string{".gitignore": "*.tmp\n", "a/b/.gitignore": "x.txt\n"})
+	m := New(root)
+	if !m.Ignored("a/b/c/y.tmp", false) || !m.Ignored("a/b/x.txt", false) || m.Ignored("a/b/z.log", false) {
+		t.Fatal("initial patterns not applied")
+	}
+	write := func(rel, text string) {
+		if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(rel)), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(".gitignore", "*.log\n")
+	m.Saw([]watch.Event{{Path: ".gitignore", Op: watch.Changed}})
+	if m.Ignored("a/b/c/y.tmp", false) || !m.Ignored("a/b/z.log", false) || !m.Ignored("a/b/x.txt", false) {
+		t.Error("a nested folder kept the root's old patterns after Saw")
+	}
+	write("a/b/.gitignore", "w.txt\n")
+	m.Saw([]watch.Event{{Path: "a/other.go", Op: watch.Changed}})
+	if !m.Ignored("a/b/x.txt", false) {
+		t.Error("an unrelated event made the matcher read again")
+	}
+	m.Saw([]watch.Event{{Path: watch.All}})
+	if m.Ignored("a/b/x.txt", false) || !m.Ignored("a/b/w.txt", false) {
+		t.Error("a lost-events batch did not read the ignore files again")
 	}
 }

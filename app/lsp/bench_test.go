@@ -115,7 +115,7 @@ func BenchmarkGopls(b *testing.B) {
 	uri := func(rel string) textDocumentID { return textDocumentID{URI: fileURI(filepath.Join(root, rel))} }
 	text := func(rel string) string { t, _ := c.text(rel); return t }
 	at := func(rel string, p Position) textDocumentPosition {
-		return textDocumentPosition{TextDocument: uri(rel), Position: toProtocol(text(rel), p)}
+		return textDocumentPosition{TextDocument: uri(rel), Position: toProtocol(newLines(text(rel)), p)}
 	}
 	refs := referenceParams{textDocumentPosition: at("tx.go", decl)}
 	if err := c.Settle(ctxFor(b), 0); err != nil {

@@ -81,6 +81,14 @@ type Config struct {
 type doc struct {
 	text    string
 	version int
+	lines   *lines // text's index, built on first use
+	// auto: opened by a request, not the editor (keepopen.go): its text
+	// is the disk's as of stamp, and used orders the files for closing.
+	auto  bool
+	stamp fileStamp
+	used  uint64
+	// key names text when OpenDocumentVersion sent it (0: unknown).
+	key uint64
 }
 
 // Client is one project's gopls, started on the first request and
@@ -105,6 +113,8 @@ type Client struct {
 	lastEvent    time.Time     // the last diagnostics published, or the last ready
 	onStatus     []func(Status)
 	onDiags      []func(path string)
+	disk         diskLines // indexes of files read from disk
+	tick         uint64    // orders the uses of files requests opened
 }
 
 // New returns a client for the project at cfg.Root; gopls starts on the

@@ -24,16 +24,41 @@ func (c *Client) OpenDocument(rel, text string) {
 	if d == nil {
 		d = &doc{}
 		c.docs[rel] = d
-	} else if d.text == text {
+	} else if d.auto = false; d.text == text { // the editor's from now on
 		c.mu.Unlock()
 		return
 	}
-	d.text, d.version = text, d.version+1
+	d.text, d.version, d.lines, d.key = text, d.version+1, nil, 0
 	s := c.sess
 	c.mu.Unlock()
 	if s != nil {
 		s.kick()
 	}
+}
+
+// OpenDocumentVersion is OpenDocument for a text that key names (a
+// textbuf.Buffer version: one per text in the process): text is asked for
+// only when the document does not hold that text already, so an editor
+// that did not change since the last request costs no copy of its text.
+// text returns false when there is none to send.
+func (c *Client) OpenDocumentVersion(rel string, key uint64, text func() (string, bool)) {
+	c.mu.Lock()
+	d := c.docs[rel]
+	held := key != 0 && d != nil && !d.auto && d.key == key
+	c.mu.Unlock()
+	if held {
+		return
+	}
+	t, ok := text()
+	if !ok {
+		return
+	}
+	c.OpenDocument(rel, t)
+	c.mu.Lock()
+	if d := c.docs[rel]; d != nil && d.text == t {
+		d.key = key
+	}
+	c.mu.Unlock()
 }
 
 // CloseDocument tells gopls that the editor no longer holds rel (gopls
@@ -91,18 +116,42 @@ func (c *Client) rel(abs string) string {
 // text is what gopls sees as path's content: the editor's text when open,
 // else the file on disk.
 func (c *Client) text(path string) (string, error) {
-	rel := c.rel(c.abs(path))
+	l, err := c.lines(path)
+	if err != nil {
+		return "", err
+	}
+	return l.text, nil
+}
+
+// lines is text with its lines indexed: an open document's index is
+// built once per version, a disk file's once per content.
+func (c *Client) lines(path string) (*lines, error) {
+	abs := c.abs(path)
+	rel := c.rel(abs)
 	c.mu.Lock()
 	d := c.docs[rel]
+	var text string
+	var l *lines
+	if d != nil {
+		text, l = d.text, d.lines
+	}
 	c.mu.Unlock()
 	if d != nil {
-		return d.text, nil
+		if l == nil || l.text != text {
+			l = newLines(text)
+			c.mu.Lock()
+			if cur := c.docs[rel]; cur != nil && cur.text == text {
+				cur.lines = l
+			}
+			c.mu.Unlock()
+		}
+		return l, nil
 	}
-	b, err := os.ReadFile(c.abs(path))
+	b, err := os.ReadFile(abs)
 	if err != nil {
-		return "", fmt.Errorf("read %s: %w", rel, err)
+		return nil, fmt.Errorf("read %s: %w", rel, err)
 	}
-	return string(b), nil
+	return c.disk.get(abs, b), nil
 }
 
 // FilesChanged tells gopls that Trestle wrote the project files rels to
@@ -114,7 +163,11 @@ func (c *Client) FilesChanged(rels ...string) {
 	c.mu.Lock()
 	s := c.sess
 	c.mu.Unlock()
-	if s == nil || len(rels) == 0 {
+	if len(rels) == 0 {
+		return
+	}
+	c.forgetOpened(rels)
+	if s == nil {
 		return
 	}
 	changes := make([]fileEvent, 0, len(rels))
@@ -132,6 +185,11 @@ func (c *Client) FilesChanged(rels ...string) {
 // every file under the root as changed, which makes gopls reload. It never
 // blocks and may be called from any goroutine.
 func (c *Client) DiskChanged(events []watch.Event) {
+	rels := make([]string, 0, len(events))
+	for _, e := range events {
+		rels = append(rels, e.Path)
+	}
+	c.forgetOpened(rels)
 	c.mu.Lock()
 	s := c.sess
 	c.mu.Unlock()

@@ -46,25 +46,26 @@ func (c *Client) applyWorkspaceEdit(we workspaceEdit) ([]FileEdit, error) {
 	out := make([]FileEdit, 0, len(byURI))
 	for uri, edits := range byURI {
 		abs := uriPath(uri)
-		old, err := c.text(abs)
+		old, err := c.lines(abs)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, FileEdit{Path: c.rel(abs), Old: old, New: applyEdits(old, edits)})
+		out = append(out, FileEdit{Path: c.rel(abs), Old: old.text, New: applyEdits(old, edits)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
 }
 
 // applyEdits applies non-overlapping protocol edits to text.
-func applyEdits(text string, edits []textEdit) string {
+func applyEdits(l *lines, edits []textEdit) string {
+	text := l.text
 	type span struct {
 		start, end int
 		new        string
 	}
 	spans := make([]span, 0, len(edits))
 	for _, e := range edits {
-		spans = append(spans, span{offsetOf(text, e.Range.Start), offsetOf(text, e.Range.End), e.NewText})
+		spans = append(spans, span{offsetOf(l, e.Range.Start), offsetOf(l, e.Range.End), e.NewText})
 	}
 	sort.SliceStable(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
 	var b strings.Builder
@@ -84,14 +85,15 @@ func applyEdits(text string, edits []textEdit) string {
 // Format is path's text formatted by gopls (gofmt) with its imports
 // organized; the text as it is when there is nothing to change.
 func (c *Client) Format(ctx context.Context, path string) (string, error) {
-	text, err := c.text(path)
+	orig, err := c.lines(path)
 	if err != nil {
 		return "", err
 	}
+	text := orig.text
 	uri := fileURI(c.abs(path))
 	var ca codeActionParams
 	ca.TextDocument = textDocumentID{URI: uri}
-	ca.Range = lspRange{End: toProtocol(text, Position{Line: strings.Count(text, "\n") + 1, Col: 1})}
+	ca.Range = lspRange{End: toProtocol(orig, Position{Line: orig.count(), Col: 1})}
 	ca.Context.Diagnostics = []lspDiagnostic{}
 	ca.Context.Only = []string{"source.organizeImports"}
 	var actions []codeAction
@@ -104,10 +106,10 @@ func (c *Client) Format(ctx context.Context, path string) (string, error) {
 		}
 		for _, dc := range a.Edit.DocumentChanges {
 			if dc.TextDocument.URI == uri {
-				text = applyEdits(text, dc.Edits)
+				text = applyEdits(newLines(text), dc.Edits)
 			}
 		}
-		text = applyEdits(text, a.Edit.Changes[uri])
+		text = applyEdits(newLines(text), a.Edit.Changes[uri])
 		break
 	}
 	var fp formattingParams
@@ -115,14 +117,13 @@ func (c *Client) Format(ctx context.Context, path string) (string, error) {
 	fp.Options.TabSize = 4
 	var edits []textEdit
 	// Formatting is computed on gopls's copy, so it must see the imports first.
-	orig, _ := c.text(path)
-	if text != orig {
+	if text != orig.text {
 		c.OpenDocument(c.rel(c.abs(path)), text)
 	}
 	if err := c.request(ctx, "textDocument/formatting", fp, &edits); err != nil {
 		return "", err
 	}
-	return applyEdits(text, edits), nil
+	return applyEdits(newLines(text), edits), nil
 }
 
 // PackageAPI is a package's exported declarations as gopls lists them.
@@ -147,13 +148,16 @@ func (c *Client) PackageAPI(ctx context.Context, file string) (PackageAPI, error
 		return PackageAPI{}, err
 	}
 	api := PackageAPI{Name: res.PackageName, Symbols: []Symbol{}}
-	texts := make([]string, len(res.Files))
+	texts := make([]*lines, len(res.Files))
 	decls := make([]map[int]declSyntax, len(res.Files))
 	for i, uri := range res.Files {
 		abs := uriPath(uri)
 		api.Files = append(api.Files, c.rel(abs))
-		texts[i], _ = c.text(abs)
-		decls[i] = parseDecls(texts[i])
+		var err error
+		if texts[i], err = c.lines(abs); err != nil {
+			texts[i] = newLines("")
+		}
+		decls[i] = parseDecls(texts[i].text)
 	}
 	var add func(d packageSymbol, container string)
 	add = func(d packageSymbol, container string) {

@@ -3,7 +3,6 @@ package lsp
 import (
 	"net/url"
 	"path/filepath"
-	"strings"
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -44,26 +43,10 @@ func uriPath(uri string) string {
 	return filepath.FromSlash(u.Path)
 }
 
-// lineAt is the text of 0-based line n of text, without its newline; ""
-// past the end.
-func lineAt(text string, n int) string {
-	for i := 0; i < n; i++ {
-		nl := strings.IndexByte(text, '\n')
-		if nl < 0 {
-			return ""
-		}
-		text = text[nl+1:]
-	}
-	if nl := strings.IndexByte(text, '\n'); nl >= 0 {
-		text = text[:nl]
-	}
-	return strings.TrimSuffix(text, "\r")
-}
-
-// toProtocol turns a 1-based rune position in text into the protocol's
+// toProtocol turns a 1-based rune position in a text into the protocol's
 // 0-based UTF-16 one.
-func toProtocol(text string, p Position) position {
-	line := lineAt(text, max(p.Line-1, 0))
+func toProtocol(l *lines, p Position) position {
+	line := l.line(max(p.Line-1, 0))
 	units, col := 0, 1
 	for _, r := range line {
 		if col >= p.Col {
@@ -78,9 +61,9 @@ func toProtocol(text string, p Position) position {
 	return position{Line: max(p.Line-1, 0), Character: units}
 }
 
-// fromProtocol turns the protocol's position in text into a 1-based rune one.
-func fromProtocol(text string, p position) Position {
-	line := lineAt(text, p.Line)
+// fromProtocol turns the protocol's position in a text into a 1-based rune one.
+func fromProtocol(l *lines, p position) Position {
+	line := l.line(p.Line)
 	units, col := 0, 1
 	for _, r := range line {
 		if units >= p.Character {
@@ -92,17 +75,14 @@ func fromProtocol(text string, p position) Position {
 	return Position{Line: p.Line + 1, Col: col}
 }
 
-// offsetOf is the byte offset in text of the protocol position p (clamped
-// to the line's end and the text's end).
-func offsetOf(text string, p position) int {
-	off := 0
-	for i := 0; i < p.Line; i++ {
-		nl := strings.IndexByte(text[off:], '\n')
-		if nl < 0 {
-			return len(text)
-		}
-		off += nl + 1
+// offsetOf is the byte offset in a text of the protocol position p
+// (clamped to the line's end and the text's end).
+func offsetOf(l *lines, p position) int {
+	if p.Line >= l.count() {
+		return len(l.text)
 	}
+	text := l.text
+	off := l.starts[max(p.Line, 0)]
 	units := 0
 	for off < len(text) && units < p.Character {
 		r, size := utf8.DecodeRuneInString(text[off:])

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -164,15 +165,28 @@ func (c *Client) Symbols(ctx context.Context, query string) ([]Symbol, error) {
 }
 
 // DocumentSymbols is the outline of path: every declaration, children
-// after their parent with the parent as container.
+// after their parent with the parent as container. An outline depends on
+// the file's text alone, so it is kept with the text and a text asked
+// about again is answered without gopls.
 func (c *Client) DocumentSymbols(ctx context.Context, path string) ([]Symbol, error) {
+	c.keepOpenFor(path)
+	rel := c.rel(c.abs(path))
+	text, err := c.lines(path)
+	cache := err == nil
+	if err != nil {
+		text = newLines("")
+	}
+	if o := text.outline.Load(); o != nil && o.rel == rel {
+		return slices.Clone(o.syms), nil
+	}
 	var res []documentSymbol
 	params := map[string]any{"textDocument": textDocumentID{URI: fileURI(c.abs(path))}}
 	if err := c.request(ctx, "textDocument/documentSymbol", params, &res); err != nil {
 		return nil, err
 	}
-	text, _ := c.text(path)
-	rel := c.rel(c.abs(path))
+	if now, err := c.lines(path); err == nil && now != text {
+		text, cache = now, false // changed meanwhile: gopls answered for the text it had at the request
+	}
 	var out []Symbol
 	var walk func(ds []documentSymbol, container string)
 	walk = func(ds []documentSymbol, container string) {
@@ -185,6 +199,9 @@ func (c *Client) DocumentSymbols(ctx context.Context, path string) ([]Symbol, er
 		}
 	}
 	walk(res, "")
+	if cache {
+		text.outline.Store(&outline{rel: rel, syms: slices.Clone(out)})
+	}
 	return out, nil
 }
 

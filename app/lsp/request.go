@@ -99,7 +99,10 @@ func (c *Client) publish(p publishDiagnosticsParams) {
 		return
 	}
 	rel := c.rel(abs)
-	text, _ := c.text(rel)
+	text, err := c.lines(rel)
+	if err != nil {
+		text = newLines("")
+	}
 	out := make([]Diagnostic, 0, len(p.Diagnostics))
 	for _, d := range p.Diagnostics {
 		sev := severities[d.Severity]
@@ -155,7 +158,7 @@ func (c *Client) Diagnostics(prefix string) []Diagnostic {
 	return out
 }
 
-func (c *Client) fromRange(text string, r lspRange) Range {
+func (c *Client) fromRange(text *lines, r lspRange) Range {
 	return Range{Start: fromProtocol(text, r.Start), End: fromProtocol(text, r.End)}
 }
 
@@ -163,17 +166,20 @@ func (c *Client) fromRange(text string, r lspRange) Range {
 // (a references or symbols answer names the same files many times).
 type texts struct {
 	c     *Client
-	byAbs map[string]string
+	byAbs map[string]*lines
 }
 
-func (c *Client) texts() *texts { return &texts{c: c, byAbs: map[string]string{}} }
+func (c *Client) texts() *texts { return &texts{c: c, byAbs: map[string]*lines{}} }
 
 // location converts a protocol location, reading its file for the columns.
 func (t *texts) location(l location) Location {
 	abs := uriPath(l.URI)
 	text, ok := t.byAbs[abs]
 	if !ok {
-		text, _ = t.c.text(abs)
+		var err error
+		if text, err = t.c.lines(abs); err != nil {
+			text = newLines("")
+		}
 		t.byAbs[abs] = text
 	}
 	return Location{Path: t.c.rel(abs), Range: t.c.fromRange(text, l.Range)}
@@ -187,10 +193,11 @@ func (c *Client) at(path string, pos Position) (textDocumentPosition, error) {
 
 // atText is at with the text it was computed in, which the answer's
 // ranges refer to (gopls gets that text before the request).
-func (c *Client) atText(path string, pos Position) (textDocumentPosition, string, error) {
-	text, err := c.text(path)
+func (c *Client) atText(path string, pos Position) (textDocumentPosition, *lines, error) {
+	c.keepOpenFor(path)
+	text, err := c.lines(path)
 	if err != nil {
-		return textDocumentPosition{}, "", err
+		return textDocumentPosition{}, nil, err
 	}
 	return textDocumentPosition{TextDocument: textDocumentID{URI: fileURI(c.abs(path))}, Position: toProtocol(text, pos)}, text, nil
 }

@@ -10,7 +10,6 @@ import (
 	"sort"
 
 	"trestle/app/errdefs"
-	"trestle/app/ignore"
 )
 
 // ListFiles lists the files under the project folder under (""/"." for the
@@ -40,7 +39,7 @@ func (p *Project) ListFiles(ctx context.Context, under, glob string, limit int) 
 	}
 	files := []string{} // an empty list is [], not null, in JSON
 	truncated := false
-	ignored := ignore.New(p.Root)
+	ignored := p.Ignore()
 	err = filepath.WalkDir(start, func(abs string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // an unreadable folder is skipped, not fatal

@@ -7,11 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"golang.org/x/mod/modfile"
 
 	"trestle/app/errdefs"
+	"trestle/app/ignore"
 )
 
 // Project is one opened project folder. It is immutable (but for a count of
@@ -26,6 +28,18 @@ type Project struct {
 	gitDir string
 	// resolutions counts Resolve calls (see Resolutions).
 	resolutions atomic.Uint64
+	// ignore is the project's one .gitignore matcher (see Ignore).
+	ignoreOnce sync.Once
+	ignore     *ignore.Matcher
+}
+
+// Ignore is the project's .gitignore matcher, shared by every walk of the
+// project (search, listing, the file tree), so each ignore file is read
+// once; whoever watches the project tells it of changed ignore files
+// (Matcher.Saw). Safe for concurrent use.
+func (p *Project) Ignore() *ignore.Matcher {
+	p.ignoreOnce.Do(func() { p.ignore = ignore.New(p.Root) })
+	return p.ignore
 }
 
 // Resolutions is how many paths Resolve has confined on p so far. Tests use

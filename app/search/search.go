@@ -8,7 +8,9 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"regexp/syntax"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -84,12 +86,67 @@ func Run(ctx context.Context, root string, q Query, opts Options) (Result, error
 	case !q.Regexp:
 		s.whole = re
 	case !strings.Contains(q.Pattern, "$"):
-		s.whole = regexp.MustCompile("(?m)" + re.String())
+		s.whole = withinLines(re)
 	}
 	if !q.Regexp && !q.IgnoreCase {
 		s.lit = newLiteral([]byte(q.Pattern))
 	}
 	return s.run(ctx)
+}
+
+// withinLines is re for a whole file at once that matches exactly where
+// re matches one of its lines: ^ and $ at every line, and no character
+// class or dot that matches a newline, so a match can never run from one
+// line into the next (`err != nil \{\s*return` would otherwise pass every
+// file where a line ends with "err != nil {" and the next starts with
+// return, though no line of it matches). nil when re cannot be rewritten:
+// every file is then split into lines.
+func withinLines(re *regexp.Regexp) *regexp.Regexp {
+	tree, err := syntax.Parse("(?m)"+re.String(), syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	noNewline(tree)
+	whole, err := regexp.Compile(tree.String())
+	if err != nil {
+		return nil
+	}
+	return whole
+}
+
+// noNewline takes the newline out of every character class and dot in re.
+func noNewline(re *syntax.Regexp) {
+	switch re.Op {
+	case syntax.OpAnyChar:
+		re.Op = syntax.OpAnyCharNotNL
+	case syntax.OpLiteral: // a newline in the pattern is never inside a line
+		if slices.Contains(re.Rune, '\n') {
+			re.Op, re.Rune = syntax.OpNoMatch, nil
+		}
+	case syntax.OpCharClass:
+		var out []rune
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			lo, hi := re.Rune[i], re.Rune[i+1]
+			if lo <= '\n' && '\n' <= hi {
+				if lo < '\n' {
+					out = append(out, lo, '\n'-1)
+				}
+				if hi > '\n' {
+					out = append(out, '\n'+1, hi)
+				}
+				continue
+			}
+			out = append(out, lo, hi)
+		}
+		if len(out) == 0 {
+			re.Op, re.Rune = syntax.OpNoMatch, nil
+			return
+		}
+		re.Rune = out
+	}
+	for _, sub := range re.Sub {
+		noNewline(sub)
+	}
 }
 
 // compile turns the query into one regexp; a literal is quoted, so one

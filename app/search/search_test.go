@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -148,5 +149,33 @@ func TestRunSkipsGitInAnyCase(t *testing.T) {
 	}
 	if strings.Join(got, ",") != ".github/ci.yml,main.go" {
 		t.Fatalf("matches in %v, want only .github/ci.yml and main.go", got)
+	}
+}
+
+// TestWholeFilePrefilterStaysWithinLines: the whole-file test matches a
+// text exactly when some line of it matches the pattern, so no file whose
+// lines never match passes it (a \s or [^x] could span a newline).
+func TestWholeFilePrefilterStaysWithinLines(t *testing.T) {
+	texts := []string{
+		"if err != nil {\n\treturn err\n}\n",
+		"if err != nil { return err }\n",
+		"a\nb\n", "ab\n", "x\n\ny", "", "tab\there\n", "end", "line one\r\nline two\r\n",
+	}
+	for _, pat := range []string{`err != nil \{\s*return`, `a[^x]b`, `(?s)a.b`, `a\Db`, `x[\n]*y`, `x\n\ny`,
+		`^\s*return`, `^$`, `\bb\b`, `(?i)LINE\sTWO`, `[[:space:]]here`, `\s+`} {
+		re := regexp.MustCompile(pat)
+		whole := withinLines(re)
+		if whole == nil {
+			t.Fatalf("%s: not rewritten", pat)
+		}
+		for _, text := range texts {
+			want := false
+			for _, line := range strings.Split(text, "\n") {
+				want = want || re.MatchString(line)
+			}
+			if got := whole.MatchString(text); got != want {
+				t.Errorf("%s on %q: whole-file test %v, lines %v (rewritten %s)", pat, text, got, want, whole)
+			}
+		}
 	}
 }

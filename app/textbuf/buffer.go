@@ -3,6 +3,7 @@ package textbuf
 import (
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 )
@@ -47,9 +48,10 @@ type Change struct{ Line, Removed, Added int }
 // character; converting a rune column to a byte offset walks one short
 // line. Not safe for concurrent use.
 type Buffer struct {
-	lines []string
-	crlf  bool
-	hist  history
+	lines   []string
+	crlf    bool
+	hist    history
+	version uint64
 
 	// OnChange, when set, is called after every change to the text,
 	// including undo and redo, with the lines it touched.
@@ -70,7 +72,36 @@ func New(text string) *Buffer {
 		text = strings.ReplaceAll(text, "\r\n", "\n")
 	}
 	b.lines = strings.Split(text, "\n")
+	b.version = versions.Add(1)
 	return b
+}
+
+// versions numbers the texts of every Buffer in the process.
+var versions atomic.Uint64
+
+// Version names the buffer's current text: it changes with every change
+// of the text, and no two texts of any buffers in the process share one,
+// so a path and a Version name one text (a reader that saw it need not
+// read it again).
+func (b *Buffer) Version() uint64 { return b.version }
+
+// Snapshot is a buffer's text at one moment, cheap to take (one copy of
+// the line headers) and read on any goroutine: the whole text is joined
+// only when FileText asks for it, by whoever asks.
+type Snapshot struct {
+	lines []string
+	crlf  bool
+}
+
+// Snapshot takes the text as it is now.
+func (b *Buffer) Snapshot() Snapshot { return Snapshot{lines: slices.Clone(b.lines), crlf: b.crlf} }
+
+// FileText is the text as Buffer.FileText gave it when the snapshot was taken.
+func (s Snapshot) FileText() string {
+	if s.crlf {
+		return strings.Join(s.lines, "\r\n")
+	}
+	return strings.Join(s.lines, "\n")
 }
 
 // CRLF reports whether the text is saved with CRLF line endings.
@@ -180,6 +211,7 @@ func (b *Buffer) apply(r Range, s string) Pos {
 	parts[0] = head + parts[0]
 	parts[n] += tail
 	b.lines = slices.Replace(b.lines, r.Start.Line, r.End.Line+1, parts...)
+	b.version = versions.Add(1)
 	if b.OnChange != nil {
 		b.OnChange(Change{Line: r.Start.Line, Removed: r.End.Line - r.Start.Line + 1, Added: len(parts)})
 	}

@@ -264,3 +264,23 @@ func TestReplaceAllIsOneUndo(t *testing.T) {
 		t.Errorf("a replacement with a newline gives %q", b.Text())
 	}
 }
+
+// TestVersionAndSnapshot: every text of every buffer has its own version;
+// a snapshot keeps the text it was taken with while the buffer changes.
+func TestVersionAndSnapshot(t *testing.T) {
+	a, b := New("one\r\ntwo\r\n"), New("one\r\ntwo\r\n")
+	if a.Version() == b.Version() {
+		t.Error("two buffers share a version")
+	}
+	snap, v := a.Snapshot(), a.Version()
+	a.Insert(Pos{0, 0}, "zero\n")
+	if a.Version() == v {
+		t.Error("an edit kept the version")
+	}
+	if got := snap.FileText(); got != "one\r\ntwo\r\n" {
+		t.Errorf("snapshot = %q, want the text before the edit", got)
+	}
+	if got, want := a.Snapshot().FileText(), a.FileText(); got != want {
+		t.Errorf("snapshot = %q, FileText %q", got, want)
+	}
+}

@@ -17,4 +17,8 @@ type Tab struct {
 	Path   string `json:"path"` // project-relative, forward slashes
 	Active bool   `json:"active"`
 	Dirty  bool   `json:"dirty"`
+	// Version names the tab's text (textbuf.Buffer.Version; 0 when it
+	// holds none): unchanged, a reader that saw the text need not read it
+	// again.
+	Version uint64 `json:"-"`
 }

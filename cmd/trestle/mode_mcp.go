@@ -51,7 +51,7 @@ func runMCP(dir, policy string, trustFlag bool) int {
 	srv := mcpbridge.NewServer(mcpbridge.Options{Project: project, Version: version, Logger: logger, Services: services})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	watchForGopls(ctx, project.Root, services.LSP, logger)
+	watchForGopls(ctx, project.Root, project.Ignore(), services.LSP, logger)
 	if err := mcpbridge.ServeStdio(ctx, srv, os.Stdin, out); err != nil {
 		fmt.Fprintf(os.Stderr, "trestle: %v\n", err)
 		return 1
@@ -61,16 +61,16 @@ func runMCP(dir, policy string, trustFlag bool) int {
 
 // watchForGopls tells gopls of every change on disk under root until ctx
 // ends, as the window's watcher does: without it gopls would not see a
-// file another program writes. A watcher that cannot start is logged; the
+// file another program writes. The project's ignore matcher ign hears of
+// changed .gitignore files. A watcher that cannot start is logged; the
 // server goes on without it.
-func watchForGopls(ctx context.Context, root string, c *lsp.Client, logger *log.Logger) {
+func watchForGopls(ctx context.Context, root string, ign *ignore.Matcher, c *lsp.Client, logger *log.Logger) {
 	if c == nil {
 		return
 	}
-	ign := ignore.New(root)
 	_, err := watch.Start(ctx, root, watch.Options{
 		SkipDir: func(rel string) bool { return ign.Ignored(rel, true) },
-		OnBatch: c.DiskChanged,
+		OnBatch: func(events []watch.Event) { ign.Saw(events); c.DiskChanged(events) },
 		OnError: func(err error) { logger.Printf("watch: %v", err) },
 	})
 	if err != nil {

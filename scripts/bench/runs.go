@@ -24,14 +24,16 @@ type run struct {
 var runs = []run{
 	{"./cmd/trestle", "^Benchmark(LoopbackEcho|BridgeNonUITool|BridgeRawLine|BridgeUITool)$", "2s"},
 	{"./cmd/trestle", "^Benchmark(BusyUI|IdleRSS)$", "2x"},
-	{"./mcpbridge", ".", "1s"},
+	{"./mcpbridge", "^Benchmark(HandleMessagePing|ListenerRoundTrip)$", "1s"},
 	{"./ui/editor", ".", "1s"},
 	{"./app/linediff", ".", "1s"},
 	{"./app/search", ".", "5x"},
 	{"./app/quickopen", ".", "20x"},
 	{"./app/eval", ".", "1s"},
 	{"./app/changeset", ".", "5x"},
+	{"./cmd/trestle", "^BenchmarkApplyCLI$", "5x"},
 	{"./app/lsp", "^BenchmarkGopls$", "30x"},
+	{"./mcpbridge", "^BenchmarkGopls(Headless|LargeFile)$", "10x"},
 	{"./cmd/trestle", "^BenchmarkGoplsRSS$/^(fixture|bbolt)$", "1x"},
 }
 

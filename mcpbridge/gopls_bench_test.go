@@ -1,0 +1,238 @@
+package mcpbridge
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/sourcegraph/jsonrpc2"
+
+	"trestle/app/lsp"
+	"trestle/app/project"
+	"trestle/app/services"
+	"trestle/internal/testfix"
+)
+
+// The gopls tools as an agent meets them in headless mode (`trestle
+// --mcp`: an MCP client, the tool's handler, Trestle's gopls client and
+// its own gopls), each beside the same question put by a bare LSP client
+// to a second gopls on the same files, with the file open there. The two
+// are interleaved call by call, so that the load of a shared machine
+// falls on both alike; trestle-ms and bare-ms are their mean times and
+// ratio the quotient (ns/op is the pair's and means nothing alone).
+
+// BenchmarkGoplsHeadless is trestle_definition and trestle_references on
+// a copy of go.etcd.io/bbolt against definition and references from a
+// bare client that holds the file open.
+func BenchmarkGoplsHeadless(b *testing.B) {
+	root := testfix.CopyBbolt(b)
+	c, bare := goplsBenchPair(b, root)
+	def := textPos(b, root, "db.go", "db.Begin(true)", 3)
+	ref := textPos(b, root, "tx.go", "Commit() (err error)", 0)
+	bare.open(b, "db.go")
+	bare.open(b, "tx.go")
+	cases := []goplsBenchCase{
+		{"definition",
+			func() {
+				mustTool(b, c, "trestle_definition", map[string]any{"path": "db.go", "line": def.Line + 1, "column": def.Character + 1})
+			},
+			func() { bare.call(b, "textDocument/definition", bare.at("db.go", def)) }},
+		{"references",
+			func() {
+				mustTool(b, c, "trestle_references", map[string]any{"path": "tx.go", "line": ref.Line + 1, "column": ref.Character + 1})
+			},
+			func() {
+				bare.call(b, "textDocument/references", map[string]any{"textDocument": bare.at("tx.go", ref)["textDocument"],
+					"position": ref, "context": map[string]bool{"includeDeclaration": false}})
+			}},
+	}
+	runGoplsBench(b, cases)
+}
+
+// BenchmarkGoplsLargeFile is trestle_definition of a function declared in
+// a file of 25,000 small functions, against the two requests the tool
+// needs from gopls (the definition and the target file's outline, whose
+// entry gives the declaration's extent) from a bare client.
+func BenchmarkGoplsLargeFile(b *testing.B) {
+	const funcs = 25000
+	var big strings.Builder
+	big.WriteString("package big\n")
+	for i := range funcs {
+		fmt.Fprintf(&big, "\n// F%d returns %d.\nfunc F%d() int { return %d }\n", i, i, i, i)
+	}
+	root := testfix.Project(b, map[string]string{
+		"go.mod":     "module example.com/large\n\ngo 1.22\n",
+		"big/big.go": big.String(),
+		"main.go":    "package main\n\nimport \"example.com/large/big\"\n\nfunc main() {\n\tprintln(big.F24999())\n}\n",
+	})
+	c, bare := goplsBenchPair(b, root)
+	call := textPos(b, root, "main.go", "F24999", 0)
+	bare.open(b, "main.go")
+	outline := map[string]any{"textDocument": map[string]string{"uri": "file://" + filepath.ToSlash(filepath.Join(root, "big/big.go"))}}
+	runGoplsBench(b, []goplsBenchCase{{"definition",
+		func() {
+			_, sc := mustTool(b, c, "trestle_definition", map[string]any{"path": "main.go", "symbol": "big.F24999"})
+			if d, _ := sc["definitions"].([]any); len(d) != 1 || d[0].(map[string]any)["path"] != "big/big.go" {
+				b.Fatalf("definition of big.F24999: %v", sc)
+			}
+		},
+		func() {
+			bare.call(b, "textDocument/definition", bare.at("main.go", call))
+			bare.call(b, "textDocument/documentSymbol", outline)
+		}}})
+}
+
+type goplsBenchCase struct {
+	name          string
+	trestle, bare func()
+}
+
+// runGoplsBench warms both sides with one call each, then times each case
+// interleaved.
+func runGoplsBench(b *testing.B, cases []goplsBenchCase) {
+	for _, tc := range cases {
+		tc.trestle()
+		tc.bare()
+	}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			var tr, br time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				tc.trestle()
+				t1 := time.Now()
+				tc.bare()
+				tr, br = tr+t1.Sub(t0), br+time.Since(t1)
+			}
+			n := float64(b.N)
+			b.ReportMetric(float64(tr.Microseconds())/1000/n, "trestle-ms")
+			b.ReportMetric(float64(br.Microseconds())/1000/n, "bare-ms")
+			b.ReportMetric(float64(tr)/float64(br), "ratio")
+		})
+	}
+}
+
+// goplsBenchPair is a headless server on root (with its own gopls) behind
+// an MCP client, and a bare LSP client of a second gopls on root.
+func goplsBenchPair(b *testing.B, root string) (*client.Client, *bareLSP) {
+	b.Helper()
+	path, err := lsp.Find(context.Background(), "")
+	if err != nil {
+		b.Skip(err)
+	}
+	proj, err := project.Open(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off")
+	lc := lsp.New(lsp.Config{Root: proj.Root, Env: env, Logger: log.New(io.Discard, "", 0)})
+	b.Cleanup(func() { lc.Close() })
+	srv := NewServer(Options{Project: proj, Version: "bench", Logger: log.New(io.Discard, "", 0), Services: services.Services{LSP: lc}})
+	return connectStdio(b, srv, "bench"), newBareLSP(b, path, proj.Root, env)
+}
+
+// mustTool calls a tool and fails the benchmark on an error result.
+func mustTool(b *testing.B, c *client.Client, name string, args map[string]any) (string, map[string]any) {
+	res, sc := callTool(b, c, name, args)
+	if res.IsError {
+		b.Fatalf("%s %v: %s", name, args, textOf(res))
+	}
+	return textOf(res), sc
+}
+
+// lspPos is a protocol position (0-based line, UTF-16 column).
+type lspPos struct {
+	Line      int `json:"line"`
+	Character int `json:"character"`
+}
+
+// textPos is the position skip bytes into the first needle in rel (an
+// ASCII file, so bytes are UTF-16 units).
+func textPos(b *testing.B, root, rel, needle string, skip int) lspPos {
+	data, err := os.ReadFile(filepath.Join(root, rel))
+	if err != nil {
+		b.Fatal(err)
+	}
+	i := strings.Index(string(data), needle)
+	if i < 0 {
+		b.Fatalf("%s has no %q", rel, needle)
+	}
+	i += skip
+	line := strings.Count(string(data[:i]), "\n")
+	return lspPos{Line: line, Character: i - (strings.LastIndex(string(data[:i]), "\n") + 1)}
+}
+
+// bareLSP is the baseline: requests written straight to a gopls, the
+// answers left as raw JSON.
+type bareLSP struct {
+	root string
+	conn *jsonrpc2.Conn
+}
+
+func newBareLSP(b *testing.B, path, root string, env []string) *bareLSP {
+	cmd := exec.Command(path)
+	cmd.Dir, cmd.Env = root, env
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	handle := func(context.Context, *jsonrpc2.Conn, *jsonrpc2.Request) (any, error) { return nil, nil }
+	conn := jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(bareRWC{out, in}, jsonrpc2.VSCodeObjectCodec{}),
+		jsonrpc2.HandlerWithError(handle))
+	b.Cleanup(func() { conn.Close(); cmd.Process.Kill(); cmd.Wait() })
+	bl := &bareLSP{root: root, conn: conn}
+	uri := bl.uri("")
+	bl.call(b, "initialize", map[string]any{"processId": nil, "rootUri": uri,
+		"workspaceFolders": []map[string]string{{"uri": uri, "name": "project"}},
+		"capabilities":     map[string]any{"textDocument": map[string]any{"documentSymbol": map[string]any{"hierarchicalDocumentSymbolSupport": true}}}})
+	conn.Notify(context.Background(), "initialized", struct{}{})
+	return bl
+}
+
+func (bl *bareLSP) uri(rel string) string {
+	return "file://" + filepath.ToSlash(filepath.Join(bl.root, rel))
+}
+
+func (bl *bareLSP) at(rel string, p lspPos) map[string]any {
+	return map[string]any{"textDocument": map[string]string{"uri": bl.uri(rel)}, "position": p}
+}
+
+// open sends didOpen with rel's text from disk.
+func (bl *bareLSP) open(b *testing.B, rel string) {
+	data, err := os.ReadFile(filepath.Join(bl.root, rel))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := bl.conn.Notify(context.Background(), "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": bl.uri(rel), "languageId": "go", "version": 1, "text": string(data)}}); err != nil {
+		b.Fatal(err)
+	}
+}
+
+func (bl *bareLSP) call(b *testing.B, method string, params any) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var raw json.RawMessage
+	if err := bl.conn.Call(ctx, method, params, &raw); err != nil {
+		b.Fatalf("bare %s: %v", method, err)
+	}
+}
+
+type bareRWC struct {
+	r io.ReadCloser
+	w io.WriteCloser
+}
+
+func (p bareRWC) Read(b []byte) (int, error)  { return p.r.Read(b) }
+func (p bareRWC) Write(b []byte) (int, error) { return p.w.Write(b) }
+func (p bareRWC) Close() error                { p.w.Close(); return p.r.Close() }
