@@ -67,6 +67,7 @@ type Run struct {
 	problems []Problem
 	module   string      // the project's module path, to place test problems
 	tests    testOutput  // what tests print, until their verdicts
+	logs     logCalls    // which test lines are t.Log calls
 	kill     *time.Timer // SIGKILL after a SIGTERM
 	noVCS    bool        // ran again with -buildvcs=false (retryWithoutVCS)
 }
