@@ -365,6 +365,9 @@ type projectTree struct {
 
 // TypedKey treats Enter and Return as Space: open the focused item.
 func (t *projectTree) TypedKey(ev *fyne.KeyEvent) {
+	if passWindowKey(t, ev) {
+		return
+	}
 	if ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter {
 		ev = &fyne.KeyEvent{Name: fyne.KeySpace, Physical: ev.Physical}
 	}

@@ -73,6 +73,8 @@ type Window struct {
 	goplsDo         func(fn func()) // nil: fyne.Do (tests queue gopls's callbacks)
 	// nav is where Alt+Left and Alt+Right go (nav.go).
 	nav navHistory
+	// menus opens the menu bar's menus for Alt+letter and F10 (menukeys.go).
+	menus menuBar
 	// closing is set by Quitting: nothing more may reach Fyne from another goroutine.
 	closing atomic.Bool
 }
@@ -125,6 +127,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 		project:  p,
 		win:      win,
 		notices:  notices,
+		menus:    driverMenuBar{win.Canvas()},
 		status:   newStatusBar(p.Root, notices.bell),
 		tabs:     newTabArea(),
 		settings: store.DefaultSettings(),
