@@ -37,7 +37,7 @@ func TestMenuKeysInTheRealWindow(t *testing.T) {
 	xdo("key", "F10")
 	waitChanged(t, w, base, "menu-keys-f10", menus, "the File menu after F10")
 	xdo("key", "Right", "Right", "Right") // Edit, View, Run
-	time.Sleep(time.Second)              // let the frame paint
+	time.Sleep(time.Second)               // let the frame paint
 	w.screenshot(t, "menu-keys-f10-run")
 	xdo("key", "Down", "Down", "Down", "Down", "Return") // Build, Test at Cursor, Test All, Vet
 	waitRunOf(t, w, c, "vet")
