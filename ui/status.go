@@ -22,11 +22,11 @@ const messageLifetime = 10 * time.Second
 // bell (notices.go). Used on the main
 // goroutine only.
 type statusBar struct {
-	project, branch, eval, mcp, agents *widget.Label
+	project, branch, eval, mcp, agents *tipLabel // cut when the row is short; hover or click shows them whole
 	cursor                             *widget.Label
-	gopls                              *widget.Label // the language server's state (lsp.go)
-	message                            *tapLabel     // a click shows every recent message whole
-	selection                          *tipSelect    // the active .trestle.json selection
+	gopls                              *tipLabel  // the language server's state (lsp.go)
+	message                            *tapLabel  // a click shows every recent message whole
+	selection                          *tipSelect // the active .trestle.json selection
 	bar                                fyne.CanvasObject
 	clear                              *time.Timer // clears the message
 	recent                             []string    // the last maxRecentMessages messages, oldest first
@@ -40,16 +40,16 @@ const maxRecentMessages = 50
 
 func newStatusBar(root string, bell fyne.CanvasObject) *statusBar {
 	s := &statusBar{
-		project: widget.NewLabel(shortPath(root)),
-		branch:  widget.NewLabel(""),
+		project: newTipLabel(shortPath(root)),
+		branch:  newTipLabel(""),
 		selection: newTipSelect([]string{"default"}, "The selection: build tags, environment and packages from .trestle.json\n"+
 			"that the evaluator, Build, Test and Vet use. \"default\" is none of them."),
-		eval:    widget.NewLabel("evaluator: not started"),
-		mcp:     widget.NewLabel(mcpText("", nil)),
-		agents:  widget.NewLabel(agentsText(nil, 0)),
+		eval:    newTipLabel("evaluator: not started"),
+		mcp:     newTipLabel(mcpText("", nil)),
+		agents:  newTipLabel(agentsText(nil, 0)),
 		message: newTapLabel(),
 		cursor:  widget.NewLabel(""),
-		gopls:   widget.NewLabel("gopls: idle"),
+		gopls:   newTipLabel("gopls: idle"),
 		trust:   newTrustButton(),
 	}
 	s.selection.SetSelected("default")
@@ -58,10 +58,11 @@ func newStatusBar(root string, bell fyne.CanvasObject) *statusBar {
 	s.branch.Hide()
 	left := container.NewHBox(s.trust, s.project, s.branch, widget.NewSeparator(), s.selection, widget.NewSeparator(), s.eval,
 		widget.NewSeparator(), s.mcp, widget.NewSeparator(), s.agents, widget.NewSeparator(), s.gopls, widget.NewSeparator())
-	for _, l := range []*widget.Label{s.project, s.branch, s.eval, s.mcp, s.agents, s.gopls} {
-		l.Truncation = fyne.TextTruncateEllipsis // statusrow.go: the labels shrink, the message keeps room
-	}
-	left.Layout = shrinkRow{}
+	// statusrow.go: the labels shrink, the message keeps room. The listener's
+	// address gives way first, then gopls's state, the project's name (the
+	// window's title has it), the evaluator's state and the branch; the
+	// attached agents last.
+	left.Layout = shrinkRow{order: []fyne.CanvasObject{s.mcp, s.gopls, s.project, s.eval, s.branch, s.agents}}
 	s.bar = container.NewBorder(widget.NewSeparator(), nil, nil, nil,
 		container.New(statusRow{}, left, s.message, container.NewHBox(s.cursor, bell)))
 	return s
@@ -128,6 +129,14 @@ func (l *tapLabel) Tapped(*fyne.PointEvent) {
 		l.onTap()
 	}
 }
+
+// labels are the status bar's labels that cut their text.
+func (s *statusBar) labels() []*tipLabel {
+	return []*tipLabel{s.project, s.branch, s.eval, s.mcp, s.agents, s.gopls}
+}
+
+// isTip reports whether o is one of the status bar's tips.
+func (s *statusBar) isTip(o fyne.CanvasObject) bool { return isTip(o, s.selection, s.labels()...) }
 
 // stop cancels clearing the current message.
 func (s *statusBar) stop() {

@@ -1,0 +1,88 @@
+package ui
+
+import (
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"trestle/app/workbench"
+)
+
+// TestStatusBarCutsByPriorityAndShowsTheWholeText: at 1100 px the status
+// bar's labels give way in order (the listener's address first, the
+// attached agents last) instead of all being cut to a few letters; a cut
+// label shows its whole text in a tip when the pointer rests on it, or
+// when it is clicked, and the tip takes no keys from the window.
+func TestStatusBarCutsByPriorityAndShowsTheWholeText(t *testing.T) {
+	w := newTestWindowWith(t, map[string]string{"a.go": "package a\n"})
+	w.installActions(Actions{})
+	w.win.Resize(fyne.NewSize(1100, 720))
+	s := w.status
+	s.project.SetText("~/src/TestMenuKeysInTheRealWindow")
+	s.setBranch("main", true)
+	s.eval.SetText("evaluator: not started")
+	s.mcp.SetText(mcpText("127.0.0.1:43219", nil))
+	s.agents.SetText(agentsText([]workbench.Client{{Name: "claude-code"}}, 0))
+	s.gopls.SetText("gopls: loading packages")
+	w.win.Content().Refresh()
+	whole := func(l *tipLabel) bool { return !l.cut() }
+	for _, l := range []*tipLabel{s.eval, s.branch, s.agents} {
+		if !whole(l) {
+			t.Errorf("%q is cut to %v px (its text needs %v) while the listener's address is %v px", l.Text, l.Size().Width, naturalWidth(l), s.mcp.Size().Width)
+		}
+	}
+	if !s.mcp.cut() {
+		t.Fatalf("the listener's address is whole (%v px): the row is wide enough, the test needs a narrower one", s.mcp.Size().Width)
+	}
+
+	// The pointer rests on the cut label: its tip shows the whole text.
+	var pending func()
+	for _, l := range s.labels() {
+		l.later = func(_ time.Duration, fn func()) *time.Timer { pending = fn; return nil }
+	}
+	s.mcp.MouseIn(&desktop.MouseEvent{})
+	if pending == nil {
+		t.Fatal("resting on the label asks for no tip")
+	}
+	pending()
+	if got := tipText(w.win); got != s.mcp.Text {
+		t.Fatalf("the tip says %q, want %q", got, s.mcp.Text)
+	}
+	if w.modalOpen() {
+		t.Error("the tip owns the keyboard: window keys would do nothing while it shows")
+	}
+	s.mcp.MouseOut()
+	if w.win.Canvas().Overlays().Top() != nil {
+		t.Fatal("the tip stays after the pointer left")
+	}
+	test.Tap(s.mcp)
+	if got := tipText(w.win); got != s.mcp.Text {
+		t.Fatalf("a click shows %q, want %q", got, s.mcp.Text)
+	}
+	test.Tap(s.mcp)
+	if w.win.Canvas().Overlays().Top() != nil {
+		t.Fatal("a second click leaves the tip")
+	}
+	test.Tap(s.agents) // whole: no tip
+	if w.win.Canvas().Overlays().Top() != nil {
+		t.Fatal("a label shown whole opens a tip")
+	}
+}
+
+// tipText is the text of the label on top of win, or "".
+func tipText(win fyne.Window) string {
+	top := win.Canvas().Overlays().Top()
+	if top == nil {
+		return ""
+	}
+	for _, o := range test.LaidOutObjects(top) {
+		if l, ok := o.(*widget.Label); ok {
+			return l.Text
+		}
+	}
+	return ""
+}
