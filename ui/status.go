@@ -63,8 +63,11 @@ func newStatusBar(root string, bell fyne.CanvasObject) *statusBar {
 	// window's title has it), the evaluator's state and the branch; the
 	// attached agents last.
 	left.Layout = shrinkRow{order: []fyne.CanvasObject{s.mcp, s.gopls, s.project, s.eval, s.branch, s.agents}}
-	s.bar = container.NewBorder(widget.NewSeparator(), nil, nil, nil,
-		container.New(statusRow{}, left, s.message, container.NewHBox(s.cursor, bell)))
+	row := container.New(statusRow{}, left, s.message, container.NewHBox(s.cursor, bell))
+	for _, l := range s.labels() {
+		l.onText = row.Refresh // a longer text takes its width from the others, in their order
+	}
+	s.bar = container.NewBorder(widget.NewSeparator(), nil, nil, nil, row)
 	return s
 }
 
@@ -74,12 +77,18 @@ func (s *statusBar) setBranch(branch string, ok bool) {
 	switch {
 	case !ok:
 		s.branch.Hide()
+		if s.branch.onText != nil {
+			s.branch.onText()
+		}
 		return
 	case branch == "":
 		branch = "detached"
 	}
-	s.branch.SetText("⎇ " + branch)
 	s.branch.Show()
+	s.branch.SetText("⎇ " + branch)
+	if s.branch.onText != nil {
+		s.branch.onText() // shown: the row makes room for it
+	}
 }
 
 // setCursor shows the caret position, or nothing when no editor is active.

@@ -73,7 +73,7 @@ func cutLabel(o fyne.CanvasObject) (*widget.Label, bool) {
 // naturalWidth is o's width with its whole text.
 func naturalWidth(o fyne.CanvasObject) float32 {
 	if l, ok := cutLabel(o); ok {
-		return fyne.MeasureText(l.Text, theme.TextSize(), l.TextStyle).Width + 2*theme.InnerPadding()
+		return fyne.MeasureText(l.Text, theme.TextSize(), l.TextStyle).Width + 2*theme.InnerPadding() + 1 // +1: rounding never cuts a whole text
 	}
 	return o.MinSize().Width
 }
@@ -83,9 +83,9 @@ func shrinks(o fyne.CanvasObject) bool {
 	return ok
 }
 
-// stubWidth is the least a cut label keeps: a letter and the ellipsis.
+// stubWidth is the least a cut label keeps: two letters and the ellipsis.
 func stubWidth() float32 {
-	return fyne.MeasureText("M…", theme.TextSize(), fyne.TextStyle{}).Width + 2*theme.InnerPadding()
+	return fyne.MeasureText("Mm…", theme.TextSize(), fyne.TextStyle{}).Width + 2*theme.InnerPadding() + 1
 }
 
 func (shrinkRow) MinSize(objs []fyne.CanvasObject) fyne.Size {

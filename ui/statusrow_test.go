@@ -22,7 +22,7 @@ func TestStatusBarCutsByPriorityAndShowsTheWholeText(t *testing.T) {
 	w.installActions(Actions{})
 	w.win.Resize(fyne.NewSize(1100, 720))
 	s := w.status
-	s.project.SetText("~/src/TestMenuKeysInTheRealWindow")
+	s.project.SetText("~/src/go.etcd.io/bbolt")
 	s.setBranch("main", true)
 	s.eval.SetText("evaluator: not started")
 	s.mcp.SetText(mcpText("127.0.0.1:43219", nil))
@@ -30,13 +30,27 @@ func TestStatusBarCutsByPriorityAndShowsTheWholeText(t *testing.T) {
 	s.gopls.SetText("gopls: loading packages")
 	w.win.Content().Refresh()
 	whole := func(l *tipLabel) bool { return !l.cut() }
-	for _, l := range []*tipLabel{s.eval, s.branch, s.agents} {
+
+	for _, l := range []*tipLabel{s.branch, s.agents} {
 		if !whole(l) {
 			t.Errorf("%q is cut to %v px (its text needs %v) while the listener's address is %v px", l.Text, l.Size().Width, naturalWidth(l), s.mcp.Size().Width)
 		}
 	}
 	if !s.mcp.cut() {
 		t.Fatalf("the listener's address is whole (%v px): the row is wide enough, the test needs a narrower one", s.mcp.Size().Width)
+	}
+	// A longer text later takes its room from the labels first in line.
+	s.agents.SetText(agentsText([]workbench.Client{{Name: "claude-code"}, {Name: "cursor"}}, 0))
+	if s.agents.cut() {
+		t.Errorf("%q is cut to %v px after it grew", s.agents.Text, s.agents.Size().Width)
+	}
+	order := []*tipLabel{s.mcp, s.gopls, s.project, s.eval, s.branch, s.agents}
+	for i, l := range order {
+		for _, later := range order[i+1:] {
+			if later.cut() && l.Size().Width > stubWidth()+0.5 {
+				t.Errorf("%q is cut while %q, which gives way first, keeps %v px", later.Text, l.Text, l.Size().Width)
+			}
+		}
 	}
 
 	// The pointer rests on the cut label: its tip shows the whole text.

@@ -79,7 +79,10 @@ func (s *tipSelect) showTip() {
 // on it, or when it is clicked. Main goroutine only.
 type tipLabel struct {
 	widget.Label
-	popup *widget.PopUp
+	// onText runs after the text changed: the row lays its labels out
+	// again for the new width.
+	onText func()
+	popup  *widget.PopUp
 	timer *time.Timer
 	// later runs fn on the main goroutine after d; tests replace it.
 	later func(d time.Duration, fn func()) *time.Timer
@@ -93,6 +96,17 @@ func newTipLabel(text string) *tipLabel {
 	l.Truncation = fyne.TextTruncateEllipsis
 	l.ExtendBaseWidget(l)
 	return l
+}
+
+// SetText sets the text and has the row lay its labels out again.
+func (l *tipLabel) SetText(text string) {
+	if text == l.Text {
+		return
+	}
+	l.Label.SetText(text)
+	if l.onText != nil {
+		l.onText()
+	}
 }
 
 // cut reports whether the label shows less than its whole text.
