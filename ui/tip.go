@@ -83,7 +83,7 @@ type tipLabel struct {
 	// again for the new width.
 	onText func()
 	popup  *widget.PopUp
-	timer *time.Timer
+	timer  *time.Timer
 	// later runs fn on the main goroutine after d; tests replace it.
 	later func(d time.Duration, fn func()) *time.Timer
 }
