@@ -40,6 +40,9 @@ func goFixture(t *testing.T) string {
 			"func TestMore(t *testing.T) {\n\tt.Logf(\"a log over %s\",\n\t\t\"two lines\")\n" +
 			"\tcheck(t, 1)\n\tt.Fatalf(\"stop at %d\",\n\t\t3)\n}\n\n" +
 			"func check(t *testing.T, n int) {\n\tt.Helper()\n\tt.Errorf(\"check %d\", n)\n}\n",
+		"panics/panics.go": "package panics\n\nfunc At(s []int, i int) int {\n\treturn s[i]\n}\n",
+		"panics/panics_test.go": "package panics\n\nimport \"testing\"\n\n" +
+			"func TestAt(t *testing.T) {\n\tt.Log(\"looking\")\n\tif At([]int{1}, 3) != 1 {\n\t\tt.Fatal(\"no\")\n\t}\n}\n",
 	}
 	for name, text := range files {
 		os.MkdirAll(filepath.Join(root, filepath.Dir(name)), 0o755)
@@ -98,7 +101,8 @@ func problemList(run *Run) []string {
 // TestGoTestProblemsAreOnlyFailures runs a real go test, with and without
 // -v: t.Log lines are never problems, not even a failing test's own; the
 // failures (t.Error, t.Fatal, a t.Helper's caller) are, with
-// project-relative paths at every moment of the run.
+// project-relative paths at every moment of the run; a test that panics
+// is a problem where it panicked, not in the runtime or testing package.
 func TestGoTestProblemsAreOnlyFailures(t *testing.T) {
 	root := goFixture(t)
 	goTest := projconf.Task{Name: "test", Command: []string{"go", "test", "./..."}}
@@ -119,6 +123,7 @@ func TestGoTestProblemsAreOnlyFailures(t *testing.T) {
 				"fails/fails_test.go:18: sub failed",
 				"fails/more_test.go:8: check 1", // a helper's failure, at its caller
 				"fails/more_test.go:9: stop at 3",
+				"panics/panics.go:4: panic: runtime error: index out of range [3] with length 1", // where it panicked
 			}
 			if !slices.Equal(got, want) {
 				t.Fatalf("problems\n%s\nwant\n%s\noutput:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), out)

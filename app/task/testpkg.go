@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"golang.org/x/mod/modfile"
@@ -152,8 +153,49 @@ func (r *Run) addTestProblem(line, dir string) {
 	}
 }
 
+// panicFrame is a frame of a goroutine's stack in a panic's trace:
+// "\t/abs/path/file.go:12 +0x1d".
+var panicFrame = regexp.MustCompile(`^\t(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
+
+// panicked makes a panic (a test's, or a program's) a problem: at the
+// first frame of its trace in a file of the project, with the panic's own
+// line as the message. It reports whether text was part of a panic. r.mu
+// is held.
+func (r *Run) panicked(text string) bool {
+	if strings.HasPrefix(text, "panic: ") {
+		if r.panicMsg == "" {
+			r.panicMsg = strings.TrimSuffix(strings.TrimSuffix(text, " [recovered]"), " [recovered, repanicked]")
+		}
+		return true
+	}
+	if r.panicMsg == "" {
+		return false
+	}
+	m := panicFrame.FindStringSubmatch(text)
+	if m == nil || !filepath.IsAbs(filepath.FromSlash(m[1])) {
+		inTrace := indented(text) || text == "" || strings.HasPrefix(text, "goroutine ") || strings.HasSuffix(text, ")")
+		if !inTrace {
+			r.panicMsg = "" // the trace ended without a frame in the project
+		}
+		return inTrace
+	}
+	rel := projectPath(m[1], r.root, "")
+	if rel == filepath.ToSlash(filepath.Clean(filepath.FromSlash(m[1]))) || strings.HasPrefix(rel, "/") {
+		return true // outside the project: the runtime's, the testing package's
+	}
+	n, _ := strconv.Atoi(m[2])
+	if len(r.problems) < maxProblems {
+		r.problems = append(r.problems, Problem{Path: rel, Line: n, Message: r.panicMsg})
+	}
+	r.panicMsg = ""
+	return true
+}
+
 // problemsOf parses one output line for problems. r.mu is held.
 func (r *Run) problemsOf(text string) {
+	if r.panicked(text) {
+		return
+	}
 	p, ok := ParseProblem(text, r.root, r.Task.Dir)
 	if ok && !indented(text) { // build and vet errors, and other tools' file:line: lines
 		if len(r.problems) < maxProblems {
