@@ -30,10 +30,7 @@ import (
 
 // modalOpen reports whether a dialog or pop-up is on top of the window
 // and so owns the keyboard. Main goroutine only.
-func (w *Window) modalOpen() bool {
-	top := w.win.Canvas().Overlays().Top()
-	return top != nil && !w.status.isTip(top) // a status bar tip owns nothing
-}
+func (w *Window) modalOpen() bool { return w.win.Canvas().Overlays().Top() != nil }
 
 // keyed wraps a window action bound to a key so that it does nothing while
 // a dialog or pop-up owns the keyboard.

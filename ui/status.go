@@ -32,6 +32,9 @@ type statusBar struct {
 	recent                             []string    // the last maxRecentMessages messages, oldest first
 
 	trust *widget.Button // "Untrusted", shown while the project is (trust.go)
+	// tips is the layer over the window's content where the labels' and the
+	// selection's tips show (tip.go).
+	tips *fyne.Container
 }
 
 // maxRecentMessages is how many messages the status bar keeps to show
@@ -64,8 +67,11 @@ func newStatusBar(root string, bell fyne.CanvasObject) *statusBar {
 	// attached agents last.
 	left.Layout = shrinkRow{order: []fyne.CanvasObject{s.mcp, s.gopls, s.project, s.eval, s.branch, s.agents}}
 	row := container.New(statusRow{}, left, s.message, container.NewHBox(s.cursor, bell))
+	s.tips = container.NewWithoutLayout()
+	s.selection.layer = s.tips
 	for _, l := range s.labels() {
 		l.onText = row.Refresh // a longer text takes its width from the others, in their order
+		l.layer = s.tips
 	}
 	s.bar = container.NewBorder(widget.NewSeparator(), nil, nil, nil, row)
 	return s
@@ -143,9 +149,6 @@ func (l *tapLabel) Tapped(*fyne.PointEvent) {
 func (s *statusBar) labels() []*tipLabel {
 	return []*tipLabel{s.project, s.branch, s.eval, s.mcp, s.agents, s.gopls}
 }
-
-// isTip reports whether o is one of the status bar's tips.
-func (s *statusBar) isTip(o fyne.CanvasObject) bool { return isTip(o, s.selection, s.labels()...) }
 
 // stop cancels clearing the current message.
 func (s *statusBar) stop() {

@@ -164,7 +164,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	w.paneSplit.Offset = 0.72
 	w.treeSplit = container.NewHSplit(w.tree, w.paneSplit)
 	w.treeSplit.Offset = 0.25
-	w.win.SetContent(container.NewBorder(nil, w.status.bar, nil, nil, container.NewStack(w.treeSplit, w.notices.layer)))
+	w.win.SetContent(container.NewBorder(nil, w.status.bar, nil, nil, container.NewStack(w.treeSplit, w.notices.layer, w.status.tips)))
 	w.win.Resize(fyne.NewSize(1100, 720))
 	return w
 }
