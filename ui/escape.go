@@ -96,6 +96,9 @@ func newEscEntry() *escEntry {
 
 // TypedKey implements fyne.Focusable.
 func (e *escEntry) TypedKey(k *fyne.KeyEvent) {
+	if passWindowKey(e, k) {
+		return
+	}
 	if k.Name == fyne.KeyEscape {
 		if c := fyne.CurrentApp().Driver().CanvasForObject(e); c != nil && escapeTop(c) {
 			return

@@ -154,6 +154,9 @@ func (e *evalInput) KeyUp(k *fyne.KeyEvent) {
 // TypedKey runs on Enter, adds a line on Shift+Enter, stops on Esc and
 // walks the history at the first and last lines.
 func (e *evalInput) TypedKey(k *fyne.KeyEvent) {
+	if passWindowKey(e, k) {
+		return
+	}
 	switch k.Name {
 	case fyne.KeyReturn, fyne.KeyEnter:
 		if e.shift {

@@ -25,17 +25,20 @@ type finder struct {
 	entry   *finderEntry
 	list    *widget.List
 	status  *widget.Label
+	none    *widget.Label // over the list when nothing matches
 	results []quickopen.Result
 	cursor  int
 	// rank ranks the query; detail is the right-hand text of a result
-	// (a shortcut, a folder); pick acts on one (the finder is closed).
-	rank   func(query string) []quickopen.Result
-	detail func(quickopen.Result) string
-	pick   func(r quickopen.Result, query string)
+	// (a shortcut, a folder); pick acts on one (the finder is closed);
+	// noMatch says that nothing matches the query ("" says nothing).
+	rank    func(query string) []quickopen.Result
+	detail  func(quickopen.Result) string
+	pick    func(r quickopen.Result, query string)
+	noMatch func(query string) string
 }
 
 func newFinder(c fyne.Canvas, placeholder string) *finder {
-	f := &finder{detail: func(quickopen.Result) string { return "" }}
+	f := &finder{detail: func(quickopen.Result) string { return "" }, noMatch: func(string) string { return "" }}
 	f.entry = newFinderEntry(f)
 	f.entry.SetPlaceHolder(placeholder)
 	f.entry.OnChanged = func(string) { f.refresh() }
@@ -48,7 +51,12 @@ func newFinder(c fyne.Canvas, placeholder string) *finder {
 		f.cursor = id
 		f.choose()
 	}
-	content := container.NewBorder(container.NewVBox(f.entry, f.status), nil, nil, nil, f.list)
+	f.none = widget.NewLabel("")
+	f.none.Alignment = fyne.TextAlignCenter
+	f.none.Wrapping = fyne.TextWrapWord
+	f.none.Hide()
+	content := container.NewBorder(container.NewVBox(f.entry, f.status), nil, nil, nil,
+		container.NewStack(f.list, container.NewVBox(f.none)))
 	f.popup = widget.NewPopUp(content, c)
 	return f
 }
@@ -80,6 +88,12 @@ func (f *finder) refresh() {
 	f.cursor = 0
 	f.list.Refresh()
 	f.list.ScrollToTop()
+	if msg := f.noMatch(f.entry.Text); len(f.results) == 0 && msg != "" {
+		f.none.SetText(msg)
+		f.none.Show()
+	} else {
+		f.none.Hide()
+	}
 }
 
 func (f *finder) move(by int) {

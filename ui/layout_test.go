@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 
 	"trestle/app/permission"
 	"trestle/app/store"
@@ -83,5 +85,30 @@ func TestTheProjectClosedLastOpensNext(t *testing.T) {
 	}
 	if last, err := db.LastProject(); err != nil || last != first.project.Root {
 		t.Fatalf("LastProject = %q, %v; want %s, closed last", last, err, first.project.Root)
+	}
+}
+
+// TestTreeKeepsItsWidthAt1024: at 1024×700 the file tree is wide enough
+// for a name two folders deep, whether the split was stored narrow (a
+// layout saved at another size), dragged to the edge, or left as it starts.
+func TestTreeKeepsItsWidthAt1024(t *testing.T) {
+	w := newTestWindowWith(t, map[string]string{"internal/freelist/hashmap_test.go": "package freelist\n"})
+	w.installActions(Actions{})
+	w.win.Resize(fyne.NewSize(1024, 700))
+	name := fyne.MeasureText("hashmap_test.go", theme.TextSize(), fyne.TextStyle{}).Width
+	need := name + 2*theme.IconInlineSize() + 4*theme.Padding() // the folders' indent, the icon
+	check := func(what string) {
+		t.Helper()
+		if got := w.tree.Size().Width; got < need {
+			t.Errorf("%s: the tree is %v px wide at 1024, a name two folders deep needs %v", what, got, need)
+		}
+	}
+	check("as it starts")
+	w.applyLayout(store.ProjectState{Width: 1024, Height: 700, TreeSplit: 0.07, PaneSplit: 0.7}, nil)
+	check("restored at 0.07")
+	w.treeSplit.SetOffset(0) // dragged to the left edge
+	check("dragged to the edge")
+	if min := w.win.Content().MinSize().Width; min > 1024 {
+		t.Fatalf("the window needs %v px", min)
 	}
 }

@@ -35,6 +35,7 @@ type Actions struct {
 func (w *Window) installActions(a Actions) {
 	w.actions = a
 	w.buildMenu(nil)
+	w.menuKeys()
 	w.shortcut(fyne.KeyO, w.openFolder)
 	w.shortcut(fyne.KeyComma, w.showSettings)
 	w.shortcut(fyne.KeyP, w.showGoToFile)
@@ -109,6 +110,7 @@ func (w *Window) buildMenu(recent []string) {
 	edit.Items = append(edit.Items, w.goplsItems()...)
 	menu := fyne.NewMainMenu(file, edit, view, w.runMenu(), w.agentsMenu(), fyne.NewMenu("Help",
 		fyne.NewMenuItem("About Trestle", w.showAbout)))
+	view.Items = append(view.Items, fyne.NewMenuItemSeparator(), w.openMenuItems(menu.Items))
 	w.guardMenu(menu)
 	w.win.SetMainMenu(menu)
 }

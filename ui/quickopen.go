@@ -39,6 +39,13 @@ func (w *Window) showGoToFile() {
 		}
 		return ""
 	}
+	f.noMatch = func(q string) string {
+		pattern, _ := quickopen.ParseQuery(q)
+		if strings.TrimSpace(pattern) == "" || w.finders.files == nil {
+			return "" // nothing asked, or a line of the active file; or not listed yet
+		}
+		return fmt.Sprintf("No file matches %q.", pattern)
+	}
 	f.pick = func(r quickopen.Result, q string) {
 		pattern, line := quickopen.ParseQuery(q)
 		switch {
@@ -92,6 +99,12 @@ func (w *Window) showPalette() {
 	f := w.newFinder("Run a command by name")
 	f.rank = func(q string) []quickopen.Result { return quickopen.Rank(q, labels, finderLimit) }
 	f.detail = func(r quickopen.Result) string { return cmds[r.Index].shortcut }
+	f.noMatch = func(q string) string {
+		if strings.TrimSpace(q) == "" {
+			return ""
+		}
+		return fmt.Sprintf("No command matches %q.", q)
+	}
 	f.pick = func(r quickopen.Result, _ string) {
 		if r.Index >= 0 {
 			cmds[r.Index].run()

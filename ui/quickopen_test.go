@@ -140,3 +140,48 @@ func TestOpenRecentListsAFolderOpenedFromThisWindow(t *testing.T) {
 		t.Fatalf("opened %v; Open Recent lists %v, want %s first", opened, recent, other)
 	}
 }
+
+// TestFinderSaysNoMatch: Go to File and the command palette, opened with
+// their keys, say so when nothing matches what was typed, and stop saying
+// it once something does; a bare ":12" (a line of the active file) is no
+// miss.
+func TestFinderSaysNoMatch(t *testing.T) {
+	w := newTestWindow(t)
+	w.installActions(Actions{})
+	w.Window().Resize(fyne.NewSize(900, 600))
+	for _, tc := range []struct {
+		name  string
+		key   fyne.Shortcut
+		miss  string
+		want  string
+		match string
+	}{
+		{"Go to File", ctrl(fyne.KeyP, false), "zzqqxx", `No file matches "zzqqxx".`, "lib"},
+		{"the palette", ctrl(fyne.KeyP, true), "zzqqxx", `No command matches "zzqqxx".`, "save"},
+	} {
+		pressShortcut(w.win, tc.key)
+		w.loading.Wait()
+		f := w.finders.open
+		if f == nil || !f.popup.Visible() {
+			t.Fatalf("%s did not open", tc.name)
+		}
+		if f.none.Visible() {
+			t.Errorf("%s says %q before anything is typed", tc.name, f.none.Text)
+		}
+		typeText(t, w.win, tc.miss)
+		if !f.none.Visible() || f.none.Text != tc.want {
+			t.Errorf("%s with %q: no-match text %q shown %v, want %q", tc.name, tc.miss, f.none.Text, f.none.Visible(), tc.want)
+		}
+		f.entry.SetText(tc.match)
+		if f.none.Visible() || len(f.results) == 0 {
+			t.Errorf("%s with %q: %d results, no-match shown %v", tc.name, tc.match, len(f.results), f.none.Visible())
+		}
+		if tc.name == "Go to File" {
+			f.entry.SetText(":12")
+			if f.none.Visible() {
+				t.Errorf(`Go to File says %q for ":12"`, f.none.Text)
+			}
+		}
+		pressKey(w.win, fyne.KeyEscape)
+	}
+}

@@ -22,16 +22,19 @@ const messageLifetime = 10 * time.Second
 // bell (notices.go). Used on the main
 // goroutine only.
 type statusBar struct {
-	project, branch, eval, mcp, agents *widget.Label
+	project, branch, eval, mcp, agents *tipLabel // cut when the row is short; hover or click shows them whole
 	cursor                             *widget.Label
-	gopls                              *widget.Label // the language server's state (lsp.go)
-	message                            *tapLabel     // a click shows every recent message whole
-	selection                          *tipSelect    // the active .trestle.json selection
+	gopls                              *tipLabel  // the language server's state (lsp.go)
+	message                            *tapLabel  // a click shows every recent message whole
+	selection                          *tipSelect // the active .trestle.json selection
 	bar                                fyne.CanvasObject
 	clear                              *time.Timer // clears the message
 	recent                             []string    // the last maxRecentMessages messages, oldest first
 
 	trust *widget.Button // "Untrusted", shown while the project is (trust.go)
+	// tips is the layer over the window's content where the labels' and the
+	// selection's tips show (tip.go).
+	tips *fyne.Container
 }
 
 // maxRecentMessages is how many messages the status bar keeps to show
@@ -40,16 +43,16 @@ const maxRecentMessages = 50
 
 func newStatusBar(root string, bell fyne.CanvasObject) *statusBar {
 	s := &statusBar{
-		project: widget.NewLabel(shortPath(root)),
-		branch:  widget.NewLabel(""),
+		project: newTipLabel(shortPath(root)),
+		branch:  newTipLabel(""),
 		selection: newTipSelect([]string{"default"}, "The selection: build tags, environment and packages from .trestle.json\n"+
 			"that the evaluator, Build, Test and Vet use. \"default\" is none of them."),
-		eval:    widget.NewLabel("evaluator: not started"),
-		mcp:     widget.NewLabel(mcpText("", nil)),
-		agents:  widget.NewLabel(agentsText(nil, 0)),
+		eval:    newTipLabel("evaluator: not started"),
+		mcp:     newTipLabel(mcpText("", nil)),
+		agents:  newTipLabel(agentsText(nil, 0)),
 		message: newTapLabel(),
 		cursor:  widget.NewLabel(""),
-		gopls:   widget.NewLabel("gopls: idle"),
+		gopls:   newTipLabel("gopls: idle"),
 		trust:   newTrustButton(),
 	}
 	s.selection.SetSelected("default")
@@ -58,12 +61,19 @@ func newStatusBar(root string, bell fyne.CanvasObject) *statusBar {
 	s.branch.Hide()
 	left := container.NewHBox(s.trust, s.project, s.branch, widget.NewSeparator(), s.selection, widget.NewSeparator(), s.eval,
 		widget.NewSeparator(), s.mcp, widget.NewSeparator(), s.agents, widget.NewSeparator(), s.gopls, widget.NewSeparator())
-	for _, l := range []*widget.Label{s.project, s.branch, s.eval, s.mcp, s.agents, s.gopls} {
-		l.Truncation = fyne.TextTruncateEllipsis // statusrow.go: the labels shrink, the message keeps room
+	// statusrow.go: the labels shrink, the message keeps room. The listener's
+	// address gives way first, then gopls's state, the project's name (the
+	// window's title has it), the evaluator's state and the branch; the
+	// attached agents last.
+	left.Layout = shrinkRow{order: []fyne.CanvasObject{s.mcp, s.gopls, s.project, s.eval, s.branch, s.agents}}
+	row := container.New(statusRow{}, left, s.message, container.NewHBox(s.cursor, bell))
+	s.tips = container.NewWithoutLayout()
+	s.selection.layer = s.tips
+	for _, l := range s.labels() {
+		l.onText = row.Refresh // a longer text takes its width from the others, in their order
+		l.layer = s.tips
 	}
-	left.Layout = shrinkRow{}
-	s.bar = container.NewBorder(widget.NewSeparator(), nil, nil, nil,
-		container.New(statusRow{}, left, s.message, container.NewHBox(s.cursor, bell)))
+	s.bar = container.NewBorder(widget.NewSeparator(), nil, nil, nil, row)
 	return s
 }
 
@@ -73,12 +83,18 @@ func (s *statusBar) setBranch(branch string, ok bool) {
 	switch {
 	case !ok:
 		s.branch.Hide()
+		if s.branch.onText != nil {
+			s.branch.onText()
+		}
 		return
 	case branch == "":
 		branch = "detached"
 	}
-	s.branch.SetText("⎇ " + branch)
 	s.branch.Show()
+	s.branch.SetText("⎇ " + branch)
+	if s.branch.onText != nil {
+		s.branch.onText() // shown: the row makes room for it
+	}
 }
 
 // setCursor shows the caret position, or nothing when no editor is active.
@@ -127,6 +143,11 @@ func (l *tapLabel) Tapped(*fyne.PointEvent) {
 	if l.onTap != nil {
 		l.onTap()
 	}
+}
+
+// labels are the status bar's labels that cut their text.
+func (s *statusBar) labels() []*tipLabel {
+	return []*tipLabel{s.project, s.branch, s.eval, s.mcp, s.agents, s.gopls}
 }
 
 // stop cancels clearing the current message.

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"slices"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -45,21 +47,45 @@ func (statusRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 }
 
 // shrinkRow is a horizontal row whose MinSize is its items' natural
-// widths (a cut label's whole text) and which, given less, shrinks the
-// labels that cut their text, in proportion, and keeps the rest.
-type shrinkRow struct{}
+// widths (a cut label's whole text) and which, given less, cuts the labels
+// in order: the first of order down to a stub ("M…") before the next
+// gives anything, so what matters least goes first; if that is not
+// enough, every label shrinks in proportion. Labels not in order give
+// way after those in it; the rest keep their widths.
+type shrinkRow struct {
+	order []fyne.CanvasObject
+}
+
+// cutLabel is the label o shows its text in when it cuts it.
+func cutLabel(o fyne.CanvasObject) (*widget.Label, bool) {
+	var l *widget.Label
+	switch o := o.(type) {
+	case *widget.Label:
+		l = o
+	case *tipLabel:
+		l = &o.Label
+	default:
+		return nil, false
+	}
+	return l, l.Truncation != fyne.TextTruncateOff
+}
 
 // naturalWidth is o's width with its whole text.
 func naturalWidth(o fyne.CanvasObject) float32 {
-	if l, ok := o.(*widget.Label); ok && l.Truncation != fyne.TextTruncateOff {
-		return fyne.MeasureText(l.Text, theme.TextSize(), l.TextStyle).Width + 2*theme.InnerPadding()
+	if l, ok := cutLabel(o); ok {
+		return fyne.MeasureText(l.Text, theme.TextSize(), l.TextStyle).Width + 2*theme.InnerPadding() + 1 // +1: rounding never cuts a whole text
 	}
 	return o.MinSize().Width
 }
 
 func shrinks(o fyne.CanvasObject) bool {
-	l, ok := o.(*widget.Label)
-	return ok && l.Truncation != fyne.TextTruncateOff
+	_, ok := cutLabel(o)
+	return ok
+}
+
+// stubWidth is the least a cut label keeps: two letters and the ellipsis.
+func stubWidth() float32 {
+	return fyne.MeasureText("Mm…", theme.TextSize(), fyne.TextStyle{}).Width + 2*theme.InnerPadding() + 1
 }
 
 func (shrinkRow) MinSize(objs []fyne.CanvasObject) fyne.Size {
@@ -73,30 +99,54 @@ func (shrinkRow) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	return fyne.NewSize(w, h)
 }
 
-func (shrinkRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	var fixed, flexible float32
+// widths are the widths Layout gives objs in size.
+func (r shrinkRow) widths(objs []fyne.CanvasObject, size fyne.Size) map[fyne.CanvasObject]float32 {
+	widths := map[fyne.CanvasObject]float32{}
+	var total float32
+	var flexible []fyne.CanvasObject
 	for _, o := range objs {
-		if !o.Visible() {
-			continue
-		}
-		if shrinks(o) {
-			flexible += naturalWidth(o)
-		} else {
-			fixed += naturalWidth(o)
+		if o.Visible() {
+			widths[o] = naturalWidth(o)
+			total += widths[o]
 		}
 	}
-	scale := float32(1)
-	if flexible > 0 && fixed+flexible > size.Width {
-		scale = max(size.Width-fixed, 0) / flexible
+	for _, o := range append(append([]fyne.CanvasObject(nil), r.order...), objs...) {
+		if _, shown := widths[o]; shown && shrinks(o) && !slices.Contains(flexible, o) {
+			flexible = append(flexible, o)
+		}
 	}
+	excess := total - size.Width
+	stub := stubWidth()
+	for _, o := range flexible { // in order, each down to its stub
+		if excess <= 0 {
+			break
+		}
+		give := min(excess, max(widths[o]-stub, 0))
+		widths[o] -= give
+		excess -= give
+	}
+	if excess > 0 { // stubs everywhere and still too wide: all shrink alike
+		var left float32
+		for _, o := range flexible {
+			left += widths[o]
+		}
+		if left > 0 {
+			scale := max(left-excess, 0) / left
+			for _, o := range flexible {
+				widths[o] *= scale
+			}
+		}
+	}
+	return widths
+}
+
+func (r shrinkRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	widths := r.widths(objs, size)
 	x := float32(0)
 	for _, o := range objs {
-		if !o.Visible() {
+		w, shown := widths[o]
+		if !shown {
 			continue
-		}
-		w := naturalWidth(o)
-		if shrinks(o) {
-			w *= scale
 		}
 		o.Move(fyne.NewPos(x, 0))
 		o.Resize(fyne.NewSize(w, size.Height))

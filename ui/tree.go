@@ -363,8 +363,24 @@ type projectTree struct {
 	onMenu func(uid string, pos fyne.Position)
 }
 
+// treeMinWidth is the narrowest the file tree gets, however the split is
+// dragged or was stored: room for a name like "hashmap_test.go" two
+// folders deep (at 1024 px the tree had shrunk to 75 px, names cut).
+const treeMinWidth = 200
+
+// MinSize keeps the tree at least treeMinWidth wide: the split beside it
+// gives it no less.
+func (t *projectTree) MinSize() fyne.Size {
+	s := t.Tree.MinSize()
+	s.Width = max(s.Width, treeMinWidth)
+	return s
+}
+
 // TypedKey treats Enter and Return as Space: open the focused item.
 func (t *projectTree) TypedKey(ev *fyne.KeyEvent) {
+	if passWindowKey(t, ev) {
+		return
+	}
 	if ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter {
 		ev = &fyne.KeyEvent{Name: fyne.KeySpace, Physical: ev.Physical}
 	}

@@ -79,6 +79,8 @@ type Window struct {
 	nav navHistory
 	// afterTrust runs once the project is trusted (trust.go). Main goroutine only.
 	afterTrust func()
+	// menus opens the menu bar's menus for Alt+letter and F10 (menukeys.go).
+	menus menuBar
 	// closing is set by Quitting: nothing more may reach Fyne from another goroutine.
 	closing atomic.Bool
 }
@@ -131,6 +133,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 		project:  p,
 		win:      win,
 		notices:  notices,
+		menus:    driverMenuBar{win.Canvas()},
 		status:   newStatusBar(p.Root, notices.bell),
 		tabs:     newTabArea(),
 		settings: store.DefaultSettings(),
@@ -167,7 +170,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	w.paneSplit.Offset = 0.72
 	w.treeSplit = container.NewHSplit(w.tree, w.paneSplit)
 	w.treeSplit.Offset = 0.25
-	w.win.SetContent(container.NewBorder(nil, w.status.bar, nil, nil, container.NewStack(w.treeSplit, w.notices.layer)))
+	w.win.SetContent(container.NewBorder(nil, w.status.bar, nil, nil, container.NewStack(w.treeSplit, w.notices.layer, w.status.tips)))
 	w.win.Resize(fyne.NewSize(1100, 720))
 	return w
 }

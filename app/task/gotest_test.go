@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"trestle/app/projconf"
+	"trestle/internal/testfix"
 )
 
 // goFixture writes a module with a package whose passing tests log forty
@@ -35,6 +36,13 @@ func goFixture(t *testing.T) string {
 			"func TestAdd(t *testing.T) {\n\tt.Log(\"adding\")\n\tif got := Add(2, 2); got != 4 {\n\t\tt.Errorf(\"Add(2, 2) = %d, want 4\", got)\n\t}\n}\n\n" +
 			"func TestTable(t *testing.T) {\n\tt.Run(\"ok\", func(t *testing.T) { t.Log(\"fine\") })\n" +
 			"\tt.Run(\"bad\", func(t *testing.T) { t.Error(\"sub failed\") })\n}\n",
+		"fails/more_test.go": "package fails\n\nimport \"testing\"\n\n" +
+			"func TestMore(t *testing.T) {\n\tt.Logf(\"a log over %s\",\n\t\t\"two lines\")\n" +
+			"\tcheck(t, 1)\n\tt.Fatalf(\"stop at %d\",\n\t\t3)\n}\n\n" +
+			"func check(t *testing.T, n int) {\n\tt.Helper()\n\tt.Errorf(\"check %d\", n)\n}\n",
+		"panics/panics.go": "package panics\n\nfunc At(s []int, i int) int {\n\treturn s[i]\n}\n",
+		"panics/panics_test.go": "package panics\n\nimport \"testing\"\n\n" +
+			"func TestAt(t *testing.T) {\n\tt.Log(\"looking\")\n\tif At([]int{1}, 3) != 1 {\n\t\tt.Fatal(\"no\")\n\t}\n}\n",
 	}
 	for name, text := range files {
 		os.MkdirAll(filepath.Join(root, filepath.Dir(name)), 0o755)
@@ -91,9 +99,10 @@ func problemList(run *Run) []string {
 }
 
 // TestGoTestProblemsAreOnlyFailures runs a real go test, with and without
-// -v: t.Log lines of passing tests (and of a failing test's passing
-// neighbours) are not problems; the failing tests' lines are, with
-// project-relative paths at every moment of the run.
+// -v: t.Log lines are never problems, not even a failing test's own; the
+// failures (t.Error, t.Fatal, a t.Helper's caller) are, with
+// project-relative paths at every moment of the run; a test that panics
+// is a problem where it panicked, not in the runtime or testing package.
 func TestGoTestProblemsAreOnlyFailures(t *testing.T) {
 	root := goFixture(t)
 	goTest := projconf.Task{Name: "test", Command: []string{"go", "test", "./..."}}
@@ -109,10 +118,12 @@ func TestGoTestProblemsAreOnlyFailures(t *testing.T) {
 				t.Fatalf("state %s, output:\n%s", run.State(), out)
 			}
 			got := problemList(run)
-			want := []string{ // a failed test's t.Log lines come with its failure
-				"fails/fails_test.go:10: adding",
+			want := []string{ // a failed test's t.Log lines stay output
 				"fails/fails_test.go:12: Add(2, 2) = 0, want 4",
 				"fails/fails_test.go:18: sub failed",
+				"fails/more_test.go:8: check 1", // a helper's failure, at its caller
+				"fails/more_test.go:9: stop at 3",
+				"panics/panics.go:4: panic: runtime error: index out of range [3] with length 1", // where it panicked
 			}
 			if !slices.Equal(got, want) {
 				t.Fatalf("problems\n%s\nwant\n%s\noutput:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), out)
@@ -185,6 +196,56 @@ func TestArgv(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := strings.Join(Argv(tt.task, tt.args), " "); got != tt.want {
 				t.Fatalf("Argv = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestRealModuleTestFailureProblems runs fsnotify's own TestEventString
+// (a copy of the module) with Op.String broken and a t.Logf beside its
+// t.Errorf("\nhave: ...\nwant: ..."): the failures are the problems, at
+// the Errorf line with the have/want lines below as the message; the log
+// line is output only.
+func TestRealModuleTestFailureProblems(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go is not on PATH")
+	}
+	root := testfix.CopyModule(t, "github.com/fsnotify/fsnotify")
+	edit := func(name, old, new string) {
+		path := filepath.Join(root, name)
+		data, err := os.ReadFile(path)
+		if err != nil || !strings.Contains(string(data), old) {
+			t.Fatalf("%s has no %q (err %v): the fixture needs updating for this fsnotify", name, old, err)
+		}
+		os.WriteFile(path, []byte(strings.Replace(string(data), old, new, 1)), 0o644)
+	}
+	edit("fsnotify.go", `b.WriteString("|CREATE")`, `b.WriteString("|MAKE")`)
+	edit("fsnotify_test.go", "\t\t\thave := tt.in.String()\n", "\t\t\thave := tt.in.String()\n\t\t\tt.Logf(\"checking %v\", tt.in.Op)\n")
+	data, _ := os.ReadFile(filepath.Join(root, "fsnotify_test.go"))
+	logLine, errLine := 0, 0
+	for i, l := range strings.Split(string(data), "\n") {
+		switch {
+		case strings.Contains(l, `t.Logf("checking %v"`):
+			logLine = i + 1
+		case strings.Contains(l, `t.Errorf("\nhave: %q\nwant: %q"`):
+			errLine = i + 1
+		}
+	}
+	goTest := projconf.Task{Name: "test", Command: []string{"go", "test", "./..."}}
+	for _, verbose := range []bool{true, false} {
+		t.Run(fmt.Sprintf("verbose=%v", verbose), func(t *testing.T) {
+			args := []string{"-count=1", "-run", "TestEventString", "."}
+			if verbose {
+				args = append([]string{"-v"}, args...)
+			}
+			run := runGo(t, root, goTest, args...)
+			out, _ := run.Output(0)
+			got := problemList(run)
+			want := []string{ // the one case with Create in it fails
+				fmt.Sprintf(`fsnotify_test.go:%d: have: "MAKE|CHMOD    \"/file\""`, errLine),
+			}
+			if run.State() != StateFailed || !strings.Contains(out, fmt.Sprintf("fsnotify_test.go:%d: checking", logLine)) || !slices.Equal(got, want) {
+				t.Fatalf("state %s, problems\n%s\nwant\n%s\noutput:\n%s", run.State(), strings.Join(got, "\n"), strings.Join(want, "\n"), out)
 			}
 		})
 	}

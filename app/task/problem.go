@@ -15,8 +15,10 @@ type Problem struct {
 	Message string `json:"message"`
 }
 
-// problemLine matches "path.ext:line:col: message" and "path.ext:line: message".
-var problemLine = regexp.MustCompile(`^(\S+?\.[A-Za-z0-9]+):(\d+)(?::(\d+))?: (.+)$`)
+// problemLine matches "path.ext:line:col: message" and "path.ext:line: message";
+// the message may be empty, as a test's t.Errorf("\nhave...") prints it on
+// the lines below.
+var problemLine = regexp.MustCompile(`^(\S+?\.[A-Za-z0-9]+):(\d+)(?::(\d+))?:(?:\s+(.*))?$`)
 
 // ParseProblem reads a problem from one output line of a task run in dir
 // (relative to root; "" is root). Paths are taken relative to dir and made

@@ -20,6 +20,7 @@ func TestParseProblem(t *testing.T) {
 		{"absolute inside", "/p/a/b.go:1:1: m", "", Problem{"a/b.go", 1, 1, "m"}, true},
 		{"absolute outside", "/usr/lib/go/src/x.go:1:1: m", "", Problem{"/usr/lib/go/src/x.go", 1, 1, "m"}, true},
 		{"go.mod", "go.mod:3: unknown directive: foo", "", Problem{"go.mod", 3, 0, "unknown directive: foo"}, true},
+		{"test error on the lines below", "        x_test.go:41: ", "", Problem{"x_test.go", 41, 0, ""}, true},
 		{"vet header", "# example.com/demo/calc", "", Problem{}, false},
 		{"ok line", "ok  \texample.com/demo/calc\t0.01s", "", Problem{}, false},
 		{"log timestamp", "2024/01/02 10:20:30 hello", "", Problem{}, false},

@@ -67,6 +67,8 @@ type Run struct {
 	problems []Problem
 	module   string      // the project's module path, to place test problems
 	tests    testOutput  // what tests print, until their verdicts
+	logs     logCalls    // which test lines are t.Log calls
+	panicMsg string      // the panic whose trace is coming, until its first frame in the project
 	kill     *time.Timer // SIGKILL after a SIGTERM
 	noVCS    bool        // ran again with -buildvcs=false (retryWithoutVCS)
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"golang.org/x/mod/modfile"
@@ -54,25 +55,54 @@ type testOutput struct {
 	pending map[string][]string // lines of tests that have no verdict yet
 	after   string              // "FAIL", "PASS" or "SKIP" after a verdict line, until the next test
 	failed  []string            // lines of failed tests, awaiting the package's verdict
+	open    []string            // the slice the last kept line ended, while its message is empty
+}
+
+// keepLine keeps a test's problem line in lines; a line without a message
+// (t.Errorf("\nhave...")) waits for the lines below to give it one.
+func (o *testOutput) keepLine(lines []string, text string) []string {
+	o.open = nil
+	lines = keep(lines, text)
+	if strings.HasSuffix(strings.TrimSpace(text), ":") && len(lines) > 0 && lines[len(lines)-1] == text {
+		o.open = lines // shares its last element with the slice the caller keeps
+	}
+	return lines
+}
+
+// continued gives the open line (see keepLine) the text of the indented
+// line below it as its message, and reports whether it did.
+func (o *testOutput) continued(text string) bool {
+	if o.open == nil || !indented(text) || strings.TrimSpace(text) == "" {
+		o.open = nil
+		return false
+	}
+	lines := o.open
+	lines[len(lines)-1] = strings.TrimRight(lines[len(lines)-1], " \t") + " " + strings.TrimSpace(text)
+	o.open = nil
+	return true
 }
 
 // line takes one output line that is not a build or vet problem; isProblem
 // says whether it has the form of one (an indented test line).
 func (o *testOutput) line(text string, isProblem bool) {
 	if isProblem {
+		o.open = nil
 		switch {
 		case o.after == "FAIL":
-			o.failed = keep(o.failed, text)
+			o.failed = o.keepLine(o.failed, text)
 		case o.after != "":
 			// a passing or skipped test's output
 		case o.current != "":
 			if o.pending == nil {
 				o.pending = map[string][]string{}
 			}
-			o.pending[o.current] = keep(o.pending[o.current], text)
+			o.pending[o.current] = o.keepLine(o.pending[o.current], text)
 		default: // no test said it was talking: keep it, as a failure would be
-			o.failed = keep(o.failed, text)
+			o.failed = o.keepLine(o.failed, text)
 		}
+		return
+	}
+	if o.continued(text) {
 		return
 	}
 	if m := testStartLine.FindStringSubmatch(text); m != nil {
@@ -114,16 +144,58 @@ func (o *testOutput) rest() []string {
 	return failed
 }
 
-// addTestProblem records a test's problem line, its path read relative to
-// the package folder dir (project-relative). r.mu is held.
+// addTestProblem records a failed test's problem line, its path read
+// relative to the package folder dir (project-relative), unless the line
+// is the test's t.Log output (see logCalls). r.mu is held.
 func (r *Run) addTestProblem(line, dir string) {
-	if p, ok := ParseProblem(line, r.root, dir); ok && len(r.problems) < maxProblems {
+	if p, ok := ParseProblem(line, r.root, dir); ok && len(r.problems) < maxProblems && !r.logs.isLog(r.root, p) {
 		r.problems = append(r.problems, p)
 	}
 }
 
+// panicFrame is a frame of a goroutine's stack in a panic's trace:
+// "\t/abs/path/file.go:12 +0x1d".
+var panicFrame = regexp.MustCompile(`^\t(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
+
+// panicked makes a panic (a test's, or a program's) a problem: at the
+// first frame of its trace in a file of the project, with the panic's own
+// line as the message. It reports whether text was part of a panic. r.mu
+// is held.
+func (r *Run) panicked(text string) bool {
+	if strings.HasPrefix(text, "panic: ") {
+		if r.panicMsg == "" {
+			r.panicMsg = strings.TrimSuffix(strings.TrimSuffix(text, " [recovered]"), " [recovered, repanicked]")
+		}
+		return true
+	}
+	if r.panicMsg == "" {
+		return false
+	}
+	m := panicFrame.FindStringSubmatch(text)
+	if m == nil || !filepath.IsAbs(filepath.FromSlash(m[1])) {
+		inTrace := indented(text) || text == "" || strings.HasPrefix(text, "goroutine ") || strings.HasSuffix(text, ")")
+		if !inTrace {
+			r.panicMsg = "" // the trace ended without a frame in the project
+		}
+		return inTrace
+	}
+	rel := projectPath(m[1], r.root, "")
+	if rel == filepath.ToSlash(filepath.Clean(filepath.FromSlash(m[1]))) || strings.HasPrefix(rel, "/") {
+		return true // outside the project: the runtime's, the testing package's
+	}
+	n, _ := strconv.Atoi(m[2])
+	if len(r.problems) < maxProblems {
+		r.problems = append(r.problems, Problem{Path: rel, Line: n, Message: r.panicMsg})
+	}
+	r.panicMsg = ""
+	return true
+}
+
 // problemsOf parses one output line for problems. r.mu is held.
 func (r *Run) problemsOf(text string) {
+	if r.panicked(text) {
+		return
+	}
 	p, ok := ParseProblem(text, r.root, r.Task.Dir)
 	if ok && !indented(text) { // build and vet errors, and other tools' file:line: lines
 		if len(r.problems) < maxProblems {

@@ -67,6 +67,18 @@ func (p *Page) TypedKey(ev *fyne.KeyEvent) {
 	if to, ok := e.moveKey(ev.Name); ok {
 		e.moveTo(to, e.shift)
 		e.keepCell(ev.Name)
+		return
+	}
+	p.forwardKey(ev)
+}
+
+// forwardKey hands a key the editor does not use (F10, say) to the
+// window's canvas, as forward does a shortcut.
+func (p *Page) forwardKey(ev *fyne.KeyEvent) {
+	if c := fyne.CurrentApp().Driver().CanvasForObject(p); c != nil {
+		if fn := c.OnTypedKey(); fn != nil {
+			fn(ev)
+		}
 	}
 }
 
