@@ -232,7 +232,8 @@ func TestSchemasAreSnakeCase(t *testing.T) {
 	for name, tool := range allTools(t) {
 		var in, out any
 		json.Unmarshal(tool.Tool.RawInputSchema, &in)
-		raw, _ := json.Marshal(tool.Tool.OutputSchema)
+		rs, _ := resultSchemaOf(name)
+		raw, _ := json.Marshal(rs)
 		json.Unmarshal(raw, &out)
 		walk(name, "input", in)
 		walk(name, "output", out)

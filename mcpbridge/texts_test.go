@@ -96,7 +96,11 @@ func TestTextCarriesWhatAgentsActOn(t *testing.T) {
 			schemas := map[string]*jsonschema.Resolved{}
 			for _, tool := range list.Tools {
 				var s jsonschema.Schema
-				raw, _ := json.Marshal(tool.OutputSchema)
+				rs, ok := resultSchemaOf(tool.Name)
+				if !ok {
+					t.Fatalf("%s: no result schema", tool.Name)
+				}
+				raw, _ := json.Marshal(rs)
 				if err := json.Unmarshal(raw, &s); err != nil {
 					t.Fatal(err)
 				}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -166,10 +167,12 @@ type stateResult struct {
 	Selection string `json:"selection,omitempty"`
 }
 
-// results sets a tool's output schema from its success type T, loosened so
-// that a failed call's structured content ({state, message}) validates too:
-// nothing is required and other properties are allowed. Clients such as the
-// TypeScript SDK check structured content against the schema even on errors.
+// results declares the shape of a tool's structured content from its
+// success type T, loosened so that a failed call's structured content
+// ({state, message}) fits too: nothing is required and other properties
+// are allowed. The shape is kept by resultSchemaOf, for the tests that
+// check every result against it and for docs/tools.md, but not sent in
+// tools/list (see keepResultSchema).
 func results[T any]() mcp.ToolOption {
 	set := mcp.WithOutputSchema[T]()
 	return func(t *mcp.Tool) {
@@ -181,6 +184,33 @@ func results[T any]() mcp.ToolOption {
 		}
 		t.OutputSchema.Properties["message"] = map[string]any{"type": "string", "description": "why the call failed"}
 	}
+}
+
+// resultSchemas is each tool's result shape by name (a
+// mcp.ToolOutputSchema), the same in every mode; safe for concurrent use.
+var resultSchemas sync.Map
+
+// keepResultSchema moves t's output schema out of its definition into
+// resultSchemas. Trestle sends no output schemas: no client shows them to
+// the model, the spec makes them optional, and they were more than half of
+// tools/list (25.7 of 49 KB in window mode), which every session pays for.
+// Results still carry structuredContent, whose shapes docs/tools.md lists.
+func keepResultSchema(t *mcp.Tool) {
+	if t.OutputSchema.Type == "" {
+		return
+	}
+	resultSchemas.Store(t.Name, t.OutputSchema)
+	t.OutputSchema = mcp.ToolOutputSchema{}
+}
+
+// resultSchemaOf is the shape of name's structured content, once a server
+// has listed its tools.
+func resultSchemaOf(name string) (mcp.ToolOutputSchema, bool) {
+	v, ok := resultSchemas.Load(name)
+	if !ok {
+		return mcp.ToolOutputSchema{}, false
+	}
+	return v.(mcp.ToolOutputSchema), true
 }
 
 // projectPath confines a path argument, once for the call: pass the Path

@@ -15,10 +15,10 @@ import (
 )
 
 type evalParams struct {
-	Code           string `json:"code,omitempty" jsonschema:"Go to evaluate: statements, declarations and imports may be mixed; the value of a final expression is returned (may be empty with replay)"`
-	Selection      string `json:"selection,omitempty" jsonschema:"the .trestle.json selection whose evaluator to use (default: default)"`
-	TimeoutSeconds int    `json:"timeout_seconds,omitempty" jsonschema:"this call's deadline in seconds (default 10, at most 60; with replay, per input); past it the evaluator is restarted and its state lost (a compiled input's run is killed; declarations are kept)"`
-	Replay         bool   `json:"replay,omitempty" jsonschema:"first evaluate again, in order, the inputs that defined state (declarations, imports, assignments) in an evaluator that was killed or died (a result with lost: true), then code if given"`
+	Code           string `json:"code,omitempty" jsonschema:"Go statements, declarations and imports, mixed; a final expression's value is returned (may be empty with replay)"`
+	Selection      string `json:"selection,omitempty" jsonschema:"the .trestle.json selection (default: default)"`
+	TimeoutSeconds int    `json:"timeout_seconds,omitempty" jsonschema:"deadline in seconds (default 10, at most 60; with replay, per input); past it the evaluator restarts and its state is lost"`
+	Replay         bool   `json:"replay,omitempty" jsonschema:"after a result with lost: true, first evaluate again the inputs that defined the lost state, then code if given"`
 }
 
 type evalResult struct {
@@ -47,13 +47,12 @@ type evalWorker struct {
 
 func (s *Server) evalTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_eval",
-		mcp.WithDescription("Evaluates Go in the project's evaluator, which can import the project's own packages and "+
-			"its dependencies; state (variables, functions, imports) persists between calls. "+
-			s.inMode("The person sees the code and result in the Eval pane and may be asked to allow it. ",
+		mcp.WithDescription("Evaluates Go that may import the project's packages and dependencies; state persists "+
+			"between calls. "+
+			s.inMode("The person sees it in the Eval pane and may be asked to allow it. ",
 				"The project's policy may refuse it. ")+
-			"The result says what ran it (worker: native, interpreter or compiled, and the packages linked natively); "+
-			"lost: true means a deadline or crash killed the evaluator and its state is gone: call again with replay: true "+
-			"to evaluate the inputs that defined it. "+
+			"lost: true means a deadline or crash killed the evaluator and its state: replay: true evaluates again "+
+			"the inputs that defined it. "+
 			`e.g. {"code":"import \"example.com/demo/calc\"\ncalc.Add(2, 3)"} or {"replay":true}`),
 		mcp.WithInputSchema[evalParams](),
 		results[evalResult](),

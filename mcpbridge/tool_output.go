@@ -8,7 +8,7 @@ import (
 )
 
 type outputParams struct {
-	Pane      string `json:"pane" jsonschema:"run (the Run pane: task output) or eval (the Eval pane: the transcript)"`
+	Pane      string `json:"pane" jsonschema:"the Run pane (task output) or the Eval pane"`
 	TailLines int    `json:"tail_lines,omitempty" jsonschema:"only the last this many lines (default: all the pane keeps)"`
 }
 

@@ -30,10 +30,8 @@ type readResult struct {
 
 func (s *Server) readTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_read",
-		mcp.WithDescription(s.inMode("Reads a project file as the person sees it: from the open editor when it has "+
-			"unsaved changes (flagged unsaved), else from disk. ", "Reads a project file from disk. ")+
-			"Returns the text, the file's line count and the "+
-			"sha256 of the whole text. "+`e.g. {"path":"cmd/main.go","start_line":10,"end_line":40}`),
+		mcp.WithDescription(s.inMode("Reads a project file as the person sees it (unsaved editor text included, "+
+			"flagged), ", "Reads a project file, ")+"with its line count and the sha256 of the whole text. "+`e.g. {"path":"cmd/main.go","start_line":10,"end_line":40}`),
 		mcp.WithInputSchema[readParams](),
 		results[readResult](),
 		hints("Read a file", true, false, true),

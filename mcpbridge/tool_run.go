@@ -30,10 +30,10 @@ const (
 )
 
 type runParams struct {
-	Task        string   `json:"task" jsonschema:"task name: build, test, vet, or one from .trestle.json (see trestle_tasks)"`
-	Args        []string `json:"args,omitempty" jsonschema:"extra arguments for the task's command; for go build, test and vet, package patterns here replace the task's own (./...), e.g. [\"-run\",\"TestFoo\",\"./pkg/...\"] runs go test -run TestFoo ./pkg/..."`
-	Selection   string   `json:"selection,omitempty" jsonschema:"selection whose build tags and environment to use (default: default)"`
-	WaitSeconds *int     `json:"wait_seconds,omitempty" jsonschema:"how long to wait for the run to end (default 25, at most 600; 0 returns at once); it goes on after the call returns, and after a cancelled call too"`
+	Task        string   `json:"task" jsonschema:"build, test, vet, or a task trestle_tasks lists"`
+	Args        []string `json:"args,omitempty" jsonschema:"extra arguments for the task's command; package patterns replace go build, test and vet's default ./..."`
+	Selection   string   `json:"selection,omitempty" jsonschema:"the .trestle.json selection (default: default)"`
+	WaitSeconds *int     `json:"wait_seconds,omitempty" jsonschema:"wait up to this long for the run to end (default 25, at most 600); the run goes on after the call returns or is cancelled"`
 	TailLines   int      `json:"tail_lines,omitempty" jsonschema:"output lines to return, from the end (default 200)"`
 }
 
@@ -52,17 +52,13 @@ type runResult struct {
 
 func (s *Server) runTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_run",
-		mcp.WithDescription("Runs a project task (go build, test, vet, or one from .trestle.json; see trestle_tasks)"+
-			s.inMode(" in plain view: output streams into the window's Run pane and, when you pass a progress token, as "+
-				"progress notifications. ", ": output comes back in the result and, when you pass a progress token, as "+
-				"progress notifications. ")+
-			"Returns its output and problems (file:line:col from build, vet and test failures) when it ends, or after "+
-			"wait_seconds with its run_id (then use trestle_run_status). One run at a time per project. "+
-			s.inMode("Tasks read the disk, so the window first saves the person's unsaved editors (the result says "+
-				"which) or, if their setting says so, asks them (then a refusal says they did not choose to run). ", "")+
-			"Package "+
-			"patterns in args (./app/..., ./cmd/x) replace the task's default ./...: "+
-			`e.g. {"task":"test","args":["-run","TestParse","./app/..."]} runs go test -run TestParse ./app/...`),
+		mcp.WithDescription("Runs a task (build, test, vet or one of trestle_tasks)"+
+			s.inMode(" in the window's Run pane", "")+"; a progress token streams its output. "+
+			"Returns its output and problems when it ends, or after wait_seconds its run_id for trestle_run_status. "+
+			"One run at a time per project. "+
+			s.inMode("The window first saves the person's unsaved editors (the result says which), or asks them. ", "")+
+			"Package patterns in args replace the task's default ./...: "+
+			`e.g. {"task":"test","args":["-run","TestParse","./app/..."]}`),
 		mcp.WithInputSchema[runParams](),
 		results[runResult](),
 		runsCode("Run a task", true, false),

@@ -14,9 +14,9 @@ import (
 
 type searchParams struct {
 	Pattern    string `json:"pattern" jsonschema:"text to find, or a Go regular expression when regexp is true"`
-	Regexp     bool   `json:"regexp,omitempty" jsonschema:"treat pattern as a Go regular expression (RE2 syntax)"`
+	Regexp     bool   `json:"regexp,omitempty" jsonschema:"pattern is a Go (RE2) regular expression"`
 	IgnoreCase bool   `json:"ignore_case,omitempty" jsonschema:"match without regard to case"`
-	Glob       string `json:"glob,omitempty" jsonschema:"only files whose relative path or base name match this path.Match pattern, e.g. *.go"`
+	Glob       string `json:"glob,omitempty" jsonschema:"path.Match pattern for the relative path or base name, e.g. *.go"`
 	Limit      int    `json:"limit,omitempty" jsonschema:"most matches to return (default 200, at most 5000)"`
 }
 
@@ -27,8 +27,8 @@ type searchResult struct {
 
 func (s *Server) searchTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_search",
-		mcp.WithDescription("Searches the project's files for text or a regular expression, skipping .git, what "+
-			".gitignore ignores and binary files. Returns path, line, column and the line's text for each match. "+
+		mcp.WithDescription("Searches the project's files (not .git, gitignored or binary ones) for text or a "+
+			"regexp: path:line:column and the line's text per match. "+
 			`e.g. {"pattern":"func New","glob":"*.go"}`),
 		mcp.WithInputSchema[searchParams](),
 		results[searchResult](),

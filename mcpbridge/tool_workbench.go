@@ -55,10 +55,9 @@ type trustInfo struct {
 
 func (s *Server) workbenchTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_workbench",
-		mcp.WithDescription("Shows what the person sees in the Trestle window: project root and module, open tabs "+
-			"(active, unsaved), the caret and selection, evaluators, the running task, pending change sets, the git "+
-			"branch and changed files, the attached agents, and whether the person trusts the project (untrusted, "+
-			".trestle.json's own tasks and environment are withheld and trestle_run refuses them). Call it first. e.g. {}"),
+		mcp.WithDescription("What the person sees: project root and module, open tabs, caret and selection, "+
+			"evaluators, the running task, pending change sets, git state, attached agents, and whether the "+
+			"project is trusted (if not, .trestle.json's own tasks are refused). Call it first. e.g. {}"),
 		mcp.WithInputSchema[workbenchParams](),
 		results[workbenchResult](),
 		hints("Look at the workbench", true, false, true),
