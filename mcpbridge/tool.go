@@ -148,6 +148,17 @@ func done(structured any, format string, args ...any) *mcp.CallToolResult {
 	return mcp.NewToolResultStructured(structured, fmt.Sprintf(format, args...))
 }
 
+// doneText is a successful result whose text is its whole answer, with no
+// structured content: the tools whose answer is a large text (a file, search
+// matches, a pane) send it once. Claude Code and VS Code pass a result's
+// structuredContent to the model instead of its text whenever it has one,
+// and other clients pass only the text, so a payload in both is sent twice
+// and read once; in the text alone every client's model reads it, unescaped.
+// Such tools declare no result shape (see textOnly in docs/tools.md).
+func doneText(format string, args ...any) *mcp.CallToolResult {
+	return mcp.NewToolResultText(fmt.Sprintf(format, args...))
+}
+
 // withNote puts note before r's text, when there is one.
 func withNote(r *mcp.CallToolResult, note string) *mcp.CallToolResult {
 	if note == "" || len(r.Content) == 0 {
