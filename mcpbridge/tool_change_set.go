@@ -59,7 +59,9 @@ func (s *Server) changeSet(ctx context.Context, p changeSetParams) *mcp.CallTool
 		if cs, err = m.Get(p.ID); err != nil {
 			return failErr(err)
 		}
-		if time.Since(lastNote) >= decisionProgress {
+		// No note when the answer follows within a poll: it would land just
+		// before the result.
+		if cs.Undecided() && time.Since(lastNote) >= decisionProgress && time.Until(deadline) > decisionPoll {
 			prog.note("waiting for the person to review " + p.ID)
 			lastNote = time.Now()
 		}

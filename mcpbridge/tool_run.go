@@ -24,10 +24,14 @@ const (
 	maxRunWait     = 600
 	defaultTail    = 200 // output lines a result carries by default
 	maxTail        = task.MaxLines
-	// progressEvery rate-limits progress notifications: a test run can
-	// print thousands of lines a second, and each is a message to the client.
-	progressEvery = 200 * time.Millisecond
 )
+
+// progressEvery is how long a run's output lines wait before they go out
+// as one progress notification: a test run can print thousands of lines a
+// second, and each notification is a message to the client. A run that
+// ends within it sends none: its result, which follows at once, carries
+// the output. A variable for tests.
+var progressEvery = 200 * time.Millisecond
 
 type runParams struct {
 	Task        string   `json:"task" jsonschema:"build, test, vet, or a task trestle_tasks lists"`
@@ -58,7 +62,7 @@ func (s *Server) runTool() server.ServerTool {
 			"One run at a time per project. "+
 			s.inMode("The window first saves the person's unsaved editors (the result says which), or asks them. ", "")+
 			"Package patterns in args replace the task's default ./...: "+
-			`e.g. {"task":"test","args":["-run","TestParse","./app/..."]}`),
+			`e.g. {"task":"test","args":["-run","TestParse","./app/..."]} runs go test -run TestParse ./app/...`),
 		mcp.WithInputSchema[runParams](),
 		results[runResult](),
 		runsCode("Run a task", true, false),
@@ -100,6 +104,7 @@ func (s *Server) run(ctx context.Context, p runParams) *mcp.CallToolResult {
 		return bad
 	}
 	prog := newProgress(ctx)
+	defer prog.close()
 	run, err := s.opts.Services.Tasks.Start(context.WithoutCancel(ctx), t, p.Args, sel, func(l task.Line) {
 		s.activityLine(l)
 		prog.line(l)
@@ -141,7 +146,7 @@ func awaitRun(ctx context.Context, run *task.Run, wait time.Duration, tail int, 
 	case <-timer.C:
 	case <-ctx.Done():
 	}
-	prog.flush()
+	prog.close() // what is pending is in the result, which follows at once
 	return describeRun(run, tail)
 }
 
@@ -208,8 +213,12 @@ func describeRun(run *task.Run, tail int) *mcp.CallToolResult {
 }
 
 // progress sends a run's output lines as progress notifications to the
-// caller, when it asked for them with a progress token, at most one
-// notification per progressEvery. Safe for concurrent use.
+// caller, when it asked for them with a progress token: the lines of each
+// progressEvery in one notification, sent at its end if the call is still
+// waiting. Once the call's wait is over (close), it sends nothing: the
+// result carries the output, and a chunk just before it (which the
+// TypeScript SDK may drop) or after it (past the call) helps nobody. Safe
+// for concurrent use.
 type progress struct {
 	ctx   context.Context
 	token mcp.ProgressToken
@@ -218,7 +227,8 @@ type progress struct {
 	mu      sync.Mutex
 	n       int
 	pending []string
-	last    time.Time
+	send    *time.Timer // the pending lines' notification, once scheduled
+	closed  bool
 }
 
 func newProgress(ctx context.Context) *progress {
@@ -232,22 +242,37 @@ func (p *progress) line(l task.Line) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.closed {
+		return
+	}
 	p.n = l.N
 	p.pending = append(p.pending, l.Text)
-	if time.Since(p.last) >= progressEvery {
+	if p.send == nil {
+		p.send = time.AfterFunc(progressEvery, p.sendPending)
+	}
+}
+
+// sendPending sends the lines gathered since the last notification.
+func (p *progress) sendPending() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.send = nil
+	if !p.closed && len(p.pending) > 0 {
 		p.sendLocked()
 	}
 }
 
-// flush sends what is pending, before the result.
-func (p *progress) flush() {
-	if p.token == nil || p.srv == nil {
-		return
-	}
+// close ends the progress of a call whose wait is over: nothing more is
+// sent. It returns once no notification is being sent, so every one sent
+// is queued before the result.
+func (p *progress) close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if len(p.pending) > 0 {
-		p.sendLocked()
+	p.closed = true
+	p.pending = nil
+	if p.send != nil {
+		p.send.Stop()
+		p.send = nil
 	}
 }
 
@@ -259,6 +284,9 @@ func (p *progress) note(msg string) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.closed {
+		return
+	}
 	p.n++
 	p.pending = append(p.pending[:0], msg)
 	p.sendLocked()
@@ -272,5 +300,4 @@ func (p *progress) sendLocked() {
 	p.srv.SendNotificationToClient(p.ctx, "notifications/progress",
 		map[string]any{"progressToken": p.token, "progress": p.n, "message": msg})
 	p.pending = p.pending[:0]
-	p.last = time.Now()
 }
