@@ -58,6 +58,7 @@ type Server struct {
 	listener atomic.Pointer[Listener]
 	git      gitCache
 	calls    atomic.Uint64 // numbers tool calls for the Agents pane
+	losses   lossesTold    // lost evaluator state the answers have named
 }
 
 // NewServer builds the server: the window tool set when opts.Window is

@@ -111,7 +111,83 @@ func (s *Server) eval(ctx context.Context, p evalParams) *mcp.CallToolResult {
 	if a := s.opts.Activity; a != nil {
 		a.EvalDone(clientName(ctx), p.Selection, p.Code, res, err)
 	}
-	return withNote(evalAnswer(res, err, replayed, ev.Lost(p.Selection)), withheldNote(conf, selectionOr(p.Selection)))
+	lost := ev.Lost(p.Selection)
+	var earlier []string
+	switch {
+	case res.StateLost && ctx.Err() != nil: // cancelled: nobody reads this answer, the next one says it
+	case res.StateLost: // this answer names what was lost
+		s.losses.told(selectionOr(p.Selection), lost)
+	default:
+		earlier = s.losses.untold(selectionOr(p.Selection), lost)
+	}
+	answer := evalAnswer(res, err, replayed, lost)
+	return withNote(withNote(answer, earlierLossNote(selectionOr(p.Selection), earlier)), withheldNote(conf, selectionOr(p.Selection)))
+}
+
+// lossesTold keeps, per selection, how many of the evaluator's lost inputs
+// (eval.Manager.Lost, which only grows until a replay) an answer has named.
+// An evaluation whose call was cancelled (by the agent, or its client's
+// timeout) loses the state with no answer anyone reads, and a restart (by
+// the person, or trestle_evaluator_restart) names nothing; the next
+// evaluation's answer names what went. Safe for concurrent use.
+type lossesTold struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+// told records that an answer named every input in lost.
+func (l *lossesTold) told(selection string, lost []string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.n == nil {
+		l.n = map[string]int{}
+	}
+	l.n[selection] = len(lost)
+}
+
+// untold returns the inputs of lost no answer has named yet, and marks
+// them named.
+func (l *lossesTold) untold(selection string, lost []string) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.n == nil {
+		l.n = map[string]int{}
+	}
+	told := min(l.n[selection], len(lost)) // a replay shortens lost
+	l.n[selection] = len(lost)
+	return lost[told:]
+}
+
+// earlierLossNote tells the caller what an evaluation whose answer nobody
+// read took with it, or "" when nothing was lost unheard.
+func earlierLossNote(selection string, lost []string) string {
+	if len(lost) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Note: the evaluator of selection %s was restarted since an answer last said so (an evaluation cancelled "+
+		"before it answered, or a restart), and the state of %s was lost: %s. This ran in a fresh evaluator; "+
+		"call with replay: true to evaluate them again.", selection, plural(len(lost), "earlier input"), namedInputs(lost))
+}
+
+// maxNamedInputs is how many lost inputs a text names.
+const maxNamedInputs = 5
+
+// namedInputs names inputs by their first line, shortened: "`x := 41`,
+// `import \"fmt\"` and 3 more".
+func namedInputs(inputs []string) string {
+	var names []string
+	for _, in := range inputs[:min(len(inputs), maxNamedInputs)] {
+		line, _, _ := strings.Cut(strings.TrimSpace(in), "\n")
+		if r := []rune(line); len(r) > 60 {
+			line = string(r[:60]) + "…"
+		}
+		names = append(names, "`"+line+"`")
+	}
+	text := strings.Join(names, ", ")
+	if n := len(inputs) - len(names); n > 0 {
+		text += fmt.Sprintf(" and %d more", n)
+	}
+	return text
 }
 
 // evalProgress reports a native worker build for the selection, if one
@@ -152,7 +228,7 @@ func evalAnswer(res eval.Result, err error, replayed int, lost []string) *mcp.Ca
 		out.State = stateProblem
 		out.Message = fmt.Sprintf("%v; the evaluator's state (variables, imports) was lost and the next call starts fresh", err)
 		if len(lost) > 0 {
-			out.Message += fmt.Sprintf("; call again with replay: true to evaluate the %d input(s) that defined it", len(lost))
+			out.Message += fmt.Sprintf("; lost: %s; call again with replay: true to evaluate them again", namedInputs(lost))
 		}
 		return problem(out, out.Message+"\n"+workerLine(res))
 	case err != nil:

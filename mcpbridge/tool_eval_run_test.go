@@ -295,6 +295,50 @@ func TestEvalToolSaysWhatRanAndReplaysLostState(t *testing.T) {
 	}
 }
 
+// TestCancelledEvalNamesTheLostStateNextTime: an agent cancels an
+// evaluation (as its client's timeout does); the worker is killed and its
+// state lost, and that answer is never read, so the next evaluation's
+// answer says which earlier inputs' state went with it, once.
+func TestCancelledEvalNamesTheLostStateNextTime(t *testing.T) {
+	c, sv := servicesClient(t, permission.PolicyAllow)
+	if res, _ := callTool(t, c, "trestle_eval", map[string]any{"code": "x := 41"}); res.IsError {
+		t.Fatal(textOf(res))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cancelled := make(chan error, 1)
+	go func() {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "trestle_eval"
+		req.Params.Arguments = map[string]any{"code": "for {}", "timeout_seconds": 60}
+		_, err := c.CallTool(ctx, req)
+		cancelled <- err
+	}()
+	testfix.Wait(t, 30*time.Second, "the endless evaluation to run", func() bool {
+		for _, w := range sv.Eval.Status() {
+			if w.Selection == "default" && w.State == eval.StateRunning {
+				return true
+			}
+		}
+		return false
+	})
+	cancel()
+	if err := <-cancelled; err == nil {
+		t.Fatal("the cancelled call answered")
+	}
+	// The next evaluation waits for the cancelled one to end, then runs fresh.
+	res, sc := callTool(t, c, "trestle_eval", map[string]any{"code": "1 + 1"})
+	text := textOf(res)
+	if res.IsError || sc["value"] != "2" || !strings.Contains(text, "was restarted since an answer last said so") ||
+		!strings.Contains(text, "the state of 1 earlier input was lost: `x := 41`") || !strings.Contains(text, "replay: true") {
+		t.Fatalf("the answer after a cancelled evaluation: %q", text)
+	}
+	res, _ = callTool(t, c, "trestle_eval", map[string]any{"code": "2 + 2"})
+	if text := textOf(res); strings.Contains(text, "restarted") {
+		t.Fatalf("the loss is told twice: %q", text)
+	}
+}
+
 // num is a JSON number, 0 when absent.
 func num(v any) float64 {
 	f, _ := v.(float64)
