@@ -46,7 +46,7 @@ func (shownWindow) Output(context.Context, string, int) (string, error) {
 var notActedOn = map[string]bool{
 	"duration_ms": true, "duration": true, "created": true, "decided": true, "files_searched": true,
 	"session": true, "version": true, "listener": true, "undecided": true, "evaluations": true,
-	"dropped_lines": true, "lines": true, "start_line": true, "end_line": true, "start_col": true, "end_col": true,
+	"dropped_lines": true, "lines": true, "start_line": true, "end_line": true, "start_column": true, "end_column": true,
 }
 
 // sameAs are structured flags the text says in other words.

@@ -23,12 +23,11 @@ type evalParams struct {
 
 type evalResult struct {
 	State      string      `json:"state"`
-	Message    string      `json:"message,omitempty"` // why the call failed
+	Message    string      `json:"message,omitempty"` // why the call failed: the evaluator's error, or the code's
 	Selection  string      `json:"selection"`
 	Value      string      `json:"value,omitempty"`
 	Type       string      `json:"type,omitempty"`
 	Output     string      `json:"output,omitempty"`
-	Error      string      `json:"error,omitempty"`
 	Notes      []string    `json:"notes,omitempty"`
 	Mode       string      `json:"mode,omitempty"` // interpreted, or compiled for input the interpreter cannot run
 	Worker     *evalWorker `json:"worker,omitempty"`
@@ -221,7 +220,7 @@ func (s *Server) evalProgress(ctx context.Context, name string) (stop func()) {
 // run now.
 func evalAnswer(res eval.Result, err error, replayed int, lost []string) *mcp.CallToolResult {
 	out := evalResult{State: stateDone, Selection: res.Selection, Value: res.Value, Type: res.Type,
-		Output: res.Output, Error: res.Err, Notes: res.Notes, Mode: res.Mode, Worker: workerOf(res),
+		Output: res.Output, Message: res.Err, Notes: res.Notes, Mode: res.Mode, Worker: workerOf(res),
 		Lost: res.StateLost, Replayable: len(lost), Replayed: replayed, DurationMS: res.Duration.Milliseconds()}
 	switch {
 	case err != nil && res.StateLost:

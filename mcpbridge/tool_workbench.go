@@ -20,10 +20,10 @@ import (
 type workbenchParams struct{}
 
 type runInfo struct {
-	RunID    string `json:"run_id"`
-	Task     string `json:"task"`
-	State    string `json:"state"`
-	Duration string `json:"duration"`
+	RunID      string `json:"run_id"`
+	Task       string `json:"task"`
+	State      string `json:"state"`
+	DurationMS int64  `json:"duration_ms"`
 }
 
 type workbenchResult struct {
@@ -97,7 +97,7 @@ func (s *Server) addServices(res *workbenchResult) {
 	if sv.Tasks != nil {
 		if run := sv.Tasks.Current(); run != nil {
 			res.Run = &runInfo{RunID: run.ID, Task: run.Task.Name, State: string(run.State()),
-				Duration: run.Duration().Round(time.Millisecond).String()}
+				DurationMS: run.Duration().Milliseconds()}
 		}
 	}
 	if sv.ChangeSets != nil {
@@ -164,7 +164,7 @@ func describeWorkbench(w workbenchResult) string {
 		}
 	}
 	if w.Run != nil {
-		fmt.Fprintf(&b, "\nRunning: %s %s for %s", w.Run.RunID, w.Run.Task, w.Run.Duration)
+		fmt.Fprintf(&b, "\nRunning: %s %s for %s", w.Run.RunID, w.Run.Task, (time.Duration(w.Run.DurationMS) * time.Millisecond).String())
 	}
 	if len(w.Pending) > 0 {
 		fmt.Fprintf(&b, "\nPending change sets: %s", strings.Join(w.Pending, ", "))
