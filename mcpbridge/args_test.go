@@ -211,6 +211,17 @@ var snakeCase = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
 // TestSchemasAreSnakeCase: every property name in every tool's input and
 // output schema is snake_case (the output once mixed Path, Line, Col,
 // Message, Selection, State and PID in).
+// otherNames are property names for a concept every tool names otherwise:
+// one name per concept across tools (start_col, column and col once
+// disagreed; duration and duration_ms; error and message).
+var otherNames = map[string]string{
+	"col": "column", "start_col": "start_column", "end_col": "end_column",
+	"duration": "duration_ms", "error": "message", "err": "message", "msg": "message",
+}
+
+// TestSchemasAreSnakeCase: every property name in every tool's input and
+// result schema is snake_case (the output once mixed Path, Line, Col,
+// Message, Selection, State and PID in), and each concept has one name.
 func TestSchemasAreSnakeCase(t *testing.T) {
 	var walk func(tool, where string, v any)
 	walk = func(tool, where string, v any) {
@@ -220,6 +231,9 @@ func TestSchemasAreSnakeCase(t *testing.T) {
 				for name, sub := range props {
 					if !snakeCase.MatchString(name) {
 						t.Errorf("%s: %s property %q is not snake_case", tool, where, name)
+					}
+					if want, ok := otherNames[name]; ok {
+						t.Errorf("%s: %s property %q: every tool calls it %q", tool, where, name, want)
 					}
 					walk(tool, where, sub)
 				}
@@ -232,7 +246,8 @@ func TestSchemasAreSnakeCase(t *testing.T) {
 	for name, tool := range allTools(t) {
 		var in, out any
 		json.Unmarshal(tool.Tool.RawInputSchema, &in)
-		raw, _ := json.Marshal(tool.Tool.OutputSchema)
+		rs, _ := resultSchemaOf(name)
+		raw, _ := json.Marshal(rs)
 		json.Unmarshal(raw, &out)
 		walk(name, "input", in)
 		walk(name, "output", out)

@@ -220,6 +220,5 @@ func (l locationLine) String() string { return fmt.Sprintf("%s:%d:%d", l.Path, l
 
 // goplsHeadline is how the gopls tools' descriptions end, in this mode.
 func (s *Server) goplsHeadline() string {
-	return s.inMode("Answered by gopls, the Go team's language server, from the code as the person sees it (unsaved editor text included); prefer it to text search for Go names. ",
-		"Answered by gopls, the Go team's language server, from the project's files; prefer it to text search for Go names. ")
+	return s.inMode("Answered by gopls, unsaved editor text included. ", "Answered by gopls. ")
 }

@@ -214,8 +214,9 @@ func TestListenerServesToolsAfterToken(t *testing.T) {
 	rc.sendf(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"trestle_read","arguments":{"path":"docs/readme.txt","start_line":2,"end_line":2}}}`)
 	m := rc.recv()
 	res := m["result"].(map[string]any)
-	sc := res["structuredContent"].(map[string]any)
-	if sc["text"] != "two\n" || sc["lines"] != float64(3) || sc["state"] != "done" {
+	text := res["content"].([]any)[0].(map[string]any)["text"]
+	if res["isError"] == true || !strings.HasPrefix(fmt.Sprint(text), "docs/readme.txt lines 2-2 of 3, sha256 ") ||
+		!strings.HasSuffix(fmt.Sprint(text), ":\ntwo\n") {
 		t.Fatalf("read result: %v", res)
 	}
 	if got := l.Clients(); len(got) != 1 || got[0].Name != "tester" {

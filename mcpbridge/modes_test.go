@@ -38,6 +38,22 @@ const modesJSON = `{"tasks": {
 // its initialize answer and the names tools/list gives.
 func modeClient(t *testing.T, window workbench.Window) (*client.Client, *mcp.InitializeResult, []string) {
 	t.Helper()
+	c, init := connectStdioInit(t, modeServer(t, window), "modes-test")
+	list, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range list.Tools {
+		names = append(names, tool.Name)
+	}
+	return c, init, names
+}
+
+// modeServer is a server for a project with every service, in the window
+// form (window set) or headless.
+func modeServer(t *testing.T, window workbench.Window) *Server {
+	t.Helper()
 	p := newTestProject(t)
 	os.WriteFile(filepath.Join(p.Root, projconf.FileName), []byte(modesJSON), 0o644)
 	db, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
@@ -54,17 +70,7 @@ func modeClient(t *testing.T, window workbench.Window) (*client.Client, *mcp.Ini
 	}
 	t.Cleanup(sv.Eval.Close)
 	t.Cleanup(func() { sv.LSP.Close() })
-	srv := NewServer(Options{Project: p, Window: window, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv})
-	c, init := connectStdioInit(t, srv, "modes-test")
-	list, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tool := range list.Tools {
-		names = append(names, tool.Name)
-	}
-	return c, init, names
+	return NewServer(Options{Project: p, Window: window, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv})
 }
 
 var toolWord = regexp.MustCompile(`\btrestle_[a-z_]+`)

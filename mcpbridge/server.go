@@ -60,6 +60,7 @@ type Server struct {
 	calls    atomic.Uint64 // numbers tool calls for the Agents pane
 	runs     runOwners     // which session started each agent run
 	idle     *idleFree     // gives memory back after a load (memory.go)
+	losses   lossesTold    // lost evaluator state the answers have named
 }
 
 // NewServer builds the server: the window tool set when opts.Window is

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -147,6 +148,17 @@ func done(structured any, format string, args ...any) *mcp.CallToolResult {
 	return mcp.NewToolResultStructured(structured, fmt.Sprintf(format, args...))
 }
 
+// doneText is a successful result whose text is its whole answer, with no
+// structured content: the tools whose answer is a large text (a file, search
+// matches, a pane) send it once. Claude Code and VS Code pass a result's
+// structuredContent to the model instead of its text whenever it has one,
+// and other clients pass only the text, so a payload in both is sent twice
+// and read once; in the text alone every client's model reads it, unescaped.
+// Such tools declare no result shape (see textOnly in docs/tools.md).
+func doneText(format string, args ...any) *mcp.CallToolResult {
+	return mcp.NewToolResultText(fmt.Sprintf(format, args...))
+}
+
 // withNote puts note before r's text, when there is one.
 func withNote(r *mcp.CallToolResult, note string) *mcp.CallToolResult {
 	if note == "" || len(r.Content) == 0 {
@@ -166,10 +178,12 @@ type stateResult struct {
 	Selection string `json:"selection,omitempty"`
 }
 
-// results sets a tool's output schema from its success type T, loosened so
-// that a failed call's structured content ({state, message}) validates too:
-// nothing is required and other properties are allowed. Clients such as the
-// TypeScript SDK check structured content against the schema even on errors.
+// results declares the shape of a tool's structured content from its
+// success type T, loosened so that a failed call's structured content
+// ({state, message}) fits too: nothing is required and other properties
+// are allowed. The shape is kept by resultSchemaOf, for the tests that
+// check every result against it and for docs/tools.md, but not sent in
+// tools/list (see keepResultSchema).
 func results[T any]() mcp.ToolOption {
 	set := mcp.WithOutputSchema[T]()
 	return func(t *mcp.Tool) {
@@ -181,6 +195,33 @@ func results[T any]() mcp.ToolOption {
 		}
 		t.OutputSchema.Properties["message"] = map[string]any{"type": "string", "description": "why the call failed"}
 	}
+}
+
+// resultSchemas is each tool's result shape by name (a
+// mcp.ToolOutputSchema), the same in every mode; safe for concurrent use.
+var resultSchemas sync.Map
+
+// keepResultSchema moves t's output schema out of its definition into
+// resultSchemas. Trestle sends no output schemas: no client shows them to
+// the model, the spec makes them optional, and they were more than half of
+// tools/list (25.7 of 49 KB in window mode), which every session pays for.
+// Results still carry structuredContent, whose shapes docs/tools.md lists.
+func keepResultSchema(t *mcp.Tool) {
+	if t.OutputSchema.Type == "" {
+		return
+	}
+	resultSchemas.Store(t.Name, t.OutputSchema)
+	t.OutputSchema = mcp.ToolOutputSchema{}
+}
+
+// resultSchemaOf is the shape of name's structured content, once a server
+// has listed its tools.
+func resultSchemaOf(name string) (mcp.ToolOutputSchema, bool) {
+	v, ok := resultSchemas.Load(name)
+	if !ok {
+		return mcp.ToolOutputSchema{}, false
+	}
+	return v.(mcp.ToolOutputSchema), true
 }
 
 // projectPath confines a path argument, once for the call: pass the Path

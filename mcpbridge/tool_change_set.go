@@ -21,17 +21,15 @@ const (
 )
 
 type changeSetParams struct {
-	ID          string `json:"id" jsonschema:"the change set id from trestle_change_set_propose, e.g. cs-3"`
-	WaitSeconds int    `json:"wait_seconds,omitempty" jsonschema:"wait up to this long for the person's decision (0: answer at once, at most 600), e.g. 25"`
+	ID          string `json:"id" jsonschema:"the change set id, e.g. cs-3"`
+	WaitSeconds int    `json:"wait_seconds,omitempty" jsonschema:"wait up to this long for the person's decision (default 0, at most 600; keep it at 25 or less)"`
 }
 
 func (s *Server) changeSetTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_change_set",
-		mcp.WithDescription("One change set: its state (pending, applied, partly_applied, rejected, withdrawn, stale, "+
-			"conflict, reverted), each file's and each hunk's outcome (the person may accept some hunks and reject "+
-			"others, with a reason), whether the person edited your proposed text before applying (with the diff "+
-			"from your text to theirs), and its history (every apply, reject, revert and undo). With wait_seconds it "+
-			`waits for the decision (keep it under your client's request timeout, often 60 s; ask again to wait more). `+
+		mcp.WithDescription("One change set: its state, each file's and hunk's outcome (the person may apply some "+
+			"hunks and reject others, with a reason), the diff of any edit they made to your text before applying, "+
+			"and its history. wait_seconds waits for the decision (keep it at 25 or less; ask again to wait more). "+
 			`e.g. {"id":"cs-3","wait_seconds":25}`),
 		mcp.WithInputSchema[changeSetParams](),
 		results[changeSetResult](),
@@ -61,7 +59,9 @@ func (s *Server) changeSet(ctx context.Context, p changeSetParams) *mcp.CallTool
 		if cs, err = m.Get(p.ID); err != nil {
 			return failErr(err)
 		}
-		if time.Since(lastNote) >= decisionProgress {
+		// No note when the answer follows within a poll: it would land just
+		// before the result.
+		if cs.Undecided() && time.Since(lastNote) >= decisionProgress && time.Until(deadline) > decisionPoll {
 			prog.note("waiting for the person to review " + p.ID)
 			lastNote = time.Now()
 		}

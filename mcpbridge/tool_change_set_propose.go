@@ -14,16 +14,16 @@ import (
 type proposeParams struct {
 	Title       string             `json:"title" jsonschema:"one line saying what the change does"`
 	Description string             `json:"description,omitempty" jsonschema:"markdown: why, and what the person should check"`
-	Changes     []changeset.Change `json:"changes" jsonschema:"file changes; action edit needs path and edits (each old_text must occur exactly once in the file as trestle_read returns it), create and replace need path and content, delete needs path"`
+	Changes     []changeset.Change `json:"changes" jsonschema:"edit needs edits; create and replace need content"`
 }
 
 func (s *Server) proposeTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_change_set_propose",
 		mcp.WithDescription(s.inMode("Proposes a multi-file change for the person to review in the window; it applies nothing. ",
 			"Proposes a multi-file change for the person to review; it applies nothing: the person reviews it with "+
-				"`trestle changes`. ")+"Read each file first: edits are exact old_text -> new_text replacements checked against what trestle_read "+
+				"`trestle changes`. ")+"Read each file first: each edit's old_text must occur once in what trestle_read "+
 			s.inMode("returns now (unsaved editor text included). ", "returns now. ")+"Returns the change set id; follow the decision with "+
-			`trestle_change_set {"id":...,"wait_seconds":120}. e.g. {"title":"Fix off-by-one in Parse",`+
+			`trestle_change_set. e.g. {"title":"Fix off-by-one in Parse",`+
 			`"changes":[{"action":"edit","path":"parse.go","edits":[{"old_text":"i <= n","new_text":"i < n"}]}]}`),
 		mcp.WithInputSchema[proposeParams](),
 		withEnum("changes.action", changeset.ActionEdit, changeset.ActionCreate, changeset.ActionReplace, changeset.ActionDelete),

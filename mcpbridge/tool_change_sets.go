@@ -10,7 +10,7 @@ import (
 )
 
 type changeSetsParams struct {
-	State string `json:"state,omitempty" jsonschema:"only change sets in this state (pending, applied, rejected, ...); empty for all"`
+	State string `json:"state,omitempty" jsonschema:"only change sets in this state (default: all)"`
 }
 
 // changeSetStates are the states trestle_change_sets filters by.

@@ -12,10 +12,10 @@ import (
 )
 
 type definitionParams struct {
-	Path   string `json:"path" jsonschema:"the Go file (relative to the project root) where the symbol is used or declared"`
-	Symbol string `json:"symbol,omitempty" jsonschema:"the name as written in path (Open, shapes.NewSquare, DB.Close, (*DB).Close); or give line and column"`
-	Line   int    `json:"line,omitempty" jsonschema:"1-based line of the identifier, with column, instead of symbol"`
-	Column int    `json:"column,omitempty" jsonschema:"1-based column (in runes) of the identifier"`
+	Path   string `json:"path" jsonschema:"Go file where the symbol is used or declared"`
+	Symbol string `json:"symbol,omitempty" jsonschema:"the name as written in path (Open, shapes.NewSquare, DB.Close, (*DB).Close)"`
+	Line   int    `json:"line,omitempty" jsonschema:"1-based line, with column, instead of symbol"`
+	Column int    `json:"column,omitempty" jsonschema:"1-based column, in runes"`
 }
 
 type definitionResult struct {
@@ -25,10 +25,9 @@ type definitionResult struct {
 
 func (s *Server) definitionTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_definition",
-		mcp.WithDescription("Where a Go symbol is declared, with the declaration's lines (its doc comment excluded). "+
-			"Name it as it appears in path, or point at it with line and column. Declarations outside the project "+
-			"(standard library, dependencies) come with absolute paths. "+s.goplsHeadline()+
-			`e.g. {"path":"main.go","symbol":"NewServer"} or {"path":"main.go","line":12,"column":9}`),
+		mcp.WithDescription("Where a Go symbol is declared, with the declaration's lines. Name it as written in path, "+
+			"or point at it with line and column; declarations outside the project have absolute paths. "+s.goplsHeadline()+
+			`e.g. {"path":"main.go","line":12,"column":9}`),
 		mcp.WithInputSchema[definitionParams](),
 		results[definitionResult](),
 		hints("Go to definition", true, false, true),

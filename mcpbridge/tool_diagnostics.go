@@ -17,7 +17,7 @@ import (
 const vetWait = 120 * time.Second
 
 type diagnosticsParams struct {
-	Path    string `json:"path,omitempty" jsonschema:"only problems in this file or folder (relative to the project root)"`
+	Path    string `json:"path,omitempty" jsonschema:"only problems in this file or folder"`
 	Refresh bool   `json:"refresh,omitempty" jsonschema:"run go vet first (on path's package, else ./...), in the Run pane"`
 }
 
@@ -31,10 +31,8 @@ type diagnosticsResult struct {
 
 func (s *Server) diagnosticsTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_diagnostics",
-		mcp.WithDescription("Problems (file:line:col: message) from the last build, vet or test run, optionally "+
-			"refreshed by running go vet, and gopls's live type errors and analyzer findings ("+
-			s.inMode("unsaved editor text included, labelled gopls). The person sees them in the Problems pane. ",
-				"files changed on disk included, labelled gopls). ")+
+		mcp.WithDescription("Problems from the last build, vet or test run (refresh: run go vet first), and gopls's "+
+			"live type errors and analyzer findings"+s.inMode(" (unsaved editor text included)", "")+". "+
 			`e.g. {"path":"app/","refresh":true}`),
 		mcp.WithInputSchema[diagnosticsParams](),
 		results[diagnosticsResult](),

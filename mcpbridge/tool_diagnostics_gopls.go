@@ -19,9 +19,9 @@ const (
 type liveProblem struct {
 	Path     string `json:"path"`
 	Line     int    `json:"line"`
-	Col      int    `json:"col"`
+	Col      int    `json:"column"`
 	EndLine  int    `json:"end_line"`
-	EndCol   int    `json:"end_col"`
+	EndCol   int    `json:"end_column"`
 	Severity string `json:"severity"`
 	Source   string `json:"source"` // "gopls" or "gopls/<analyzer>"
 	Message  string `json:"message"`

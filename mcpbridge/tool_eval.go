@@ -15,20 +15,19 @@ import (
 )
 
 type evalParams struct {
-	Code           string `json:"code,omitempty" jsonschema:"Go to evaluate: statements, declarations and imports may be mixed; the value of a final expression is returned (may be empty with replay)"`
-	Selection      string `json:"selection,omitempty" jsonschema:"the .trestle.json selection whose evaluator to use (default: default)"`
-	TimeoutSeconds int    `json:"timeout_seconds,omitempty" jsonschema:"this call's deadline in seconds (default 10, at most 60; with replay, per input); past it the evaluator is restarted and its state lost (a compiled input's run is killed; declarations are kept)"`
-	Replay         bool   `json:"replay,omitempty" jsonschema:"first evaluate again, in order, the inputs that defined state (declarations, imports, assignments) in an evaluator that was killed or died (a result with lost: true), then code if given"`
+	Code           string `json:"code,omitempty" jsonschema:"Go statements, declarations and imports, mixed; a final expression's value is returned (may be empty with replay)"`
+	Selection      string `json:"selection,omitempty" jsonschema:"the .trestle.json selection (default: default)"`
+	TimeoutSeconds int    `json:"timeout_seconds,omitempty" jsonschema:"deadline in seconds (default 10, at most 60; with replay, per input); past it the evaluator restarts and its state is lost"`
+	Replay         bool   `json:"replay,omitempty" jsonschema:"after a result with lost: true, first evaluate again the inputs that defined the lost state, then code if given"`
 }
 
 type evalResult struct {
 	State      string      `json:"state"`
-	Message    string      `json:"message,omitempty"` // why the call failed
+	Message    string      `json:"message,omitempty"` // why the call failed: the evaluator's error, or the code's
 	Selection  string      `json:"selection"`
 	Value      string      `json:"value,omitempty"`
 	Type       string      `json:"type,omitempty"`
 	Output     string      `json:"output,omitempty"`
-	Error      string      `json:"error,omitempty"`
 	Notes      []string    `json:"notes,omitempty"`
 	Mode       string      `json:"mode,omitempty"` // interpreted, or compiled for input the interpreter cannot run
 	Worker     *evalWorker `json:"worker,omitempty"`
@@ -47,13 +46,12 @@ type evalWorker struct {
 
 func (s *Server) evalTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_eval",
-		mcp.WithDescription("Evaluates Go in the project's evaluator, which can import the project's own packages and "+
-			"its dependencies; state (variables, functions, imports) persists between calls. "+
-			s.inMode("The person sees the code and result in the Eval pane and may be asked to allow it. ",
+		mcp.WithDescription("Evaluates Go that may import the project's packages and dependencies; state persists "+
+			"between calls. "+
+			s.inMode("The person sees it in the Eval pane and may be asked to allow it. ",
 				"The project's policy may refuse it. ")+
-			"The result says what ran it (worker: native, interpreter or compiled, and the packages linked natively); "+
-			"lost: true means a deadline or crash killed the evaluator and its state is gone: call again with replay: true "+
-			"to evaluate the inputs that defined it. "+
+			"lost: true means a deadline or crash killed the evaluator and its state: replay: true evaluates again "+
+			"the inputs that defined it. "+
 			`e.g. {"code":"import \"example.com/demo/calc\"\ncalc.Add(2, 3)"} or {"replay":true}`),
 		mcp.WithInputSchema[evalParams](),
 		results[evalResult](),
@@ -112,7 +110,83 @@ func (s *Server) eval(ctx context.Context, p evalParams) *mcp.CallToolResult {
 	if a := s.opts.Activity; a != nil {
 		a.EvalDone(clientName(ctx), p.Selection, p.Code, res, err)
 	}
-	return withNote(evalAnswer(res, err, replayed, ev.Lost(p.Selection)), withheldNote(conf, selectionOr(p.Selection)))
+	lost := ev.Lost(p.Selection)
+	var earlier []string
+	switch {
+	case res.StateLost && ctx.Err() != nil: // cancelled: nobody reads this answer, the next one says it
+	case res.StateLost: // this answer names what was lost
+		s.losses.told(selectionOr(p.Selection), lost)
+	default:
+		earlier = s.losses.untold(selectionOr(p.Selection), lost)
+	}
+	answer := evalAnswer(res, err, replayed, lost)
+	return withNote(withNote(answer, earlierLossNote(selectionOr(p.Selection), earlier)), withheldNote(conf, selectionOr(p.Selection)))
+}
+
+// lossesTold keeps, per selection, how many of the evaluator's lost inputs
+// (eval.Manager.Lost, which only grows until a replay) an answer has named.
+// An evaluation whose call was cancelled (by the agent, or its client's
+// timeout) loses the state with no answer anyone reads, and a restart (by
+// the person, or trestle_evaluator_restart) names nothing; the next
+// evaluation's answer names what went. Safe for concurrent use.
+type lossesTold struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+// told records that an answer named every input in lost.
+func (l *lossesTold) told(selection string, lost []string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.n == nil {
+		l.n = map[string]int{}
+	}
+	l.n[selection] = len(lost)
+}
+
+// untold returns the inputs of lost no answer has named yet, and marks
+// them named.
+func (l *lossesTold) untold(selection string, lost []string) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.n == nil {
+		l.n = map[string]int{}
+	}
+	told := min(l.n[selection], len(lost)) // a replay shortens lost
+	l.n[selection] = len(lost)
+	return lost[told:]
+}
+
+// earlierLossNote tells the caller what an evaluation whose answer nobody
+// read took with it, or "" when nothing was lost unheard.
+func earlierLossNote(selection string, lost []string) string {
+	if len(lost) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Note: the evaluator of selection %s was restarted since an answer last said so (an evaluation cancelled "+
+		"before it answered, or a restart), and the state of %s was lost: %s. This ran in a fresh evaluator; "+
+		"call with replay: true to evaluate them again.", selection, plural(len(lost), "earlier input"), namedInputs(lost))
+}
+
+// maxNamedInputs is how many lost inputs a text names.
+const maxNamedInputs = 5
+
+// namedInputs names inputs by their first line, shortened: "`x := 41`,
+// `import \"fmt\"` and 3 more".
+func namedInputs(inputs []string) string {
+	var names []string
+	for _, in := range inputs[:min(len(inputs), maxNamedInputs)] {
+		line, _, _ := strings.Cut(strings.TrimSpace(in), "\n")
+		if r := []rune(line); len(r) > 60 {
+			line = string(r[:60]) + "…"
+		}
+		names = append(names, "`"+line+"`")
+	}
+	text := strings.Join(names, ", ")
+	if n := len(inputs) - len(names); n > 0 {
+		text += fmt.Sprintf(" and %d more", n)
+	}
+	return text
 }
 
 // evalProgress reports a native worker build for the selection, if one
@@ -146,14 +220,14 @@ func (s *Server) evalProgress(ctx context.Context, name string) (stop func()) {
 // run now.
 func evalAnswer(res eval.Result, err error, replayed int, lost []string) *mcp.CallToolResult {
 	out := evalResult{State: stateDone, Selection: res.Selection, Value: res.Value, Type: res.Type,
-		Output: res.Output, Error: res.Err, Notes: res.Notes, Mode: res.Mode, Worker: workerOf(res),
+		Output: res.Output, Message: res.Err, Notes: res.Notes, Mode: res.Mode, Worker: workerOf(res),
 		Lost: res.StateLost, Replayable: len(lost), Replayed: replayed, DurationMS: res.Duration.Milliseconds()}
 	switch {
 	case err != nil && res.StateLost:
 		out.State = stateProblem
 		out.Message = fmt.Sprintf("%v; the evaluator's state (variables, imports) was lost and the next call starts fresh", err)
 		if len(lost) > 0 {
-			out.Message += fmt.Sprintf("; call again with replay: true to evaluate the %d input(s) that defined it", len(lost))
+			out.Message += fmt.Sprintf("; lost: %s; call again with replay: true to evaluate them again", namedInputs(lost))
 		}
 		return problem(out, out.Message+"\n"+workerLine(res))
 	case err != nil:

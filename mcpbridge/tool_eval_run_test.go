@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -22,11 +23,13 @@ import (
 	"trestle/app/projconf"
 	"trestle/app/services"
 	"trestle/app/task"
+	"trestle/internal/testfix"
 )
 
 const trestleJSON = `{"tasks": {
   "echo": {"command": ["sh", "-c", "echo one; echo two; exit 3"]},
-  "slow": {"command": ["sh", "-c", "echo start; sleep 30"]}
+  "slow": {"command": ["sh", "-c", "echo start; sleep 30"]},
+  "gated": {"command": ["sh", "-c", "echo one; while [ ! -f gate ]; do sleep 0.02; done; echo two"]}
 }}`
 
 // servicesClient serves a project with a real evaluator (this test binary
@@ -97,22 +100,82 @@ func TestEvalAndRunRefusedByPolicy(t *testing.T) {
 	}
 }
 
-func TestRunToolStreamsProgressBeforeTheResult(t *testing.T) {
-	c, _ := servicesClient(t, permission.PolicyAllow)
-	var mu sync.Mutex
-	var progress []string
+// progressLog gathers the progress messages c receives.
+type progressLog struct {
+	mu       sync.Mutex
+	messages []string
+}
+
+func (l *progressLog) listen(c *client.Client) {
 	c.OnNotification(func(n mcp.JSONRPCNotification) {
 		if n.Method == "notifications/progress" {
-			mu.Lock()
-			progress = append(progress, n.Params.AdditionalFields["message"].(string))
-			mu.Unlock()
+			l.mu.Lock()
+			l.messages = append(l.messages, n.Params.AdditionalFields["message"].(string))
+			l.mu.Unlock()
 		}
 	})
+}
+
+func (l *progressLog) got() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.messages)
+}
+
+func runWithProgress(c *client.Client, args map[string]any) (*mcp.CallToolResult, error) {
 	req := mcp.CallToolRequest{}
 	req.Params.Name = "trestle_run"
-	req.Params.Arguments = map[string]any{"task": "echo"}
+	req.Params.Arguments = args
 	req.Params.Meta = &mcp.Meta{ProgressToken: "tok"}
-	res, err := c.CallTool(context.Background(), req)
+	return c.CallTool(context.Background(), req)
+}
+
+// TestRunToolStreamsProgressBeforeTheResult: a run's output reaches a
+// caller with a progress token while the run goes on, and nothing comes
+// after the result.
+func TestRunToolStreamsProgressBeforeTheResult(t *testing.T) {
+	c, _, root := servicesClientRoot(t, permission.PolicyAllow)
+	var seen progressLog
+	seen.listen(c)
+	type answer struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	answered := make(chan answer, 1)
+	go func() {
+		res, err := runWithProgress(c, map[string]any{"task": "gated", "wait_seconds": 60})
+		answered <- answer{res, err}
+	}()
+	testfix.Wait(t, 30*time.Second, "a progress notification with the run's first line", func() bool {
+		return slices.Contains(seen.got(), "one")
+	})
+	os.WriteFile(filepath.Join(root, "gate"), nil, 0o644)
+	a := <-answered
+	if a.err != nil {
+		t.Fatal(a.err)
+	}
+	sc := a.res.StructuredContent.(map[string]any)
+	if sc["run_state"] != "passed" || !strings.Contains(sc["output"].(string), "one\ntwo") {
+		t.Fatalf("result %v", sc)
+	}
+	before := seen.got()
+	callTool(t, c, "trestle_tasks", nil) // any notification sent after the result is on the wire by this answer
+	if after := seen.got(); len(after) != len(before) {
+		t.Fatalf("progress after the result: %q", after[len(before):])
+	}
+}
+
+// TestRunEndingAtOnceSendsNoProgress: a run that ends before its output
+// would go out as progress sends none, not a last chunk just before the
+// result that carries the same lines (the TypeScript SDK drops such a
+// chunk about half the time).
+func TestRunEndingAtOnceSendsNoProgress(t *testing.T) {
+	defer func(d time.Duration) { progressEvery = d }(progressEvery)
+	progressEvery = time.Minute // every run here ends well within it
+	c, _ := servicesClient(t, permission.PolicyAllow)
+	var seen progressLog
+	seen.listen(c)
+	res, err := runWithProgress(c, map[string]any{"task": "echo"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,10 +183,9 @@ func TestRunToolStreamsProgressBeforeTheResult(t *testing.T) {
 	if sc["run_state"] != "failed" || sc["exit_code"] != float64(3) || !strings.Contains(sc["output"].(string), "one\ntwo") {
 		t.Fatalf("result %v", sc)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if got := strings.Join(progress, "\n"); got != "one\ntwo" {
-		t.Fatalf("progress before the result: %q", got)
+	callTool(t, c, "trestle_tasks", nil)
+	if got := seen.got(); len(got) != 0 {
+		t.Fatalf("progress for a run whose result followed at once: %q", got)
 	}
 }
 
@@ -230,6 +292,50 @@ func TestEvalToolSaysWhatRanAndReplaysLostState(t *testing.T) {
 		if w, _ := sc["worker"].(map[string]any); w["kind"] != "interpreter" {
 			t.Errorf("%s: worker %v, want the interpreter", st.name, sc["worker"])
 		}
+	}
+}
+
+// TestCancelledEvalNamesTheLostStateNextTime: an agent cancels an
+// evaluation (as its client's timeout does); the worker is killed and its
+// state lost, and that answer is never read, so the next evaluation's
+// answer says which earlier inputs' state went with it, once.
+func TestCancelledEvalNamesTheLostStateNextTime(t *testing.T) {
+	c, sv := servicesClient(t, permission.PolicyAllow)
+	if res, _ := callTool(t, c, "trestle_eval", map[string]any{"code": "x := 41"}); res.IsError {
+		t.Fatal(textOf(res))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cancelled := make(chan error, 1)
+	go func() {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "trestle_eval"
+		req.Params.Arguments = map[string]any{"code": "for {}", "timeout_seconds": 60}
+		_, err := c.CallTool(ctx, req)
+		cancelled <- err
+	}()
+	testfix.Wait(t, 30*time.Second, "the endless evaluation to run", func() bool {
+		for _, w := range sv.Eval.Status() {
+			if w.Selection == "default" && w.State == eval.StateRunning {
+				return true
+			}
+		}
+		return false
+	})
+	cancel()
+	if err := <-cancelled; err == nil {
+		t.Fatal("the cancelled call answered")
+	}
+	// The next evaluation waits for the cancelled one to end, then runs fresh.
+	res, sc := callTool(t, c, "trestle_eval", map[string]any{"code": "1 + 1"})
+	text := textOf(res)
+	if res.IsError || sc["value"] != "2" || !strings.Contains(text, "was restarted since an answer last said so") ||
+		!strings.Contains(text, "the state of 1 earlier input was lost: `x := 41`") || !strings.Contains(text, "replay: true") {
+		t.Fatalf("the answer after a cancelled evaluation: %q", text)
+	}
+	res, _ = callTool(t, c, "trestle_eval", map[string]any{"code": "2 + 2"})
+	if text := textOf(res); strings.Contains(text, "restarted") {
+		t.Fatalf("the loss is told twice: %q", text)
 	}
 }
 

@@ -8,7 +8,7 @@ import (
 )
 
 type evalSelectionParams struct {
-	Selection      string `json:"selection,omitempty" jsonschema:"the .trestle.json selection whose evaluator to use (default: default)"`
+	Selection      string `json:"selection,omitempty" jsonschema:"the .trestle.json selection (default: default)"`
 	TimeoutSeconds int    `json:"timeout_seconds,omitempty" jsonschema:"deadline in seconds (default 10, at most 60)"`
 }
 

@@ -15,8 +15,8 @@ type restartParams struct {
 
 func (s *Server) evaluatorRestartTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_evaluator_restart",
-		mcp.WithDescription("Restarts a selection's evaluator: its state (variables, imports) is dropped and the next "+
-			`trestle_eval starts fresh, e.g. after the project's code changed. e.g. {"selection":"default"}`),
+		mcp.WithDescription("Restarts a selection's evaluator, dropping its state, e.g. after the project's code "+
+			`changed. e.g. {"selection":"default"}`),
 		mcp.WithInputSchema[restartParams](),
 		results[stateResult](),
 		hints("Restart an evaluator", false, true, true),

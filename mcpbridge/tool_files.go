@@ -9,8 +9,8 @@ import (
 )
 
 type filesParams struct {
-	Under string `json:"under,omitempty" jsonschema:"folder to list, relative to the project root; empty for the whole project"`
-	Glob  string `json:"glob,omitempty" jsonschema:"path.Match pattern tested against the relative path and the base name, e.g. *.go"`
+	Under string `json:"under,omitempty" jsonschema:"folder to list (default: the whole project)"`
+	Glob  string `json:"glob,omitempty" jsonschema:"path.Match pattern for the relative path or base name, e.g. *.go"`
 	Limit int    `json:"limit,omitempty" jsonschema:"most paths to return (default 1000, at most 20000)"`
 }
 

@@ -17,11 +17,9 @@ type notifyParams struct {
 
 func (s *Server) notifyTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_notify",
-		mcp.WithDescription("Shows a short message to the person in the window, as a notice that names you: it shows for a "+
-			"few seconds without interrupting their work and stays in the window's notification list. Name a change set by "+
-			"its id (cs-12) and the notice offers the person a Review button for it. Use it sparingly: to say a change set "+
-			"is ready for review, or that you need them. "+
-			`e.g. {"message":"Proposed cs-12, a fix for the failing test; please review."}`),
+		mcp.WithDescription("Shows the person a short notice that names you, without interrupting them; naming a "+
+			"change set (cs-12) offers a Review button. Use it sparingly: a change set is ready, or you need them. "+
+			`e.g. {"message":"cs-12 fixes the failing test; please review."}`),
 		mcp.WithInputSchema[notifyParams](),
 		results[stateResult](),
 		hints("Tell the person something", false, false, false),

@@ -10,10 +10,10 @@ import (
 
 type openParams struct {
 	Path      string `json:"path" jsonschema:"file path relative to the project root"`
-	Line      int    `json:"line,omitempty" jsonschema:"line to show, 1-based (default: leave the caret where it is)"`
-	Column    int    `json:"column,omitempty" jsonschema:"with end_line: the selection's first column, 1-based (default 1)"`
+	Line      int    `json:"line,omitempty" jsonschema:"line to show, 1-based"`
+	Column    int    `json:"column,omitempty" jsonschema:"with end_line: the first column selected (default 1)"`
 	EndLine   int    `json:"end_line,omitempty" jsonschema:"select from line:column to end_line:end_column"`
-	EndColumn int    `json:"end_column,omitempty" jsonschema:"with end_line: the column just past the selection (default: the end_line's start)"`
+	EndColumn int    `json:"end_column,omitempty" jsonschema:"with end_line: the column just past the selection (default 1)"`
 }
 
 type openResult struct {
@@ -24,9 +24,8 @@ type openResult struct {
 
 func (s *Server) openTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_open",
-		mcp.WithDescription("Opens a file in the person's window, or focuses its tab, and shows the line, "+
-			"optionally selecting a range. Use it to point the person at something. "+
-			`e.g. {"path":"app/project.go","line":42} or {"path":"main.go","line":3,"end_line":5}`),
+		mcp.WithDescription("Opens a file in the person's window (or focuses its tab) at a line, optionally "+
+			"selecting a range, to point the person at something. "+`e.g. {"path":"main.go","line":3,"end_line":5}`),
 		mcp.WithInputSchema[openParams](),
 		results[openResult](),
 		hints("Open a file in the window", false, false, true),

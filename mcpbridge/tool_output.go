@@ -8,14 +8,8 @@ import (
 )
 
 type outputParams struct {
-	Pane      string `json:"pane" jsonschema:"run (the Run pane: task output) or eval (the Eval pane: the transcript)"`
+	Pane      string `json:"pane" jsonschema:"the Run pane (task output) or the Eval pane"`
 	TailLines int    `json:"tail_lines,omitempty" jsonschema:"only the last this many lines (default: all the pane keeps)"`
-}
-
-type outputResult struct {
-	State string `json:"state"`
-	Pane  string `json:"pane"`
-	Text  string `json:"text"`
 }
 
 func (s *Server) outputTool() server.ServerTool {
@@ -24,7 +18,6 @@ func (s *Server) outputTool() server.ServerTool {
 			`ran themselves). e.g. {"pane":"run","tail_lines":50}`),
 		mcp.WithInputSchema[outputParams](),
 		withEnum("pane", "run", "eval"),
-		results[outputResult](),
 		hints("Read the Run or Eval pane", true, false, true),
 	)
 	return server.ServerTool{Tool: tool, Handler: typed(s.output)}
@@ -42,7 +35,7 @@ func (s *Server) output(ctx context.Context, p outputParams) *mcp.CallToolResult
 		return failErr(err)
 	}
 	if text == "" {
-		return done(outputResult{State: stateDone, Pane: p.Pane}, "The %s pane is empty.", p.Pane)
+		return doneText("The %s pane is empty.", p.Pane)
 	}
-	return done(outputResult{State: stateDone, Pane: p.Pane, Text: text}, "The %s pane:\n%s", p.Pane, text)
+	return doneText("The %s pane:\n%s", p.Pane, text)
 }

@@ -15,7 +15,7 @@ import (
 )
 
 type packageAPIParams struct {
-	Package string `json:"package" jsonschema:"an import path (net/http, errors, go.etcd.io/bbolt) or a project folder (app/store; ./errors for a folder whose name a standard package has; . for the root)"`
+	Package string `json:"package" jsonschema:"an import path (net/http, go.etcd.io/bbolt) or a project folder (app/store; . for the root; ./errors when a standard package has its name)"`
 	Docs    bool   `json:"docs,omitempty" jsonschema:"include each declaration's doc comment"`
 }
 
@@ -40,9 +40,9 @@ type packageAPIResult struct {
 
 func (s *Server) packageAPITool() server.ServerTool {
 	tool := mcp.NewTool("trestle_package_api",
-		mcp.WithDescription("A Go package's exported API: its exported types (with their exported fields and "+
-			"methods), functions, constants and variables, with signatures and where each is declared. Works for "+
-			"project packages and for any package the module imports. "+s.goplsHeadline()+`e.g. {"package":"app/store"}`),
+		mcp.WithDescription("A Go package's exported API (types with their fields and methods, functions, constants, "+
+			"variables), with signatures and where each is declared; project packages and any the module imports. "+
+			s.goplsHeadline()+`e.g. {"package":"app/store"}`),
 		mcp.WithInputSchema[packageAPIParams](),
 		results[packageAPIResult](),
 		hints("Package API", true, false, true),

@@ -17,25 +17,22 @@ type readParams struct {
 	EndLine   int    `json:"end_line,omitempty" jsonschema:"last line to return, inclusive (default: the last line)"`
 }
 
+// readResult is what trestle_read's header line says about the text that
+// follows it.
 type readResult struct {
-	State     string `json:"state"`
-	Path      string `json:"path"`
-	Text      string `json:"text"`
-	Lines     int    `json:"lines"`
-	StartLine int    `json:"start_line"`
-	EndLine   int    `json:"end_line"`
-	SHA256    string `json:"sha256"`
-	Unsaved   bool   `json:"unsaved"`
+	Path      string
+	Lines     int
+	StartLine int
+	EndLine   int
+	SHA256    string
+	Unsaved   bool
 }
 
 func (s *Server) readTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_read",
-		mcp.WithDescription(s.inMode("Reads a project file as the person sees it: from the open editor when it has "+
-			"unsaved changes (flagged unsaved), else from disk. ", "Reads a project file from disk. ")+
-			"Returns the text, the file's line count and the "+
-			"sha256 of the whole text. "+`e.g. {"path":"cmd/main.go","start_line":10,"end_line":40}`),
+		mcp.WithDescription(s.inMode("Reads a project file as the person sees it (unsaved editor text included, "+
+			"flagged), ", "Reads a project file, ")+"with its line count and the sha256 of the whole text. "+`e.g. {"path":"cmd/main.go","start_line":10,"end_line":40}`),
 		mcp.WithInputSchema[readParams](),
-		results[readResult](),
 		hints("Read a file", true, false, true),
 	)
 	return server.ServerTool{Tool: tool, Handler: typed(s.read)}
@@ -59,13 +56,13 @@ func (s *Server) read(ctx context.Context, p readParams) *mcp.CallToolResult {
 	if end == 0 || end > ft.Lines {
 		end = ft.Lines
 	}
-	res := readResult{State: stateDone, Path: rel, Text: text, Lines: ft.Lines,
-		StartLine: start, EndLine: end, SHA256: ft.SHA256, Unsaved: unsaved}
-	return done(res, "%s\n%s", readHeader(res), text)
+	res := readResult{Path: rel, Lines: ft.Lines, StartLine: start, EndLine: end, SHA256: ft.SHA256, Unsaved: unsaved}
+	return doneText("%s\n%s", readHeader(res), text)
 }
 
-// readHeader is the first line of trestle_read's text: what the structured
-// content says besides the text, for clients that show only the text.
+// readHeader is the first line of trestle_read's answer, before the text:
+// the path, the lines returned, the file's line count, whether it is the
+// editor's unsaved text, and the sha256 of the whole file.
 func readHeader(r readResult) string {
 	unsaved := ""
 	if r.Unsaved {

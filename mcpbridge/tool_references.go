@@ -10,10 +10,10 @@ import (
 )
 
 type referencesParams struct {
-	Path               string `json:"path" jsonschema:"the Go file (relative to the project root) where the symbol is used or declared"`
-	Symbol             string `json:"symbol,omitempty" jsonschema:"the name as written in path (Open, DB.Close, (*DB).Close); or give line and column"`
-	Line               int    `json:"line,omitempty" jsonschema:"1-based line of the identifier, with column, instead of symbol"`
-	Column             int    `json:"column,omitempty" jsonschema:"1-based column (in runes) of the identifier"`
+	Path               string `json:"path" jsonschema:"Go file where the symbol is used or declared"`
+	Symbol             string `json:"symbol,omitempty" jsonschema:"the name as written in path (Open, DB.Close, (*DB).Close)"`
+	Line               int    `json:"line,omitempty" jsonschema:"1-based line, with column, instead of symbol"`
+	Column             int    `json:"column,omitempty" jsonschema:"1-based column, in runes"`
 	IncludeDeclaration bool   `json:"include_declaration,omitempty" jsonschema:"also list the declaration itself"`
 	Limit              int    `json:"limit,omitempty" jsonschema:"most references to return (default 200, at most 2000)"`
 }
@@ -27,8 +27,8 @@ type referencesResult struct {
 
 func (s *Server) referencesTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_references",
-		mcp.WithDescription("Every use of a Go symbol across the workspace: path:line:column and the line's text, "+
-			"type-checked (no false matches of the same word). "+s.goplsHeadline()+
+		mcp.WithDescription("Every use of a Go symbol across the workspace, type-checked: path:line:column and the "+
+			"line's text. "+s.goplsHeadline()+
 			`e.g. {"path":"store.go","symbol":"Store.Get"}`),
 		mcp.WithInputSchema[referencesParams](),
 		results[referencesResult](),

@@ -13,18 +13,18 @@ import (
 )
 
 type renameParams struct {
-	Path        string `json:"path" jsonschema:"the Go file (relative to the project root) where the symbol is declared or used"`
-	Symbol      string `json:"symbol,omitempty" jsonschema:"the name as written in path (Open, DB.Close, (*DB).Close); or give line and column"`
-	Line        int    `json:"line,omitempty" jsonschema:"1-based line of the identifier, with column, instead of symbol"`
-	Column      int    `json:"column,omitempty" jsonschema:"1-based column (in runes) of the identifier"`
+	Path        string `json:"path" jsonschema:"Go file where the symbol is used or declared"`
+	Symbol      string `json:"symbol,omitempty" jsonschema:"the name as written in path (Open, DB.Close, (*DB).Close)"`
+	Line        int    `json:"line,omitempty" jsonschema:"1-based line, with column, instead of symbol"`
+	Column      int    `json:"column,omitempty" jsonschema:"1-based column, in runes"`
 	NewName     string `json:"new_name" jsonschema:"the new identifier"`
 	Description string `json:"description,omitempty" jsonschema:"markdown for the person: why the rename"`
 }
 
 func (s *Server) renameTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_rename",
-		mcp.WithDescription("Renames a Go symbol everywhere it is used, type-checked by gopls, and PROPOSES the "+
-			"result as a change set (one replace per touched file) for the person to review; it applies nothing. "+
+		mcp.WithDescription("Renames a Go symbol everywhere it is used and PROPOSES the result as a change set "+
+			"for the person to review; it applies nothing. "+
 			"Returns the change set id; follow it with trestle_change_set. "+s.goplsHeadline()+
 			`e.g. {"path":"store.go","symbol":"Store.Get","new_name":"Lookup"}`),
 		mcp.WithInputSchema[renameParams](),

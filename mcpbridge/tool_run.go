@@ -24,16 +24,20 @@ const (
 	maxRunWait     = 600
 	defaultTail    = 200 // output lines a result carries by default
 	maxTail        = task.MaxLines
-	// progressEvery rate-limits progress notifications: a test run can
-	// print thousands of lines a second, and each is a message to the client.
-	progressEvery = 200 * time.Millisecond
 )
 
+// progressEvery is how long a run's output lines wait before they go out
+// as one progress notification: a test run can print thousands of lines a
+// second, and each notification is a message to the client. A run that
+// ends within it sends none: its result, which follows at once, carries
+// the output. A variable for tests.
+var progressEvery = 200 * time.Millisecond
+
 type runParams struct {
-	Task        string   `json:"task" jsonschema:"task name: build, test, vet, or one from .trestle.json (see trestle_tasks)"`
-	Args        []string `json:"args,omitempty" jsonschema:"extra arguments for the task's command; for go build, test and vet, package patterns here replace the task's own (./...), e.g. [\"-run\",\"TestFoo\",\"./pkg/...\"] runs go test -run TestFoo ./pkg/..."`
-	Selection   string   `json:"selection,omitempty" jsonschema:"selection whose build tags and environment to use (default: default)"`
-	WaitSeconds *int     `json:"wait_seconds,omitempty" jsonschema:"how long to wait for the run to end (default 25, at most 600; 0 returns at once); it goes on after the call returns, and after a cancelled call too"`
+	Task        string   `json:"task" jsonschema:"build, test, vet, or a task trestle_tasks lists"`
+	Args        []string `json:"args,omitempty" jsonschema:"extra arguments for the task's command; package patterns replace go build, test and vet's default ./..."`
+	Selection   string   `json:"selection,omitempty" jsonschema:"the .trestle.json selection (default: default)"`
+	WaitSeconds *int     `json:"wait_seconds,omitempty" jsonschema:"wait up to this long for the run to end (default 25, at most 600); the run goes on after the call returns or is cancelled"`
 	TailLines   int      `json:"tail_lines,omitempty" jsonschema:"output lines to return, from the end (default 200)"`
 }
 
@@ -52,16 +56,12 @@ type runResult struct {
 
 func (s *Server) runTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_run",
-		mcp.WithDescription("Runs a project task (go build, test, vet, or one from .trestle.json; see trestle_tasks)"+
-			s.inMode(" in plain view: output streams into the window's Run pane and, when you pass a progress token, as "+
-				"progress notifications. ", ": output comes back in the result and, when you pass a progress token, as "+
-				"progress notifications. ")+
-			"Returns its output and problems (file:line:col from build, vet and test failures) when it ends, or after "+
-			"wait_seconds with its run_id (then use trestle_run_status). One run at a time per project. "+
-			s.inMode("Tasks read the disk, so the window first saves the person's unsaved editors (the result says "+
-				"which) or, if their setting says so, asks them (then a refusal says they did not choose to run). ", "")+
-			"Package "+
-			"patterns in args (./app/..., ./cmd/x) replace the task's default ./...: "+
+		mcp.WithDescription("Runs a task (build, test, vet or one of trestle_tasks)"+
+			s.inMode(" in the window's Run pane", "")+"; a progress token streams its output. "+
+			"Returns its output and problems when it ends, or after wait_seconds its run_id for trestle_run_status. "+
+			"One run at a time per project. "+
+			s.inMode("The window first saves the person's unsaved editors (the result says which), or asks them. ", "")+
+			"Package patterns in args replace the task's default ./...: "+
 			`e.g. {"task":"test","args":["-run","TestParse","./app/..."]} runs go test -run TestParse ./app/...`),
 		mcp.WithInputSchema[runParams](),
 		results[runResult](),
@@ -107,6 +107,7 @@ func (s *Server) run(ctx context.Context, p runParams) *mcp.CallToolResult {
 		return bad
 	}
 	prog := newProgress(ctx)
+	defer prog.close()
 	run, err := s.opts.Services.Tasks.Start(context.WithoutCancel(ctx), t, p.Args, sel, func(l task.Line) {
 		s.activityLine(l)
 		prog.line(l)
@@ -149,7 +150,7 @@ func awaitRun(ctx context.Context, run *task.Run, wait time.Duration, tail int, 
 	case <-timer.C:
 	case <-ctx.Done():
 	}
-	prog.flush()
+	prog.close() // what is pending is in the result, which follows at once
 	return describeRun(run, tail)
 }
 
@@ -216,8 +217,12 @@ func describeRun(run *task.Run, tail int) *mcp.CallToolResult {
 }
 
 // progress sends a run's output lines as progress notifications to the
-// caller, when it asked for them with a progress token, at most one
-// notification per progressEvery. Safe for concurrent use.
+// caller, when it asked for them with a progress token: the lines of each
+// progressEvery in one notification, sent at its end if the call is still
+// waiting. Once the call's wait is over (close), it sends nothing: the
+// result carries the output, and a chunk just before it (which the
+// TypeScript SDK may drop) or after it (past the call) helps nobody. Safe
+// for concurrent use.
 type progress struct {
 	ctx   context.Context
 	token mcp.ProgressToken
@@ -226,7 +231,8 @@ type progress struct {
 	mu      sync.Mutex
 	n       int
 	pending []string
-	last    time.Time
+	send    *time.Timer // the pending lines' notification, once scheduled
+	closed  bool
 }
 
 func newProgress(ctx context.Context) *progress {
@@ -240,22 +246,37 @@ func (p *progress) line(l task.Line) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.closed {
+		return
+	}
 	p.n = l.N
 	p.pending = append(p.pending, l.Text)
-	if time.Since(p.last) >= progressEvery {
+	if p.send == nil {
+		p.send = time.AfterFunc(progressEvery, p.sendPending)
+	}
+}
+
+// sendPending sends the lines gathered since the last notification.
+func (p *progress) sendPending() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.send = nil
+	if !p.closed && len(p.pending) > 0 {
 		p.sendLocked()
 	}
 }
 
-// flush sends what is pending, before the result.
-func (p *progress) flush() {
-	if p.token == nil || p.srv == nil {
-		return
-	}
+// close ends the progress of a call whose wait is over: nothing more is
+// sent. It returns once no notification is being sent, so every one sent
+// is queued before the result.
+func (p *progress) close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if len(p.pending) > 0 {
-		p.sendLocked()
+	p.closed = true
+	p.pending = nil
+	if p.send != nil {
+		p.send.Stop()
+		p.send = nil
 	}
 }
 
@@ -267,6 +288,9 @@ func (p *progress) note(msg string) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.closed {
+		return
+	}
 	p.n++
 	p.pending = append(p.pending[:0], msg)
 	p.sendLocked()
@@ -280,5 +304,4 @@ func (p *progress) sendLocked() {
 	p.srv.SendNotificationToClient(p.ctx, "notifications/progress",
 		map[string]any{"progressToken": p.token, "progress": p.n, "message": msg})
 	p.pending = p.pending[:0]
-	p.last = time.Now()
 }

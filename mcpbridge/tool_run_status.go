@@ -9,7 +9,7 @@ import (
 
 type runStatusParams struct {
 	RunID       string `json:"run_id,omitempty" jsonschema:"the run_id trestle_run returned (default: the latest run)"`
-	WaitSeconds int    `json:"wait_seconds,omitempty" jsonschema:"wait up to this long for the run to end (0: answer at once, at most 600; keep it under your client's request timeout, often 60)"`
+	WaitSeconds int    `json:"wait_seconds,omitempty" jsonschema:"wait up to this long for the run to end (default 0, at most 600; keep it at 25 or less)"`
 	TailLines   int    `json:"tail_lines,omitempty" jsonschema:"output lines to return, from the end (default 200)"`
 }
 

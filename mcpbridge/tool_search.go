@@ -13,24 +13,18 @@ import (
 
 type searchParams struct {
 	Pattern    string `json:"pattern" jsonschema:"text to find, or a Go regular expression when regexp is true"`
-	Regexp     bool   `json:"regexp,omitempty" jsonschema:"treat pattern as a Go regular expression (RE2 syntax)"`
+	Regexp     bool   `json:"regexp,omitempty" jsonschema:"pattern is a Go (RE2) regular expression"`
 	IgnoreCase bool   `json:"ignore_case,omitempty" jsonschema:"match without regard to case"`
-	Glob       string `json:"glob,omitempty" jsonschema:"only files whose relative path or base name match this path.Match pattern, e.g. *.go"`
+	Glob       string `json:"glob,omitempty" jsonschema:"path.Match pattern for the relative path or base name, e.g. *.go"`
 	Limit      int    `json:"limit,omitempty" jsonschema:"most matches to return (default 200, at most 5000)"`
-}
-
-type searchResult struct {
-	State string `json:"state"`
-	search.Result
 }
 
 func (s *Server) searchTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_search",
-		mcp.WithDescription("Searches the project's files for text or a regular expression, skipping .git, what "+
-			".gitignore ignores and binary files. Returns path, line, column and the line's text for each match. "+
+		mcp.WithDescription("Searches the project's files (not .git, gitignored or binary ones) for text or a "+
+			"regexp: path:line:column and the line's text per match. "+
 			`e.g. {"pattern":"func New","glob":"*.go"}`),
 		mcp.WithInputSchema[searchParams](),
-		results[searchResult](),
 		hints("Search the project", true, false, true),
 	)
 	return server.ServerTool{Tool: tool, Handler: typed(s.search)}
@@ -47,9 +41,8 @@ func (s *Server) search(ctx context.Context, p searchParams) *mcp.CallToolResult
 	if err != nil {
 		return fail(stateProblem, "search: %v", err)
 	}
-	out := searchResult{State: stateDone, Result: res}
 	if len(res.Matches) == 0 {
-		return done(out, "No matches in %s.", plural(res.Files, "file"))
+		return doneText("No matches in %s.", plural(res.Files, "file"))
 	}
 	var b strings.Builder
 	for _, m := range res.Matches {
@@ -58,5 +51,5 @@ func (s *Server) search(ctx context.Context, p searchParams) *mcp.CallToolResult
 	if res.Truncated {
 		fmt.Fprintf(&b, "(more matches were left off at %d; narrow the pattern or glob, or raise limit)\n", len(res.Matches))
 	}
-	return done(out, "%s", b.String())
+	return doneText("%s", b.String())
 }

@@ -19,8 +19,8 @@ type selectionResult struct {
 
 func (s *Server) selectionTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_selection",
-		mcp.WithDescription("The active editor's file, the text the person has selected and its range (1-based "+
-			"lines, columns in characters); with nothing selected the range is the caret. "+
+		mcp.WithDescription("The active editor's file, the person's selected text and its range (1-based, columns "+
+			"in characters; the caret when nothing is selected). "+
 			"Use it when the person says \"this\". e.g. {}"),
 		mcp.WithInputSchema[selectionParams](),
 		results[selectionResult](),

@@ -34,8 +34,8 @@ type symbolsResult struct {
 
 func (s *Server) symbolsTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_symbols",
-		mcp.WithDescription("Finds Go declarations (types, functions, methods, fields, constants, variables) by name "+
-			"across the workspace, with kind, path, line and container. "+s.goplsHeadline()+`e.g. {"query":"NewServer"}`),
+		mcp.WithDescription("Finds Go declarations by name across the workspace, with kind, path, line and "+
+			"container. "+s.goplsHeadline()+`e.g. {"query":"NewServer"}`),
 		mcp.WithInputSchema[symbolsParams](),
 		results[symbolsResult](),
 		hints("Find Go symbols", true, false, true),

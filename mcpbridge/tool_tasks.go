@@ -46,8 +46,7 @@ type tasksResult struct {
 func (s *Server) tasksTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_tasks",
 		mcp.WithDescription("Lists the project's tasks (for trestle_run) and selections (build tags, environment and "+
-			"preloaded packages for trestle_eval and trestle_run) from .trestle.json over the defaults, with each "+
-			"selection's evaluator state. e.g. {}"),
+			"preloaded packages for trestle_eval and trestle_run), with each selection's evaluator state. e.g. {}"),
 		mcp.WithInputSchema[tasksParams](),
 		results[tasksResult](),
 		hints("List tasks and selections", true, false, true),

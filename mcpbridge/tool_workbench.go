@@ -20,10 +20,10 @@ import (
 type workbenchParams struct{}
 
 type runInfo struct {
-	RunID    string `json:"run_id"`
-	Task     string `json:"task"`
-	State    string `json:"state"`
-	Duration string `json:"duration"`
+	RunID      string `json:"run_id"`
+	Task       string `json:"task"`
+	State      string `json:"state"`
+	DurationMS int64  `json:"duration_ms"`
 }
 
 type workbenchResult struct {
@@ -55,10 +55,9 @@ type trustInfo struct {
 
 func (s *Server) workbenchTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_workbench",
-		mcp.WithDescription("Shows what the person sees in the Trestle window: project root and module, open tabs "+
-			"(active, unsaved), the caret and selection, evaluators, the running task, pending change sets, the git "+
-			"branch and changed files, the attached agents, and whether the person trusts the project (untrusted, "+
-			".trestle.json's own tasks and environment are withheld and trestle_run refuses them). Call it first. e.g. {}"),
+		mcp.WithDescription("What the person sees: project root and module, open tabs, caret and selection, "+
+			"evaluators, the running task, pending change sets, git state, attached agents, and whether the "+
+			"project is trusted (if not, .trestle.json's own tasks are refused). Call it first. e.g. {}"),
 		mcp.WithInputSchema[workbenchParams](),
 		results[workbenchResult](),
 		hints("Look at the workbench", true, false, true),
@@ -98,7 +97,7 @@ func (s *Server) addServices(res *workbenchResult) {
 	if sv.Tasks != nil {
 		if run := sv.Tasks.Current(); run != nil {
 			res.Run = &runInfo{RunID: run.ID, Task: run.Task.Name, State: string(run.State()),
-				Duration: run.Duration().Round(time.Millisecond).String()}
+				DurationMS: run.Duration().Milliseconds()}
 		}
 	}
 	if sv.ChangeSets != nil {
@@ -165,7 +164,7 @@ func describeWorkbench(w workbenchResult) string {
 		}
 	}
 	if w.Run != nil {
-		fmt.Fprintf(&b, "\nRunning: %s %s for %s", w.Run.RunID, w.Run.Task, w.Run.Duration)
+		fmt.Fprintf(&b, "\nRunning: %s %s for %s", w.Run.RunID, w.Run.Task, (time.Duration(w.Run.DurationMS) * time.Millisecond).String())
 	}
 	if len(w.Pending) > 0 {
 		fmt.Fprintf(&b, "\nPending change sets: %s", strings.Join(w.Pending, ", "))

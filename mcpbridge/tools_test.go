@@ -127,14 +127,19 @@ func TestReadTool(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			res, sc := callTool(t, c, "trestle_read", tt.args)
 			text := textOf(res)
-			if sc["state"] != tt.wantState || res.IsError != (tt.wantState != "done") {
-				t.Fatalf("state %v isError %v: %s", sc["state"], res.IsError, text)
+			if res.IsError != (tt.wantState != "done") {
+				t.Fatalf("isError %v: %s", res.IsError, text)
 			}
 			if tt.wantState == "done" {
-				if sc["text"] != tt.wantText || sc["sha256"] != hex.EncodeToString(sum[:]) || sc["lines"] != float64(5) {
-					t.Fatalf("result %v", sc)
+				header, body, _ := strings.Cut(text, "\n")
+				if body != tt.wantText || !strings.HasSuffix(header, " of 5, sha256 "+hex.EncodeToString(sum[:])+":") ||
+					res.StructuredContent != nil {
+					t.Fatalf("result %q (structured %v)", text, res.StructuredContent)
 				}
 				return
+			}
+			if sc["state"] != tt.wantState {
+				t.Fatalf("state %v: %s", sc["state"], text)
 			}
 			if !strings.HasPrefix(text, tt.wantState+": ") || !strings.Contains(text, tt.wantText) {
 				t.Fatalf("text %q, want prefix %q and %q", text, tt.wantState, tt.wantText)
@@ -210,11 +215,11 @@ func TestSearchTool(t *testing.T) {
 		os.MkdirAll(filepath.Join(dir, "gen"), 0o755)
 		os.WriteFile(filepath.Join(dir, "gen", "z.go"), []byte("package gen // println\n"), 0o644)
 	})
-	res, sc := callTool(t, c, "trestle_search", map[string]any{"pattern": "println"})
-	if res.IsError || textOf(res) != "main.go:4:2: \tprintln(\"hi\")\n" || sc["truncated"] != false {
-		t.Fatalf("search: %q %v", textOf(res), sc)
+	res, _ := callTool(t, c, "trestle_search", map[string]any{"pattern": "println"})
+	if res.IsError || textOf(res) != "main.go:4:2: \tprintln(\"hi\")\n" || res.StructuredContent != nil {
+		t.Fatalf("search: %q %v", textOf(res), res.StructuredContent)
 	}
-	res, sc = callTool(t, c, "trestle_search", map[string]any{"pattern": "(", "regexp": true})
+	res, sc := callTool(t, c, "trestle_search", map[string]any{"pattern": "(", "regexp": true})
 	if !res.IsError || sc["state"] != "problem" || !strings.Contains(textOf(res), "regular expression") {
 		t.Fatalf("bad regexp: %q", textOf(res))
 	}

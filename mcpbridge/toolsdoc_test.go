@@ -45,7 +45,16 @@ func toolsDoc(tools, headless map[string]server.ServerTool) string {
 		"`none`; its `structuredContent.state` says the same. Success is `done`. Arguments are checked against each\n" +
 		"tool's input schema: an unknown argument, a value of the wrong type or one outside an `enum` is a `problem`\n" +
 		"that names the argument (`path must be a string`); a tool the server lacks is a -32602 error naming the\n" +
-		"closest ones. A result's text carries what its structured content says that an agent acts on.\n")
+		"closest ones. A result's text carries what its structured content says that an agent acts on.\n\n" +
+		"tools/list carries no output schemas (they were half its size, and no client shows them to a model);\n" +
+		"each tool's structuredContent fields are listed below, and the full shapes are in\n" +
+		"`mcpbridge/testdata/toolsnaps/<tool>.snap` under `structuredContent`.\n\n" +
+		"Tools whose answer is a large text (trestle_read, trestle_search, trestle_output) send it once, as text,\n" +
+		"with no structuredContent on success. Claude Code and VS Code pass a result's structuredContent to the\n" +
+		"model in place of its text whenever it has one, and other clients pass only the text, so a payload in both\n" +
+		"is sent twice and read once; in the text alone every client's model reads it, unescaped. trestle_read's\n" +
+		"first line says what the structured content used to: `main.go lines 1-80 of 120, unsaved editor text,\n" +
+		"sha256 <hex>:`. The other tools answer with a short text and structuredContent that carries the data.\n")
 	for _, name := range names {
 		tool := tools[name].Tool
 		a := tool.Annotations
@@ -61,8 +70,27 @@ func toolsDoc(tools, headless map[string]server.ServerTool) string {
 		fmt.Fprintf(&b, "- served by: %s\n- read-only %v, destructive %v, idempotent %v, open-world %v\n",
 			modes, *a.ReadOnlyHint, *a.DestructiveHint, *a.IdempotentHint, *a.OpenWorldHint)
 		writeParams(&b, tool.RawInputSchema)
+		writeResult(&b, name)
 	}
 	return b.String()
+}
+
+// writeResult lists the top-level fields of a tool's structured content,
+// from the result schema Trestle keeps (tools/list does not carry it).
+func writeResult(b *strings.Builder, name string) {
+	rs, ok := resultSchemaOf(name)
+	if !ok {
+		b.WriteString("- structuredContent: none on success, the text is the whole answer (sent once); on failure `state` and `message`\n")
+		return
+	}
+	names := make([]string, 0, len(rs.Properties))
+	for n := range rs.Properties {
+		if n != "message" {
+			names = append(names, "`"+n+"`")
+		}
+	}
+	sort.Strings(names)
+	fmt.Fprintf(b, "- structuredContent: %s; on failure `state` and `message`\n", strings.Join(names, ", "))
 }
 
 // writeParams lists a tool's arguments from its JSON schema.

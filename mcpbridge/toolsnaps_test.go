@@ -210,7 +210,7 @@ func TestToolSnapshots(t *testing.T) {
 	}
 	for name, tool := range snaps {
 		t.Run(name, func(t *testing.T) {
-			got, err := json.MarshalIndent(tool.Tool, "", "  ")
+			got, err := snapshot(tool)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -232,4 +232,21 @@ func TestToolSnapshots(t *testing.T) {
 			}
 		})
 	}
+}
+
+// snapshot is a tool's definition as tools/list sends it, with the shape
+// of its structured content (kept by Trestle, not sent) beside it.
+func snapshot(tool server.ServerTool) ([]byte, error) {
+	raw, err := json.Marshal(tool.Tool)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, err
+	}
+	if rs, ok := resultSchemaOf(tool.Tool.Name); ok {
+		m["structuredContent (not in tools/list)"] = rs
+	}
+	return json.MarshalIndent(m, "", "  ")
 }

@@ -7,9 +7,9 @@ type EditorSelection struct {
 	Path      string `json:"path"` // project-relative, forward slashes
 	Text      string `json:"text"`
 	StartLine int    `json:"start_line"`
-	StartCol  int    `json:"start_col"`
+	StartCol  int    `json:"start_column"`
 	EndLine   int    `json:"end_line"`
-	EndCol    int    `json:"end_col"`
+	EndCol    int    `json:"end_column"`
 }
 
 // Tab is one open editor as the window shows it.

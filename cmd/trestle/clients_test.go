@@ -250,8 +250,8 @@ func testGoSDK(t *testing.T, m clientMode, version string) {
 	}
 
 	res, sc := goSDKCall(t, cs, "trestle_read", map[string]any{"path": "pkg/calc.go", "start_line": 3, "end_line": 4})
-	if res.IsError || sc["state"] != "done" || sc["path"] != "pkg/calc.go" ||
-		sc["text"] != "// Add adds.\nfunc Add(a, b int) int { return a + b }\n" {
+	if text, _ := readText(goSDKText(res)); res.IsError || res.StructuredContent != nil ||
+		!strings.HasPrefix(goSDKText(res), "pkg/calc.go lines 3-4 of ") || text != "// Add adds.\nfunc Add(a, b int) int { return a + b }\n" {
 		t.Fatalf("trestle_read: %s %v", goSDKText(res), sc)
 	}
 	if !strings.Contains(goSDKText(res), "func Add") {

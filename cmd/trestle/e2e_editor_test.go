@@ -21,12 +21,13 @@ import (
 func waitUnsaved(t *testing.T, c *client.Client, path, want string) {
 	t.Helper()
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		res, sc := call(t, c, "trestle_read", map[string]any{"path": path})
-		if strings.Contains(resultText(res), want) && sc["unsaved"] == true {
+		res, _ := call(t, c, "trestle_read", map[string]any{"path": path})
+		text, unsaved := readText(resultText(res))
+		if strings.Contains(text, want) && unsaved {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the typing did not reach %s unsaved: %v", path, sc["unsaved"])
+			t.Fatalf("the typing did not reach %s unsaved: %q", path, resultText(res))
 		}
 	}
 }

@@ -116,8 +116,8 @@ func waitRead(t *testing.T, c *client.Client, path string, line int, what string
 	t.Helper()
 	var text string
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		_, sc := call(t, c, "trestle_read", map[string]any{"path": path, "start_line": line, "end_line": line})
-		text, _ = sc["text"].(string)
+		res, _ := call(t, c, "trestle_read", map[string]any{"path": path, "start_line": line, "end_line": line})
+		text, _ = readText(resultText(res))
 		if ok(text) {
 			return
 		}
@@ -130,9 +130,9 @@ func waitRead(t *testing.T, c *client.Client, path string, line int, what string
 // readAll is path's whole text as the window shows it.
 func readAll(t *testing.T, c *client.Client, path string) string {
 	t.Helper()
-	res, sc := call(t, c, "trestle_read", map[string]any{"path": path})
-	text, ok := sc["text"].(string)
-	if res.IsError || !ok {
+	res, _ := call(t, c, "trestle_read", map[string]any{"path": path})
+	text, _ := readText(resultText(res))
+	if res.IsError {
 		t.Fatalf("trestle_read %s: %s", path, resultText(res))
 	}
 	return text

@@ -60,9 +60,9 @@ func TestWindowEndToEnd(t *testing.T) {
 	if clients, _ := sc["clients"].([]any); len(clients) != 1 || clients[0].(map[string]any)["name"] != "e2e-agent" {
 		t.Fatalf("clients: %v", sc["clients"])
 	}
-	res, sc = call(t, c, "trestle_read", map[string]any{"path": "main.go", "start_line": 6, "end_line": 6})
-	if res.IsError || sc["text"] != "\tfmt.Println(\"hello from e2e\")\n" {
-		t.Fatalf("trestle_read: %v", sc)
+	res, _ = call(t, c, "trestle_read", map[string]any{"path": "main.go", "start_line": 6, "end_line": 6})
+	if got, _ := readText(resultText(res)); res.IsError || got != "\tfmt.Println(\"hello from e2e\")\n" {
+		t.Fatalf("trestle_read: %q", resultText(res))
 	}
 	res, sc = call(t, c, "trestle_open", map[string]any{"path": "../etc/passwd"})
 	if !res.IsError || sc["state"] != "refused" {
@@ -160,9 +160,9 @@ func TestHeadlessMCP(t *testing.T) {
 		"trestle_read,trestle_references,trestle_rename,trestle_run,trestle_run_status,trestle_search,trestle_stop,trestle_symbols,trestle_tasks" {
 		t.Fatalf("headless tools: %v", names)
 	}
-	res, sc := call(t, c, "trestle_read", map[string]any{"path": "pkg/calc.go"})
-	if res.IsError || !strings.Contains(sc["text"].(string), "func Add") || sc["unsaved"] != false {
-		t.Fatalf("read: %v", sc)
+	res, _ := call(t, c, "trestle_read", map[string]any{"path": "pkg/calc.go"})
+	if text, unsaved := readText(resultText(res)); res.IsError || !strings.Contains(text, "func Add") || unsaved {
+		t.Fatalf("read: %q", resultText(res))
 	}
 }
 

@@ -61,10 +61,10 @@ func TestEditorLargeFile(t *testing.T) {
 		t.Errorf("workbench selection %v, want the caret on line %d", sel, mid)
 	}
 
-	res, sc = call(t, c, "trestle_read", map[string]any{"path": "big.go", "start_line": mid, "end_line": mid + 2})
+	res, _ = call(t, c, "trestle_read", map[string]any{"path": "big.go", "start_line": mid, "end_line": mid + 2})
 	want := largeLine(mid) + "\n" + largeLine(mid+1) + "\n" + largeLine(mid+2) + "\n"
-	if res.IsError || sc["text"] != want {
-		t.Fatalf("trestle_read %d-%d: %v", mid, mid+2, sc["text"])
+	if got, _ := readText(resultText(res)); res.IsError || got != want {
+		t.Fatalf("trestle_read %d-%d: %q", mid, mid+2, resultText(res))
 	}
 	time.Sleep(300 * time.Millisecond) // let the last frame paint
 	t.Logf("screenshot: %s", w.screenshot(t, "editor-large"))

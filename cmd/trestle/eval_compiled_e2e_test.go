@@ -84,7 +84,7 @@ func TestMCPEvalCompiledModernGo(t *testing.T) {
 	wantValue(eval("len(ages)"), "3", "int")
 	warm := time.Since(start)
 	sc = eval("for range 2 {}\n  undefinedThing + 1")
-	if sc["state"] != "problem" || !strings.HasPrefix(sc["error"].(string), "2:3: undefined: undefinedThing") || sc["mode"] != "compiled" {
+	if sc["state"] != "problem" || !strings.HasPrefix(sc["message"].(string), "2:3: undefined: undefinedThing") || sc["mode"] != "compiled" {
 		t.Fatalf("want the error at the input's 2:3, got %v", sc)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 2 {

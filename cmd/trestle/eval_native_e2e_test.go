@@ -202,8 +202,8 @@ seen`, `= "seen.txt create=true" (string)`},
 		}
 	})
 	if window {
-		_, sc := goSDKCall(t, cs, "trestle_output", map[string]any{"pane": "eval"})
-		if pane := fmt.Sprint(sc["text"]); !strings.Contains(pane, "round trip <nil>") || !strings.Contains(pane, "42") {
+		res, _ := goSDKCall(t, cs, "trestle_output", map[string]any{"pane": "eval"})
+		if pane := goSDKText(res); !strings.Contains(pane, "round trip <nil>") || !strings.Contains(pane, "42") {
 			t.Errorf("the Eval pane should show the evaluations; it has:\n%s", pane)
 		}
 	}

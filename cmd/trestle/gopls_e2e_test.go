@@ -126,8 +126,8 @@ func TestGoplsInTheWindow(t *testing.T) {
 	}
 	xdo("key", "Return")
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		_, sc := call(t, c, "trestle_read", map[string]any{"path": "main.go", "start_line": 7, "end_line": 7})
-		line, _ := sc["text"].(string)
+		res, _ := call(t, c, "trestle_read", map[string]any{"path": "main.go", "start_line": 7, "end_line": 7})
+		line, _ := readText(resultText(res))
 		if strings.HasPrefix(strings.TrimSpace(line), "fmt.Print") && strings.TrimSpace(line) != "fmt.Pr" {
 			break
 		}

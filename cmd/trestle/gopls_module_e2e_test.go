@@ -198,8 +198,8 @@ func TestGoplsOnBbolt(t *testing.T) {
 	waitChanged(t, w, base, "bbolt-completion", image.Rect(200, 100, 1240, 700), "a completion list after t.Rollb")
 	xdo("key", "Return")
 	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		_, sc := call(t, c, "trestle_read", map[string]any{"path": "db.go", "start_line": line + 3, "end_line": line + 3})
-		text, _ := sc["text"].(string)
+		res, _ := call(t, c, "trestle_read", map[string]any{"path": "db.go", "start_line": line + 3, "end_line": line + 3})
+		text, _ := readText(resultText(res))
 		if got := strings.TrimSpace(text); got == "t.Rollback" || got == "t.rollback" {
 			break
 		}
