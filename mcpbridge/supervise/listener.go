@@ -1,4 +1,4 @@
-package main
+package supervise
 
 import (
 	"context"
@@ -8,25 +8,23 @@ import (
 	"sync"
 	"time"
 
-	"trestle/app/project"
-	"trestle/app/services"
 	"trestle/app/workbench"
 	"trestle/mcpbridge"
 	"trestle/registry"
-	"trestle/ui"
 )
 
-// listenerStatus is where the window shows the listener and its clients:
-// the status bar (ui.Window), or a recorder in tests. Safe for concurrent use.
-type listenerStatus interface {
+// Status is where the window shows the listener and its clients: the
+// status bar (ui.Window), or a recorder in tests. Its methods must be safe
+// for concurrent use.
+type Status interface {
 	SetListener(addr string, err error)
 	SetClients(clients []workbench.Client, connecting int)
 }
 
-// entryCheck is how often a running listener checks that its registry
+// EntryCheck is how often a running listener checks that its registry
 // entry is still there: a probe from another process that timed out on a
 // loaded machine may have reaped it, and agents would not find the window.
-const entryCheck = 10 * time.Second
+const EntryCheck = 10 * time.Second
 
 // Restarting a listener that died backs off from restartMin to restartMax:
 // a socket that dies at once again should not spin.
@@ -35,20 +33,32 @@ const (
 	restartMax = 30 * time.Second
 )
 
-// windowListener is the window's MCP listener and its registry entry,
-// which the person can turn off and on. A listener that dies is restarted
-// (new port, new token, new entry) while it is on. Safe for concurrent use.
-type windowListener struct {
-	ctx     context.Context
-	project *project.Project
-	status  listenerStatus
-	reg     *registry.Registry
-	logger  *log.Logger
-	srv     *mcpbridge.Server
-	// listen makes a listener for a token (srv.Listen; tests replace it).
-	listen func(token string) (*mcpbridge.Listener, error)
-	// entryEvery is how often the entry is checked (entryCheck; tests shorten it).
-	entryEvery time.Duration
+// Config is what a Listener serves, where it registers and whom it tells.
+type Config struct {
+	// Dir is the project's root, recorded in the registry entry.
+	Dir string
+	// Version is Trestle's version, recorded in the registry entry.
+	Version string
+	// Status shows the listener's address or failure, and its clients.
+	Status Status
+	// Registry is where the entry goes that --mcp-attach finds.
+	Registry *registry.Registry
+	// Logger logs what the person is not shown (never to stdout).
+	Logger *log.Logger
+	// Listen makes a listener for a token: the server's Listen (tests
+	// hand in sockets of their own).
+	Listen func(token string) (*mcpbridge.Listener, error)
+	// EntryEvery is how often a running listener checks its registry
+	// entry; 0 means EntryCheck (tests shorten it).
+	EntryEvery time.Duration
+}
+
+// Listener is the window's MCP listener and its registry entry, which the
+// person can turn off and on. A listener that dies is restarted (new port,
+// new token, new entry) while it is on. Safe for concurrent use.
+type Listener struct {
+	ctx context.Context
+	cfg Config
 
 	mu   sync.Mutex
 	on   bool                // the person wants it on
@@ -56,40 +66,32 @@ type windowListener struct {
 	l    *mcpbridge.Listener // nil when off or dead
 }
 
-// The window serves as the tools' Activity, and guards agents' runs
-// against unsaved editors.
-var (
-	_ mcpbridge.Activity = (*ui.Window)(nil)
-	_ mcpbridge.RunGuard = (*ui.Window)(nil)
-)
-
-func newWindowListener(ctx context.Context, project *project.Project, win *ui.Window, sv services.Services, reg *registry.Registry, logger *log.Logger) *windowListener {
-	if _, err := reg.Reap(); err != nil {
-		logger.Print(err)
+// New returns a listener that is off, for the process's lifetime ctx: it
+// stops serving and restarting when ctx ends. It reaps the registry's
+// entries of processes that are gone.
+func New(ctx context.Context, cfg Config) *Listener {
+	if _, err := cfg.Registry.Reap(); err != nil {
+		cfg.Logger.Print(err)
 	}
-	opts := mcpbridge.Options{Project: project, Window: win, Version: version, Logger: logger,
-		Services: sv, Activity: win, OnCall: win.RecordCall}
-	if os.Getenv("TRESTLE_TEST_HOOKS") == "1" {
-		opts.Stall = win.Stall
-		opts.ApplyAsPerson = win.ApplyAsPerson
+	if cfg.EntryEvery == 0 {
+		cfg.EntryEvery = EntryCheck
 	}
-	srv := mcpbridge.NewServer(opts)
-	return &windowListener{ctx: ctx, project: project, status: win, reg: reg, logger: logger, srv: srv, listen: srv.Listen}
+	return &Listener{ctx: ctx, cfg: cfg}
 }
 
-// set turns the listener on or off.
-func (w *windowListener) set(on bool) {
+// Set turns the listener on or off.
+func (w *Listener) Set(on bool) {
 	if on {
-		w.start()
+		w.Start()
 	} else {
-		w.stop()
+		w.Stop()
 	}
 }
 
-// start serves the window's tools on loopback and writes the registry entry
+// Start serves the window's tools on loopback and writes the registry entry
 // that --mcp-attach finds. The window keeps working when this fails; the
 // status bar says why.
-func (w *windowListener) start() {
+func (w *Listener) Start() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.on = true
@@ -98,27 +100,27 @@ func (w *windowListener) start() {
 
 // startLocked starts a listener unless one runs, and reports whether one
 // runs now. w.mu must be held.
-func (w *windowListener) startLocked() bool {
+func (w *Listener) startLocked() bool {
 	if w.l != nil {
 		return true
 	}
 	token, err := mcpbridge.NewToken()
 	var l *mcpbridge.Listener
 	if err == nil {
-		l, err = w.listen(token)
+		l, err = w.cfg.Listen(token)
 	}
 	if err != nil {
-		w.status.SetListener("", err)
+		w.cfg.Status.SetListener("", err)
 		return false
 	}
-	l.OnClients = w.status.SetClients
+	l.OnClients = w.cfg.Status.SetClients
 	go w.serve(l)
-	entry := registry.Entry{PID: os.Getpid(), Port: l.Port(), Dir: w.project.Root, Token: token,
-		Started: time.Now(), Version: version}
-	if err := w.reg.Write(entry); err != nil {
-		w.status.SetListener(l.Addr(), fmt.Errorf("agents cannot find this window: %w", err))
+	entry := registry.Entry{PID: os.Getpid(), Port: l.Port(), Dir: w.cfg.Dir, Token: token,
+		Started: time.Now(), Version: w.cfg.Version}
+	if err := w.cfg.Registry.Write(entry); err != nil {
+		w.cfg.Status.SetListener(l.Addr(), fmt.Errorf("agents cannot find this window: %w", err))
 	} else {
-		w.status.SetListener(l.Addr(), nil)
+		w.cfg.Status.SetListener(l.Addr(), nil)
 	}
 	w.l, w.dead = l, false
 	go w.keepEntry(l, entry)
@@ -126,12 +128,8 @@ func (w *windowListener) startLocked() bool {
 }
 
 // keepEntry writes entry again whenever it has gone while l still serves.
-func (w *windowListener) keepEntry(l *mcpbridge.Listener, entry registry.Entry) {
-	every := w.entryEvery
-	if every == 0 {
-		every = entryCheck
-	}
-	t := time.NewTicker(every)
+func (w *Listener) keepEntry(l *mcpbridge.Listener, entry registry.Entry) {
+	t := time.NewTicker(w.cfg.EntryEvery)
 	defer t.Stop()
 	for {
 		select {
@@ -144,10 +142,10 @@ func (w *windowListener) keepEntry(l *mcpbridge.Listener, entry registry.Entry) 
 			w.mu.Unlock()
 			return
 		}
-		if !w.reg.Has(entry.PID) {
-			w.logger.Printf("mcp: the registry entry for this window was removed; writing it again")
-			if err := w.reg.Write(entry); err != nil {
-				w.logger.Print(err)
+		if !w.cfg.Registry.Has(entry.PID) {
+			w.cfg.Logger.Printf("mcp: the registry entry for this window was removed; writing it again")
+			if err := w.cfg.Registry.Write(entry); err != nil {
+				w.cfg.Logger.Print(err)
 			}
 		}
 		w.mu.Unlock()
@@ -157,25 +155,25 @@ func (w *windowListener) keepEntry(l *mcpbridge.Listener, entry registry.Entry) 
 // serve runs l until it is closed, or until it dies: then the registry
 // entry goes (agents must not be sent to a dead port), the status bar says
 // so, and a new listener is started, backing off while that fails.
-func (w *windowListener) serve(l *mcpbridge.Listener) {
+func (w *Listener) serve(l *mcpbridge.Listener) {
 	err := l.Serve(w.ctx)
 	if err == nil || w.ctx.Err() != nil {
 		return
 	}
-	w.logger.Printf("mcp: %v; restarting the listener", err)
+	w.cfg.Logger.Printf("mcp: %v; restarting the listener", err)
 	w.mu.Lock()
 	if w.l != l { // turned off meanwhile
 		w.mu.Unlock()
 		return
 	}
 	w.l, w.dead = nil, true
-	if err := w.reg.Remove(os.Getpid()); err != nil {
-		w.logger.Print(err)
+	if err := w.cfg.Registry.Remove(os.Getpid()); err != nil {
+		w.cfg.Logger.Print(err)
 	}
 	w.mu.Unlock()
 	l.Close()
-	w.status.SetClients(nil, 0)
-	w.status.SetListener("", fmt.Errorf("the listener stopped (%v); restarting", err))
+	w.cfg.Status.SetClients(nil, 0)
+	w.cfg.Status.SetListener("", fmt.Errorf("the listener stopped (%v); restarting", err))
 	for delay := restartMin; ; delay = min(2*delay, restartMax) {
 		select {
 		case <-time.After(delay):
@@ -191,8 +189,8 @@ func (w *windowListener) serve(l *mcpbridge.Listener) {
 	}
 }
 
-// stop closes the listener, every attached session and the registry entry.
-func (w *windowListener) stop() {
+// Stop closes the listener, every attached session and the registry entry.
+func (w *Listener) Stop() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.on = false
@@ -201,12 +199,12 @@ func (w *windowListener) stop() {
 	}
 	w.dead = false
 	if w.l != nil {
-		if err := w.reg.Remove(os.Getpid()); err != nil {
-			w.logger.Print(err)
+		if err := w.cfg.Registry.Remove(os.Getpid()); err != nil {
+			w.cfg.Logger.Print(err)
 		}
 		w.l.Close()
 		w.l = nil
 	}
-	w.status.SetListener("", nil)
-	w.status.SetClients(nil, 0)
+	w.cfg.Status.SetListener("", nil)
+	w.cfg.Status.SetClients(nil, 0)
 }
