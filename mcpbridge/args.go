@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
@@ -73,7 +74,7 @@ func checkValue(schema *jsonschema.Schema, v any, path string) string {
 func checkObject(schema *jsonschema.Schema, obj map[string]any, path string) string {
 	names := propertyNames(schema)
 	if ap := schema.AdditionalProperties; ap != nil && ap.Not != nil {
-		for _, k := range sortedKeys(obj) {
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			if _, known := schema.Properties[k]; !known {
 				return unknownArgument(k, path, names)
 			}
@@ -99,7 +100,7 @@ func checkObject(schema *jsonschema.Schema, obj map[string]any, path string) str
 // propertyNames lists an object schema's properties in declared order.
 func propertyNames(schema *jsonschema.Schema) []string {
 	names := slices.Clone(schema.PropertyOrder)
-	for _, n := range sortedKeys(schema.Properties) {
+	for _, n := range slices.Sorted(maps.Keys(schema.Properties)) {
 		if !slices.Contains(names, n) {
 			names = append(names, n)
 		}
@@ -116,15 +117,6 @@ func unknownArgument(k, path string, allowed []string) string {
 		return fmt.Sprintf("unknown argument %q%s; this tool takes no arguments, call it with {}", k, where)
 	}
 	return fmt.Sprintf("unknown argument %q%s; allowed: %s", k, where, strings.Join(allowed, ", "))
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 func join(path, name string) string {

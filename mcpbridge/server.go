@@ -43,9 +43,11 @@ type Options struct {
 	OnCall func(workbench.ToolCall)
 	// Stall, when set, adds the hidden test tool trestle_debug_stall that
 	// blocks the UI thread, so tests can see a bounded call answer busy.
+	// Only a build with -tags trestle_testhooks has the tool.
 	Stall func(time.Duration)
 	// ApplyAsPerson, when set, adds the hidden test tool trestle_debug_apply
-	// that presses Apply in the window's Change Sets pane.
+	// that presses Apply in the window's Change Sets pane. Only a build
+	// with -tags trestle_testhooks has the tool.
 	ApplyAsPerson func(ctx context.Context, id string) error
 }
 

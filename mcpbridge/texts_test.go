@@ -19,7 +19,7 @@ import (
 // shownWindow is a window for these tests: one open, unsaved tab with a
 // selection, and panes with text. The real window is driven end to end in
 // cmd/trestle under Xvfb; here only what the tools say about it matters.
-type shownWindow struct{ definitionsOnly }
+type shownWindow struct{}
 
 func (shownWindow) Tabs(context.Context) ([]workbench.Tab, error) {
 	return []workbench.Tab{{Path: "main.go", Active: true, Dirty: true}, {Path: "pkg/util.go"}}, nil

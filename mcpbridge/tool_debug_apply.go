@@ -1,3 +1,5 @@
+//go:build trestle_testhooks
+
 package mcpbridge
 
 import (

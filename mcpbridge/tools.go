@@ -17,17 +17,18 @@ const (
 
 // modeToolsets is which toolsets each mode serves: the window every one,
 // the headless server those that need no window. Each mode's instructions
-// name only the tools it serves (TestEachModeNamesOnlyItsTools).
+// name only the tools it serves (TestEachModeNamesOnlyItsTools). A binary
+// built with -tags trestle_testhooks adds the test hooks to the window's.
 var modeToolsets = map[mode][]string{
-	windowMode: {"project", "workbench", "eval", "evaluator", "tasks", "control", "panes", "problems",
-		"change_sets", "change_set_review", "go", "go_rename", "test_stall", "test_apply"},
+	windowMode: append([]string{"project", "workbench", "eval", "evaluator", "tasks", "control", "panes", "problems",
+		"change_sets", "change_set_review", "go", "go_rename"}, testHookSets...),
 	headlessMode: {"project", "eval", "tasks", "control", "problems", "change_sets", "go", "go_rename"},
 }
 
 // toolsets is Trestle's whole tool surface, in one place: every tool, the
 // set it belongs to and whether it is read-only or writes.
 func (s *Server) toolsets() []*toolset {
-	return []*toolset{
+	return append([]*toolset{
 		newToolset("project", "the project's files: list, read, search").
 			read(s.filesTool(), s.readTool(), s.searchTool()),
 		newToolset("workbench", "what the person sees in the window, and the window's editor").
@@ -57,11 +58,7 @@ func (s *Server) toolsets() []*toolset {
 			read(s.symbolsTool(), s.definitionTool(), s.referencesTool(), s.packageAPITool()),
 		newToolset("go_rename", "renames gopls computes, proposed as change sets").when(hasLSPAndChangeSets).
 			write(s.renameTool()),
-		newToolset("test_stall", "test hook: block the UI thread").when(func(o Options) bool { return o.Stall != nil }).
-			write(s.stallTool()),
-		newToolset("test_apply", "test hook: apply as the person").when(func(o Options) bool { return o.ApplyAsPerson != nil }).
-			write(s.debugApplyTool()),
-	}
+	}, s.testHookToolsets()...)
 }
 
 func hasEval(o Options) bool             { return o.Services.Eval != nil }

@@ -70,7 +70,7 @@ func TestUntrustedProjectWithholdsWhatItsFilesConfigure(t *testing.T) {
 		t.Fatalf("trestle_run of a withheld task: %s", textOf(res))
 	}
 	sv.Gate.SetPolicy(permission.PolicyAllow)
-	res, sc = callTool(t, c, "trestle_tasks", map[string]any{})
+	res, _ = callTool(t, c, "trestle_tasks", map[string]any{})
 	if !strings.Contains(textOf(res), "pwn: sh -c") || !strings.Contains(textOf(res), "(not run)") {
 		t.Fatalf("trestle_tasks does not show the withheld task: %s", textOf(res))
 	}
@@ -86,7 +86,7 @@ func TestUntrustedProjectWithholdsWhatItsFilesConfigure(t *testing.T) {
 	if err := tr.Set(true); err != nil {
 		t.Fatal(err)
 	}
-	res, sc = callTool(t, c, "trestle_run", map[string]any{"task": "pwn", "wait_seconds": 30})
+	res, _ = callTool(t, c, "trestle_run", map[string]any{"task": "pwn", "wait_seconds": 30})
 	if res.IsError {
 		t.Fatalf("trusted, the task is still refused: %s", textOf(res))
 	}

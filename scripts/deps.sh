@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian 12 machine lacks to build Trestle (cgo + Fyne's
 # OpenGL binding) and, with --test, to run its tests (Xvfb, a screenshot
-# tool, Node and npm; with --bench also ripgrep). As root it runs apt-get; otherwise it prints the exact command.
+# tool, Node and npm; with --bench also ripgrep; with --test or --check the
+# linters `make check` runs). As root it runs apt-get; otherwise it prints
+# the exact command.
 set -euo pipefail
 
 pkgs=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev)
@@ -30,6 +32,24 @@ gobin="$(go env GOPATH)/bin"
 if ! command -v gopls >/dev/null 2>&1 && [[ ! -x $gobin/gopls ]]; then
   echo "deps: installing gopls $gopls_version (go install golang.org/x/tools/gopls@$gopls_version)" >&2
   GOFLAGS= go install "golang.org/x/tools/gopls@$gopls_version"
+fi
+
+# go_tool NAME PACKAGE MODULE VERSION installs the Go tool NAME into $gobin
+# unless the one there is built from MODULE at VERSION.
+go_tool() {
+  local name=$1 pkg=$2 mod=$3 version=$4
+  if [[ -x $gobin/$name ]] && go version -m "$gobin/$name" 2>/dev/null |
+    awk -v m="$mod" -v v="$version" '$1 == "mod" && $2 == m && $3 == v { found = 1 } END { exit !found }'; then
+    return
+  fi
+  echo "deps: installing $name $version (go install $pkg@$version)" >&2
+  GOFLAGS= GOBIN="$gobin" go install "$pkg@$version"
+}
+
+# The linters `make check` runs, pinned (Makefile: STATICCHECK, DEADCODE).
+if [[ ${1:-} == --test || ${1:-} == --check ]]; then
+  go_tool staticcheck honnef.co/go/tools/cmd/staticcheck honnef.co/go/tools v0.8.2
+  go_tool deadcode golang.org/x/tools/cmd/deadcode golang.org/x/tools v0.52.0
 fi
 
 missing=()

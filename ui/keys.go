@@ -3,7 +3,6 @@ package ui
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -115,9 +114,6 @@ func focusDialogEntry(c fyne.Canvas, d dialog.Dialog) {
 		entry.OnSubmitted = func(string) { form.Submit() }
 	}
 }
-
-// ctrlTab is Ctrl+Tab, with Shift when shift is set.
-func ctrlTab(shift bool) *desktop.CustomShortcut { return ctrlKey(fyne.KeyTab, shift) }
 
 // tabItems are the View menu's tab switching: Ctrl+Tab and Ctrl+PageDown
 // select the next tab, Ctrl+Shift+Tab and Ctrl+PageUp the previous one,

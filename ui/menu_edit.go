@@ -43,7 +43,7 @@ func (w *Window) fileItems() []*fyne.MenuItem {
 // editMenu acts on what has the keyboard: an entry (the find bar, the
 // Eval line) or the active editor. Find and Go to Line are the editor's.
 func (w *Window) editMenu() *fyne.Menu {
-	clip := w.win.Clipboard()
+	clip := fyne.CurrentApp().Clipboard()
 	send := func(sc fyne.Shortcut) func() { return func() { w.sendShortcut(sc) } }
 	return fyne.NewMenu("Edit",
 		menuItem("Undo", &fyne.ShortcutUndo{}, send(&fyne.ShortcutUndo{})),

@@ -173,7 +173,7 @@ func (w *Window) agentsMenu() *fyne.Menu {
 		if w.actions.AttachConfig == nil {
 			return
 		}
-		w.win.Clipboard().SetContent(w.actions.AttachConfig())
+		fyne.CurrentApp().Clipboard().SetContent(w.actions.AttachConfig())
 		w.status.notify("Copied the MCP configuration: paste it into your agent's settings.")
 	})
 	listener := fyne.NewMenuItem("Listen for Agents", nil)

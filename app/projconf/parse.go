@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -50,13 +51,13 @@ func Parse(name string, data []byte) (Config, error) {
 // merge validates f and lays it over the defaults.
 func merge(f fileJSON) (Config, error) {
 	cfg := Defaults()
-	for _, key := range sortedKeys(f.Selections) {
+	for _, key := range slices.Sorted(maps.Keys(f.Selections)) {
 		if key == "" {
 			return Config{}, errors.New(`selections: a selection name is empty`)
 		}
 		cfg.Selections[key] = f.Selections[key]
 	}
-	for _, key := range sortedKeys(f.Tasks) {
+	for _, key := range slices.Sorted(maps.Keys(f.Tasks)) {
 		t, err := validTask(key, f.Tasks[key])
 		if err != nil {
 			return Config{}, fmt.Errorf("tasks.%s: %w", key, err)
@@ -138,13 +139,4 @@ func keyPosition(data []byte, key string) (line, col int) {
 		return 1, 1
 	}
 	return position(data, loc[0]+1)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -4,9 +4,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
+
+	"trestle/internal/testfix"
 )
 
 func TestParseQuery(t *testing.T) {
@@ -82,7 +83,7 @@ func BenchmarkRankGOROOT(b *testing.B) {
 
 func gorootFiles(tb testing.TB) []string {
 	tb.Helper()
-	root := filepath.Join(runtime.GOROOT(), "src")
+	root := filepath.Join(testfix.GOROOT(tb), "src")
 	var files []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {

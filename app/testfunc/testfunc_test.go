@@ -4,10 +4,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
+
+	"trestle/internal/testfix"
 )
 
 const src = `package calc
@@ -93,7 +94,7 @@ func TestArgs(t *testing.T) {
 // go test with the arguments for the function it finds: only that test
 // runs.
 func TestAtOnGOROOT(t *testing.T) {
-	file := filepath.Join(runtime.GOROOT(), "src", "container", "list", "list_test.go")
+	file := filepath.Join(testfix.GOROOT(t), "src", "container", "list", "list_test.go")
 	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Skipf("no GOROOT source here: %v", err)
@@ -106,7 +107,7 @@ func TestAtOnGOROOT(t *testing.T) {
 	}
 	args := Args("container/list/list_test.go", fn)
 	cmd := exec.Command("go", append([]string{"test", "-v", "-count=1"}, args...)...)
-	cmd.Dir = filepath.Join(runtime.GOROOT(), "src")
+	cmd.Dir = filepath.Join(testfix.GOROOT(t), "src")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go test %q: %v\n%s", args, err, out)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -11,6 +12,8 @@ import (
 	"trestle/app/changeset"
 	"trestle/app/project"
 	"trestle/app/store"
+	"trestle/app/workbench"
+	"trestle/cmd/trestle/changes"
 )
 
 // changesEnv is a temp config dir for the binary, and a Manager on the
@@ -30,6 +33,11 @@ func changesEnv(t *testing.T) (env []string, dir string, m *changeset.Manager) {
 	}
 	env = []string{"TRESTLE_CONFIG_DIR=" + config, "DISPLAY=", "LANG=en_US.UTF-8", "LC_ALL=", "LC_MESSAGES="}
 	return env, dir, changeset.NewManager(db, p)
+}
+
+// diskText reads project files from disk, as `trestle changes` does.
+func diskText(p *project.Project) changeset.ReadFunc {
+	return workbench.Reader{Project: p}.Func(context.Background())
 }
 
 // proposeCalc proposes an edit of pkg/calc.go and a new file.
@@ -316,13 +324,13 @@ func TestChangesHelp(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v\n%s", args, err, out)
 		}
-		for _, a := range changesActions {
+		for _, a := range changes.Actions() {
 			if !strings.Contains(out, "trestle changes "+a) {
 				t.Errorf("changes %v lacks %s:\n%s", args, a, out)
 			}
 		}
 	}
-	for _, a := range changesActions {
+	for _, a := range changes.Actions() {
 		for _, args := range [][]string{{"help", a}, {a, "--help"}, {a, "cs-1", "-h", dir}} {
 			out, err := runTrestle(t, env, append([]string{"changes"}, args...)...)
 			if err != nil || !strings.HasPrefix(out, "trestle changes "+a+" ") || strings.Contains(out, "Review change sets") {

@@ -2,7 +2,10 @@
 // MCP agents attach to, a headless MCP server, and the bridge between them.
 //
 // main only parses flags and picks a mode; each mode is a function in its
-// own file. This is the only package that imports fyne.io/fyne/v2/app.
+// own file, or its own package (changes). This is the only package that
+// imports fyne.io/fyne/v2/app. The test-only MCP tools are wired in only
+// when built with -tags trestle_testhooks (testhooks.go), as the
+// end-to-end tests build it; the shipped binary has none.
 // In --mcp and --mcp-attach modes nothing here writes to the real stdout
 // but the JSON-RPC stream: guardStdout points os.Stdout at stderr.
 package main

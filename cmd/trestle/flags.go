@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"trestle/cmd/trestle/changes"
 )
 
 type mode int
@@ -26,11 +28,11 @@ const (
 // invocation is what the command line asked for.
 type invocation struct {
 	mode    mode
-	dir     string     // "" when not given
-	client  string     // mcp-config --client
-	policy  string     // --agent-policy, "" when not given
-	trust   bool       // --trust: trust the project for this run
-	changes changesCmd // the changes subcommand (mode_changes.go)
+	dir     string          // "" when not given
+	client  string          // mcp-config --client
+	policy  string          // --agent-policy, "" when not given
+	trust   bool            // --trust: trust the project for this run
+	changes changes.Command // the changes subcommand (package changes)
 }
 
 const helpText = `Trestle: a Go workbench that coding agents attach to over MCP.
@@ -87,7 +89,8 @@ func parseArgs(args []string) (invocation, error) {
 		return parseConfigArgs(args[1:])
 	}
 	if len(args) > 0 && args[0] == "changes" {
-		return parseChangesArgs(args[1:])
+		c, err := changes.Parse(args[1:])
+		return invocation{mode: modeChanges, changes: c}, err
 	}
 	fs := flag.NewFlagSet("trestle", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -283,7 +282,7 @@ func BenchmarkGoplsRSS(b *testing.B) {
 		{"fsnotify", "fsnotify.go", func(tb testing.TB) string {
 			return testfix.CopyLibrary(tb, "github.com/fsnotify/fsnotify", ".", "internal")
 		}},
-		{"net-http", "server.go", func(testing.TB) string { return filepath.Join(runtime.GOROOT(), "src", "net", "http") }},
+		{"net-http", "server.go", func(tb testing.TB) string { return filepath.Join(testfix.GOROOT(tb), "src", "net", "http") }},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {

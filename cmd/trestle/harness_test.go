@@ -36,7 +36,12 @@ var (
 	buildErr  error
 )
 
-// trestleBin builds the binary once per test run.
+// testHooksTag builds the test-only tools (trestle_debug_stall,
+// trestle_debug_apply) into the binary the tests run; the shipped binary
+// lacks them (scripts/check-package.sh checks it).
+const testHooksTag = "trestle_testhooks"
+
+// trestleBin builds the binary, with the test hooks, once per test run.
 func trestleBin(tb testing.TB) string {
 	tb.Helper()
 	buildOnce.Do(func() {
@@ -46,7 +51,7 @@ func trestleBin(tb testing.TB) string {
 			return
 		}
 		binPath = filepath.Join(dir, "trestle")
-		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		out, err := exec.Command("go", "build", "-tags", testHooksTag, "-o", binPath, ".").CombinedOutput()
 		if err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 
+	"trestle/cmd/trestle/changes"
 	_ "trestle/cmd/trestle/fynelocale" // before Fyne's init reads the locale
 )
 
@@ -41,7 +42,7 @@ func run(args []string) int {
 	case modeAttach:
 		return runAttach(inv.dir)
 	case modeChanges:
-		return runChanges(os.Stdin, os.Stdout, os.Stderr, inv.changes)
+		return changes.Run(os.Stdin, os.Stdout, os.Stderr, inv.changes, storePath)
 	default:
 		return runWindow(inv.dir, inv.policy, inv.trust)
 	}

@@ -22,6 +22,7 @@ import (
 	"trestle/app/project"
 	"trestle/app/store"
 	"trestle/assets"
+	"trestle/mcpbridge/supervise"
 	"trestle/registry"
 	"trestle/ui"
 )
@@ -65,7 +66,7 @@ func runWindow(dir, policyFlag string, trustFlag bool) int {
 	// Settings switch the listener that serves it: both are bound late, to
 	// the window and the listener made below, before anything can call them.
 	var win *ui.Window
-	var mcp *windowListener
+	var mcp *supervise.Listener
 	ask := func(ctx context.Context, req permission.Request) (permission.Decision, error) {
 		return win.Ask(ctx, req)
 	}
@@ -75,7 +76,7 @@ func runWindow(dir, policyFlag string, trustFlag bool) int {
 	recovered := startChangeSets(services.ChangeSets, logger) // before anything reads the files
 	actions := ui.Actions{
 		Version: version, Store: store, OpenWindow: openWindowFor(paths.reg()), AttachConfig: attachConfig,
-		SetListener: func(on bool) { go mcp.set(on) },
+		SetListener: func(on bool) { go mcp.Set(on) },
 	}
 	if first {
 		actions.Welcome = attachCommand()
@@ -93,9 +94,9 @@ func runWindow(dir, policyFlag string, trustFlag bool) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	mcp = newWindowListener(ctx, project, win, services, paths.reg(), logger)
-	defer mcp.stop()
+	defer mcp.Stop()
 	if settings.Listener {
-		mcp.start()
+		mcp.Start()
 	}
 	if err := win.Watch(ctx); err != nil {
 		win.Notify("the file tree does not follow changes on disk: " + err.Error())

@@ -34,6 +34,12 @@ func userPaths() (configPaths, error) {
 	}, nil
 }
 
+// storePath is the store's file under the user config dir.
+func storePath() (string, error) {
+	paths, err := userPaths()
+	return paths.store, err
+}
+
 func (c configPaths) reg() *registry.Registry { return registry.New(c.registry) }
 
 // openProjectOrFail opens dir (default: the current folder) for the

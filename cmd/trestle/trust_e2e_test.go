@@ -33,7 +33,7 @@ func TestHeadlessTrustE2E(t *testing.T) {
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("the untrusted project's task ran")
 	}
-	res, sc = call(t, c, "trestle_eval", probe)
+	res, _ = call(t, c, "trestle_eval", probe)
 	if res.IsError || strings.Contains(resultText(res), `"set-by-the-file"`) || !strings.Contains(resultText(res), "TRESTLE_PROBE=set-by-the-file was not used") {
 		t.Fatalf("untrusted evaluation in the selection with an environment: %s", resultText(res))
 	}

@@ -13,8 +13,6 @@ import (
 	"trestle/app/textbuf"
 )
 
-var desktopCtrlS = desktop.CustomShortcut{KeyName: fyne.KeyS, Modifier: fyne.KeyModifierShortcutDefault}
-
 func numberedText(n int) string {
 	var b strings.Builder
 	for i := 1; i <= n; i++ {

@@ -221,9 +221,7 @@ func (b *build) compileRetrying(ctx context.Context, modRoot, stdDir string, gro
 			b.skipped = append(b.skipped, d+": its symbol table did not compile; it is interpreted from source instead")
 		}
 		unlinked := dropUnlinked(be.Output, groups)
-		for _, u := range unlinked {
-			b.skipped = append(b.skipped, u)
-		}
+		b.skipped = append(b.skipped, unlinked...)
 		if len(dropped) == 0 && len(unlinked) == 0 {
 			return err
 		}

@@ -1,4 +1,6 @@
-package main
+//go:build darwin || freebsd || netbsd || openbsd || dragonfly
+
+package changes
 
 import (
 	"os"
@@ -9,6 +11,6 @@ import (
 // isatty reports whether f is a terminal (not merely a character device
 // such as /dev/null).
 func isatty(f *os.File) bool {
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TIOCGETA)
 	return err == nil
 }

@@ -1,6 +1,4 @@
-//go:build darwin || freebsd || netbsd || openbsd || dragonfly
-
-package main
+package changes
 
 import (
 	"os"
@@ -11,6 +9,6 @@ import (
 // isatty reports whether f is a terminal (not merely a character device
 // such as /dev/null).
 func isatty(f *os.File) bool {
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TIOCGETA)
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
 	return err == nil
 }

@@ -1,4 +1,4 @@
-package main
+package changes
 
 import (
 	"context"
@@ -14,16 +14,17 @@ import (
 	"trestle/app/workbench"
 )
 
-// runChanges runs a `trestle changes` command against the change sets of
-// the project in c.dir, in the store under the user config dir: 0 on
-// success, 1 with one line on stderr when it fails or is refused.
-func runChanges(stdin io.Reader, stdout, stderr io.Writer, c changesCmd) int {
+// Run runs a `trestle changes` command against the change sets of the
+// project in c's folder, in the store whose file storePath names (it is
+// asked only when the command needs the store): 0 on success, 1 with one
+// line on stderr when it fails or is refused.
+func Run(stdin io.Reader, stdout, stderr io.Writer, c Command, storePath func() (string, error)) int {
 	c.in = stdin
 	if c.action == "help" {
 		printChangesHelp(stdout, c.topic)
 		return 0
 	}
-	m, err := openChanges(c.dir)
+	m, err := openChanges(c.dir, storePath)
 	if err == nil {
 		var rec []changeset.Recovery
 		rec, err = m.Start()
@@ -42,7 +43,7 @@ func runChanges(stdin io.Reader, stdout, stderr io.Writer, c changesCmd) int {
 }
 
 // openChanges opens the project in dir and the store's change sets for it.
-func openChanges(dir string) (*changeset.Manager, error) {
+func openChanges(dir string, storePath func() (string, error)) (*changeset.Manager, error) {
 	if dir == "" {
 		dir = "."
 	}
@@ -50,18 +51,18 @@ func openChanges(dir string) (*changeset.Manager, error) {
 	if err != nil {
 		return nil, err
 	}
-	paths, err := userPaths()
+	path, err := storePath()
 	if err != nil {
 		return nil, err
 	}
-	db, err := store.Open(paths.store)
+	db, err := store.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	return changeset.NewManager(db, p), nil
 }
 
-func (c changesCmd) run(stdout io.Writer, m *changeset.Manager) error {
+func (c Command) run(stdout io.Writer, m *changeset.Manager) error {
 	switch c.action {
 	case "list":
 		return listChanges(stdout, m)
@@ -107,14 +108,6 @@ func isTerminal(f any) bool {
 // editor buffer.
 func diskText(p *project.Project) changeset.ReadFunc {
 	return workbench.Reader{Project: p}.Func(context.Background())
-}
-
-func filePaths(cs changeset.ChangeSet) []string {
-	out := make([]string, len(cs.Files))
-	for i, f := range cs.Files {
-		out[i] = f.Path
-	}
-	return out
 }
 
 func orUnknown(client string) string {

@@ -1,4 +1,4 @@
-package main
+package changes
 
 import (
 	"fmt"

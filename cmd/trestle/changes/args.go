@@ -1,16 +1,17 @@
-package main
+package changes
 
 import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 )
 
-// changesCmd is a `trestle changes ...` command line: the review path for
-// people without the window.
-type changesCmd struct {
+// Command is a `trestle changes ...` command line: the review path for
+// people without the window. Parse makes one; Run runs it.
+type Command struct {
 	action string    // list, show, apply, reject, revert, undo-revert or help
 	id     string    // every action but list and help
 	reason string    // reject --reason
@@ -19,7 +20,7 @@ type changesCmd struct {
 	yes    bool      // revert --yes: no confirmation
 	topic  string    // help: the action to explain, "" for all
 	dir    string    // "" for the current folder
-	in     io.Reader // where a revert reads the person's answer (set by runChanges)
+	in     io.Reader // where a revert reads the person's answer (set by Run)
 }
 
 // changesActions are the actions, in the order help lists them.
@@ -80,49 +81,74 @@ func printChangesHelp(w io.Writer, topic string) {
 	io.WriteString(w, changesUsage[topic])
 }
 
-// parseChangesArgs reads a `trestle changes` command line (see changesHelp).
-func parseChangesArgs(args []string) (invocation, error) {
+// Actions are the actions of `trestle changes`, in the order help lists
+// them.
+func Actions() []string { return slices.Clone(changesActions) }
+
+// Parse reads a `trestle changes` command line, the arguments after
+// "changes" (see changesHelp). Its errors are usage errors, in one line.
+func Parse(args []string) (Command, error) {
 	if len(args) == 0 {
-		return invocation{}, errors.New("changes: say list, show, apply, reject, revert or undo-revert (trestle changes --help explains each)")
+		return Command{}, errors.New("changes: say list, show, apply, reject, revert or undo-revert (trestle changes --help explains each)")
 	}
-	c := changesCmd{action: args[0]}
+	c := Command{action: args[0]}
 	switch {
 	case c.action == "help" || c.action == "--help" || c.action == "-h":
 		return c.parseHelp(args[1:])
 	case !slices.Contains(changesActions, c.action):
-		return invocation{}, fmt.Errorf("changes: unknown command %q; use %s", c.action, strings.Join(changesActions, ", "))
+		return Command{}, fmt.Errorf("changes: unknown command %q; use %s", c.action, strings.Join(changesActions, ", "))
 	}
 	rest, err := c.takeFlags(args[1:])
 	if err != nil || c.action == "help" {
-		return invocation{mode: modeChanges, changes: c}, err
+		return c, err
 	}
 	if c.action != "list" {
 		if len(rest) == 0 {
-			return invocation{}, fmt.Errorf("changes %s: the change set ID is missing, e.g. cs-3", c.action)
+			return Command{}, fmt.Errorf("changes %s: the change set ID is missing, e.g. cs-3", c.action)
 		}
 		c.id, rest = rest[0], rest[1:]
 	}
-	inv, err := withDir(invocation{mode: modeChanges}, rest)
+	dir, err := dirArg(rest)
 	if err != nil {
-		return invocation{}, fmt.Errorf("changes %s: %w", c.action, err)
+		return Command{}, fmt.Errorf("changes %s: %w", c.action, err)
 	}
-	c.dir = inv.dir
-	inv.changes = c
-	return inv, nil
+	c.dir = dir
+	return c, nil
+}
+
+// dirArg takes the optional DIR argument and checks it is a folder, as
+// the other modes' DIR is checked.
+func dirArg(rest []string) (string, error) {
+	switch {
+	case len(rest) > 1:
+		return "", fmt.Errorf("expected at most one DIR, got %q", rest)
+	case len(rest) == 0:
+		return "", nil
+	case rest[0] == "":
+		return "", errors.New("DIR is empty; pass a folder or leave it out")
+	}
+	info, err := os.Stat(rest[0])
+	if err != nil {
+		return "", fmt.Errorf("no such folder: %s", rest[0])
+	}
+	if !info.IsDir() {
+		return "", fmt.Errorf("not a folder: %s", rest[0])
+	}
+	return rest[0], nil
 }
 
 // parseHelp reads `changes help [ACTION]`.
-func (c changesCmd) parseHelp(args []string) (invocation, error) {
+func (c Command) parseHelp(args []string) (Command, error) {
 	c.action = "help"
 	switch {
 	case len(args) > 1:
-		return invocation{}, fmt.Errorf("changes help: one action at most, got %q", args)
+		return Command{}, fmt.Errorf("changes help: one action at most, got %q", args)
 	case len(args) == 1 && !slices.Contains(changesActions, args[0]):
-		return invocation{}, fmt.Errorf("changes help: unknown command %q; use %s", args[0], strings.Join(changesActions, ", "))
+		return Command{}, fmt.Errorf("changes help: unknown command %q; use %s", args[0], strings.Join(changesActions, ", "))
 	case len(args) == 1:
 		c.topic = args[0]
 	}
-	return invocation{mode: modeChanges, changes: c}, nil
+	return c, nil
 }
 
 // changesFlags says which action takes which flag.
@@ -136,7 +162,7 @@ var changesFlags = map[string][]string{
 // takeFlags removes the flags from args (before or after the positional
 // arguments; "--" ends them) and returns the rest. --help (or -h) turns
 // the command into help for its action.
-func (c *changesCmd) takeFlags(args []string) ([]string, error) {
+func (c *Command) takeFlags(args []string) ([]string, error) {
 	var rest []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]

@@ -1,4 +1,4 @@
-package main
+package supervise
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -98,9 +99,8 @@ func TestWindowListenerRestartsWhenItDies(t *testing.T) {
 	srv := mcpbridge.NewServer(mcpbridge.Options{Project: proj, Version: "test", Logger: log.New(io.Discard, "", 0)})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	w := &windowListener{ctx: ctx, project: proj, status: status, reg: reg, logger: log.New(io.Discard, "", 0), srv: srv}
 	var dying *dyingListener
-	w.listen = func(token string) (*mcpbridge.Listener, error) {
+	listen := func(token string) (*mcpbridge.Listener, error) {
 		if dying != nil {
 			return srv.Listen(token)
 		}
@@ -111,8 +111,9 @@ func TestWindowListenerRestartsWhenItDies(t *testing.T) {
 		dying = &dyingListener{Listener: ln, die: make(chan struct{})}
 		return srv.ListenOn(dying, token)
 	}
-	defer w.stop()
-	w.start()
+	w := New(ctx, Config{Dir: proj.Root, Version: "test", Status: status, Registry: reg, Logger: log.New(io.Discard, "", 0), Listen: listen})
+	defer w.Stop()
+	w.Start()
 	first := onlyEntry(t, reg)
 	if !registry.Answers(first, registry.ProbeTimeout) {
 		t.Fatal("the first listener does not answer")
@@ -144,7 +145,7 @@ func TestWindowListenerRestartsWhenItDies(t *testing.T) {
 		status.mu.Lock()
 		addr, serr := status.addr, status.err
 		status.mu.Unlock()
-		return serr == nil && strings.HasSuffix(addr, ":"+itoa(second.Port))
+		return serr == nil && strings.HasSuffix(addr, ":"+strconv.Itoa(second.Port))
 	})
 }
 
@@ -160,10 +161,10 @@ func TestWindowListenerRewritesItsEntry(t *testing.T) {
 	srv := mcpbridge.NewServer(mcpbridge.Options{Project: proj, Version: "test", Logger: log.New(io.Discard, "", 0)})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	w := &windowListener{ctx: ctx, project: proj, status: &recordedStatus{}, reg: reg, logger: log.New(io.Discard, "", 0),
-		srv: srv, listen: srv.Listen, entryEvery: 20 * time.Millisecond}
-	defer w.stop()
-	w.start()
+	w := New(ctx, Config{Dir: proj.Root, Version: "test", Status: &recordedStatus{}, Registry: reg, Logger: log.New(io.Discard, "", 0),
+		Listen: srv.Listen, EntryEvery: 20 * time.Millisecond})
+	defer w.Stop()
+	w.Start()
 	first := onlyEntry(t, reg)
 	if err := reg.Remove(os.Getpid()); err != nil {
 		t.Fatal(err)
@@ -182,4 +183,14 @@ func onlyEntry(t *testing.T, reg *registry.Registry) registry.Entry {
 		t.Fatalf("entries %+v, %v", entries, err)
 	}
 	return entries[0]
+}
+
+// testProject is a small Go module in a temp folder.
+func testProject(tb testing.TB) string {
+	tb.Helper()
+	return testfix.Project(tb, map[string]string{
+		"go.mod":      "module example.com/e2e\n\ngo 1.22\n",
+		"main.go":     "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"hello from e2e\")\n}\n",
+		"pkg/calc.go": "package pkg\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n",
+	})
 }

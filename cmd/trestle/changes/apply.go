@@ -1,4 +1,4 @@
-package main
+package changes
 
 import (
 	"bufio"
@@ -12,7 +12,7 @@ import (
 
 // selection is what --file and --hunk pick, or nil for everything
 // pending.
-func (c changesCmd) selection() (changeset.Selection, error) {
+func (c Command) selection() (changeset.Selection, error) {
 	if len(c.files) == 0 && len(c.hunks) == 0 {
 		return nil, nil
 	}
@@ -34,7 +34,7 @@ func (c changesCmd) selection() (changeset.Selection, error) {
 
 // apply applies what c selects and says what was applied and what is
 // still pending.
-func (c changesCmd) apply(stdout io.Writer, m *changeset.Manager) error {
+func (c Command) apply(stdout io.Writer, m *changeset.Manager) error {
 	sel, err := c.selection()
 	if err != nil {
 		return err
@@ -52,7 +52,7 @@ func (c changesCmd) apply(stdout io.Writer, m *changeset.Manager) error {
 }
 
 // reject rejects what c selects, with c's reason.
-func (c changesCmd) reject(stdout io.Writer, m *changeset.Manager) error {
+func (c Command) reject(stdout io.Writer, m *changeset.Manager) error {
 	sel, err := c.selection()
 	if err != nil {
 		return err
@@ -83,7 +83,7 @@ var errNoTerminal = fmt.Errorf("revert needs a yes from the person, and there is
 
 // revert says what reverting the set will do, asks (unless --yes), and
 // reverts it.
-func (c changesCmd) revert(stdout io.Writer, m *changeset.Manager) error {
+func (c Command) revert(stdout io.Writer, m *changeset.Manager) error {
 	cs, err := m.Get(c.id)
 	if err != nil {
 		return err
@@ -132,7 +132,7 @@ func revertPlan(cs changeset.ChangeSet) string {
 }
 
 // undoRevert applies again what a revert put back.
-func (c changesCmd) undoRevert(stdout io.Writer, m *changeset.Manager) error {
+func (c Command) undoRevert(stdout io.Writer, m *changeset.Manager) error {
 	cs, err := m.UndoRevert(c.id, diskText(m.Project()), nil)
 	if err != nil {
 		return err

@@ -1,0 +1,12 @@
+//go:build !trestle_testhooks
+
+package main
+
+import (
+	"trestle/mcpbridge"
+	"trestle/ui"
+)
+
+// withTestHooks adds nothing: the test-only tools are built only with
+// -tags trestle_testhooks (see testhooks.go).
+func withTestHooks(*mcpbridge.Options, *ui.Window) {}

@@ -1,0 +1,32 @@
+package main
+
+import (
+	"context"
+	"log"
+
+	"trestle/app/project"
+	"trestle/app/services"
+	"trestle/mcpbridge"
+	"trestle/mcpbridge/supervise"
+	"trestle/registry"
+	"trestle/ui"
+)
+
+// The window serves as the tools' Activity, and guards agents' runs
+// against unsaved editors.
+var (
+	_ mcpbridge.Activity = (*ui.Window)(nil)
+	_ mcpbridge.RunGuard = (*ui.Window)(nil)
+)
+
+// newWindowListener is the window's MCP server for project, served on
+// loopback and registered in reg while the person keeps the listener on
+// (see package supervise). It is off until started.
+func newWindowListener(ctx context.Context, project *project.Project, win *ui.Window, sv services.Services, reg *registry.Registry, logger *log.Logger) *supervise.Listener {
+	opts := mcpbridge.Options{Project: project, Window: win, Version: version, Logger: logger,
+		Services: sv, Activity: win, OnCall: win.RecordCall}
+	withTestHooks(&opts, win)
+	srv := mcpbridge.NewServer(opts)
+	return supervise.New(ctx, supervise.Config{Dir: project.Root, Version: version, Status: win, Registry: reg,
+		Logger: logger, Listen: srv.Listen})
+}
