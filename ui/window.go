@@ -156,6 +156,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	w.status.message.onTap = w.showMessages
 	w.addSearchPane()
 	w.addGitPane()
+	w.addAgentPane()
 	w.attachGitGutter()
 	w.paneSplit = container.NewVSplit(w.tabs.content, w.panes.tabs)
 	w.paneSplit.Offset = 0.72
@@ -176,6 +177,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 func (w *Window) Quitting() {
 	w.closing.Store(true)
 	w.StopGopls()
+	w.panes.agent.stopAndWait()
 }
 
 // onMain is fyne.Do for the window's own goroutines, unless it is closing
