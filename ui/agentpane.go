@@ -220,14 +220,15 @@ func (h *agentHost) editorText(rel string) (string, bool) {
 // the ACP connection's goroutine.
 func (h *agentHost) update(n sdk.SessionNotification) {
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	if len(h.queue) >= maxQueuedUpdates {
 		h.dropped++
-		return
+	} else {
+		h.queue = append(h.queue, n.Update)
 	}
-	h.queue = append(h.queue, n.Update)
-	if !h.flush {
-		h.flush = true
+	first := !h.flush
+	h.flush = true
+	h.mu.Unlock()
+	if first {
 		h.do(h.flushUpdates)
 	}
 }

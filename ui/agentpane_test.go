@@ -1,0 +1,160 @@
+package ui
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+
+	"trestle/app/changeset"
+	"trestle/app/permission"
+	"trestle/internal/testfix"
+	"trestle/ui/agent"
+)
+
+// agentHarness is a window whose Agent pane hosts the scripted ACP agent,
+// with one fake main goroutine for the pane, the permission dialog and the
+// test's looks at them (Fyne's test driver runs fyne.Do inline, on the
+// agent connection's goroutine).
+type agentHarness struct {
+	*askHarness
+	h      *agentHost
+	m      *changeset.Manager
+	marker string
+}
+
+func startAgentPane(t *testing.T) *agentHarness {
+	t.Helper()
+	testfix.RequireBwrap(t)
+	bin := testfix.ACPAgent(t)
+	w, m := newChangesWindow(t)
+	startChanges(t, w, m)
+	w.services.ChangeSets = m
+	w.services.Gate = permission.NewGate(permission.PolicyAsk, nil)
+	fake, run := fakeMain(t)
+	old := mainThread
+	mainThread = fake
+	t.Cleanup(func() { mainThread = old })
+	h := w.panes.agent
+	h.do = fake.do
+	marker := "agent-pane-linger-" + strconv.Itoa(time.Now().Nanosecond())
+	h.env = []string{"TRESTLE_TEST_MARKER=" + marker, "TRESTLE_TEST_PROJECT=" + w.project.Root}
+	t.Cleanup(h.stopAndWait) // before the fake main goroutine stops
+	a := &agentHarness{askHarness: &askHarness{t: t, w: w, run: run}, h: h, m: m, marker: marker}
+	a.onMain(func() {
+		h.pane.Command.SetText(bin)
+		test.Tap(h.pane.Start)
+	})
+	a.waitFor("the agent ready", func() bool { return h.pane.State() == agent.Ready })
+	return a
+}
+
+// transcript is the pane's transcript, read on the main goroutine.
+func (a *agentHarness) transcript() string {
+	var s string
+	a.onMain(func() { s = a.h.pane.Text() })
+	return s
+}
+
+// projectFiles is every file of the project with its content.
+func projectFiles(t *testing.T, root string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		files[p] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// TestAgentPaneTurnBecomesAChangeSet: a person starts the scripted agent in
+// the Agent pane, types a prompt and taps Send; the transcript shows its
+// messages, plan and tool calls, its permission request comes up in the
+// window's dialog and is answered by a tap, and what it wrote (a.go through
+// the protocol, b.go on disk, c.go from a shell) waits as one change set in
+// the review while the project stays byte for byte as it was. Stop ends the
+// session: no process left, the staging copy gone.
+func TestAgentPaneTurnBecomesAChangeSet(t *testing.T) {
+	a := startAgentPane(t)
+	before := projectFiles(t, a.w.project.Root)
+	a.onMain(func() {
+		test.Type(a.h.pane.Prompt, "work")
+		test.Tap(a.h.pane.Send)
+	})
+	allow := "Allow (allow_once)"
+	a.waitFor("the permission dialog, armed", func() bool {
+		b := findButton(a.w.win.Canvas(), allow)
+		return b != nil && !b.Disabled()
+	})
+	labels, views := a.shown()
+	if !containsPart(labels, "Delete go.mod") || findButton(a.w.win.Canvas(), "Reject (reject_once)") == nil {
+		t.Errorf("the dialog shows %q, %q", labels, views)
+	}
+	a.onMain(func() { test.Tap(findButton(a.w.win.Canvas(), allow)) })
+	a.waitFor("the turn's end and its change set", func() bool {
+		return a.h.pane.State() == agent.Ready && strings.Contains(a.h.pane.Text(), "Change set ")
+	})
+	text := a.transcript()
+	for _, want := range []string{"You: work", "writing three files", "Plan:", "write a.go, b.go and c.go",
+		"Tool: Write a.go (edit) [completed]", "permission: allowed", "The turn ended: end_turn.", "done"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the transcript lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "WROTE") {
+		t.Errorf("the agent wrote outside its copy:\n%s", text)
+	}
+	pending, err := a.m.List(changeset.StatePending)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pending) != 1 {
+		t.Fatalf("%d pending change sets, want 1: %+v", len(pending), pending)
+	}
+	var paths []string
+	for _, f := range pending[0].Files {
+		paths = append(paths, f.Path)
+	}
+	if want := []string{"a.go", "b.go", "c.go"}; !slices.Equal(paths, want) {
+		t.Errorf("the change set holds %q, want %q", paths, want)
+	}
+	a.waitFor("the change set in the review", func() bool { return a.w.ShowChangeSet(pending[0].ID) })
+	if after := projectFiles(t, a.w.project.Root); !mapsEqual(before, after) {
+		t.Errorf("the project changed on disk:\nbefore %q\nafter  %q", before, after)
+	}
+
+	a.h.mu.Lock()
+	stage := a.h.cur.stage.Dir
+	a.h.mu.Unlock()
+	a.onMain(func() { test.Tap(a.h.pane.Stop) })
+	a.waitFor("the session's end", func() bool { return a.h.pane.State() == agent.Stopped })
+	testfix.WaitNoProcess(t, 10*time.Second, a.marker)
+	if _, err := os.Stat(stage); !os.IsNotExist(err) {
+		t.Errorf("the staging copy %s is still there (%v)", stage, err)
+	}
+}
+
+func mapsEqual(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
