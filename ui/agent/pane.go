@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"slices"
 	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -8,6 +9,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+
+	"trestle/app/textbuf"
 )
 
 // Choice is an agent the pane offers: a name and its command line.
@@ -57,11 +60,12 @@ type Pane struct {
 	state  State
 	status *widget.Label
 	t      Transcript
-	labels []*widget.Label // one per block of t
-	// shownFirst is t.first when the labels were last lined up with t's blocks.
+	// rows are the transcript's display rows; starts[i] is block i's first.
+	rows   []row
+	starts []int
+	list   *widget.List
+	// shownFirst is t.first when the rows were last lined up with t's blocks.
 	shownFirst int
-	box        *fyne.Container
-	scroll     *container.Scroll
 }
 
 // New makes the pane with command as the command line (the last one used,
@@ -104,12 +108,10 @@ func New(command string) *Pane {
 			p.OnCancel()
 		}
 	})
-	p.box = container.NewVBox()
-	p.scroll = container.NewVScroll(p.box)
 	p.status.Truncation = fyne.TextTruncateEllipsis
 	top := container.NewBorder(nil, nil, p.Agent, container.NewHBox(p.Start, p.Stop), p.Command)
 	bottom := container.NewBorder(nil, p.status, nil, container.NewVBox(p.Send, p.Cancel), p.Prompt)
-	p.Content = container.NewBorder(top, bottom, nil, nil, p.scroll)
+	p.Content = container.NewBorder(top, bottom, nil, nil, p.newRowList())
 	p.SetState(Stopped, "Choose an agent and press Start: it works in a sandboxed copy of the project.")
 	return p
 }
@@ -188,37 +190,70 @@ func (p *Pane) Note(text string) { p.show(p.t.Add(KindNote, text)) }
 // Text is the transcript as the pane shows it.
 func (p *Pane) Text() string { return p.t.String() }
 
-// show brings the labels in line with the transcript's blocks, sets the
-// text of the changed ones (all of them when old blocks were dropped,
-// which shifts the indexes) and scrolls to the end.
+// show brings the rows in line with the transcript's blocks: from the
+// first changed block on (all of them when old blocks were dropped, which
+// shifts the indexes), and scrolls to the end. Streaming into the last
+// block redoes only its rows, and the list draws only the rows in view, so
+// a long session costs what one screen does.
 func (p *Pane) show(changed []int) {
 	if len(changed) == 0 {
 		return
 	}
-	if drop := p.t.first - p.shownFirst; drop > 0 {
-		drop = min(drop, len(p.labels))
-		p.labels = p.labels[drop:]
-		p.box.Objects = p.box.Objects[drop:]
-		p.shownFirst = p.t.first
-		changed = make([]int, len(p.t.Blocks))
-		for i := range changed {
-			changed[i] = i
+	from := slices.Min(changed)
+	if p.t.first != p.shownFirst {
+		p.shownFirst, from = p.t.first, 0
+	}
+	from = max(0, min(from, len(p.starts)))
+	if from < len(p.starts) {
+		p.rows = p.rows[:p.starts[from]]
+		p.starts = p.starts[:from]
+	}
+	for i := from; i < len(p.t.Blocks); i++ {
+		p.starts = append(p.starts, len(p.rows))
+		p.rows = appendRows(p.rows, p.t.Blocks[i])
+	}
+	p.list.Refresh()
+	p.list.ScrollToBottom()
+}
+
+// maxRowRunes is how many characters a row of the transcript holds; a
+// longer line goes on in the next row. The list scrolls sideways when the
+// pane is narrower.
+const maxRowRunes = 110
+
+// row is one display row of the transcript.
+type row struct {
+	text  string
+	style fyne.TextStyle
+}
+
+// appendRows appends b's rows, then an empty row, to rows.
+func appendRows(rows []row, b Block) []row {
+	style := fyne.TextStyle{Italic: b.Kind == KindThought || b.Kind == KindNote, Bold: b.Kind == KindPrompt}
+	for _, line := range strings.Split(b.String(), "\n") {
+		runes := textbuf.ExpandTabs(nil, line, textbuf.DefaultTabWidth)
+		rows = append(rows, row{string(runes[:min(len(runes), maxRowRunes)]), style})
+		for at := maxRowRunes; at < len(runes); at += maxRowRunes {
+			rows = append(rows, row{string(runes[at:min(len(runes), at+maxRowRunes)]), style})
 		}
 	}
-	for len(p.labels) < len(p.t.Blocks) {
-		l := widget.NewLabel("")
-		l.Wrapping = fyne.TextWrapWord
-		p.labels = append(p.labels, l)
-		p.box.Objects = append(p.box.Objects, l)
-	}
-	for _, i := range changed {
-		if i < 0 || i >= len(p.labels) {
-			continue
-		}
-		b := p.t.Blocks[i]
-		p.labels[i].TextStyle = fyne.TextStyle{Italic: b.Kind == KindThought || b.Kind == KindNote, Bold: b.Kind == KindPrompt}
-		p.labels[i].SetText(b.String())
-	}
-	p.box.Refresh()
-	p.scroll.ScrollToBottom()
+	return append(rows, row{})
+}
+
+// newRowList is the list that shows rows, inside a sideways scroll wide
+// enough for a whole row.
+func (p *Pane) newRowList() fyne.CanvasObject {
+	p.list = widget.NewList(
+		func() int { return len(p.rows) },
+		func() fyne.CanvasObject { return widget.NewLabel(strings.Repeat("m", maxRowRunes)) },
+		func(id widget.ListItemID, o fyne.CanvasObject) {
+			l := o.(*widget.Label)
+			if id < len(p.rows) && (l.Text != p.rows[id].text || l.TextStyle != p.rows[id].style) {
+				l.TextStyle = p.rows[id].style
+				l.SetText(p.rows[id].text)
+			}
+		},
+	)
+	p.list.HideSeparators = true
+	return container.NewHScroll(p.list)
 }
