@@ -158,3 +158,61 @@ func mapsEqual(a, b map[string]string) bool {
 	}
 	return true
 }
+
+// send types text into the pane's prompt box and taps Send.
+func (a *agentHarness) send(text string) {
+	a.onMain(func() {
+		test.Type(a.h.pane.Prompt, text)
+		test.Tap(a.h.pane.Send)
+	})
+}
+
+// stageDir is the running session's staging copy.
+func (a *agentHarness) stageDir() string {
+	a.h.mu.Lock()
+	defer a.h.mu.Unlock()
+	return a.h.cur.stage.Dir
+}
+
+// TestAgentPaneDenyPolicyRejectsWithoutAsking: under the deny policy the
+// agent's permission request shows no dialog and the agent hears it was
+// rejected.
+func TestAgentPaneDenyPolicyRejectsWithoutAsking(t *testing.T) {
+	a := startAgentPane(t)
+	a.w.services.Gate.SetPolicy(permission.PolicyDeny)
+	a.send("ask")
+	a.waitFor("the turn's end", func() bool {
+		return a.h.pane.State() == agent.Ready && strings.Contains(a.h.pane.Text(), "The turn ended")
+	})
+	if text := a.transcript(); !strings.Contains(text, "permission: rejected") {
+		t.Errorf("the agent did not hear it was rejected:\n%s", text)
+	}
+	var overlay bool
+	a.onMain(func() { overlay = a.w.win.Canvas().Overlays().Top() != nil })
+	if overlay {
+		t.Error("a dialog was shown under the deny policy")
+	}
+}
+
+// TestAgentPaneCancelThenWindowCloseEndsTheSession: Cancel ends a turn the
+// agent would never end, and closing the window ends the session: the
+// agent's processes, a setsid one included, are gone and so is the
+// staging copy.
+func TestAgentPaneCancelThenWindowCloseEndsTheSession(t *testing.T) {
+	a := startAgentPane(t)
+	stage := a.stageDir()
+	a.send("hang")
+	a.waitFor("the agent waiting", func() bool { return strings.Contains(a.h.pane.Text(), "waiting for cancel") })
+	a.onMain(func() { test.Tap(a.h.pane.Cancel) })
+	a.waitFor("the cancelled turn's end", func() bool {
+		return a.h.pane.State() == agent.Ready && strings.Contains(a.h.pane.Text(), "The turn ended: cancelled.")
+	})
+	if len(testfix.Processes(a.marker)) == 0 {
+		t.Fatal("the agent's lingering process never started: the test proves nothing")
+	}
+	a.w.Quitting() // what the window's OnClosed calls
+	testfix.WaitNoProcess(t, 10*time.Second, a.marker)
+	if _, err := os.Stat(stage); !os.IsNotExist(err) {
+		t.Errorf("the staging copy %s is still there (%v)", stage, err)
+	}
+}
