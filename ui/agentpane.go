@@ -58,6 +58,8 @@ type agentHost struct {
 	do func(func())
 	// env is added to the agent's environment (tests name their markers).
 	env []string
+	// mcp are the MCP servers for a session's staging copy (Options.AgentMCP).
+	mcp func(*sandbox.Stage) []sdk.McpServer
 
 	mu      sync.Mutex
 	queue   []sdk.SessionUpdate
@@ -127,6 +129,10 @@ func (h *agentHost) launch(command, policy string) {
 		return
 	}
 	cur := &hosted{stage: stage, name: command, stderr: &tailBuffer{max: maxAgentStderr}}
+	var servers []sdk.McpServer
+	if h.mcp != nil {
+		servers = h.mcp(stage)
+	}
 	s, err := acp.Launch(ctx, acp.Options{
 		Command:  []string{"sh", "-c", command},
 		Env:      h.env,
@@ -138,6 +144,7 @@ func (h *agentHost) launch(command, policy string) {
 			return h.ask(ctx, cur.name, req)
 		},
 		Editor:     h.editorText,
+		McpServers: servers,
 		Stderr:     cur.stderr,
 		ClientName: "trestle", ClientVersion: h.w.actions.Version,
 	})

@@ -10,10 +10,13 @@ import (
 	"testing"
 	"time"
 
+	sdk "github.com/coder/acp-go-sdk"
+
 	"fyne.io/fyne/v2/test"
 
 	"trestle/app/changeset"
 	"trestle/app/permission"
+	"trestle/app/sandbox"
 	"trestle/internal/testfix"
 	"trestle/ui/agent"
 )
@@ -45,6 +48,9 @@ func startAgentPane(t *testing.T) *agentHarness {
 	h.do = fake.do
 	marker := "agent-pane-linger-" + strconv.Itoa(time.Now().Nanosecond())
 	h.env = []string{"TRESTLE_TEST_MARKER=" + marker, "TRESTLE_TEST_PROJECT=" + w.project.Root}
+	h.mcp = func(s *sandbox.Stage) []sdk.McpServer { // as Options.AgentMCP
+		return []sdk.McpServer{{Stdio: &sdk.McpServerStdio{Name: "trestle", Command: "trestle", Args: []string{"--mcp", s.Dir}, Env: []sdk.EnvVariable{}}}}
+	}
 	t.Cleanup(h.stopAndWait) // before the fake main goroutine stops
 	a := &agentHarness{askHarness: &askHarness{t: t, w: w, run: run}, h: h, m: m, marker: marker}
 	a.onMain(func() {
@@ -90,6 +96,7 @@ func projectFiles(t *testing.T, root string) map[string]string {
 func TestAgentPaneTurnBecomesAChangeSet(t *testing.T) {
 	a := startAgentPane(t)
 	before := projectFiles(t, a.w.project.Root)
+	stage := a.stageDir()
 	a.onMain(func() {
 		test.Type(a.h.pane.Prompt, "work")
 		test.Tap(a.h.pane.Send)
@@ -109,7 +116,7 @@ func TestAgentPaneTurnBecomesAChangeSet(t *testing.T) {
 	})
 	text := a.transcript()
 	for _, want := range []string{"You: work", "writing three files", "Plan:", "write a.go, b.go and c.go",
-		"Tool: Write a.go (edit) [completed]", "permission: allowed", "The turn ended: end_turn.", "done"} {
+		"Tool: Write a.go (edit) [completed]", "mcp server trestle: trestle --mcp " + stage, "permission: allowed", "The turn ended: end_turn.", "done"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the transcript lacks %q:\n%s", want, text)
 		}
@@ -136,9 +143,6 @@ func TestAgentPaneTurnBecomesAChangeSet(t *testing.T) {
 		t.Errorf("the project changed on disk:\nbefore %q\nafter  %q", before, after)
 	}
 
-	a.h.mu.Lock()
-	stage := a.h.cur.stage.Dir
-	a.h.mu.Unlock()
 	a.onMain(func() { test.Tap(a.h.pane.Stop) })
 	a.waitFor("the session's end", func() bool { return a.h.pane.State() == agent.Stopped })
 	testfix.WaitNoProcess(t, 10*time.Second, a.marker)

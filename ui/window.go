@@ -7,11 +7,14 @@ import (
 	"sync/atomic"
 	"time"
 
+	acpsdk "github.com/coder/acp-go-sdk"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 
 	"trestle/app/permission"
 	"trestle/app/project"
+	"trestle/app/sandbox"
 	"trestle/app/services"
 	"trestle/app/store"
 	"trestle/app/watch"
@@ -94,6 +97,9 @@ type Options struct {
 	// Actions are what the window asks of the program around it: the
 	// store, other windows, the listener switch, the first run's welcome.
 	Actions Actions
+	// AgentMCP are the MCP servers a hosted agent gets in session/new for
+	// its staging copy (Trestle itself, headless on the copy); nil gives none.
+	AgentMCP func(*sandbox.Stage) []acpsdk.McpServer
 }
 
 // New builds the window for p, configured by o. It must be called on the
@@ -112,6 +118,7 @@ func New(a fyne.App, p *project.Project, o Options) *Window {
 	w.connectServices(o.Services)           // 4. gopls, the Eval pane, the Run menu, .trestle.json
 	w.showChangeSets(o.Services.ChangeSets) // 5. the Change Sets pane and its poll of the store
 	w.installActions(o.Actions)             // 6. menus, shortcuts, close, recent projects, layout, welcome
+	w.panes.agent.mcp = o.AgentMCP          // 7. what a hosted agent in the Agent pane gets
 	return w
 }
 
