@@ -227,7 +227,7 @@ type row struct {
 	style fyne.TextStyle
 }
 
-// appendRows appends b's rows, then an empty row, to rows.
+// appendRows appends b's rows to rows.
 func appendRows(rows []row, b Block) []row {
 	style := fyne.TextStyle{Italic: b.Kind == KindThought || b.Kind == KindNote, Bold: b.Kind == KindPrompt}
 	for _, line := range strings.Split(b.String(), "\n") {
@@ -237,7 +237,7 @@ func appendRows(rows []row, b Block) []row {
 			rows = append(rows, row{string(runes[at:min(len(runes), at+maxRowRunes)]), style})
 		}
 	}
-	return append(rows, row{})
+	return rows
 }
 
 // newRowList is the list that shows rows, inside a sideways scroll wide

@@ -86,7 +86,7 @@ func TestPaneShowsTheTranscriptAndDropsOldRows(t *testing.T) {
 		t.Errorf("choosing Codex set the command line %q", p.Command.Text)
 	}
 	p.Update([]sdk.SessionUpdate{sdk.UpdateAgentMessageText(strings.Repeat("y", maxRowRunes+5))})
-	if len(p.rows) != 3 || p.rows[1].text != "yyyyy" {
+	if len(p.rows) != 2 || p.rows[1].text != "yyyyy" {
 		t.Fatalf("a long line shows as %+v", p.rows)
 	}
 	for i := range maxBlocks + 5 {
