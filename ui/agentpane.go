@@ -13,6 +13,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
 
 	"trestle/app/acp"
 	"trestle/app/changeset"
@@ -60,6 +62,8 @@ type agentHost struct {
 	env []string
 	// mcp are the MCP servers for a session's staging copy (Options.AgentMCP).
 	mcp func(*sandbox.Stage) []sdk.McpServer
+	// bwrap is bubblewrap's path; "" finds it on PATH (tests name a missing one).
+	bwrap string
 
 	mu      sync.Mutex
 	queue   []sdk.SessionUpdate
@@ -104,16 +108,40 @@ func (w *Window) addAgentPane() {
 
 // start starts a session of command in a new staging copy, off the main
 // goroutine. Main goroutine only.
-func (h *agentHost) start(command string) {
+func (h *agentHost) start(command string) { h.startWith(command, false) }
+
+// startWith starts command, unsandboxed when the person chose that. Main
+// goroutine only.
+func (h *agentHost) startWith(command string, unsandboxed bool) {
 	fyne.CurrentApp().Preferences().SetString(agentPrefKey, command)
 	h.pane.SetState(agent.Starting, "Copying the project and starting the agent…")
-	h.pane.Note("Starting " + command)
+	if unsandboxed {
+		h.pane.Note("Starting " + command + " UNSANDBOXED: it can write the project and everything else you can")
+	} else {
+		h.pane.Note("Starting " + command)
+	}
 	policy := h.w.policy
-	h.turns.Go(func() { h.launch(command, policy) })
+	h.turns.Go(func() { h.launch(command, policy, unsandboxed) })
+}
+
+// offerUnsandboxed says why the agent cannot be sandboxed here and offers
+// to run it without, with what that means. Main goroutine only.
+func (h *agentHost) offerUnsandboxed(command, why string) {
+	msg := widget.NewLabel(why + "\n\nRun the agent unsandboxed? It then works in its copy of the project, and what it " +
+		"writes there becomes a change set as usual, but nothing stops its own tools or shell from writing the project, " +
+		"or anything else you can write, by absolute path.")
+	msg.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustomConfirm("No sandbox for the agent", "Run unsandboxed", "Cancel", msg, func(ok bool) {
+		if ok && h.pane.State() == agent.Stopped {
+			h.startWith(command, true)
+		}
+	}, h.w.win)
+	d.Resize(fyne.NewSize(560, 320))
+	showDialog(h.w.win.Canvas(), d)
 }
 
 // launch makes the stage and starts the agent in it.
-func (h *agentHost) launch(command, policy string) {
+func (h *agentHost) launch(command, policy string, unsandboxed bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), agentStartBound)
 	defer cancel()
 	fail := func(err error) {
@@ -137,7 +165,7 @@ func (h *agentHost) launch(command, policy string) {
 		Command:  []string{"sh", "-c", command},
 		Env:      h.env,
 		Stage:    stage,
-		Sandbox:  sandbox.Options{Hidden: agentHidden()},
+		Sandbox:  sandbox.Options{Hidden: agentHidden(), Unsandboxed: unsandboxed, Bwrap: h.bwrap},
 		OnUpdate: h.update,
 		Policy:   h.policyFunc(policy),
 		Ask: func(ctx context.Context, req sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
@@ -158,10 +186,11 @@ func (h *agentHost) launch(command, policy string) {
 		if tail := strings.TrimSpace(cur.stderr.String()); tail != "" {
 			err = fmt.Errorf("%w\nThe agent's last words: %s", err, tail)
 		}
-		if errors.Is(err, sandbox.ErrNoSandbox) {
-			err = fmt.Errorf("%w (this window runs agents only in the sandbox; trestle agent run --unsandboxed runs one without)", err)
-		}
 		fail(err)
+		if errors.Is(err, sandbox.ErrNoSandbox) {
+			why := changeset.EscapeControls(err.Error(), "\n")
+			h.do(func() { h.offerUnsandboxed(command, why) })
+		}
 		return
 	}
 	cur.sess = s

@@ -35,6 +35,16 @@ type agentHarness struct {
 func startAgentPane(t *testing.T) *agentHarness {
 	t.Helper()
 	testfix.RequireBwrap(t)
+	a := newAgentHarness(t)
+	a.onMain(func() { test.Tap(a.h.pane.Start) })
+	a.waitFor("the agent ready", func() bool { return a.h.pane.State() == agent.Ready })
+	return a
+}
+
+// newAgentHarness is the window with the scripted agent's command line in
+// the Agent pane, not started.
+func newAgentHarness(t *testing.T) *agentHarness {
+	t.Helper()
 	bin := testfix.ACPAgent(t)
 	w, m := newChangesWindow(t)
 	startChanges(t, w, m)
@@ -53,11 +63,7 @@ func startAgentPane(t *testing.T) *agentHarness {
 	}
 	t.Cleanup(h.stopAndWait) // before the fake main goroutine stops
 	a := &agentHarness{askHarness: &askHarness{t: t, w: w, run: run}, h: h, m: m, marker: marker}
-	a.onMain(func() {
-		h.pane.Command.SetText(bin)
-		test.Tap(h.pane.Start)
-	})
-	a.waitFor("the agent ready", func() bool { return h.pane.State() == agent.Ready })
+	a.onMain(func() { h.pane.Command.SetText(bin) })
 	return a
 }
 
@@ -219,4 +225,26 @@ func TestAgentPaneCancelThenWindowCloseEndsTheSession(t *testing.T) {
 	if _, err := os.Stat(stage); !os.IsNotExist(err) {
 		t.Errorf("the staging copy %s is still there (%v)", stage, err)
 	}
+}
+
+// TestAgentPaneOffersUnsandboxedWithoutBubblewrap: where bubblewrap cannot
+// run, Start says so and offers the unsandboxed mode, stating what it
+// allows; the person's tap starts the agent without the sandbox, still in
+// its staging copy.
+func TestAgentPaneOffersUnsandboxedWithoutBubblewrap(t *testing.T) {
+	a := newAgentHarness(t)
+	a.h.bwrap = filepath.Join(t.TempDir(), "no-bwrap")
+	a.onMain(func() { test.Tap(a.h.pane.Start) })
+	a.waitFor("the offer to run unsandboxed", func() bool { return findButton(a.w.win.Canvas(), "Run unsandboxed") != nil })
+	labels, _ := a.shown()
+	if !containsPart(labels, "cannot be sandboxed") || !containsPart(labels, "nothing stops its own tools or shell from writing the project") {
+		t.Errorf("the offer says %q", labels)
+	}
+	a.onMain(func() { test.Tap(findButton(a.w.win.Canvas(), "Run unsandboxed")) })
+	a.waitFor("the agent ready, unsandboxed", func() bool { return a.h.pane.State() == agent.Ready })
+	if text := a.transcript(); !strings.Contains(text, "UNSANDBOXED") {
+		t.Errorf("the transcript does not say the agent runs unsandboxed:\n%s", text)
+	}
+	a.onMain(func() { test.Tap(a.h.pane.Stop) })
+	a.waitFor("the session's end", func() bool { return a.h.pane.State() == agent.Stopped })
 }
