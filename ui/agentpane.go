@@ -169,7 +169,10 @@ func (h *agentHost) launch(command, policy string, unsandboxed bool) {
 		OnUpdate: h.update,
 		Policy:   h.policyFunc(policy),
 		Ask: func(ctx context.Context, req sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
-			return h.ask(ctx, cur.name, req)
+			h.mu.Lock() // a hostile agent may ask before the session is open
+			name := cur.name
+			h.mu.Unlock()
+			return h.ask(ctx, name, req)
 		},
 		Editor:     h.editorText,
 		McpServers: servers,
@@ -193,11 +196,11 @@ func (h *agentHost) launch(command, policy string, unsandboxed bool) {
 		}
 		return
 	}
+	h.mu.Lock()
 	cur.sess = s
 	if info := s.Agent.AgentInfo; info != nil && info.Name != "" {
 		cur.name = info.Name
 	}
-	h.mu.Lock()
 	closed := h.closed
 	if !closed {
 		h.cur = cur
