@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"trestle/app/changeset"
 	"trestle/app/permission"
 	"trestle/app/sandbox"
+	"trestle/app/textbuf"
 	"trestle/internal/testfix"
 	"trestle/ui/agent"
 )
@@ -247,4 +249,33 @@ func TestAgentPaneOffersUnsandboxedWithoutBubblewrap(t *testing.T) {
 	}
 	a.onMain(func() { test.Tap(a.h.pane.Stop) })
 	a.waitFor("the session's end", func() bool { return a.h.pane.State() == agent.Stopped })
+}
+
+// TestAgentPaneAgentReadsTheEditorsUnsavedText: fs/read_text_file of a
+// file the agent has not changed serves the person's editor text, unsaved
+// edits included.
+func TestAgentPaneAgentReadsTheEditorsUnsavedText(t *testing.T) {
+	testfix.RequireBwrap(t)
+	a := newAgentHarness(t)
+	if err := os.WriteFile(filepath.Join(a.w.project.Root, "p.go"), []byte("package p\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a.onMain(func() { test.Tap(a.h.pane.Start) })
+	a.waitFor("the agent ready", func() bool { return a.h.pane.State() == agent.Ready })
+	if err := a.w.Open(context.Background(), resolved(t, a.w, "p.go"), 0); err != nil {
+		t.Fatal(err)
+	}
+	a.waitFor("p.go's tab", func() bool { t := a.w.tabs.find("p.go"); return t != nil && t.view != nil })
+	a.onMain(func() {
+		e := a.w.tabs.find("p.go").view
+		e.SetCaret(textbuf.Pos{})
+		test.Type(e.Page(), "// unsaved\n")
+	})
+	a.send("read")
+	a.waitFor("the turn's end", func() bool {
+		return a.h.pane.State() == agent.Ready && strings.Contains(a.h.pane.Text(), "The turn ended")
+	})
+	if text := a.transcript(); !strings.Contains(text, "read: // unsaved\npackage p") {
+		t.Errorf("the agent did not read the editor's text:\n%s", text)
+	}
 }
