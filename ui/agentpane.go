@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -220,13 +221,17 @@ func (h *agentHost) launch(command, policy string, unsandboxed bool) {
 
 // agentHidden are the folders a hosted agent must not read: Trestle's
 // registry of windows (store.ConfigDir's "mcp", as cmd/trestle names it),
-// whose tokens would let it attach to a window outside the sandbox.
+// whose tokens would let it attach to a window outside the sandbox. It
+// is made when missing, so that it is hidden even if a window registers
+// during the session.
 func agentHidden() []string {
 	dir, err := store.ConfigDir()
 	if err != nil {
 		return nil
 	}
-	return []string{filepath.Join(dir, "mcp")}
+	reg := filepath.Join(dir, "mcp")
+	os.MkdirAll(reg, 0o700)
+	return []string{reg}
 }
 
 // policyFunc is the window's agent policy now: the gate's, which Settings
