@@ -65,6 +65,9 @@ type agentHost struct {
 	mcp func(*sandbox.Stage) []sdk.McpServer
 	// bwrap is bubblewrap's path; "" finds it on PATH (tests name a missing one).
 	bwrap string
+	// life ends when the window closes: a start under way gives up.
+	life    context.Context
+	endLife context.CancelFunc
 
 	mu      sync.Mutex
 	queue   []sdk.SessionUpdate
@@ -97,6 +100,7 @@ type hosted struct {
 // addAgentPane adds the Agent pane to the bottom panes. Main goroutine only.
 func (w *Window) addAgentPane() {
 	h := &agentHost{w: w, do: w.onMain}
+	h.life, h.endLife = context.WithCancel(context.Background())
 	h.pane = agent.New(fyne.CurrentApp().Preferences().String(agentPrefKey))
 	h.pane.OnStart = h.start
 	h.pane.OnSend = h.send
@@ -143,7 +147,7 @@ func (h *agentHost) offerUnsandboxed(command, why string) {
 
 // launch makes the stage and starts the agent in it.
 func (h *agentHost) launch(command, policy string, unsandboxed bool) {
-	ctx, cancel := context.WithTimeout(context.Background(), agentStartBound)
+	ctx, cancel := context.WithTimeout(h.life, agentStartBound)
 	defer cancel()
 	fail := func(err error) {
 		msg := changeset.EscapeControls(err.Error(), "")
@@ -451,6 +455,7 @@ func (h *agentHost) stopAndWait() {
 	h.mu.Lock()
 	h.closed = true
 	h.mu.Unlock()
+	h.endLife()
 	h.stop()
 	done := make(chan struct{})
 	go func() { h.turns.Wait(); close(done) }()
