@@ -74,8 +74,10 @@ type agentHost struct {
 	flush   bool // a flush of queue is on its way to the main goroutine
 	dropped int
 	cur     *hosted
-	closed  bool           // the window is closing: no session may start
-	turns   sync.WaitGroup // starts and turns under way
+	closed  bool // the window is closing: no session may start
+	// abortStart ends the start under way, if any (Stop while starting).
+	abortStart context.CancelFunc
+	turns      sync.WaitGroup // starts and turns under way
 }
 
 // hosted is one session: the agent process and its staging copy.
@@ -149,6 +151,14 @@ func (h *agentHost) offerUnsandboxed(command, why string) {
 func (h *agentHost) launch(command, policy string, unsandboxed bool) {
 	ctx, cancel := context.WithTimeout(h.life, agentStartBound)
 	defer cancel()
+	h.mu.Lock()
+	h.abortStart = cancel
+	h.mu.Unlock()
+	defer func() {
+		h.mu.Lock()
+		h.abortStart = nil
+		h.mu.Unlock()
+	}()
 	fail := func(err error) {
 		msg := changeset.EscapeControls(err.Error(), "")
 		h.do(func() {
@@ -412,6 +422,9 @@ func (h *agentHost) cancel() {
 // the agent wrote, when there is one). Any goroutine but the main one.
 func (h *agentHost) stop() {
 	h.mu.Lock()
+	if h.abortStart != nil {
+		h.abortStart()
+	}
 	cur := h.cur
 	h.cur = nil
 	turn := cur != nil && cur.turn

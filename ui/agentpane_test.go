@@ -279,3 +279,23 @@ func TestAgentPaneAgentReadsTheEditorsUnsavedText(t *testing.T) {
 		t.Errorf("the agent did not read the editor's text:\n%s", text)
 	}
 }
+
+// TestAgentPaneStopEndsAStartThatHangs: an agent that never answers
+// initialize (npx still downloading, say) is ended by Stop, leaving no
+// process behind.
+func TestAgentPaneStopEndsAStartThatHangs(t *testing.T) {
+	testfix.RequireBwrap(t)
+	a := newAgentHarness(t)
+	marker := "agent-pane-hang-" + strconv.Itoa(time.Now().Nanosecond())
+	a.onMain(func() {
+		a.h.pane.Command.SetText("sleep 600; : " + marker)
+		test.Tap(a.h.pane.Start)
+	})
+	testfix.Wait(t, 10*time.Second, "the agent process", func() bool { return len(testfix.Processes(marker)) > 0 })
+	a.onMain(func() { test.Tap(a.h.pane.Stop) })
+	a.waitFor("the start given up", func() bool { return a.h.pane.State() == agent.Stopped })
+	testfix.WaitNoProcess(t, 10*time.Second, marker)
+	if text := a.transcript(); !strings.Contains(text, "The agent did not start") {
+		t.Errorf("the transcript does not say the agent did not start:\n%s", text)
+	}
+}

@@ -157,7 +157,7 @@ func (p *Pane) SetState(s State, status string) {
 	enable(p.Start, s == Stopped)
 	enable(p.Agent, s == Stopped)
 	enable(p.Command, s == Stopped)
-	enable(p.Stop, s == Ready || s == Working)
+	enable(p.Stop, s != Stopped)
 	enable(p.Send, s == Ready)
 	enable(p.Cancel, s == Working)
 }
