@@ -299,3 +299,24 @@ func TestAgentPaneStopEndsAStartThatHangs(t *testing.T) {
 		t.Errorf("the transcript does not say the agent did not start:\n%s", text)
 	}
 }
+
+// TestAgentPaneRejectTappedIsReportedToTheAgent: the person's Reject in
+// the permission dialog reaches the agent, and the dialog goes away.
+func TestAgentPaneRejectTappedIsReportedToTheAgent(t *testing.T) {
+	a := startAgentPane(t)
+	a.send("ask")
+	reject := "Reject (reject_once)"
+	a.waitFor("the permission dialog", func() bool { return findButton(a.w.win.Canvas(), reject) != nil })
+	a.onMain(func() { test.Tap(findButton(a.w.win.Canvas(), reject)) })
+	a.waitFor("the turn's end", func() bool {
+		return a.h.pane.State() == agent.Ready && strings.Contains(a.h.pane.Text(), "The turn ended")
+	})
+	if text := a.transcript(); !strings.Contains(text, "permission: rejected") {
+		t.Errorf("the agent did not hear it was rejected:\n%s", text)
+	}
+	var overlay bool
+	a.onMain(func() { overlay = a.w.win.Canvas().Overlays().Top() != nil })
+	if overlay {
+		t.Error("the dialog is still shown after Reject")
+	}
+}
