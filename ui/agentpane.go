@@ -356,6 +356,9 @@ func (h *agentHost) runTurn(cur *hosted, text string) {
 func (h *agentHost) propose(cur *hosted, prompt string) string {
 	m := h.w.services.ChangeSets
 	if m == nil {
+		h.mu.Lock()
+		cur.keep = true
+		h.mu.Unlock()
 		return "This window keeps no change sets, so the agent's writes stay in " + cur.stage.Dir
 	}
 	session := "acp:" + cur.sess.ID()
