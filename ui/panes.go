@@ -35,6 +35,7 @@ type panes struct {
 	search    *searchPane
 	searchTab *container.TabItem
 	git       *gitPane
+	agent     *agentHost // the Agent pane (agentpane.go)
 }
 
 func newPanes(root string, open func(rel string, line int), named func(base string) []string) *panes {

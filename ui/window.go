@@ -7,11 +7,14 @@ import (
 	"sync/atomic"
 	"time"
 
+	acpsdk "github.com/coder/acp-go-sdk"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 
 	"trestle/app/permission"
 	"trestle/app/project"
+	"trestle/app/sandbox"
 	"trestle/app/services"
 	"trestle/app/store"
 	"trestle/app/watch"
@@ -102,6 +105,9 @@ type Options struct {
 	// Actions are what the window asks of the program around it: the
 	// store, other windows, the listener switch, the first run's welcome.
 	Actions Actions
+	// AgentMCP are the MCP servers a hosted agent gets in session/new for
+	// its staging copy (Trestle itself, headless on the copy); nil gives none.
+	AgentMCP func(*sandbox.Stage) []acpsdk.McpServer
 }
 
 // New builds the window for p, configured by o. It must be called on the
@@ -120,6 +126,7 @@ func New(a fyne.App, p *project.Project, o Options) *Window {
 	w.connectServices(o.Services)           // 4. gopls, the Eval pane, the Run menu, .trestle.json
 	w.showChangeSets(o.Services.ChangeSets) // 5. the Change Sets pane and its poll of the store
 	w.installActions(o.Actions)             // 6. menus, shortcuts, close, recent projects, layout, welcome
+	w.panes.agent.mcp = o.AgentMCP          // 7. what a hosted agent in the Agent pane gets
 	return w
 }
 
@@ -165,6 +172,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	w.status.message.onTap = w.showMessages
 	w.addSearchPane()
 	w.addGitPane()
+	w.addAgentPane()
 	w.attachGitGutter()
 	w.paneSplit = container.NewVSplit(w.tabs.content, w.panes.tabs)
 	w.paneSplit.Offset = 0.72
@@ -185,6 +193,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 func (w *Window) Quitting() {
 	w.closing.Store(true)
 	w.StopGopls()
+	w.panes.agent.stopAndWait()
 }
 
 // onMain is fyne.Do for the window's own goroutines, unless it is closing

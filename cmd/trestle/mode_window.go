@@ -83,6 +83,7 @@ func runWindow(dir, policyFlag string, trustFlag bool) int {
 	}
 	win = ui.New(a, project, ui.Options{
 		Settings: settings, Policy: policy, Services: services, GoplsInstall: goplsBin(), Actions: actions,
+		AgentMCP: stagedMCP,
 	})
 	if store != nil && store.Recovered() != "" {
 		win.Notify("Trestle's store was damaged and was moved to " + store.Recovered() + "; settings start over.")

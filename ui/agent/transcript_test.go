@@ -1,0 +1,105 @@
+package agent
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+	sdk "github.com/coder/acp-go-sdk"
+)
+
+func TestTranscriptFoldsUpdates(t *testing.T) {
+	tests := []struct {
+		name    string
+		updates []sdk.SessionUpdate
+		want    string
+	}{
+		{"chunks of one message join",
+			[]sdk.SessionUpdate{sdk.UpdateAgentMessageText("Hel"), sdk.UpdateAgentMessageText("lo\nworld")},
+			"Hello\nworld"},
+		{"a thought between messages starts new blocks",
+			[]sdk.SessionUpdate{sdk.UpdateAgentMessageText("a"), sdk.UpdateAgentThoughtText("hmm"), sdk.UpdateAgentMessageText("b")},
+			"a\n(thinking) hmm\nb"},
+		{"a tool call's status follows its updates",
+			[]sdk.SessionUpdate{
+				sdk.StartToolCall("c1", "Write a.go", sdk.WithStartKind(sdk.ToolKindEdit), sdk.WithStartStatus(sdk.ToolCallStatusInProgress)),
+				sdk.UpdateAgentMessageText("meanwhile"),
+				sdk.UpdateToolCall("c1", sdk.WithUpdateStatus(sdk.ToolCallStatusCompleted)),
+			},
+			"Tool: Write a.go (edit) [completed]\nmeanwhile"},
+		{"a plan replaces the plan before it",
+			[]sdk.SessionUpdate{
+				sdk.UpdatePlan(sdk.PlanEntry{Content: "one", Status: sdk.PlanEntryStatusInProgress}),
+				sdk.UpdatePlan(sdk.PlanEntry{Content: "one", Status: sdk.PlanEntryStatusCompleted}, sdk.PlanEntry{Content: "two", Status: sdk.PlanEntryStatusPending}),
+			},
+			"Plan:\n  [completed] one\n  [pending] two"},
+		{"control and bidi characters are escaped",
+			[]sdk.SessionUpdate{sdk.UpdateAgentMessageText("ok\x1b[2J\u202egnp.exe\r"), sdk.StartToolCall("c2", "rm\x07 -rf")},
+			"ok\\x1b[2J\\u202egnp.exe\\r\nTool: rm\\x07 -rf [pending]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var tr Transcript
+			for _, u := range tt.updates {
+				tr.Apply(u)
+			}
+			if got := tr.String(); got != tt.want {
+				t.Errorf("got\n%q\nwant\n%q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestTranscriptIsBounded: an agent that streams without end cannot make
+// the pane hold more than maxBlocks blocks of maxBlockText bytes.
+func TestTranscriptIsBounded(t *testing.T) {
+	var tr Transcript
+	chunk := strings.Repeat("x", 1000)
+	for range 200 {
+		tr.Apply(sdk.UpdateAgentMessageText(chunk))
+	}
+	for _, b := range tr.Blocks {
+		if len(b.Text) > maxBlockText {
+			t.Fatalf("a block holds %d bytes, more than %d", len(b.Text), maxBlockText)
+		}
+	}
+	for i := range maxBlocks + 10 {
+		tr.Add(KindNote, strings.Repeat("n", i%7))
+	}
+	if len(tr.Blocks) != maxBlocks {
+		t.Errorf("%d blocks, want the newest %d", len(tr.Blocks), maxBlocks)
+	}
+}
+
+// TestPaneShowsTheTranscriptAndDropsOldRows: the pane's rows follow the
+// transcript, also once it drops its oldest blocks, and a long line goes
+// on in the next row.
+func TestPaneShowsTheTranscriptAndDropsOldRows(t *testing.T) {
+	test.NewTempApp(t)
+	p := New("")
+	if p.Agent.Selected != Choices[0].Name || p.Command.Text != Choices[0].Command {
+		t.Errorf("a new pane offers %q %q", p.Agent.Selected, p.Command.Text)
+	}
+	p.Agent.SetSelected("Codex")
+	if p.Command.Text != "npx @zed-industries/codex-acp" {
+		t.Errorf("choosing Codex set the command line %q", p.Command.Text)
+	}
+	p.Update([]sdk.SessionUpdate{sdk.UpdateAgentMessageText(strings.Repeat("y", maxRowRunes+5))})
+	if len(p.rows) != 2 || p.rows[1].text != "yyyyy" {
+		t.Fatalf("a long line shows as %+v", p.rows)
+	}
+	for i := range maxBlocks + 5 {
+		p.Note(strings.Repeat("n", i%3))
+	}
+	var want []row
+	for _, b := range p.t.Blocks {
+		want = appendRows(want, b)
+	}
+	if !slices.Equal(p.rows, want) {
+		t.Fatalf("%d rows shown, the blocks make %d", len(p.rows), len(want))
+	}
+	if len(p.starts) != maxBlocks {
+		t.Errorf("%d block starts, want %d", len(p.starts), maxBlocks)
+	}
+}

@@ -1,0 +1,506 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"trestle/app/acp"
+	"trestle/app/changeset"
+	"trestle/app/errdefs"
+	"trestle/app/permission"
+	"trestle/app/sandbox"
+	"trestle/app/store"
+	"trestle/app/workbench"
+	"trestle/ui/agent"
+)
+
+// agentPrefKey is where the app's preferences keep the last agent command line.
+const agentPrefKey = "agent.command"
+
+// Bounds of a hosted session.
+const (
+	// agentStartBound is how long an agent may take to start and open its
+	// session: npx may first download the agent's package.
+	agentStartBound = 3 * time.Minute
+	// agentStopBound is how long closing the window waits for a turn that
+	// was ended to propose what the agent wrote.
+	agentStopBound = 10 * time.Second
+	// maxQueuedUpdates bounds the updates waiting for the main goroutine;
+	// past it they are counted and dropped, never waited for (the ACP
+	// connection must not block).
+	maxQueuedUpdates = 10000
+	// maxAgentStderr is how much of the agent's stderr is kept, to explain
+	// a failed start.
+	maxAgentStderr = 8 << 10
+)
+
+// agentHost hosts one ACP agent session at a time in the window's Agent
+// pane: the staging copy, the agent process in its sandbox, the turns, and
+// the change set each turn's writes become. Its fields after pane and w
+// are guarded by mu; the pane is touched on the main goroutine only
+// (through do).
+type agentHost struct {
+	w    *Window
+	pane *agent.Pane
+	item *container.TabItem
+	// do runs a function on the main goroutine, dropped once the window
+	// closes (w.onMain); tests swap it for their fake main goroutine.
+	do func(func())
+	// env is added to the agent's environment (tests name their markers).
+	env []string
+	// mcp are the MCP servers for a session's staging copy (Options.AgentMCP).
+	mcp func(*sandbox.Stage) []sdk.McpServer
+	// bwrap is bubblewrap's path; "" finds it on PATH (tests name a missing one).
+	bwrap string
+	// life ends when the window closes: a start under way gives up.
+	life    context.Context
+	endLife context.CancelFunc
+
+	mu      sync.Mutex
+	queue   []sdk.SessionUpdate
+	flush   bool // a flush of queue is on its way to the main goroutine
+	dropped int
+	cur     *hosted
+	closed  bool // the window is closing: no session may start
+	// abortStart ends the start under way, if any (Stop while starting).
+	abortStart context.CancelFunc
+	turns      sync.WaitGroup // starts and turns under way
+}
+
+// hosted is one session: the agent process and its staging copy.
+type hosted struct {
+	sess  *acp.Session
+	stage *sandbox.Stage
+	name  string
+	// ended is set when the session is stopped; the last turn then closes
+	// the stage.
+	ended bool
+	// turn is set while a prompt turn runs.
+	turn bool
+	// lastSet is this session's last pending change set: the next turn's
+	// proposal holds all of the session's writes and replaces it.
+	lastSet string
+	// keep is set when the session's writes could not be proposed: the
+	// staging copy is then kept, and the person told where.
+	keep   bool
+	stderr *tailBuffer
+}
+
+// addAgentPane adds the Agent pane to the bottom panes. Main goroutine only.
+func (w *Window) addAgentPane() {
+	h := &agentHost{w: w, do: w.onMain}
+	h.life, h.endLife = context.WithCancel(context.Background())
+	h.pane = agent.New(fyne.CurrentApp().Preferences().String(agentPrefKey))
+	h.pane.OnStart = h.start
+	h.pane.OnSend = h.send
+	h.pane.OnCancel = h.cancel
+	h.pane.OnStop = func() { h.turns.Go(h.stop) }
+	h.item = container.NewTabItem("Agent", h.pane.Content)
+	w.panes.agent = h
+	w.panes.tabs.Append(h.item)
+}
+
+// start starts a session of command in a new staging copy, off the main
+// goroutine. Main goroutine only.
+func (h *agentHost) start(command string) { h.startWith(command, false) }
+
+// startWith starts command, unsandboxed when the person chose that. Main
+// goroutine only.
+func (h *agentHost) startWith(command string, unsandboxed bool) {
+	fyne.CurrentApp().Preferences().SetString(agentPrefKey, command)
+	h.pane.SetState(agent.Starting, "Copying the project and starting the agent…")
+	if unsandboxed {
+		h.pane.Note("Starting " + command + " UNSANDBOXED: it can write the project and everything else you can")
+	} else {
+		h.pane.Note("Starting " + command)
+	}
+	policy := h.w.policy
+	h.turns.Go(func() { h.launch(command, policy, unsandboxed) })
+}
+
+// offerUnsandboxed says why the agent cannot be sandboxed here and offers
+// to run it without, with what that means. Main goroutine only.
+func (h *agentHost) offerUnsandboxed(command, why string) {
+	msg := widget.NewLabel(why + "\n\nRun the agent unsandboxed? It then works in its copy of the project, and what it " +
+		"writes there becomes a change set as usual, but nothing stops its own tools or shell from writing the project, " +
+		"or anything else you can write, by absolute path.")
+	msg.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustomConfirm("No sandbox for the agent", "Run unsandboxed", "Cancel", msg, func(ok bool) {
+		if ok && h.pane.State() == agent.Stopped {
+			h.startWith(command, true)
+		}
+	}, h.w.win)
+	d.Resize(fyne.NewSize(560, 320))
+	showDialog(h.w.win.Canvas(), d)
+}
+
+// launch makes the stage and starts the agent in it.
+func (h *agentHost) launch(command, policy string, unsandboxed bool) {
+	ctx, cancel := context.WithTimeout(h.life, agentStartBound)
+	defer cancel()
+	h.mu.Lock()
+	h.abortStart = cancel
+	h.mu.Unlock()
+	defer func() {
+		h.mu.Lock()
+		h.abortStart = nil
+		h.mu.Unlock()
+	}()
+	fail := func(err error) {
+		msg := changeset.EscapeControls(err.Error(), "")
+		h.do(func() {
+			h.pane.Note("The agent did not start: " + msg)
+			h.pane.SetState(agent.Stopped, "The agent did not start; see above.")
+		})
+	}
+	stage, err := sandbox.NewStage(ctx, h.w.project)
+	if err != nil {
+		fail(err)
+		return
+	}
+	cur := &hosted{stage: stage, name: command, stderr: &tailBuffer{max: maxAgentStderr}}
+	var servers []sdk.McpServer
+	if h.mcp != nil {
+		servers = h.mcp(stage)
+	}
+	s, err := acp.Launch(ctx, acp.Options{
+		Command:  []string{"sh", "-c", command},
+		Env:      h.env,
+		Stage:    stage,
+		Sandbox:  sandbox.Options{Hidden: agentHidden(), Unsandboxed: unsandboxed, Bwrap: h.bwrap},
+		OnUpdate: h.update,
+		Policy:   h.policyFunc(policy),
+		Ask: func(ctx context.Context, req sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+			h.mu.Lock() // a hostile agent may ask before the session is open
+			name := cur.name
+			h.mu.Unlock()
+			return h.ask(ctx, name, req)
+		},
+		Editor:     h.editorText,
+		McpServers: servers,
+		Stderr:     cur.stderr,
+		ClientName: "trestle", ClientVersion: h.w.actions.Version,
+	})
+	if err == nil {
+		if err = s.Open(ctx); err != nil {
+			s.Close()
+		}
+	}
+	if err != nil {
+		stage.Close()
+		if tail := strings.TrimSpace(cur.stderr.String()); tail != "" {
+			err = fmt.Errorf("%w\nThe agent's last words: %s", err, tail)
+		}
+		fail(err)
+		if errors.Is(err, sandbox.ErrNoSandbox) {
+			why := changeset.EscapeControls(err.Error(), "\n")
+			h.do(func() { h.offerUnsandboxed(command, why) })
+		}
+		return
+	}
+	h.mu.Lock()
+	cur.sess = s
+	if info := s.Agent.AgentInfo; info != nil && info.Name != "" {
+		cur.name = info.Name
+	}
+	closed := h.closed
+	if !closed {
+		h.cur = cur
+	}
+	h.mu.Unlock()
+	if closed { // the window closed while the agent started
+		s.Close()
+		stage.Close()
+		return
+	}
+	name, dir := changeset.EscapeControls(cur.name, ""), stage.Dir
+	h.do(func() {
+		h.pane.Note(fmt.Sprintf("%s works in a sandboxed copy of the project (%s); the project itself stays as it is until you apply its change set.", name, dir))
+		h.pane.SetState(agent.Ready, name+" is ready.")
+	})
+}
+
+// agentHidden are the folders a hosted agent must not read: Trestle's
+// registry of windows (store.ConfigDir's "mcp", as cmd/trestle names it),
+// whose tokens would let it attach to a window outside the sandbox. It
+// is made when missing, so that it is hidden even if a window registers
+// during the session.
+func agentHidden() []string {
+	dir, err := store.ConfigDir()
+	if err != nil {
+		return nil
+	}
+	reg := filepath.Join(dir, "mcp")
+	os.MkdirAll(reg, 0o700)
+	return []string{reg}
+}
+
+// policyFunc is the window's agent policy now: the gate's, which Settings
+// changes, else the policy the session started under. Any goroutine.
+func (h *agentHost) policyFunc(start string) func() string {
+	return func() string {
+		if g := h.w.services.Gate; g != nil {
+			return g.Policy()
+		}
+		if start == "" {
+			return permission.PolicyAsk
+		}
+		return start
+	}
+}
+
+// editorText is the person's editor text of rel, when it has a tab. Off
+// the main goroutine (the ACP connection's).
+func (h *agentHost) editorText(rel string) (string, bool) {
+	cp, err := h.w.project.Resolve(rel)
+	if err != nil {
+		return "", false
+	}
+	text, open, _, err := h.w.Buffer(context.Background(), cp)
+	return text, open && err == nil
+}
+
+// update queues a session update for the main goroutine, coalescing: one
+// flush carries all that came before it runs. It never blocks. Called on
+// the ACP connection's goroutine.
+func (h *agentHost) update(n sdk.SessionNotification) {
+	h.mu.Lock()
+	if len(h.queue) >= maxQueuedUpdates {
+		h.dropped++
+	} else {
+		h.queue = append(h.queue, n.Update)
+	}
+	first := !h.flush
+	h.flush = true
+	h.mu.Unlock()
+	if first {
+		h.do(h.flushUpdates)
+	}
+}
+
+// flushUpdates shows the queued updates. Main goroutine only.
+func (h *agentHost) flushUpdates() {
+	h.mu.Lock()
+	batch, dropped := h.queue, h.dropped
+	h.queue, h.dropped, h.flush = nil, 0, false
+	h.mu.Unlock()
+	h.pane.Update(batch)
+	if dropped > 0 {
+		h.pane.Note(fmt.Sprintf("%d updates from the agent were dropped: it sent faster than the window could show", dropped))
+	}
+}
+
+// send runs a prompt turn off the main goroutine. Main goroutine only.
+func (h *agentHost) send(text string) {
+	h.mu.Lock()
+	cur := h.cur
+	if cur == nil || cur.ended || cur.turn {
+		h.mu.Unlock()
+		return
+	}
+	cur.turn = true
+	h.mu.Unlock()
+	h.pane.SetState(agent.Working, changeset.EscapeControls(cur.name, "")+" is working…")
+	h.turns.Go(func() { h.runTurn(cur, text) })
+}
+
+// runTurn runs one turn, then proposes what the session wrote.
+func (h *agentHost) runTurn(cur *hosted, text string) {
+	reason, err := cur.sess.Prompt(context.Background(), text)
+	end := fmt.Sprintf("The turn ended: %s.", reason)
+	if err != nil {
+		end = "The turn failed: " + changeset.EscapeControls(err.Error(), "")
+	}
+	note := h.propose(cur, text)
+	h.mu.Lock()
+	cur.turn = false
+	ended := cur.ended
+	h.mu.Unlock()
+	if ended {
+		h.closeStage(cur, note)
+	}
+	name := changeset.EscapeControls(cur.name, "")
+	h.do(func() {
+		h.pane.Note(end)
+		if note != "" {
+			h.pane.Note(note)
+		}
+		switch {
+		case ended:
+			h.pane.SetState(agent.Stopped, "The session ended.")
+		case err != nil:
+			h.pane.SetState(agent.Ready, "The turn failed; you may try again, or Stop.")
+		default:
+			h.pane.SetState(agent.Ready, name+" is ready.")
+		}
+	})
+}
+
+// propose makes the session's writes so far one pending change set,
+// replacing the session's last pending one, and shows it in the review;
+// it returns what to tell the person. When the writes cannot be stored,
+// the session is marked to keep its staging copy.
+func (h *agentHost) propose(cur *hosted, prompt string) string {
+	m := h.w.services.ChangeSets
+	if m == nil {
+		h.mu.Lock()
+		cur.keep = true
+		h.mu.Unlock()
+		return "This window keeps no change sets, so the agent's writes stay in " + cur.stage.Dir
+	}
+	session := "acp:" + cur.sess.ID()
+	read := h.w.currentReader()
+	if h.w.closing.Load() { // the main goroutine is closing the window: no editor to ask
+		read = workbench.Reader{Project: h.w.project}.Func(context.Background())
+	}
+	cs, skipped, err := cur.stage.Propose(context.Background(), m, read,
+		changeset.Proposal{Title: agentTitle(prompt), Client: cur.name, Session: session,
+			Description: "What the agent " + cur.name + " wrote in this session, last for the prompt:\n\n" + prompt})
+	var note strings.Builder
+	for _, s := range skipped {
+		fmt.Fprintf(&note, "Not in the change set: %s\n", changeset.EscapeControls(s, ""))
+	}
+	switch {
+	case errors.Is(err, errdefs.ErrNotFound):
+		note.WriteString("The agent changed no file.")
+	case err != nil:
+		h.mu.Lock()
+		cur.keep = true
+		h.mu.Unlock()
+		fmt.Fprintf(&note, "The agent's writes could not be proposed: %s", changeset.EscapeControls(err.Error(), ""))
+	default:
+		h.mu.Lock()
+		prev := cur.lastSet
+		cur.lastSet = cs.ID
+		h.mu.Unlock()
+		if prev != "" {
+			m.Withdraw(prev, session) // replaced; an error means it was decided already
+		}
+		added, removed := cs.Stats()
+		fmt.Fprintf(&note, "Change set %s: %d file%s, +%d −%d, waiting for you in Change Sets.", cs.ID, len(cs.Files), plural(len(cs.Files)), added, removed)
+		h.do(func() {
+			if v := h.w.changes; v != nil {
+				v.Proposed(cs)
+			}
+		})
+	}
+	return strings.TrimSuffix(note.String(), "\n")
+}
+
+// agentTitle is the change set's title: the prompt's first line, shortened.
+func agentTitle(prompt string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(prompt), "\n")
+	if r := []rune(line); len(r) > 80 {
+		line = string(r[:80]) + "…"
+	}
+	return "Agent: " + changeset.EscapeControls(line, "")
+}
+
+// cancel asks the agent to end the turn. Main goroutine only.
+func (h *agentHost) cancel() {
+	h.mu.Lock()
+	cur := h.cur
+	h.mu.Unlock()
+	if cur != nil {
+		h.pane.Note("Cancelling the turn…")
+		go cur.sess.Cancel()
+	}
+}
+
+// stop ends the session: the agent's process group is killed, and the
+// staging copy removed (by the running turn, once it has proposed what
+// the agent wrote, when there is one). Any goroutine but the main one.
+func (h *agentHost) stop() {
+	h.mu.Lock()
+	if h.abortStart != nil {
+		h.abortStart()
+	}
+	cur := h.cur
+	h.cur = nil
+	turn := cur != nil && cur.turn
+	if cur != nil {
+		cur.ended = true
+	}
+	h.mu.Unlock()
+	if cur == nil {
+		return
+	}
+	cur.sess.Close()
+	if !turn {
+		note := h.closeStage(cur, "")
+		h.do(func() {
+			if note != "" {
+				h.pane.Note(note)
+			}
+			h.pane.Note("The session ended.")
+			h.pane.SetState(agent.Stopped, "The session ended.")
+		})
+	}
+}
+
+// closeStage removes the staging copy, unless its writes could not be
+// proposed: then it is kept, and the note says where.
+func (h *agentHost) closeStage(cur *hosted, note string) string {
+	h.mu.Lock()
+	keep := cur.keep
+	h.mu.Unlock()
+	if keep {
+		return strings.TrimSpace(note + "\nThe agent's work is kept in " + cur.stage.Dir)
+	}
+	cur.stage.Close()
+	return note
+}
+
+// stopAndWait ends the session and waits, up to agentStopBound, for its
+// last turn to propose what the agent wrote: the window is closing. Any
+// goroutine.
+func (h *agentHost) stopAndWait() {
+	h.mu.Lock()
+	h.closed = true
+	h.mu.Unlock()
+	h.endLife()
+	h.stop()
+	done := make(chan struct{})
+	go func() { h.turns.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(agentStopBound):
+	}
+}
+
+// tailBuffer keeps the last max bytes written to it: the agent's stderr.
+// Safe for concurrent use.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (b *tailBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, p...)
+	if over := len(b.buf) - b.max; over > 0 {
+		b.buf = append(b.buf[:0:0], b.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+func (b *tailBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return changeset.EscapeControls(string(b.buf), "\n")
+}
