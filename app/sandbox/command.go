@@ -138,12 +138,6 @@ func probe(path string) error {
 	return nil
 }
 
-// Available reports why commands cannot be sandboxed here (nil when they can).
-func Available() error {
-	_, err := findBwrap("")
-	return err
-}
-
 // ErrOutside is wrapped by errors about a path outside the staging copy.
 var ErrOutside = errors.New("outside the staging copy")
 

@@ -47,7 +47,12 @@ func TestAgentRunTurnsEveryWriteIntoOneChangeSet(t *testing.T) {
 
 	marker := "acp-linger-" + strconv.Itoa(os.Getpid())
 	cmd := exec.Command(trestleBin(t), "agent", "run", "--agent", agent, "--prompt", "work", dir)
-	cmd.Env = append(os.Environ(), "TRESTLE_TEST_PROJECT="+dir, "TRESTLE_TEST_MARKER="+marker)
+	paths, err := userPaths() // the child's, as it has this test's isolated HOME
+	if err != nil {
+		t.Fatal(err)
+	}
+	testfix.WriteFiles(t, paths.registry, map[string]string{"12345.json": `{"token":"secret"}`}) // a window's entry
+	cmd.Env = append(os.Environ(), "TRESTLE_TEST_PROJECT="+dir, "TRESTLE_TEST_MARKER="+marker, "TRESTLE_TEST_REGISTRY="+paths.registry)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -59,7 +64,7 @@ func TestAgentRunTurnsEveryWriteIntoOneChangeSet(t *testing.T) {
 			t.Errorf("the transcript lacks %q:\n%s", want, out)
 		}
 	}
-	for _, way := range []string{"fs-absolute", "fs-dotdot", "fs-symlink", "disk-absolute", "disk-symlink", "shell-absolute", "shell-hardlink"} {
+	for _, way := range []string{"fs-absolute", "fs-dotdot", "fs-symlink", "disk-absolute", "disk-symlink", "shell-absolute", "shell-hardlink", "read-registry"} {
 		if !strings.Contains(out, "escape "+way+": refused") {
 			t.Errorf("escape %s was not refused:\n%s", way, out)
 		}
@@ -74,7 +79,7 @@ func TestAgentRunTurnsEveryWriteIntoOneChangeSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	paths, err := userPaths()
+	paths, err = userPaths()
 	if err != nil {
 		t.Fatal(err)
 	}

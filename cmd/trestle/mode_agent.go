@@ -155,7 +155,7 @@ func (r agentRun) run(ctx context.Context, stdout, stderr io.Writer) (ok bool, e
 		McpServers: stagedMCP(stage),
 		Command:    []string{"sh", "-c", r.command},
 		Stage:      stage,
-		Sandbox:    sandbox.Options{Unsandboxed: r.unsandboxed, Writable: r.writable},
+		Sandbox:    sandbox.Options{Unsandboxed: r.unsandboxed, Writable: r.writable, Hidden: []string{paths.registry}},
 		OnUpdate:   tr.update,
 		Policy:     func() string { return r.policy },
 		Stderr:     stderr,

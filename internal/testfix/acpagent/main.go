@@ -250,6 +250,16 @@ func (t *turn) escapes() {
 	}
 	report("shell-hardlink", err)
 	os.Remove(filepath.Join(t.cwd, "hardlink.go"))
+	// Trestle's registry of windows holds their tokens: with one, the agent
+	// could attach to a window and run code outside the sandbox.
+	if reg := os.Getenv("TRESTLE_TEST_REGISTRY"); reg != "" {
+		entries, err := os.ReadDir(reg)
+		if err == nil && len(entries) > 0 {
+			t.say("escape read-registry: READ " + entries[0].Name())
+		} else {
+			t.say(fmt.Sprintf("escape read-registry: refused: %d entries, %v", len(entries), err))
+		}
+	}
 }
 
 // linger starts a process of its own session that outlives the turn.
