@@ -101,6 +101,7 @@ func sameColour(a, b color.Color) bool {
 func TestEvalPaneOffersReplayAfterTheStateIsLost(t *testing.T) {
 	w := newTestWindow(t)
 	w.connectServices(servicesWithEval(w))
+	w.loading.Wait() // connectServices reads the configuration on a goroutine
 	w.EvalDone(person, "", "s := 1", eval.Result{Mode: eval.ModeInterpreted}, nil)
 	p := w.panes.eval
 	if p.lost.Visible() {

@@ -50,30 +50,40 @@ func importsOf(code string) []string {
 	return paths
 }
 
-// linkPlan returns the selection's plan, making one when no build has yet
-// (go list: a second or two) if the input imports a package of the
-// project, nil when there is none to be had.
+// linkPlan returns the selection's plan, making one (go list: a second or
+// two) when the input imports a package of the project and no build has
+// made a plan yet or the one it made does not know that package; nil when
+// there is none to be had.
 func (m *Manager) linkPlan(ctx context.Context, name string, paths []string) *workerbuild.Plan {
 	ns := m.native(name)
 	ns.mu.Lock()
 	plan := ns.plan
 	ns.mu.Unlock()
-	if plan != nil || m.opts.Module == "" {
+	if m.opts.Module == "" {
 		return plan
 	}
-	if !slices.ContainsFunc(paths, func(p string) bool { return p == m.opts.Module || strings.HasPrefix(p, m.opts.Module+"/") }) {
-		return nil
+	inProject := func(p string) bool { return p == m.opts.Module || strings.HasPrefix(p, m.opts.Module+"/") }
+	// A plan some build left behind does not know a package written since
+	// (a rebuild under way has not made its plan yet): plan again then.
+	unknown := func(p string) bool {
+		return inProject(p) && !slices.ContainsFunc(plan.Packages, func(pkg workerbuild.Package) bool { return pkg.Path == p })
 	}
-	plan, err := workerbuild.MakePlan(ctx, m.buildOptions(name))
+	if plan != nil && !slices.ContainsFunc(paths, unknown) {
+		return plan
+	}
+	if !slices.ContainsFunc(paths, inProject) {
+		return plan
+	}
+	fresh, err := workerbuild.MakePlan(ctx, m.buildOptions(name))
 	if err != nil {
-		return nil
+		return plan
 	}
 	ns.mu.Lock()
-	if ns.plan == nil {
-		ns.plan = plan
+	if ns.plan == plan {
+		ns.plan = fresh
 	}
 	ns.mu.Unlock()
-	return plan
+	return fresh
 }
 
 // ensureLinked returns the worker to evaluate code in: p, or, when code
