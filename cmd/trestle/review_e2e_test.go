@@ -66,14 +66,15 @@ func TestReviewInTheWindow(t *testing.T) {
 	xdo("search", "--sync", "--onlyvisible", "--name", "^Trestle", "windowfocus", "--sync")
 	xdo("key", "End")
 	xdo("type", "--delay", "30", " // mine")
-	var read map[string]any
+	var read string
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		_, read = call(t, c, "trestle_read", map[string]any{"path": "main.go"})
-		if text, _ := read["text"].(string); strings.Contains(text, "// mine") {
+		res, _ := call(t, c, "trestle_read", map[string]any{"path": "main.go"})
+		read = resultText(res) // trestle_read answers in text only
+		if text, _ := readText(read); strings.Contains(text, "// mine") {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the typed text never reached the editor: %v", read)
+			t.Fatalf("the typed text never reached the editor: %q", read)
 		}
 	}
 	res, sc = call(t, c, "trestle_change_set_propose", map[string]any{
