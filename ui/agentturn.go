@@ -1,0 +1,220 @@
+package ui
+
+// A hosted agent's turns: a prompt sent off the main goroutine, the change
+// set each turn's writes become, and the end of a session.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"trestle/app/changeset"
+	"trestle/app/errdefs"
+	"trestle/app/workbench"
+	"trestle/ui/agent"
+)
+
+// send runs a prompt turn off the main goroutine. Main goroutine only.
+func (h *agentHost) send(text string) {
+	h.mu.Lock()
+	cur := h.cur
+	if cur == nil || cur.ended || cur.turn {
+		h.mu.Unlock()
+		return
+	}
+	cur.turn = true
+	h.mu.Unlock()
+	h.pane.SetState(agent.Working, changeset.EscapeControls(cur.name, "")+" is working…")
+	h.turns.Go(func() { h.runTurn(cur, text) })
+}
+
+// runTurn runs one turn, then proposes what the session wrote.
+func (h *agentHost) runTurn(cur *hosted, text string) {
+	reason, err := cur.sess.Prompt(context.Background(), text)
+	end := fmt.Sprintf("The turn ended: %s.", reason)
+	if err != nil {
+		end = "The turn failed: " + changeset.EscapeControls(err.Error(), "")
+	}
+	note := h.propose(cur, text)
+	h.mu.Lock()
+	cur.turn = false
+	ended := cur.ended
+	h.mu.Unlock()
+	if ended {
+		h.closeStage(cur, note)
+	}
+	name := changeset.EscapeControls(cur.name, "")
+	h.do(func() {
+		h.pane.Note(end)
+		if note != "" {
+			h.pane.Note(note)
+		}
+		switch {
+		case ended:
+			h.pane.SetState(agent.Stopped, "The session ended.")
+		case err != nil:
+			h.pane.SetState(agent.Ready, "The turn failed; you may try again, or Stop.")
+		default:
+			h.pane.SetState(agent.Ready, name+" is ready.")
+		}
+	})
+}
+
+// propose makes the session's writes so far one pending change set,
+// replacing the session's last pending one, and shows it in the review;
+// it returns what to tell the person. When the writes cannot be stored,
+// the session is marked to keep its staging copy.
+func (h *agentHost) propose(cur *hosted, prompt string) string {
+	m := h.w.services.ChangeSets
+	if m == nil {
+		h.mu.Lock()
+		cur.keep = true
+		h.mu.Unlock()
+		return "This window keeps no change sets, so the agent's writes stay in " + cur.stage.Dir
+	}
+	session := "acp:" + cur.sess.ID()
+	read := h.w.currentReader()
+	if h.w.closing.Load() { // the main goroutine is closing the window: no editor to ask
+		read = workbench.Reader{Project: h.w.project}.Func(context.Background())
+	}
+	cs, skipped, err := cur.stage.Propose(context.Background(), m, read,
+		changeset.Proposal{Title: agentTitle(prompt), Client: cur.name, Session: session,
+			Description: "What the agent " + cur.name + " wrote in this session, last for the prompt:\n\n" + prompt})
+	var note strings.Builder
+	for _, s := range skipped {
+		fmt.Fprintf(&note, "Not in the change set: %s\n", changeset.EscapeControls(s, ""))
+	}
+	switch {
+	case errors.Is(err, errdefs.ErrNotFound):
+		note.WriteString("The agent changed no file.")
+	case err != nil:
+		h.mu.Lock()
+		cur.keep = true
+		h.mu.Unlock()
+		fmt.Fprintf(&note, "The agent's writes could not be proposed: %s", changeset.EscapeControls(err.Error(), ""))
+	default:
+		h.mu.Lock()
+		prev := cur.lastSet
+		cur.lastSet = cs.ID
+		h.mu.Unlock()
+		if prev != "" {
+			m.Withdraw(prev, session) // replaced; an error means it was decided already
+		}
+		added, removed := cs.Stats()
+		fmt.Fprintf(&note, "Change set %s: %d file%s, +%d −%d, waiting for you in Change Sets.", cs.ID, len(cs.Files), plural(len(cs.Files)), added, removed)
+		h.do(func() {
+			if v := h.w.changes; v != nil {
+				v.Proposed(cs)
+			}
+		})
+	}
+	return strings.TrimSuffix(note.String(), "\n")
+}
+
+// agentTitle is the change set's title: the prompt's first line, shortened.
+func agentTitle(prompt string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(prompt), "\n")
+	if r := []rune(line); len(r) > 80 {
+		line = string(r[:80]) + "…"
+	}
+	return "Agent: " + changeset.EscapeControls(line, "")
+}
+
+// cancel asks the agent to end the turn. Main goroutine only.
+func (h *agentHost) cancel() {
+	h.mu.Lock()
+	cur := h.cur
+	h.mu.Unlock()
+	if cur != nil {
+		h.pane.Note("Cancelling the turn…")
+		go cur.sess.Cancel()
+	}
+}
+
+// stop ends the session: the agent's process group is killed, and the
+// staging copy removed (by the running turn, once it has proposed what
+// the agent wrote, when there is one). Any goroutine but the main one.
+func (h *agentHost) stop() {
+	h.mu.Lock()
+	if h.abortStart != nil {
+		h.abortStart()
+	}
+	cur := h.cur
+	h.cur = nil
+	turn := cur != nil && cur.turn
+	if cur != nil {
+		cur.ended = true
+	}
+	h.mu.Unlock()
+	if cur == nil {
+		return
+	}
+	cur.sess.Close()
+	if !turn {
+		note := h.closeStage(cur, "")
+		h.do(func() {
+			if note != "" {
+				h.pane.Note(note)
+			}
+			h.pane.Note("The session ended.")
+			h.pane.SetState(agent.Stopped, "The session ended.")
+		})
+	}
+}
+
+// closeStage removes the staging copy, unless its writes could not be
+// proposed: then it is kept, and the note says where.
+func (h *agentHost) closeStage(cur *hosted, note string) string {
+	h.mu.Lock()
+	keep := cur.keep
+	h.mu.Unlock()
+	if keep {
+		return strings.TrimSpace(note + "\nThe agent's work is kept in " + cur.stage.Dir)
+	}
+	cur.stage.Close()
+	return note
+}
+
+// stopAndWait ends the session and waits, up to agentStopBound, for its
+// last turn to propose what the agent wrote: the window is closing. Any
+// goroutine.
+func (h *agentHost) stopAndWait() {
+	h.mu.Lock()
+	h.closed = true
+	h.mu.Unlock()
+	h.endLife()
+	h.stop()
+	done := make(chan struct{})
+	go func() { h.turns.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(agentStopBound):
+	}
+}
+
+// tailBuffer keeps the last max bytes written to it: the agent's stderr.
+// Safe for concurrent use.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (b *tailBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, p...)
+	if over := len(b.buf) - b.max; over > 0 {
+		b.buf = append(b.buf[:0:0], b.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+func (b *tailBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return changeset.EscapeControls(string(b.buf), "\n")
+}
