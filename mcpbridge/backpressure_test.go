@@ -237,42 +237,7 @@ func TestNeverReadAnswersAreBounded(t *testing.T) {
 // way to the new one, and every attach made during the flood is served.
 func TestPacedFloodDoesNotBlockAttaches(t *testing.T) {
 	l := startListener(t)
-	stop := make(chan struct{})
-	var mu sync.Mutex
-	open := map[net.Conn]bool{}
-	var attackers sync.WaitGroup
-	for range maxPending {
-		attackers.Go(func() {
-			for {
-				select {
-				case <-stop:
-					return
-				case <-time.After(5 * time.Millisecond):
-				}
-				c, err := net.Dial("tcp", l.Addr())
-				if err != nil {
-					continue
-				}
-				mu.Lock()
-				open[c] = true
-				mu.Unlock()
-				io.Copy(io.Discard, c) // until the window closes it
-				mu.Lock()
-				delete(open, c)
-				mu.Unlock()
-				c.Close()
-			}
-		})
-	}
-	defer func() {
-		close(stop)
-		mu.Lock()
-		for c := range open {
-			c.Close()
-		}
-		mu.Unlock()
-		attackers.Wait()
-	}()
+	flood(t, l.Addr(), func(c net.Conn, _ <-chan struct{}) { io.Copy(io.Discard, c) }) // until the window closes it
 	waitFor(t, 30*time.Second, "the flood holds every handshake slot", func() bool { return len(l.pending) == maxPending })
 	in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"through-the-flood","version":"1"}}}` + "\n"
 	for i := range 5 {

@@ -43,42 +43,7 @@ func trickle(c net.Conn, stop <-chan struct{}) {
 // that can free a slot.
 func TestSlowByteFloodDoesNotBlockAttaches(t *testing.T) {
 	l := startListenerWith(t, nil, func(l *Listener) { l.handshakeTimeout = 2 * time.Minute })
-	stop := make(chan struct{})
-	var mu sync.Mutex
-	open := map[net.Conn]bool{}
-	var attackers sync.WaitGroup
-	for range maxPending {
-		attackers.Go(func() {
-			for {
-				select {
-				case <-stop:
-					return
-				case <-time.After(5 * time.Millisecond):
-				}
-				c, err := net.Dial("tcp", l.Addr())
-				if err != nil {
-					continue
-				}
-				mu.Lock()
-				open[c] = true
-				mu.Unlock()
-				trickle(c, stop)
-				mu.Lock()
-				delete(open, c)
-				mu.Unlock()
-				c.Close()
-			}
-		})
-	}
-	defer func() {
-		close(stop)
-		mu.Lock()
-		for c := range open {
-			c.Close()
-		}
-		mu.Unlock()
-		attackers.Wait()
-	}()
+	flood(t, l.Addr(), trickle)
 	waitFor(t, 30*time.Second, "the trickling flood holds every handshake slot, each for a while and with bytes sent", func() bool {
 		l.mu.Lock()
 		defer l.mu.Unlock()
@@ -116,4 +81,46 @@ func TestSlowByteFloodDoesNotBlockAttaches(t *testing.T) {
 			t.Fatalf("attach %d during the slow-byte flood: %v, %q", i, err, out.String())
 		}
 	}
+}
+
+// flood keeps maxPending connections to addr open until the test ends,
+// each held by hold until the window closes it or stop is closed, and
+// dialled again at once when it closes.
+func flood(t *testing.T, addr string, hold func(c net.Conn, stop <-chan struct{})) {
+	stop := make(chan struct{})
+	var mu sync.Mutex
+	open := map[net.Conn]bool{}
+	var attackers sync.WaitGroup
+	for range maxPending {
+		attackers.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				case <-time.After(5 * time.Millisecond):
+				}
+				c, err := net.Dial("tcp", addr)
+				if err != nil {
+					continue
+				}
+				mu.Lock()
+				open[c] = true
+				mu.Unlock()
+				hold(c, stop)
+				mu.Lock()
+				delete(open, c)
+				mu.Unlock()
+				c.Close()
+			}
+		})
+	}
+	t.Cleanup(func() {
+		close(stop)
+		mu.Lock()
+		for c := range open {
+			c.Close()
+		}
+		mu.Unlock()
+		attackers.Wait()
+	})
 }
