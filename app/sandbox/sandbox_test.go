@@ -29,15 +29,7 @@ func TestStagedWritesBecomeOnePendingChangeSet(t *testing.T) {
 		"go.mod": "module p\n\ngo 1.22\n", "p.go": "package p\n", "old.go": "package p\n\nvar Old = 1\n",
 		".gitignore": "build/\n", "build/out.txt": "ignored\n", ".git/HEAD": "ref: refs/heads/main\n", "kept.go": "package p\n",
 	})
-	p, err := project.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := sandbox.NewStage(context.Background(), p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	p, s := newStage(t, dir)
 	for _, gone := range []string{".git/HEAD", "build/out.txt"} {
 		if _, err := os.Stat(filepath.Join(s.Dir, gone)); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("%s was copied into the staging copy (%v)", gone, err)
@@ -131,15 +123,7 @@ func TestStagingCopyHasTheProjectsHistory(t *testing.T) {
 	pwned := filepath.Join(t.TempDir(), "pwned")
 	run(dir, "config", "core.fsmonitor", "touch "+pwned)
 	testfix.WriteFiles(t, dir, map[string]string{"p.go": "package p\n\n// uncommitted\n"})
-	p, err := project.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := sandbox.NewStage(context.Background(), p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	_, s := newStage(t, dir)
 	if s.GitProblem != nil {
 		t.Fatal(s.GitProblem)
 	}
@@ -161,15 +145,7 @@ func TestSandboxedCommandCannotWriteTheProjectOrReadHidden(t *testing.T) {
 	testfix.RequireBwrap(t)
 	dir := testfix.Project(t, map[string]string{"go.mod": "module p\n"})
 	hidden := testfix.Project(t, map[string]string{"token.json": "secret\n"})
-	p, err := project.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := sandbox.NewStage(context.Background(), p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	_, s := newStage(t, dir)
 	script := "echo staged > staged.txt; echo x > " + filepath.Join(dir, "x.txt") + "; echo project=$?; cat " +
 		filepath.Join(hidden, "token.json") + "; echo hidden=$?"
 	cmd, err := sandbox.Command(context.Background(), s, sandbox.Options{Hidden: []string{hidden}}, "", nil, "/bin/sh", "-c", script)
@@ -186,4 +162,20 @@ func TestSandboxedCommandCannotWriteTheProjectOrReadHidden(t *testing.T) {
 	if data, err := os.ReadFile(filepath.Join(s.Dir, "staged.txt")); err != nil || string(data) != "staged\n" {
 		t.Errorf("staged.txt: %q, %v", data, err)
 	}
+}
+
+// newStage opens the project in dir and makes its staging copy, removed
+// when the test ends.
+func newStage(t *testing.T, dir string) (*project.Project, *sandbox.Stage) {
+	t.Helper()
+	p, err := project.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sandbox.NewStage(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return p, s
 }
