@@ -27,16 +27,7 @@ func hostileRepo(t *testing.T) (root, marks string) {
 	t.Helper()
 	needGit(t)
 	root, marks = t.TempDir(), t.TempDir()
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@x", "GIT_COMMITTER_NAME=t",
-			"GIT_COMMITTER_EMAIL=t@x", "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	git := plainGit(t, root)
 	git("init", "-q", "-b", "main")
 	testfix.WriteFiles(t, root, map[string]string{
 		".gitattributes": "*.go filter=evil diff=evil\n*.txt diff=evil\n*.md filter=included\n*.c filter=a=b\n",
@@ -191,16 +182,7 @@ func TestUntrustedStatusOfBbolt(t *testing.T) {
 func TestUntrustedGitKeepsThePersonsOwnFilters(t *testing.T) {
 	needGit(t)
 	root, marks, home := t.TempDir(), testfix.NewMarks(t), t.TempDir()
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@x", "GIT_COMMITTER_NAME=t",
-			"GIT_COMMITTER_EMAIL=t@x", "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	git := plainGit(t, root)
 	git("init", "-q", "-b", "main")
 	files := map[string]string{
 		".gitattributes": "*.bin filter=mine\n*.sh filter=shared\n*.go filter=evil\n",
@@ -231,5 +213,20 @@ func TestUntrustedGitKeepsThePersonsOwnFilters(t *testing.T) {
 	}
 	if left := strings.Join(marks.Left(), " "); left != "person-mine person-shared" {
 		t.Fatalf("filters that ran: %q; want the person's own (person-mine person-shared), none of the repository's", left)
+	}
+}
+
+// plainGit runs git in root with no system or global config, failing the
+// test when it fails.
+func plainGit(t *testing.T, root string) func(args ...string) {
+	return func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@x", "GIT_COMMITTER_NAME=t",
+			"GIT_COMMITTER_EMAIL=t@x", "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
 	}
 }
