@@ -150,7 +150,7 @@ func TestFileUnderAProposalIsEditableAfterATabSwitch(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.ChangeSetProposed(cs) // as the agent's tool call tells the window
-	testfix.Wait(t, 5*time.Second, "the proposal strip on both tabs", func() bool {
+	testfix.Wait(t, 30*time.Second, "the proposal strip on both tabs", func() bool {
 		return len(w.inline) == 2
 	})
 	c := w.win.Canvas()

@@ -92,7 +92,7 @@ func (h *askHarness) onMain(fn func()) {
 // waitFor polls cond on the main goroutine until it holds.
 func (h *askHarness) waitFor(what string, cond func() bool) {
 	h.t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) { // generous: CI runs packages side by side
 		ok := false
 		h.onMain(func() { ok = cond() })
 		if ok {

@@ -51,7 +51,7 @@ func TestSetsidChildDiesWithTheWorker(t *testing.T) {
 		t.Fatal(res.Err)
 	}
 	var pid int
-	testfix.Wait(t, 10*time.Second, "waiting for the pid file", func() bool {
+	testfix.Wait(t, 30*time.Second, "waiting for the pid file", func() bool {
 		data, _ := os.ReadFile(pidFile)
 		pid, _ = strconv.Atoi(strings.TrimSpace(string(data)))
 		return pid > 0
@@ -62,7 +62,7 @@ func TestSetsidChildDiesWithTheWorker(t *testing.T) {
 	if _, err := m.Eval(context.Background(), "", "for {}", 300*time.Millisecond); !errors.Is(err, ErrDeadline) {
 		t.Fatalf("want the deadline, got %v", err)
 	}
-	testfix.Wait(t, 10*time.Second, "waiting for the detached child to die", func() bool {
+	testfix.Wait(t, 30*time.Second, "waiting for the detached child to die", func() bool {
 		return !running(pid)
 	})
 }

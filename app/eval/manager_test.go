@@ -240,7 +240,7 @@ func TestCloseKillsWorkers(t *testing.T) {
 // waitState polls Status until sel is in state, for up to 5 s.
 func waitState(t *testing.T, m *Manager, sel string, want State) {
 	t.Helper()
-	testfix.Wait(t, 5*time.Second, fmt.Sprintf("selection %s never reached %s", sel, want), func() bool {
+	testfix.Wait(t, 30*time.Second, fmt.Sprintf("selection %s never reached %s", sel, want), func() bool {
 		for _, st := range m.Status() {
 			if st.Selection == sel && st.State == want {
 				return true

@@ -226,7 +226,7 @@ func TestCloseCancelsABuild(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("Close waited for the build")
 	}
-	testfix.Wait(t, 10*time.Second, "waiting for the build's processes to end", func() bool { return len(descendants(os.Getpid())) == 0 })
+	testfix.Wait(t, 30*time.Second, "waiting for the build's processes to end", func() bool { return len(descendants(os.Getpid())) == 0 })
 }
 
 // TestNoBuildEventsOnceClosed: a build that Close cancels is not reported

@@ -257,7 +257,7 @@ func TestFaultsKeepUIAnswering(t *testing.T) {
 		// closed; a SIGKILLed child may still be between closing its files
 		// and becoming a zombie for a moment (seen on a loaded machine), so
 		// the group must be gone within a short bound, not at that instant.
-		testfix.Wait(t, 2*time.Second, "no process of the run is left after the stop", func() bool {
+		testfix.Wait(t, 10*time.Second, "no process of the run is left after the stop", func() bool {
 			return len(groupMembers(group)) == 0 && len(withMarker(marker)) == 0
 		})
 		_, sc = call(t, agent, "trestle_run_status", map[string]any{"run_id": sc["run_id"]})

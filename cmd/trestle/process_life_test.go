@@ -146,7 +146,7 @@ func TestHeadlessExitsOnSignal(t *testing.T) {
 				t.Fatalf("exit code %d after %v, want 0 (stderr: %s)", code, sig, c.stderr.String())
 			}
 			for _, kid := range kids {
-				testfix.Wait(t, 10*time.Second, "process "+strconv.Itoa(kid)+" under the server ends with it", func() bool { return gone(kid) })
+				testfix.Wait(t, 30*time.Second, "process "+strconv.Itoa(kid)+" under the server ends with it", func() bool { return gone(kid) })
 			}
 		})
 	}
