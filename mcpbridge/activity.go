@@ -7,8 +7,6 @@ import (
 	"strings"
 	"unicode"
 
-	"trestle/app/changeset"
-	"trestle/app/eval"
 	"trestle/app/permission"
 	"trestle/app/projconf"
 	"trestle/app/task"
@@ -17,36 +15,10 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// Activity hears of the evaluations and runs agents start, so the window
-// shows them in plain view. The ui package implements it; the headless
-// server has none. Methods are called from serving goroutines and must not
-// block.
-type Activity interface {
-	EvalDone(client, selection, code string, res eval.Result, err error)
-	RunStarted(client string, run *task.Run)
-	RunLine(line task.Line)
-	RunEnded(run *task.Run)
-	ChangeSetProposed(cs changeset.ChangeSet)
-}
-
-// RunGuard is an Activity that keeps runs off text the person has not
-// saved: before an agent's run the window saves its unsaved editors, or
-// asks the person, as their setting says. BeforeRun returns what it did,
-// for the run's result ("" for nothing), or an error that stops the run
-// (refused, busy). It may wait for the person, bounded; called from
-// serving goroutines.
-type RunGuard interface {
-	BeforeRun(ctx context.Context, client, command string) (note string, err error)
-}
-
 // beforeRun asks the window, when it guards runs, to deal with unsaved
 // editors before a run of command; a non-nil result is the failed call.
 func (s *Server) beforeRun(ctx context.Context, command string) (string, *mcp.CallToolResult) {
-	g, ok := s.opts.Activity.(RunGuard)
-	if !ok {
-		return "", nil
-	}
-	note, err := g.BeforeRun(ctx, clientName(ctx), command)
+	note, err := s.agent.BeforeRun(ctx, s.caller(ctx), command)
 	if err != nil {
 		return "", failErr(err)
 	}
@@ -56,12 +28,7 @@ func (s *Server) beforeRun(ctx context.Context, command string) (string, *mcp.Ca
 // permit asks the gate whether the calling client may go ahead with req,
 // which names everything that decides what runs.
 func (s *Server) permit(ctx context.Context, req permission.Request) error {
-	g := s.opts.Services.Gate
-	if g == nil {
-		return nil
-	}
-	req.Client, req.Session = clientName(ctx), sessionID(ctx)
-	return g.Check(ctx, req)
+	return s.agent.Permit(ctx, s.caller(ctx), req)
 }
 
 // runRequest is a run of t with args under the selection name: the command
@@ -73,13 +40,6 @@ func runRequest(t projconf.Task, args []string, name string, sel projconf.Select
 	}
 	return permission.Request{Kind: "run", Detail: quotedCommand(append(append([]string{}, t.Command...), args...)), Selection: name,
 		Env: envLines(sel.Env), Tags: sel.Tags, Dir: dir}
-}
-
-// evalRequest is an evaluation of code under the selection name: the
-// environment and tags its evaluator has, and what it imports first.
-func evalRequest(code, name string, sel projconf.Selection) permission.Request {
-	return permission.Request{Kind: "evaluate", Detail: code, Selection: name,
-		Env: envLines(sel.Env), Tags: sel.Tags, Preload: sel.Preload}
 }
 
 // withheldNote says what of the selection name an untrusted project did

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"trestle/app/agent"
 	"trestle/app/project"
 	"trestle/app/services"
 	"trestle/app/workbench"
@@ -35,8 +36,9 @@ type Options struct {
 	// Services are the evaluator, tasks and permission gate; tools that
 	// need one that is missing are not offered.
 	Services services.Services
-	// Activity shows agents' evaluations and runs in the window; nil headless.
-	Activity Activity
+	// Activity shows agents' evaluations and runs in the window; nil
+	// headless. When it is also an agent.RunGuard, it guards runs.
+	Activity agent.Activity
 	// OnCall, when set, hears of every tool call once it is answered (the
 	// window's Agents pane). It is called on the serving goroutine and must
 	// not block.
@@ -56,13 +58,13 @@ type Options struct {
 type Server struct {
 	mcp      *server.MCPServer
 	opts     Options
+	agent    *agent.Agent // what the tools do; they decode, call it, encode
 	logger   *log.Logger
 	listener atomic.Pointer[Listener]
 	git      gitCache
 	calls    atomic.Uint64 // numbers tool calls for the Agents pane
 	runs     runOwners     // which session started each agent run
 	idle     *idleFree     // gives memory back after a load (memory.go)
-	losses   lossesTold    // lost evaluator state the answers have named
 }
 
 // NewServer builds the server: the window tool set when opts.Window is
@@ -71,7 +73,8 @@ func NewServer(opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = log.Default()
 	}
-	s := &Server{opts: opts, logger: opts.Logger, idle: newIdleFree()}
+	s := &Server{opts: opts, logger: opts.Logger, idle: newIdleFree(), agent: agent.New(agent.Config{
+		Project: opts.Project, Window: opts.Window, Services: opts.Services, Activity: opts.Activity})}
 	s.mcp = server.NewMCPServer("trestle", opts.Version,
 		server.WithToolCapabilities(false),
 		server.WithInstructions(s.instructions()),

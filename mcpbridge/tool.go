@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"trestle/app/agent"
 	"trestle/app/errdefs"
 	"trestle/app/project"
 )
@@ -44,6 +45,17 @@ func clientName(ctx context.Context) string {
 		}
 	}
 	return "an agent"
+}
+
+// caller is who makes the call, as app/agent knows callers: the client's
+// name, the session, its owner identity, and the call's progress when it
+// asked for progress.
+func (s *Server) caller(ctx context.Context) agent.Caller {
+	c := agent.Caller{Client: clientName(ctx), Session: sessionID(ctx), Owner: sessionOwner(ctx)}
+	if p := newProgress(ctx); p.token != nil && p.srv != nil {
+		c.Progress = p
+	}
+	return c
 }
 
 // progressTokenKey carries the call's progress token, when it has one.
@@ -167,6 +179,14 @@ func withNote(r *mcp.CallToolResult, note string) *mcp.CallToolResult {
 	if tc, ok := r.Content[0].(mcp.TextContent); ok {
 		tc.Text = note + "\n" + tc.Text
 		r.Content[0] = tc
+	}
+	return r
+}
+
+// withNotes puts notes before r's text, the first at the top.
+func withNotes(r *mcp.CallToolResult, notes []string) *mcp.CallToolResult {
+	for i := len(notes) - 1; i >= 0; i-- {
+		r = withNote(r, notes[i])
 	}
 	return r
 }

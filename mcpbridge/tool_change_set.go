@@ -62,7 +62,7 @@ func (s *Server) changeSet(ctx context.Context, p changeSetParams) *mcp.CallTool
 		// No note when the answer follows within a poll: it would land just
 		// before the result.
 		if cs.Undecided() && time.Since(lastNote) >= decisionProgress && time.Until(deadline) > decisionPoll {
-			prog.note("waiting for the person to review " + p.ID)
+			prog.Note("waiting for the person to review " + p.ID)
 			lastNote = time.Now()
 		}
 	}

@@ -3,14 +3,12 @@ package mcpbridge
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"trestle/app/agent"
 	"trestle/app/eval"
 )
 
@@ -61,157 +59,17 @@ func (s *Server) evalTool() server.ServerTool {
 }
 
 func (s *Server) eval(ctx context.Context, p evalParams) *mcp.CallToolResult {
-	if strings.TrimSpace(p.Code) == "" && !p.Replay {
-		return fail(stateProblem, "code is empty; pass Go to evaluate, e.g. {\"code\":\"1+1\"}, or replay: true to redefine a lost state")
-	}
-	if p.TimeoutSeconds < 0 || p.TimeoutSeconds > int(eval.MaxTimeout/time.Second) {
-		return fail(stateProblem, "timeout_seconds %d is outside 1..%d", p.TimeoutSeconds, int(eval.MaxTimeout/time.Second))
-	}
-	ev := s.opts.Services.Eval
-	conf, _ := s.config()
-	sel, _ := conf.Selection(selectionOr(p.Selection))
-	var replay []string
-	if p.Replay {
-		replay = ev.Lost(p.Selection)
-	}
-	if len(replay) == 0 && strings.TrimSpace(p.Code) == "" {
-		return fail(stateNone, "nothing to replay: no evaluator of selection %s lost state that it had not replayed", selectionOr(p.Selection))
-	}
-	// The person is shown everything that will run: the replayed inputs, then code.
-	req := evalRequest(strings.Join(append(slices.Clone(replay), p.Code), "\n\n"), selectionOr(p.Selection), sel)
-	req.Initialises = ev.Initialises(ctx, p.Selection, req.Detail)
-	if err := s.permit(ctx, req); err != nil {
-		return failErr(err)
-	}
-	defer s.evalProgress(ctx, selectionOr(p.Selection))()
-	timeout := time.Duration(p.TimeoutSeconds) * time.Second
-	replayed := 0
-	if len(replay) > 0 {
-		results, err := ev.ReplayExactly(ctx, p.Selection, replay, timeout, func(code string, res eval.Result, err error) {
-			if a := s.opts.Activity; a != nil {
-				a.EvalDone(clientName(ctx), p.Selection, code, res, err)
-			}
-		})
-		replayed = len(results)
-		if err != nil {
-			res := eval.Result{Selection: selectionOr(p.Selection)}
-			if n := len(results); n > 0 {
-				res = results[n-1]
-			}
-			return evalAnswer(res, fmt.Errorf("%w; %d of %d inputs were replayed and the rest kept for another replay", err, max(replayed-1, 0), len(replay)), replayed, ev.Lost(p.Selection))
-		}
-		if strings.TrimSpace(p.Code) == "" {
-			last := results[len(results)-1]
-			out := evalResult{State: stateDone, Selection: last.Selection, Replayed: replayed, Worker: workerOf(last), Mode: last.Mode}
-			return done(out, "Replayed %d input(s) that defined state; the evaluator has that state again.\n%s", replayed, where(last))
-		}
-	}
-	res, err := ev.Eval(ctx, p.Selection, p.Code, timeout)
-	if a := s.opts.Activity; a != nil {
-		a.EvalDone(clientName(ctx), p.Selection, p.Code, res, err)
-	}
-	lost := ev.Lost(p.Selection)
-	var earlier []string
+	out, err := s.agent.Eval(ctx, s.caller(ctx), agent.EvalInput{Code: p.Code, Selection: p.Selection,
+		TimeoutSeconds: p.TimeoutSeconds, Replay: p.Replay})
 	switch {
-	case res.StateLost && ctx.Err() != nil: // cancelled: nobody reads this answer, the next one says it
-	case res.StateLost: // this answer names what was lost
-		s.losses.told(selectionOr(p.Selection), lost)
-	default:
-		earlier = s.losses.untold(selectionOr(p.Selection), lost)
+	case !out.Ran:
+		return failErr(err)
+	case out.ReplayOnly:
+		last := out.Result
+		res := evalResult{State: stateDone, Selection: last.Selection, Replayed: out.Replayed, Worker: workerOf(last), Mode: last.Mode}
+		return done(res, "Replayed %d input(s) that defined state; the evaluator has that state again.\n%s", out.Replayed, where(last))
 	}
-	answer := evalAnswer(res, err, replayed, lost)
-	return withNote(withNote(answer, earlierLossNote(selectionOr(p.Selection), earlier)), withheldNote(conf, selectionOr(p.Selection)))
-}
-
-// lossesTold keeps, per selection, how many of the evaluator's lost inputs
-// (eval.Manager.Lost, which only grows until a replay) an answer has named.
-// An evaluation whose call was cancelled (by the agent, or its client's
-// timeout) loses the state with no answer anyone reads, and a restart (by
-// the person, or trestle_evaluator_restart) names nothing; the next
-// evaluation's answer names what went. Safe for concurrent use.
-type lossesTold struct {
-	mu sync.Mutex
-	n  map[string]int
-}
-
-// told records that an answer named every input in lost.
-func (l *lossesTold) told(selection string, lost []string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.n == nil {
-		l.n = map[string]int{}
-	}
-	l.n[selection] = len(lost)
-}
-
-// untold returns the inputs of lost no answer has named yet, and marks
-// them named.
-func (l *lossesTold) untold(selection string, lost []string) []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.n == nil {
-		l.n = map[string]int{}
-	}
-	told := min(l.n[selection], len(lost)) // a replay shortens lost
-	l.n[selection] = len(lost)
-	return lost[told:]
-}
-
-// earlierLossNote tells the caller what an evaluation whose answer nobody
-// read took with it, or "" when nothing was lost unheard.
-func earlierLossNote(selection string, lost []string) string {
-	if len(lost) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("Note: the evaluator of selection %s was restarted since an answer last said so (an evaluation cancelled "+
-		"before it answered, or a restart), and the state of %s was lost: %s. This ran in a fresh evaluator; "+
-		"call with replay: true to evaluate them again.", selection, plural(len(lost), "earlier input"), namedInputs(lost))
-}
-
-// maxNamedInputs is how many lost inputs a text names.
-const maxNamedInputs = 5
-
-// namedInputs names inputs by their first line, shortened: "`x := 41`,
-// `import \"fmt\"` and 3 more".
-func namedInputs(inputs []string) string {
-	var names []string
-	for _, in := range inputs[:min(len(inputs), maxNamedInputs)] {
-		line, _, _ := strings.Cut(strings.TrimSpace(in), "\n")
-		if r := []rune(line); len(r) > 60 {
-			line = string(r[:60]) + "…"
-		}
-		names = append(names, "`"+line+"`")
-	}
-	text := strings.Join(names, ", ")
-	if n := len(inputs) - len(names); n > 0 {
-		text += fmt.Sprintf(" and %d more", n)
-	}
-	return text
-}
-
-// evalProgress reports a native worker build for the selection, if one
-// runs during the call, as progress to a caller that asked for it. The
-// returned func stops it.
-func (s *Server) evalProgress(ctx context.Context, name string) (stop func()) {
-	prog := newProgress(ctx)
-	if prog.token == nil {
-		return func() {}
-	}
-	var mu sync.Mutex
-	over := false // no progress once the answer is on its way
-	cancel := s.opts.Services.Eval.Subscribe(func(e eval.BuildEvent) {
-		mu.Lock()
-		defer mu.Unlock()
-		if e.Selection == name && !over {
-			prog.note("evaluator " + name + ": " + e.Describe())
-		}
-	})
-	return func() {
-		cancel()
-		mu.Lock()
-		over = true
-		mu.Unlock()
-	}
+	return withNotes(evalAnswer(out.Result, err, out.Replayed, out.Lost), out.Notes)
 }
 
 // evalAnswer turns an evaluation into a tool result: an error in the code
@@ -227,7 +85,7 @@ func evalAnswer(res eval.Result, err error, replayed int, lost []string) *mcp.Ca
 		out.State = stateProblem
 		out.Message = fmt.Sprintf("%v; the evaluator's state (variables, imports) was lost and the next call starts fresh", err)
 		if len(lost) > 0 {
-			out.Message += fmt.Sprintf("; lost: %s; call again with replay: true to evaluate them again", namedInputs(lost))
+			out.Message += fmt.Sprintf("; lost: %s; call again with replay: true to evaluate them again", agent.NamedInputs(lost))
 		}
 		return problem(out, out.Message+"\n"+workerLine(res))
 	case err != nil:

@@ -107,10 +107,10 @@ func (s *Server) run(ctx context.Context, p runParams) *mcp.CallToolResult {
 		return bad
 	}
 	prog := newProgress(ctx)
-	defer prog.close()
+	defer prog.Close()
 	run, err := s.opts.Services.Tasks.Start(context.WithoutCancel(ctx), t, p.Args, sel, func(l task.Line) {
 		s.activityLine(l)
-		prog.line(l)
+		prog.Line(l)
 	})
 	if err != nil {
 		return failErr(err)
@@ -150,7 +150,7 @@ func awaitRun(ctx context.Context, run *task.Run, wait time.Duration, tail int, 
 	case <-timer.C:
 	case <-ctx.Done():
 	}
-	prog.close() // what is pending is in the result, which follows at once
+	prog.Close() // what is pending is in the result, which follows at once
 	return describeRun(run, tail)
 }
 
@@ -240,7 +240,8 @@ func newProgress(ctx context.Context) *progress {
 	return &progress{ctx: ctx, srv: server.ServerFromContext(ctx), token: token}
 }
 
-func (p *progress) line(l task.Line) {
+// Line sends a run's output line with the others of its progressEvery.
+func (p *progress) Line(l task.Line) {
 	if p.token == nil || p.srv == nil {
 		return
 	}
@@ -266,10 +267,10 @@ func (p *progress) sendPending() {
 	}
 }
 
-// close ends the progress of a call whose wait is over: nothing more is
+// Close ends the progress of a call whose wait is over: nothing more is
 // sent. It returns once no notification is being sent, so every one sent
 // is queued before the result.
-func (p *progress) close() {
+func (p *progress) Close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.closed = true
@@ -280,9 +281,9 @@ func (p *progress) close() {
 	}
 }
 
-// note sends one message as a progress notification, when the caller
+// Note sends one message as a progress notification, when the caller
 // asked for progress.
-func (p *progress) note(msg string) {
+func (p *progress) Note(msg string) {
 	if p.token == nil || p.srv == nil {
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log"
 
+	"trestle/app/agent"
 	"trestle/app/project"
 	"trestle/app/services"
 	"trestle/mcpbridge"
@@ -15,8 +16,8 @@ import (
 // The window serves as the tools' Activity, and guards agents' runs
 // against unsaved editors.
 var (
-	_ mcpbridge.Activity = (*ui.Window)(nil)
-	_ mcpbridge.RunGuard = (*ui.Window)(nil)
+	_ agent.Activity = (*ui.Window)(nil)
+	_ agent.RunGuard = (*ui.Window)(nil)
 )
 
 // newWindowListener is the window's MCP server for project, served on

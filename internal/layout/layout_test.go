@@ -29,6 +29,8 @@ type rule struct {
 var rules = []rule{
 	{From: "trestle/app", Not: []string{"fyne.io", "trestle/ui", "trestle/mcpbridge", "trestle/cmd", "trestle/registry"},
 		Why: "app is the core without Fyne: the window and the protocols are built on it, not in it"},
+	{From: "trestle/app/agent", Not: []string{"github.com/mark3labs/mcp-go", "trestle/mcpbridge", "trestle/ui"},
+		Why: "app/agent is the agent layer under every protocol: MCP and ACP are adapters over it, and it knows none of them"},
 	{From: "trestle/mcpbridge", Not: []string{"fyne.io", "trestle/ui", "trestle/cmd"},
 		Why: "mcpbridge reaches the window only through app/workbench.Window"},
 	{From: "trestle/ui", Not: []string{"trestle/mcpbridge", "trestle/cmd"},
@@ -135,6 +137,10 @@ func TestImportRulesCatchViolations(t *testing.T) {
 	}{
 		{"agent imports mcpbridge", pkg{ImportPath: "trestle/app/agent", Deps: []string{"context", "trestle/mcpbridge"}},
 			"trestle/app/agent imports trestle/mcpbridge"},
+		{"agent imports mcp-go", pkg{ImportPath: "trestle/app/agent", Deps: []string{"github.com/mark3labs/mcp-go/mcp"}},
+			"trestle/app/agent imports github.com/mark3labs/mcp-go/mcp"},
+		{"agent imports ui", pkg{ImportPath: "trestle/app/agent", Deps: []string{"trestle/ui"}},
+			"trestle/app/agent imports trestle/ui"},
 		{"app imports ui indirectly", pkg{ImportPath: "trestle/app/eval", Deps: []string{"trestle/ui/editor"}},
 			"trestle/app/eval imports trestle/ui/editor"},
 		{"app test imports Fyne", pkg{ImportPath: "trestle/app/store", TestImports: []string{"fyne.io/fyne/v2"}},
@@ -163,6 +169,7 @@ func TestImportRulesCatchViolations(t *testing.T) {
 		{ImportPath: "trestle/ui/review", Deps: []string{"trestle/ui/editor", "fyne.io/fyne/v2"}},
 		{ImportPath: "trestle/registry", TestImports: []string{"trestle/internal/testfix"}},
 		{ImportPath: "trestle/mcpbridge", Deps: []string{"trestle/app/workbench", "trestle/registry"}},
+		{ImportPath: "trestle/mcpbridge", Deps: []string{"trestle/app/agent", "github.com/mark3labs/mcp-go/mcp"}},
 	}
 	if got := violations(allowed, rules); len(got) > 0 {
 		t.Errorf("allowed imports reported: %q", got)
