@@ -3,21 +3,9 @@ package mcpbridge
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-)
-
-// Bounds of waiting for a decision.
-const (
-	maxDecisionWait = 600
-	// decisionPoll is how often a waiting call looks at the store: the
-	// person's decision may come from this window or another process.
-	decisionPoll = 500 * time.Millisecond
-	// decisionProgress is how often a waiting call tells its client it is
-	// still waiting, when the client asked for progress.
-	decisionProgress = 5 * time.Second
 )
 
 type changeSetParams struct {
@@ -39,34 +27,7 @@ func (s *Server) changeSetTool() server.ServerTool {
 }
 
 func (s *Server) changeSet(ctx context.Context, p changeSetParams) *mcp.CallToolResult {
-	if p.WaitSeconds < 0 || p.WaitSeconds > maxDecisionWait {
-		return fail(stateProblem, "wait_seconds %d is outside 0..%d", p.WaitSeconds, maxDecisionWait)
-	}
-	m := s.opts.Services.ChangeSets
-	cs, err := m.Get(p.ID)
-	if err != nil {
-		return failErr(err)
-	}
-	deadline := time.Now().Add(time.Duration(p.WaitSeconds) * time.Second)
-	prog := newProgress(ctx)
-	lastNote := time.Now()
-	for cs.Undecided() && time.Now().Before(deadline) {
-		select {
-		case <-ctx.Done():
-			return fail(stateBusy, "stopped waiting for the decision on %s: %v", p.ID, ctx.Err())
-		case <-time.After(decisionPoll):
-		}
-		if cs, err = m.Get(p.ID); err != nil {
-			return failErr(err)
-		}
-		// No note when the answer follows within a poll: it would land just
-		// before the result.
-		if cs.Undecided() && time.Since(lastNote) >= decisionProgress && time.Until(deadline) > decisionPoll {
-			prog.Note("waiting for the person to review " + p.ID)
-			lastNote = time.Now()
-		}
-	}
-	full, err := m.Full(p.ID)
+	full, err := s.agent.AwaitDecision(ctx, s.caller(ctx), p.ID, p.WaitSeconds)
 	if err != nil {
 		return failErr(err)
 	}

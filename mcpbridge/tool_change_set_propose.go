@@ -2,13 +2,11 @@ package mcpbridge
 
 import (
 	"context"
-	"errors"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"trestle/app/changeset"
-	"trestle/app/errdefs"
 )
 
 type proposeParams struct {
@@ -34,10 +32,10 @@ func (s *Server) proposeTool() server.ServerTool {
 }
 
 func (s *Server) propose(ctx context.Context, p proposeParams) *mcp.CallToolResult {
-	in := changeset.Proposal{Title: p.Title, Description: p.Description, Client: clientName(ctx), Changes: p.Changes}
-	cs, failed := s.storeProposal(ctx, in)
-	if failed != nil {
-		return failed
+	in := changeset.Proposal{Title: p.Title, Description: p.Description, Changes: p.Changes}
+	cs, err := s.agent.Propose(ctx, s.caller(ctx), in)
+	if err != nil {
+		return failErr(err)
 	}
 	added, removed := cs.Stats()
 	return done(summarizeChangeSet(cs), "Proposed %s: %s, +%d -%d. %s; "+
@@ -45,22 +43,4 @@ func (s *Server) propose(ctx context.Context, p proposeParams) *mcp.CallToolResu
 		cs.ID, plural(len(cs.Files), "file"), added, removed,
 		s.inMode("The person will review it in the window", "The person reviews it with `trestle changes`"), cs.ID,
 		describeChangeSet(cs))
-}
-
-// storeProposal proposes in against what trestle_read returns and tells the window
-// (trestle_propose_change_set and trestle_rename both end here); a failure
-// comes back as the tool result to return.
-func (s *Server) storeProposal(ctx context.Context, in changeset.Proposal) (changeset.ChangeSet, *mcp.CallToolResult) {
-	in.Session = sessionOwner(ctx)
-	cs, err := s.opts.Services.ChangeSets.Propose(s.reader().Func(ctx), in)
-	if err != nil {
-		if errors.Is(err, errdefs.ErrInvalid) {
-			return cs, fail(stateProblem, "%v; nothing was stored", err)
-		}
-		return cs, failErr(err)
-	}
-	if a := s.opts.Activity; a != nil {
-		a.ChangeSetProposed(cs)
-	}
-	return cs, nil
 }

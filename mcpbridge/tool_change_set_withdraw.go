@@ -23,12 +23,9 @@ func (s *Server) withdrawTool() server.ServerTool {
 }
 
 func (s *Server) withdraw(ctx context.Context, p withdrawParams) *mcp.CallToolResult {
-	cs, err := s.opts.Services.ChangeSets.Withdraw(p.ID, sessionOwner(ctx))
+	cs, err := s.agent.Withdraw(ctx, s.caller(ctx), p.ID)
 	if err != nil {
 		return failErr(err)
-	}
-	if a := s.opts.Activity; a != nil {
-		a.ChangeSetProposed(cs) // the view refreshes the same way
 	}
 	return done(summarizeChangeSet(cs), "Withdrew %s.\n%s", cs.ID, describeChangeSet(cs))
 }

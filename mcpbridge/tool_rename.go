@@ -58,14 +58,14 @@ func (s *Server) rename(ctx context.Context, p renameParams) *mcp.CallToolResult
 	if len(edits) == 0 {
 		return fail(stateNone, "gopls found nothing to rename at %s:%d:%d", at, pos.Line, pos.Col)
 	}
-	in := changeset.Proposal{Client: clientName(ctx), Description: p.Description}
+	in := changeset.Proposal{Description: p.Description}
 	for _, e := range edits {
 		if filepath.IsAbs(e.Path) {
 			return fail(stateRefused, "the rename would edit %s, outside the project; nothing was proposed", e.Path)
 		}
 		// gopls computed on the text it was sent; the change set's base is
 		// what trestle_read returns. They must be the same text.
-		if now, _, err := s.readName(ctx, e.Path); err != nil || now.Text != e.Old {
+		if now, _, err := s.agent.ReadFile(ctx, e.Path); err != nil || now.Text != e.Old {
 			return fail(stateProblem, "%s changed while the rename was computed; try again (nothing was proposed)", e.Path)
 		}
 		in.Changes = append(in.Changes, changeset.Change{Path: e.Path, Action: changeset.ActionReplace, Content: e.New})
@@ -75,9 +75,9 @@ func (s *Server) rename(ctx context.Context, p renameParams) *mcp.CallToolResult
 		name = fmt.Sprintf("the symbol at %s:%d:%d", rel, pos.Line, pos.Col)
 	}
 	in.Title = fmt.Sprintf("Rename %s to %s", name, p.NewName)
-	cs, failed := s.storeProposal(ctx, in)
-	if failed != nil {
-		return failed
+	cs, err := s.agent.Propose(ctx, s.caller(ctx), in)
+	if err != nil {
+		return failErr(err)
 	}
 	added, removed := cs.Stats()
 	return done(summarizeChangeSet(cs), "Proposed %s (%q): %s, +%d -%d. Nothing is renamed until the person "+

@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"trestle/app/changeset"
@@ -19,7 +18,7 @@ func (a *Agent) Propose(ctx context.Context, who Caller, in changeset.Proposal) 
 	cs, err := a.cfg.Services.ChangeSets.Propose(a.reader().Func(ctx), in)
 	if err != nil {
 		if errors.Is(err, errdefs.ErrInvalid) {
-			return cs, fmt.Errorf("%w; nothing was stored", err)
+			return cs, errdefs.Errorf(errdefs.ErrInvalid, "%v; nothing was stored", err) // a problem, whatever else it wraps
 		}
 		return cs, err
 	}
