@@ -63,7 +63,6 @@ type Server struct {
 	listener atomic.Pointer[Listener]
 	git      gitCache
 	calls    atomic.Uint64 // numbers tool calls for the Agents pane
-	runs     runOwners     // which session started each agent run
 	idle     *idleFree     // gives memory back after a load (memory.go)
 }
 

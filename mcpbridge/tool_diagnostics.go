@@ -3,18 +3,14 @@ package mcpbridge
 import (
 	"context"
 	"fmt"
-	"path"
 	"strings"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"trestle/app/agent"
 	"trestle/app/task"
 )
-
-// vetWait bounds a refreshing trestle_diagnostics call.
-const vetWait = 120 * time.Second
 
 type diagnosticsParams struct {
 	Path    string `json:"path,omitempty" jsonschema:"only problems in this file or folder"`
@@ -65,7 +61,7 @@ func (s *Server) diagnostics(ctx context.Context, p diagnosticsParams) *mcp.Call
 		res := diagnosticsResult{State: stateDone, Problems: []task.Problem{}, Live: live}
 		return done(res, "No build, vet or test has run yet (refresh:true runs go vet).\n%s", describeLive(live, why))
 	}
-	res := diagnosticsResult{State: stateDone, RunID: run.ID, Command: commandLine(run.Task, run.Args), Problems: []task.Problem{}, Live: live}
+	res := diagnosticsResult{State: stateDone, RunID: run.ID, Command: agent.CommandLine(run.Task, run.Args), Problems: []task.Problem{}, Live: live}
 	for _, pr := range run.Problems() {
 		if filter == "" || pr.Path == filter || strings.HasPrefix(pr.Path, strings.TrimSuffix(filter, "/")+"/") {
 			res.Problems = append(res.Problems, pr)
@@ -76,30 +72,10 @@ func (s *Server) diagnostics(ctx context.Context, p diagnosticsParams) *mcp.Call
 
 // vet runs go vet on the package of filter (or the whole module) and waits.
 func (s *Server) vet(ctx context.Context, filter string) (*task.Run, *mcp.CallToolResult) {
-	conf, _ := s.config()
-	t, _ := conf.Task("vet")
-	t.Name, t.Command = "vet", []string{"go", "vet"}
-	pkg := "./..."
-	if filter != "" {
-		dir := filter
-		if path.Ext(filter) != "" {
-			dir = path.Dir(filter)
-		}
-		pkg = "./" + dir
-	}
-	sel, _ := conf.Selection("default")
-	if err := s.permit(ctx, runRequest(t, []string{pkg}, "default", sel)); err != nil {
-		return nil, failErr(err)
-	}
-	if _, bad := s.beforeRun(ctx, commandLine(t, []string{pkg})); bad != nil {
-		return nil, bad
-	}
-	run, err := s.opts.Services.Tasks.Start(context.WithoutCancel(ctx), t, []string{pkg}, sel, s.activityLine)
+	run, err := s.agent.Vet(ctx, s.caller(ctx), filter)
 	if err != nil {
 		return nil, failErr(err)
 	}
-	s.announceRun(ctx, run)
-	awaitRun(ctx, run, vetWait, 0, newProgress(ctx))
 	return run, nil
 }
 

@@ -2,11 +2,10 @@ package mcpbridge
 
 import (
 	"context"
+	"trestle/app/agent"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-
-	"trestle/app/permission"
 )
 
 type restartParams struct {
@@ -24,19 +23,12 @@ func (s *Server) evaluatorRestartTool() server.ServerTool {
 	return server.ServerTool{Tool: tool, Handler: typed(s.evaluatorRestart)}
 }
 
-// evaluatorRestart drops the person's evaluator state too, so it follows
-// the policy as an evaluation does: under deny it is refused, under ask
-// the person is asked.
+// evaluatorRestart follows the policy as an evaluation does (see
+// agent.RestartEvaluator).
 func (s *Server) evaluatorRestart(ctx context.Context, p restartParams) *mcp.CallToolResult {
-	sel := selectionOr(p.Selection)
-	req := permission.Request{Kind: permission.KindRestart, Selection: sel,
-		Detail: "restart the " + sel + " evaluator: its variables, imports and state are lost"}
-	if err := s.permit(ctx, req); err != nil {
+	if err := s.agent.RestartEvaluator(ctx, s.caller(ctx), p.Selection); err != nil {
 		return failErr(err)
 	}
-	if err := s.opts.Services.Eval.Restart(p.Selection); err != nil {
-		return failErr(err)
-	}
-	return done(stateResult{State: stateDone, Selection: selectionOr(p.Selection)},
-		"Restarted the %s evaluator; its state is gone.", selectionOr(p.Selection))
+	return done(stateResult{State: stateDone, Selection: agent.SelectionOr(p.Selection)},
+		"Restarted the %s evaluator; its state is gone.", agent.SelectionOr(p.Selection))
 }

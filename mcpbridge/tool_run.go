@@ -10,20 +10,14 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"trestle/app/agent"
 	"trestle/app/task"
-	"trestle/app/trust"
 )
 
 // Bounds of trestle_run and trestle_run_status.
 const (
-	// defaultRunWait is how long a call waits for its run by default, in
-	// seconds: well under the 60 s after which MCP clients (the TypeScript
-	// SDK, Inspector) give up on a request, so the run_id always reaches
-	// the agent.
-	defaultRunWait = 25
-	maxRunWait     = 600
-	defaultTail    = 200 // output lines a result carries by default
-	maxTail        = task.MaxLines
+	defaultTail = 200 // output lines a result carries by default
+	maxTail     = task.MaxLines
 )
 
 // progressEvery is how long a run's output lines wait before they go out
@@ -75,92 +69,21 @@ func (s *Server) run(ctx context.Context, p runParams) *mcp.CallToolResult {
 	if bad != nil {
 		return bad
 	}
-	conf, _ := s.config()
-	t, ok := conf.Task(p.Task)
-	w, withheld := conf.WithheldTask(p.Task)
-	switch {
-	case !ok && withheld:
-		return fail(stateRefused, "task %q (%s) comes from .trestle.json and the project is untrusted, so it is not run; "+
-			"the person can %s. The tasks that run are: %s", p.Task, quotedCommand(w.Command), trust.HowToTrust,
-			strings.Join(conf.TaskNames(), ", "))
-	case !ok:
-		return fail(stateProblem, "no task %q; the tasks are: %s", p.Task, strings.Join(conf.TaskNames(), ", "))
-	}
-	untrusted := withheldNote(conf, selectionOr(p.Selection))
-	if withheld { // build, test or vet, redefined by the file: the default runs
-		untrusted = strings.TrimSpace(fmt.Sprintf("Note: the project is untrusted, so .trestle.json's %s (%s) was not run but the default %s; "+
-			"the person can %s. %s", p.Task, quotedCommand(w.Command), quotedCommand(t.Command), trust.HowToTrust,
-			strings.TrimPrefix(untrusted, "Note: ")))
-	}
-	sel, ok := conf.Selection(selectionOr(p.Selection))
-	if !ok {
-		return fail(stateProblem, "no selection %q; the selections are: %s", p.Selection, strings.Join(conf.SelectionNames(), ", "))
-	}
-	if err := task.CheckTrust(t, p.Args); err != nil { // refused whatever the person answers: do not ask
-		return fail(stateRefused, "%v: they can %s", err, trust.HowToTrust)
-	}
-	if err := s.permit(ctx, runRequest(t, p.Args, selectionOr(p.Selection), sel)); err != nil {
-		return failErr(err)
-	}
-	note, bad := s.beforeRun(ctx, commandLine(t, p.Args))
-	if bad != nil {
-		return bad
-	}
-	prog := newProgress(ctx)
-	defer prog.Close()
-	run, err := s.opts.Services.Tasks.Start(context.WithoutCancel(ctx), t, p.Args, sel, func(l task.Line) {
-		s.activityLine(l)
-		prog.Line(l)
-	})
+	out, err := s.agent.Run(ctx, s.caller(ctx), agent.RunInput{Task: p.Task, Args: p.Args, Selection: p.Selection, WaitSeconds: wait})
 	if err != nil {
 		return failErr(err)
 	}
-	s.runs.started(run, sessionOwner(ctx))
-	s.announceRun(ctx, run)
-	return withNote(withNote(awaitRun(ctx, run, wait, tail, prog), note), untrusted)
+	return withNotes(describeRun(out.Run, tail), out.Notes)
 }
 
-// activityLine shows a run's output line in the window, if there is one.
-func (s *Server) activityLine(l task.Line) {
-	if a := s.opts.Activity; a != nil {
-		a.RunLine(l)
-	}
-}
-
-// announceRun tells the window that the calling agent started run, and
-// when it ends.
-func (s *Server) announceRun(ctx context.Context, run *task.Run) {
-	a := s.opts.Activity
-	if a == nil {
-		return
-	}
-	a.RunStarted(clientName(ctx), run)
-	go func() { <-run.Done(); a.RunEnded(run) }()
-}
-
-// awaitRun waits up to wait for run and describes it. A caller that
-// cancels (notifications/cancelled, its client's timeout, or going away)
-// ends only the wait: the run goes on, to be followed with
-// trestle_run_status or stopped with trestle_stop.
-func awaitRun(ctx context.Context, run *task.Run, wait time.Duration, tail int, prog *progress) *mcp.CallToolResult {
-	timer := time.NewTimer(wait)
-	defer timer.Stop()
-	select {
-	case <-run.Done():
-	case <-timer.C:
-	case <-ctx.Done():
-	}
-	prog.Close() // what is pending is in the result, which follows at once
-	return describeRun(run, tail)
-}
-
-func runBounds(waitSeconds *int, tailLines int) (time.Duration, int, *mcp.CallToolResult) {
-	wait := defaultRunWait
+// runBounds are a run call's wait in seconds and output lines.
+func runBounds(waitSeconds *int, tailLines int) (int, int, *mcp.CallToolResult) {
+	wait := agent.DefaultRunWait
 	if waitSeconds != nil {
 		wait = *waitSeconds
 	}
-	if wait < 0 || wait > maxRunWait {
-		return 0, 0, fail(stateProblem, "wait_seconds %d is outside 0..%d", wait, maxRunWait)
+	if wait < 0 || wait > agent.MaxRunWait {
+		return 0, 0, fail(stateProblem, "wait_seconds %d is outside 0..%d", wait, agent.MaxRunWait)
 	}
 	if tailLines < 0 || tailLines > maxTail {
 		return 0, 0, fail(stateProblem, "tail_lines %d is outside 0..%d", tailLines, maxTail)
@@ -168,14 +91,7 @@ func runBounds(waitSeconds *int, tailLines int) (time.Duration, int, *mcp.CallTo
 	if tailLines == 0 {
 		tailLines = defaultTail
 	}
-	return time.Duration(wait) * time.Second, tailLines, nil
-}
-
-func selectionOr(name string) string {
-	if name == "" {
-		return "default"
-	}
-	return name
+	return wait, tailLines, nil
 }
 
 // describeRun is a run's result: done while it runs or when it passed; a
@@ -186,14 +102,14 @@ func describeRun(run *task.Run, tail int) *mcp.CallToolResult {
 	if probs == nil {
 		probs = []task.Problem{}
 	}
-	res := runResult{State: stateDone, RunID: run.ID, Task: run.Task.Name, Command: commandLine(run.Task, run.Args),
+	res := runResult{State: stateDone, RunID: run.ID, Task: run.Task.Name, Command: agent.CommandLine(run.Task, run.Args),
 		RunState: string(run.State()), ExitCode: run.ExitCode(), DurationMS: run.Duration().Milliseconds(),
 		Output: out, Dropped: dropped, Problems: probs}
 	head := fmt.Sprintf("%s %s: %s", run.ID, res.Command, res.RunState)
 	switch run.State() {
 	case task.StateRunning:
 		head += fmt.Sprintf(" (still running after %s; it goes on): follow it with trestle_run_status {\"run_id\":%q,\"wait_seconds\":%d}, or stop it with trestle_stop",
-			run.Duration().Round(time.Second), run.ID, defaultRunWait)
+			run.Duration().Round(time.Second), run.ID, agent.DefaultRunWait)
 	case task.StatePassed:
 		head += " (exit code 0)"
 	case task.StateStopped: // asked for: the answer is the run's, not a failed call

@@ -29,19 +29,9 @@ func (s *Server) runStatus(ctx context.Context, p runStatusParams) *mcp.CallTool
 	if bad != nil {
 		return bad
 	}
-	tasks := s.opts.Services.Tasks
-	run := tasks.Last()
-	if p.RunID != "" {
-		var ok bool
-		if run, ok = tasks.Get(p.RunID); !ok {
-			return fail(stateNone, "no run %q; runs are kept for the last 20, see trestle_run", p.RunID)
-		}
+	run, err := s.agent.RunStatus(ctx, s.caller(ctx), p.RunID, wait)
+	if err != nil {
+		return failErr(err)
 	}
-	if run == nil {
-		return fail(stateNone, "nothing has run yet; start one with trestle_run")
-	}
-	if wait == 0 {
-		return describeRun(run, tail)
-	}
-	return awaitRun(ctx, run, wait, tail, newProgress(ctx))
+	return describeRun(run, tail)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"trestle/app/agent"
 	"trestle/app/eval"
 	"trestle/app/trust"
 )
@@ -55,7 +56,7 @@ func (s *Server) tasksTool() server.ServerTool {
 }
 
 func (s *Server) tasks(context.Context, tasksParams) *mcp.CallToolResult {
-	conf, confErr := s.config()
+	conf, confErr := s.opts.Services.ProjectConfig()
 	res := tasksResult{State: stateDone, Tasks: []taskInfo{}, Selections: []selectionInfo{}}
 	if confErr != nil {
 		res.ConfigError = confErr.Error()
@@ -71,7 +72,7 @@ func (s *Server) tasks(context.Context, tasksParams) *mcp.CallToolResult {
 	if w := conf.Withheld; w != nil {
 		res.Withheld = w.Summary()
 		for _, name := range slices.Sorted(maps.Keys(w.Tasks)) {
-			res.WithheldTasks = append(res.WithheldTasks, taskInfo{Name: name, Command: quotedCommand(w.Tasks[name].Command)})
+			res.WithheldTasks = append(res.WithheldTasks, taskInfo{Name: name, Command: agent.QuotedCommand(w.Tasks[name].Command)})
 		}
 	}
 	states := map[string]eval.State{}

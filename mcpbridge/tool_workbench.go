@@ -107,7 +107,7 @@ func (s *Server) addServices(res *workbenchResult) {
 			}
 		}
 	}
-	conf, err := s.config()
+	conf, err := s.opts.Services.ProjectConfig()
 	if err != nil {
 		res.ConfigError = err.Error()
 	}
