@@ -9,59 +9,24 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"trestle/app/lsp"
 	"trestle/app/project"
-	"trestle/app/workbench"
 )
 
 // The helpers every gopls tool uses (trestle_symbols, _definition,
 // _references, _package_api, _rename and the live part of
 // trestle_diagnostics).
 
-// goplsWait bounds one gopls tool call: the first one waits for gopls to
-// load the module, which takes seconds on a big module and a busy machine.
-const goplsWait = 90 * time.Second
-
 // maxDeclLines caps the declaration text trestle_definition returns.
 const maxDeclLines = 80
 
 // gopls returns the project's language server with the window's open
-// editors sent to it (so answers reflect unsaved text), and the deadline
-// for the call.
+// editors sent to it, and the deadline for the call (agent.Gopls).
 func (s *Server) gopls(ctx context.Context) (*lsp.Client, context.Context, context.CancelFunc) {
-	c := s.opts.Services.LSP
-	ctx, cancel := context.WithTimeout(ctx, goplsWait)
-	if w := s.opts.Window; w != nil {
-		s.syncEditors(ctx, w, c)
-	}
-	return c, ctx, cancel
-}
-
-// syncEditors sends gopls the text of every open editor that changed since
-// it was last sent (each tab's Version names its text): an unchanged
-// editor costs no main-goroutine call.
-func (s *Server) syncEditors(ctx context.Context, w workbench.Window, c *lsp.Client) {
-	tabs, err := w.Tabs(ctx)
-	if err != nil {
-		return // the UI is busy: gopls keeps what the editor last sent it
-	}
-	for _, t := range tabs {
-		if !strings.HasSuffix(t.Path, ".go") && !strings.HasSuffix(t.Path, "go.mod") {
-			continue
-		}
-		cp, err := s.opts.Project.Resolve(t.Path)
-		if err != nil {
-			continue
-		}
-		c.OpenDocumentVersion(t.Path, t.Version, func() (string, bool) {
-			text, open, _, err := w.Buffer(ctx, cp)
-			return text, err == nil && open
-		})
-	}
+	return s.agent.Gopls(ctx)
 }
 
 // goplsFail is a failed gopls call: a missing gopls or a deadline is
@@ -138,7 +103,7 @@ func (src *sources) lines(ctx context.Context, path string, from, to int) (strin
 // sourceText is path's text, if sourceLines may read it.
 func (s *Server) sourceText(ctx context.Context, path string) (string, bool) {
 	if !filepath.IsAbs(path) {
-		ft, _, err := s.readName(ctx, path)
+		ft, _, err := s.agent.ReadFile(ctx, path)
 		if err != nil {
 			return "", false
 		}

@@ -42,7 +42,7 @@ func (s *Server) position(ctx context.Context, c *lsp.Client, rel, symbol string
 	if symbol == "" {
 		return "", lsp.Position{}, fail(stateProblem, "give symbol (e.g. \"Open\" or \"DB.Close\") or line and column")
 	}
-	ft, _, err := s.readName(ctx, rel)
+	ft, _, err := s.agent.ReadFile(ctx, rel)
 	if err != nil {
 		return "", lsp.Position{}, failErr(err)
 	}

@@ -61,7 +61,6 @@ type Server struct {
 	agent    *agent.Agent // what the tools do; they decode, call it, encode
 	logger   *log.Logger
 	listener atomic.Pointer[Listener]
-	git      gitCache
 	calls    atomic.Uint64 // numbers tool calls for the Agents pane
 	idle     *idleFree     // gives memory back after a load (memory.go)
 }

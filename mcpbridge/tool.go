@@ -247,10 +247,7 @@ func resultSchemaOf(name string) (mcp.ToolOutputSchema, bool) {
 // projectPath confines a path argument, once for the call: pass the Path
 // on rather than its name.
 func (s *Server) projectPath(name string) (project.Path, error) {
-	if name == "" {
-		return project.Path{}, errMissingPath
-	}
-	return s.opts.Project.ResolveShown(name)
+	return s.agent.Path(name)
 }
 
 // projectRel confines a path argument and returns it project-relative.
@@ -258,14 +255,6 @@ func (s *Server) projectRel(name string) (string, error) {
 	cp, err := s.projectPath(name)
 	return cp.Rel(), err
 }
-
-var errMissingPath = &argError{"path is required, relative to the project root, e.g. \"main.go\""}
-
-type argError struct{ msg string }
-
-func (e *argError) Error() string { return e.msg }
-
-func (e *argError) Unwrap() error { return errdefs.ErrInvalid }
 
 // plural is "1 file" or "3 files": a count and its noun as a person writes it.
 func plural(n int, noun string) string {

@@ -2,14 +2,10 @@ package mcpbridge
 
 import (
 	"context"
-	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
-
-// maxNotifyBytes bounds a message to the person.
-const maxNotifyBytes = 2000
 
 type notifyParams struct {
 	Message string `json:"message" jsonschema:"what to tell the person, one or two sentences, at most 2000 bytes"`
@@ -28,14 +24,7 @@ func (s *Server) notifyTool() server.ServerTool {
 }
 
 func (s *Server) notify(ctx context.Context, p notifyParams) *mcp.CallToolResult {
-	msg := strings.TrimSpace(p.Message)
-	switch {
-	case msg == "":
-		return fail(stateProblem, "message is empty; say what the person should know")
-	case len(msg) > maxNotifyBytes:
-		return fail(stateProblem, "message is %d bytes, over the %d byte limit; shorten it", len(msg), maxNotifyBytes)
-	}
-	if err := s.opts.Window.Notice(ctx, clientName(ctx), msg); err != nil {
+	if err := s.agent.Notify(ctx, s.caller(ctx), p.Message); err != nil {
 		return failErr(err)
 	}
 	return done(stateResult{State: stateDone}, "The person sees your message.")

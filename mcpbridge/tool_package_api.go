@@ -19,23 +19,12 @@ type packageAPIParams struct {
 	Docs    bool   `json:"docs,omitempty" jsonschema:"include each declaration's doc comment"`
 }
 
-type apiSymbol struct {
-	Name      string `json:"name"`
-	Kind      string `json:"kind"`
-	Detail    string `json:"detail,omitempty"`
-	Container string `json:"container,omitempty"`
-	Receiver  string `json:"receiver,omitempty"`
-	Doc       string `json:"doc,omitempty"`
-	Path      string `json:"path"`
-	Line      int    `json:"line"`
-}
-
 type packageAPIResult struct {
-	State   string      `json:"state"`
-	Package string      `json:"package"`
-	Name    string      `json:"name"`
-	Files   []string    `json:"files"`
-	Symbols []apiSymbol `json:"symbols"`
+	State   string       `json:"state"`
+	Package string       `json:"package"`
+	Name    string       `json:"name"`
+	Files   []string     `json:"files"`
+	Symbols []lsp.Symbol `json:"symbols"`
 }
 
 func (s *Server) packageAPITool() server.ServerTool {
@@ -64,15 +53,14 @@ func (s *Server) packageAPI(ctx context.Context, p packageAPIParams) *mcp.CallTo
 	if err != nil {
 		return goplsFail(err)
 	}
-	res := packageAPIResult{State: stateDone, Package: p.Package, Name: api.Name, Files: api.Files, Symbols: []apiSymbol{}}
+	res := packageAPIResult{State: stateDone, Package: p.Package, Name: api.Name, Files: api.Files, Symbols: []lsp.Symbol{}}
 	var b strings.Builder
 	fmt.Fprintf(&b, "package %s (%s), %s\n", api.Name, p.Package, plural(len(api.Files), "file"))
 	for _, sy := range api.Symbols {
 		if !p.Docs {
 			sy.Doc = ""
 		}
-		res.Symbols = append(res.Symbols, apiSymbol{Name: sy.Name, Kind: sy.Kind, Detail: sy.Detail,
-			Container: sy.Container, Receiver: sy.Receiver, Doc: sy.Doc, Path: sy.Path, Line: sy.Line})
+		res.Symbols = append(res.Symbols, sy)
 		b.WriteString(apiLine(sy))
 	}
 	if len(res.Symbols) == 0 {

@@ -6,9 +6,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-
-	"trestle/app/project"
-	"trestle/app/workbench"
 )
 
 type readParams struct {
@@ -39,25 +36,12 @@ func (s *Server) readTool() server.ServerTool {
 }
 
 func (s *Server) read(ctx context.Context, p readParams) *mcp.CallToolResult {
-	cp, err := s.projectPath(p.Path)
+	out, err := s.agent.Read(ctx, p.Path, p.StartLine, p.EndLine)
 	if err != nil {
 		return failErr(err)
 	}
-	ft, unsaved, err := s.reader().Read(ctx, cp)
-	if err != nil {
-		return failErr(err)
-	}
-	rel := cp.Rel()
-	text, err := project.SliceLines(ft.Text, p.StartLine, p.EndLine)
-	if err != nil {
-		return fail(stateProblem, "read %s: %v", rel, err)
-	}
-	start, end := max(p.StartLine, 1), p.EndLine
-	if end == 0 || end > ft.Lines {
-		end = ft.Lines
-	}
-	res := readResult{Path: rel, Lines: ft.Lines, StartLine: start, EndLine: end, SHA256: ft.SHA256, Unsaved: unsaved}
-	return doneText("%s\n%s", readHeader(res), text)
+	res := readResult{Path: out.Path, Lines: out.Lines, StartLine: out.StartLine, EndLine: out.EndLine, SHA256: out.SHA256, Unsaved: out.Unsaved}
+	return doneText("%s\n%s", readHeader(res), out.Text)
 }
 
 // readHeader is the first line of trestle_read's answer, before the text:
@@ -69,19 +53,4 @@ func readHeader(r readResult) string {
 		unsaved = ", unsaved editor text"
 	}
 	return fmt.Sprintf("%s lines %d-%d of %d%s, sha256 %s:", r.Path, r.StartLine, r.EndLine, r.Lines, unsaved, r.SHA256)
-}
-
-// reader reads files as trestle_read does: the window's open editors
-// first, else disk.
-func (s *Server) reader() workbench.Reader {
-	return workbench.Reader{Project: s.opts.Project, Buffers: s.opts.Window} // a nil Window is nil Buffers
-}
-
-// readName confines name and reads it as trestle_read does.
-func (s *Server) readName(ctx context.Context, name string) (project.FileText, bool, error) {
-	cp, err := s.projectPath(name)
-	if err != nil {
-		return project.FileText{}, false, err
-	}
-	return s.reader().Read(ctx, cp)
 }

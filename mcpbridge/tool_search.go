@@ -31,15 +31,10 @@ func (s *Server) searchTool() server.ServerTool {
 }
 
 func (s *Server) search(ctx context.Context, p searchParams) *mcp.CallToolResult {
-	if p.Limit < 0 || p.Limit > search.MaxLimit {
-		return fail(stateProblem, "limit %d is outside 1..%d", p.Limit, search.MaxLimit)
-	}
 	q := search.Query{Pattern: p.Pattern, Regexp: p.Regexp, IgnoreCase: p.IgnoreCase, Glob: p.Glob, Limit: p.Limit}
-	ignored := s.opts.Project.Ignore().Ignored
-	skip := func(rel string, dir bool) bool { return s.opts.Project.IsGitMetadata(rel) || ignored(rel, dir) }
-	res, err := search.Run(ctx, s.opts.Project.Root, q, search.Options{Ignored: skip})
+	res, err := s.agent.Search(ctx, q)
 	if err != nil {
-		return fail(stateProblem, "search: %v", err)
+		return failErr(err)
 	}
 	if len(res.Matches) == 0 {
 		return doneText("No matches in %s.", plural(res.Files, "file"))

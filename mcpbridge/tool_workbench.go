@@ -4,16 +4,13 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"trestle/app/changeset"
 	"trestle/app/eval"
 	"trestle/app/gitstatus"
-	"trestle/app/trust"
 	"trestle/app/workbench"
 )
 
@@ -66,65 +63,21 @@ func (s *Server) workbenchTool() server.ServerTool {
 }
 
 func (s *Server) workbench(ctx context.Context, _ workbenchParams) *mcp.CallToolResult {
-	tabs, err := s.opts.Window.Tabs(ctx)
+	snap, err := s.agent.Workbench(ctx)
 	if err != nil {
 		return failErr(err)
 	}
-	res := workbenchResult{State: stateDone, Root: s.opts.Project.Root, Module: s.opts.Project.Module,
-		Tabs: tabs, Clients: s.clients(), Pending: []string{}}
+	res := workbenchResult{State: stateDone, Root: snap.Root, Module: snap.Module, Tabs: snap.Tabs, Active: snap.Active,
+		Selection: snap.Selection, Evaluators: snap.Evaluators, Pending: snap.Pending, Git: snap.Git, GitError: snap.GitError,
+		Clients: s.clients(), ConfigError: snap.ConfigError, Trust: &trustInfo{Trusted: snap.Trust.Trusted,
+			Off: snap.Trust.Off, Withheld: snap.Trust.Withheld, How: snap.Trust.How}}
+	if run := snap.Run; run != nil {
+		res.Run = &runInfo{RunID: run.ID, Task: run.Task.Name, State: string(run.State()), DurationMS: run.Duration().Milliseconds()}
+	}
 	if l := s.listener.Load(); l != nil {
 		res.Listener = l.Addr()
 	}
-	for _, t := range tabs {
-		if t.Active {
-			res.Active = t.Path
-		}
-	}
-	if sel, err := s.opts.Window.Selection(ctx); err == nil {
-		res.Selection = &sel
-	}
-	s.addServices(&res)
-	s.addGit(ctx, &res)
 	return done(res, "%s", describeWorkbench(res))
-}
-
-// addServices adds the evaluators, the run and the pending change sets.
-func (s *Server) addServices(res *workbenchResult) {
-	sv := s.opts.Services
-	if sv.Eval != nil {
-		res.Evaluators = sv.Eval.Status()
-	}
-	if sv.Tasks != nil {
-		if run := sv.Tasks.Current(); run != nil {
-			res.Run = &runInfo{RunID: run.ID, Task: run.Task.Name, State: string(run.State()),
-				DurationMS: run.Duration().Milliseconds()}
-		}
-	}
-	if sv.ChangeSets != nil {
-		if list, err := sv.ChangeSets.List(changeset.StatePending); err == nil {
-			for _, cs := range list {
-				res.Pending = append(res.Pending, cs.ID)
-			}
-		}
-	}
-	conf, err := s.opts.Services.ProjectConfig()
-	if err != nil {
-		res.ConfigError = err.Error()
-	}
-	res.Trust = &trustInfo{Trusted: sv.Trust.Trusted()}
-	if !res.Trust.Trusted {
-		res.Trust.Off, res.Trust.Withheld, res.Trust.How = trust.Off, conf.Withheld.Summary(), trust.HowToTrust
-	}
-}
-
-func (s *Server) addGit(ctx context.Context, res *workbenchResult) {
-	st, ok, err := s.git.read(ctx, s.opts.Project.Root, s.opts.Services.Trust.Trusted())
-	switch {
-	case err != nil:
-		res.GitError = err.Error()
-	case ok:
-		res.Git = &st
-	}
 }
 
 func describeWorkbench(w workbenchResult) string {
@@ -202,29 +155,3 @@ func describeWorkbench(w workbenchResult) string {
 // maxSelectionInText is how much selected text the workbench's text
 // quotes; more is left to trestle_selection.
 const maxSelectionInText = 200
-
-// gitTTL is how long a git status is reused: agents call trestle_workbench
-// often, and each git status is a process that scans the work tree.
-const gitTTL = 2 * time.Second
-
-// gitCache remembers the last git status for gitTTL; concurrent callers
-// wait for one read instead of starting their own. Safe for concurrent use.
-type gitCache struct {
-	mu  sync.Mutex
-	at  time.Time
-	st  gitstatus.Status
-	ok  bool
-	err error
-	// trusted is the trust the status was read under.
-	trusted bool
-}
-
-func (c *gitCache) read(ctx context.Context, dir string, trusted bool) (gitstatus.Status, bool, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if time.Since(c.at) > gitTTL || c.trusted != trusted {
-		c.st, c.ok, c.err = gitstatus.Read(ctx, dir, trusted)
-		c.at, c.trusted = time.Now(), trusted
-	}
-	return c.st, c.ok, c.err
-}
