@@ -5,7 +5,10 @@ import (
 	"testing"
 
 	"trestle/internal/testfix"
+	"trestle/internal/testfix/testworker"
 )
 
-// TestMain runs the tests with new, empty user folders (testfix.RunIsolated).
-func TestMain(m *testing.M) { os.Exit(testfix.RunIsolated(m)) }
+func TestMain(m *testing.M) {
+	testworker.Run() // when an evaluator test started this binary as its worker
+	os.Exit(testfix.RunIsolated(m))
+}
