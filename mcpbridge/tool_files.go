@@ -32,7 +32,7 @@ func (s *Server) filesTool() server.ServerTool {
 }
 
 func (s *Server) files(ctx context.Context, p filesParams) *mcp.CallToolResult {
-	files, truncated, err := s.opts.Project.ListFiles(ctx, p.Under, p.Glob, p.Limit)
+	files, truncated, err := s.agent.Files(ctx, p.Under, p.Glob, p.Limit)
 	if err != nil {
 		return failErr(err)
 	}

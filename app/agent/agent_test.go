@@ -312,6 +312,10 @@ func TestReadAndSearchSeeTheProject(t *testing.T) {
 			t.Errorf("Read(%q): %v, want %v", name, err, want)
 		}
 	}
+	files, more, err := a.Files(ctx, "", "*.go", 0)
+	if err != nil || more || !slices.Equal(files, []string{"main.go"}) {
+		t.Errorf("Files = %q (more %v), %v", files, more, err)
+	}
 	res, err := a.Search(ctx, search.Query{Pattern: "println"})
 	if err != nil || len(res.Matches) != 1 || res.Matches[0].Path != "main.go" {
 		t.Fatalf("Search = %+v, %v; want main.go only", res.Matches, err)

@@ -62,6 +62,14 @@ func (a *Agent) Path(name string) (project.Path, error) {
 
 var errMissingPath = errdefs.Errorf(errdefs.ErrInvalid, "path is required, relative to the project root, e.g. \"main.go\"")
 
+// Files lists the project's files under a folder ("" for all),
+// optionally by glob, at most limit (0 for project.ListFiles's default):
+// relative paths, sorted, without .git or what .gitignore ignores; true
+// when more were left off.
+func (a *Agent) Files(ctx context.Context, under, glob string, limit int) ([]string, bool, error) {
+	return a.cfg.Project.ListFiles(ctx, under, glob, limit)
+}
+
 // Search searches the project's files (not .git, gitignored or binary
 // ones) for q.
 func (a *Agent) Search(ctx context.Context, q search.Query) (search.Result, error) {
