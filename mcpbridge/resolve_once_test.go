@@ -4,7 +4,9 @@ import (
 	"context"
 	"testing"
 
+	"trestle/app/agent"
 	"trestle/app/changeset"
+	"trestle/app/workbench"
 )
 
 // TestToolsResolveAPathOnce holds trestle_read, trestle_change_set_propose
@@ -18,10 +20,12 @@ func TestToolsResolveAPathOnce(t *testing.T) {
 	ctx := context.Background()
 	p := srv.opts.Project
 	for _, window := range []bool{false, true} {
-		srv.opts.Window = nil
+		var w workbench.Window
 		if window {
-			srv.opts.Window = shownWindow{} // main.go is open and unsaved there; pkg/util.go is not
+			w = shownWindow{} // main.go is open and unsaved there; pkg/util.go is not
 		}
+		srv.opts.Window = w
+		srv.agent = agent.New(agent.Config{Project: p, Window: w, Services: srv.opts.Services})
 		for _, rel := range []string{"main.go", "pkg/util.go"} {
 			before := p.Resolutions()
 			if res := srv.read(ctx, readParams{Path: rel}); res.IsError {

@@ -61,6 +61,12 @@ func (s *Server) evalTool() server.ServerTool {
 func (s *Server) eval(ctx context.Context, p evalParams) *mcp.CallToolResult {
 	out, err := s.agent.Eval(ctx, s.caller(ctx), agent.EvalInput{Code: p.Code, Selection: p.Selection,
 		TimeoutSeconds: p.TimeoutSeconds, Replay: p.Replay})
+	return s.evalAnswered(out, err)
+}
+
+// evalAnswered encodes an evaluation: a call refused or malformed before
+// it ran is a plain failure, else the evaluation's fields with its state.
+func (s *Server) evalAnswered(out agent.EvalOutput, err error) *mcp.CallToolResult {
 	switch {
 	case !out.Ran:
 		return failErr(err)

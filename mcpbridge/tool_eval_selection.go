@@ -2,6 +2,7 @@ package mcpbridge
 
 import (
 	"context"
+	"trestle/app/agent"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -24,12 +25,6 @@ func (s *Server) evalSelectionTool() server.ServerTool {
 }
 
 func (s *Server) evalSelection(ctx context.Context, p evalSelectionParams) *mcp.CallToolResult {
-	sel, err := s.opts.Window.Selection(ctx)
-	if err != nil {
-		return failErr(err)
-	}
-	if sel.Text == "" {
-		return fail(stateNone, "nothing is selected in %s; ask the person to select the code, or use trestle_eval", sel.Path)
-	}
-	return s.eval(ctx, evalParams{Code: sel.Text, Selection: p.Selection, TimeoutSeconds: p.TimeoutSeconds})
+	out, err := s.agent.EvalSelection(ctx, s.caller(ctx), agent.EvalInput{Selection: p.Selection, TimeoutSeconds: p.TimeoutSeconds})
+	return s.evalAnswered(out, err)
 }

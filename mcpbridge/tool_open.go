@@ -34,21 +34,7 @@ func (s *Server) openTool() server.ServerTool {
 }
 
 func (s *Server) open(ctx context.Context, p openParams) *mcp.CallToolResult {
-	path, err := s.projectPath(p.Path)
-	if err != nil {
-		return failErr(err)
-	}
-	if p.Line < 0 || p.Column < 0 || p.EndLine < 0 || p.EndColumn < 0 {
-		return fail(stateProblem, "line and column numbers start at 1")
-	}
-	if p.EndLine > 0 {
-		if p.Line == 0 || p.EndLine < p.Line {
-			return fail(stateProblem, "end_line %d needs a line at or before it (line is %d)", p.EndLine, p.Line)
-		}
-		err = s.opts.Window.SelectRange(ctx, path, p.Line, max(p.Column, 1), p.EndLine, max(p.EndColumn, 1))
-	} else {
-		err = s.opts.Window.Open(ctx, path, p.Line)
-	}
+	path, err := s.agent.Open(ctx, p.Path, p.Line, p.Column, p.EndLine, p.EndColumn)
 	if err != nil {
 		return failErr(err)
 	}

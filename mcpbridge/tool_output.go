@@ -24,13 +24,7 @@ func (s *Server) outputTool() server.ServerTool {
 }
 
 func (s *Server) output(ctx context.Context, p outputParams) *mcp.CallToolResult {
-	if p.Pane != "run" && p.Pane != "eval" {
-		return fail(stateProblem, "pane is %q; use \"run\" or \"eval\"", p.Pane)
-	}
-	if p.TailLines < 0 {
-		return fail(stateProblem, "tail_lines %d is negative", p.TailLines)
-	}
-	text, err := s.opts.Window.Output(ctx, p.Pane, p.TailLines)
+	text, err := s.agent.Output(ctx, p.Pane, p.TailLines)
 	if err != nil {
 		return failErr(err)
 	}

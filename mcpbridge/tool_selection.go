@@ -30,7 +30,7 @@ func (s *Server) selectionTool() server.ServerTool {
 }
 
 func (s *Server) selection(ctx context.Context, _ selectionParams) *mcp.CallToolResult {
-	sel, err := s.opts.Window.Selection(ctx)
+	sel, err := s.agent.Selection(ctx)
 	if err != nil {
 		return failErr(err)
 	}

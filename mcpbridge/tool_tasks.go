@@ -12,7 +12,6 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"trestle/app/agent"
-	"trestle/app/eval"
 	"trestle/app/trust"
 )
 
@@ -56,10 +55,11 @@ func (s *Server) tasksTool() server.ServerTool {
 }
 
 func (s *Server) tasks(context.Context, tasksParams) *mcp.CallToolResult {
-	conf, confErr := s.opts.Services.ProjectConfig()
+	r := s.agent.Tasks()
+	conf := r.Config
 	res := tasksResult{State: stateDone, Tasks: []taskInfo{}, Selections: []selectionInfo{}}
-	if confErr != nil {
-		res.ConfigError = confErr.Error()
+	if r.ConfigError != nil {
+		res.ConfigError = r.ConfigError.Error()
 	}
 	for _, name := range conf.TaskNames() {
 		t, _ := conf.Task(name)
@@ -75,20 +75,10 @@ func (s *Server) tasks(context.Context, tasksParams) *mcp.CallToolResult {
 			res.WithheldTasks = append(res.WithheldTasks, taskInfo{Name: name, Command: agent.QuotedCommand(w.Tasks[name].Command)})
 		}
 	}
-	states := map[string]eval.State{}
-	if ev := s.opts.Services.Eval; ev != nil {
-		for _, st := range ev.Status() {
-			states[st.Selection] = st.State
-		}
-	}
 	for _, name := range conf.SelectionNames() {
 		sel, _ := conf.Selection(name)
-		state := states[name]
-		if state == "" {
-			state = eval.StateStopped
-		}
 		res.Selections = append(res.Selections, selectionInfo{Name: name, Tags: sel.Tags, Env: sel.Env,
-			Preload: sel.Preload, Evaluator: string(state)})
+			Preload: sel.Preload, Evaluator: string(r.Evaluators[name])})
 	}
 	return done(res, "%s", describeTasks(res))
 }

@@ -112,8 +112,9 @@ func (a *asked) kinds() []string {
 
 const trestleJSON = `{"tasks":{"echo":{"command":["sh","-c","echo one; echo two"]},"sleep":{"command":["sh","-c","echo started; sleep 60"]}}}`
 
-// newAgent is an Agent over a small real project with a trusted
-// .trestle.json, its change sets in a real store, its tasks run by the
+// newAgent is an Agent over a small real project whose .trestle.json is
+// loaded whole (as a trusted project's; Services.Trust is left nil, so the
+// snapshot says untrusted), its change sets in a real store, its tasks run by the
 // real runner and its requests put to a real gate under policy.
 func newAgent(t *testing.T, policy string, ask *asked) (*Agent, *seen) {
 	t.Helper()

@@ -111,6 +111,21 @@ func (a *Agent) Eval(ctx context.Context, who Caller, in EvalInput) (EvalOutput,
 	return out, err
 }
 
+// EvalSelection evaluates the Go the person has selected in the active
+// editor, as Eval does with in.Code set to it; ErrNotFound when nothing is
+// selected. It needs a window.
+func (a *Agent) EvalSelection(ctx context.Context, who Caller, in EvalInput) (EvalOutput, error) {
+	sel, err := a.cfg.Window.Selection(ctx)
+	if err != nil {
+		return EvalOutput{}, err
+	}
+	if sel.Text == "" {
+		return EvalOutput{}, errdefs.Errorf(errdefs.ErrNotFound, "nothing is selected in %s; ask the person to select the code, or use trestle_eval", sel.Path)
+	}
+	in.Code, in.Replay = sel.Text, false
+	return a.Eval(ctx, who, in)
+}
+
 // evalDone shows an agent's evaluation in the window, if there is one.
 func (a *Agent) evalDone(who Caller, selection, code string, res eval.Result, err error) {
 	if act := a.cfg.Activity; act != nil {

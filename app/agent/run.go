@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"trestle/app/errdefs"
+	"trestle/app/eval"
 	"trestle/app/permission"
 	"trestle/app/projconf"
 	"trestle/app/task"
@@ -194,6 +195,33 @@ func (a *Agent) StopRun(ctx context.Context, who Caller) (*task.Run, error) {
 		}
 	}
 	return run, a.cfg.Services.Tasks.Stop()
+}
+
+// Runnable is what there is to run: the project's configuration (tasks,
+// selections, and what an untrusted project withholds), its problem when
+// .trestle.json is malformed (the defaults are used), and each
+// selection's evaluator state (eval.StateStopped for one never started).
+type Runnable struct {
+	Config      projconf.Config
+	ConfigError error
+	Evaluators  map[string]eval.State
+}
+
+// Tasks is what there is to run.
+func (a *Agent) Tasks() Runnable {
+	conf, err := a.config()
+	r := Runnable{Config: conf, ConfigError: err, Evaluators: map[string]eval.State{}}
+	if ev := a.cfg.Services.Eval; ev != nil {
+		for _, st := range ev.Status() {
+			r.Evaluators[st.Selection] = st.State
+		}
+	}
+	for _, name := range conf.SelectionNames() {
+		if r.Evaluators[name] == "" {
+			r.Evaluators[name] = eval.StateStopped
+		}
+	}
+	return r
 }
 
 // vetWait bounds how long Vet waits for go vet.
