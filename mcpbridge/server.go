@@ -117,11 +117,7 @@ func (s *Server) inMode(window, headless string) string {
 // connections from conn-1 again, and a new client must never inherit the
 // grant the person gave an earlier one.
 func (s *Server) sessionHooks() *server.Hooks {
-	forget := func(_ context.Context, cs server.ClientSession) {
-		if g := s.opts.Services.Gate; g != nil {
-			g.Forget(cs.SessionID())
-		}
-	}
+	forget := func(_ context.Context, cs server.ClientSession) { s.agent.SessionEnded(cs.SessionID()) }
 	h := &server.Hooks{}
 	h.AddOnRegisterSession(forget)
 	h.AddOnUnregisterSession(forget)

@@ -35,7 +35,7 @@ func (s *Server) changeSetsTool() server.ServerTool {
 }
 
 func (s *Server) changeSets(_ context.Context, p changeSetsParams) *mcp.CallToolResult {
-	list, err := s.opts.Services.ChangeSets.List(p.State)
+	list, err := s.agent.ChangeSets(p.State)
 	if err != nil {
 		return failErr(err)
 	}

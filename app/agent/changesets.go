@@ -36,6 +36,12 @@ func (a *Agent) Withdraw(ctx context.Context, who Caller, id string) (changeset.
 	return cs, nil
 }
 
+// ChangeSets lists the project's change sets, newest first; only those in
+// state when it is not "".
+func (a *Agent) ChangeSets(state string) ([]changeset.ChangeSet, error) {
+	return a.cfg.Services.ChangeSets.List(state)
+}
+
 // changed tells the window a change set is new or changed.
 func (a *Agent) changed(cs changeset.ChangeSet) {
 	if act := a.cfg.Activity; act != nil {

@@ -26,6 +26,17 @@ func (a *Agent) Permit(ctx context.Context, who Caller, req permission.Request) 
 	return g.Check(ctx, req)
 }
 
+// SessionEnded drops what the person granted a session ("Allow for this
+// session"): an adapter calls it when a session ends, and again when one
+// begins, since a session id may come again (a restarted listener numbers
+// its connections from the start) and a new client must never inherit an
+// earlier one's grant.
+func (a *Agent) SessionEnded(session string) {
+	if g := a.cfg.Services.Gate; g != nil {
+		g.Forget(session)
+	}
+}
+
 // BeforeRun asks the window, when it guards runs (RunGuard), to deal with
 // unsaved editors before who runs command: what it did, for the answer, or
 // the error that stops the run.
