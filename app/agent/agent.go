@@ -45,9 +45,6 @@ func (a *Agent) Project() *project.Project { return a.cfg.Project }
 // Services are the agent's services.
 func (a *Agent) Services() services.Services { return a.cfg.Services }
 
-// Window is what the person sees; nil headless.
-func (a *Agent) Window() workbench.Window { return a.cfg.Window }
-
 // Caller is who asks for an operation: the session identity a protocol
 // adapter gives each call.
 type Caller struct {
