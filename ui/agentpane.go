@@ -212,7 +212,7 @@ func (h *agentHost) launch(command, policy string, unsandboxed bool) {
 	h.mu.Lock()
 	cur.sess = s
 	if info := s.Agent.AgentInfo; info != nil && info.Name != "" {
-		cur.name = info.Name
+		cur.name = agent.Short(info.Name, agent.MaxTitleRunes) // it names the change sets, too
 	}
 	closed := h.closed
 	if !closed {

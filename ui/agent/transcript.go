@@ -121,7 +121,7 @@ func (t *Transcript) stream(kind Kind, c sdk.ContentBlock) []int {
 func (t *Transcript) updateTool(u *sdk.SessionToolCallUpdate) []int {
 	i := t.tool(string(u.ToolCallId))
 	if i < 0 {
-		idx := t.add(Block{Kind: KindTool, ID: string(u.ToolCallId), Title: clean(string(u.ToolCallId), false), Status: "pending"})
+		idx := t.add(Block{Kind: KindTool, ID: string(u.ToolCallId), Title: Short(string(u.ToolCallId), MaxTitleRunes), Status: "pending"})
 		i = idx[0]
 	}
 	b := &t.Blocks[i]
@@ -156,7 +156,7 @@ func (t *Transcript) tool(id string) int {
 func (t *Transcript) plan(entries []sdk.PlanEntry) []int {
 	var b strings.Builder
 	for _, e := range entries {
-		fmt.Fprintf(&b, "  [%s] %s\n", e.Status, clean(e.Content, false))
+		fmt.Fprintf(&b, "  [%s] %s\n", Short(string(e.Status), MaxWordRunes), clean(e.Content, false))
 	}
 	text := limit(strings.TrimSuffix(b.String(), "\n"))
 	if n := len(t.Blocks); n > 0 && t.Blocks[n-1].Kind == KindPlan {
@@ -176,9 +176,9 @@ func (t *Transcript) String() string {
 }
 
 func toolTitle(title, kind string) string {
-	title = clean(title, false)
+	title = Short(title, MaxTitleRunes)
 	if kind != "" {
-		title += " (" + clean(kind, false) + ")"
+		title += " (" + Short(kind, MaxWordRunes) + ")"
 	}
 	return title
 }
@@ -187,7 +187,7 @@ func statusOr(s string) string {
 	if s == "" {
 		return "pending"
 	}
-	return clean(s, false)
+	return Short(s, MaxWordRunes)
 }
 
 // toolContent is what a tool call shows besides its title: the files it
@@ -234,6 +234,24 @@ func clean(s string, multiline bool) string {
 		keep = "\n\t"
 	}
 	return changeset.EscapeControls(s, keep)
+}
+
+// Lengths of the agent's one-line strings as shown: a longer one is cut,
+// with "…", so that no agent string widens a row, a button or a dialog.
+const (
+	MaxTitleRunes = 160 // a tool call's or a request's title, an agent's name
+	MaxWordRunes  = 40  // a kind, a status, an option's or a mode's name
+)
+
+// Short is s on one line made safe to show (see clean), cut to at most
+// max characters. Safe for concurrent use.
+func Short(s string, max int) string {
+	s = clean(s, false)
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:max-1]) + "…"
 }
 
 // limit cuts s to maxBlockText bytes, at a rune boundary.

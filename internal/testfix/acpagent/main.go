@@ -12,6 +12,10 @@
 //   - "read": reads p.go through fs/read_text_file and says "read: TEXT".
 //   - "ask": asks permission once and says "permission: allowed" or "rejected".
 //   - "hang": leaves such a process behind and waits for session/cancel.
+//   - "hostile": sends a plan, a tool call and a permission request whose
+//     every string (titles, kinds, statuses, option names) holds terminal
+//     escapes, a newline, a bidi override and runs on for hundreds of
+//     characters; says "permission: ..." with the answer.
 //
 // It is a test fixture: never a model, never the network.
 package main
@@ -107,6 +111,8 @@ func (a *agent) Prompt(_ context.Context, p acp.PromptRequest) (acp.PromptRespon
 		}
 	case "ask":
 		t.ask()
+	case "hostile":
+		t.hostile()
 	case "hang":
 		linger()
 		t.say("waiting for cancel")
@@ -174,6 +180,40 @@ func (t *turn) ask() {
 		Options: []acp.PermissionOption{
 			{Kind: acp.PermissionOptionKindAllowOnce, Name: "Allow", OptionId: "allow"},
 			{Kind: acp.PermissionOptionKindRejectOnce, Name: "Reject", OptionId: "reject"},
+		}})
+	switch {
+	case err != nil:
+		t.say("permission: error: " + err.Error())
+	case perm.Outcome.Selected != nil:
+		t.say("permission: " + string(perm.Outcome.Selected.OptionId) + "ed")
+	default:
+		t.say("permission: cancelled")
+	}
+}
+
+// hostileText is what a hostile agent puts in every string a client may
+// show: escapes that clear a terminal and retitle it, a newline, a bidi
+// override, and a run of n characters.
+func hostileText(s string, n int) string {
+	return s + "\x1b[2J\x1b]0;owned\x07\nsecond line\u202e" + strings.Repeat("W", n)
+}
+
+// hostile sends a plan, a tool call and a permission request made of
+// hostile strings, and says the answer.
+func (t *turn) hostile() {
+	c := t.a.conn
+	c.SessionUpdate(t.ctx, acp.SessionNotification{SessionId: t.sid, Update: acp.UpdatePlan(
+		acp.PlanEntry{Content: hostileText("plan entry", 500), Priority: acp.PlanEntryPriority(hostileText("high", 50)),
+			Status: acp.PlanEntryStatus(hostileText("pending", 300))},
+	)})
+	kind := acp.ToolKind(hostileText("edit", 300))
+	c.SessionUpdate(t.ctx, acp.SessionNotification{SessionId: t.sid, Update: acp.StartToolCall("call-h", hostileText("tool title", 500),
+		acp.WithStartKind(kind), acp.WithStartStatus(acp.ToolCallStatus(hostileText("running", 300))))})
+	perm, err := c.RequestPermission(t.ctx, acp.RequestPermissionRequest{SessionId: t.sid,
+		ToolCall: acp.ToolCallUpdate{ToolCallId: "call-h", Title: acp.Ptr(hostileText("ask title", 500)), Kind: &kind},
+		Options: []acp.PermissionOption{
+			{Kind: acp.PermissionOptionKind(hostileText("allow_once", 400)), Name: hostileText("Allow", 400), OptionId: "allow"},
+			{Kind: acp.PermissionOptionKindRejectOnce, Name: hostileText("Reject", 400), OptionId: "reject"},
 		}})
 	switch {
 	case err != nil:
