@@ -106,6 +106,8 @@ func (w *Window) addAgentPane() {
 	h.pane.OnSend = h.send
 	h.pane.OnCancel = h.cancel
 	h.pane.OnStop = func() { h.turns.Go(h.stop) }
+	h.pane.OnMode = func(id string) { h.choose("mode", id, (*acp.Session).SetMode) }
+	h.pane.OnModel = func(id string) { h.choose("model", id, (*acp.Session).SetModel) }
 	h.item = container.NewTabItem("Agent", h.pane.Content)
 	w.panes.agent = h
 	w.panes.tabs.Append(h.item)
@@ -228,6 +230,20 @@ func (h *agentHost) launch(command, policy string, unsandboxed bool) {
 	h.do(func() {
 		h.pane.Note(fmt.Sprintf("%s works in a sandboxed copy of the project (%s); the project itself stays as it is until you apply its change set.", name, dir))
 		h.pane.SetState(agent.Ready, name+" is ready.")
+		if m := s.Modes; m != nil {
+			opts := make([]agent.Option, len(m.AvailableModes))
+			for i, o := range m.AvailableModes {
+				opts[i] = agent.Option{ID: string(o.Id), Name: o.Name}
+			}
+			h.pane.SetModes(opts, string(m.CurrentModeId))
+		}
+		if m := s.Models; m != nil {
+			opts := make([]agent.Option, len(m.AvailableModels))
+			for i, o := range m.AvailableModels {
+				opts[i] = agent.Option{ID: string(o.ModelId), Name: o.Name}
+			}
+			h.pane.SetModels(opts, string(m.CurrentModelId))
+		}
 	})
 }
 

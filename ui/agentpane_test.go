@@ -329,3 +329,36 @@ func TestAgentPaneRejectTappedIsReportedToTheAgent(t *testing.T) {
 		t.Error("the dialog is still shown after Reject")
 	}
 }
+
+// TestAgentPaneModesAndModels: the modes and models the agent offers in
+// session/new are the pane's Mode and Model choices; the person's choice
+// reaches the agent (session/set_mode, session/set_model), and the mode
+// the agent switches to itself shows in the choice.
+func TestAgentPaneModesAndModels(t *testing.T) {
+	a := startAgentPane(t)
+	var modes, models []string
+	var mode, model string
+	a.onMain(func() {
+		p := a.h.pane
+		modes, models, mode, model = p.Mode.Options, p.Model.Options, p.Mode.Selected, p.Model.Selected
+	})
+	if !slices.Equal(modes, []string{"Ask", "Code"}) || mode != "Ask" || !slices.Equal(models, []string{"Fast model", "Smart model"}) || model != "Fast model" {
+		t.Fatalf("the pane offers modes %q (%q), models %q (%q)", modes, mode, models, model)
+	}
+	a.onMain(func() {
+		a.h.pane.Mode.SetSelected("Code")
+		a.h.pane.Model.SetSelected("Smart model")
+	})
+	a.waitFor("both choices confirmed", func() bool {
+		text := a.h.pane.Text()
+		return strings.Contains(text, "with the mode code.") && strings.Contains(text, "with the model smart.")
+	})
+	a.send("which")
+	a.waitFor("the turn's end", func() bool {
+		return a.h.pane.State() == agent.Ready && strings.Contains(a.h.pane.Text(), "The turn ended")
+	})
+	if text := a.transcript(); !strings.Contains(text, "mode: code model: smart") {
+		t.Errorf("the agent did not get the choices:\n%s", text)
+	}
+	a.waitFor("the agent's own switch back to Ask", func() bool { return a.h.pane.Mode.Selected == "Ask" })
+}

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"trestle/app/acp"
 	"trestle/app/changeset"
 	"trestle/app/errdefs"
 	"trestle/app/workbench"
@@ -121,6 +122,30 @@ func agentTitle(prompt string) string {
 		line = string(r[:80]) + "…"
 	}
 	return "Agent: " + changeset.EscapeControls(line, "")
+}
+
+// agentSetBound is how long the agent may take to switch mode or model.
+const agentSetBound = 30 * time.Second
+
+// choose asks the session's agent, off the main goroutine, for the mode or
+// model id the person chose (what names which), and says how that went.
+// Main goroutine only.
+func (h *agentHost) choose(what, id string, set func(*acp.Session, context.Context, string) error) {
+	h.mu.Lock()
+	cur := h.cur
+	h.mu.Unlock()
+	if cur == nil {
+		return
+	}
+	h.turns.Go(func() {
+		ctx, cancel := context.WithTimeout(h.life, agentSetBound)
+		defer cancel()
+		note := fmt.Sprintf("The agent now works with the %s %s.", what, agent.Short(id, agent.MaxTitleRunes))
+		if err := set(cur.sess, ctx, id); err != nil {
+			note = fmt.Sprintf("The %s was not changed: %s", what, changeset.EscapeControls(err.Error(), ""))
+		}
+		h.do(func() { h.pane.Note(note) })
+	})
 }
 
 // cancel asks the agent to end the turn. Main goroutine only.

@@ -59,6 +59,10 @@ type Session struct {
 	id     sdk.SessionId
 	client *client
 	Agent  sdk.InitializeResponse // what the agent said at initialize
+	// Modes and Models are what session/new offered (nil: none); the
+	// agent's later changes come as session updates.
+	Modes  *sdk.SessionModeState
+	Models *sdk.SessionModelState
 
 	closeOnce sync.Once
 	waited    chan struct{} // closed when the agent process has exited
@@ -149,6 +153,25 @@ func (s *Session) Open(ctx context.Context) error {
 		return fmt.Errorf("agent %s: session/new: %w", s.opts.Command[0], s.explain(err))
 	}
 	s.id = resp.SessionId
+	s.Modes, s.Models = resp.Modes, resp.Models
+	return nil
+}
+
+// SetMode asks the agent to work in the mode id (session/set_mode), one
+// of s.Modes.
+func (s *Session) SetMode(ctx context.Context, id string) error {
+	if _, err := s.conn.SetSessionMode(ctx, sdk.SetSessionModeRequest{SessionId: s.id, ModeId: sdk.SessionModeId(id)}); err != nil {
+		return fmt.Errorf("agent %s: session/set_mode %q: %w", s.opts.Command[0], id, s.explain(err))
+	}
+	return nil
+}
+
+// SetModel asks the agent to use the model id (session/set_model, still
+// unstable in the protocol), one of s.Models.
+func (s *Session) SetModel(ctx context.Context, id string) error {
+	if _, err := s.conn.UnstableSetSessionModel(ctx, sdk.UnstableSetSessionModelRequest{SessionId: s.id, ModelId: sdk.UnstableModelId(id)}); err != nil {
+		return fmt.Errorf("agent %s: session/set_model %q: %w", s.opts.Command[0], id, s.explain(err))
+	}
 	return nil
 }
 

@@ -49,6 +49,10 @@ type Pane struct {
 	Prompt  *widget.Entry
 	Send    *widget.Button
 	Cancel  *widget.Button
+	// Mode and Model choose among the modes and models the agent offers;
+	// hidden when it offers none.
+	Mode  *widget.Select
+	Model *widget.Select
 
 	// OnStart starts a session with the command line; OnSend sends a
 	// prompt; OnCancel cancels the turn; OnStop ends the session.
@@ -56,8 +60,13 @@ type Pane struct {
 	OnSend   func(text string)
 	OnCancel func()
 	OnStop   func()
+	// OnMode and OnModel ask for the mode or model with the agent's id.
+	OnMode  func(id string)
+	OnModel func(id string)
 
 	state  State
+	// modeIDs and modelIDs are the agent's ids of Mode's and Model's options.
+	modeIDs, modelIDs []string
 	status *widget.Label
 	t      Transcript
 	// rows are the transcript's display rows; starts[i] is block i's first.
@@ -109,7 +118,14 @@ func New(command string) *Pane {
 		}
 	})
 	p.status.Truncation = fyne.TextTruncateEllipsis
-	top := container.NewBorder(nil, nil, p.Agent, container.NewHBox(p.Start, p.Stop), p.Command)
+	p.Mode = widget.NewSelect(nil, func(string) { p.chosen(p.Mode, p.modeIDs, p.OnMode) })
+	p.Model = widget.NewSelect(nil, func(string) { p.chosen(p.Model, p.modelIDs, p.OnModel) })
+	p.Mode.PlaceHolder, p.Model.PlaceHolder = "(mode)", "(model)"
+	p.Mode.Hide()
+	p.Model.Hide()
+	top := container.NewVBox(
+		container.NewBorder(nil, nil, p.Agent, container.NewHBox(p.Start, p.Stop), p.Command),
+		container.NewHBox(p.Mode, p.Model))
 	bottom := container.NewBorder(nil, p.status, nil, container.NewVBox(p.Send, p.Cancel), p.Prompt)
 	p.Content = container.NewBorder(top, bottom, nil, nil, p.newRowList())
 	p.SetState(Stopped, "Choose an agent and press Start: it works in a sandboxed copy of the project.")
@@ -147,6 +163,57 @@ func (p *Pane) send() {
 	p.OnSend(text)
 }
 
+// Option is a mode or model the agent offers: its id and its name.
+type Option struct{ ID, Name string }
+
+// SetModes offers the agent's modes with current selected; none hides the choice.
+func (p *Pane) SetModes(opts []Option, current string) { p.modeIDs = offer(p.Mode, opts, current) }
+
+// SetModels offers the agent's models with current selected; none hides the choice.
+func (p *Pane) SetModels(opts []Option, current string) { p.modelIDs = offer(p.Model, opts, current) }
+
+// offer fills sel with the options' names (made safe, short and unique),
+// selects current without calling OnChanged, and returns the ids in the
+// order of sel's options.
+func offer(sel *widget.Select, opts []Option, current string) []string {
+	ids := make([]string, 0, len(opts))
+	names := make([]string, 0, len(opts))
+	for _, o := range opts {
+		name := Short(o.Name, MaxWordRunes)
+		if name == "" || slices.Contains(names, name) {
+			name = Short(o.Name+" ("+o.ID+")", MaxTitleRunes)
+		}
+		ids, names = append(ids, o.ID), append(names, name)
+	}
+	sel.Options = names
+	sel.Selected = ""
+	if i := slices.Index(ids, current); i >= 0 {
+		sel.Selected = names[i]
+	}
+	if len(opts) == 0 {
+		sel.Hide()
+	} else {
+		sel.Show()
+	}
+	sel.Refresh()
+	return ids
+}
+
+// chosen calls on with the id of sel's option the person chose.
+func (p *Pane) chosen(sel *widget.Select, ids []string, on func(string)) {
+	if i := sel.SelectedIndex(); i >= 0 && i < len(ids) && on != nil {
+		on(ids[i])
+	}
+}
+
+// showMode selects the mode id the agent says it is in now.
+func (p *Pane) showMode(id string) {
+	if i := slices.Index(p.modeIDs, id); i >= 0 && i < len(p.Mode.Options) && p.Mode.Selected != p.Mode.Options[i] {
+		p.Mode.Selected = p.Mode.Options[i]
+		p.Mode.Refresh()
+	}
+}
+
 // State is the pane's state.
 func (p *Pane) State() State { return p.state }
 
@@ -160,6 +227,12 @@ func (p *Pane) SetState(s State, status string) {
 	enable(p.Stop, s != Stopped)
 	enable(p.Send, s == Ready)
 	enable(p.Cancel, s == Working)
+	enable(p.Mode, s == Ready || s == Working)
+	enable(p.Model, s == Ready || s == Working)
+	if s == Stopped {
+		p.SetModes(nil, "")
+		p.SetModels(nil, "")
+	}
 }
 
 type disableable interface {
@@ -179,6 +252,9 @@ func enable(w disableable, on bool) {
 func (p *Pane) Update(batch []sdk.SessionUpdate) {
 	var changed []int
 	for _, u := range batch {
+		if m := u.CurrentModeUpdate; m != nil {
+			p.showMode(string(m.CurrentModeId))
+		}
 		changed = append(changed, p.t.Apply(u)...)
 	}
 	p.show(changed)

@@ -12,6 +12,9 @@
 //   - "read": reads p.go through fs/read_text_file and says "read: TEXT".
 //   - "ask": asks permission once and says "permission: allowed" or "rejected".
 //   - "hang": leaves such a process behind and waits for session/cancel.
+//   - "which": says "mode: ID model: ID" (session/new offers the modes
+//     ask and code, and the models fast and smart), then switches itself
+//     back to the mode ask (current_mode_update).
 //   - "hostile": sends a plan, a tool call and a permission request whose
 //     every string (titles, kinds, statuses, option names) holds terminal
 //     escapes, a newline, a bidi override and runs on for hundreds of
@@ -52,6 +55,8 @@ type agent struct {
 	cwd     string
 	servers []string // the MCP servers session/new named
 	cancel  context.CancelFunc
+	mode    string
+	model   string
 }
 
 func (a *agent) Initialize(ctx context.Context, p acp.InitializeRequest) (acp.InitializeResponse, error) {
@@ -72,8 +77,14 @@ func (a *agent) NewSession(ctx context.Context, p acp.NewSessionRequest) (acp.Ne
 			a.servers = append(a.servers, s.Stdio.Name+": "+filepath.Base(s.Stdio.Command)+" "+strings.Join(s.Stdio.Args, " "))
 		}
 	}
+	a.mode, a.model = "ask", "fast"
 	a.mu.Unlock()
-	return acp.NewSessionResponse{SessionId: "scripted-1"}, nil
+	return acp.NewSessionResponse{SessionId: "scripted-1",
+		Modes: &acp.SessionModeState{CurrentModeId: "ask", AvailableModes: []acp.SessionMode{
+			{Id: "ask", Name: "Ask"}, {Id: "code", Name: "Code"}}},
+		Models: &acp.SessionModelState{CurrentModelId: "fast", AvailableModels: []acp.ModelInfo{
+			{ModelId: "fast", Name: "Fast model"}, {ModelId: "smart", Name: "Smart model"}}},
+	}, nil
 }
 
 func (a *agent) Cancel(ctx context.Context, p acp.CancelNotification) error {
@@ -111,6 +122,14 @@ func (a *agent) Prompt(_ context.Context, p acp.PromptRequest) (acp.PromptRespon
 		}
 	case "ask":
 		t.ask()
+	case "which":
+		a.mu.Lock()
+		mode, model := a.mode, a.model
+		a.mode = "ask"
+		a.mu.Unlock()
+		t.say("mode: " + mode + " model: " + model)
+		a.conn.SessionUpdate(ctx, acp.SessionNotification{SessionId: p.SessionId, Update: acp.SessionUpdate{
+			CurrentModeUpdate: &acp.SessionCurrentModeUpdate{CurrentModeId: "ask"}}})
 	case "hostile":
 		t.hostile()
 	case "hang":
@@ -326,5 +345,15 @@ func (a *agent) SetSessionConfigOption(ctx context.Context, p acp.SetSessionConf
 }
 
 func (a *agent) SetSessionMode(ctx context.Context, p acp.SetSessionModeRequest) (acp.SetSessionModeResponse, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.mode = string(p.ModeId)
 	return acp.SetSessionModeResponse{}, nil
+}
+
+func (a *agent) UnstableSetSessionModel(ctx context.Context, p acp.UnstableSetSessionModelRequest) (acp.UnstableSetSessionModelResponse, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.model = string(p.ModelId)
+	return acp.UnstableSetSessionModelResponse{}, nil
 }
