@@ -64,11 +64,11 @@ type Pane struct {
 	OnMode  func(id string)
 	OnModel func(id string)
 
-	state  State
+	state State
 	// modeIDs and modelIDs are the agent's ids of Mode's and Model's options.
 	modeIDs, modelIDs []string
-	status *widget.Label
-	t      Transcript
+	status            *widget.Label
+	t                 Transcript
 	// rows are the transcript's display rows; starts[i] is block i's first.
 	rows   []row
 	starts []int
