@@ -68,7 +68,7 @@ type agentHost struct {
 	endLife context.CancelFunc
 
 	mu      sync.Mutex
-	queue   []sdk.SessionUpdate
+	queue   []news
 	flush   bool // a flush of queue is on its way to the main goroutine
 	dropped int
 	cur     *hosted
@@ -76,6 +76,13 @@ type agentHost struct {
 	// abortStart ends the start under way, if any (Stop while starting).
 	abortStart context.CancelFunc
 	turns      sync.WaitGroup // starts and turns under way
+}
+
+// news is what the agent's session sends the pane: a session update, or
+// news of a command it runs.
+type news struct {
+	update sdk.SessionUpdate
+	term   *acp.TerminalEvent
 }
 
 // hosted is one session: the agent process and its staging copy.
@@ -177,12 +184,13 @@ func (h *agentHost) launch(command, policy string, unsandboxed bool) {
 		servers = h.mcp(stage)
 	}
 	s, err := acp.Launch(ctx, acp.Options{
-		Command:  []string{"sh", "-c", command},
-		Env:      h.env,
-		Stage:    stage,
-		Sandbox:  sandbox.Options{Hidden: agentHidden(), Unsandboxed: unsandboxed, Bwrap: h.bwrap},
-		OnUpdate: h.update,
-		Policy:   h.policyFunc(policy),
+		Command:    []string{"sh", "-c", command},
+		Env:        h.env,
+		Stage:      stage,
+		Sandbox:    sandbox.Options{Hidden: agentHidden(), Unsandboxed: unsandboxed, Bwrap: h.bwrap},
+		OnUpdate:   h.update,
+		OnTerminal: func(ev acp.TerminalEvent) { h.queueNews(news{term: &ev}) },
+		Policy:     h.policyFunc(policy),
 		Ask: func(ctx context.Context, req sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
 			h.mu.Lock() // a hostile agent may ask before the session is open
 			name := cur.name
@@ -290,12 +298,15 @@ func (h *agentHost) editorText(rel string) (string, bool) {
 // update queues a session update for the main goroutine, coalescing: one
 // flush carries all that came before it runs. It never blocks. Called on
 // the ACP connection's goroutine.
-func (h *agentHost) update(n sdk.SessionNotification) {
+func (h *agentHost) update(n sdk.SessionNotification) { h.queueNews(news{update: n.Update}) }
+
+// queueNews queues news for the main goroutine (see update). Any goroutine.
+func (h *agentHost) queueNews(n news) {
 	h.mu.Lock()
 	if len(h.queue) >= maxQueuedUpdates {
 		h.dropped++
 	} else {
-		h.queue = append(h.queue, n.Update)
+		h.queue = append(h.queue, n)
 	}
 	first := !h.flush
 	h.flush = true
@@ -311,7 +322,17 @@ func (h *agentHost) flushUpdates() {
 	batch, dropped := h.queue, h.dropped
 	h.queue, h.dropped, h.flush = nil, 0, false
 	h.mu.Unlock()
-	h.pane.Update(batch)
+	var updates []sdk.SessionUpdate
+	for _, n := range batch {
+		if t := n.term; t != nil {
+			h.pane.Update(updates)
+			updates = updates[:0]
+			h.pane.Terminal(t.ID, t.Command, t.Output, t.Exit)
+		} else {
+			updates = append(updates, n.update)
+		}
+	}
+	h.pane.Update(updates)
 	if dropped > 0 {
 		h.pane.Note(fmt.Sprintf("%d updates from the agent were dropped: it sent faster than the window could show", dropped))
 	}

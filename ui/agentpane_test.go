@@ -362,3 +362,28 @@ func TestAgentPaneModesAndModels(t *testing.T) {
 	}
 	a.waitFor("the agent's own switch back to Ask", func() bool { return a.h.pane.Mode.Selected == "Ask" })
 }
+
+// TestAgentPaneShowsTerminalsAndKillsTheirProcesses: a command the agent
+// runs through terminal/* shows in the pane with its command line, its
+// output (stdout and stderr) and how it ended; killing the terminal takes
+// down what the command left behind, a process of its own session
+// included, while the session goes on.
+func TestAgentPaneShowsTerminalsAndKillsTheirProcesses(t *testing.T) {
+	a := startAgentPane(t)
+	a.send("term")
+	a.waitFor("the turn's end", func() bool {
+		return a.h.pane.State() == agent.Ready && strings.Contains(a.h.pane.Text(), "The turn ended")
+	})
+	text := a.transcript()
+	for _, want := range []string{"Terminal: $ sh -c echo out-line;", "[killed by ", "  out-line", "  err-line", "terminal killed: "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the transcript lacks %q:\n%s", want, text)
+		}
+	}
+	testfix.WaitNoProcess(t, 30*time.Second, a.marker+"-term")
+	var s agent.State
+	a.onMain(func() { s = a.h.pane.State() })
+	if s != agent.Ready {
+		t.Errorf("the session is %v after the terminal was killed, want ready", s)
+	}
+}

@@ -31,6 +31,10 @@ type Options struct {
 	// the connection's goroutine; it must not block for long. nil drops
 	// them.
 	OnUpdate func(sdk.SessionNotification)
+	// OnTerminal receives news of the commands the agent runs through
+	// terminal/*, in order per terminal, on the command's goroutines; it
+	// must not block. nil drops it.
+	OnTerminal func(TerminalEvent)
 	// Policy returns the permission policy now (permission.PolicyAsk,
 	// PolicyAllow or PolicyDeny); nil is ask.
 	Policy func() string

@@ -260,6 +260,11 @@ func (p *Pane) Update(batch []sdk.SessionUpdate) {
 	p.show(changed)
 }
 
+// Terminal shows news of a command the agent runs (see Transcript.Terminal).
+func (p *Pane) Terminal(id, command, output string, exit *sdk.TerminalExitStatus) {
+	p.show(p.t.Terminal(id, command, output, exit))
+}
+
 // Note adds a line of Trestle's own to the transcript.
 func (p *Pane) Note(text string) { p.show(p.t.Add(KindNote, text)) }
 

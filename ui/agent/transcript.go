@@ -15,6 +15,9 @@ import (
 const (
 	maxBlocks    = 1000     // oldest blocks go first
 	maxBlockText = 64 << 10 // a longer message goes on in a new block
+	// maxTerminalText is how much of a command's output its block keeps:
+	// the end, as a terminal shows it.
+	maxTerminalText = 16 << 10
 )
 
 // Kind is what a transcript block shows.
@@ -27,6 +30,7 @@ const (
 	KindTool                // a tool call and its status
 	KindPlan                // the agent's plan (each plan replaces the last)
 	KindNote                // Trestle's own line: started, turn ended, change set proposed
+	KindTerminal            // a command the agent runs (terminal/*): its output and exit
 )
 
 // Block is one entry of the transcript. Its texts are already made safe
@@ -56,6 +60,12 @@ func (b Block) String() string {
 		return "Plan:\n" + b.Text
 	case KindNote:
 		return "— " + b.Text
+	case KindTerminal:
+		s := fmt.Sprintf("Terminal: $ %s [%s]", b.Title, b.Status)
+		if out := strings.TrimSuffix(b.Text, "\n"); out != "" {
+			s += "\n  " + strings.ReplaceAll(out, "\n", "\n  ")
+		}
+		return s
 	}
 	return b.Text
 }
@@ -141,10 +151,57 @@ func (t *Transcript) updateTool(u *sdk.SessionToolCallUpdate) []int {
 	return []int{i}
 }
 
+// Terminal folds in news of the command the agent runs in terminal id:
+// command when it starts, output as it comes, exit when it has ended. The
+// block keeps the end of the output (maxTerminalText).
+func (t *Transcript) Terminal(id, command, output string, exit *sdk.TerminalExitStatus) []int {
+	i := t.find(KindTerminal, id)
+	if i < 0 || command != "" {
+		i = t.add(Block{Kind: KindTerminal, ID: id, Title: Short(command, MaxTitleRunes), Status: "running"})[0]
+	}
+	b := &t.Blocks[i]
+	if output != "" {
+		b.Text = tail(b.Text+clean(output, true), maxTerminalText)
+	}
+	if exit != nil {
+		b.Status = exitText(exit)
+	}
+	return []int{i}
+}
+
+// exitText is how a command ended.
+func exitText(e *sdk.TerminalExitStatus) string {
+	switch {
+	case e.Signal != nil:
+		return "killed by " + Short(*e.Signal, MaxWordRunes)
+	case e.ExitCode != nil:
+		return fmt.Sprintf("exit %d", *e.ExitCode)
+	}
+	return "ended"
+}
+
+// tail is the last max bytes of s, cut at a line or else a character boundary.
+func tail(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := len(s) - max
+	if nl := strings.IndexByte(s[cut:], '\n'); nl >= 0 {
+		return s[cut+nl+1:]
+	}
+	for cut < len(s) && !utf8.RuneStart(s[cut]) {
+		cut++
+	}
+	return s[cut:]
+}
+
 // tool is the index of the tool call id's block, newest first, or -1.
-func (t *Transcript) tool(id string) int {
+func (t *Transcript) tool(id string) int { return t.find(KindTool, id) }
+
+// find is the index of the newest block of kind with id, or -1.
+func (t *Transcript) find(kind Kind, id string) int {
 	for i := len(t.Blocks) - 1; i >= 0; i-- {
-		if t.Blocks[i].Kind == KindTool && t.Blocks[i].ID == id {
+		if t.Blocks[i].Kind == kind && t.Blocks[i].ID == id {
 			return i
 		}
 	}

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -101,5 +102,27 @@ func TestPaneShowsTheTranscriptAndDropsOldRows(t *testing.T) {
 	}
 	if len(p.starts) != maxBlocks {
 		t.Errorf("%d block starts, want %d", len(p.starts), maxBlocks)
+	}
+}
+
+// TestTranscriptTerminalKeepsTheEndOfItsOutput: a command's block keeps
+// the end of a long output, escaped, and says how the command ended.
+func TestTranscriptTerminalKeepsTheEndOfItsOutput(t *testing.T) {
+	var tr Transcript
+	tr.Terminal("term-1", "sh -c yes", "", nil)
+	for i := range 5000 {
+		tr.Terminal("term-1", "", fmt.Sprintf("line %d\x1b[K\n", i), nil)
+	}
+	code := 3
+	tr.Terminal("term-1", "", "", &sdk.TerminalExitStatus{ExitCode: &code})
+	if len(tr.Blocks) != 1 {
+		t.Fatalf("%d blocks, want 1", len(tr.Blocks))
+	}
+	b := tr.Blocks[0]
+	if len(b.Text) > maxTerminalText || !strings.HasSuffix(b.Text, "line 4999\\x1b[K\n") || strings.Contains(b.Text, "line 0\\") {
+		t.Errorf("the block keeps %d bytes ending %q", len(b.Text), b.Text[max(0, len(b.Text)-40):])
+	}
+	if !strings.HasPrefix(b.String(), "Terminal: $ sh -c yes [exit 3]\n  line ") {
+		t.Errorf("the block reads %q", b.String()[:60])
 	}
 }

@@ -12,6 +12,10 @@
 //   - "read": reads p.go through fs/read_text_file and says "read: TEXT".
 //   - "ask": asks permission once and says "permission: allowed" or "rejected".
 //   - "hang": leaves such a process behind and waits for session/cancel.
+//   - "term": runs a command in a terminal that prints to stdout and
+//     stderr and leaves a process of its own session behind (with
+//     $TRESTLE_TEST_MARKER-term in its command line), kills the terminal
+//     once that process runs, and says "terminal killed: STATUS".
 //   - "which": says "mode: ID model: ID" (session/new offers the modes
 //     ask and code, and the models fast and smart), then switches itself
 //     back to the mode ask (current_mode_update).
@@ -39,6 +43,9 @@ import (
 
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "linger" {
+		if len(os.Args) > 3 { // a file that says it runs
+			os.WriteFile(os.Args[3], nil, 0o644)
+		}
 		time.Sleep(time.Hour) // a process left behind, until killed (select{} would die as a deadlock)
 		return
 	}
@@ -122,6 +129,8 @@ func (a *agent) Prompt(_ context.Context, p acp.PromptRequest) (acp.PromptRespon
 		}
 	case "ask":
 		t.ask()
+	case "term":
+		t.term()
 	case "which":
 		a.mu.Lock()
 		mode, model := a.mode, a.model
@@ -207,6 +216,44 @@ func (t *turn) ask() {
 		t.say("permission: " + string(perm.Outcome.Selected.OptionId) + "ed")
 	default:
 		t.say("permission: cancelled")
+	}
+}
+
+// term runs a command that leaves a process behind in a terminal, and
+// kills the terminal once that process runs.
+func (t *turn) term() {
+	c := t.a.conn
+	script := fmt.Sprintf("echo out-line; echo err-line >&2; setsid '%s' linger '%s-term' lingering & wait",
+		os.Args[0], os.Getenv("TRESTLE_TEST_MARKER"))
+	term, err := c.CreateTerminal(t.ctx, acp.CreateTerminalRequest{SessionId: t.sid, Command: "sh", Args: []string{"-c", script}, Cwd: &t.cwd})
+	if err != nil {
+		t.say("terminal: error: " + err.Error())
+		return
+	}
+	defer c.ReleaseTerminal(t.ctx, acp.ReleaseTerminalRequest{SessionId: t.sid, TerminalId: term.TerminalId})
+	flag := filepath.Join(t.cwd, "lingering")
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(flag); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.say("terminal: the process never ran")
+			return
+		}
+	}
+	os.Remove(flag)
+	if _, err := c.KillTerminal(t.ctx, acp.KillTerminalRequest{SessionId: t.sid, TerminalId: term.TerminalId}); err != nil {
+		t.say("terminal: kill: " + err.Error())
+		return
+	}
+	exit, err := c.WaitForTerminalExit(t.ctx, acp.WaitForTerminalExitRequest{SessionId: t.sid, TerminalId: term.TerminalId})
+	switch {
+	case err != nil:
+		t.say("terminal: wait: " + err.Error())
+	case exit.Signal != nil:
+		t.say("terminal killed: " + *exit.Signal)
+	default:
+		t.say(fmt.Sprintf("terminal killed: exit %v", exit.ExitCode))
 	}
 }
 
