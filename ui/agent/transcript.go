@@ -24,13 +24,13 @@ const (
 type Kind int
 
 const (
-	KindPrompt  Kind = iota // what the person sent
-	KindMessage             // the agent's message
-	KindThought             // the agent's reasoning
-	KindTool                // a tool call and its status
-	KindPlan                // the agent's plan (each plan replaces the last)
-	KindNote                // Trestle's own line: started, turn ended, change set proposed
-	KindTerminal            // a command the agent runs (terminal/*): its output and exit
+	KindPrompt   Kind = iota // what the person sent
+	KindMessage              // the agent's message
+	KindThought              // the agent's reasoning
+	KindTool                 // a tool call and its status
+	KindPlan                 // the agent's plan (each plan replaces the last)
+	KindNote                 // Trestle's own line: started, turn ended, change set proposed
+	KindTerminal             // a command the agent runs (terminal/*): its output and exit
 )
 
 // Block is one entry of the transcript. Its texts are already made safe
