@@ -102,6 +102,9 @@ type hosted struct {
 	// staging copy is then kept, and the person told where.
 	keep   bool
 	stderr *tailBuffer
+	// told are the files the person changed that the agent had changed
+	// too, which the pane has named.
+	told map[string]bool
 }
 
 // addAgentPane adds the Agent pane to the bottom panes. Main goroutine only.
@@ -178,7 +181,7 @@ func (h *agentHost) launch(command, policy string, unsandboxed bool) {
 		fail(err)
 		return
 	}
-	cur := &hosted{stage: stage, name: command, stderr: &tailBuffer{max: maxAgentStderr}}
+	cur := &hosted{stage: stage, name: command, stderr: &tailBuffer{max: maxAgentStderr}, told: map[string]bool{}}
 	var servers []sdk.McpServer
 	if h.mcp != nil {
 		servers = h.mcp(stage)

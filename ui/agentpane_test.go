@@ -13,6 +13,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
 	"trestle/app/changeset"
@@ -385,5 +386,56 @@ func TestAgentPaneShowsTerminalsAndKillsTheirProcesses(t *testing.T) {
 	a.onMain(func() { s = a.h.pane.State() })
 	if s != agent.Ready {
 		t.Errorf("the session is %v after the terminal was killed, want ready", s)
+	}
+}
+
+// TestAgentPaneCopyFollowsThePersonsSaves: while a session runs, a file
+// the person saves (Ctrl+S in the editor) reaches the agent's staging
+// copy; one the agent has changed keeps the agent's version there, and
+// the pane says so.
+func TestAgentPaneCopyFollowsThePersonsSaves(t *testing.T) {
+	a := startAgentPane(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	a.onMain(func() {
+		if err := a.w.Watch(ctx); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Cleanup(func() { a.onMain(a.w.stopWatching) })
+	<-a.w.watcher.Ready()
+	stage := a.stageDir()
+	a.send("edit")
+	a.waitFor("the agent's edit", func() bool {
+		return a.h.pane.State() == agent.Ready && strings.Contains(a.h.pane.Text(), "The turn ended")
+	})
+	save := func(rel, typed string) {
+		t.Helper()
+		if err := a.w.Open(context.Background(), resolved(t, a.w, rel), 0); err != nil {
+			t.Fatal(err)
+		}
+		a.waitFor(rel+"'s tab", func() bool { t := a.w.tabs.find(rel); return t != nil && t.view != nil })
+		a.onMain(func() {
+			e := a.w.tabs.find(rel).view
+			e.SetCaret(textbuf.Pos{})
+			test.Type(e.Page(), typed)
+			pressShortcut(a.w.win, ctrl(fyne.KeyS, false))
+		})
+		testfix.Wait(t, 30*time.Second, rel+" saved", func() bool {
+			data, _ := os.ReadFile(filepath.Join(a.w.project.Root, rel))
+			return strings.HasPrefix(string(data), typed)
+		})
+	}
+	save("main.go", "// mine\n")
+	testfix.Wait(t, 30*time.Second, "main.go in the staging copy", func() bool {
+		data, _ := os.ReadFile(filepath.Join(stage, "main.go"))
+		return strings.HasPrefix(string(data), "// mine\n")
+	})
+	save("lib/lib.go", "// mine too\n")
+	a.waitFor("the pane's word on lib/lib.go", func() bool {
+		return strings.Contains(a.h.pane.Text(), "You changed lib/lib.go, which the agent has changed too")
+	})
+	if data, _ := os.ReadFile(filepath.Join(stage, "lib", "lib.go")); string(data) != "package lib\n\n// the agent's\n" {
+		t.Errorf("the staging copy's lib/lib.go is %q, want the agent's", data)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"trestle/app/acp"
 	"trestle/app/changeset"
 	"trestle/app/errdefs"
+	"trestle/app/watch"
 	"trestle/app/workbench"
 	"trestle/ui/agent"
 )
@@ -122,6 +123,47 @@ func agentTitle(prompt string) string {
 		line = string(r[:80]) + "…"
 	}
 	return "Agent: " + changeset.EscapeControls(line, "")
+}
+
+// sawFiles brings the person's changes to the project (their saves, a
+// change set applied) into the session's staging copy, and says in the
+// pane which of those files the agent has changed too, once a file: the
+// copy keeps the agent's version. On the watcher's goroutine.
+func (h *agentHost) sawFiles(events []watch.Event) {
+	h.mu.Lock()
+	cur := h.cur
+	h.mu.Unlock()
+	if cur == nil {
+		return
+	}
+	rels := make([]string, len(events))
+	for i, e := range events {
+		rels[i] = e.Path // watch.All is ".": every file
+	}
+	kept, err := cur.stage.Follow(context.Background(), h.w.project, rels)
+	h.mu.Lock()
+	ended := cur.ended
+	var news []string
+	for _, rel := range kept {
+		if !cur.told[rel] {
+			cur.told[rel] = true
+			news = append(news, rel)
+		}
+	}
+	h.mu.Unlock()
+	var note string
+	switch {
+	case ended:
+		return
+	case err != nil:
+		note = "The agent's copy could not follow your change: " + changeset.EscapeControls(err.Error(), "")
+	case len(news) > 0:
+		note = fmt.Sprintf("You changed %s, which the agent has changed too: its copy keeps its version, "+
+			"and its change set shows that version against yours.", changeset.EscapeControls(strings.Join(news, ", "), ""))
+	default:
+		return
+	}
+	h.do(func() { h.pane.Note(note) })
 }
 
 // agentSetBound is how long the agent may take to switch mode or model.

@@ -310,6 +310,9 @@ func (w *Window) Watch(ctx context.Context) error {
 func (w *Window) filesChanged(events []watch.Event) {
 	w.changeSetsSawFiles(events)
 	w.configSawFiles(events)
+	if a := w.panes.agent; a != nil { // set when the window is made, never after
+		a.sawFiles(events)
+	}
 	if c := w.services.LSP; c != nil { // set before Watch starts, never after
 		c.DiskChanged(events)
 	}

@@ -16,6 +16,7 @@
 //     stderr and leaves a process of its own session behind (with
 //     $TRESTLE_TEST_MARKER-term in its command line), kills the terminal
 //     once that process runs, and says "terminal killed: STATUS".
+//   - "edit": writes lib/lib.go through fs/write_text_file.
 //   - "which": says "mode: ID model: ID" (session/new offers the modes
 //     ask and code, and the models fast and smart), then switches itself
 //     back to the mode ask (current_mode_update).
@@ -131,6 +132,13 @@ func (a *agent) Prompt(_ context.Context, p acp.PromptRequest) (acp.PromptRespon
 		t.ask()
 	case "term":
 		t.term()
+	case "edit":
+		if _, err := t.a.conn.WriteTextFile(ctx, acp.WriteTextFileRequest{SessionId: p.SessionId,
+			Path: filepath.Join(t.cwd, "lib", "lib.go"), Content: "package lib\n\n// the agent's\n"}); err != nil {
+			t.say("edit: error: " + err.Error())
+		} else {
+			t.say("edit: wrote lib/lib.go")
+		}
 	case "which":
 		a.mu.Lock()
 		mode, model := a.mode, a.model
