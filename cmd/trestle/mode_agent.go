@@ -208,6 +208,17 @@ func (r agentRun) run(ctx context.Context, stdout, stderr io.Writer) (ok bool, e
 // gopls, the evaluator and the tasks on what it is changing. Its change
 // set tools find the store read-only there: the agent writes the copy
 // instead.
+//
+// It is deliberately not the window's own server (attached through the
+// registry), though the issue asked for "attached to this window": the
+// window's tools read the real project and the person's editor, where the
+// agent's writes are not (they wait in the copy as a change set), so its
+// gopls, reads and builds would answer about code the agent has not got;
+// and the window's evaluator and tasks run outside the sandbox, so an
+// attached agent could run code that writes the project. The registry is
+// hidden from the sandbox for that reason. What the agent misses is the
+// window-only tools (workbench, selection, notify, open); its own
+// transcript reaches the person in the Agent pane instead.
 func stagedMCP(stage *sandbox.Stage) []sdk.McpServer {
 	exe, err := os.Executable()
 	if err != nil {
