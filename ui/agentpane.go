@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -54,6 +55,8 @@ type agentHost struct {
 	w    *Window
 	pane *agent.Pane
 	item *container.TabItem
+	// group is the window's Agent panes, this one included.
+	group *agentGroup
 	// do runs a function on the main goroutine, dropped once the window
 	// closes (w.onMain); tests swap it for their fake main goroutine.
 	do func(func())
@@ -107,20 +110,57 @@ type hosted struct {
 	told map[string]bool
 }
 
+// agentGroup is the window's Agent panes, one a session: the first is
+// w.panes.agent, and each pane's New session adds one. Safe for
+// concurrent use.
+type agentGroup struct {
+	mu  sync.Mutex
+	all []*agentHost
+}
+
+// hosts are the group's panes, in the order they were made.
+func (g *agentGroup) hosts() []*agentHost {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Clone(g.all)
+}
+
 // addAgentPane adds the Agent pane to the bottom panes. Main goroutine only.
 func (w *Window) addAgentPane() {
-	h := &agentHost{w: w, do: w.onMain}
+	h := w.newAgentHost(&agentGroup{}, "Agent", fyne.CurrentApp().Preferences().String(agentPrefKey))
+	h.do = w.onMain
+	w.panes.agent = h
+	w.panes.tabs.Append(h.item)
+}
+
+// newAgentHost makes an Agent pane titled title in group, with command as
+// its command line. Main goroutine only.
+func (w *Window) newAgentHost(group *agentGroup, title, command string) *agentHost {
+	h := &agentHost{w: w, group: group}
 	h.life, h.endLife = context.WithCancel(context.Background())
-	h.pane = agent.New(fyne.CurrentApp().Preferences().String(agentPrefKey))
+	h.pane = agent.New(command)
 	h.pane.OnStart = h.start
 	h.pane.OnSend = h.send
 	h.pane.OnCancel = h.cancel
 	h.pane.OnStop = func() { h.turns.Go(h.stop) }
 	h.pane.OnMode = func(id string) { h.choose("mode", id, (*acp.Session).SetMode) }
 	h.pane.OnModel = func(id string) { h.choose("model", id, (*acp.Session).SetModel) }
-	h.item = container.NewTabItem("Agent", h.pane.Content)
-	w.panes.agent = h
-	w.panes.tabs.Append(h.item)
+	h.pane.OnNew = h.newSession
+	h.item = container.NewTabItem(title, h.pane.Content)
+	group.mu.Lock()
+	group.all = append(group.all, h)
+	group.mu.Unlock()
+	return h
+}
+
+// newSession adds an Agent pane for one more session, beside this one,
+// with the same agent, and shows it. Main goroutine only.
+func (h *agentHost) newSession() {
+	n := len(h.group.hosts()) + 1
+	nh := h.w.newAgentHost(h.group, fmt.Sprintf("Agent %d", n), h.pane.Command.Text)
+	nh.do, nh.env, nh.mcp, nh.bwrap = h.do, h.env, h.mcp, h.bwrap
+	h.w.panes.tabs.Append(nh.item)
+	h.w.panes.tabs.Select(nh.item)
 }
 
 // start starts a session of command in a new staging copy, off the main

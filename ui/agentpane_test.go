@@ -439,3 +439,48 @@ func TestAgentPaneCopyFollowsThePersonsSaves(t *testing.T) {
 		t.Errorf("the staging copy's lib/lib.go is %q, want the agent's", data)
 	}
 }
+
+// TestAgentPaneSeveralSessions: New session opens a second Agent pane
+// whose session has its own agent, staging copy and transcript beside the
+// first; closing the window ends both.
+func TestAgentPaneSeveralSessions(t *testing.T) {
+	a := startAgentPane(t)
+	a.onMain(func() { test.Tap(a.h.pane.New) })
+	var second *agentHost
+	a.waitFor("the second pane, shown", func() bool {
+		hosts := a.h.group.hosts()
+		if len(hosts) != 2 {
+			return false
+		}
+		second = hosts[1]
+		return a.w.panes.tabs.Selected() == second.item && second.item.Text == "Agent 2"
+	})
+	a.onMain(func() { test.Tap(second.pane.Start) })
+	a.waitFor("the second agent ready", func() bool { return second.pane.State() == agent.Ready })
+	first, other := a.stageDir(), func() string { second.mu.Lock(); defer second.mu.Unlock(); return second.cur.stage.Dir }()
+	if first == other {
+		t.Fatalf("both sessions work in %s", first)
+	}
+	a.onMain(func() {
+		test.Type(second.pane.Prompt, "edit")
+		test.Tap(second.pane.Send)
+	})
+	a.send("which")
+	a.waitFor("both turns' ends", func() bool {
+		return strings.Contains(a.h.pane.Text(), "The turn ended") && strings.Contains(second.pane.Text(), "The turn ended")
+	})
+	var one, two string
+	a.onMain(func() { one, two = a.h.pane.Text(), second.pane.Text() })
+	if !strings.Contains(one, "mode: ask") || strings.Contains(one, "edit: wrote") {
+		t.Errorf("the first transcript:\n%s", one)
+	}
+	if !strings.Contains(two, "edit: wrote lib/lib.go") || !strings.Contains(two, "Change set ") || strings.Contains(two, "mode: ask") {
+		t.Errorf("the second transcript:\n%s", two)
+	}
+	a.w.Quitting()
+	for _, dir := range []string{first, other} {
+		if _, err := os.Stat(dir); !os.IsNotExist(err) {
+			t.Errorf("the staging copy %s is still there (%v)", dir, err)
+		}
+	}
+}

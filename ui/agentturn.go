@@ -130,6 +130,13 @@ func agentTitle(prompt string) string {
 // pane which of those files the agent has changed too, once a file: the
 // copy keeps the agent's version. On the watcher's goroutine.
 func (h *agentHost) sawFiles(events []watch.Event) {
+	for _, h := range h.group.hosts() {
+		h.follow(events)
+	}
+}
+
+// follow brings the person's changes into this pane's session's copy (see sawFiles).
+func (h *agentHost) follow(events []watch.Event) {
 	h.mu.Lock()
 	cur := h.cur
 	h.mu.Unlock()
@@ -245,17 +252,25 @@ func (h *agentHost) closeStage(cur *hosted, note string) string {
 	return note
 }
 
-// stopAndWait ends the session and waits, up to agentStopBound, for its
-// last turn to propose what the agent wrote: the window is closing. Any
-// goroutine.
+// stopAndWait ends every Agent pane's session and waits, up to
+// agentStopBound, for their last turns to propose what the agents wrote:
+// the window is closing. Any goroutine.
 func (h *agentHost) stopAndWait() {
-	h.mu.Lock()
-	h.closed = true
-	h.mu.Unlock()
-	h.endLife()
-	h.stop()
+	hosts := h.group.hosts()
+	for _, h := range hosts {
+		h.mu.Lock()
+		h.closed = true
+		h.mu.Unlock()
+		h.endLife()
+		h.stop()
+	}
 	done := make(chan struct{})
-	go func() { h.turns.Wait(); close(done) }()
+	go func() {
+		for _, h := range hosts {
+			h.turns.Wait()
+		}
+		close(done)
+	}()
 	select {
 	case <-done:
 	case <-time.After(agentStopBound):

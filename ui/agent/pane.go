@@ -46,6 +46,7 @@ type Pane struct {
 	Command *widget.Entry  // its command line
 	Start   *widget.Button
 	Stop    *widget.Button
+	New     *widget.Button // a pane for one more session
 	Prompt  *widget.Entry
 	Send    *widget.Button
 	Cancel  *widget.Button
@@ -60,6 +61,8 @@ type Pane struct {
 	OnSend   func(text string)
 	OnCancel func()
 	OnStop   func()
+	// OnNew opens one more session's pane.
+	OnNew func()
 	// OnMode and OnModel ask for the mode or model with the agent's id.
 	OnMode  func(id string)
 	OnModel func(id string)
@@ -111,6 +114,11 @@ func New(command string) *Pane {
 			p.OnStop()
 		}
 	})
+	p.New = widget.NewButton("New session", func() {
+		if p.OnNew != nil {
+			p.OnNew()
+		}
+	})
 	p.Send = &widget.Button{Text: "Send", Importance: widget.HighImportance, OnTapped: p.send}
 	p.Cancel = widget.NewButton("Cancel", func() {
 		if p.OnCancel != nil {
@@ -124,7 +132,7 @@ func New(command string) *Pane {
 	p.Mode.Hide()
 	p.Model.Hide()
 	top := container.NewVBox(
-		container.NewBorder(nil, nil, p.Agent, container.NewHBox(p.Start, p.Stop), p.Command),
+		container.NewBorder(nil, nil, p.Agent, container.NewHBox(p.Start, p.Stop, p.New), p.Command),
 		container.NewHBox(p.Mode, p.Model))
 	bottom := container.NewBorder(nil, p.status, nil, container.NewVBox(p.Send, p.Cancel), p.Prompt)
 	p.Content = container.NewBorder(top, bottom, nil, nil, p.newRowList())
