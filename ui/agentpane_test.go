@@ -20,6 +20,7 @@ import (
 	"trestle/app/permission"
 	"trestle/app/sandbox"
 	"trestle/app/textbuf"
+	"trestle/app/watch"
 	"trestle/internal/testfix"
 	"trestle/ui/agent"
 )
@@ -390,20 +391,11 @@ func TestAgentPaneShowsTerminalsAndKillsTheirProcesses(t *testing.T) {
 }
 
 // TestAgentPaneCopyFollowsThePersonsSaves: while a session runs, a file
-// the person saves (Ctrl+S in the editor) reaches the agent's staging
+// the person saves (Ctrl+S in the editor), once the watcher sees it, reaches the agent's staging
 // copy; one the agent has changed keeps the agent's version there, and
 // the pane says so.
 func TestAgentPaneCopyFollowsThePersonsSaves(t *testing.T) {
 	a := startAgentPane(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	a.onMain(func() {
-		if err := a.w.Watch(ctx); err != nil {
-			t.Fatal(err)
-		}
-	})
-	t.Cleanup(func() { a.onMain(a.w.stopWatching) })
-	<-a.w.watcher.Ready()
 	stage := a.stageDir()
 	a.send("edit")
 	a.waitFor("the agent's edit", func() bool {
@@ -421,10 +413,19 @@ func TestAgentPaneCopyFollowsThePersonsSaves(t *testing.T) {
 			test.Type(e.Page(), typed)
 			pressShortcut(a.w.win, ctrl(fyne.KeyS, false))
 		})
+		// The save ends with a fyne.Do that the test driver runs inline on
+		// the save's goroutine: wait for it before the fake main goroutine
+		// runs anything more.
+		a.w.tabs.saving.Wait()
 		testfix.Wait(t, 30*time.Second, rel+" saved", func() bool {
 			data, _ := os.ReadFile(filepath.Join(a.w.project.Root, rel))
 			return strings.HasPrefix(string(data), typed)
 		})
+		// What the window's watcher hands on (filesChanged), on a goroutine
+		// of its own: the real watcher would refresh the file tree through
+		// fyne.Do, which the test driver runs inline, beside the fake main
+		// goroutine.
+		go a.h.sawFiles([]watch.Event{{Path: rel, Op: watch.Changed}})
 	}
 	save("main.go", "// mine\n")
 	testfix.Wait(t, 30*time.Second, "main.go in the staging copy", func() bool {
