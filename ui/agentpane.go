@@ -76,6 +76,10 @@ type agentHost struct {
 	dropped int
 	cur     *hosted
 	closed  bool // the window is closing: no session may start
+	// resuming is the stored session the next start resumes (main goroutine only).
+	resuming *acp.Saved
+	// earlier are the stored sessions the pane lists, by the pane's id.
+	earlier map[string]acp.Saved
 	// abortStart ends the start under way, if any (Stop while starting).
 	abortStart context.CancelFunc
 	turns      sync.WaitGroup // starts and turns under way
@@ -108,6 +112,8 @@ type hosted struct {
 	// told are the files the person changed that the agent had changed
 	// too, which the pane has named.
 	told map[string]bool
+	// saved is the session's record in the store.
+	saved *acp.Saved
 }
 
 // agentGroup is the window's Agent panes, one a session: the first is
@@ -146,6 +152,7 @@ func (w *Window) newAgentHost(group *agentGroup, title, command string) *agentHo
 	h.pane.OnMode = func(id string) { h.choose("mode", id, (*acp.Session).SetMode) }
 	h.pane.OnModel = func(id string) { h.choose("model", id, (*acp.Session).SetModel) }
 	h.pane.OnNew = h.newSession
+	h.pane.OnResume = h.resume
 	h.item = container.NewTabItem(title, h.pane.Content)
 	group.mu.Lock()
 	group.all = append(group.all, h)
@@ -167,6 +174,14 @@ func (h *agentHost) newSession() {
 // goroutine. Main goroutine only.
 func (h *agentHost) start(command string) { h.startWith(command, false) }
 
+// resumeWith starts saved's agent in a new staging copy and resumes its
+// session there. Main goroutine only.
+func (h *agentHost) resumeWith(saved acp.Saved) {
+	h.resuming = &saved
+	h.pane.Command.SetText(saved.Command)
+	h.startWith(saved.Command, false)
+}
+
 // startWith starts command, unsandboxed when the person chose that. Main
 // goroutine only.
 func (h *agentHost) startWith(command string, unsandboxed bool) {
@@ -177,19 +192,21 @@ func (h *agentHost) startWith(command string, unsandboxed bool) {
 	} else {
 		h.pane.Note("Starting " + command)
 	}
-	policy := h.w.policy
-	h.turns.Go(func() { h.launch(command, policy, unsandboxed) })
+	policy, resume := h.w.policy, h.resuming
+	h.resuming = nil
+	h.turns.Go(func() { h.launch(command, policy, unsandboxed, resume) })
 }
 
 // offerUnsandboxed says why the agent cannot be sandboxed here and offers
 // to run it without, with what that means. Main goroutine only.
-func (h *agentHost) offerUnsandboxed(command, why string) {
+func (h *agentHost) offerUnsandboxed(command, why string, resume *acp.Saved) {
 	msg := widget.NewLabel(why + "\n\nRun the agent unsandboxed? It then works in its copy of the project, and what it " +
 		"writes there becomes a change set as usual, but nothing stops its own tools or shell from writing the project, " +
 		"or anything else you can write, by absolute path.")
 	msg.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustomConfirm("No sandbox for the agent", "Run unsandboxed", "Cancel", msg, func(ok bool) {
 		if ok && h.pane.State() == agent.Stopped {
+			h.resuming = resume
 			h.startWith(command, true)
 		}
 	}, h.w.win)
@@ -198,7 +215,7 @@ func (h *agentHost) offerUnsandboxed(command, why string) {
 }
 
 // launch makes the stage and starts the agent in it.
-func (h *agentHost) launch(command, policy string, unsandboxed bool) {
+func (h *agentHost) launch(command, policy string, unsandboxed bool, resume *acp.Saved) {
 	ctx, cancel := context.WithTimeout(h.life, agentStartBound)
 	defer cancel()
 	h.mu.Lock()
@@ -246,7 +263,7 @@ func (h *agentHost) launch(command, policy string, unsandboxed bool) {
 		ClientName: "trestle", ClientVersion: h.w.actions.Version,
 	})
 	if err == nil {
-		if err = s.Open(ctx); err != nil {
+		if err = h.open(ctx, s, resume); err != nil {
 			s.Close()
 		}
 	}
@@ -258,7 +275,7 @@ func (h *agentHost) launch(command, policy string, unsandboxed bool) {
 		fail(err)
 		if errors.Is(err, sandbox.ErrNoSandbox) {
 			why := changeset.EscapeControls(err.Error(), "\n")
-			h.do(func() { h.offerUnsandboxed(command, why) })
+			h.do(func() { h.offerUnsandboxed(command, why, resume) })
 		}
 		return
 	}
@@ -267,6 +284,7 @@ func (h *agentHost) launch(command, policy string, unsandboxed bool) {
 	if info := s.Agent.AgentInfo; info != nil && info.Name != "" {
 		cur.name = agent.Short(info.Name, agent.MaxTitleRunes) // it names the change sets, too
 	}
+	cur.saved = h.record(command, cur.name, s, resume)
 	closed := h.closed
 	if !closed {
 		h.cur = cur

@@ -16,9 +16,11 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"trestle/app/acp"
 	"trestle/app/changeset"
 	"trestle/app/permission"
 	"trestle/app/sandbox"
+	"trestle/app/store"
 	"trestle/app/textbuf"
 	"trestle/app/watch"
 	"trestle/internal/testfix"
@@ -484,4 +486,48 @@ func TestAgentPaneSeveralSessions(t *testing.T) {
 			t.Errorf("the staging copy %s is still there (%v)", dir, err)
 		}
 	}
+}
+
+// TestAgentPaneResumesAStoredSession: a session is kept in the store with
+// its transcript; once it has ended the pane lists it, and Resume starts
+// the agent in a new staging copy and resumes the session there
+// (session/load): the agent replays its history and takes the next prompt.
+func TestAgentPaneResumesAStoredSession(t *testing.T) {
+	testfix.RequireBwrap(t)
+	a := newAgentHarness(t)
+	st, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.w.actions.Store = st
+	a.onMain(func() { test.Tap(a.h.pane.Start) })
+	a.waitFor("the agent ready", func() bool { return a.h.pane.State() == agent.Ready })
+	a.send("which")
+	a.waitFor("the turn's end", func() bool { return strings.Contains(a.h.pane.Text(), "The turn ended") })
+	a.onMain(func() { test.Tap(a.h.pane.Stop) })
+	a.waitFor("the session listed", func() bool {
+		return a.h.pane.State() == agent.Stopped && len(a.h.pane.Earlier.Options) == 1
+	})
+	var listed string
+	a.onMain(func() {
+		listed = a.h.pane.Earlier.Options[0]
+		a.h.pane.Earlier.SetSelected(listed)
+		test.Tap(a.h.pane.Resume)
+	})
+	if !strings.Contains(listed, "scripted-agent") || !strings.Contains(listed, "which") {
+		t.Errorf("the pane lists %q", listed)
+	}
+	a.waitFor("the resumed session ready", func() bool { return a.h.pane.State() == agent.Ready })
+	a.send("which")
+	a.waitFor("the resumed turn's end", func() bool { return strings.Count(a.h.pane.Text(), "The turn ended") == 2 })
+	text := a.transcript()
+	for _, want := range []string{"You: an earlier prompt", "resumed scripted-1"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the transcript lacks %q:\n%s", want, text)
+		}
+	}
+	testfix.Wait(t, 30*time.Second, "the resumed session stored", func() bool {
+		saved, err := acp.SavedSessions(st, a.w.project.Root)
+		return err == nil && len(saved) == 1 && strings.Count(saved[0].Transcript, "mode: ask") == 2 && saved[0].SessionID == "scripted-1"
+	})
 }

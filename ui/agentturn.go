@@ -54,6 +54,10 @@ func (h *agentHost) runTurn(cur *hosted, text string) {
 		if note != "" {
 			h.pane.Note(note)
 		}
+		h.saveTurn(cur, text)
+		if ended {
+			h.listEarlier()
+		}
 		switch {
 		case ended:
 			h.pane.SetState(agent.Stopped, "The session ended.")
@@ -235,6 +239,7 @@ func (h *agentHost) stop() {
 			}
 			h.pane.Note("The session ended.")
 			h.pane.SetState(agent.Stopped, "The session ended.")
+			h.listEarlier()
 		})
 	}
 }

@@ -179,6 +179,30 @@ func (s *Session) SetModel(ctx context.Context, id string) error {
 	return nil
 }
 
+// CanLoad reports whether the agent can resume an earlier session
+// (session/load, its loadSession capability).
+func (s *Session) CanLoad() bool { return s.Agent.AgentCapabilities.LoadSession }
+
+// Load resumes the agent's earlier session id (session/load) with the
+// staging copy as its working folder: the agent replays its history as
+// session updates (OnUpdate) before Load returns.
+func (s *Session) Load(ctx context.Context, id string) error {
+	if !s.CanLoad() {
+		return fmt.Errorf("agent %s cannot resume a session: it does not offer session/load", s.opts.Command[0])
+	}
+	servers := s.opts.McpServers
+	if servers == nil {
+		servers = []sdk.McpServer{}
+	}
+	resp, err := s.conn.LoadSession(ctx, sdk.LoadSessionRequest{SessionId: sdk.SessionId(id), Cwd: s.opts.Stage.Dir, McpServers: servers})
+	if err != nil {
+		return fmt.Errorf("agent %s: session/load %q: %w", s.opts.Command[0], id, s.explain(err))
+	}
+	s.id = sdk.SessionId(id)
+	s.Modes, s.Models = resp.Modes, resp.Models
+	return nil
+}
+
 // explain adds the agent's exit to err when the agent died.
 func (s *Session) explain(err error) error {
 	select {

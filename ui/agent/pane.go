@@ -47,6 +47,9 @@ type Pane struct {
 	Start   *widget.Button
 	Stop    *widget.Button
 	New     *widget.Button // a pane for one more session
+	// Earlier lists the project's stored sessions; Resume resumes the chosen one.
+	Earlier *widget.Select
+	Resume  *widget.Button
 	Prompt  *widget.Entry
 	Send    *widget.Button
 	Cancel  *widget.Button
@@ -63,11 +66,15 @@ type Pane struct {
 	OnStop   func()
 	// OnNew opens one more session's pane.
 	OnNew func()
+	// OnResume resumes the stored session with the host's id.
+	OnResume func(id string)
 	// OnMode and OnModel ask for the mode or model with the agent's id.
 	OnMode  func(id string)
 	OnModel func(id string)
 
 	state State
+	// earlierIDs are the host's ids of Earlier's options.
+	earlierIDs []string
 	// modeIDs and modelIDs are the agent's ids of Mode's and Model's options.
 	modeIDs, modelIDs []string
 	status            *widget.Label
@@ -119,6 +126,13 @@ func New(command string) *Pane {
 			p.OnNew()
 		}
 	})
+	p.Earlier = widget.NewSelect(nil, func(string) { enable(p.Resume, p.state == Stopped && p.Earlier.SelectedIndex() >= 0) })
+	p.Earlier.PlaceHolder = "(earlier sessions)"
+	p.Earlier.Hide()
+	p.Resume = widget.NewButton("Resume", func() {
+		p.chosen(p.Earlier, p.earlierIDs, p.OnResume)
+	})
+	p.Resume.Hide()
 	p.Send = &widget.Button{Text: "Send", Importance: widget.HighImportance, OnTapped: p.send}
 	p.Cancel = widget.NewButton("Cancel", func() {
 		if p.OnCancel != nil {
@@ -133,7 +147,7 @@ func New(command string) *Pane {
 	p.Model.Hide()
 	top := container.NewVBox(
 		container.NewBorder(nil, nil, p.Agent, container.NewHBox(p.Start, p.Stop, p.New), p.Command),
-		container.NewHBox(p.Mode, p.Model))
+		container.NewHBox(p.Mode, p.Model, p.Earlier, p.Resume))
 	bottom := container.NewBorder(nil, p.status, nil, container.NewVBox(p.Send, p.Cancel), p.Prompt)
 	p.Content = container.NewBorder(top, bottom, nil, nil, p.newRowList())
 	p.SetState(Stopped, "Choose an agent and press Start: it works in a sandboxed copy of the project.")
@@ -207,6 +221,15 @@ func offer(sel *widget.Select, opts []Option, current string) []string {
 	return ids
 }
 
+// SetEarlier lists the project's stored sessions (the host's ids, names
+// of its making, shown short); none hides the list.
+func (p *Pane) SetEarlier(opts []Option) {
+	p.earlierIDs = offer(p.Earlier, opts, "")
+	p.Resume.Hidden = len(opts) == 0
+	p.Resume.Refresh()
+	enable(p.Resume, p.state == Stopped && p.Earlier.SelectedIndex() >= 0)
+}
+
 // chosen calls on with the id of sel's option the person chose.
 func (p *Pane) chosen(sel *widget.Select, ids []string, on func(string)) {
 	if i := sel.SelectedIndex(); i >= 0 && i < len(ids) && on != nil {
@@ -237,6 +260,8 @@ func (p *Pane) SetState(s State, status string) {
 	enable(p.Cancel, s == Working)
 	enable(p.Mode, s == Ready || s == Working)
 	enable(p.Model, s == Ready || s == Working)
+	enable(p.Earlier, s == Stopped)
+	enable(p.Resume, s == Stopped && p.Earlier.SelectedIndex() >= 0)
 	if s == Stopped {
 		p.SetModes(nil, "")
 		p.SetModels(nil, "")

@@ -82,6 +82,8 @@ type Transcript struct {
 // any dropping) of the blocks it changed or added.
 func (t *Transcript) Apply(u sdk.SessionUpdate) []int {
 	switch {
+	case u.UserMessageChunk != nil: // a resumed session's history
+		return t.stream(KindPrompt, u.UserMessageChunk.Content)
 	case u.AgentMessageChunk != nil:
 		return t.stream(KindMessage, u.AgentMessageChunk.Content)
 	case u.AgentThoughtChunk != nil:

@@ -69,6 +69,7 @@ type agent struct {
 
 func (a *agent) Initialize(ctx context.Context, p acp.InitializeRequest) (acp.InitializeResponse, error) {
 	return acp.InitializeResponse{ProtocolVersion: acp.ProtocolVersionNumber, AuthMethods: []acp.AuthMethod{},
+		AgentCapabilities: acp.AgentCapabilities{LoadSession: true},
 		AgentInfo: &acp.Implementation{Name: "scripted-agent", Version: "1"}}, nil
 }
 
@@ -93,6 +94,16 @@ func (a *agent) NewSession(ctx context.Context, p acp.NewSessionRequest) (acp.Ne
 		Models: &acp.SessionModelState{CurrentModelId: "fast", AvailableModels: []acp.ModelInfo{
 			{ModelId: "fast", Name: "Fast model"}, {ModelId: "smart", Name: "Smart model"}}},
 	}, nil
+}
+
+// LoadSession resumes a session: it replays a prompt and says "resumed ID".
+func (a *agent) LoadSession(ctx context.Context, p acp.LoadSessionRequest) (acp.LoadSessionResponse, error) {
+	if _, err := a.NewSession(ctx, acp.NewSessionRequest{Cwd: p.Cwd, McpServers: p.McpServers}); err != nil {
+		return acp.LoadSessionResponse{}, err
+	}
+	a.conn.SessionUpdate(ctx, acp.SessionNotification{SessionId: p.SessionId, Update: acp.UpdateUserMessageText("an earlier prompt")})
+	a.conn.SessionUpdate(ctx, acp.SessionNotification{SessionId: p.SessionId, Update: acp.UpdateAgentMessageText("resumed " + string(p.SessionId) + "\n")})
+	return acp.LoadSessionResponse{}, nil
 }
 
 func (a *agent) Cancel(ctx context.Context, p acp.CancelNotification) error {
