@@ -70,7 +70,7 @@ type agent struct {
 func (a *agent) Initialize(ctx context.Context, p acp.InitializeRequest) (acp.InitializeResponse, error) {
 	return acp.InitializeResponse{ProtocolVersion: acp.ProtocolVersionNumber, AuthMethods: []acp.AuthMethod{},
 		AgentCapabilities: acp.AgentCapabilities{LoadSession: true},
-		AgentInfo: &acp.Implementation{Name: "scripted-agent", Version: "1"}}, nil
+		AgentInfo:         &acp.Implementation{Name: "scripted-agent", Version: "1"}}, nil
 }
 
 func (a *agent) Authenticate(ctx context.Context, p acp.AuthenticateRequest) (acp.AuthenticateResponse, error) {
