@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"trestle/app/textbuf"
@@ -339,19 +340,80 @@ const maxRowRunes = 110
 type row struct {
 	text  string
 	style fyne.TextStyle
+	// markdown is set for a row of the agent's message outside a code
+	// fence: it is shown as markdown, line by line.
+	markdown bool
 }
 
-// appendRows appends b's rows to rows.
+// appendRows appends b's rows to rows. An agent message's rows are
+// markdown, but for its code fences, whose rows are monospace.
 func appendRows(rows []row, b Block) []row {
 	style := fyne.TextStyle{Italic: b.Kind == KindThought || b.Kind == KindNote, Bold: b.Kind == KindPrompt}
+	fenced := false
 	for _, line := range strings.Split(b.String(), "\n") {
+		r := row{style: style, markdown: b.Kind == KindMessage}
+		if b.Kind == KindMessage {
+			fence := strings.HasPrefix(strings.TrimSpace(line), "```")
+			if fence {
+				fenced = !fenced
+			}
+			if fence || fenced {
+				r.markdown, r.style = false, fyne.TextStyle{Monospace: true}
+			}
+		}
 		runes := textbuf.ExpandTabs(nil, line, textbuf.DefaultTabWidth)
-		rows = append(rows, row{string(runes[:min(len(runes), maxRowRunes)]), style})
+		r.text = string(runes[:min(len(runes), maxRowRunes)])
+		rows = append(rows, r)
 		for at := maxRowRunes; at < len(runes); at += maxRowRunes {
-			rows = append(rows, row{string(runes[at:min(len(runes), at+maxRowRunes)]), style})
+			r.text = string(runes[at:min(len(runes), at+maxRowRunes)])
+			rows = append(rows, r)
 		}
 	}
 	return rows
+}
+
+// segments is how r shows: its text in its style, or its markdown.
+func (r row) segments() []widget.RichTextSegment {
+	if !r.markdown || strings.TrimSpace(r.text) == "" {
+		return []widget.RichTextSegment{&widget.TextSegment{Text: r.text,
+			Style: widget.RichTextStyle{Inline: true, TextStyle: r.style, SizeName: theme.SizeNameText, ColorName: theme.ColorNameForeground}}}
+	}
+	return rowSafe(widget.NewRichTextFromMarkdown(r.text).Segments)
+}
+
+// rowSafe makes markdown segments fit one row and do nothing by
+// themselves: headings become bold text of the row's size, a link shows
+// its address and opens nothing, an image is named and never fetched.
+func rowSafe(segs []widget.RichTextSegment) []widget.RichTextSegment {
+	out := make([]widget.RichTextSegment, 0, len(segs))
+	for _, seg := range segs {
+		switch s := seg.(type) {
+		case *widget.TextSegment:
+			st := s.Style
+			if st.SizeName != theme.SizeNameText && st.SizeName != "" {
+				st.TextStyle.Bold = true
+			}
+			st.SizeName, st.Inline = theme.SizeNameText, true
+			out = append(out, &widget.TextSegment{Text: s.Text, Style: st})
+		case *widget.HyperlinkSegment:
+			link := s.Text
+			if s.URL != nil && s.URL.String() != s.Text {
+				link += " <" + s.URL.String() + ">"
+			}
+			out = append(out, &widget.TextSegment{Text: link, Style: widget.RichTextStyleInline})
+		case *widget.ImageSegment:
+			out = append(out, &widget.TextSegment{Text: "[image " + s.Title + "]", Style: widget.RichTextStyleInline})
+		case *widget.ListSegment:
+			out = append(out, &widget.ListSegment{Items: rowSafe(s.Items), Ordered: s.Ordered})
+		case *widget.ParagraphSegment:
+			out = append(out, &widget.ParagraphSegment{Texts: rowSafe(s.Texts)})
+		case *widget.SeparatorSegment:
+			out = append(out, &widget.TextSegment{Text: strings.Repeat("─", 20), Style: widget.RichTextStyleInline})
+		default:
+			out = append(out, &widget.TextSegment{Text: seg.Textual(), Style: widget.RichTextStyleInline})
+		}
+	}
+	return out
 }
 
 // newRowList is the list that shows rows, inside a sideways scroll wide
@@ -359,12 +421,12 @@ func appendRows(rows []row, b Block) []row {
 func (p *Pane) newRowList() fyne.CanvasObject {
 	p.list = widget.NewList(
 		func() int { return len(p.rows) },
-		func() fyne.CanvasObject { return widget.NewLabel(strings.Repeat("m", maxRowRunes)) },
+		func() fyne.CanvasObject { return widget.NewRichTextWithText(strings.Repeat("m", maxRowRunes)) },
 		func(id widget.ListItemID, o fyne.CanvasObject) {
-			l := o.(*widget.Label)
-			if id < len(p.rows) && (l.Text != p.rows[id].text || l.TextStyle != p.rows[id].style) {
-				l.TextStyle = p.rows[id].style
-				l.SetText(p.rows[id].text)
+			if id < len(p.rows) {
+				t := o.(*widget.RichText)
+				t.Segments = p.rows[id].segments()
+				t.Refresh()
 			}
 		},
 	)
