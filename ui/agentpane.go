@@ -172,7 +172,13 @@ func (h *agentHost) newSession() {
 
 // start starts a session of command in a new staging copy, off the main
 // goroutine. Main goroutine only.
-func (h *agentHost) start(command string) { h.startWith(command, false) }
+func (h *agentHost) start(command string) {
+	if c, prog, missing := missingProgram(command); missing {
+		h.offerInstall(c, prog)
+		return
+	}
+	h.startWith(command, false)
+}
 
 // resumeWith starts saved's agent in a new staging copy and resumes its
 // session there. Main goroutine only.

@@ -531,3 +531,43 @@ func TestAgentPaneResumesAStoredSession(t *testing.T) {
 		return err == nil && len(saved) == 1 && strings.Count(saved[0].Transcript, "mode: ask") == 2 && saved[0].SessionID == "scripted-1"
 	})
 }
+
+// TestAgentPaneOffersToInstallAMissingAgent: Start on Gemini CLI when
+// gemini is not on PATH offers to install it with npm; the person's
+// Install runs the installer (here a stand-in npm that puts a gemini
+// made of the scripted agent on PATH), its output shows in the pane, and
+// the agent then starts.
+func TestAgentPaneOffersToInstallAMissingAgent(t *testing.T) {
+	testfix.RequireBwrap(t)
+	a := newAgentHarness(t)
+	bin := t.TempDir()
+	var keep []string
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if _, err := os.Stat(filepath.Join(dir, "gemini")); err != nil {
+			keep = append(keep, dir)
+		}
+	}
+	t.Setenv("PATH", strings.Join(append([]string{bin}, keep...), string(filepath.ListSeparator)))
+	testfix.WriteFiles(t, bin, map[string]string{"npm": "#!/bin/sh\necho \"installing $*\"\n" +
+		"printf '#!/bin/sh\\nexec %s \"$@\"\\n' '" + testfix.ACPAgent(t) + "' > '" + bin + "/gemini'\nchmod +x '" + bin + "/gemini'\necho added 1 package\n"})
+	if err := os.Chmod(filepath.Join(bin, "npm"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	a.onMain(func() {
+		a.h.pane.Agent.SetSelected("Gemini CLI")
+		test.Tap(a.h.pane.Start)
+	})
+	a.waitFor("the offer to install", func() bool { return findButton(a.w.win.Canvas(), "Install") != nil })
+	labels, _ := a.shown()
+	if !containsPart(labels, "npm install -g @google/gemini-cli") {
+		t.Errorf("the offer says %q", labels)
+	}
+	a.onMain(func() { test.Tap(findButton(a.w.win.Canvas(), "Install")) })
+	a.waitFor("the installed agent ready", func() bool { return a.h.pane.State() == agent.Ready })
+	text := a.transcript()
+	for _, want := range []string{"Terminal: $ npm install -g @google/gemini-cli [exit 0]", "installing install -g @google/gemini-cli", "added 1 package", "scripted-agent works in a sandboxed copy"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the transcript lacks %q:\n%s", want, text)
+		}
+	}
+}

@@ -14,18 +14,40 @@ import (
 	"trestle/app/textbuf"
 )
 
-// Choice is an agent the pane offers: a name and its command line.
-type Choice struct{ Name, Command string }
+// Choice is an agent the pane offers: a name and its command line, and
+// how to install its program when it is missing.
+type Choice struct {
+	Name, Command string
+	// Install installs the program (argv, run on the person's consent);
+	// nil when there is nothing Trestle can run.
+	Install []string
+	// Missing says how to get the program when Install cannot run.
+	Missing string
+}
 
 // Custom is the choice whose command line the person types.
 const Custom = "Custom command"
 
+// nodeMissing is how to get npx and npm.
+const nodeMissing = "install Node.js, which brings npx and npm (Debian and Ubuntu: sudo apt-get install nodejs npm; elsewhere https://nodejs.org)"
+
 // Choices are the agents the pane knows, then Custom.
 var Choices = []Choice{
-	{"Claude Code", "npx @zed-industries/claude-code-acp"},
-	{"Codex", "npx @zed-industries/codex-acp"},
-	{"Gemini CLI", "gemini --experimental-acp"},
-	{Custom, ""},
+	{Name: "Claude Code", Command: "npx @zed-industries/claude-code-acp", Missing: nodeMissing},
+	{Name: "Codex", Command: "npx @zed-industries/codex-acp", Missing: nodeMissing},
+	{Name: "Gemini CLI", Command: "gemini --experimental-acp",
+		Install: []string{"npm", "install", "-g", "@google/gemini-cli"}, Missing: nodeMissing},
+	{Name: Custom},
+}
+
+// ChoiceFor is the known agent whose command line is command.
+func ChoiceFor(command string) (Choice, bool) {
+	for _, c := range Choices {
+		if c.Command != "" && c.Command == strings.TrimSpace(command) {
+			return c, true
+		}
+	}
+	return Choice{}, false
 }
 
 // State is where the pane's session is.
