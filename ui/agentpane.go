@@ -168,6 +168,7 @@ func (h *agentHost) newSession() {
 	nh.do, nh.env, nh.mcp, nh.bwrap = h.do, h.env, h.mcp, h.bwrap
 	h.w.panes.tabs.Append(nh.item)
 	h.w.panes.tabs.Select(nh.item)
+	nh.listEarlier()
 }
 
 // start starts a session of command in a new staging copy, off the main
