@@ -153,6 +153,7 @@ func (w *Window) newAgentHost(group *agentGroup, title, command string) *agentHo
 	h.pane.OnModel = func(id string) { h.choose("model", id, (*acp.Session).SetModel) }
 	h.pane.OnNew = h.newSession
 	h.pane.OnResume = h.resume
+	h.pane.OnAgents = h.editAgents
 	h.item = container.NewTabItem(title, h.pane.Content)
 	group.mu.Lock()
 	group.all = append(group.all, h)
@@ -168,6 +169,8 @@ func (h *agentHost) newSession() {
 	nh.do, nh.env, nh.mcp, nh.bwrap = h.do, h.env, h.mcp, h.bwrap
 	h.w.panes.tabs.Append(nh.item)
 	h.w.panes.tabs.Select(nh.item)
+	nh.pane.SetAgents(h.paneChoices())
+	nh.pane.Command.SetText(h.pane.Command.Text)
 	nh.listEarlier()
 }
 

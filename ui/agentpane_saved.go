@@ -27,6 +27,7 @@ import (
 func (h *agentHost) connect(mcp func(*sandbox.Stage) []acpsdk.McpServer) {
 	h.mcp = mcp
 	h.listEarlier()
+	h.loadAgents()
 }
 
 // open opens the agent's session: resumes resume's where the agent can,

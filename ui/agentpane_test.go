@@ -15,6 +15,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"trestle/app/acp"
 	"trestle/app/changeset"
@@ -570,4 +571,56 @@ func TestAgentPaneOffersToInstallAMissingAgent(t *testing.T) {
 			t.Errorf("the transcript lacks %q:\n%s", want, text)
 		}
 	}
+}
+
+// TestAgentPaneKeepsThePersonsOwnAgents: Agents… takes the person's own
+// agents (Name = command line); they are kept in the store, offered in
+// the Agent choice (and in a new session's pane), and start as the known
+// ones do.
+func TestAgentPaneKeepsThePersonsOwnAgents(t *testing.T) {
+	testfix.RequireBwrap(t)
+	a := newAgentHarness(t)
+	st, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.w.actions.Store = st
+	bin := testfix.ACPAgent(t)
+	a.onMain(func() { test.Tap(a.h.pane.Agents) })
+	var entry *widget.Entry
+	a.waitFor("the agents dialog", func() bool {
+		walkOverlay(a.w.win.Canvas(), func(o fyne.CanvasObject) {
+			if e, ok := o.(*widget.Entry); ok && e.MultiLine {
+				entry = e
+			}
+		})
+		return entry != nil
+	})
+	a.onMain(func() {
+		test.Type(entry, "Scripted = "+bin+"\nno equals sign")
+		test.Tap(findButton(a.w.win.Canvas(), "Save"))
+	})
+	testfix.Wait(t, 30*time.Second, "the agent kept", func() bool {
+		own, err := acp.SavedAgents(st)
+		return err == nil && len(own) == 1 && own[0] == acp.AgentEntry{Name: "Scripted", Command: bin}
+	})
+	var options []string
+	a.onMain(func() {
+		options = a.h.pane.Agent.Options
+		a.h.pane.Command.SetText("")
+		a.h.pane.Agent.SetSelected("Scripted")
+	})
+	if !slices.Equal(options, []string{"Claude Code", "Codex", "Gemini CLI", "Scripted", agent.Custom}) {
+		t.Errorf("the Agent choice offers %q", options)
+	}
+	if text := a.transcript(); !strings.Contains(text, "Not an agent (write Name = command line): line 2") {
+		t.Errorf("the pane does not name the line it could not read:\n%s", text)
+	}
+	a.onMain(func() { test.Tap(a.h.pane.Start) })
+	a.waitFor("the person's agent ready", func() bool { return a.h.pane.State() == agent.Ready })
+	a.onMain(func() { test.Tap(a.h.pane.New) })
+	a.waitFor("the new pane offering it", func() bool {
+		hosts := a.h.group.hosts()
+		return len(hosts) == 2 && slices.Contains(hosts[1].pane.Agent.Options, "Scripted")
+	})
 }

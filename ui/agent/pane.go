@@ -40,6 +40,35 @@ var Choices = []Choice{
 	{Name: Custom},
 }
 
+// choiceNames are the names of choices.
+func choiceNames(choices []Choice) []string {
+	names := make([]string, len(choices))
+	for i, c := range choices {
+		names[i] = c.Name
+	}
+	return names
+}
+
+// SetAgents offers the person's own agents (names made safe and short)
+// after the known ones and before Custom.
+func (p *Pane) SetAgents(own []Choice) {
+	choices := slices.Clone(Choices[:len(Choices)-1])
+	for _, c := range own {
+		name := Short(c.Name, MaxWordRunes)
+		if name == "" || name == Custom || slices.ContainsFunc(choices, func(k Choice) bool { return k.Name == name }) {
+			continue
+		}
+		choices = append(choices, Choice{Name: name, Command: c.Command})
+	}
+	p.choices = append(choices, Choices[len(Choices)-1])
+	p.Agent.Options = choiceNames(p.choices)
+	p.Agent.Selected = p.choiceOf(p.Command.Text)
+	p.Agent.Refresh()
+}
+
+// Choices are the agents the pane offers now.
+func (p *Pane) Choices() []Choice { return slices.Clone(p.choices) }
+
 // ChoiceFor is the known agent whose command line is command.
 func ChoiceFor(command string) (Choice, bool) {
 	for _, c := range Choices {
@@ -70,6 +99,7 @@ type Pane struct {
 	Start   *widget.Button
 	Stop    *widget.Button
 	New     *widget.Button // a pane for one more session
+	Agents  *widget.Button // edits the person's own agents
 	// Earlier lists the project's stored sessions; Resume resumes the chosen one.
 	Earlier *widget.Select
 	Resume  *widget.Button
@@ -87,6 +117,8 @@ type Pane struct {
 	OnSend   func(text string)
 	OnCancel func()
 	OnStop   func()
+	// OnAgents edits the person's own agents.
+	OnAgents func()
 	// OnNew opens one more session's pane.
 	OnNew func()
 	// OnResume resumes the stored session with the host's id.
@@ -96,6 +128,9 @@ type Pane struct {
 	OnModel func(id string)
 
 	state State
+	// choices are the agents the Agent choice offers: Choices, the
+	// person's own before Custom.
+	choices []Choice
 	// earlierIDs are the host's ids of Earlier's options.
 	earlierIDs []string
 	// modeIDs and modelIDs are the agent's ids of Mode's and Model's options.
@@ -113,20 +148,17 @@ type Pane struct {
 // New makes the pane with command as the command line (the last one used,
 // or "" for the first choice's).
 func New(command string) *Pane {
-	p := &Pane{Command: widget.NewEntry(), Prompt: widget.NewMultiLineEntry(), status: widget.NewLabel("")}
-	names := make([]string, len(Choices))
-	for i, c := range Choices {
-		names[i] = c.Name
-	}
-	p.Agent = widget.NewSelect(names, p.choose)
+	p := &Pane{Command: widget.NewEntry(), Prompt: widget.NewMultiLineEntry(), status: widget.NewLabel(""),
+		choices: Choices}
+	p.Agent = widget.NewSelect(choiceNames(Choices), p.choose)
 	p.Command.SetPlaceHolder("the agent's command line, e.g. npx @zed-industries/claude-code-acp")
 	if command == "" {
 		command = Choices[0].Command
 	}
-	p.Agent.SetSelected(choiceOf(command))
+	p.Agent.SetSelected(p.choiceOf(command))
 	p.Command.SetText(command)
 	p.Command.OnChanged = func(s string) {
-		if c := choiceOf(s); c != p.Agent.Selected {
+		if c := p.choiceOf(s); c != p.Agent.Selected {
 			p.Agent.Selected = c
 			p.Agent.Refresh()
 		}
@@ -142,6 +174,11 @@ func New(command string) *Pane {
 	p.Stop = widget.NewButton("Stop", func() {
 		if p.OnStop != nil {
 			p.OnStop()
+		}
+	})
+	p.Agents = widget.NewButton("Agents…", func() {
+		if p.OnAgents != nil {
+			p.OnAgents()
 		}
 	})
 	p.New = widget.NewButton("New session", func() {
@@ -169,7 +206,7 @@ func New(command string) *Pane {
 	p.Mode.Hide()
 	p.Model.Hide()
 	top := container.NewVBox(
-		container.NewBorder(nil, nil, p.Agent, container.NewHBox(p.Start, p.Stop, p.New), p.Command),
+		container.NewBorder(nil, nil, p.Agent, container.NewHBox(p.Start, p.Stop, p.New, p.Agents), p.Command),
 		container.NewHBox(p.Mode, p.Model, p.Earlier, p.Resume))
 	bottom := container.NewBorder(nil, p.status, nil, container.NewVBox(p.Send, p.Cancel), p.Prompt)
 	p.Content = container.NewBorder(top, bottom, nil, nil, p.newRowList())
@@ -178,8 +215,8 @@ func New(command string) *Pane {
 }
 
 // choiceOf is the name of the choice whose command line is command.
-func choiceOf(command string) string {
-	for _, c := range Choices {
+func (p *Pane) choiceOf(command string) string {
+	for _, c := range p.choices {
 		if c.Command == strings.TrimSpace(command) && c.Command != "" {
 			return c.Name
 		}
@@ -188,12 +225,12 @@ func choiceOf(command string) string {
 }
 
 func (p *Pane) choose(name string) {
-	for _, c := range Choices {
+	for _, c := range p.choices {
 		if c.Name == name && c.Command != "" && c.Command != p.Command.Text {
 			p.Command.SetText(c.Command)
 		}
 	}
-	if name == Custom && p.Command.Text != "" && choiceOf(p.Command.Text) != Custom {
+	if name == Custom && p.Command.Text != "" && p.choiceOf(p.Command.Text) != Custom {
 		p.Command.SetText("")
 	}
 }
