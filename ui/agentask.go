@@ -10,11 +10,13 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 	acpsdk "github.com/coder/acp-go-sdk"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
-	"trestle/app/changeset"
+	"trestle/ui/agent"
 )
 
 // ask shows a hosted agent's permission request in the window's ask
@@ -64,14 +66,14 @@ func (w *Window) showAgentAsk(name string, req acpsdk.RequestPermissionRequest, 
 	detail := permissionDetail(req.ToolCall)
 	shown, hidden := visibleText(detail)
 	tooBig := len(detail) > maxAskBytes
-	buttons := container.NewHBox()
+	buttons := container.New(layout.NewRowWrapLayout()) // many options wrap, never widen the dialog
 	var allows []*widget.Button
 	for _, o := range req.Options {
 		if tooBig && isAllow(o) {
 			continue
 		}
 		o := o
-		b := widget.NewButton(changeset.EscapeControls(o.Name, "")+" ("+string(o.Kind)+")", func() {
+		b := widget.NewButton(agent.Short(o.Name, agent.MaxWordRunes)+" ("+agent.Short(string(o.Kind), agent.MaxWordRunes)+")", func() {
 			send(acpsdk.RequestPermissionResponse{Outcome: acpsdk.RequestPermissionOutcome{Selected: &acpsdk.RequestPermissionOutcomeSelected{OptionId: o.OptionId}}})
 			d.Hide()
 		})
@@ -96,12 +98,14 @@ func (w *Window) showAgentAsk(name string, req acpsdk.RequestPermissionRequest, 
 	}
 	title := "a tool call"
 	if t := req.ToolCall.Title; t != nil && *t != "" {
-		title = changeset.EscapeControls(*t, "")
+		title = agent.Short(*t, agent.MaxTitleRunes)
 	}
 	if k := req.ToolCall.Kind; k != nil {
-		title += " (" + changeset.EscapeControls(string(*k), "") + ")"
+		title += " (" + agent.Short(string(*k), agent.MaxWordRunes) + ")"
 	}
-	top := container.NewVBox(widget.NewLabel(fmt.Sprintf("The hosted agent %s asks permission for %s:", changeset.EscapeControls(name, ""), title)))
+	asks := widget.NewLabel(fmt.Sprintf("The hosted agent %s asks permission for %s:", agent.Short(name, agent.MaxTitleRunes), title))
+	asks.Wrapping = fyne.TextWrapWord // the title may still be wider than the dialog
+	top := container.NewVBox(asks)
 	if tooBig {
 		top.Add(warning(fmt.Sprintf("This request is %s, more than the %s this dialog can show in full, so it can only be rejected.",
 			byteSize(len(detail)), byteSize(maxAskBytes))))
@@ -111,9 +115,9 @@ func (w *Window) showAgentAsk(name string, req acpsdk.RequestPermissionRequest, 
 		what += fmt.Sprintf(" (%d invisible or control character%s shown in «»)", hidden, plural(hidden))
 	}
 	top.Add(widget.NewLabel(what + "; it works in its sandboxed copy, and what it writes comes to you as a change set:"))
-	body := container.NewBorder(top, container.NewCenter(buttons), nil, nil, newAskView(shown, true))
+	body := container.NewBorder(top, buttons, nil, nil, newAskView(shown, true))
 	d = dialog.NewCustomWithoutButtons("Agent permission", body, w.win)
-	waiting := changeset.EscapeControls(name, "") + " is waiting for your answer"
+	waiting := agent.Short(name, agent.MaxTitleRunes) + " is waiting for your answer"
 	d.SetOnClosed(func() {
 		send(rejectResponse(req)) // closed without a choice: rejected
 		if w.status.message.Text == waiting {

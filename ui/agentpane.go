@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -54,6 +55,8 @@ type agentHost struct {
 	w    *Window
 	pane *agent.Pane
 	item *container.TabItem
+	// group is the window's Agent panes, this one included.
+	group *agentGroup
 	// do runs a function on the main goroutine, dropped once the window
 	// closes (w.onMain); tests swap it for their fake main goroutine.
 	do func(func())
@@ -68,14 +71,25 @@ type agentHost struct {
 	endLife context.CancelFunc
 
 	mu      sync.Mutex
-	queue   []sdk.SessionUpdate
+	queue   []news
 	flush   bool // a flush of queue is on its way to the main goroutine
 	dropped int
 	cur     *hosted
 	closed  bool // the window is closing: no session may start
+	// resuming is the stored session the next start resumes (main goroutine only).
+	resuming *acp.Saved
+	// earlier are the stored sessions the pane lists, by the pane's id.
+	earlier map[string]acp.Saved
 	// abortStart ends the start under way, if any (Stop while starting).
 	abortStart context.CancelFunc
 	turns      sync.WaitGroup // starts and turns under way
+}
+
+// news is what the agent's session sends the pane: a session update, or
+// news of a command it runs.
+type news struct {
+	update sdk.SessionUpdate
+	term   *acp.TerminalEvent
 }
 
 // hosted is one session: the agent process and its staging copy.
@@ -95,25 +109,88 @@ type hosted struct {
 	// staging copy is then kept, and the person told where.
 	keep   bool
 	stderr *tailBuffer
+	// told are the files the person changed that the agent had changed
+	// too, which the pane has named.
+	told map[string]bool
+	// saved is the session's record in the store.
+	saved *acp.Saved
+}
+
+// agentGroup is the window's Agent panes, one a session: the first is
+// w.panes.agent, and each pane's New session adds one. Safe for
+// concurrent use.
+type agentGroup struct {
+	mu  sync.Mutex
+	all []*agentHost
+}
+
+// hosts are the group's panes, in the order they were made.
+func (g *agentGroup) hosts() []*agentHost {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Clone(g.all)
 }
 
 // addAgentPane adds the Agent pane to the bottom panes. Main goroutine only.
 func (w *Window) addAgentPane() {
-	h := &agentHost{w: w, do: w.onMain}
-	h.life, h.endLife = context.WithCancel(context.Background())
-	h.pane = agent.New(fyne.CurrentApp().Preferences().String(agentPrefKey))
-	h.pane.OnStart = h.start
-	h.pane.OnSend = h.send
-	h.pane.OnCancel = h.cancel
-	h.pane.OnStop = func() { h.turns.Go(h.stop) }
-	h.item = container.NewTabItem("Agent", h.pane.Content)
+	h := w.newAgentHost(&agentGroup{}, "Agent", fyne.CurrentApp().Preferences().String(agentPrefKey))
+	h.do = w.onMain
 	w.panes.agent = h
 	w.panes.tabs.Append(h.item)
 }
 
+// newAgentHost makes an Agent pane titled title in group, with command as
+// its command line. Main goroutine only.
+func (w *Window) newAgentHost(group *agentGroup, title, command string) *agentHost {
+	h := &agentHost{w: w, group: group}
+	h.life, h.endLife = context.WithCancel(context.Background())
+	h.pane = agent.New(command)
+	h.pane.OnStart = h.start
+	h.pane.OnSend = h.send
+	h.pane.OnCancel = h.cancel
+	h.pane.OnStop = func() { h.turns.Go(h.stop) }
+	h.pane.OnMode = func(id string) { h.choose("mode", id, (*acp.Session).SetMode) }
+	h.pane.OnModel = func(id string) { h.choose("model", id, (*acp.Session).SetModel) }
+	h.pane.OnNew = h.newSession
+	h.pane.OnResume = h.resume
+	h.pane.OnAgents = h.editAgents
+	h.item = container.NewTabItem(title, h.pane.Content)
+	group.mu.Lock()
+	group.all = append(group.all, h)
+	group.mu.Unlock()
+	return h
+}
+
+// newSession adds an Agent pane for one more session, beside this one,
+// with the same agent, and shows it. Main goroutine only.
+func (h *agentHost) newSession() {
+	n := len(h.group.hosts()) + 1
+	nh := h.w.newAgentHost(h.group, fmt.Sprintf("Agent %d", n), h.pane.Command.Text)
+	nh.do, nh.env, nh.mcp, nh.bwrap = h.do, h.env, h.mcp, h.bwrap
+	h.w.panes.tabs.Append(nh.item)
+	h.w.panes.tabs.Select(nh.item)
+	nh.pane.SetAgents(h.paneChoices())
+	nh.pane.Command.SetText(h.pane.Command.Text)
+	nh.listEarlier()
+}
+
 // start starts a session of command in a new staging copy, off the main
 // goroutine. Main goroutine only.
-func (h *agentHost) start(command string) { h.startWith(command, false) }
+func (h *agentHost) start(command string) {
+	if c, prog, missing := missingProgram(command); missing {
+		h.offerInstall(c, prog)
+		return
+	}
+	h.startWith(command, false)
+}
+
+// resumeWith starts saved's agent in a new staging copy and resumes its
+// session there. Main goroutine only.
+func (h *agentHost) resumeWith(saved acp.Saved) {
+	h.resuming = &saved
+	h.pane.Command.SetText(saved.Command)
+	h.startWith(saved.Command, false)
+}
 
 // startWith starts command, unsandboxed when the person chose that. Main
 // goroutine only.
@@ -125,19 +202,21 @@ func (h *agentHost) startWith(command string, unsandboxed bool) {
 	} else {
 		h.pane.Note("Starting " + command)
 	}
-	policy := h.w.policy
-	h.turns.Go(func() { h.launch(command, policy, unsandboxed) })
+	policy, resume := h.w.policy, h.resuming
+	h.resuming = nil
+	h.turns.Go(func() { h.launch(command, policy, unsandboxed, resume) })
 }
 
 // offerUnsandboxed says why the agent cannot be sandboxed here and offers
 // to run it without, with what that means. Main goroutine only.
-func (h *agentHost) offerUnsandboxed(command, why string) {
+func (h *agentHost) offerUnsandboxed(command, why string, resume *acp.Saved) {
 	msg := widget.NewLabel(why + "\n\nRun the agent unsandboxed? It then works in its copy of the project, and what it " +
 		"writes there becomes a change set as usual, but nothing stops its own tools or shell from writing the project, " +
 		"or anything else you can write, by absolute path.")
 	msg.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustomConfirm("No sandbox for the agent", "Run unsandboxed", "Cancel", msg, func(ok bool) {
 		if ok && h.pane.State() == agent.Stopped {
+			h.resuming = resume
 			h.startWith(command, true)
 		}
 	}, h.w.win)
@@ -146,7 +225,7 @@ func (h *agentHost) offerUnsandboxed(command, why string) {
 }
 
 // launch makes the stage and starts the agent in it.
-func (h *agentHost) launch(command, policy string, unsandboxed bool) {
+func (h *agentHost) launch(command, policy string, unsandboxed bool, resume *acp.Saved) {
 	ctx, cancel := context.WithTimeout(h.life, agentStartBound)
 	defer cancel()
 	h.mu.Lock()
@@ -169,18 +248,19 @@ func (h *agentHost) launch(command, policy string, unsandboxed bool) {
 		fail(err)
 		return
 	}
-	cur := &hosted{stage: stage, name: command, stderr: &tailBuffer{max: maxAgentStderr}}
+	cur := &hosted{stage: stage, name: command, stderr: &tailBuffer{max: maxAgentStderr}, told: map[string]bool{}}
 	var servers []sdk.McpServer
 	if h.mcp != nil {
 		servers = h.mcp(stage)
 	}
 	s, err := acp.Launch(ctx, acp.Options{
-		Command:  []string{"sh", "-c", command},
-		Env:      h.env,
-		Stage:    stage,
-		Sandbox:  sandbox.Options{Hidden: agentHidden(), Unsandboxed: unsandboxed, Bwrap: h.bwrap},
-		OnUpdate: h.update,
-		Policy:   h.policyFunc(policy),
+		Command:    []string{"sh", "-c", command},
+		Env:        h.env,
+		Stage:      stage,
+		Sandbox:    sandbox.Options{Hidden: agentHidden(), Unsandboxed: unsandboxed, Bwrap: h.bwrap},
+		OnUpdate:   h.update,
+		OnTerminal: func(ev acp.TerminalEvent) { h.queueNews(news{term: &ev}) },
+		Policy:     h.policyFunc(policy),
 		Ask: func(ctx context.Context, req sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
 			h.mu.Lock() // a hostile agent may ask before the session is open
 			name := cur.name
@@ -193,7 +273,7 @@ func (h *agentHost) launch(command, policy string, unsandboxed bool) {
 		ClientName: "trestle", ClientVersion: h.w.actions.Version,
 	})
 	if err == nil {
-		if err = s.Open(ctx); err != nil {
+		if err = h.open(ctx, s, resume); err != nil {
 			s.Close()
 		}
 	}
@@ -205,15 +285,16 @@ func (h *agentHost) launch(command, policy string, unsandboxed bool) {
 		fail(err)
 		if errors.Is(err, sandbox.ErrNoSandbox) {
 			why := changeset.EscapeControls(err.Error(), "\n")
-			h.do(func() { h.offerUnsandboxed(command, why) })
+			h.do(func() { h.offerUnsandboxed(command, why, resume) })
 		}
 		return
 	}
 	h.mu.Lock()
 	cur.sess = s
 	if info := s.Agent.AgentInfo; info != nil && info.Name != "" {
-		cur.name = info.Name
+		cur.name = agent.Short(info.Name, agent.MaxTitleRunes) // it names the change sets, too
 	}
+	cur.saved = h.record(command, cur.name, s, resume)
 	closed := h.closed
 	if !closed {
 		h.cur = cur
@@ -228,6 +309,20 @@ func (h *agentHost) launch(command, policy string, unsandboxed bool) {
 	h.do(func() {
 		h.pane.Note(fmt.Sprintf("%s works in a sandboxed copy of the project (%s); the project itself stays as it is until you apply its change set.", name, dir))
 		h.pane.SetState(agent.Ready, name+" is ready.")
+		if m := s.Modes; m != nil {
+			opts := make([]agent.Option, len(m.AvailableModes))
+			for i, o := range m.AvailableModes {
+				opts[i] = agent.Option{ID: string(o.Id), Name: o.Name}
+			}
+			h.pane.SetModes(opts, string(m.CurrentModeId))
+		}
+		if m := s.Models; m != nil {
+			opts := make([]agent.Option, len(m.AvailableModels))
+			for i, o := range m.AvailableModels {
+				opts[i] = agent.Option{ID: string(o.ModelId), Name: o.Name}
+			}
+			h.pane.SetModels(opts, string(m.CurrentModelId))
+		}
 	})
 }
 
@@ -274,12 +369,15 @@ func (h *agentHost) editorText(rel string) (string, bool) {
 // update queues a session update for the main goroutine, coalescing: one
 // flush carries all that came before it runs. It never blocks. Called on
 // the ACP connection's goroutine.
-func (h *agentHost) update(n sdk.SessionNotification) {
+func (h *agentHost) update(n sdk.SessionNotification) { h.queueNews(news{update: n.Update}) }
+
+// queueNews queues news for the main goroutine (see update). Any goroutine.
+func (h *agentHost) queueNews(n news) {
 	h.mu.Lock()
 	if len(h.queue) >= maxQueuedUpdates {
 		h.dropped++
 	} else {
-		h.queue = append(h.queue, n.Update)
+		h.queue = append(h.queue, n)
 	}
 	first := !h.flush
 	h.flush = true
@@ -295,7 +393,17 @@ func (h *agentHost) flushUpdates() {
 	batch, dropped := h.queue, h.dropped
 	h.queue, h.dropped, h.flush = nil, 0, false
 	h.mu.Unlock()
-	h.pane.Update(batch)
+	var updates []sdk.SessionUpdate
+	for _, n := range batch {
+		if t := n.term; t != nil {
+			h.pane.Update(updates)
+			updates = updates[:0]
+			h.pane.Terminal(t.ID, t.Command, t.Output, t.Exit)
+		} else {
+			updates = append(updates, n.update)
+		}
+	}
+	h.pane.Update(updates)
 	if dropped > 0 {
 		h.pane.Note(fmt.Sprintf("%d updates from the agent were dropped: it sent faster than the window could show", dropped))
 	}

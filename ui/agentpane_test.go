@@ -13,12 +13,17 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
+	"trestle/app/acp"
 	"trestle/app/changeset"
 	"trestle/app/permission"
 	"trestle/app/sandbox"
+	"trestle/app/store"
 	"trestle/app/textbuf"
+	"trestle/app/watch"
 	"trestle/internal/testfix"
 	"trestle/ui/agent"
 )
@@ -328,4 +333,294 @@ func TestAgentPaneRejectTappedIsReportedToTheAgent(t *testing.T) {
 	if overlay {
 		t.Error("the dialog is still shown after Reject")
 	}
+}
+
+// TestAgentPaneModesAndModels: the modes and models the agent offers in
+// session/new are the pane's Mode and Model choices; the person's choice
+// reaches the agent (session/set_mode, session/set_model), and the mode
+// the agent switches to itself shows in the choice.
+func TestAgentPaneModesAndModels(t *testing.T) {
+	a := startAgentPane(t)
+	var modes, models []string
+	var mode, model string
+	a.onMain(func() {
+		p := a.h.pane
+		modes, models, mode, model = p.Mode.Options, p.Model.Options, p.Mode.Selected, p.Model.Selected
+	})
+	if !slices.Equal(modes, []string{"Ask", "Code"}) || mode != "Ask" || !slices.Equal(models, []string{"Fast model", "Smart model"}) || model != "Fast model" {
+		t.Fatalf("the pane offers modes %q (%q), models %q (%q)", modes, mode, models, model)
+	}
+	a.onMain(func() {
+		a.h.pane.Mode.SetSelected("Code")
+		a.h.pane.Model.SetSelected("Smart model")
+	})
+	a.waitFor("both choices confirmed", func() bool {
+		text := a.h.pane.Text()
+		return strings.Contains(text, "with the mode code.") && strings.Contains(text, "with the model smart.")
+	})
+	a.send("which")
+	a.waitFor("the turn's end", func() bool {
+		return a.h.pane.State() == agent.Ready && strings.Contains(a.h.pane.Text(), "The turn ended")
+	})
+	if text := a.transcript(); !strings.Contains(text, "mode: code model: smart") {
+		t.Errorf("the agent did not get the choices:\n%s", text)
+	}
+	a.waitFor("the agent's own switch back to Ask", func() bool { return a.h.pane.Mode.Selected == "Ask" })
+}
+
+// TestAgentPaneShowsTerminalsAndKillsTheirProcesses: a command the agent
+// runs through terminal/* shows in the pane with its command line, its
+// output (stdout and stderr) and how it ended; killing the terminal takes
+// down what the command left behind, a process of its own session
+// included, while the session goes on.
+func TestAgentPaneShowsTerminalsAndKillsTheirProcesses(t *testing.T) {
+	a := startAgentPane(t)
+	a.send("term")
+	a.waitFor("the turn's end", func() bool {
+		return a.h.pane.State() == agent.Ready && strings.Contains(a.h.pane.Text(), "The turn ended")
+	})
+	text := a.transcript()
+	for _, want := range []string{"Terminal: $ sh -c echo out-line;", "[killed by ", "  out-line", "  err-line", "terminal killed: "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the transcript lacks %q:\n%s", want, text)
+		}
+	}
+	testfix.WaitNoProcess(t, 30*time.Second, a.marker+"-term")
+	var s agent.State
+	a.onMain(func() { s = a.h.pane.State() })
+	if s != agent.Ready {
+		t.Errorf("the session is %v after the terminal was killed, want ready", s)
+	}
+}
+
+// TestAgentPaneCopyFollowsThePersonsSaves: while a session runs, a file
+// the person saves (Ctrl+S in the editor), once the watcher sees it, reaches the agent's staging
+// copy; one the agent has changed keeps the agent's version there, and
+// the pane says so.
+func TestAgentPaneCopyFollowsThePersonsSaves(t *testing.T) {
+	a := startAgentPane(t)
+	stage := a.stageDir()
+	a.send("edit")
+	a.waitFor("the agent's edit", func() bool {
+		return a.h.pane.State() == agent.Ready && strings.Contains(a.h.pane.Text(), "The turn ended")
+	})
+	save := func(rel, typed string) {
+		t.Helper()
+		if err := a.w.Open(context.Background(), resolved(t, a.w, rel), 0); err != nil {
+			t.Fatal(err)
+		}
+		a.waitFor(rel+"'s tab", func() bool { t := a.w.tabs.find(rel); return t != nil && t.view != nil })
+		a.onMain(func() {
+			e := a.w.tabs.find(rel).view
+			e.SetCaret(textbuf.Pos{})
+			test.Type(e.Page(), typed)
+			pressShortcut(a.w.win, ctrl(fyne.KeyS, false))
+		})
+		// The save ends with a fyne.Do that the test driver runs inline on
+		// the save's goroutine: wait for it before the fake main goroutine
+		// runs anything more.
+		a.w.tabs.saving.Wait()
+		testfix.Wait(t, 30*time.Second, rel+" saved", func() bool {
+			data, _ := os.ReadFile(filepath.Join(a.w.project.Root, rel))
+			return strings.HasPrefix(string(data), typed)
+		})
+		// What the window's watcher hands on (filesChanged), on a goroutine
+		// of its own: the real watcher would refresh the file tree through
+		// fyne.Do, which the test driver runs inline, beside the fake main
+		// goroutine.
+		go a.h.sawFiles([]watch.Event{{Path: rel, Op: watch.Changed}})
+	}
+	save("main.go", "// mine\n")
+	testfix.Wait(t, 30*time.Second, "main.go in the staging copy", func() bool {
+		data, _ := os.ReadFile(filepath.Join(stage, "main.go"))
+		return strings.HasPrefix(string(data), "// mine\n")
+	})
+	save("lib/lib.go", "// mine too\n")
+	a.waitFor("the pane's word on lib/lib.go", func() bool {
+		return strings.Contains(a.h.pane.Text(), "You changed lib/lib.go, which the agent has changed too")
+	})
+	if data, _ := os.ReadFile(filepath.Join(stage, "lib", "lib.go")); string(data) != "package lib\n\n// the agent's\n" {
+		t.Errorf("the staging copy's lib/lib.go is %q, want the agent's", data)
+	}
+}
+
+// TestAgentPaneSeveralSessions: New session opens a second Agent pane
+// whose session has its own agent, staging copy and transcript beside the
+// first; closing the window ends both.
+func TestAgentPaneSeveralSessions(t *testing.T) {
+	a := startAgentPane(t)
+	a.onMain(func() { test.Tap(a.h.pane.New) })
+	var second *agentHost
+	a.waitFor("the second pane, shown", func() bool {
+		hosts := a.h.group.hosts()
+		if len(hosts) != 2 {
+			return false
+		}
+		second = hosts[1]
+		return a.w.panes.tabs.Selected() == second.item && second.item.Text == "Agent 2"
+	})
+	a.onMain(func() { test.Tap(second.pane.Start) })
+	a.waitFor("the second agent ready", func() bool { return second.pane.State() == agent.Ready })
+	first, other := a.stageDir(), func() string { second.mu.Lock(); defer second.mu.Unlock(); return second.cur.stage.Dir }()
+	if first == other {
+		t.Fatalf("both sessions work in %s", first)
+	}
+	a.onMain(func() {
+		test.Type(second.pane.Prompt, "edit")
+		test.Tap(second.pane.Send)
+	})
+	a.send("which")
+	a.waitFor("both turns' ends", func() bool {
+		return strings.Contains(a.h.pane.Text(), "The turn ended") && strings.Contains(second.pane.Text(), "The turn ended")
+	})
+	var one, two string
+	a.onMain(func() { one, two = a.h.pane.Text(), second.pane.Text() })
+	if !strings.Contains(one, "mode: ask") || strings.Contains(one, "edit: wrote") {
+		t.Errorf("the first transcript:\n%s", one)
+	}
+	if !strings.Contains(two, "edit: wrote lib/lib.go") || !strings.Contains(two, "Change set ") || strings.Contains(two, "mode: ask") {
+		t.Errorf("the second transcript:\n%s", two)
+	}
+	a.w.Quitting()
+	for _, dir := range []string{first, other} {
+		if _, err := os.Stat(dir); !os.IsNotExist(err) {
+			t.Errorf("the staging copy %s is still there (%v)", dir, err)
+		}
+	}
+}
+
+// TestAgentPaneResumesAStoredSession: a session is kept in the store with
+// its transcript; once it has ended the pane lists it, and Resume starts
+// the agent in a new staging copy and resumes the session there
+// (session/load): the agent replays its history and takes the next prompt.
+func TestAgentPaneResumesAStoredSession(t *testing.T) {
+	testfix.RequireBwrap(t)
+	a := newAgentHarness(t)
+	st, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.w.actions.Store = st
+	a.onMain(func() { test.Tap(a.h.pane.Start) })
+	a.waitFor("the agent ready", func() bool { return a.h.pane.State() == agent.Ready })
+	a.send("which")
+	a.waitFor("the turn's end", func() bool { return strings.Contains(a.h.pane.Text(), "The turn ended") })
+	a.onMain(func() { test.Tap(a.h.pane.Stop) })
+	a.waitFor("the session listed", func() bool {
+		return a.h.pane.State() == agent.Stopped && len(a.h.pane.Earlier.Options) == 1
+	})
+	var listed string
+	a.onMain(func() {
+		listed = a.h.pane.Earlier.Options[0]
+		a.h.pane.Earlier.SetSelected(listed)
+		test.Tap(a.h.pane.Resume)
+	})
+	if !strings.Contains(listed, "scripted-agent") || !strings.Contains(listed, "which") {
+		t.Errorf("the pane lists %q", listed)
+	}
+	a.waitFor("the resumed session ready", func() bool { return a.h.pane.State() == agent.Ready })
+	a.send("which")
+	a.waitFor("the resumed turn's end", func() bool { return strings.Count(a.h.pane.Text(), "The turn ended") == 2 })
+	text := a.transcript()
+	for _, want := range []string{"You: an earlier prompt", "resumed scripted-1"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the transcript lacks %q:\n%s", want, text)
+		}
+	}
+	testfix.Wait(t, 30*time.Second, "the resumed session stored", func() bool {
+		saved, err := acp.SavedSessions(st, a.w.project.Root)
+		return err == nil && len(saved) == 1 && strings.Count(saved[0].Transcript, "mode: ask") == 2 && saved[0].SessionID == "scripted-1"
+	})
+}
+
+// TestAgentPaneOffersToInstallAMissingAgent: Start on Gemini CLI when
+// gemini is not on PATH offers to install it with npm; the person's
+// Install runs the installer (here a stand-in npm that puts a gemini
+// made of the scripted agent on PATH), its output shows in the pane, and
+// the agent then starts.
+func TestAgentPaneOffersToInstallAMissingAgent(t *testing.T) {
+	testfix.RequireBwrap(t)
+	a := newAgentHarness(t)
+	bin := t.TempDir()
+	var keep []string
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if _, err := os.Stat(filepath.Join(dir, "gemini")); err != nil {
+			keep = append(keep, dir)
+		}
+	}
+	t.Setenv("PATH", strings.Join(append([]string{bin}, keep...), string(filepath.ListSeparator)))
+	testfix.WriteFiles(t, bin, map[string]string{"npm": "#!/bin/sh\necho \"installing $*\"\n" +
+		"printf '#!/bin/sh\\nexec %s \"$@\"\\n' '" + testfix.ACPAgent(t) + "' > '" + bin + "/gemini'\nchmod +x '" + bin + "/gemini'\necho added 1 package\n"})
+	if err := os.Chmod(filepath.Join(bin, "npm"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	a.onMain(func() {
+		a.h.pane.Agent.SetSelected("Gemini CLI")
+		test.Tap(a.h.pane.Start)
+	})
+	a.waitFor("the offer to install", func() bool { return findButton(a.w.win.Canvas(), "Install") != nil })
+	labels, _ := a.shown()
+	if !containsPart(labels, "npm install -g @google/gemini-cli") {
+		t.Errorf("the offer says %q", labels)
+	}
+	a.onMain(func() { test.Tap(findButton(a.w.win.Canvas(), "Install")) })
+	a.waitFor("the installed agent ready", func() bool { return a.h.pane.State() == agent.Ready })
+	text := a.transcript()
+	for _, want := range []string{"Terminal: $ npm install -g @google/gemini-cli [exit 0]", "installing install -g @google/gemini-cli", "added 1 package", "scripted-agent works in a sandboxed copy"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the transcript lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// TestAgentPaneKeepsThePersonsOwnAgents: Agents… takes the person's own
+// agents (Name = command line); they are kept in the store, offered in
+// the Agent choice (and in a new session's pane), and start as the known
+// ones do.
+func TestAgentPaneKeepsThePersonsOwnAgents(t *testing.T) {
+	testfix.RequireBwrap(t)
+	a := newAgentHarness(t)
+	st, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.w.actions.Store = st
+	bin := testfix.ACPAgent(t)
+	a.onMain(func() { test.Tap(a.h.pane.Agents) })
+	var entry *widget.Entry
+	a.waitFor("the agents dialog", func() bool {
+		walkOverlay(a.w.win.Canvas(), func(o fyne.CanvasObject) {
+			if e, ok := o.(*widget.Entry); ok && e.MultiLine {
+				entry = e
+			}
+		})
+		return entry != nil
+	})
+	a.onMain(func() {
+		test.Type(entry, "Scripted = "+bin+"\nno equals sign")
+		test.Tap(findButton(a.w.win.Canvas(), "Save"))
+	})
+	testfix.Wait(t, 30*time.Second, "the agent kept", func() bool {
+		own, err := acp.SavedAgents(st)
+		return err == nil && len(own) == 1 && own[0] == acp.AgentEntry{Name: "Scripted", Command: bin}
+	})
+	var options []string
+	a.onMain(func() {
+		options = a.h.pane.Agent.Options
+		a.h.pane.Command.SetText("")
+		a.h.pane.Agent.SetSelected("Scripted")
+	})
+	if !slices.Equal(options, []string{"Claude Code", "Codex", "Gemini CLI", "Scripted", agent.Custom}) {
+		t.Errorf("the Agent choice offers %q", options)
+	}
+	if text := a.transcript(); !strings.Contains(text, "Not an agent (write Name = command line): line 2") {
+		t.Errorf("the pane does not name the line it could not read:\n%s", text)
+	}
+	a.onMain(func() { test.Tap(a.h.pane.Start) })
+	a.waitFor("the person's agent ready", func() bool { return a.h.pane.State() == agent.Ready })
+	a.onMain(func() { test.Tap(a.h.pane.New) })
+	a.waitFor("the new pane offering it", func() bool {
+		hosts := a.h.group.hosts()
+		return len(hosts) == 2 && slices.Contains(hosts[1].pane.Agent.Options, "Scripted")
+	})
 }

@@ -11,8 +11,10 @@ import (
 	"sync"
 	"time"
 
+	"trestle/app/acp"
 	"trestle/app/changeset"
 	"trestle/app/errdefs"
+	"trestle/app/watch"
 	"trestle/app/workbench"
 	"trestle/ui/agent"
 )
@@ -51,6 +53,10 @@ func (h *agentHost) runTurn(cur *hosted, text string) {
 		h.pane.Note(end)
 		if note != "" {
 			h.pane.Note(note)
+		}
+		h.saveTurn(cur, text)
+		if ended {
+			h.listEarlier()
 		}
 		switch {
 		case ended:
@@ -123,6 +129,78 @@ func agentTitle(prompt string) string {
 	return "Agent: " + changeset.EscapeControls(line, "")
 }
 
+// sawFiles brings the person's changes to the project (their saves, a
+// change set applied) into the session's staging copy, and says in the
+// pane which of those files the agent has changed too, once a file: the
+// copy keeps the agent's version. On the watcher's goroutine.
+func (h *agentHost) sawFiles(events []watch.Event) {
+	for _, h := range h.group.hosts() {
+		h.follow(events)
+	}
+}
+
+// follow brings the person's changes into this pane's session's copy (see sawFiles).
+func (h *agentHost) follow(events []watch.Event) {
+	h.mu.Lock()
+	cur := h.cur
+	h.mu.Unlock()
+	if cur == nil {
+		return
+	}
+	rels := make([]string, len(events))
+	for i, e := range events {
+		rels[i] = e.Path // watch.All is ".": every file
+	}
+	kept, err := cur.stage.Follow(context.Background(), h.w.project, rels)
+	h.mu.Lock()
+	ended := cur.ended
+	var news []string
+	for _, rel := range kept {
+		if !cur.told[rel] {
+			cur.told[rel] = true
+			news = append(news, rel)
+		}
+	}
+	h.mu.Unlock()
+	var note string
+	switch {
+	case ended:
+		return
+	case err != nil:
+		note = "The agent's copy could not follow your change: " + changeset.EscapeControls(err.Error(), "")
+	case len(news) > 0:
+		note = fmt.Sprintf("You changed %s, which the agent has changed too: its copy keeps its version, "+
+			"and its change set shows that version against yours.", changeset.EscapeControls(strings.Join(news, ", "), ""))
+	default:
+		return
+	}
+	h.do(func() { h.pane.Note(note) })
+}
+
+// agentSetBound is how long the agent may take to switch mode or model.
+const agentSetBound = 30 * time.Second
+
+// choose asks the session's agent, off the main goroutine, for the mode or
+// model id the person chose (what names which), and says how that went.
+// Main goroutine only.
+func (h *agentHost) choose(what, id string, set func(*acp.Session, context.Context, string) error) {
+	h.mu.Lock()
+	cur := h.cur
+	h.mu.Unlock()
+	if cur == nil {
+		return
+	}
+	h.turns.Go(func() {
+		ctx, cancel := context.WithTimeout(h.life, agentSetBound)
+		defer cancel()
+		note := fmt.Sprintf("The agent now works with the %s %s.", what, agent.Short(id, agent.MaxTitleRunes))
+		if err := set(cur.sess, ctx, id); err != nil {
+			note = fmt.Sprintf("The %s was not changed: %s", what, changeset.EscapeControls(err.Error(), ""))
+		}
+		h.do(func() { h.pane.Note(note) })
+	})
+}
+
 // cancel asks the agent to end the turn. Main goroutine only.
 func (h *agentHost) cancel() {
 	h.mu.Lock()
@@ -161,6 +239,7 @@ func (h *agentHost) stop() {
 			}
 			h.pane.Note("The session ended.")
 			h.pane.SetState(agent.Stopped, "The session ended.")
+			h.listEarlier()
 		})
 	}
 }
@@ -178,17 +257,25 @@ func (h *agentHost) closeStage(cur *hosted, note string) string {
 	return note
 }
 
-// stopAndWait ends the session and waits, up to agentStopBound, for its
-// last turn to propose what the agent wrote: the window is closing. Any
-// goroutine.
+// stopAndWait ends every Agent pane's session and waits, up to
+// agentStopBound, for their last turns to propose what the agents wrote:
+// the window is closing. Any goroutine.
 func (h *agentHost) stopAndWait() {
-	h.mu.Lock()
-	h.closed = true
-	h.mu.Unlock()
-	h.endLife()
-	h.stop()
+	hosts := h.group.hosts()
+	for _, h := range hosts {
+		h.mu.Lock()
+		h.closed = true
+		h.mu.Unlock()
+		h.endLife()
+		h.stop()
+	}
 	done := make(chan struct{})
-	go func() { h.turns.Wait(); close(done) }()
+	go func() {
+		for _, h := range hosts {
+			h.turns.Wait()
+		}
+		close(done)
+	}()
 	select {
 	case <-done:
 	case <-time.After(agentStopBound):

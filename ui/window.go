@@ -126,7 +126,7 @@ func New(a fyne.App, p *project.Project, o Options) *Window {
 	w.connectServices(o.Services)           // 4. gopls, the Eval pane, the Run menu, .trestle.json
 	w.showChangeSets(o.Services.ChangeSets) // 5. the Change Sets pane and its poll of the store
 	w.installActions(o.Actions)             // 6. menus, shortcuts, close, recent projects, layout, welcome
-	w.panes.agent.mcp = o.AgentMCP          // 7. what a hosted agent in the Agent pane gets
+	w.panes.agent.connect(o.AgentMCP)       // 7. what a hosted agent gets; the stored sessions
 	return w
 }
 
@@ -310,6 +310,9 @@ func (w *Window) Watch(ctx context.Context) error {
 func (w *Window) filesChanged(events []watch.Event) {
 	w.changeSetsSawFiles(events)
 	w.configSawFiles(events)
+	if a := w.panes.agent; a != nil { // set when the window is made, never after
+		a.sawFiles(events)
+	}
 	if c := w.services.LSP; c != nil { // set before Watch starts, never after
 		c.DiskChanged(events)
 	}

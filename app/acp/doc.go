@@ -8,7 +8,10 @@
 // terminal/* commands inside the sandbox, and hands
 // session/request_permission to the caller under the permission policy
 // (deny always wins). What the agent wrote becomes one change set through
-// sandbox.Stage.Propose.
+// sandbox.Stage.Propose. The host hears of the commands run through
+// terminal/* (Options.OnTerminal), can set the agent's mode and model and
+// resume a session (session/load); SaveSession and SaveAgents keep the
+// sessions and the person's own agents in the store.
 //
 // acp never imports Fyne, builds with CGO_ENABLED=0 and writes nothing to
 // os.Stdout.

@@ -31,6 +31,10 @@ type Options struct {
 	// the connection's goroutine; it must not block for long. nil drops
 	// them.
 	OnUpdate func(sdk.SessionNotification)
+	// OnTerminal receives news of the commands the agent runs through
+	// terminal/*, in order per terminal, on the command's goroutines; it
+	// must not block. nil drops it.
+	OnTerminal func(TerminalEvent)
 	// Policy returns the permission policy now (permission.PolicyAsk,
 	// PolicyAllow or PolicyDeny); nil is ask.
 	Policy func() string
@@ -59,6 +63,10 @@ type Session struct {
 	id     sdk.SessionId
 	client *client
 	Agent  sdk.InitializeResponse // what the agent said at initialize
+	// Modes and Models are what session/new offered (nil: none); the
+	// agent's later changes come as session updates.
+	Modes  *sdk.SessionModeState
+	Models *sdk.SessionModelState
 
 	closeOnce sync.Once
 	waited    chan struct{} // closed when the agent process has exited
@@ -149,6 +157,49 @@ func (s *Session) Open(ctx context.Context) error {
 		return fmt.Errorf("agent %s: session/new: %w", s.opts.Command[0], s.explain(err))
 	}
 	s.id = resp.SessionId
+	s.Modes, s.Models = resp.Modes, resp.Models
+	return nil
+}
+
+// SetMode asks the agent to work in the mode id (session/set_mode), one
+// of s.Modes.
+func (s *Session) SetMode(ctx context.Context, id string) error {
+	if _, err := s.conn.SetSessionMode(ctx, sdk.SetSessionModeRequest{SessionId: s.id, ModeId: sdk.SessionModeId(id)}); err != nil {
+		return fmt.Errorf("agent %s: session/set_mode %q: %w", s.opts.Command[0], id, s.explain(err))
+	}
+	return nil
+}
+
+// SetModel asks the agent to use the model id (session/set_model, still
+// unstable in the protocol), one of s.Models.
+func (s *Session) SetModel(ctx context.Context, id string) error {
+	if _, err := s.conn.UnstableSetSessionModel(ctx, sdk.UnstableSetSessionModelRequest{SessionId: s.id, ModelId: sdk.UnstableModelId(id)}); err != nil {
+		return fmt.Errorf("agent %s: session/set_model %q: %w", s.opts.Command[0], id, s.explain(err))
+	}
+	return nil
+}
+
+// CanLoad reports whether the agent can resume an earlier session
+// (session/load, its loadSession capability).
+func (s *Session) CanLoad() bool { return s.Agent.AgentCapabilities.LoadSession }
+
+// Load resumes the agent's earlier session id (session/load) with the
+// staging copy as its working folder: the agent replays its history as
+// session updates (OnUpdate) before Load returns.
+func (s *Session) Load(ctx context.Context, id string) error {
+	if !s.CanLoad() {
+		return fmt.Errorf("agent %s cannot resume a session: it does not offer session/load", s.opts.Command[0])
+	}
+	servers := s.opts.McpServers
+	if servers == nil {
+		servers = []sdk.McpServer{}
+	}
+	resp, err := s.conn.LoadSession(ctx, sdk.LoadSessionRequest{SessionId: sdk.SessionId(id), Cwd: s.opts.Stage.Dir, McpServers: servers})
+	if err != nil {
+		return fmt.Errorf("agent %s: session/load %q: %w", s.opts.Command[0], id, s.explain(err))
+	}
+	s.id = sdk.SessionId(id)
+	s.Modes, s.Models = resp.Modes, resp.Models
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os/exec"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"unicode/utf8"
@@ -22,20 +23,52 @@ const defaultOutputLimit = 1 << 20
 // terminal is one command an agent runs through terminal/create, inside
 // the session's sandbox, in its own process group.
 type terminal struct {
+	id   string
 	cmd  *exec.Cmd
 	done chan struct{} // closed when the command has exited
+	// show receives the output as it comes and the exit (Options.OnTerminal); may be nil.
+	show func(TerminalEvent)
 
 	mu        sync.Mutex
 	out       []byte
 	limit     int
 	truncated bool
 	exit      *sdk.TerminalExitStatus
+	// partial is the start of a character the last write cut, held back from show.
+	partial []byte
 }
 
-// Write keeps the last limit bytes of output, cut at a character boundary.
+// TerminalEvent is news of a command an agent runs through terminal/*:
+// it started (Command set), printed (Output, whole characters of stdout
+// and stderr as they came) or exited (Exit set).
+type TerminalEvent struct {
+	ID      string
+	Command string
+	Output  string
+	Exit    *sdk.TerminalExitStatus
+}
+
+// Write keeps the last limit bytes of output, cut at a character boundary,
+// and shows what came.
 func (t *terminal) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.show != nil {
+		chunk := append(t.partial, p...)
+		whole := len(chunk)
+		for i := len(chunk) - 1; i >= 0 && i >= len(chunk)-utf8.UTFMax; i-- {
+			if utf8.RuneStart(chunk[i]) {
+				if !utf8.FullRune(chunk[i:]) {
+					whole = i
+				}
+				break
+			}
+		}
+		t.partial = append([]byte(nil), chunk[whole:]...)
+		if whole > 0 {
+			t.show(TerminalEvent{ID: t.id, Output: string(chunk[:whole])})
+		}
+	}
 	t.out = append(t.out, p...)
 	if over := len(t.out) - t.limit; over > 0 {
 		for over < len(t.out) && !utf8.RuneStart(t.out[over]) {
@@ -65,7 +98,7 @@ func (c *client) CreateTerminal(ctx context.Context, p sdk.CreateTerminalRequest
 	if err != nil {
 		return sdk.CreateTerminalResponse{}, refused("run %s: %v", p.Command, err)
 	}
-	t := &terminal{cmd: cmd, done: make(chan struct{}), limit: defaultOutputLimit}
+	t := &terminal{cmd: cmd, done: make(chan struct{}), limit: defaultOutputLimit, show: c.s.opts.OnTerminal}
 	if p.OutputByteLimit != nil && *p.OutputByteLimit >= 0 {
 		t.limit = *p.OutputByteLimit
 	}
@@ -75,18 +108,29 @@ func (c *client) CreateTerminal(ctx context.Context, p sdk.CreateTerminalRequest
 	if c.closed {
 		return sdk.CreateTerminalResponse{}, refused("run %s: %v", p.Command, errClosed)
 	}
+	c.nextTerm++
+	t.id = "term-" + strconv.Itoa(c.nextTerm)
+	if t.show != nil {
+		t.show(TerminalEvent{ID: t.id, Command: strings.Join(append([]string{p.Command}, p.Args...), " ")})
+	}
 	if err := cmd.Start(); err != nil {
+		if t.show != nil {
+			code := -1
+			t.show(TerminalEvent{ID: t.id, Output: err.Error(), Exit: &sdk.TerminalExitStatus{ExitCode: &code}})
+		}
 		return sdk.CreateTerminalResponse{}, refused("run %s: %v", p.Command, err)
 	}
 	go func() {
 		err := cmd.Wait()
 		t.mu.Lock()
 		t.exit = exitStatus(cmd, err)
+		if t.show != nil {
+			t.show(TerminalEvent{ID: t.id, Output: string(t.partial), Exit: t.exit})
+		}
 		t.mu.Unlock()
 		close(t.done)
 	}()
-	c.nextTerm++
-	id := "term-" + strconv.Itoa(c.nextTerm)
+	id := t.id
 	c.terminals[id] = t
 	return sdk.CreateTerminalResponse{TerminalId: id}, nil
 }

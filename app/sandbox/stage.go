@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 
 	"trestle/app/changeset"
 	"trestle/app/ignore"
@@ -36,8 +38,12 @@ type Stage struct {
 	// works without it.
 	GitProblem error
 
-	base     string              // holds Dir and Tmp
-	snapshot map[string][32]byte // project-relative path -> sha256 at the copy
+	base string // holds Dir and Tmp
+
+	mu sync.Mutex
+	// snapshot is each project-relative path's sha256 as copied in (or
+	// brought in since by Follow).
+	snapshot map[string][32]byte
 }
 
 // NewStage copies the project p into a new staging folder under the user's
@@ -170,10 +176,13 @@ func (s *Stage) Changes(ctx context.Context) ([]Change, error) {
 	var out []Change
 	seen := map[string]bool{}
 	budget := changeset.MaxTotalBytes
+	s.mu.Lock()
+	snapshot := maps.Clone(s.snapshot)
+	s.mu.Unlock()
 	consider := func(rel string, info fs.FileInfo) error {
 		seen[rel] = true
 		abs := filepath.Join(s.Dir, filepath.FromSlash(rel))
-		if old, ok := s.snapshot[rel]; ok {
+		if old, ok := snapshot[rel]; ok {
 			sum, err := hashFile(abs)
 			if err != nil || sum == old {
 				return err
@@ -194,7 +203,7 @@ func (s *Stage) Changes(ctx context.Context) ([]Change, error) {
 	err := walkFiles(ctx, s.Dir, func(rel string) bool { return ignore.InGitDir(rel) }, consider)
 	// A file that was copied in and is now ignored (the agent changed
 	// .gitignore) is still a file of the project: compared, not deleted.
-	for rel := range s.snapshot {
+	for rel := range snapshot {
 		if err != nil || seen[rel] {
 			continue
 		}
@@ -215,7 +224,9 @@ func (s *Stage) Changes(ctx context.Context) ([]Change, error) {
 // Unchanged reports whether the staging copy's file rel is still what was
 // copied in (so the person's editor text is the better answer to a read).
 func (s *Stage) Unchanged(rel string) bool {
+	s.mu.Lock()
 	old, ok := s.snapshot[rel]
+	s.mu.Unlock()
 	if !ok {
 		return false
 	}

@@ -59,7 +59,8 @@ func TestAgentRunTurnsEveryWriteIntoOneChangeSet(t *testing.T) {
 		t.Fatalf("trestle agent run: %v\nstdout:\n%s\nstderr:\n%s", err, &stdout, &stderr)
 	}
 	out := stdout.String()
-	for _, want := range []string{"[plan]", "mcp server trestle: trestle --mcp ", "writing three files", "[tool call-a] Write a.go", "permission: rejected", "[turn ended: end_turn]"} {
+	for _, want := range []string{"[plan]", "mcp server trestle: trestle --mcp ", "writing three files", "[tool call-a] Write a.go", "permission: rejected",
+		"[terminal term-1] $ sh -c printf", "[terminal term-1] wrote c.go", "[terminal term-1] exit 0", "[turn ended: end_turn]"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the transcript lacks %q:\n%s", want, out)
 		}
@@ -132,4 +133,29 @@ func treeSums(t *testing.T, dir string) map[string][32]byte {
 		t.Fatal(err)
 	}
 	return sums
+}
+
+// TestAgentRunPrintsAgentStringsEscaped: `trestle agent run` prints an
+// agent's plan, tool call and permission request whose statuses, kinds and
+// titles hold terminal escapes, newlines and bidi overrides with every
+// such character escaped: the transcript goes to a terminal.
+func TestAgentRunPrintsAgentStringsEscaped(t *testing.T) {
+	testfix.RequireBwrap(t)
+	agent := testfix.ACPAgent(t)
+	dir := testfix.Project(t, map[string]string{"go.mod": "module p\n\ngo 1.22\n"})
+	cmd := exec.Command(trestleBin(t), "agent", "run", "--agent", agent, "--prompt", "hostile", dir)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("trestle agent run: %v\nstdout:\n%s\nstderr:\n%s", err, &stdout, &stderr)
+	}
+	out := stdout.String()
+	if i := strings.IndexFunc(out, func(r rune) bool { return r != '\n' && (r < ' ' || r == 0x7f || r == '\u202e') }); i >= 0 {
+		t.Errorf("the transcript prints %q raw:\n%q", out[i:i+1], out)
+	}
+	for _, want := range []string{`[pending\x1b[2J`, `(running\x1b[2J`, "permission: rejected"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the transcript lacks %q:\n%s", want, out)
+		}
+	}
 }

@@ -150,13 +150,14 @@ func (r agentRun) run(ctx context.Context, stdout, stderr io.Writer) (ok bool, e
 		fmt.Fprintln(stderr, "trestle: running the agent UNSANDBOXED: it can write the project and everything else you can")
 	}
 	os.MkdirAll(paths.registry, 0o700) // so that it is hidden even if a window starts during the turn
-	tr := &transcript{w: stdout}
+	tr := &transcript{w: stdout, termOut: map[string]string{}}
 	sess, err := acp.Start(ctx, acp.Options{
 		McpServers: stagedMCP(stage),
 		Command:    []string{"sh", "-c", r.command},
 		Stage:      stage,
 		Sandbox:    sandbox.Options{Unsandboxed: r.unsandboxed, Writable: r.writable, Hidden: []string{paths.registry}},
 		OnUpdate:   tr.update,
+		OnTerminal: tr.terminal,
 		Policy:     func() string { return r.policy },
 		Stderr:     stderr,
 		ClientName: "trestle", ClientVersion: version,
@@ -207,6 +208,17 @@ func (r agentRun) run(ctx context.Context, stdout, stderr io.Writer) (ok bool, e
 // gopls, the evaluator and the tasks on what it is changing. Its change
 // set tools find the store read-only there: the agent writes the copy
 // instead.
+//
+// It is deliberately not the window's own server (attached through the
+// registry), though the issue asked for "attached to this window": the
+// window's tools read the real project and the person's editor, where the
+// agent's writes are not (they wait in the copy as a change set), so its
+// gopls, reads and builds would answer about code the agent has not got;
+// and the window's evaluator and tasks run outside the sandbox, so an
+// attached agent could run code that writes the project. The registry is
+// hidden from the sandbox for that reason. What the agent misses is the
+// window-only tools (workbench, selection, notify, open); its own
+// transcript reaches the person in the Agent pane instead.
 func stagedMCP(stage *sandbox.Stage) []sdk.McpServer {
 	exe, err := os.Executable()
 	if err != nil {
@@ -231,6 +243,8 @@ type transcript struct {
 	mu      sync.Mutex
 	w       io.Writer
 	midLine bool // a message chunk left the line open
+	// termOut is each terminal's output after its last newline.
+	termOut map[string]string
 }
 
 func (t *transcript) line(s string) {
@@ -263,7 +277,7 @@ func (t *transcript) update(n sdk.SessionNotification) {
 			t.writeLine("[thought] " + changeset.EscapeControls(c.Text.Text, ""))
 		}
 	case u.ToolCall != nil:
-		t.writeLine(fmt.Sprintf("[tool %s] %s (%s)", esc0(string(u.ToolCall.ToolCallId)), esc0(u.ToolCall.Title), u.ToolCall.Status))
+		t.writeLine(fmt.Sprintf("[tool %s] %s (%s)", esc0(string(u.ToolCall.ToolCallId)), esc0(u.ToolCall.Title), esc0(string(u.ToolCall.Status))))
 	case u.ToolCallUpdate != nil:
 		status := ""
 		if u.ToolCallUpdate.Status != nil {
@@ -273,7 +287,45 @@ func (t *transcript) update(n sdk.SessionNotification) {
 	case u.Plan != nil:
 		t.writeLine("[plan]")
 		for _, e := range u.Plan.Entries {
-			t.writeLine(fmt.Sprintf("  - [%s] %s", e.Status, esc0(e.Content)))
+			t.writeLine(fmt.Sprintf("  - [%s] %s", esc0(string(e.Status)), esc0(e.Content)))
+		}
+	}
+}
+
+// maxTermLine is how much of a terminal's output line is held waiting for its newline.
+const maxTermLine = 64 << 10
+
+// terminal prints a command the agent runs through terminal/*: its
+// command line, its output a line at a time, and how it ended.
+func (t *transcript) terminal(ev acp.TerminalEvent) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	prefix := "[terminal " + ev.ID + "] "
+	if ev.Command != "" {
+		t.writeLine(prefix + "$ " + esc0(ev.Command))
+	}
+	t.termOut[ev.ID] += ev.Output
+	out := t.termOut[ev.ID]
+	for {
+		line, rest, ok := strings.Cut(out, "\n")
+		if !ok {
+			break
+		}
+		t.writeLine(prefix + esc0(line))
+		out = rest
+	}
+	t.termOut[ev.ID] = out
+	if (ev.Exit != nil || len(out) > maxTermLine) && out != "" { // the last line, or one too long to hold
+		t.termOut[ev.ID] = ""
+		t.writeLine(prefix + esc0(out))
+	}
+	if e := ev.Exit; e != nil {
+		delete(t.termOut, ev.ID)
+		switch {
+		case e.Signal != nil:
+			t.writeLine(prefix + "killed by " + esc0(*e.Signal))
+		case e.ExitCode != nil:
+			t.writeLine(fmt.Sprintf("%sexit %d", prefix, *e.ExitCode))
 		}
 	}
 }

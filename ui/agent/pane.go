@@ -8,23 +8,75 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"trestle/app/textbuf"
 )
 
-// Choice is an agent the pane offers: a name and its command line.
-type Choice struct{ Name, Command string }
+// Choice is an agent the pane offers: a name and its command line, and
+// how to install its program when it is missing.
+type Choice struct {
+	Name, Command string
+	// Install installs the program (argv, run on the person's consent);
+	// nil when there is nothing Trestle can run.
+	Install []string
+	// Missing says how to get the program when Install cannot run.
+	Missing string
+}
 
 // Custom is the choice whose command line the person types.
 const Custom = "Custom command"
 
+// nodeMissing is how to get npx and npm.
+const nodeMissing = "install Node.js, which brings npx and npm (Debian and Ubuntu: sudo apt-get install nodejs npm; elsewhere https://nodejs.org)"
+
 // Choices are the agents the pane knows, then Custom.
 var Choices = []Choice{
-	{"Claude Code", "npx @zed-industries/claude-code-acp"},
-	{"Codex", "npx @zed-industries/codex-acp"},
-	{"Gemini CLI", "gemini --experimental-acp"},
-	{Custom, ""},
+	{Name: "Claude Code", Command: "npx @zed-industries/claude-code-acp", Missing: nodeMissing},
+	{Name: "Codex", Command: "npx @zed-industries/codex-acp", Missing: nodeMissing},
+	{Name: "Gemini CLI", Command: "gemini --experimental-acp",
+		Install: []string{"npm", "install", "-g", "@google/gemini-cli"}, Missing: nodeMissing},
+	{Name: Custom},
+}
+
+// choiceNames are the names of choices.
+func choiceNames(choices []Choice) []string {
+	names := make([]string, len(choices))
+	for i, c := range choices {
+		names[i] = c.Name
+	}
+	return names
+}
+
+// SetAgents offers the person's own agents (names made safe and short)
+// after the known ones and before Custom.
+func (p *Pane) SetAgents(own []Choice) {
+	choices := slices.Clone(Choices[:len(Choices)-1])
+	for _, c := range own {
+		name := Short(c.Name, MaxWordRunes)
+		if name == "" || name == Custom || slices.ContainsFunc(choices, func(k Choice) bool { return k.Name == name }) {
+			continue
+		}
+		choices = append(choices, Choice{Name: name, Command: c.Command})
+	}
+	p.choices = append(choices, Choices[len(Choices)-1])
+	p.Agent.Options = choiceNames(p.choices)
+	p.Agent.Selected = p.choiceOf(p.Command.Text)
+	p.Agent.Refresh()
+}
+
+// Choices are the agents the pane offers now.
+func (p *Pane) Choices() []Choice { return slices.Clone(p.choices) }
+
+// ChoiceFor is the known agent whose command line is command.
+func ChoiceFor(command string) (Choice, bool) {
+	for _, c := range Choices {
+		if c.Command != "" && c.Command == strings.TrimSpace(command) {
+			return c, true
+		}
+	}
+	return Choice{}, false
 }
 
 // State is where the pane's session is.
@@ -46,9 +98,18 @@ type Pane struct {
 	Command *widget.Entry  // its command line
 	Start   *widget.Button
 	Stop    *widget.Button
+	New     *widget.Button // a pane for one more session
+	Agents  *widget.Button // edits the person's own agents
+	// Earlier lists the project's stored sessions; Resume resumes the chosen one.
+	Earlier *widget.Select
+	Resume  *widget.Button
 	Prompt  *widget.Entry
 	Send    *widget.Button
 	Cancel  *widget.Button
+	// Mode and Model choose among the modes and models the agent offers;
+	// hidden when it offers none.
+	Mode  *widget.Select
+	Model *widget.Select
 
 	// OnStart starts a session with the command line; OnSend sends a
 	// prompt; OnCancel cancels the turn; OnStop ends the session.
@@ -56,10 +117,26 @@ type Pane struct {
 	OnSend   func(text string)
 	OnCancel func()
 	OnStop   func()
+	// OnAgents edits the person's own agents.
+	OnAgents func()
+	// OnNew opens one more session's pane.
+	OnNew func()
+	// OnResume resumes the stored session with the host's id.
+	OnResume func(id string)
+	// OnMode and OnModel ask for the mode or model with the agent's id.
+	OnMode  func(id string)
+	OnModel func(id string)
 
-	state  State
-	status *widget.Label
-	t      Transcript
+	state State
+	// choices are the agents the Agent choice offers: Choices, the
+	// person's own before Custom.
+	choices []Choice
+	// earlierIDs are the host's ids of Earlier's options.
+	earlierIDs []string
+	// modeIDs and modelIDs are the agent's ids of Mode's and Model's options.
+	modeIDs, modelIDs []string
+	status            *widget.Label
+	t                 Transcript
 	// rows are the transcript's display rows; starts[i] is block i's first.
 	rows   []row
 	starts []int
@@ -71,20 +148,17 @@ type Pane struct {
 // New makes the pane with command as the command line (the last one used,
 // or "" for the first choice's).
 func New(command string) *Pane {
-	p := &Pane{Command: widget.NewEntry(), Prompt: widget.NewMultiLineEntry(), status: widget.NewLabel("")}
-	names := make([]string, len(Choices))
-	for i, c := range Choices {
-		names[i] = c.Name
-	}
-	p.Agent = widget.NewSelect(names, p.choose)
+	p := &Pane{Command: widget.NewEntry(), Prompt: widget.NewMultiLineEntry(), status: widget.NewLabel(""),
+		choices: Choices}
+	p.Agent = widget.NewSelect(choiceNames(Choices), p.choose)
 	p.Command.SetPlaceHolder("the agent's command line, e.g. npx @zed-industries/claude-code-acp")
 	if command == "" {
 		command = Choices[0].Command
 	}
-	p.Agent.SetSelected(choiceOf(command))
+	p.Agent.SetSelected(p.choiceOf(command))
 	p.Command.SetText(command)
 	p.Command.OnChanged = func(s string) {
-		if c := choiceOf(s); c != p.Agent.Selected {
+		if c := p.choiceOf(s); c != p.Agent.Selected {
 			p.Agent.Selected = c
 			p.Agent.Refresh()
 		}
@@ -102,6 +176,23 @@ func New(command string) *Pane {
 			p.OnStop()
 		}
 	})
+	p.Agents = widget.NewButton("Agents…", func() {
+		if p.OnAgents != nil {
+			p.OnAgents()
+		}
+	})
+	p.New = widget.NewButton("New session", func() {
+		if p.OnNew != nil {
+			p.OnNew()
+		}
+	})
+	p.Earlier = widget.NewSelect(nil, func(string) { enable(p.Resume, p.state == Stopped && p.Earlier.SelectedIndex() >= 0) })
+	p.Earlier.PlaceHolder = "(earlier sessions)"
+	p.Earlier.Hide()
+	p.Resume = widget.NewButton("Resume", func() {
+		p.chosen(p.Earlier, p.earlierIDs, p.OnResume)
+	})
+	p.Resume.Hide()
 	p.Send = &widget.Button{Text: "Send", Importance: widget.HighImportance, OnTapped: p.send}
 	p.Cancel = widget.NewButton("Cancel", func() {
 		if p.OnCancel != nil {
@@ -109,7 +200,14 @@ func New(command string) *Pane {
 		}
 	})
 	p.status.Truncation = fyne.TextTruncateEllipsis
-	top := container.NewBorder(nil, nil, p.Agent, container.NewHBox(p.Start, p.Stop), p.Command)
+	p.Mode = widget.NewSelect(nil, func(string) { p.chosen(p.Mode, p.modeIDs, p.OnMode) })
+	p.Model = widget.NewSelect(nil, func(string) { p.chosen(p.Model, p.modelIDs, p.OnModel) })
+	p.Mode.PlaceHolder, p.Model.PlaceHolder = "(mode)", "(model)"
+	p.Mode.Hide()
+	p.Model.Hide()
+	top := container.NewVBox(
+		container.NewBorder(nil, nil, p.Agent, container.NewHBox(p.Start, p.Stop, p.New, p.Agents), p.Command),
+		container.NewHBox(p.Mode, p.Model, p.Earlier, p.Resume))
 	bottom := container.NewBorder(nil, p.status, nil, container.NewVBox(p.Send, p.Cancel), p.Prompt)
 	p.Content = container.NewBorder(top, bottom, nil, nil, p.newRowList())
 	p.SetState(Stopped, "Choose an agent and press Start: it works in a sandboxed copy of the project.")
@@ -117,8 +215,8 @@ func New(command string) *Pane {
 }
 
 // choiceOf is the name of the choice whose command line is command.
-func choiceOf(command string) string {
-	for _, c := range Choices {
+func (p *Pane) choiceOf(command string) string {
+	for _, c := range p.choices {
 		if c.Command == strings.TrimSpace(command) && c.Command != "" {
 			return c.Name
 		}
@@ -127,12 +225,12 @@ func choiceOf(command string) string {
 }
 
 func (p *Pane) choose(name string) {
-	for _, c := range Choices {
+	for _, c := range p.choices {
 		if c.Name == name && c.Command != "" && c.Command != p.Command.Text {
 			p.Command.SetText(c.Command)
 		}
 	}
-	if name == Custom && p.Command.Text != "" && choiceOf(p.Command.Text) != Custom {
+	if name == Custom && p.Command.Text != "" && p.choiceOf(p.Command.Text) != Custom {
 		p.Command.SetText("")
 	}
 }
@@ -145,6 +243,66 @@ func (p *Pane) send() {
 	p.Prompt.SetText("")
 	p.show(p.t.Add(KindPrompt, text))
 	p.OnSend(text)
+}
+
+// Option is a mode or model the agent offers: its id and its name.
+type Option struct{ ID, Name string }
+
+// SetModes offers the agent's modes with current selected; none hides the choice.
+func (p *Pane) SetModes(opts []Option, current string) { p.modeIDs = offer(p.Mode, opts, current) }
+
+// SetModels offers the agent's models with current selected; none hides the choice.
+func (p *Pane) SetModels(opts []Option, current string) { p.modelIDs = offer(p.Model, opts, current) }
+
+// offer fills sel with the options' names (made safe, short and unique),
+// selects current without calling OnChanged, and returns the ids in the
+// order of sel's options.
+func offer(sel *widget.Select, opts []Option, current string) []string {
+	ids := make([]string, 0, len(opts))
+	names := make([]string, 0, len(opts))
+	for _, o := range opts {
+		name := Short(o.Name, MaxWordRunes)
+		if name == "" || slices.Contains(names, name) {
+			name = Short(o.Name+" ("+o.ID+")", MaxTitleRunes)
+		}
+		ids, names = append(ids, o.ID), append(names, name)
+	}
+	sel.Options = names
+	sel.Selected = ""
+	if i := slices.Index(ids, current); i >= 0 {
+		sel.Selected = names[i]
+	}
+	if len(opts) == 0 {
+		sel.Hide()
+	} else {
+		sel.Show()
+	}
+	sel.Refresh()
+	return ids
+}
+
+// SetEarlier lists the project's stored sessions (the host's ids, names
+// of its making, shown short); none hides the list.
+func (p *Pane) SetEarlier(opts []Option) {
+	p.earlierIDs = offer(p.Earlier, opts, "")
+	p.Resume.Hidden = len(opts) == 0
+	p.Resume.Refresh()
+	enable(p.Resume, p.state == Stopped && p.Earlier.SelectedIndex() >= 0)
+}
+
+// chosen calls on with the id of sel's option the person chose.
+func (p *Pane) chosen(sel *widget.Select, ids []string, on func(string)) {
+	if i := sel.SelectedIndex(); i >= 0 && i < len(ids) && on != nil {
+		on(ids[i])
+	}
+}
+
+// showMode selects the mode id the agent says it is in now.
+func (p *Pane) showMode(id string) {
+	if i := slices.Index(p.modeIDs, id); i >= 0 && i < len(p.Mode.Options) && p.Mode.Selected != p.Mode.Options[i] {
+		p.Mode.Selected = p.Mode.Options[i]
+		p.Mode.Refresh()
+	}
 }
 
 // State is the pane's state.
@@ -160,6 +318,14 @@ func (p *Pane) SetState(s State, status string) {
 	enable(p.Stop, s != Stopped)
 	enable(p.Send, s == Ready)
 	enable(p.Cancel, s == Working)
+	enable(p.Mode, s == Ready || s == Working)
+	enable(p.Model, s == Ready || s == Working)
+	enable(p.Earlier, s == Stopped)
+	enable(p.Resume, s == Stopped && p.Earlier.SelectedIndex() >= 0)
+	if s == Stopped {
+		p.SetModes(nil, "")
+		p.SetModels(nil, "")
+	}
 }
 
 type disableable interface {
@@ -179,9 +345,17 @@ func enable(w disableable, on bool) {
 func (p *Pane) Update(batch []sdk.SessionUpdate) {
 	var changed []int
 	for _, u := range batch {
+		if m := u.CurrentModeUpdate; m != nil {
+			p.showMode(string(m.CurrentModeId))
+		}
 		changed = append(changed, p.t.Apply(u)...)
 	}
 	p.show(changed)
+}
+
+// Terminal shows news of a command the agent runs (see Transcript.Terminal).
+func (p *Pane) Terminal(id, command, output string, exit *sdk.TerminalExitStatus) {
+	p.show(p.t.Terminal(id, command, output, exit))
 }
 
 // Note adds a line of Trestle's own to the transcript.
@@ -225,19 +399,80 @@ const maxRowRunes = 110
 type row struct {
 	text  string
 	style fyne.TextStyle
+	// markdown is set for a row of the agent's message outside a code
+	// fence: it is shown as markdown, line by line.
+	markdown bool
 }
 
-// appendRows appends b's rows to rows.
+// appendRows appends b's rows to rows. An agent message's rows are
+// markdown, but for its code fences, whose rows are monospace.
 func appendRows(rows []row, b Block) []row {
 	style := fyne.TextStyle{Italic: b.Kind == KindThought || b.Kind == KindNote, Bold: b.Kind == KindPrompt}
+	fenced := false
 	for _, line := range strings.Split(b.String(), "\n") {
+		r := row{style: style, markdown: b.Kind == KindMessage}
+		if b.Kind == KindMessage {
+			fence := strings.HasPrefix(strings.TrimSpace(line), "```")
+			if fence {
+				fenced = !fenced
+			}
+			if fence || fenced {
+				r.markdown, r.style = false, fyne.TextStyle{Monospace: true}
+			}
+		}
 		runes := textbuf.ExpandTabs(nil, line, textbuf.DefaultTabWidth)
-		rows = append(rows, row{string(runes[:min(len(runes), maxRowRunes)]), style})
+		r.text = string(runes[:min(len(runes), maxRowRunes)])
+		rows = append(rows, r)
 		for at := maxRowRunes; at < len(runes); at += maxRowRunes {
-			rows = append(rows, row{string(runes[at:min(len(runes), at+maxRowRunes)]), style})
+			r.text = string(runes[at:min(len(runes), at+maxRowRunes)])
+			rows = append(rows, r)
 		}
 	}
 	return rows
+}
+
+// segments is how r shows: its text in its style, or its markdown.
+func (r row) segments() []widget.RichTextSegment {
+	if !r.markdown || strings.TrimSpace(r.text) == "" {
+		return []widget.RichTextSegment{&widget.TextSegment{Text: r.text,
+			Style: widget.RichTextStyle{Inline: true, TextStyle: r.style, SizeName: theme.SizeNameText, ColorName: theme.ColorNameForeground}}}
+	}
+	return rowSafe(widget.NewRichTextFromMarkdown(r.text).Segments)
+}
+
+// rowSafe makes markdown segments fit one row and do nothing by
+// themselves: headings become bold text of the row's size, a link shows
+// its address and opens nothing, an image is named and never fetched.
+func rowSafe(segs []widget.RichTextSegment) []widget.RichTextSegment {
+	out := make([]widget.RichTextSegment, 0, len(segs))
+	for _, seg := range segs {
+		switch s := seg.(type) {
+		case *widget.TextSegment:
+			st := s.Style
+			if st.SizeName != theme.SizeNameText && st.SizeName != "" {
+				st.TextStyle.Bold = true
+			}
+			st.SizeName, st.Inline = theme.SizeNameText, true
+			out = append(out, &widget.TextSegment{Text: s.Text, Style: st})
+		case *widget.HyperlinkSegment:
+			link := s.Text
+			if s.URL != nil && s.URL.String() != s.Text {
+				link += " <" + s.URL.String() + ">"
+			}
+			out = append(out, &widget.TextSegment{Text: link, Style: widget.RichTextStyleInline})
+		case *widget.ImageSegment:
+			out = append(out, &widget.TextSegment{Text: "[image " + s.Title + "]", Style: widget.RichTextStyleInline})
+		case *widget.ListSegment:
+			out = append(out, &widget.ListSegment{Items: rowSafe(s.Items), Ordered: s.Ordered})
+		case *widget.ParagraphSegment:
+			out = append(out, &widget.ParagraphSegment{Texts: rowSafe(s.Texts)})
+		case *widget.SeparatorSegment:
+			out = append(out, &widget.TextSegment{Text: strings.Repeat("─", 20), Style: widget.RichTextStyleInline})
+		default:
+			out = append(out, &widget.TextSegment{Text: seg.Textual(), Style: widget.RichTextStyleInline})
+		}
+	}
+	return out
 }
 
 // newRowList is the list that shows rows, inside a sideways scroll wide
@@ -245,12 +480,12 @@ func appendRows(rows []row, b Block) []row {
 func (p *Pane) newRowList() fyne.CanvasObject {
 	p.list = widget.NewList(
 		func() int { return len(p.rows) },
-		func() fyne.CanvasObject { return widget.NewLabel(strings.Repeat("m", maxRowRunes)) },
+		func() fyne.CanvasObject { return widget.NewRichTextWithText(strings.Repeat("m", maxRowRunes)) },
 		func(id widget.ListItemID, o fyne.CanvasObject) {
-			l := o.(*widget.Label)
-			if id < len(p.rows) && (l.Text != p.rows[id].text || l.TextStyle != p.rows[id].style) {
-				l.TextStyle = p.rows[id].style
-				l.SetText(p.rows[id].text)
+			if id < len(p.rows) {
+				t := o.(*widget.RichText)
+				t.Segments = p.rows[id].segments()
+				t.Refresh()
 			}
 		},
 	)

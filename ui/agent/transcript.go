@@ -15,18 +15,22 @@ import (
 const (
 	maxBlocks    = 1000     // oldest blocks go first
 	maxBlockText = 64 << 10 // a longer message goes on in a new block
+	// maxTerminalText is how much of a command's output its block keeps:
+	// the end, as a terminal shows it.
+	maxTerminalText = 16 << 10
 )
 
 // Kind is what a transcript block shows.
 type Kind int
 
 const (
-	KindPrompt  Kind = iota // what the person sent
-	KindMessage             // the agent's message
-	KindThought             // the agent's reasoning
-	KindTool                // a tool call and its status
-	KindPlan                // the agent's plan (each plan replaces the last)
-	KindNote                // Trestle's own line: started, turn ended, change set proposed
+	KindPrompt   Kind = iota // what the person sent
+	KindMessage              // the agent's message
+	KindThought              // the agent's reasoning
+	KindTool                 // a tool call and its status
+	KindPlan                 // the agent's plan (each plan replaces the last)
+	KindNote                 // Trestle's own line: started, turn ended, change set proposed
+	KindTerminal             // a command the agent runs (terminal/*): its output and exit
 )
 
 // Block is one entry of the transcript. Its texts are already made safe
@@ -56,6 +60,12 @@ func (b Block) String() string {
 		return "Plan:\n" + b.Text
 	case KindNote:
 		return "— " + b.Text
+	case KindTerminal:
+		s := fmt.Sprintf("Terminal: $ %s [%s]", b.Title, b.Status)
+		if out := strings.TrimSuffix(b.Text, "\n"); out != "" {
+			s += "\n  " + strings.ReplaceAll(out, "\n", "\n  ")
+		}
+		return s
 	}
 	return b.Text
 }
@@ -72,6 +82,8 @@ type Transcript struct {
 // any dropping) of the blocks it changed or added.
 func (t *Transcript) Apply(u sdk.SessionUpdate) []int {
 	switch {
+	case u.UserMessageChunk != nil: // a resumed session's history
+		return t.stream(KindPrompt, u.UserMessageChunk.Content)
 	case u.AgentMessageChunk != nil:
 		return t.stream(KindMessage, u.AgentMessageChunk.Content)
 	case u.AgentThoughtChunk != nil:
@@ -121,7 +133,7 @@ func (t *Transcript) stream(kind Kind, c sdk.ContentBlock) []int {
 func (t *Transcript) updateTool(u *sdk.SessionToolCallUpdate) []int {
 	i := t.tool(string(u.ToolCallId))
 	if i < 0 {
-		idx := t.add(Block{Kind: KindTool, ID: string(u.ToolCallId), Title: clean(string(u.ToolCallId), false), Status: "pending"})
+		idx := t.add(Block{Kind: KindTool, ID: string(u.ToolCallId), Title: Short(string(u.ToolCallId), MaxTitleRunes), Status: "pending"})
 		i = idx[0]
 	}
 	b := &t.Blocks[i]
@@ -141,10 +153,57 @@ func (t *Transcript) updateTool(u *sdk.SessionToolCallUpdate) []int {
 	return []int{i}
 }
 
+// Terminal folds in news of the command the agent runs in terminal id:
+// command when it starts, output as it comes, exit when it has ended. The
+// block keeps the end of the output (maxTerminalText).
+func (t *Transcript) Terminal(id, command, output string, exit *sdk.TerminalExitStatus) []int {
+	i := t.find(KindTerminal, id)
+	if i < 0 || command != "" {
+		i = t.add(Block{Kind: KindTerminal, ID: id, Title: Short(command, MaxTitleRunes), Status: "running"})[0]
+	}
+	b := &t.Blocks[i]
+	if output != "" {
+		b.Text = tail(b.Text+clean(output, true), maxTerminalText)
+	}
+	if exit != nil {
+		b.Status = exitText(exit)
+	}
+	return []int{i}
+}
+
+// exitText is how a command ended.
+func exitText(e *sdk.TerminalExitStatus) string {
+	switch {
+	case e.Signal != nil:
+		return "killed by " + Short(*e.Signal, MaxWordRunes)
+	case e.ExitCode != nil:
+		return fmt.Sprintf("exit %d", *e.ExitCode)
+	}
+	return "ended"
+}
+
+// tail is the last max bytes of s, cut at a line or else a character boundary.
+func tail(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := len(s) - max
+	if nl := strings.IndexByte(s[cut:], '\n'); nl >= 0 {
+		return s[cut+nl+1:]
+	}
+	for cut < len(s) && !utf8.RuneStart(s[cut]) {
+		cut++
+	}
+	return s[cut:]
+}
+
 // tool is the index of the tool call id's block, newest first, or -1.
-func (t *Transcript) tool(id string) int {
+func (t *Transcript) tool(id string) int { return t.find(KindTool, id) }
+
+// find is the index of the newest block of kind with id, or -1.
+func (t *Transcript) find(kind Kind, id string) int {
 	for i := len(t.Blocks) - 1; i >= 0; i-- {
-		if t.Blocks[i].Kind == KindTool && t.Blocks[i].ID == id {
+		if t.Blocks[i].Kind == kind && t.Blocks[i].ID == id {
 			return i
 		}
 	}
@@ -156,7 +215,7 @@ func (t *Transcript) tool(id string) int {
 func (t *Transcript) plan(entries []sdk.PlanEntry) []int {
 	var b strings.Builder
 	for _, e := range entries {
-		fmt.Fprintf(&b, "  [%s] %s\n", e.Status, clean(e.Content, false))
+		fmt.Fprintf(&b, "  [%s] %s\n", Short(string(e.Status), MaxWordRunes), clean(e.Content, false))
 	}
 	text := limit(strings.TrimSuffix(b.String(), "\n"))
 	if n := len(t.Blocks); n > 0 && t.Blocks[n-1].Kind == KindPlan {
@@ -176,9 +235,9 @@ func (t *Transcript) String() string {
 }
 
 func toolTitle(title, kind string) string {
-	title = clean(title, false)
+	title = Short(title, MaxTitleRunes)
 	if kind != "" {
-		title += " (" + clean(kind, false) + ")"
+		title += " (" + Short(kind, MaxWordRunes) + ")"
 	}
 	return title
 }
@@ -187,7 +246,7 @@ func statusOr(s string) string {
 	if s == "" {
 		return "pending"
 	}
-	return clean(s, false)
+	return Short(s, MaxWordRunes)
 }
 
 // toolContent is what a tool call shows besides its title: the files it
@@ -234,6 +293,24 @@ func clean(s string, multiline bool) string {
 		keep = "\n\t"
 	}
 	return changeset.EscapeControls(s, keep)
+}
+
+// Lengths of the agent's one-line strings as shown: a longer one is cut,
+// with "…", so that no agent string widens a row, a button or a dialog.
+const (
+	MaxTitleRunes = 160 // a tool call's or a request's title, an agent's name
+	MaxWordRunes  = 40  // a kind, a status, an option's or a mode's name
+)
+
+// Short is s on one line made safe to show (see clean), cut to at most
+// max characters. Safe for concurrent use.
+func Short(s string, max int) string {
+	s = clean(s, false)
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:max-1]) + "…"
 }
 
 // limit cuts s to maxBlockText bytes, at a rune boundary.

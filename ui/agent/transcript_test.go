@@ -1,11 +1,14 @@
 package agent
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 	sdk "github.com/coder/acp-go-sdk"
 )
 
@@ -101,5 +104,85 @@ func TestPaneShowsTheTranscriptAndDropsOldRows(t *testing.T) {
 	}
 	if len(p.starts) != maxBlocks {
 		t.Errorf("%d block starts, want %d", len(p.starts), maxBlocks)
+	}
+}
+
+// TestTranscriptTerminalKeepsTheEndOfItsOutput: a command's block keeps
+// the end of a long output, escaped, and says how the command ended.
+func TestTranscriptTerminalKeepsTheEndOfItsOutput(t *testing.T) {
+	var tr Transcript
+	tr.Terminal("term-1", "sh -c yes", "", nil)
+	for i := range 5000 {
+		tr.Terminal("term-1", "", fmt.Sprintf("line %d\x1b[K\n", i), nil)
+	}
+	code := 3
+	tr.Terminal("term-1", "", "", &sdk.TerminalExitStatus{ExitCode: &code})
+	if len(tr.Blocks) != 1 {
+		t.Fatalf("%d blocks, want 1", len(tr.Blocks))
+	}
+	b := tr.Blocks[0]
+	if len(b.Text) > maxTerminalText || !strings.HasSuffix(b.Text, "line 4999\\x1b[K\n") || strings.Contains(b.Text, "line 0\\") {
+		t.Errorf("the block keeps %d bytes ending %q", len(b.Text), b.Text[max(0, len(b.Text)-40):])
+	}
+	if !strings.HasPrefix(b.String(), "Terminal: $ sh -c yes [exit 3]\n  line ") {
+		t.Errorf("the block reads %q", b.String()[:60])
+	}
+}
+
+// TestPaneShowsMessagesAsMarkdown: the agent's message shows as markdown
+// (a heading bold, emphasis, a list), its code fences monospace, and its
+// links and images as text: nothing in it opens a page or fetches an
+// image. A person's prompt and Trestle's notes stay plain text.
+func TestPaneShowsMessagesAsMarkdown(t *testing.T) {
+	test.NewTempApp(t)
+	p := New("")
+	p.Note("**not markdown**")
+	p.Update([]sdk.SessionUpdate{sdk.UpdateAgentMessageText("# Title\nsome **bold** text\n- an item\n" +
+		"see [the docs](https://example.com/x) and ![logo](https://example.com/logo.png)\n```go\n**x** := 1\n```\n")})
+	shown := make([]*widget.RichText, len(p.rows))
+	for i := range p.rows {
+		shown[i] = widget.NewRichText()
+		p.list.UpdateItem(i, shown[i])
+	}
+	var texts []string
+	for _, rt := range shown {
+		var walk func([]widget.RichTextSegment)
+		walk = func(segs []widget.RichTextSegment) {
+			for _, s := range segs {
+				switch s := s.(type) {
+				case *widget.HyperlinkSegment, *widget.ImageSegment:
+					t.Errorf("the pane shows a %T: %+v", s, s)
+				case *widget.ListSegment:
+					walk(s.Items)
+				case *widget.ParagraphSegment:
+					walk(s.Texts)
+				}
+			}
+		}
+		walk(rt.Segments)
+		texts = append(texts, rt.String())
+	}
+	style := func(row int, text string) (fyne.TextStyle, bool) {
+		for _, s := range shown[row].Segments {
+			if ts, ok := s.(*widget.TextSegment); ok && ts.Text == text {
+				return ts.Style.TextStyle, true
+			}
+		}
+		return fyne.TextStyle{}, false
+	}
+	if st, ok := style(0, "— **not markdown**"); !ok || st.Bold {
+		t.Errorf("the note shows as %q (%+v)", texts[0], st)
+	}
+	if st, ok := style(1, "Title"); !ok || !st.Bold {
+		t.Errorf("the heading shows as %q (%+v)", texts[1], st)
+	}
+	if st, ok := style(2, "bold"); !ok || !st.Bold {
+		t.Errorf("the emphasis shows as %q", texts[2])
+	}
+	if !strings.Contains(texts[4], "the docs <https://example.com/x>") || !strings.Contains(texts[4], "[image ") {
+		t.Errorf("the link and image show as %q", texts[4])
+	}
+	if st, ok := style(6, "**x** := 1"); !ok || !st.Monospace {
+		t.Errorf("the code fence shows as %q (%+v)", texts[6], st)
 	}
 }

@@ -12,6 +12,18 @@
 //   - "read": reads p.go through fs/read_text_file and says "read: TEXT".
 //   - "ask": asks permission once and says "permission: allowed" or "rejected".
 //   - "hang": leaves such a process behind and waits for session/cancel.
+//   - "term": runs a command in a terminal that prints to stdout and
+//     stderr and leaves a process of its own session behind (with
+//     $TRESTLE_TEST_MARKER-term in its command line), kills the terminal
+//     once that process runs, and says "terminal killed: STATUS".
+//   - "edit": writes lib/lib.go through fs/write_text_file.
+//   - "which": says "mode: ID model: ID" (session/new offers the modes
+//     ask and code, and the models fast and smart), then switches itself
+//     back to the mode ask (current_mode_update).
+//   - "hostile": sends a plan, a tool call and a permission request whose
+//     every string (titles, kinds, statuses, option names) holds terminal
+//     escapes, a newline, a bidi override and runs on for hundreds of
+//     characters; says "permission: ..." with the answer.
 //
 // It is a test fixture: never a model, never the network.
 package main
@@ -32,6 +44,9 @@ import (
 
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "linger" {
+		if len(os.Args) > 3 { // a file that says it runs
+			os.WriteFile(os.Args[3], nil, 0o644)
+		}
 		time.Sleep(time.Hour) // a process left behind, until killed (select{} would die as a deadlock)
 		return
 	}
@@ -48,11 +63,14 @@ type agent struct {
 	cwd     string
 	servers []string // the MCP servers session/new named
 	cancel  context.CancelFunc
+	mode    string
+	model   string
 }
 
 func (a *agent) Initialize(ctx context.Context, p acp.InitializeRequest) (acp.InitializeResponse, error) {
 	return acp.InitializeResponse{ProtocolVersion: acp.ProtocolVersionNumber, AuthMethods: []acp.AuthMethod{},
-		AgentInfo: &acp.Implementation{Name: "scripted-agent", Version: "1"}}, nil
+		AgentCapabilities: acp.AgentCapabilities{LoadSession: true},
+		AgentInfo:         &acp.Implementation{Name: "scripted-agent", Version: "1"}}, nil
 }
 
 func (a *agent) Authenticate(ctx context.Context, p acp.AuthenticateRequest) (acp.AuthenticateResponse, error) {
@@ -68,8 +86,24 @@ func (a *agent) NewSession(ctx context.Context, p acp.NewSessionRequest) (acp.Ne
 			a.servers = append(a.servers, s.Stdio.Name+": "+filepath.Base(s.Stdio.Command)+" "+strings.Join(s.Stdio.Args, " "))
 		}
 	}
+	a.mode, a.model = "ask", "fast"
 	a.mu.Unlock()
-	return acp.NewSessionResponse{SessionId: "scripted-1"}, nil
+	return acp.NewSessionResponse{SessionId: "scripted-1",
+		Modes: &acp.SessionModeState{CurrentModeId: "ask", AvailableModes: []acp.SessionMode{
+			{Id: "ask", Name: "Ask"}, {Id: "code", Name: "Code"}}},
+		Models: &acp.SessionModelState{CurrentModelId: "fast", AvailableModels: []acp.ModelInfo{
+			{ModelId: "fast", Name: "Fast model"}, {ModelId: "smart", Name: "Smart model"}}},
+	}, nil
+}
+
+// LoadSession resumes a session: it replays a prompt and says "resumed ID".
+func (a *agent) LoadSession(ctx context.Context, p acp.LoadSessionRequest) (acp.LoadSessionResponse, error) {
+	if _, err := a.NewSession(ctx, acp.NewSessionRequest{Cwd: p.Cwd, McpServers: p.McpServers}); err != nil {
+		return acp.LoadSessionResponse{}, err
+	}
+	a.conn.SessionUpdate(ctx, acp.SessionNotification{SessionId: p.SessionId, Update: acp.UpdateUserMessageText("an earlier prompt")})
+	a.conn.SessionUpdate(ctx, acp.SessionNotification{SessionId: p.SessionId, Update: acp.UpdateAgentMessageText("resumed " + string(p.SessionId) + "\n")})
+	return acp.LoadSessionResponse{}, nil
 }
 
 func (a *agent) Cancel(ctx context.Context, p acp.CancelNotification) error {
@@ -107,6 +141,25 @@ func (a *agent) Prompt(_ context.Context, p acp.PromptRequest) (acp.PromptRespon
 		}
 	case "ask":
 		t.ask()
+	case "term":
+		t.term()
+	case "edit":
+		if _, err := t.a.conn.WriteTextFile(ctx, acp.WriteTextFileRequest{SessionId: p.SessionId,
+			Path: filepath.Join(t.cwd, "lib", "lib.go"), Content: "package lib\n\n// the agent's\n"}); err != nil {
+			t.say("edit: error: " + err.Error())
+		} else {
+			t.say("edit: wrote lib/lib.go")
+		}
+	case "which":
+		a.mu.Lock()
+		mode, model := a.mode, a.model
+		a.mode = "ask"
+		a.mu.Unlock()
+		t.say("mode: " + mode + " model: " + model)
+		a.conn.SessionUpdate(ctx, acp.SessionNotification{SessionId: p.SessionId, Update: acp.SessionUpdate{
+			CurrentModeUpdate: &acp.SessionCurrentModeUpdate{CurrentModeId: "ask"}}})
+	case "hostile":
+		t.hostile()
 	case "hang":
 		linger()
 		t.say("waiting for cancel")
@@ -174,6 +227,78 @@ func (t *turn) ask() {
 		Options: []acp.PermissionOption{
 			{Kind: acp.PermissionOptionKindAllowOnce, Name: "Allow", OptionId: "allow"},
 			{Kind: acp.PermissionOptionKindRejectOnce, Name: "Reject", OptionId: "reject"},
+		}})
+	switch {
+	case err != nil:
+		t.say("permission: error: " + err.Error())
+	case perm.Outcome.Selected != nil:
+		t.say("permission: " + string(perm.Outcome.Selected.OptionId) + "ed")
+	default:
+		t.say("permission: cancelled")
+	}
+}
+
+// term runs a command that leaves a process behind in a terminal, and
+// kills the terminal once that process runs.
+func (t *turn) term() {
+	c := t.a.conn
+	script := fmt.Sprintf("echo out-line; echo err-line >&2; setsid '%s' linger '%s-term' lingering & wait",
+		os.Args[0], os.Getenv("TRESTLE_TEST_MARKER"))
+	term, err := c.CreateTerminal(t.ctx, acp.CreateTerminalRequest{SessionId: t.sid, Command: "sh", Args: []string{"-c", script}, Cwd: &t.cwd})
+	if err != nil {
+		t.say("terminal: error: " + err.Error())
+		return
+	}
+	defer c.ReleaseTerminal(t.ctx, acp.ReleaseTerminalRequest{SessionId: t.sid, TerminalId: term.TerminalId})
+	flag := filepath.Join(t.cwd, "lingering")
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(flag); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.say("terminal: the process never ran")
+			return
+		}
+	}
+	os.Remove(flag)
+	if _, err := c.KillTerminal(t.ctx, acp.KillTerminalRequest{SessionId: t.sid, TerminalId: term.TerminalId}); err != nil {
+		t.say("terminal: kill: " + err.Error())
+		return
+	}
+	exit, err := c.WaitForTerminalExit(t.ctx, acp.WaitForTerminalExitRequest{SessionId: t.sid, TerminalId: term.TerminalId})
+	switch {
+	case err != nil:
+		t.say("terminal: wait: " + err.Error())
+	case exit.Signal != nil:
+		t.say("terminal killed: " + *exit.Signal)
+	default:
+		t.say(fmt.Sprintf("terminal killed: exit %v", exit.ExitCode))
+	}
+}
+
+// hostileText is what a hostile agent puts in every string a client may
+// show: escapes that clear a terminal and retitle it, a newline, a bidi
+// override, and a run of n characters.
+func hostileText(s string, n int) string {
+	return s + "\x1b[2J\x1b]0;owned\x07\nsecond line\u202e" + strings.Repeat("W", n)
+}
+
+// hostile sends a plan, a tool call and a permission request made of
+// hostile strings, and says the answer.
+func (t *turn) hostile() {
+	c := t.a.conn
+	c.SessionUpdate(t.ctx, acp.SessionNotification{SessionId: t.sid, Update: acp.UpdatePlan(
+		acp.PlanEntry{Content: hostileText("plan entry", 500), Priority: acp.PlanEntryPriority(hostileText("high", 50)),
+			Status: acp.PlanEntryStatus(hostileText("pending", 300))},
+	)})
+	kind := acp.ToolKind(hostileText("edit", 300))
+	c.SessionUpdate(t.ctx, acp.SessionNotification{SessionId: t.sid, Update: acp.StartToolCall("call-h", hostileText("tool title", 500),
+		acp.WithStartKind(kind), acp.WithStartStatus(acp.ToolCallStatus(hostileText("running", 300))))})
+	perm, err := c.RequestPermission(t.ctx, acp.RequestPermissionRequest{SessionId: t.sid,
+		ToolCall: acp.ToolCallUpdate{ToolCallId: "call-h", Title: acp.Ptr(hostileText("ask title", 500)), Kind: &kind},
+		Options: []acp.PermissionOption{
+			{Kind: acp.PermissionOptionKind(hostileText("allow_once", 400)), Name: hostileText("Allow", 400), OptionId: "allow"},
+			{Kind: acp.PermissionOptionKindRejectOnce, Name: hostileText("Reject", 400), OptionId: "reject"},
 		}})
 	switch {
 	case err != nil:
@@ -286,5 +411,15 @@ func (a *agent) SetSessionConfigOption(ctx context.Context, p acp.SetSessionConf
 }
 
 func (a *agent) SetSessionMode(ctx context.Context, p acp.SetSessionModeRequest) (acp.SetSessionModeResponse, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.mode = string(p.ModeId)
 	return acp.SetSessionModeResponse{}, nil
+}
+
+func (a *agent) UnstableSetSessionModel(ctx context.Context, p acp.UnstableSetSessionModelRequest) (acp.UnstableSetSessionModelResponse, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.model = string(p.ModelId)
+	return acp.UnstableSetSessionModelResponse{}, nil
 }
