@@ -94,7 +94,7 @@ func (d *dispatcher) line(line []byte) {
 	}
 	switch {
 	case m.Method == "" && bool(m.Result || m.Error):
-		return // a reply to a server request; Trestle sends none yet
+		d.reply(m.ID, line)
 	case m.Method == "":
 		d.send(errorLine(m.ID, mcp.INVALID_REQUEST, "invalid request: no method"))
 	case m.ID == nil:
@@ -106,6 +106,14 @@ func (d *dispatcher) line(line []byte) {
 		d.send(d.handle(line)) // on the read loop too: what follows runs after it
 	default:
 		d.request(line, m.ID, cost)
+	}
+}
+
+// reply hands the client's answer to the request of ours it answers; an
+// answer nobody waits for (late, or to no request) is logged and dropped.
+func (d *dispatcher) reply(id any, line []byte) {
+	if !d.sess.asking.answer(id, line) {
+		d.logger.Printf("mcp: %s answered request %v, which no one is waiting for (late, cancelled or never sent); dropped", d.sess.id, id)
 	}
 }
 
@@ -250,6 +258,7 @@ func (d *dispatcher) batchItems(items []json.RawMessage) []byte {
 		case err != nil:
 			answers = append(answers, errorLine(requestID(item), jsonErrorCode(err), jsonErrorMessage(err)))
 		case m.Method == "" && bool(m.Result || m.Error):
+			d.reply(m.ID, item)
 		case m.Method == "":
 			answers = append(answers, errorLine(m.ID, mcp.INVALID_REQUEST, "invalid request: no method"))
 		case m.Method == "initialize":

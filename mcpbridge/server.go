@@ -81,6 +81,7 @@ func NewServer(opts Options) *Server {
 	for _, t := range s.tools() {
 		s.mcp.AddTools(s.freeing(s.recorded(t)))
 	}
+	s.watchRoots()
 	return s
 }
 

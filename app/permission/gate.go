@@ -2,6 +2,7 @@ package permission
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -42,6 +43,11 @@ const KindRestart = "restart"
 // KindStop is a Request to stop a running task the caller did not start
 // (the person's, or another agent's); Detail is its command line.
 const KindStop = "stop"
+
+// ErrNobodyToAsk is what an ask function returns when it has nobody to
+// put this request to (a client without a way to ask its user): the gate
+// then refuses as it does with no ask function at all.
+var ErrNobodyToAsk = errors.New("nobody is there to ask")
 
 // Gate applies a project's agent permission policy to evaluations and runs
 // agents ask for: allow, deny, or ask the person (through Ask). deny always
@@ -101,9 +107,12 @@ func (g *Gate) Check(ctx context.Context, req Request) error {
 	case policy == PolicyAllow, allowed:
 		return nil
 	case g.ask == nil:
-		return fmt.Errorf("nobody is there to approve this %s request: %w", req.Kind, errdefs.ErrRefused)
+		return errNobody(req)
 	}
 	d, err := g.ask(ctx, req)
+	if errors.Is(err, ErrNobodyToAsk) {
+		return errNobody(req)
+	}
 	if err != nil {
 		return fmt.Errorf("ask the person about this %s request: %v: %w", req.Kind, err, errdefs.ErrRefused)
 	}
@@ -122,6 +131,10 @@ func (g *Gate) Check(ctx context.Context, req Request) error {
 		return nil
 	}
 	return fmt.Errorf("the person denied this %s request (or did not answer in time): %w", req.Kind, errdefs.ErrRefused)
+}
+
+func errNobody(req Request) error {
+	return fmt.Errorf("nobody is there to approve this %s request: %w", req.Kind, errdefs.ErrRefused)
 }
 
 func errDenied(req Request) error {

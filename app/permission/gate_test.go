@@ -25,6 +25,7 @@ func TestGate(t *testing.T) {
 		{"ask: denied", PolicyAsk, answer(Deny, nil), true},
 		{"ask: no answer in time", PolicyAsk, answer(Deny, errors.New("busy")), true},
 		{"ask with nobody to ask", PolicyAsk, nil, true},
+		{"the asker has nobody to ask", PolicyAsk, answer(AllowOnce, ErrNobodyToAsk), true},
 		{"unknown policy asks", "sometimes", answer(Deny, nil), true},
 	}
 	for _, tt := range tests {
