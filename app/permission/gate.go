@@ -72,6 +72,15 @@ func NewGate(policy string, ask func(context.Context, Request) (Decision, error)
 	return g
 }
 
+// SetAsk sets who the gate asks, as NewGate's ask does: a window made
+// after the services it is given (and so after their gate) hands the gate
+// its dialog here. Until then the gate asks nobody.
+func (g *Gate) SetAsk(ask func(context.Context, Request) (Decision, error)) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.ask = ask
+}
+
 // SetPolicy changes the policy; an unknown one is PolicyAsk. A change drops
 // every "Allow for this session" grant: going back to ask asks again.
 func (g *Gate) SetPolicy(policy string) {
@@ -99,17 +108,17 @@ func (g *Gate) Policy() string {
 // ErrRefused that says why.
 func (g *Gate) Check(ctx context.Context, req Request) error {
 	g.mu.Lock()
-	policy, allowed, epoch := g.policy, g.sessions[req.Session], g.epoch
+	policy, allowed, epoch, ask := g.policy, g.sessions[req.Session], g.epoch, g.ask
 	g.mu.Unlock()
 	switch {
 	case policy == PolicyDeny:
 		return errDenied(req)
 	case policy == PolicyAllow, allowed:
 		return nil
-	case g.ask == nil:
+	case ask == nil:
 		return errNobody(req)
 	}
-	d, err := g.ask(ctx, req)
+	d, err := ask(ctx, req)
 	if errors.Is(err, ErrNobodyToAsk) {
 		return errNobody(req)
 	}

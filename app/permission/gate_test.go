@@ -164,3 +164,18 @@ func TestGateNoGrantWithoutASession(t *testing.T) {
 		t.Fatalf("asked %d times, want 2: a grant without a session applies to nobody", a.asked)
 	}
 }
+
+// TestGateSetAsk: a gate made before its asker (the window is made after
+// the services) refuses until it has one, then asks it.
+func TestGateSetAsk(t *testing.T) {
+	g := NewGate(PolicyAsk, nil)
+	req := Request{Session: "conn-1", Kind: "run", Detail: "go vet ./..."}
+	if err := g.Check(context.Background(), req); !errors.Is(err, errdefs.ErrRefused) {
+		t.Fatalf("with nobody to ask: %v, want refused", err)
+	}
+	a := &askCounter{d: AllowOnce}
+	g.SetAsk(a.ask)
+	if err := g.Check(context.Background(), req); err != nil || a.asked != 1 {
+		t.Fatalf("after SetAsk: %v, %d asks; want allowed once by the asker", err, a.asked)
+	}
+}
