@@ -65,8 +65,16 @@ func askingServer(t *testing.T, logs io.Writer) *Server {
 }
 
 // clientWith serves srv over pipes, as --mcp does, and returns an mcp-go
-// client with opts (its handlers) that has initialized.
+// client with opts (its handlers) that has initialized with protocol
+// 2025-06-18.
 func clientWith(t *testing.T, srv *Server, opts ...client.ClientOption) *client.Client {
+	t.Helper()
+	return clientAt(t, srv, "2025-06-18", opts...)
+}
+
+// clientAt is clientWith at protocol version ("": mcp-go's choice, the
+// stateless 2026-07-28 where the server offers it).
+func clientAt(t *testing.T, srv *Server, version string, opts ...client.ClientOption) *client.Client {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -80,10 +88,14 @@ func clientWith(t *testing.T, srv *Server, opts ...client.ClientOption) *client.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = "2025-06-18"
+	req.Params.ProtocolVersion = version
 	req.Params.ClientInfo = mcp.Implementation{Name: "asking-test", Version: "1"}
-	if _, err := c.Initialize(ctx, req); err != nil {
+	init, err := c.Initialize(ctx, req)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if version != "" && init.ProtocolVersion != version {
+		t.Fatalf("negotiated %s, want %s", init.ProtocolVersion, version)
 	}
 	t.Cleanup(func() {
 		c.Close()
@@ -179,6 +191,35 @@ func TestHeadlessAsksThroughElicitation(t *testing.T) {
 			if len(asked) != 1 || !strings.Contains(asked[0].Params.Message, "asking-test asks Trestle to run this command") ||
 				!strings.Contains(asked[0].Params.Message, "echo quick") {
 				t.Fatalf("the person was asked %d times: %+v", len(asked), asked)
+			}
+		})
+	}
+}
+
+// TestHeadlessAsksInRoundTrips: a client on protocol 2026-07-28, which has
+// no server requests, is asked with an input_required result and calls
+// again with the answer (mcp-go's client does so by itself).
+func TestHeadlessAsksInRoundTrips(t *testing.T) {
+	for _, tt := range []struct {
+		decision, wantState string
+	}{{"allow_once", "done"}, {"deny", "refused"}} {
+		t.Run(tt.decision, func(t *testing.T) {
+			asked := make(chan string, 4)
+			c := clientAt(t, askingServer(t, io.Discard), "", client.WithElicitationHandler(elicitFunc(
+				func(_ context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+					asked <- req.Params.Message
+					return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{
+						Action: mcp.ElicitationResponseActionAccept, Content: map[string]any{"decision": tt.decision}}}, nil
+				})))
+			if v := c.ProtocolVersion(); !mcp.IsModernProtocol(v) {
+				t.Fatalf("mcp-go's client negotiated %q, want 2026-07-28 or later", v)
+			}
+			state, text := runQuick(t, c)
+			if state != tt.wantState || len(asked) != 1 {
+				t.Fatalf("run: state %q, text %q, asked %d times; want %s, asked once", state, text, len(asked), tt.wantState)
+			}
+			if msg := <-asked; !strings.Contains(msg, "echo quick") {
+				t.Fatalf("the question %q does not show the command", msg)
 			}
 		})
 	}
@@ -457,5 +498,39 @@ func TestRootsAskedOverTheWindowSocket(t *testing.T) {
 	}
 	if len(w.notices) != 0 {
 		t.Fatalf("the roots that are the project were warned about too: %q", <-w.notices)
+	}
+}
+
+// TestRoundTripAnswerIsBoundToItsQuestion: on protocol 2026-07-28 an
+// answer counts only with the state of the question it answers: one sent
+// unasked, or with a forged state, gets the question instead of a run.
+func TestRoundTripAnswerIsBoundToItsQuestion(t *testing.T) {
+	rc := pipeClient(t, askingServer(t, io.Discard))
+	call := func(id, state string) map[string]any {
+		rc.sendf(`{"jsonrpc":"2.0","id":%q,"method":"tools/call","params":{"name":"trestle_run","arguments":{"task":"quick"},`+
+			`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}},`+
+			`"io.modelcontextprotocol/clientInfo":{"name":"by-hand","version":"1"}},`+
+			`"inputResponses":{"permission":{"action":"accept","content":{"decision":"allow_once"}}},"requestState":%q}}`, id, state)
+		m := rc.recvID(id)
+		res, _ := m["result"].(map[string]any)
+		if res == nil {
+			t.Fatalf("tools/call %s: %v", id, m)
+		}
+		return res
+	}
+	for _, forged := range []string{"", "forged"} {
+		res := call("forged-"+forged, forged)
+		if res["resultType"] != "input_required" || res["requestState"] == "" {
+			t.Fatalf("an answer with state %q ran the task: %v", forged, res)
+		}
+	}
+	asked := call("ask", "")
+	questions, _ := asked["inputRequests"].(map[string]any)
+	if questions["permission"] == nil {
+		t.Fatalf("no permission question in %v", asked)
+	}
+	res := call("answered", fmt.Sprint(asked["requestState"]))
+	if resState(res) != "done" || !strings.Contains(fmt.Sprint(res["content"]), "quick") {
+		t.Fatalf("the answered call: %v", res)
 	}
 }

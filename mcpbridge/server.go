@@ -77,6 +77,7 @@ func NewServer(opts Options) *Server {
 		server.WithInstructions(s.instructions()),
 		server.WithRecovery(),
 		server.WithHooks(s.sessionHooks()),
+		server.WithToolHandlerMiddleware(askInRoundTrips), // elicit.go
 	)
 	for _, t := range s.tools() {
 		s.mcp.AddTools(s.freeing(s.recorded(t)))
