@@ -218,8 +218,8 @@ func TestHeadlessAsksInRoundTrips(t *testing.T) {
 			if state != tt.wantState || len(asked) != 1 {
 				t.Fatalf("run: state %q, text %q, asked %d times; want %s, asked once", state, text, len(asked), tt.wantState)
 			}
-			if msg := <-asked; !strings.Contains(msg, "echo quick") {
-				t.Fatalf("the question %q does not show the command", msg)
+			if msg := <-asked; !strings.Contains(msg, "asking-test asks Trestle to run this command") || !strings.Contains(msg, "echo quick") {
+				t.Fatalf("the question %q does not say who asks to run what", msg)
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package mcpbridge
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -46,6 +47,9 @@ func (s *Server) askRoots(ctx context.Context, sess *session) {
 	ctx, cancel := context.WithTimeout(ctx, rootsWait)
 	defer cancel()
 	res, err := s.mcp.RequestRoots(ctx, mcp.ListRootsRequest{Request: mcp.Request{Method: string(mcp.MethodListRoots)}})
+	if errors.Is(err, errClientGone) {
+		return
+	}
 	if err != nil {
 		s.logger.Printf("mcp: %s (%s) offers roots, but asking for them failed: %v", sess.id, sess.client().Name, err)
 		return
