@@ -62,6 +62,9 @@ func testHeadlessAsks(t *testing.T, version string, allow bool) {
 		t.Fatalf("connect: %v\nstderr: %s", err, stderr.String())
 	}
 	defer cs.Close()
+	if v := cs.InitializeResult().ProtocolVersion; (version == "") != (v >= "2026-07-28") {
+		t.Fatalf("negotiated protocol %s; want 2026-07-28 or later exactly for the SDK's default", v)
+	}
 	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "trestle_run", Arguments: map[string]any{"task": "quick"}})
 	if err != nil {
 		t.Fatalf("trestle_run: %v\nstderr: %s", err, stderr.String())
