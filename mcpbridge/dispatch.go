@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -25,6 +26,7 @@ type dispatcher struct {
 	logger *log.Logger
 	wg     sync.WaitGroup
 	turns  chan struct{} // a slot per running request
+	strays atomic.Int32  // answers to no request of ours (reply)
 
 	mu      sync.Mutex
 	flights map[string]*flight // requests queued or running, by id
@@ -110,12 +112,20 @@ func (d *dispatcher) line(line []byte) {
 }
 
 // reply hands the client's answer to the request of ours it answers; an
-// answer nobody waits for (late, or to no request) is logged and dropped.
+// answer nobody waits for (late, or to no request) is dropped, and the
+// first few are logged (a client that sends nothing else cannot fill the
+// log).
 func (d *dispatcher) reply(id any, line []byte) {
-	if !d.sess.asking.answer(id, line) {
+	if d.sess.asking.answer(id, line) {
+		return
+	}
+	if n := d.strays.Add(1); n <= maxStrayLogs {
 		d.logger.Printf("mcp: %s answered request %v, which no one is waiting for (late, cancelled or never sent); dropped", d.sess.id, id)
 	}
 }
+
+// maxStrayLogs is how many stray answers of one session are logged.
+const maxStrayLogs = 3
 
 // request starts one request on its own goroutine. The read loop has
 // waited for room in the session's budget before reading it; it holds its
