@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -25,6 +26,7 @@ type dispatcher struct {
 	logger *log.Logger
 	wg     sync.WaitGroup
 	turns  chan struct{} // a slot per running request
+	strays atomic.Int32  // answers to no request of ours (reply)
 
 	mu      sync.Mutex
 	flights map[string]*flight // requests queued or running, by id
@@ -94,7 +96,7 @@ func (d *dispatcher) line(line []byte) {
 	}
 	switch {
 	case m.Method == "" && bool(m.Result || m.Error):
-		return // a reply to a server request; Trestle sends none yet
+		d.reply(m.ID, line)
 	case m.Method == "":
 		d.send(errorLine(m.ID, mcp.INVALID_REQUEST, "invalid request: no method"))
 	case m.ID == nil:
@@ -108,6 +110,22 @@ func (d *dispatcher) line(line []byte) {
 		d.request(line, m.ID, cost)
 	}
 }
+
+// reply hands the client's answer to the request of ours it answers; an
+// answer nobody waits for (late, or to no request) is dropped, and the
+// first few are logged (a client that sends nothing else cannot fill the
+// log).
+func (d *dispatcher) reply(id any, line []byte) {
+	if d.sess.asking.answer(id, line) {
+		return
+	}
+	if n := d.strays.Add(1); n <= maxStrayLogs {
+		d.logger.Printf("mcp: %s answered request %v, which no one is waiting for (late, cancelled or never sent); dropped", d.sess.id, id)
+	}
+}
+
+// maxStrayLogs is how many stray answers of one session are logged.
+const maxStrayLogs = 3
 
 // request starts one request on its own goroutine. The read loop has
 // waited for room in the session's budget before reading it; it holds its
@@ -250,6 +268,7 @@ func (d *dispatcher) batchItems(items []json.RawMessage) []byte {
 		case err != nil:
 			answers = append(answers, errorLine(requestID(item), jsonErrorCode(err), jsonErrorMessage(err)))
 		case m.Method == "" && bool(m.Result || m.Error):
+			d.reply(m.ID, item)
 		case m.Method == "":
 			answers = append(answers, errorLine(m.ID, mcp.INVALID_REQUEST, "invalid request: no method"))
 		case m.Method == "initialize":

@@ -45,8 +45,11 @@ type stream struct {
 // (then it returns without waiting for a read that st.close cannot end,
 // as stdin's cannot). Each request is handled on its own goroutine; one
 // writer owns st.w and writes the session's notifications and responses
-// in order. While the session holds all its budget allows, it reads no
-// more lines: the client waits, and nothing it sent is refused.
+// in order, and the requests the server sends the client (asking.go),
+// whose answers the read loop hands back; once nothing more can be read,
+// a request still waiting for its answer fails at once. While the session
+// holds all its budget allows, it reads no more lines: the client waits,
+// and nothing it sent is refused.
 func serveSession(ctx context.Context, srv *server.MCPServer, sess *session, st stream, logger *log.Logger) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -80,6 +83,7 @@ func serveSession(ctx context.Context, srv *server.MCPServer, sess *session, st 
 			sess.budget.written(len(b))
 		}
 	}
+	sess.asking.start(send)
 	d := &dispatcher{srv: srv, sess: sess, ctx: srv.WithContext(ctx, sess), send: send, logger: logger,
 		turns: make(chan struct{}, inFlight), flights: map[string]*flight{}}
 	readDone := make(chan error, 1)
@@ -94,7 +98,8 @@ func serveSession(ctx context.Context, srv *server.MCPServer, sess *session, st 
 			st.close()
 		}
 	}
-	d.close() // answer what the client already asked before closing
+	sess.asking.end() // nothing more will be read: no answer can come
+	d.close()         // answer what the client already asked before closing
 	close(finish)
 	writeErr := <-writerDone
 	if writeErr != nil {

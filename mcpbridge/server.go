@@ -78,10 +78,12 @@ func NewServer(opts Options) *Server {
 		server.WithInstructions(s.instructions()),
 		server.WithRecovery(),
 		server.WithHooks(s.sessionHooks()),
+		server.WithToolHandlerMiddleware(askInRoundTrips), // elicit.go
 	)
 	for _, t := range s.tools() {
 		s.mcp.AddTools(s.freeing(s.recorded(t)))
 	}
+	s.watchRoots()
 	return s
 }
 

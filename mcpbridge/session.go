@@ -28,6 +28,8 @@ type session struct {
 
 	// budget bounds what the session's requests and answers hold.
 	budget budget
+	// asking holds the requests sent to the client (asking.go).
+	asking asking
 
 	mu       sync.Mutex
 	info     mcp.Implementation

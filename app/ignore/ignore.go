@@ -10,8 +10,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
-
 	"trestle/app/watch"
 )
 
@@ -30,13 +28,13 @@ type Matcher struct {
 	// chains holds, per folder (slash, "" the root), the patterns that
 	// apply below it: its ancestors' then its own, in the order git
 	// weighs them (the last match wins).
-	chains map[string][]gitignore.Pattern
+	chains map[string][]pattern
 }
 
 // New returns a Matcher for the project folder root (absolute). It reads
 // nothing until asked.
 func New(root string) *Matcher {
-	return &Matcher{root: root, chains: map[string][]gitignore.Pattern{}}
+	return &Matcher{root: root, chains: map[string][]pattern{}}
 }
 
 // Ignored reports whether rel (project-relative, slash separated) is
@@ -65,12 +63,12 @@ func (m *Matcher) Ignored(rel string, isDir bool) bool {
 	return false
 }
 
-// match is what gitignore.Matcher.Match answers, without making one: the
-// last pattern that matches decides.
-func match(ps []gitignore.Pattern, path []string, isDir bool) bool {
+// match reports whether ps ignore path: the last pattern that matches
+// decides, as in git.
+func match(ps []pattern, path []string, isDir bool) bool {
 	for i := len(ps) - 1; i >= 0; i-- {
-		if r := ps[i].Match(path, isDir); r != gitignore.NoMatch {
-			return r == gitignore.Exclude
+		if ps[i].match(path, isDir) {
+			return !ps[i].negated
 		}
 	}
 	return false
@@ -121,19 +119,19 @@ func split(rel string) []string {
 // chain returns the patterns that apply below the folder key (whose
 // components are dir), reading the ignore files of the folders on the
 // way the first time.
-func (m *Matcher) chain(key string, dir []string) []gitignore.Pattern {
+func (m *Matcher) chain(key string, dir []string) []pattern {
 	m.mu.Lock()
 	ps, ok := m.chains[key]
 	m.mu.Unlock()
 	if ok {
 		return ps
 	}
-	var parent []gitignore.Pattern
+	var parent []pattern
 	if len(dir) > 0 {
 		parent = m.chain(key[:max(strings.LastIndexByte(key, '/'), 0)], dir[:len(dir)-1])
 	}
 	folder := filepath.Join(m.root, filepath.FromSlash(key))
-	var own []gitignore.Pattern
+	var own []pattern
 	if len(dir) == 0 {
 		own = readPatterns(filepath.Join(folder, ".git", "info", "exclude"), nil)
 	}
@@ -150,7 +148,7 @@ func (m *Matcher) chain(key string, dir []string) []gitignore.Pattern {
 
 // readPatterns parses the ignore file name, whose patterns apply below the
 // folder domain. A missing, unreadable or oversized file has none.
-func readPatterns(name string, domain []string) []gitignore.Pattern {
+func readPatterns(name string, domain []string) []pattern {
 	info, err := os.Stat(name)
 	if err != nil || !info.Mode().IsRegular() || info.Size() > maxIgnoreFile {
 		return nil
@@ -164,16 +162,16 @@ func readPatterns(name string, domain []string) []gitignore.Pattern {
 
 // parse turns the lines of an ignore file into patterns: blank lines and
 // comments are skipped, CRLF line ends accepted.
-func parse(data []byte, domain []string) []gitignore.Pattern {
-	var ps []gitignore.Pattern
+func parse(data []byte, domain []string) []pattern {
+	domain = slices.Clone(domain) // kept by every pattern: not the caller's
+	var ps []pattern
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 4096), maxIgnoreFile)
 	for sc.Scan() {
 		line := strings.TrimSuffix(sc.Text(), "\r")
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			continue
+		if p, ok := parsePattern(line, domain); ok {
+			ps = append(ps, p)
 		}
-		ps = append(ps, gitignore.ParsePattern(line, domain))
 	}
 	return ps
 }

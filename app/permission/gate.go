@@ -2,6 +2,7 @@ package permission
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -43,6 +44,11 @@ const KindRestart = "restart"
 // (the person's, or another agent's); Detail is its command line.
 const KindStop = "stop"
 
+// ErrNobodyToAsk is what an ask function returns when it has nobody to
+// put this request to (a client without a way to ask its user): the gate
+// then refuses as it does with no ask function at all.
+var ErrNobodyToAsk = errors.New("nobody is there to ask")
+
 // Gate applies a project's agent permission policy to evaluations and runs
 // agents ask for: allow, deny, or ask the person (through Ask). deny always
 // wins: over a grant for the session and over an answer the person gave
@@ -64,6 +70,15 @@ func NewGate(policy string, ask func(context.Context, Request) (Decision, error)
 	g := &Gate{ask: ask, sessions: map[string]bool{}}
 	g.SetPolicy(policy)
 	return g
+}
+
+// SetAsk sets who the gate asks, as NewGate's ask does: a window made
+// after the services it is given (and so after their gate) hands the gate
+// its dialog here. Until then the gate asks nobody.
+func (g *Gate) SetAsk(ask func(context.Context, Request) (Decision, error)) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.ask = ask
 }
 
 // SetPolicy changes the policy; an unknown one is PolicyAsk. A change drops
@@ -93,17 +108,20 @@ func (g *Gate) Policy() string {
 // ErrRefused that says why.
 func (g *Gate) Check(ctx context.Context, req Request) error {
 	g.mu.Lock()
-	policy, allowed, epoch := g.policy, g.sessions[req.Session], g.epoch
+	policy, allowed, epoch, ask := g.policy, g.sessions[req.Session], g.epoch, g.ask
 	g.mu.Unlock()
 	switch {
 	case policy == PolicyDeny:
 		return errDenied(req)
 	case policy == PolicyAllow, allowed:
 		return nil
-	case g.ask == nil:
-		return fmt.Errorf("nobody is there to approve this %s request: %w", req.Kind, errdefs.ErrRefused)
+	case ask == nil:
+		return errNobody(req)
 	}
-	d, err := g.ask(ctx, req)
+	d, err := ask(ctx, req)
+	if errors.Is(err, ErrNobodyToAsk) {
+		return errNobody(req)
+	}
 	if err != nil {
 		return fmt.Errorf("ask the person about this %s request: %v: %w", req.Kind, err, errdefs.ErrRefused)
 	}
@@ -122,6 +140,10 @@ func (g *Gate) Check(ctx context.Context, req Request) error {
 		return nil
 	}
 	return fmt.Errorf("the person denied this %s request (or did not answer in time): %w", req.Kind, errdefs.ErrRefused)
+}
+
+func errNobody(req Request) error {
+	return fmt.Errorf("nobody is there to approve this %s request: %w", req.Kind, errdefs.ErrRefused)
 }
 
 func errDenied(req Request) error {

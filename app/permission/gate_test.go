@@ -25,6 +25,7 @@ func TestGate(t *testing.T) {
 		{"ask: denied", PolicyAsk, answer(Deny, nil), true},
 		{"ask: no answer in time", PolicyAsk, answer(Deny, errors.New("busy")), true},
 		{"ask with nobody to ask", PolicyAsk, nil, true},
+		{"the asker has nobody to ask", PolicyAsk, answer(AllowOnce, ErrNobodyToAsk), true},
 		{"unknown policy asks", "sometimes", answer(Deny, nil), true},
 	}
 	for _, tt := range tests {
@@ -161,5 +162,20 @@ func TestGateNoGrantWithoutASession(t *testing.T) {
 	g.Check(context.Background(), req)
 	if a.asked != 2 {
 		t.Fatalf("asked %d times, want 2: a grant without a session applies to nobody", a.asked)
+	}
+}
+
+// TestGateSetAsk: a gate made before its asker (the window is made after
+// the services) refuses until it has one, then asks it.
+func TestGateSetAsk(t *testing.T) {
+	g := NewGate(PolicyAsk, nil)
+	req := Request{Session: "conn-1", Kind: "run", Detail: "go vet ./..."}
+	if err := g.Check(context.Background(), req); !errors.Is(err, errdefs.ErrRefused) {
+		t.Fatalf("with nobody to ask: %v, want refused", err)
+	}
+	a := &askCounter{d: AllowOnce}
+	g.SetAsk(a.ask)
+	if err := g.Check(context.Background(), req); err != nil || a.asked != 1 {
+		t.Fatalf("after SetAsk: %v, %d asks; want allowed once by the asker", err, a.asked)
 	}
 }

@@ -36,7 +36,7 @@ func runMCP(dir, policy string, trustFlag bool) int {
 	}
 	logger := newLogger()
 	if policy == "" {
-		policy = permission.PolicyAllow // headless: nobody is there to ask
+		policy = permission.PolicyAllow // headless: no window to ask in
 	}
 	paths, err := userPaths()
 	if err != nil {
@@ -44,7 +44,9 @@ func runMCP(dir, policy string, trustFlag bool) int {
 		return 1
 	}
 	db := openStore(paths, logger)
-	services := newServices(project, db, policy, nil, loadTrust(project, db, trustFlag, logger))
+	// Under --agent-policy ask, the person is asked through the client's
+	// elicitation when it offers it; otherwise the request is refused.
+	services := newServices(project, db, policy, mcpbridge.AskThroughClient, loadTrust(project, db, trustFlag, logger))
 	defer services.Eval.Close()
 	startChangeSets(services.ChangeSets, logger)
 	defer services.LSP.Close()

@@ -62,15 +62,12 @@ func runWindow(dir, policyFlag string, trustFlag bool) int {
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	a.Settings().SetTheme(ui.NewTheme(settings))
 
-	// The services ask the person through the window, and the window's
-	// Settings switch the listener that serves it: both are bound late, to
-	// the window and the listener made below, before anything can call them.
-	var win *ui.Window
+	// The window's Settings switch the listener that serves it: bound late,
+	// to the listener made below, before the window shows.
 	var mcp *supervise.Listener
-	ask := func(ctx context.Context, req permission.Request) (permission.Decision, error) {
-		return win.Ask(ctx, req)
-	}
-	services := newServices(project, store, policy, ask, loadTrust(project, store, trustFlag, logger))
+	// The gate asks the person through the window, which is made with the
+	// services: it is handed the window's dialog once the window exists.
+	services := newServices(project, store, policy, nil, loadTrust(project, store, trustFlag, logger))
 	defer services.Eval.Close()
 	defer services.LSP.Close()
 	recovered := startChangeSets(services.ChangeSets, logger) // before anything reads the files
@@ -81,10 +78,11 @@ func runWindow(dir, policyFlag string, trustFlag bool) int {
 	if first {
 		actions.Welcome = attachCommand()
 	}
-	win = ui.New(a, project, ui.Options{
+	win := ui.New(a, project, ui.Options{
 		Settings: settings, Policy: policy, Services: services, GoplsInstall: goplsBin(), Actions: actions,
 		AgentMCP: stagedMCP,
 	})
+	services.Gate.SetAsk(win.Ask) // before the listener starts: no agent can ask sooner
 	if store != nil && store.Recovered() != "" {
 		win.Notify("Trestle's store was damaged and was moved to " + store.Recovered() + "; settings start over.")
 	}

@@ -21,8 +21,8 @@ import (
 )
 
 // newServices builds the project's evaluator, task runner, permission gate
-// and, with a store, change sets. ask is nil for the headless server
-// (nobody to ask). tr is the project's trust: .trestle.json's tasks and
+// and, with a store, change sets. ask puts a request to the person: the
+// window's dialog, or for the headless server the client's elicitation. tr is the project's trust: .trestle.json's tasks and
 // environment reach the runner and the evaluator only while it is
 // trusted. Close the evaluator when done.
 func newServices(p *project.Project, store *store.Store, policy string, ask func(context.Context, permission.Request) (permission.Decision, error),

@@ -1,9 +1,9 @@
 package editor
 
 import (
-	"go/scanner"
-	"go/token"
 	"strings"
+
+	"trestle/app/eval/evalworker"
 )
 
 // maxParseBytes bounds the text Ctrl+Enter scans for the declaration
@@ -45,45 +45,20 @@ func codeAround(text string, line int) string {
 }
 
 // topLevelLines returns the 1-based first and last lines of the top-level
-// item of src that spans line (1-based). An item is a run of Go tokens
-// ended by a line break outside brackets: a declaration in a file, a
-// statement or expression in a scratch file, a whole function or loop
-// with its body. It reads tokens with go/scanner, so code that does not
-// parse (yet) still splits where its brackets say.
+// pieces of src that span line (1-based), cut as the evaluator cuts its
+// input (evalworker.Pieces): a statement or expression in a scratch file,
+// a whole function or loop with its body; two on one line go together.
+// Code that does not parse (yet) still splits where its brackets say.
 func topLevelLines(src string, line int) (first, last int, ok bool) {
-	fset := token.NewFileSet()
-	file := fset.AddFile("", -1, len(src))
-	var sc scanner.Scanner
-	sc.Init(file, []byte(src), nil, 0)
-	depth := 0
-	for {
-		pos, tok, lit := sc.Scan()
-		if tok == token.EOF || tok == token.SEMICOLON && lit == "\n" && depth <= 0 {
-			if first > 0 && first <= line && line <= last {
-				return first, last, true
-			}
-			if tok == token.EOF || first > line {
-				return 0, 0, false
-			}
-			first, depth = 0, 0
+	for _, p := range evalworker.Pieces(src) {
+		end := p.Line + strings.Count(strings.TrimRight(src[p.Start:p.End], " \t\r\n"), "\n")
+		if p.Line > line || end < line {
 			continue
 		}
-		depth += bracketDepth(tok)
-		n := file.Line(pos)
-		if first == 0 {
-			first = n
+		if !ok || p.Line < first {
+			first = p.Line
 		}
-		last = n + strings.Count(lit, "\n") // a raw string can span lines
+		last, ok = max(last, end), true
 	}
-}
-
-// bracketDepth is how much tok opens (1) or closes (-1) brackets.
-func bracketDepth(tok token.Token) int {
-	switch tok {
-	case token.LBRACE, token.LPAREN, token.LBRACK:
-		return 1
-	case token.RBRACE, token.RPAREN, token.RBRACK:
-		return -1
-	}
-	return 0
+	return first, last, ok
 }

@@ -33,18 +33,45 @@ type Piece struct {
 // src does not scan, ends inside a bracket or starts with a package
 // clause (an input is the inside of a package, not a file).
 func ScanInput(src string) ([]Piece, error) {
+	pieces, depth, first := cut(src)
+	if first != nil {
+		return nil, first
+	}
+	if depth != 0 {
+		end := token.NewFileSet().AddFile("input", -1, len(src))
+		end.SetLinesForContent([]byte(src))
+		p := end.Position(end.Pos(len(src)))
+		return nil, fmt.Errorf("%d:%d: unbalanced brackets: the input ends inside ( [ or {", p.Line, p.Column)
+	}
+	if len(pieces) > 0 && strings.HasPrefix(src[pieces[0].Start:pieces[0].End], "package") {
+		return nil, fmt.Errorf("%d:%d: a package clause cannot be evaluated; leave it out", pieces[0].Line, pieces[0].Col)
+	}
+	return pieces, nil
+}
+
+// Pieces cuts src into top-level pieces as ScanInput does, but never
+// fails: text being typed (that does not scan, or ends inside a bracket)
+// still splits where its brackets say, its last piece running to the end.
+// The editor finds the code around the caret with it, so Ctrl+Enter
+// evaluates what the evaluator would take as one piece.
+func Pieces(src string) []Piece {
+	pieces, _, _ := cut(src)
+	return pieces
+}
+
+// cut is the splitter: the pieces of src, the bracket depth it ends at,
+// and the first scan error.
+func cut(src string) (pieces []Piece, depth int, first error) {
 	fset := token.NewFileSet()
 	file := fset.AddFile("input", -1, len(src))
 	var s scanner.Scanner
-	var first error
 	s.Init(file, []byte(src), func(pos token.Position, msg string) {
 		if first == nil {
 			first = fmt.Errorf("%d:%d: %s", pos.Line, pos.Column, msg)
 		}
 	}, 0)
-	var pieces []Piece
 	var toks []token.Token
-	depth, start := 0, 0
+	start := 0
 	header := false // inside the header of a for, if or switch: its ';' are not piece ends
 	for {
 		pos, tok, lit := s.Scan()
@@ -76,19 +103,10 @@ func ScanInput(src string) ([]Piece, error) {
 		}
 		toks = append(toks, tok)
 	}
-	if first != nil {
-		return nil, first
-	}
-	if depth != 0 {
-		end := file.Position(file.Pos(len(src)))
-		return nil, fmt.Errorf("%d:%d: unbalanced brackets: the input ends inside ( [ or {", end.Line, end.Column)
-	}
-	if len(pieces) > 0 && strings.HasPrefix(src[pieces[0].Start:pieces[0].End], "package") {
-		return nil, fmt.Errorf("%d:%d: a package clause cannot be evaluated; leave it out", pieces[0].Line, pieces[0].Col)
-	}
-	return pieces, nil
+	return pieces, depth, first
 }
 
+// bracketDelta is how much tok opens (1) or closes (-1) brackets.
 func bracketDelta(tok token.Token) int {
 	switch tok {
 	case token.LPAREN, token.LBRACK, token.LBRACE:

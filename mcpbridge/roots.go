@@ -1,0 +1,115 @@
+package mcpbridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// A client that offers roots says which folders it works in. Trestle
+// serves one project, so a client whose roots neither contain the project
+// nor lie inside it is most likely attached to the wrong window (or runs
+// --mcp in the wrong folder): its paths will not be the project's. That is
+// worth a warning, not a refusal: the roots are the client's idea, and a
+// client may list its own settings folder or nothing useful at all. So the
+// server asks for the roots when the client has initialized and whenever
+// it says they changed, logs them, and when none overlaps the project it
+// warns the client (a log message), the log and, in the window, the person.
+
+// rootsWait bounds the roots/list request: a client answers it from what
+// it knows, without asking anyone.
+const rootsWait = 30 * time.Second
+
+// watchRoots asks clients that offer roots for them (see above).
+func (s *Server) watchRoots() {
+	ask := func(ctx context.Context, _ mcp.JSONRPCNotification) {
+		sess, ok := server.ClientSessionFromContext(ctx).(*session)
+		if !ok || sess.GetClientCapabilities().Roots == nil {
+			return
+		}
+		// The answer comes back on the read loop this runs on: ask off it.
+		go s.askRoots(ctx, sess)
+	}
+	s.mcp.AddNotificationHandler(string(mcp.MethodNotificationInitialized), ask)
+	s.mcp.AddNotificationHandler(mcp.MethodNotificationRootsListChanged, ask)
+}
+
+// askRoots asks sess's client for its roots and says what it makes of them.
+// ctx is the session's: the call ends with it, or after rootsWait.
+func (s *Server) askRoots(ctx context.Context, sess *session) {
+	ctx, cancel := context.WithTimeout(ctx, rootsWait)
+	defer cancel()
+	res, err := s.mcp.RequestRoots(ctx, mcp.ListRootsRequest{Request: mcp.Request{Method: string(mcp.MethodListRoots)}})
+	if errors.Is(err, errClientGone) {
+		return
+	}
+	if err != nil {
+		s.logger.Printf("mcp: %s (%s) offers roots, but asking for them failed: %v", sess.id, sess.client().Name, err)
+		return
+	}
+	names := make([]string, len(res.Roots))
+	for i, r := range res.Roots {
+		names[i] = r.URI
+	}
+	s.logger.Printf("mcp: %s (%s) works in: %s", sess.id, sess.client().Name, strings.Join(names, ", "))
+	if len(res.Roots) == 0 || overlapsAny(s.opts.Project.Root, res.Roots) {
+		return
+	}
+	msg := fmt.Sprintf("%s works in %s, which is not this Trestle project (%s) nor inside it: "+
+		"paths it sends are read against %s. If it meant another project, attach it to that "+
+		"project's window (trestle --mcp-attach DIR) or start trestle --mcp in that folder.",
+		sess.client().Name, strings.Join(names, ", "), s.opts.Project.Root, s.opts.Project.Root)
+	s.logger.Printf("mcp: %s: %s", sess.id, msg)
+	s.warnClient(sess, msg)
+	if s.opts.Window != nil {
+		if err := s.opts.Window.Notice(ctx, "Trestle", msg); err != nil {
+			s.logger.Printf("mcp: show the roots warning in the window: %v", err)
+		}
+	}
+}
+
+// warnClient sends the client a warning log message, without waiting: a
+// client that does not read its notifications misses it.
+func (s *Server) warnClient(sess *session, msg string) {
+	n := mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION, Notification: mcp.Notification{
+		Method: string(mcp.MethodNotificationMessage),
+		Params: mcp.NotificationParams{AdditionalFields: map[string]any{
+			"level": mcp.LoggingLevelWarning, "logger": "trestle", "data": msg}},
+	}}
+	select {
+	case sess.notifications <- n:
+	default:
+	}
+}
+
+// overlapsAny reports whether one of roots is the project folder, holds it
+// or lies inside it. Roots that are not file URIs overlap nothing.
+func overlapsAny(project string, roots []mcp.Root) bool {
+	for _, r := range roots {
+		u, err := url.Parse(r.URI)
+		if err != nil || u.Scheme != "file" || u.Path == "" {
+			continue
+		}
+		dir := filepath.Clean(filepath.FromSlash(u.Path))
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			dir = real
+		}
+		if within(project, dir) || within(dir, project) {
+			return true
+		}
+	}
+	return false
+}
+
+// within reports whether path is dir or inside it.
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
