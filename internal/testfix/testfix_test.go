@@ -36,6 +36,34 @@ func TestWaitReturnsOnceTheConditionHolds(t *testing.T) {
 	Wait(t, 10*time.Second, "three", func() bool { return n.Load() == 3 })
 }
 
+// TestWaitForReturnsWhatItSaw: WaitFor hands back the value that met the
+// condition, polling at the pace Every asks.
+func TestWaitForReturnsWhatItSaw(t *testing.T) {
+	n := 0
+	got := WaitFor(t, 30*time.Second, "the third look", func() (int, bool) {
+		n++
+		return n, n == 3
+	}, Every(time.Millisecond))
+	if got != 3 {
+		t.Fatalf("WaitFor returned %d, want 3", got)
+	}
+}
+
+// TestWaitForSaysWhatItLastSaw: a wait that runs out says what it waited
+// for and what it saw last.
+func TestWaitForSaysWhatItLastSaw(t *testing.T) {
+	rec := &fatalRecorder{TB: t}
+	WaitFor(rec, 20*time.Millisecond, "the file saved", func() (string, bool) { return "still unsaved", false })
+	if !strings.Contains(rec.msg, "the file saved") || !strings.Contains(rec.msg, "last seen: still unsaved") {
+		t.Fatalf("the failure says %q", rec.msg)
+	}
+	rec = &fatalRecorder{TB: t}
+	Wait(rec, 20*time.Millisecond, "never", func() bool { return false })
+	if rec.msg != "after 20ms: never" {
+		t.Fatalf("Wait's failure says %q", rec.msg)
+	}
+}
+
 func TestServeStopsWithTheTest(t *testing.T) {
 	var stopped atomic.Bool
 	t.Run("serving", func(t *testing.T) {
