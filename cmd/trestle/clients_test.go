@@ -386,8 +386,8 @@ func TestProtocolVersions(t *testing.T) {
 						if err != nil {
 							t.Fatalf("exit after stdin closed: %v\nstderr: %s", err, b.stderr.String())
 						}
-					case <-time.After(10 * time.Second):
-						t.Fatal("still running 10s after stdin closed")
+					case <-time.After(30 * time.Second):
+						t.Fatalf("still running 30s after stdin closed\nstderr: %s", b.stderr.String())
 					}
 				})
 			}

@@ -191,6 +191,10 @@ func startWindowArgs(tb testing.TB, project string, args ...string) *window {
 	}
 	go func() { w.cmd.Wait(); close(w.exited) }()
 	tb.Cleanup(func() {
+		if tb.Failed() { // what the screen and the window said when the test failed
+			tb.Logf("screenshot at the failure: %s\nthe window's output:\n%s",
+				w.screenshot(tb, "failed-"+strings.ReplaceAll(tb.Name(), "/", "-")), w.stderr.String())
+		}
 		w.cmd.Process.Signal(syscall.SIGTERM)
 		select {
 		case <-w.exited:
@@ -255,6 +259,10 @@ func startClient(tb testing.TB, env []string, name string, args ...string) *clie
 	}
 	return c
 }
+
+// toolPoll is how often a test repeats a tool call while it waits: a tool
+// call costs a round trip through the bridge.
+var toolPoll = testfix.Every(100 * time.Millisecond)
 
 // call runs a tool and returns its result and structured content;
 // resultText is a result's text.
