@@ -64,6 +64,21 @@ func TestWaitForSaysWhatItLastSaw(t *testing.T) {
 	}
 }
 
+// TestReceiveReturnsTheValueOrSaysWhatDidNotCome: Receive hands back what
+// the channel sends, and after its bound says what never came.
+func TestReceiveReturnsTheValueOrSaysWhatDidNotCome(t *testing.T) {
+	ch := make(chan int, 1)
+	ch <- 7
+	if got := Receive(t, 30*time.Second, "seven", ch); got != 7 {
+		t.Fatalf("Receive returned %d, want 7", got)
+	}
+	rec := &fatalRecorder{TB: t}
+	Receive(rec, 10*time.Millisecond, "the answer", ch)
+	if rec.msg != "after 10ms: the answer" {
+		t.Fatalf("the failure says %q", rec.msg)
+	}
+}
+
 func TestServeStopsWithTheTest(t *testing.T) {
 	var stopped atomic.Bool
 	t.Run("serving", func(t *testing.T) {

@@ -59,3 +59,19 @@ func WaitFor[T any](tb testing.TB, d time.Duration, what string, check func() (T
 		time.Sleep(cfg.every)
 	}
 }
+
+// Receive waits for a value from ch and returns it, failing the test with
+// what after d: the bounded form of a select on ch and time.After.
+func Receive[T any](tb testing.TB, d time.Duration, what string, ch <-chan T) T {
+	tb.Helper()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case v := <-ch:
+		return v
+	case <-timer.C:
+		tb.Fatalf("after %v: %s", d, what)
+		var zero T
+		return zero
+	}
+}
