@@ -56,6 +56,9 @@ func clientModes(t *testing.T) []clientMode {
 	t.Helper()
 	winProject := clientProject(t)
 	w := startWindowArgs(t, winProject, "--agent-policy", "allow", "--trust")
+	probe := startClient(t, w.env, "ready-probe", "--mcp-attach", winProject)
+	waitAnswering(t, probe) // a window just started on a loaded machine answers busy
+	probe.Close()
 	headProject := clientProject(t)
 	return []clientMode{
 		{"attach", []string{"--mcp-attach", winProject}, w.env, winProject},

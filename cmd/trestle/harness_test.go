@@ -150,6 +150,8 @@ type window struct {
 	entry   registry.Entry
 	stderr  *syncBuffer
 	exited  chan struct{}
+	// answered is set once the window has answered a UI tool (attach).
+	answered bool
 }
 
 type syncBuffer struct {
@@ -228,12 +230,30 @@ func startWindowArgs(tb testing.TB, project string, args ...string) *window {
 // attach starts `trestle --mcp-attach DIR` under mcp-go's stdio client and
 // initializes with protocol 2025-06-18 (an empty version would make the
 // client pick the 2026 stateless protocol).
+// The first client of a window waits until the window answers: a window
+// that has just started on a loaded machine answers its first calls busy.
 func (w *window) attach(tb testing.TB, dir, name string) *client.Client {
 	tb.Helper()
-	if dir == "" {
-		return startClient(tb, w.env, name, "--mcp-attach")
+	args := []string{"--mcp-attach"}
+	if dir != "" {
+		args = append(args, dir)
 	}
-	return startClient(tb, w.env, name, "--mcp-attach", dir)
+	c := startClient(tb, w.env, name, args...)
+	if !w.answered {
+		waitAnswering(tb, c)
+		w.answered = true
+	}
+	return c
+}
+
+// waitAnswering waits until the window behind c answers a UI tool other
+// than busy.
+func waitAnswering(tb testing.TB, c *client.Client) {
+	tb.Helper()
+	testfix.WaitFor(tb, time.Minute, "the window answering trestle_workbench", func() (string, bool) {
+		res, sc := call(tb, c, "trestle_workbench", nil)
+		return resultText(res), sc["state"] != "busy"
+	}, toolPoll)
 }
 
 func startClient(tb testing.TB, env []string, name string, args ...string) *client.Client {
