@@ -85,7 +85,7 @@ func TestAttachWaitsForTheClientsFirstLine(t *testing.T) {
 		}
 	case err := <-errc:
 		t.Fatalf("initialize after %v idle: Attach returned %v", 3*bound, err)
-	case <-time.After(10 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("no answer to the initialize")
 	}
 	stdin.Close()
@@ -94,7 +94,7 @@ func TestAttachWaitsForTheClientsFirstLine(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Attach after stdin ended: %v", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("Attach did not return after stdin ended")
 	}
 }
@@ -134,7 +134,7 @@ func TestAttachReportsWindowGone(t *testing.T) {
 		if !strings.Contains(line, `"id":1,"result"`) {
 			t.Fatalf("initialize: %q", line)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("no answer to the initialize")
 	}
 	start := time.Now()
@@ -147,7 +147,7 @@ func TestAttachReportsWindowGone(t *testing.T) {
 		if d := time.Since(start); d > time.Second {
 			t.Fatalf("noticed after %v", d)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("Attach did not return after the window closed")
 	}
 }
@@ -163,7 +163,7 @@ func TestAttachWrongTokenIsRefused(t *testing.T) {
 		if !errors.Is(err, registry.ErrNotTrestle) {
 			t.Fatalf("err %v, want ErrNotTrestle", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("Attach with a wrong token did not return")
 	}
 	if line, ok := <-lines; ok {

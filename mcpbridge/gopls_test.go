@@ -19,6 +19,7 @@ import (
 	"trestle/app/store"
 	"trestle/app/task"
 	"trestle/app/workbench"
+	"trestle/internal/testfix"
 )
 
 // These run the real gopls on a small module; without gopls they skip,
@@ -227,21 +228,17 @@ func TestDiagnosticsIncludeGoplsForUnsavedText(t *testing.T) {
 	edited := strings.Replace(goplsModule["main.go"], "sq := shapes.NewSquare(2)", "sq := shapes.NewSquare(2) + undefinedVar", 1)
 	win := unsavedWindow{path: "main.go", text: edited}
 	c := connectStdio(t, NewServer(Options{Project: project, Window: win, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv}), "diag-test")
-	var live []any
 	// gopls may still be loading the module: ask again until it has diagnosed
 	// the unsaved text, within a bound generous for a loaded machine.
-	for deadline := time.Now().Add(60 * time.Second); len(live) == 0 && time.Now().Before(deadline); {
+	var live []any
+	testfix.WaitFor(t, time.Minute, "live diagnostics for the unsaved type error", func() (string, bool) {
 		res, sc := callTool(t, c, "trestle_diagnostics", map[string]any{})
 		if res.IsError {
 			t.Fatalf("diagnostics: %s", textOf(res))
 		}
-		if live, _ = sc["live"].([]any); len(live) == 0 {
-			time.Sleep(50 * time.Millisecond) // polling interval, not a synchronisation
-		}
-	}
-	if len(live) == 0 {
-		t.Fatal("no live diagnostics for the unsaved type error")
-	}
+		live, _ = sc["live"].([]any)
+		return textOf(res), len(live) > 0
+	}, testfix.Every(50*time.Millisecond))
 	p := live[0].(map[string]any)
 	if p["path"] != "main.go" || p["line"] != float64(10) || p["source"] != "gopls" || !strings.Contains(p["message"].(string), "undefinedVar") {
 		t.Fatalf("live problem: %v", p)

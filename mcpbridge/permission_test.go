@@ -17,6 +17,7 @@ import (
 	"trestle/app/projconf"
 	"trestle/app/services"
 	"trestle/app/task"
+	"trestle/internal/testfix"
 )
 
 // recordingAsk answers every permission request with d and keeps them.
@@ -106,11 +107,7 @@ func TestSessionGrantEndsWithTheConnection(t *testing.T) {
 		t.Fatalf("no grant for %s after Allow for this session", id)
 	}
 	a.c.Close()
-	for deadline := time.Now().Add(10 * time.Second); gate.Granted(id); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the grant of %s outlived its connection", id)
-		}
-	}
+	testfix.Wait(t, 30*time.Second, "the grant of "+id+" gone with its connection", func() bool { return !gate.Granted(id) })
 }
 
 // TestNewSessionNeverInheritsAGrant: a grant left for an id (as after a

@@ -175,6 +175,10 @@ func (w *Window) focusPane(title string) {
 		if w.panes.search != nil {
 			target = w.panes.search.pattern
 		}
+	case "Agent":
+		if a := w.panes.agent; a != nil {
+			target = a.pane.Focus()
+		}
 	default:
 		if it := w.panes.tabs.Selected(); it != nil && it.Text == title {
 			target, _ = it.Content.(fyne.Focusable)

@@ -98,7 +98,7 @@ func (w *Window) buildMenu(recent []string) {
 		fyne.NewMenuItemSeparator(),
 		menuItem("Find in Files…", ctrlKey(fyne.KeyF, true), w.showSearch),
 		fyne.NewMenuItemSeparator())
-	for _, pane := range []string{"Eval", "Run", "Problems", "Agents", "Search", "Changes", "Change Sets"} {
+	for _, pane := range []string{"Eval", "Run", "Problems", "Agents", "Agent", "Search", "Changes", "Change Sets"} {
 		view.Items = append(view.Items, fyne.NewMenuItem(pane+" Pane", func() { w.focusPane(pane) }))
 	}
 	view.Items = append(view.Items, fyne.NewMenuItemSeparator())

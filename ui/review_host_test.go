@@ -17,6 +17,7 @@ import (
 	"trestle/app/errdefs"
 	"trestle/app/store"
 	"trestle/app/textbuf"
+	"trestle/internal/testfix"
 )
 
 const libGo = "package lib\n"
@@ -39,11 +40,7 @@ func startChanges(t *testing.T, w *Window, m *changeset.Manager) {
 	t.Helper()
 	w.showChangeSets(m)
 	t.Cleanup(w.changes.Stop)
-	select {
-	case <-w.changes.Refreshed():
-	case <-time.After(5 * time.Second):
-		t.Fatal("the change sets list was not shown within 5s")
-	}
+	testfix.Receive(t, 30*time.Second, "the change sets list shown", w.changes.Refreshed())
 	w.changes.RunInline()
 }
 
@@ -199,12 +196,10 @@ func TestReviewNeverWritesUnsavedEditsBehindTheirBack(t *testing.T) {
 		}
 		return false
 	}
-	for deadline := time.Now().Add(10 * time.Second); !held(); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			got, _ := m.Get(cs.ID)
-			t.Fatalf("10s after Cancel the history does not say the apply was held: %+v", got.History)
-		}
-	}
+	testfix.WaitFor(t, 30*time.Second, "the history saying the apply was held after Cancel", func() (any, bool) {
+		got, _ := m.Get(cs.ID)
+		return got.History, held()
+	}, testfix.Every(10*time.Millisecond))
 	tab := w.tabs.find("main.go")
 	if text := tab.view.Buffer().FileText(); !strings.HasPrefix(text, "// mine, unsaved\n") || !tab.dirty() {
 		t.Fatalf("Cancel changed the buffer: dirty %v\n%s", tab.dirty(), text)

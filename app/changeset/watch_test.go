@@ -45,7 +45,7 @@ func TestWatchStoreSeesAnotherProcess(t *testing.T) {
 	proposeOne(t, NewManager(other, p), "a.go")
 	select {
 	case <-changed:
-	case <-time.After(10 * time.Second):
-		t.Fatal("a proposal through another handle was not reported within 10s")
+	case <-time.After(30 * time.Second): // generous: a loaded machine
+		t.Fatal("a proposal through another handle was not reported within 30s")
 	}
 }

@@ -117,13 +117,7 @@ func ctxFor(t testing.TB) context.Context {
 // waitFor polls cond until it holds or the bound passes.
 func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(wait)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testfix.Wait(t, wait, what, cond, testfix.Every(20*time.Millisecond))
 }
 
 func TestDiagnosticsForUnsavedEdit(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -179,13 +180,7 @@ func pidAlive(pid int) bool {
 
 func waitGone(tb testing.TB, pid int, bound time.Duration) {
 	tb.Helper()
-	deadline := time.Now().Add(bound)
-	for pidAlive(pid) {
-		if time.Now().After(deadline) {
-			tb.Fatalf("process %d still runs after %s", pid, bound)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	testfix.Wait(tb, bound, fmt.Sprintf("process %d gone", pid), func() bool { return !pidAlive(pid) }, testfix.Every(50*time.Millisecond))
 }
 
 // TestSeparateGoplsPerMode pins the decision BenchmarkGoplsSharing

@@ -47,14 +47,10 @@ func TestHeadlessProposalIsAppliedInTheWindow(t *testing.T) {
 		t.Fatalf("main.go after apply: %q %v", data, err)
 	}
 	// The screenshot once the window no longer lists the set as pending.
-	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		_, sc = call(t, window, "trestle_workbench", map[string]any{})
-		if pending, _ := sc["pending_change_sets"].([]any); len(pending) == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the window still lists %v as pending", sc["pending_change_sets"])
-		}
-	}
+	testfix.WaitFor(t, 30*time.Second, "no pending change set in the window; last seen", func() (any, bool) {
+		_, sc := call(t, window, "trestle_workbench", map[string]any{})
+		pending, _ := sc["pending_change_sets"].([]any)
+		return pending, len(pending) == 0
+	}, toolPoll)
 	t.Logf("screenshot: %s", w.screenshot(t, "change-sets"))
 }

@@ -56,6 +56,9 @@ func clientModes(t *testing.T) []clientMode {
 	t.Helper()
 	winProject := clientProject(t)
 	w := startWindowArgs(t, winProject, "--agent-policy", "allow", "--trust")
+	probe := startClient(t, w.env, "ready-probe", "--mcp-attach", winProject)
+	waitAnswering(t, probe) // a window just started on a loaded machine answers busy
+	probe.Close()
 	headProject := clientProject(t)
 	return []clientMode{
 		{"attach", []string{"--mcp-attach", winProject}, w.env, winProject},
@@ -386,8 +389,8 @@ func TestProtocolVersions(t *testing.T) {
 						if err != nil {
 							t.Fatalf("exit after stdin closed: %v\nstderr: %s", err, b.stderr.String())
 						}
-					case <-time.After(10 * time.Second):
-						t.Fatal("still running 10s after stdin closed")
+					case <-time.After(30 * time.Second):
+						t.Fatalf("still running 30s after stdin closed\nstderr: %s", b.stderr.String())
 					}
 				})
 			}

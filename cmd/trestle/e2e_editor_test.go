@@ -20,45 +20,33 @@ import (
 // waitUnsaved waits until path's editor holds want, unsaved.
 func waitUnsaved(t *testing.T, c *client.Client, path, want string) {
 	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	testfix.WaitFor(t, 30*time.Second, "the typing in "+path+", unsaved", func() (string, bool) {
 		res, _ := call(t, c, "trestle_read", map[string]any{"path": path})
 		text, unsaved := readText(resultText(res))
-		if strings.Contains(text, want) && unsaved {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the typing did not reach %s unsaved: %q", path, resultText(res))
-		}
-	}
+		return resultText(res), strings.Contains(text, want) && unsaved
+	}, toolPoll)
 }
 
 // waitActive waits until path's tab is the active one.
 func waitActive(t *testing.T, c *client.Client, path string) map[string]any {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	return testfix.WaitFor(t, 30*time.Second, path+" as the active tab", func() (map[string]any, bool) {
 		_, sc := call(t, c, "trestle_workbench", nil)
-		if sc["active"] == path {
-			return sc
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s never became the active tab; active %v", path, sc["active"])
-		}
-	}
+		return sc, sc["active"] == path
+	}, toolPoll)
 }
 
 // openTab opens path at line through trestle_open, again while the
 // window answers busy (a loaded machine).
 func openTab(t *testing.T, c *client.Client, path string, line int) {
 	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+	testfix.WaitFor(t, time.Minute, "trestle_open "+path+" past busy", func() (string, bool) {
 		res, sc := call(t, c, "trestle_open", map[string]any{"path": path, "line": line})
-		if !res.IsError {
-			return
-		}
-		if sc["state"] != "busy" || time.Now().After(deadline) {
+		if res.IsError && sc["state"] != "busy" {
 			t.Fatalf("trestle_open %s: %s", path, resultText(res))
 		}
-	}
+		return resultText(res), !res.IsError
+	}, toolPoll)
 }
 
 // Where the window draws the tab headers: the window sits at the top left
@@ -122,15 +110,9 @@ func TestEditorOnBboltE2E(t *testing.T) {
 	xdo("key", "ctrl+f")
 	time.Sleep(300 * time.Millisecond)
 	xdo("type", "--delay", "60", "Unlock")
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	testfix.WaitFor(t, 30*time.Second, "Unlock selected after typing it into the find bar", func() (any, bool) {
 		_, sc := call(t, c, "trestle_selection", nil)
-		if strings.EqualFold(fmt.Sprint(sc["text"]), "Unlock") { // find ignores case: the first match is in munlock
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Logf("screenshot: %s", w.screenshot(t, "editor-find"))
-			t.Fatalf("after typing Unlock into the find bar the selection is %q", sc["text"])
-		}
-	}
+		return sc["text"], strings.EqualFold(fmt.Sprint(sc["text"]), "Unlock") // find ignores case: the first match is in munlock
+	}, toolPoll)
 	t.Logf("screenshot: %s", w.screenshot(t, "editor-find"))
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"image"
 	"os"
 	"path/filepath"
@@ -51,16 +52,10 @@ func TestKeysOnBbolt(t *testing.T) {
 	xdo("key", "ctrl+s")
 	time.Sleep(time.Second) // the status bar says what the save did
 	w.screenshot(t, "keys-saved")
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+	testfix.WaitFor(t, time.Minute, fmt.Sprintf("db.go written formatted by Ctrl+S (screenshot keys-formatted); line %d on disk", line+1), func() (string, bool) {
 		b, _ := os.ReadFile(filepath.Join(project, "db.go"))
-		if strings.Contains(string(b), "\n\t_ = len(t.root.buckets)\n") {
-			break
-		}
-		if time.Now().After(deadline) {
-			w.screenshot(t, "keys-format-failed")
-			t.Fatalf("Ctrl+S did not write db.go formatted: line %d on disk is %q\n%s", line+1, lineAt(string(b), line+1), w.stderr.String())
-		}
-	}
+		return lineAt(string(b), line+1), strings.Contains(string(b), "\n\t_ = len(t.root.buckets)\n")
+	}, testfix.Every(200*time.Millisecond))
 	w.screenshot(t, "keys-formatted")
 
 	// Go to File with the keyboard in the search field: typing then goes to tx.go.
@@ -114,17 +109,11 @@ func TestKeysOnBbolt(t *testing.T) {
 // satisfies ok.
 func waitRead(t *testing.T, c *client.Client, path string, line int, what string, ok func(string) bool) {
 	t.Helper()
-	var text string
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+	testfix.WaitFor(t, time.Minute, fmt.Sprintf("the %s at %s:%d", what, path, line), func() (string, bool) {
 		res, _ := call(t, c, "trestle_read", map[string]any{"path": path, "start_line": line, "end_line": line})
-		text, _ = readText(resultText(res))
-		if ok(text) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no %s: %s:%d is %q", what, path, line, text)
-		}
-	}
+		text, _ := readText(resultText(res))
+		return fmt.Sprintf("%q", text), ok(text)
+	}, toolPoll)
 }
 
 // readAll is path's whole text as the window shows it.
@@ -141,15 +130,10 @@ func readAll(t *testing.T, c *client.Client, path string) string {
 // waitActive waits until the active tab is path.
 func waitActiveTab(t *testing.T, w *window, c *client.Client, path string) {
 	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+	testfix.WaitFor(t, time.Minute, path+" as the active tab", func() (any, bool) {
 		_, sc := call(t, c, "trestle_workbench", nil)
-		if sc["active"] == path {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the active tab is %v, want %s (screenshot %s)", sc["active"], path, w.screenshot(t, "keys-not-active"))
-		}
-	}
+		return sc["active"], sc["active"] == path
+	}, toolPoll)
 }
 
 // lineAt is line n (1-based) of s.

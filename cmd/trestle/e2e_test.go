@@ -125,8 +125,8 @@ func TestWindowEndToEnd(t *testing.T) {
 				if !strings.Contains(b.stderr.String(), "went away") {
 					t.Fatalf("bridge %d stderr: %q", i, b.stderr.String())
 				}
-			case <-time.After(time.Second - time.Since(killed)):
-				t.Fatalf("bridge %d still running 1s after the window died", i)
+			case <-time.After(30*time.Second - time.Since(killed)): // generous: a loaded machine; speed is for benchmarks
+				t.Fatalf("bridge %d still running 30s after the window died (stderr %q)", i, b.stderr.String())
 			}
 		}
 		entryFile := filepath.Join(w.config, "mcp", itoa(w.entry.PID)+".json")
@@ -247,8 +247,8 @@ func TestWindowSIGTERMRemovesEntry(t *testing.T) {
 	w.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-w.exited:
-	case <-time.After(5 * time.Second):
-		t.Fatal("the window did not exit within 5s of SIGTERM")
+	case <-time.After(time.Minute): // generous: a loaded machine
+		t.Fatalf("the window did not exit within a minute of SIGTERM:\n%s", w.stderr.String())
 	}
 	if code := w.cmd.ProcessState.ExitCode(); code != 0 {
 		t.Fatalf("exit code %d\n%s", code, w.stderr.String())

@@ -315,27 +315,23 @@ func evaluator(t *testing.T, c *client.Client) (pid int, state string) {
 // returns its pid.
 func runningEvaluator(t *testing.T, c *client.Client) int {
 	t.Helper()
-	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if pid, state := evaluator(t, c); state == "running" && pid > 0 {
-			return pid
-		}
-	}
-	t.Fatal("the evaluator never showed as running")
-	return 0
+	// The evaluation sleeps 5 s: past that "running" is gone, and the wait
+	// says what it saw instead.
+	return testfix.WaitFor(t, 30*time.Second, "the evaluator shown as running; last seen pid", func() (int, bool) {
+		pid, state := evaluator(t, c)
+		return pid, state == "running" && pid > 0
+	}, testfix.Every(50*time.Millisecond))
 }
 
 // waitGroup waits until the run's shell (found by marker) and its sleep
 // child are up, and returns their process group.
 func waitGroup(t *testing.T, marker string) int {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+	pids := testfix.WaitFor(t, 30*time.Second, "the run's sh and sleep (marker "+marker+"); last seen pids", func() ([]int, bool) {
 		pids := withMarker(marker)
-		if len(pids) == 1 && len(groupMembers(pids[0])) == 2 { // sh is the group leader
-			return pids[0]
-		}
-	}
-	t.Fatalf("the run's sh and sleep did not appear (marker %s)", marker)
-	return 0
+		return pids, len(pids) == 1 && len(groupMembers(pids[0])) == 2 // sh is the group leader
+	}, testfix.Every(50*time.Millisecond))
+	return pids[0]
 }
 
 // procs lists the live processes (zombies left out: this container's

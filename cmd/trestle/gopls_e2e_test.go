@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"image"
 	_ "image/png"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"trestle/app/lsp"
+	"trestle/internal/testfix"
 )
 
 // needGoplsAndXdotool skips without gopls or xdotool, except under CI,
@@ -68,8 +70,7 @@ func TestGoplsInTheWindow(t *testing.T) {
 	xdo("key", "End")
 	xdo("type", "--delay", "30", " + undefinedVar")
 
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
+	testfix.WaitFor(t, 2*time.Minute, "a live diagnostic for the typed error", func() (string, bool) {
 		res, sc := call(t, c, "trestle_diagnostics", map[string]any{"path": "main.go"})
 		live, _ := sc["live"].([]any)
 		if len(live) > 0 {
@@ -77,37 +78,21 @@ func TestGoplsInTheWindow(t *testing.T) {
 			if p["source"] != "gopls" || p["line"] != float64(6) || !strings.Contains(resultText(res), "undefinedVar") {
 				t.Fatalf("live diagnostics: %s", resultText(res))
 			}
-			break
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no live diagnostic for the typed error: %s", resultText(res))
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		return resultText(res), len(live) > 0
+	}, testfix.Every(200*time.Millisecond))
 	if b, _ := os.ReadFile(project + "/main.go"); strings.Contains(string(b), "undefinedVar") {
 		t.Fatal("the typed text reached the disk")
 	}
-	var after int
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(300 * time.Millisecond) {
-		if after = redPixels(t, w.screenshot(t, "gopls-squiggle")); after > before+20 || time.Now().After(deadline) {
-			break
-		}
-	}
-	if after <= before+20 {
-		t.Fatalf("the editor shows no error colour for the diagnostic (%d red pixels, %d before)", after, before)
-	}
+	testfix.WaitFor(t, 30*time.Second, fmt.Sprintf("the error colour for the diagnostic in the editor (%d red pixels before); red pixels", before), func() (int, bool) {
+		after := redPixels(t, w.screenshot(t, "gopls-squiggle"))
+		return after, after > before+20
+	}, testfix.Every(300*time.Millisecond))
 
 	// Hover: the pointer resting on the squiggle shows the message and gopls's hover.
 	squiggle := w.screenshot(t, "gopls-before-hover")
 	xdo("mousemove", "680", "163")
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(300 * time.Millisecond) {
-		if changedPixels(t, squiggle, w.screenshot(t, "gopls-hover"), image.Rect(320, 172, 1240, 480)) > 2000 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no hover box appeared under the pointer on the squiggle")
-		}
-	}
+	waitChanged(t, w, squiggle, "gopls-hover", image.Rect(320, 172, 1240, 480), "hover box under the pointer on the squiggle")
 	xdo("mousemove", "100", "400")
 
 	// Completion: "fmt." opens the list under the caret; Enter takes the first.
@@ -116,25 +101,11 @@ func TestGoplsInTheWindow(t *testing.T) {
 	time.Sleep(300 * time.Millisecond) // let the frame paint
 	base := w.screenshot(t, "gopls-before-completion")
 	xdo("type", "--delay", "30", ".Pr")
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(300 * time.Millisecond) {
-		if changedPixels(t, base, w.screenshot(t, "gopls-completion"), image.Rect(320, 200, 1240, 480)) > 2000 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no completion list appeared under the caret after typing fmt.Pr")
-		}
-	}
+	waitChanged(t, w, base, "gopls-completion", image.Rect(320, 200, 1240, 480), "completion list under the caret after typing fmt.Pr")
 	xdo("key", "Return")
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		res, _ := call(t, c, "trestle_read", map[string]any{"path": "main.go", "start_line": 7, "end_line": 7})
-		line, _ := readText(resultText(res))
-		if strings.HasPrefix(strings.TrimSpace(line), "fmt.Print") && strings.TrimSpace(line) != "fmt.Pr" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("Enter did not accept a completion: line 7 is %q", line)
-		}
-	}
+	waitRead(t, c, "main.go", 7, "completion Enter accepted", func(line string) bool {
+		return strings.HasPrefix(strings.TrimSpace(line), "fmt.Print") && strings.TrimSpace(line) != "fmt.Pr"
+	})
 
 	res, sc := call(t, c, "trestle_definition", map[string]any{"path": "main.go", "symbol": "Println"})
 	defs, _ := sc["definitions"].([]any)

@@ -117,15 +117,7 @@ func TestGoplsOnBbolt(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(project, "tx.go")); !strings.Contains(string(b), "newBucket(tx)") {
 		t.Fatal("trestle_rename wrote tx.go before the person applied it")
 	}
-	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		res, sc := call(t, c, "trestle_debug_apply", map[string]any{"id": id})
-		if !res.IsError {
-			break
-		}
-		if sc["state"] != "none" || time.Now().After(deadline) {
-			t.Fatalf("apply the rename as the person: %s", resultText(res))
-		}
-	}
+	applyInWindow(t, c, id)
 	if res, sc := call(t, c, "trestle_change_set", map[string]any{"id": id, "wait_seconds": 15}); res.IsError || sc["change_set_state"] != "applied" {
 		t.Fatalf("the rename's change set after Apply: %s", resultText(res))
 	}
@@ -173,16 +165,11 @@ func TestGoplsOnBbolt(t *testing.T) {
 	// F12 on Commit (the caret is at the end of "_ = t.Commit") opens tx.go at its declaration.
 	xdo("key", "Left", "Left", "F12")
 	decl := lineOf(t, filepath.Join(project, "tx.go"), "func (tx *Tx) Commit() (err error)")
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(300 * time.Millisecond) {
+	testfix.WaitFor(t, 30*time.Second, fmt.Sprintf("F12 on t.Commit opening tx.go:%d", decl), func() (string, bool) {
 		_, sc := call(t, c, "trestle_workbench", nil)
 		sel, _ := sc["selection"].(map[string]any)
-		if sc["active"] == "tx.go" && sel != nil && sel["start_line"] == float64(decl) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("F12 on t.Commit did not open tx.go:%d: active %v, selection %v", decl, sc["active"], sel)
-		}
-	}
+		return fmt.Sprintf("active %v, selection %v", sc["active"], sel), sc["active"] == "tx.go" && sel != nil && sel["start_line"] == float64(decl)
+	}, toolPoll)
 	w.screenshot(t, "bbolt-definition")
 
 	// Back in db.go, "t.Rollb" offers the methods Rollback and rollback; Enter takes the first.
@@ -196,16 +183,10 @@ func TestGoplsOnBbolt(t *testing.T) {
 	xdo("type", "--delay", "30", ".Rollb")
 	waitChanged(t, w, base, "bbolt-completion", image.Rect(200, 100, 1240, 700), "a completion list after t.Rollb")
 	xdo("key", "Return")
-	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		res, _ := call(t, c, "trestle_read", map[string]any{"path": "db.go", "start_line": line + 3, "end_line": line + 3})
-		text, _ := readText(resultText(res))
-		if got := strings.TrimSpace(text); got == "t.Rollback" || got == "t.rollback" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("Enter did not accept a method: line %d is %q", line+3, text)
-		}
-	}
+	waitRead(t, c, "db.go", line+3, "method that Enter accepted", func(s string) bool {
+		got := strings.TrimSpace(s)
+		return got == "t.Rollback" || got == "t.rollback"
+	})
 	if b, _ := os.ReadFile(filepath.Join(project, "db.go")); strings.Contains(string(b), "not an int") {
 		t.Fatal("the typed text reached the disk")
 	}
@@ -214,33 +195,27 @@ func TestGoplsOnBbolt(t *testing.T) {
 // waitLive waits for a live gopls diagnostic of path at line mentioning want.
 func waitLive(t *testing.T, c *client.Client, path string, line int, want string) {
 	t.Helper()
-	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(200 * time.Millisecond) {
+	testfix.WaitFor(t, 2*time.Minute, fmt.Sprintf("a live diagnostic %q at %s:%d", want, path, line), func() (string, bool) {
 		res, sc := call(t, c, "trestle_diagnostics", map[string]any{"path": path})
 		live, _ := sc["live"].([]any)
 		for _, d := range live {
 			p := d.(map[string]any)
 			if p["source"] == "gopls" && p["line"] == float64(line) && strings.Contains(fmt.Sprint(p["message"]), want) {
-				return
+				return "", true
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no live diagnostic %q at %s:%d: %s", want, path, line, resultText(res))
-		}
-	}
+		return resultText(res), false
+	}, toolPoll)
 }
 
 // waitChanged waits until a screenshot differs from base in r by more
 // than a box's worth of pixels.
 func waitChanged(t *testing.T, w *window, base, name string, r image.Rectangle, what string) {
 	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(300 * time.Millisecond) {
-		if changedPixels(t, base, w.screenshot(t, name), r.Intersect(image.Rect(0, 0, 1280, 800))) > 2000 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no %s (screenshot %s)", what, name)
-		}
-	}
+	testfix.WaitFor(t, 30*time.Second, fmt.Sprintf("%s (screenshot %s)", what, name), func() (string, bool) {
+		n := changedPixels(t, base, w.screenshot(t, name), r.Intersect(image.Rect(0, 0, 1280, 800)))
+		return fmt.Sprintf("%d pixels changed, want more than 2000", n), n > 2000
+	}, testfix.Every(300*time.Millisecond))
 }
 
 // goplsChild is the pid of the gopls the process pid started.

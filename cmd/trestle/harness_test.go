@@ -150,6 +150,8 @@ type window struct {
 	entry   registry.Entry
 	stderr  *syncBuffer
 	exited  chan struct{}
+	// answered is set once the window has answered a UI tool (attach).
+	answered bool
 }
 
 type syncBuffer struct {
@@ -191,6 +193,10 @@ func startWindowArgs(tb testing.TB, project string, args ...string) *window {
 	}
 	go func() { w.cmd.Wait(); close(w.exited) }()
 	tb.Cleanup(func() {
+		if tb.Failed() { // what the screen and the window said when the test failed
+			tb.Logf("screenshot at the failure: %s\nthe window's output:\n%s",
+				w.screenshot(tb, "failed-"+strings.ReplaceAll(tb.Name(), "/", "-")), w.stderr.String())
+		}
 		w.cmd.Process.Signal(syscall.SIGTERM)
 		select {
 		case <-w.exited:
@@ -224,12 +230,30 @@ func startWindowArgs(tb testing.TB, project string, args ...string) *window {
 // attach starts `trestle --mcp-attach DIR` under mcp-go's stdio client and
 // initializes with protocol 2025-06-18 (an empty version would make the
 // client pick the 2026 stateless protocol).
+// The first client of a window waits until the window answers: a window
+// that has just started on a loaded machine answers its first calls busy.
 func (w *window) attach(tb testing.TB, dir, name string) *client.Client {
 	tb.Helper()
-	if dir == "" {
-		return startClient(tb, w.env, name, "--mcp-attach")
+	args := []string{"--mcp-attach"}
+	if dir != "" {
+		args = append(args, dir)
 	}
-	return startClient(tb, w.env, name, "--mcp-attach", dir)
+	c := startClient(tb, w.env, name, args...)
+	if !w.answered {
+		waitAnswering(tb, c)
+		w.answered = true
+	}
+	return c
+}
+
+// waitAnswering waits until the window behind c answers a UI tool other
+// than busy.
+func waitAnswering(tb testing.TB, c *client.Client) {
+	tb.Helper()
+	testfix.WaitFor(tb, time.Minute, "the window answering trestle_workbench", func() (string, bool) {
+		res, sc := call(tb, c, "trestle_workbench", nil)
+		return resultText(res), sc["state"] != "busy"
+	}, toolPoll)
 }
 
 func startClient(tb testing.TB, env []string, name string, args ...string) *client.Client {
@@ -255,6 +279,10 @@ func startClient(tb testing.TB, env []string, name string, args ...string) *clie
 	}
 	return c
 }
+
+// toolPoll is how often a test repeats a tool call while it waits: a tool
+// call costs a round trip through the bridge.
+var toolPoll = testfix.Every(100 * time.Millisecond)
 
 // call runs a tool and returns its result and structured content;
 // resultText is a result's text.

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+
+	"trestle/internal/testfix"
 )
 
 // TestMenuKeysInTheRealWindow: Alt+R opens the Run menu and F10 the first
@@ -20,15 +22,13 @@ func TestMenuKeysInTheRealWindow(t *testing.T) {
 	c := w.attach(t, project, "e2e-menu-keys")
 	xdo := w.xdo(t)
 	xdo("search", "--sync", "--onlyvisible", "--name", "^Trestle", "windowfocus", "--sync")
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(200 * time.Millisecond) {
+	testfix.WaitFor(t, time.Minute, "trestle_open main.go past busy", func() (string, bool) {
 		res, _ := call(t, c, "trestle_open", map[string]any{"path": "main.go", "line": 6})
-		if !res.IsError {
-			break
+		if res.IsError && !strings.HasPrefix(resultText(res), "busy") { // busy: the window is starting on a loaded machine
+			t.Fatalf("trestle_open: %s", resultText(res))
 		}
-		if !strings.HasPrefix(resultText(res), "busy") || time.Now().After(deadline) {
-			t.Fatalf("trestle_open: %s", resultText(res)) // busy: the window is starting on a loaded machine
-		}
-	}
+		return resultText(res), !res.IsError
+	}, toolPoll)
 	waitActiveTab(t, w, c, "main.go")
 	time.Sleep(500 * time.Millisecond) // let the frame paint
 	menus := image.Rect(0, 0, 700, 400)
@@ -55,13 +55,8 @@ func TestMenuKeysInTheRealWindow(t *testing.T) {
 // waitRunOf waits until the latest run is of task name and has ended.
 func waitRunOf(t *testing.T, w *window, c *client.Client, name string) {
 	t.Helper()
-	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(200 * time.Millisecond) {
+	testfix.WaitFor(t, 2*time.Minute, "the latest run of "+name+", ended; last seen task and state", func() ([2]any, bool) {
 		_, sc := call(t, c, "trestle_run_status", nil)
-		if sc["task"] == name && sc["run_state"] != "running" {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the latest run is %v (%v), want %s ended (screenshot %s)", sc["task"], sc["run_state"], name, w.screenshot(t, "menu-keys-no-"+name))
-		}
-	}
+		return [2]any{sc["task"], sc["run_state"]}, sc["task"] == name && sc["run_state"] != "running"
+	}, testfix.Every(200*time.Millisecond))
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"trestle/internal/testfix"
 )
 
 // TestNoticesAreToastsE2E: four trestle_notify calls against the real
@@ -46,15 +48,10 @@ func TestNoticesAreToastsE2E(t *testing.T) {
 
 	// Typing goes on under the toasts: no dialog took the keyboard.
 	xdo("type", "--delay", "30", "// typed under toasts")
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	testfix.WaitFor(t, 30*time.Second, "the typing in the editor while the toasts showed", func() (string, bool) {
 		res, _ := call(t, c, "trestle_read", map[string]any{"path": "main.go"})
-		if strings.Contains(resultText(res), "// typed under toasts") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the typing did not reach the editor while the toasts showed:\n%s", resultText(res))
-		}
-	}
+		return resultText(res), strings.Contains(resultText(res), "// typed under toasts")
+	}, toolPoll)
 	time.Sleep(500 * time.Millisecond) // let the toasts paint for the screenshot; nothing waits on it
 	w.screenshot(t, "notices-toasts")
 

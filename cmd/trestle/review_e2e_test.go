@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+
+	"trestle/internal/testfix"
 )
 
 // TestReviewInTheWindow: an agent attached through --mcp-attach proposes a
@@ -66,17 +68,12 @@ func TestReviewInTheWindow(t *testing.T) {
 	xdo("search", "--sync", "--onlyvisible", "--name", "^Trestle", "windowfocus", "--sync")
 	xdo("key", "End")
 	xdo("type", "--delay", "30", " // mine")
-	var read string
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	testfix.WaitFor(t, 30*time.Second, "the typed text in the editor", func() (string, bool) {
 		res, _ := call(t, c, "trestle_read", map[string]any{"path": "main.go"})
-		read = resultText(res) // trestle_read answers in text only
-		if text, _ := readText(read); strings.Contains(text, "// mine") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the typed text never reached the editor: %q", read)
-		}
-	}
+		read := resultText(res) // trestle_read answers in text only
+		text, _ := readText(read)
+		return read, strings.Contains(text, "// mine")
+	}, toolPoll)
 	res, sc = call(t, c, "trestle_change_set_propose", map[string]any{
 		"title": "Greet on the unsaved text",
 		"changes": []any{map[string]any{"action": "edit", "path": "main.go",
@@ -128,16 +125,15 @@ func TestReviewInTheWindow(t *testing.T) {
 }
 
 // applyInWindow presses Apply on change set id in the window, as a
-// person's click would, once the window lists it.
+// person's click would, once the window lists it ("none" until then) and
+// answers (busy on a loaded machine).
 func applyInWindow(t *testing.T, c *client.Client, id string) {
 	t.Helper()
-	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	testfix.WaitFor(t, 30*time.Second, "change set "+id+" applied in the window", func() (string, bool) {
 		res, sc := call(t, c, "trestle_debug_apply", map[string]any{"id": id})
-		if !res.IsError {
-			return
-		}
-		if sc["state"] != "none" || time.Now().After(deadline) {
+		if res.IsError && sc["state"] != "none" && sc["state"] != "busy" {
 			t.Fatalf("apply in the window: %s", resultText(res))
 		}
-	}
+		return resultText(res), !res.IsError
+	}, toolPoll)
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"trestle/internal/testfix"
 )
 
 // TestLargeProposalKeepsUIAnswering is issue 20's "a ~5,000-line proposal
@@ -40,13 +42,10 @@ func TestLargeProposalKeepsUIAnswering(t *testing.T) {
 
 	w := startWindow(t, project)
 	agent := w.attach(t, project, "large-agent")
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(200 * time.Millisecond) { // the window has started
-		if res, _ := call(t, agent, "trestle_workbench", map[string]any{}); !res.IsError {
-			break
-		} else if time.Now().After(deadline) {
-			t.Fatalf("the window never answered: %s", resultText(res))
-		}
-	}
+	testfix.WaitFor(t, time.Minute, "an answer from the window", func() (string, bool) { // the window has started
+		res, _ := call(t, agent, "trestle_workbench", map[string]any{})
+		return resultText(res), !res.IsError
+	}, testfix.Every(200*time.Millisecond))
 	probe := startUIProbe(w.attach(t, project, "ui-probe"))
 	defer func() {
 		n, busy, p50, worst := probe.finish()

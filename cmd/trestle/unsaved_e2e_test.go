@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestAgentBuildSeesUnsavedEditsE2E: the person types a type error into
@@ -24,15 +23,7 @@ func TestAgentBuildSeesUnsavedEditsE2E(t *testing.T) {
 		t.Fatalf("open: %s", resultText(res))
 	}
 	xdo("type", "--delay", "30", `var _ int = "not an int"`)
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		res, _ := call(t, c, "trestle_read", map[string]any{"path": "main.go"})
-		if text, unsaved := readText(resultText(res)); strings.Contains(text, "not an int") && unsaved {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the typing did not reach the editor unsaved:\n%s", resultText(res))
-		}
-	}
+	waitUnsaved(t, c, "main.go", "not an int")
 
 	res, sc := call(t, c, "trestle_run", map[string]any{"task": "build", "wait_seconds": 120})
 	text := resultText(res)

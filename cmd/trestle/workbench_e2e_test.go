@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"trestle/internal/testfix"
 )
 
 // TestKeyboardWorkbenchUnderXvfb drives the real window with real key
@@ -23,11 +25,10 @@ func TestKeyboardWorkbenchUnderXvfb(t *testing.T) {
 	}
 	waitActive := func(want string) {
 		t.Helper()
-		for deadline := time.Now().Add(30 * time.Second); active() != want; time.Sleep(100 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("the active tab is %q, want %q", active(), want)
-			}
-		}
+		testfix.WaitFor(t, 30*time.Second, want+" as the active tab; last seen", func() (string, bool) {
+			s := active()
+			return s, s == want
+		}, toolPoll)
 	}
 	xdo("search", "--sync", "--onlyvisible", "--name", "^Trestle", "windowfocus", "--sync")
 
@@ -49,16 +50,11 @@ func TestKeyboardWorkbenchUnderXvfb(t *testing.T) {
 	xdo("type", "--delay", "40", "main.go:6")
 	xdo("key", "Return")
 	waitActive("main.go")
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	testfix.WaitFor(t, 30*time.Second, "the caret at main.go:6; last seen selection", func() (map[string]any, bool) {
 		_, sc := call(t, c, "trestle_selection", map[string]any{})
-		if line, _ := sc["start_line"].(float64); line == 6 {
-			break
-		}
-		if time.Now().After(deadline) {
-			_, sc := call(t, c, "trestle_selection", map[string]any{})
-			t.Fatalf("main.go:6 left the caret at %v", sc)
-		}
-	}
+		line, _ := sc["start_line"].(float64)
+		return sc, line == 6
+	}, toolPoll)
 
 	// Find in Files: the pattern is searched, and Escape closes nothing
 	// it should not (the window still answers).

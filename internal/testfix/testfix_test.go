@@ -36,6 +36,49 @@ func TestWaitReturnsOnceTheConditionHolds(t *testing.T) {
 	Wait(t, 10*time.Second, "three", func() bool { return n.Load() == 3 })
 }
 
+// TestWaitForReturnsWhatItSaw: WaitFor hands back the value that met the
+// condition, polling at the pace Every asks.
+func TestWaitForReturnsWhatItSaw(t *testing.T) {
+	n := 0
+	got := WaitFor(t, 30*time.Second, "the third look", func() (int, bool) {
+		n++
+		return n, n == 3
+	}, Every(time.Millisecond))
+	if got != 3 {
+		t.Fatalf("WaitFor returned %d, want 3", got)
+	}
+}
+
+// TestWaitForSaysWhatItLastSaw: a wait that runs out says what it waited
+// for and what it saw last.
+func TestWaitForSaysWhatItLastSaw(t *testing.T) {
+	rec := &fatalRecorder{TB: t}
+	WaitFor(rec, 20*time.Millisecond, "the file saved", func() (string, bool) { return "still unsaved", false })
+	if !strings.Contains(rec.msg, "the file saved") || !strings.Contains(rec.msg, "last seen: still unsaved") {
+		t.Fatalf("the failure says %q", rec.msg)
+	}
+	rec = &fatalRecorder{TB: t}
+	Wait(rec, 20*time.Millisecond, "never", func() bool { return false })
+	if rec.msg != "after 20ms: never" {
+		t.Fatalf("Wait's failure says %q", rec.msg)
+	}
+}
+
+// TestReceiveReturnsTheValueOrSaysWhatDidNotCome: Receive hands back what
+// the channel sends, and after its bound says what never came.
+func TestReceiveReturnsTheValueOrSaysWhatDidNotCome(t *testing.T) {
+	ch := make(chan int, 1)
+	ch <- 7
+	if got := Receive(t, 30*time.Second, "seven", ch); got != 7 {
+		t.Fatalf("Receive returned %d, want 7", got)
+	}
+	rec := &fatalRecorder{TB: t}
+	Receive(rec, 10*time.Millisecond, "the answer", ch)
+	if rec.msg != "after 10ms: the answer" {
+		t.Fatalf("the failure says %q", rec.msg)
+	}
+}
+
 func TestServeStopsWithTheTest(t *testing.T) {
 	var stopped atomic.Bool
 	t.Run("serving", func(t *testing.T) {

@@ -194,6 +194,10 @@ func New(command string) *Pane {
 	})
 	p.Resume.Hide()
 	p.Send = &widget.Button{Text: "Send", Importance: widget.HighImportance, OnTapped: p.send}
+	// Enter in the command line starts the agent; Shift+Enter in the
+	// prompt sends it (Enter there is a new line).
+	p.Command.OnSubmitted = func(string) { p.Start.OnTapped() }
+	p.Prompt.OnSubmitted = func(string) { p.send() }
 	p.Cancel = widget.NewButton("Cancel", func() {
 		if p.OnCancel != nil {
 			p.OnCancel()
@@ -303,6 +307,15 @@ func (p *Pane) showMode(id string) {
 		p.Mode.Selected = p.Mode.Options[i]
 		p.Mode.Refresh()
 	}
+}
+
+// Focus is what takes the keyboard when the pane is focused: the command
+// line while no session runs, else the prompt.
+func (p *Pane) Focus() fyne.Focusable {
+	if p.state == Stopped {
+		return p.Command
+	}
+	return p.Prompt
 }
 
 // State is the pane's state.

@@ -19,6 +19,7 @@ import (
 	"trestle/app/project"
 	"trestle/app/store"
 	"trestle/app/workbench"
+	"trestle/internal/testfix"
 )
 
 const (
@@ -160,11 +161,7 @@ func startChangesWatched(t testing.TB, h *testHost, m *changeset.Manager) *View 
 
 func waitRefreshed(t testing.TB, v *View) {
 	t.Helper()
-	select {
-	case <-v.refreshed:
-	case <-time.After(5 * time.Second):
-		t.Fatal("the change sets list was not shown within 5s")
-	}
+	testfix.Receive(t, 30*time.Second, "the change sets list shown", v.refreshed)
 }
 
 // diskRead reads project files from disk.
