@@ -142,7 +142,7 @@ func (h *agentHost) offerUnsandboxed(command, why string) {
 		}
 	}, h.w.win)
 	d.Resize(fyne.NewSize(560, 320))
-	showDialog(h.w.win.Canvas(), d)
+	h.w.dialogs.show(d)
 }
 
 // launch makes the stage and starts the agent in it.

@@ -71,9 +71,7 @@ type gitPane struct {
 
 func newGitPane(refresh func(), open func(gitEntry)) *gitPane {
 	g := &gitPane{head: widget.NewLabel("Reading git status…")}
-	g.later = func(d time.Duration, fn func()) *time.Timer {
-		return time.AfterFunc(d, func() { fyne.Do(fn) })
-	}
+	g.later = (*mainThread)(nil).after
 	g.head.Truncation = fyne.TextTruncateEllipsis
 	g.list = widget.NewList(func() int { return len(g.entries) },
 		func() fyne.CanvasObject {
@@ -172,6 +170,7 @@ func entriesOf(st gitstatus.Status) []gitEntry {
 // once, as the window is built.
 func (w *Window) addGitPane() {
 	w.panes.git = newGitPane(w.refreshGit, w.showGitDiff)
+	w.panes.git.later = w.main.after
 	w.panes.tabs.Append(container.NewTabItem("Changes", w.panes.git.content))
 	next := w.onFilesChanged
 	w.onFilesChanged = func(events []watch.Event) {
@@ -218,14 +217,14 @@ func (w *Window) showGitDiff(e gitEntry) {
 		fc, err := gitFileChange(p, e, trusted)
 		w.onMain(func() {
 			if err != nil {
-				showError(err, w.win)
+				w.dialogs.showError(err)
 				return
 			}
 			grid := review.NewDiffGrid(fc)
 			d := dialog.NewCustom(e.path+" — "+e.what()+" against HEAD", "Close", container.NewScroll(grid), w.win)
 			size := w.win.Canvas().Size()
 			d.Resize(fyne.NewSize(min(size.Width-40, 1000), min(size.Height-40, 640)))
-			showDialog(w.win.Canvas(), d)
+			w.dialogs.show(d)
 		})
 	})
 }

@@ -23,7 +23,7 @@ import (
 //     clipboard items go to what is focused in it, never behind it
 //     (sendShortcut);
 //   - a dialog that asks for text has its entry focused and Enter submits
-//     it (showDialog);
+//     it (dialogStack.show);
 //   - what a person opens gets the keyboard (giveKeys); what an agent opens
 //     takes it only from an editor that the open hid (agentOpened).
 

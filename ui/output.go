@@ -96,7 +96,7 @@ func rowOf(line string) widget.TextGridRow {
 // concurrent use from any goroutine but the main one.
 func (w *Window) Output(ctx context.Context, pane string, tail int) (string, error) {
 	if pane == "eval" {
-		return CallValue(ctx, 0, func() string { return w.panes.eval.transcript.text(tail) })
+		return callValue(ctx, w.main, 0, func() string { return w.panes.eval.transcript.text(tail) })
 	}
-	return CallValue(ctx, 0, func() string { return w.panes.run.text(tail) })
+	return callValue(ctx, w.main, 0, func() string { return w.panes.run.text(tail) })
 }

@@ -48,6 +48,7 @@ type searchPane struct {
 	run    func(ctx context.Context, q search.Query) (search.Result, error)
 	open   func(rel string, line int)
 	async  func(func()) // runs a search; the window's is a goroutine
+	main   *mainThread  // the window's way onto the main goroutine; nil outside a window
 }
 
 func newSearchPane(root string, open func(rel string, line int)) *searchPane {
@@ -127,7 +128,7 @@ func (s *searchPane) search() {
 	s.status.SetText("Searching…")
 	s.async(func() {
 		res, err := s.run(ctx, q)
-		fyne.Do(func() {
+		s.main.do(func() {
 			if gen != s.gen {
 				return // a newer search replaced this one
 			}
@@ -220,6 +221,7 @@ func (w *Window) showSearch() {
 // on the main goroutine, once, as the window is built.
 func (w *Window) addSearchPane() {
 	w.panes.search = newSearchPane(w.project.Root, w.openAt)
+	w.panes.search.main = w.main
 	w.panes.search.onReplace = w.replaceInFiles
 	w.panes.searchTab = container.NewTabItem("Search", w.panes.search.content)
 	w.panes.tabs.Append(w.panes.searchTab)
