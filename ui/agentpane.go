@@ -13,7 +13,6 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
@@ -53,7 +52,6 @@ const (
 type agentHost struct {
 	w    *Window
 	pane *agent.Pane
-	item *container.TabItem
 	// do runs a function on the main goroutine, dropped once the window
 	// closes (w.onMain); tests swap it for their fake main goroutine.
 	do func(func())
@@ -97,8 +95,8 @@ type hosted struct {
 	stderr *tailBuffer
 }
 
-// addAgentPane adds the Agent pane to the bottom panes. Main goroutine only.
-func (w *Window) addAgentPane() {
+// makeAgentPane is the Agent pane's entry in paneParts. Main goroutine only.
+func makeAgentPane(w *Window) pane {
 	h := &agentHost{w: w, do: w.onMain}
 	h.life, h.endLife = context.WithCancel(context.Background())
 	h.pane = agent.New(fyne.CurrentApp().Preferences().String(agentPrefKey))
@@ -106,10 +104,14 @@ func (w *Window) addAgentPane() {
 	h.pane.OnSend = h.send
 	h.pane.OnCancel = h.cancel
 	h.pane.OnStop = func() { h.turns.Go(h.stop) }
-	h.item = container.NewTabItem("Agent", h.pane.Content)
 	w.panes.agent = h
-	w.panes.tabs.Append(h.item)
+	return h
 }
+
+func (h *agentHost) paneTitle() string                 { return "Agent" }
+func (h *agentHost) paneContent() fyne.CanvasObject    { return h.pane.Content }
+func (h *agentHost) paneFocus() fyne.Focusable         { return nil }
+func (h *agentHost) agentText(int) (name, text string) { return "", "" }
 
 // start starts a session of command in a new staging copy, off the main
 // goroutine. Main goroutine only.

@@ -39,7 +39,7 @@ func (w *Window) installGopls() {
 	g := w.gopls
 	w.panes.run.clear()
 	w.panes.run.append("$ go install golang.org/x/tools/gopls@" + lsp.GoplsVersion)
-	w.panes.tabs.Select(w.panes.runTab)
+	w.panes.show(w.panes.runView)
 	w.status.gopls.SetText("gopls: installing")
 	w.loading.Go(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)

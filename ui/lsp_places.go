@@ -92,11 +92,16 @@ func (w *Window) findReferences(path string, pos lsp.Position) {
 // placesPane lists places (the last find-references result, or the
 // active file's outline); a click opens one. Main goroutine only.
 type placesPane struct {
+	name   string // its tab's title
 	title  string
 	places []place
 	list   *widget.List
-	tab    *container.TabItem
 }
+
+func (r *placesPane) paneTitle() string                 { return r.name }
+func (r *placesPane) paneContent() fyne.CanvasObject    { return r.list }
+func (r *placesPane) paneFocus() fyne.Focusable         { return nil }
+func (r *placesPane) agentText(int) (name, text string) { return "", "" }
 
 // place is one line of a places pane.
 type place struct {
@@ -109,7 +114,7 @@ type place struct {
 // and brings it forward.
 func (w *Window) showPlaces(pane **placesPane, name, title string, places []place) {
 	if *pane == nil {
-		r := &placesPane{}
+		r := &placesPane{name: name}
 		r.list = widget.NewList(func() int { return len(r.places) + 1 },
 			func() fyne.CanvasObject { return widget.NewLabel("") },
 			func(id widget.ListItemID, o fyne.CanvasObject) {
@@ -128,14 +133,13 @@ func (w *Window) showPlaces(pane **placesPane, name, title string, places []plac
 				w.openAtPos(p.path, p.line, p.col)
 			}
 		}
-		r.tab = container.NewTabItem(name, r.list)
-		w.panes.tabs.Append(r.tab)
+		w.panes.add(r)
 		*pane = r
 	}
 	r := *pane
 	r.title, r.places = title, places
 	r.list.Refresh()
-	w.panes.tabs.Select(r.tab)
+	w.panes.show(r)
 }
 
 // showReferences lists locs, each with its line of code: from the open
@@ -253,10 +257,15 @@ func (o outline) children(parent int) []int {
 // open; a click on a declaration opens it. Main goroutine only.
 type outlinePane struct {
 	outline
-	title *widget.Label
-	tree  *widget.Tree
-	tab   *container.TabItem
+	title   *widget.Label
+	tree    *widget.Tree
+	content fyne.CanvasObject
 }
+
+func (p *outlinePane) paneTitle() string                 { return "Outline" }
+func (p *outlinePane) paneContent() fyne.CanvasObject    { return p.content }
+func (p *outlinePane) paneFocus() fyne.Focusable         { return nil }
+func (p *outlinePane) agentText(int) (name, text string) { return "", "" }
 
 // showOutlineTree shows o in the Outline pane (made the first time) and
 // brings it forward.
@@ -291,8 +300,8 @@ func (w *Window) showOutlineTree(title string, o outline) {
 				w.openAtPos(p.places[i].path, p.places[i].line, p.places[i].col)
 			}
 		}
-		p.tab = container.NewTabItem("Outline", container.NewBorder(p.title, nil, nil, nil, p.tree))
-		w.panes.tabs.Append(p.tab)
+		p.content = container.NewBorder(p.title, nil, nil, nil, p.tree)
+		w.panes.add(p)
 		w.gopls.outline = p
 	}
 	p := w.gopls.outline
@@ -300,5 +309,5 @@ func (w *Window) showOutlineTree(title string, o outline) {
 	p.title.SetText(title)
 	p.tree.Refresh()
 	p.tree.OpenAllBranches()
-	w.panes.tabs.Select(p.tab)
+	w.panes.show(p)
 }

@@ -98,8 +98,8 @@ func (w *Window) buildMenu(recent []string) {
 		fyne.NewMenuItemSeparator(),
 		menuItem("Find in Files…", ctrlKey(fyne.KeyF, true), w.showSearch),
 		fyne.NewMenuItemSeparator())
-	for _, pane := range []string{"Eval", "Run", "Problems", "Agents", "Search", "Changes", "Change Sets"} {
-		view.Items = append(view.Items, fyne.NewMenuItem(pane+" Pane", func() { w.focusPane(pane) }))
+	for _, p := range w.panes.all {
+		view.Items = append(view.Items, fyne.NewMenuItem(p.paneTitle()+" Pane", func() { w.focusPane(p) }))
 	}
 	view.Items = append(view.Items, fyne.NewMenuItemSeparator())
 	view.Items = append(view.Items, w.tabItems()...)
@@ -185,7 +185,7 @@ func (w *Window) agentsMenu() *fyne.Menu {
 		w.saveSettings(w.settings)
 	}
 	return fyne.NewMenu("Agents", copyCfg, listener,
-		fyne.NewMenuItem("Show Agent Calls", func() { w.selectPane("Agents") }))
+		fyne.NewMenuItem("Show Agent Calls", func() { w.panes.show(w.panes.agents) }))
 }
 
 func (w *Window) applyListener() {

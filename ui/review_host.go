@@ -98,9 +98,20 @@ func (w *Window) showChangeSets(m *changeset.Manager) {
 		}
 		w.showProposalsIn(t)
 	}
-	w.panes.tabs.Append(w.changes.Item())
+	w.panes.add(changeSetsPane{w.changes})
 	w.changes.Start()
 }
+
+// changeSetsPane is the Change Sets pane: the review view, which keeps
+// its own tab (its title counts the pending sets). showChangeSets adds it
+// once the window has a change set manager.
+type changeSetsPane struct{ v *review.View }
+
+func (p changeSetsPane) paneTitle() string                 { return review.Title }
+func (p changeSetsPane) paneContent() fyne.CanvasObject    { return p.v.Item().Content }
+func (p changeSetsPane) paneFocus() fyne.Focusable         { return nil }
+func (p changeSetsPane) agentText(int) (name, text string) { return "", "" }
+func (p changeSetsPane) tabItem() *container.TabItem       { return p.v.Item() }
 
 // ChangeSetProposed tells the window about a change set an agent proposed
 // (or withdrew) through this process: the view reloads, and a new pending
@@ -120,7 +131,7 @@ func (w *Window) ShowChangeSet(id string) bool {
 	if v == nil || !v.Show(id) {
 		return false
 	}
-	w.panes.tabs.Select(v.Item())
+	w.panes.show(changeSetsPane{v})
 	return true
 }
 
@@ -133,7 +144,7 @@ func (w *Window) ApplyAsPerson(ctx context.Context, id string) error {
 	var listed bool
 	err := w.main.call(ctx, 0, func() {
 		if v := w.changes; v != nil {
-			w.panes.tabs.Select(v.Item())
+			w.panes.show(changeSetsPane{v})
 			listed = v.ApplyAsPerson(id)
 		}
 	})

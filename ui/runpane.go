@@ -70,6 +70,13 @@ func newRunPane(root string, open func(rel string, line int), named func(base st
 	return r
 }
 
+func (r *runPane) paneTitle() string              { return "Run" }
+func (r *runPane) paneContent() fyne.CanvasObject { return r.content }
+func (r *runPane) paneFocus() fyne.Focusable      { return nil }
+
+// agentText is the run's output: agents read it as "run".
+func (r *runPane) agentText(tail int) (name, text string) { return "run", r.out.text(tail) }
+
 // begin shows a new run, headed by head: the spinner turns and the time
 // counts.
 func (r *runPane) begin(head string) {

@@ -2,9 +2,11 @@ package ui
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"trestle/app/permission"
 	"trestle/app/store"
@@ -33,20 +35,35 @@ func TestSettingsTableCoversEveryField(t *testing.T) {
 	}
 }
 
-// TestSettingsEveryFieldRoundTrips: settings with every field away from
-// its zero value and its default come back from the form unchanged.
+// TestSettingsEveryFieldRoundTrips: the person changes every row of the
+// form away from the defaults; every field of the settings read back
+// changes, and a new form shows them all again, unchanged on Save.
 func TestSettingsEveryFieldRoundTrips(t *testing.T) {
 	test.NewTempApp(t)
-	s := store.Settings{Listener: true, TabWidth: 2, Theme: store.ThemeDark, FontSize: 14, HideIgnored: true,
-		EvalDeadline: 60, EvalMemoryMiB: 1024, ChangeSetRetentionDays: 7, FormatOnSave: true, UnsavedBeforeRun: store.UnsavedAsk}
-	def := reflect.ValueOf(store.DefaultSettings())
-	for sf, f := range reflect.ValueOf(s).Fields() {
-		if f.IsZero() || (f.Kind() != reflect.Bool && f.Equal(def.FieldByName(sf.Name))) {
-			t.Fatalf("the test's settings leave %s at its zero value or default: set it", sf.Name)
+	def := store.DefaultSettings()
+	f := newSettingsForm(def, permission.PolicyAsk)
+	for _, row := range f.rows {
+		switch w := row.Widget.(type) {
+		case *widget.Check:
+			w.SetChecked(!w.Checked)
+		case *widget.Select:
+			w.SetSelected(w.Options[(slices.Index(w.Options, w.Selected)+1)%len(w.Options)])
+		default:
+			t.Fatalf("row %q has a %T: teach this test to change it", row.Text, w)
 		}
 	}
-	got, policy := newSettingsForm(s, permission.PolicyAllow).values()
-	if got != s || policy != permission.PolicyAllow {
-		t.Fatalf("got %+v %s, want %+v %s", got, policy, s, permission.PolicyAllow)
+	s, policy := f.values()
+	got, was := reflect.ValueOf(s), reflect.ValueOf(def)
+	for sf := range reflect.TypeFor[store.Settings]().Fields() {
+		if got.FieldByName(sf.Name).Equal(was.FieldByName(sf.Name)) {
+			t.Errorf("%s stayed %v when its row changed", sf.Name, got.FieldByName(sf.Name))
+		}
+	}
+	if err := s.Validate(); err != nil {
+		t.Errorf("the form's choices are out of range: %v", err)
+	}
+	again, againPolicy := newSettingsForm(s, policy).values()
+	if again != s || againPolicy != policy {
+		t.Fatalf("shown again and saved: %+v %s, want %+v %s", again, againPolicy, s, policy)
 	}
 }

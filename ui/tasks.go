@@ -18,7 +18,7 @@ func (w *Window) RunStarted(client string, run *task.Run) {
 	head := fmt.Sprintf("$ %s    [%s, %s]", strings.Join(run.Command(), " "), run.ID, client)
 	w.onMain(func() {
 		w.panes.runView.begin(head)
-		w.panes.tabs.Select(w.panes.runTab)
+		w.panes.show(w.panes.runView)
 		w.panes.problems.set(nil)
 	})
 }

@@ -180,13 +180,8 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	w.tree = w.files.widget()
 	w.tree.OnSelected = w.treeSelected
 	w.tree.OnUnselected = func(string) { w.treeSel = "" }
-	w.panes = newPanes(p.Root, w.openAt, w.filesNamed)
-	w.panes.runView.tick = everySecond(w.main)
-	w.panes.agents.onOpen = w.showCall
 	w.status.message.onTap = w.showMessages
-	w.addSearchPane()
-	w.addGitPane()
-	w.addAgentPane()
+	newPanes(w) // paneParts, in panes.go
 	w.attachGitGutter()
 	w.paneSplit = container.NewVSplit(w.tabs.content, w.panes.tabs)
 	w.paneSplit.Offset = 0.72
@@ -324,6 +319,7 @@ func (w *Window) filesChanged(events []watch.Event) {
 		if w.onFilesChanged != nil {
 			w.onFilesChanged(events)
 		}
+		w.panes.filesChanged(events)
 	})
 }
 
