@@ -87,13 +87,10 @@ func (w *Window) showAgentAsk(name string, req acpsdk.RequestPermissionRequest, 
 		buttons.Add(b)
 	}
 	if len(allows) > 0 {
-		onMain := mainThread.do
-		arm = time.AfterFunc(askArm, func() {
-			onMain(func() {
-				for _, b := range allows {
-					b.Enable()
-				}
-			})
+		arm = w.main.after(askArm, func() {
+			for _, b := range allows {
+				b.Enable()
+			}
 		})
 	}
 	title := "a tool call"
@@ -125,7 +122,7 @@ func (w *Window) showAgentAsk(name string, req acpsdk.RequestPermissionRequest, 
 		}
 	})
 	d.Resize(askDialogSize(w.win.Canvas().Size()))
-	showDialog(w.win.Canvas(), d)
+	w.dialogs.show(d)
 	w.status.notify(waiting)
 	return d
 }

@@ -20,7 +20,7 @@ func (w *Window) showCall(c workbench.ToolCall) {
 	d := dialog.NewCustom(c.Tool+" — "+c.Client, "Close", callDetail(c), w.win)
 	size := w.win.Canvas().Size()
 	d.Resize(fyne.NewSize(min(size.Width-60, 820), min(size.Height-60, 560)))
-	showDialog(w.win.Canvas(), d)
+	w.dialogs.show(d)
 }
 
 // callDetail is the body of a call's dialog. Agents' text is shown as it

@@ -131,12 +131,13 @@ func (g *agentGroup) hosts() []*agentHost {
 	return slices.Clone(g.all)
 }
 
-// addAgentPane adds the Agent pane to the bottom panes. Main goroutine only.
-func (w *Window) addAgentPane() {
+// makeAgentPane is the Agent pane's entry in paneParts: the first of the
+// window's Agent panes (New session adds more). Main goroutine only.
+func makeAgentPane(w *Window) pane {
 	h := w.newAgentHost(&agentGroup{}, "Agent", fyne.CurrentApp().Preferences().String(agentPrefKey))
 	h.do = w.onMain
 	w.panes.agent = h
-	w.panes.tabs.Append(h.item)
+	return h
 }
 
 // newAgentHost makes an Agent pane titled title in group, with command as
@@ -167,12 +168,20 @@ func (h *agentHost) newSession() {
 	n := len(h.group.hosts()) + 1
 	nh := h.w.newAgentHost(h.group, fmt.Sprintf("Agent %d", n), h.pane.Command.Text)
 	nh.do, nh.env, nh.mcp, nh.bwrap = h.do, h.env, h.mcp, h.bwrap
-	h.w.panes.tabs.Append(nh.item)
-	h.w.panes.tabs.Select(nh.item)
+	h.w.panes.add(nh)
+	h.w.panes.show(nh)
 	nh.pane.SetAgents(h.paneChoices())
 	nh.pane.Command.SetText(h.pane.Command.Text)
 	nh.listEarlier()
 }
+
+// An Agent pane is a part of the window (panes.go) that keeps its own tab,
+// titled "Agent", "Agent 2", …; agents do not read it through trestle_output.
+func (h *agentHost) paneTitle() string                 { return h.item.Text }
+func (h *agentHost) paneContent() fyne.CanvasObject    { return h.pane.Content }
+func (h *agentHost) paneFocus() fyne.Focusable         { return h.pane.Focus() }
+func (h *agentHost) tabItem() *container.TabItem       { return h.item }
+func (h *agentHost) agentText(int) (name, text string) { return "", "" }
 
 // start starts a session of command in a new staging copy, off the main
 // goroutine. Main goroutine only.
@@ -221,7 +230,7 @@ func (h *agentHost) offerUnsandboxed(command, why string, resume *acp.Saved) {
 		}
 	}, h.w.win)
 	d.Resize(fyne.NewSize(560, 320))
-	showDialog(h.w.win.Canvas(), d)
+	h.w.dialogs.show(d)
 }
 
 // launch makes the stage and starts the agent in it.

@@ -101,7 +101,7 @@ func (h *agentHost) editAgents() {
 		})
 	}, h.w.win)
 	d.Resize(fyne.NewSize(620, 360))
-	showDialog(h.w.win.Canvas(), d)
+	h.w.dialogs.show(d)
 }
 
 // paneChoices are the person's own agents this pane offers.

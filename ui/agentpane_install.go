@@ -60,7 +60,7 @@ func (h *agentHost) offerInstall(c agent.Choice, prog string) {
 		}
 	}, h.w.win)
 	d.Resize(fyne.NewSize(560, 300))
-	showDialog(h.w.win.Canvas(), d)
+	h.w.dialogs.show(d)
 }
 
 // install runs c's installer off the main goroutine, its output in the

@@ -58,9 +58,8 @@ func newAgentHarness(t *testing.T) *agentHarness {
 	w.services.ChangeSets = m
 	w.services.Gate = permission.NewGate(permission.PolicyAsk, nil)
 	fake, run := fakeMain(t)
-	old := mainThread
-	mainThread = fake
-	t.Cleanup(func() { mainThread = old })
+	w.main.setQueue(fake.enqueue)
+	t.Cleanup(func() { w.main.setQueue(nil) })
 	h := w.panes.agent
 	h.do = fake.do
 	marker := "agent-pane-linger-" + strconv.Itoa(time.Now().Nanosecond())

@@ -83,7 +83,7 @@ func (h *agentHost) propose(cur *hosted, prompt string) string {
 	}
 	session := "acp:" + cur.sess.ID()
 	read := h.w.currentReader()
-	if h.w.closing.Load() { // the main goroutine is closing the window: no editor to ask
+	if h.w.main.closed() { // the main goroutine is closing the window: no editor to ask
 		read = workbench.Reader{Project: h.w.project}.Func(context.Background())
 	}
 	cs, skipped, err := cur.stage.Propose(context.Background(), m, read,

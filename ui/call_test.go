@@ -15,7 +15,7 @@ import (
 
 // fakeMain is a stand-in for Fyne's main goroutine: it runs queued
 // functions one at a time, in order, until the test ends.
-func fakeMain(t *testing.T) (caller, chan<- func()) {
+func fakeMain(t *testing.T) (*mainThread, chan<- func()) {
 	queue := make(chan func(), 100)
 	stop := make(chan struct{})
 	finished := make(chan struct{})
@@ -31,7 +31,14 @@ func fakeMain(t *testing.T) (caller, chan<- func()) {
 		}
 	}()
 	t.Cleanup(func() { close(stop); <-finished })
-	return caller{do: func(fn func()) { queue <- fn }}, queue
+	return queueMain(func(fn func()) { queue <- fn }), queue
+}
+
+// queueMain is a mainThread that hands its functions to q.
+func queueMain(q func(func())) *mainThread {
+	m := &mainThread{}
+	m.setQueue(q)
+	return m
 }
 
 func TestCallCompletes(t *testing.T) {
@@ -71,7 +78,7 @@ func TestCallStalledMainThreadIsBusy(t *testing.T) {
 }
 
 func TestCallBusyMessageNamesBound(t *testing.T) {
-	c := caller{do: func(func()) {}} // a main goroutine that never answers
+	c := queueMain(func(func()) {}) // a main goroutine that never answers
 	err := c.call(context.Background(), 50*time.Millisecond, func() {})
 	if !errors.Is(err, errdefs.ErrBusy) || err.Error() != "the window did not answer within 50ms: busy" {
 		t.Fatalf("err = %v", err)
@@ -90,7 +97,7 @@ func TestCallCancelledContext(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var ran atomic.Bool
 			queued := make(chan func(), 1)
-			c := caller{do: func(fn func()) { queued <- fn }} // never run until we say
+			c := queueMain(func(fn func()) { queued <- fn }) // never run until we say
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			if tt.cancelAt < 0 {
@@ -142,7 +149,7 @@ func TestCallConcurrentCallsRunOnce(t *testing.T) {
 
 func TestCallValue(t *testing.T) {
 	test.NewTempApp(t)
-	got, err := CallValue(context.Background(), 0, func() int { return 42 })
+	got, err := callValue(context.Background(), &mainThread{}, 0, func() int { return 42 })
 	if err != nil || got != 42 {
 		t.Fatalf("CallValue = %d, %v; want 42, nil", got, err)
 	}
@@ -151,7 +158,7 @@ func TestCallValue(t *testing.T) {
 func TestCallWithFyneTestDriver(t *testing.T) {
 	test.NewTempApp(t)
 	ran := false
-	if err := Call(context.Background(), 0, func() { ran = true }); err != nil {
+	if err := (&mainThread{}).call(context.Background(), 0, func() { ran = true }); err != nil {
 		t.Fatalf("Call: %v", err)
 	}
 	if !ran {

@@ -22,14 +22,9 @@ func (w *Window) bufferEdited(rel string) {
 	}
 	after := w.editAfter
 	if after == nil {
-		after = func(d time.Duration, fn func()) func() {
-			t := time.AfterFunc(d, fn)
-			return func() { t.Stop() }
-		}
+		after = w.main.afterStop // nothing once the window closes
 	}
-	w.editTimers[rel] = after(staleCheckDelay, func() {
-		w.onMain(func() { w.checkBufferAgainstProposals(rel) }) // nothing once the window closes
-	})
+	w.editTimers[rel] = after(staleCheckDelay, func() { w.checkBufferAgainstProposals(rel) })
 }
 
 // stopEditTimers stops the pending stale checks, as the window closes.

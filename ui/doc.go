@@ -1,13 +1,37 @@
 // Package ui is Trestle's window: the file tree, the tabs where files open,
-// the status bar, and the bounded main-thread call through which everything
-// outside the window (the MCP tools above all) reaches it. New makes the
-// window from its Options in one go. Widgets that know nothing of the
-// window live in their own packages: the code editor is ui/editor.
+// the bottom panes, the status bar, and the bounded main-thread call through
+// which everything outside the window (the MCP tools above all) reaches it.
+// New makes the window from its Options in one go. Widgets that know
+// nothing of the window live in their own packages: the code editor is
+// ui/editor.
 //
 // The threading rule: widgets are touched only on Fyne's main goroutine.
-// Another goroutine changes the window through fyne.Do, and a caller that
-// needs an answer goes through Call, which gives up after a bound and
-// returns errdefs.ErrBusy. File I/O happens before the call, never inside it.
+// The window's one way there is its mainThread (mainthread.go), the only
+// code here that calls fyne.Do (TestFyneDoOnlyInMainThread): onMain for a
+// change from another goroutine, main.call for a caller that needs an
+// answer (it gives up after a bound and returns errdefs.ErrBusy),
+// main.after and main.every for timers, and a lineBatch for a stream (a
+// run's output) batched into few updates. Once the window is closing
+// (Quitting) all of them drop what they are given. File I/O happens before
+// the call, never inside it. UI state lives in the window or in the part
+// that owns it, never in a package-level variable (TestNoMutablePackageState).
+//
+// How to add a pane: write the pane in its own file: a type that owns its
+// widgets and state and implements pane (panes.go: its title, content,
+// focus target and what agents may read), and a make function that builds
+// it for the window. Then add the make function to paneParts, in tab order.
+// That one entry gives the pane its tab, its View menu item "<title> Pane",
+// its keyboard focus, its place in trestle_output when it names itself to
+// agents, and, when it implements filesWatcher, the disk's changes.
+// TestPanesAreParts checks every registered pane gets all of these.
+//
+// How to add a setting: add the field to store.Settings with its default
+// in store.DefaultSettings and its range in Settings.Validate (app/store),
+// then one row in settingTable (settings_table.go): label, hint, the field's
+// name and its widget (check, choice or number). The Settings dialog shows
+// it and Save reads it back; TestSettingsTableCoversEveryField fails until
+// the row exists, and TestSettingsEveryFieldRoundTrips until the field
+// round-trips through the form.
 //
 // ui must never import fyne.io/fyne/v2/app (only cmd/trestle creates the
 // Fyne application), touch a widget off the main goroutine, or call

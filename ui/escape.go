@@ -12,72 +12,82 @@ import (
 // would (a form's callback hears false; a permission request is denied);
 // another pop-up is hidden. Main goroutine only, like every event.
 
-// escapeStacks maps each canvas to the dialogs shown on it, by the
-// overlay that holds each.
-var escapeStacks = map[fyne.Canvas]map[fyne.CanvasObject]dialog.Dialog{}
+// dialogStack is what Escape closes on one window: the dialogs shown on
+// its canvas, by the overlay that holds each. The window owns one; the
+// parts that show dialogs (tree, tabs, notices) hold it. Main goroutine only.
+type dialogStack struct {
+	win   fyne.Window
+	shown map[fyne.CanvasObject]dialog.Dialog
+	armed bool // Escape's handler is set on the canvas
+}
 
-// showDialog shows d on c so that Escape closes it, with its first entry
-// focused (keys.go: a dialog owns the keyboard until it closes).
-func showDialog(c fyne.Canvas, d dialog.Dialog) {
+func newDialogStack(win fyne.Window) *dialogStack {
+	return &dialogStack{win: win, shown: map[fyne.CanvasObject]dialog.Dialog{}}
+}
+
+// show shows d so that Escape closes it, with its first entry focused
+// (keys.go: a dialog owns the keyboard until it closes).
+func (s *dialogStack) show(d dialog.Dialog) {
 	d.Show()
-	stack := escapeCloses(c)
+	s.arm()
+	c := s.win.Canvas()
 	if top := c.Overlays().Top(); top != nil {
-		stack[top] = d
+		s.shown[top] = d
 	}
-	forgetClosed(c)
+	s.forgetClosed()
 	focusDialogEntry(c, d)
 }
 
-// escapeCloses makes Escape on c close what is on top (a pop-up shown
-// without showDialog is hidden), and returns c's dialogs.
-func escapeCloses(c fyne.Canvas) map[fyne.CanvasObject]dialog.Dialog {
-	stack := escapeStacks[c]
-	if stack == nil {
-		stack = map[fyne.CanvasObject]dialog.Dialog{}
-		escapeStacks[c] = stack
-		c.SetOnTypedKey(func(k *fyne.KeyEvent) {
-			if k.Name == fyne.KeyEscape {
-				escapeTop(c)
-			}
-		})
+// arm makes Escape on the canvas close what is on top (a pop-up shown
+// without show is hidden). It sets the handler once.
+func (s *dialogStack) arm() {
+	if s.armed {
+		return
 	}
-	return stack
+	s.armed = true
+	s.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
+		if k.Name == fyne.KeyEscape {
+			s.escapeTop()
+		}
+	})
 }
 
 // showError and showInfo are dialog.ShowError and ShowInformation that
 // Escape closes.
-func showError(err error, win fyne.Window) { showDialog(win.Canvas(), dialog.NewError(err, win)) }
+func (s *dialogStack) showError(err error) { s.show(dialog.NewError(err, s.win)) }
 
-func showInfo(title, msg string, win fyne.Window) {
-	showDialog(win.Canvas(), dialog.NewInformation(title, msg, win))
+func (s *dialogStack) showInfo(title, msg string) {
+	s.show(dialog.NewInformation(title, msg, s.win))
 }
 
-// escapeTop closes what is on top of c, reporting whether there was one.
-func escapeTop(c fyne.Canvas) bool {
+// escapeTop closes what is on top of the canvas, reporting whether there
+// was one.
+func (s *dialogStack) escapeTop() bool {
+	c := s.win.Canvas()
 	top := c.Overlays().Top()
 	if top == nil {
 		return false
 	}
-	if d, ok := escapeStacks[c][top]; ok {
-		delete(escapeStacks[c], top)
+	if d, ok := s.shown[top]; ok {
+		delete(s.shown, top)
 		d.Hide()
 	} else {
 		top.Hide()
 		c.Overlays().Remove(top)
 	}
-	forgetClosed(c)
+	s.forgetClosed()
 	return true
 }
 
-// forgetClosed drops the dialogs of c that are no longer shown.
-func forgetClosed(c fyne.Canvas) {
+// forgetClosed drops the dialogs that are no longer shown.
+func (s *dialogStack) forgetClosed() {
 	shown := map[fyne.CanvasObject]bool{}
-	for _, o := range c.Overlays().List() {
+	for _, o := range s.win.Canvas().Overlays().List() {
 		shown[o] = true
 	}
-	for o := range escapeStacks[c] {
+	for o := range s.shown {
 		if !shown[o] {
-			delete(escapeStacks[c], o)
+			delete(s.shown, o)
 		}
 	}
 }
@@ -86,10 +96,11 @@ func forgetClosed(c fyne.Canvas) {
 // doing nothing.
 type escEntry struct {
 	widget.Entry
+	dialogs *dialogStack // the window's, whose top Escape closes
 }
 
-func newEscEntry() *escEntry {
-	e := &escEntry{}
+func newEscEntry(dialogs *dialogStack) *escEntry {
+	e := &escEntry{dialogs: dialogs}
 	e.ExtendBaseWidget(e)
 	return e
 }
@@ -100,7 +111,7 @@ func (e *escEntry) TypedKey(k *fyne.KeyEvent) {
 		return
 	}
 	if k.Name == fyne.KeyEscape {
-		if c := fyne.CurrentApp().Driver().CanvasForObject(e); c != nil && escapeTop(c) {
+		if e.dialogs != nil && e.dialogs.escapeTop() {
 			return
 		}
 	}

@@ -18,8 +18,8 @@ func TestEscapeClosesTheTopDialog(t *testing.T) {
 	answered := "none"
 	form := dialog.NewForm("Form", "OK", "Cancel", []*widget.FormItem{widget.NewFormItem("x", widget.NewLabel("y"))},
 		func(ok bool) { answered = map[bool]string{true: "ok", false: "cancel"}[ok] }, w.win)
-	showDialog(c, form)
-	showError(errors.New("boom"), w.win)
+	w.dialogs.show(form)
+	w.dialogs.showError(errors.New("boom"))
 	if n := len(c.Overlays().List()); n != 2 {
 		t.Fatalf("%d overlays, want 2", n)
 	}

@@ -6,8 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"fyne.io/fyne/v2"
-
 	"trestle/app/eval"
 	"trestle/app/eval/workerbuild"
 )
@@ -39,7 +37,7 @@ func (w *Window) watchEvalBuilds() {
 		for _, p := range e.Problems {
 			probs = append(probs, Problem{Path: p.Path, Line: p.Line, Col: p.Col, Message: p.Message})
 		}
-		fyne.Do(func() {
+		w.onMain(func() {
 			if e.Selection != selectionName(w.selection) {
 				return
 			}
@@ -75,7 +73,7 @@ func (w *Window) showEvalPackages() {
 		for _, p := range pkgs {
 			lines = append(lines, fmt.Sprintf("  %-11s %s: %s", p.Mode, p.Path, p.Reason))
 		}
-		fyne.Do(func() { w.panes.eval.transcript.append(noteLines(lines)...) })
+		w.onMain(func() { w.panes.eval.transcript.append(noteLines(lines)...) })
 	})
 }
 

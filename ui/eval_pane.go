@@ -56,6 +56,13 @@ func newEvalPane() *evalPane {
 	return e
 }
 
+func (e *evalPane) paneTitle() string              { return "Eval" }
+func (e *evalPane) paneContent() fyne.CanvasObject { return e.content }
+func (e *evalPane) paneFocus() fyne.Focusable      { return e.input }
+
+// agentText is the transcript: agents read it as "eval".
+func (e *evalPane) agentText(tail int) (name, text string) { return "eval", e.transcript.text(tail) }
+
 func (e *evalPane) tapStop() {
 	if e.onStop != nil {
 		e.onStop()

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 	"trestle/app/eval"
-
-	"fyne.io/fyne/v2"
 )
 
 // Evaluations in the window: what the person evaluates (Ctrl+Enter, the
@@ -76,7 +74,7 @@ func (w *Window) EvalDone(client, selection, code string, res eval.Result, err e
 	if w.services.Eval != nil {
 		remaining = len(w.services.Eval.Lost(selection))
 	}
-	fyne.Do(func() {
+	w.onMain(func() {
 		w.panes.eval.transcript.append(lines...)
 		w.showEvalState(statuses)
 		switch {
@@ -171,7 +169,7 @@ func (w *Window) restartEvaluator() {
 		}
 		w.Notify("Restarted the " + selectionName(sel) + " evaluator.")
 		statuses := w.evalStatuses()
-		fyne.Do(func() {
+		w.onMain(func() {
 			w.panes.eval.hideReplay()
 			w.showEvalState(statuses)
 		})

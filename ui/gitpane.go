@@ -67,13 +67,13 @@ type gitPane struct {
 	// later runs fn on the main goroutine after d (tests make it do
 	// nothing: the test driver would run it beside the test).
 	later func(d time.Duration, fn func()) *time.Timer
+	// refresh reads git status again (the window's refreshGit).
+	refresh func()
 }
 
 func newGitPane(refresh func(), open func(gitEntry)) *gitPane {
-	g := &gitPane{head: widget.NewLabel("Reading git status…")}
-	g.later = func(d time.Duration, fn func()) *time.Timer {
-		return time.AfterFunc(d, func() { fyne.Do(fn) })
-	}
+	g := &gitPane{head: widget.NewLabel("Reading git status…"), refresh: refresh}
+	g.later = (*mainThread)(nil).after
 	g.head.Truncation = fyne.TextTruncateEllipsis
 	g.list = widget.NewList(func() int { return len(g.entries) },
 		func() fyne.CanvasObject {
@@ -166,32 +166,29 @@ func entriesOf(st gitstatus.Status) []gitEntry {
 	return out
 }
 
-// addGitPane adds the Changes tab, which reads git status when the window
-// starts watching the disk (Watch) and again after the project's files
-// change. It must be called on the main goroutine,
-// once, as the window is built.
-func (w *Window) addGitPane() {
+// makeGitPane is the Changes pane's entry in paneParts: it reads git
+// status when the window starts watching the disk (Watch) and again after
+// the project's files change.
+func makeGitPane(w *Window) pane {
 	w.panes.git = newGitPane(w.refreshGit, w.showGitDiff)
-	w.panes.tabs.Append(container.NewTabItem("Changes", w.panes.git.content))
-	next := w.onFilesChanged
-	w.onFilesChanged = func(events []watch.Event) {
-		if next != nil {
-			next(events)
-		}
-		w.refreshGitSoon()
-	}
+	w.panes.git.later = w.main.after
+	return w.panes.git
 }
 
-// refreshGitSoon reads git status after gitRefreshDelay, once for a burst.
-func (w *Window) refreshGitSoon() {
-	g := w.panes.git
+func (g *gitPane) paneTitle() string                 { return "Changes" }
+func (g *gitPane) paneContent() fyne.CanvasObject    { return g.content }
+func (g *gitPane) paneFocus() fyne.Focusable         { return nil }
+func (g *gitPane) agentText(int) (name, text string) { return "", "" }
+
+// filesChanged reads git status after gitRefreshDelay, once for a burst.
+func (g *gitPane) filesChanged([]watch.Event) {
 	if g.timer != nil {
 		g.timer.Stop()
 	}
 	if g.later == nil {
 		return
 	}
-	g.timer = g.later(gitRefreshDelay, w.refreshGit)
+	g.timer = g.later(gitRefreshDelay, g.refresh)
 }
 
 // refreshGit reads git status off the main goroutine and shows it in the
@@ -218,14 +215,14 @@ func (w *Window) showGitDiff(e gitEntry) {
 		fc, err := gitFileChange(p, e, trusted)
 		w.onMain(func() {
 			if err != nil {
-				showError(err, w.win)
+				w.dialogs.showError(err)
 				return
 			}
 			grid := review.NewDiffGrid(fc)
 			d := dialog.NewCustom(e.path+" — "+e.what()+" against HEAD", "Close", container.NewScroll(grid), w.win)
 			size := w.win.Canvas().Size()
 			d.Resize(fyne.NewSize(min(size.Width-40, 1000), min(size.Height-40, 640)))
-			showDialog(w.win.Canvas(), d)
+			w.dialogs.show(d)
 		})
 	})
 }

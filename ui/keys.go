@@ -23,7 +23,7 @@ import (
 //     clipboard items go to what is focused in it, never behind it
 //     (sendShortcut);
 //   - a dialog that asks for text has its entry focused and Enter submits
-//     it (showDialog);
+//     it (dialogStack.show);
 //   - what a person opens gets the keyboard (giveKeys); what an agent opens
 //     takes it only from an editor that the open hid (agentOpened).
 
@@ -140,8 +140,8 @@ func (w *Window) focusItems() []*fyne.MenuItem {
 			}
 		}),
 		menuItem("Focus Pane", ctrlKey(fyne.Key2, false), func() {
-			if it := w.panes.tabs.Selected(); it != nil {
-				w.focusPane(it.Text)
+			if p := w.panes.selected(); p != nil {
+				w.focusPane(p)
 			}
 		}),
 	}
@@ -162,27 +162,10 @@ func (w *Window) cycleTabs(by int) {
 	}
 }
 
-// focusPane shows the bottom pane titled title and gives it the keyboard:
-// the Eval line, the search field, or the pane itself when it takes keys
-// (a list walks with the arrows). Main goroutine only.
-func (w *Window) focusPane(title string) {
-	w.selectPane(title)
-	var target fyne.Focusable
-	switch title {
-	case "Eval":
-		target = w.panes.eval.input
-	case "Search":
-		if w.panes.search != nil {
-			target = w.panes.search.pattern
-		}
-	case "Agent":
-		if a := w.panes.agent; a != nil {
-			target = a.pane.Focus()
-		}
-	default:
-		if it := w.panes.tabs.Selected(); it != nil && it.Text == title {
-			target, _ = it.Content.(fyne.Focusable)
-		}
-	}
-	w.giveKeys(target)
+// focusPane shows the bottom pane p and gives it the keyboard: its
+// paneFocus (the Eval line, the search field), or the pane itself when it
+// takes keys (a list walks with the arrows). Main goroutine only.
+func (w *Window) focusPane(p pane) {
+	w.panes.show(p)
+	w.giveKeys(focusTarget(p))
 }

@@ -35,7 +35,7 @@ func (w *Window) restoreLayout(store *store.Store) {
 			files = append(files, f)
 		}
 	}
-	fyne.Do(func() { w.applyLayout(st, files) })
+	w.onMain(func() { w.applyLayout(st, files) })
 }
 
 func (w *Window) applyLayout(st store.ProjectState, files []loaded) {

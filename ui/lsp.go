@@ -6,8 +6,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"fyne.io/fyne/v2"
-
 	"trestle/app/lsp"
 	"trestle/ui/editor"
 )
@@ -35,7 +33,7 @@ type goplsView struct {
 	// refs and outline are the References and Outline panes, made on first use.
 	refs    *placesPane
 	outline *outlinePane
-	// do runs fn on the main goroutine: fyne.Do; tests queue it, since
+	// do runs fn on the main goroutine: the window's onMain; tests queue it, since
 	// Fyne's test driver would run it on the calling goroutine. After
 	// stopGopls it drops fn: once the window has closed, Fyne would run it
 	// on gopls's goroutine.
@@ -62,7 +60,7 @@ func (w *Window) startGopls(client *lsp.Client) {
 	g := &goplsView{client: client, installDir: w.goplsInstallDir}
 	main := w.goplsDo
 	if main == nil {
-		main = fyne.Do
+		main = w.main.do
 	}
 	g.do = func(fn func()) {
 		if g.stopped.Load() {

@@ -7,7 +7,6 @@ import (
 	"time"
 	"trestle/app/lsp"
 
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 )
 
@@ -40,13 +39,13 @@ func (w *Window) installGopls() {
 	g := w.gopls
 	w.panes.run.clear()
 	w.panes.run.append("$ go install golang.org/x/tools/gopls@" + lsp.GoplsVersion)
-	w.panes.tabs.Select(w.panes.runTab)
+	w.panes.show(w.panes.runView)
 	w.status.gopls.SetText("gopls: installing")
 	w.loading.Go(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 		defer cancel()
 		err := lsp.Install(ctx, g.installDir, runPaneWriter{w})
-		fyne.Do(func() {
+		w.onMain(func() {
 			if err != nil {
 				w.panes.run.append("[" + err.Error() + "]")
 				w.status.gopls.SetText("gopls: not installed")
@@ -63,6 +62,6 @@ type runPaneWriter struct{ w *Window }
 
 func (r runPaneWriter) Write(b []byte) (int, error) {
 	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	fyne.Do(func() { r.w.panes.run.append(lines...) })
+	r.w.onMain(func() { r.w.panes.run.append(lines...) })
 	return len(b), nil
 }

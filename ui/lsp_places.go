@@ -92,11 +92,16 @@ func (w *Window) findReferences(path string, pos lsp.Position) {
 // placesPane lists places (the last find-references result, or the
 // active file's outline); a click opens one. Main goroutine only.
 type placesPane struct {
+	name   string // its tab's title
 	title  string
 	places []place
 	list   *widget.List
-	tab    *container.TabItem
 }
+
+func (r *placesPane) paneTitle() string                 { return r.name }
+func (r *placesPane) paneContent() fyne.CanvasObject    { return r.list }
+func (r *placesPane) paneFocus() fyne.Focusable         { return nil }
+func (r *placesPane) agentText(int) (name, text string) { return "", "" }
 
 // place is one line of a places pane.
 type place struct {
@@ -105,37 +110,35 @@ type place struct {
 	line, col int
 }
 
-// showPlaces fills the pane named name (creating its tab the first time)
-// and brings it forward.
-func (w *Window) showPlaces(pane **placesPane, name, title string, places []place) {
-	if *pane == nil {
-		r := &placesPane{}
-		r.list = widget.NewList(func() int { return len(r.places) + 1 },
-			func() fyne.CanvasObject { return widget.NewLabel("") },
-			func(id widget.ListItemID, o fyne.CanvasObject) {
-				if id == 0 {
-					o.(*widget.Label).SetText(r.title)
-					return
-				}
-				o.(*widget.Label).SetText(r.places[id-1].label)
-			})
-		r.list.OnSelected = func(id widget.ListItemID) {
-			r.list.Unselect(id)
-			if id == 0 || id > len(r.places) {
+// newPlacesPane is a places pane titled name; a click on a project file's
+// place opens it (open).
+func newPlacesPane(name string, open func(rel string, line, col int)) *placesPane {
+	r := &placesPane{name: name}
+	r.list = widget.NewList(func() int { return len(r.places) + 1 },
+		func() fyne.CanvasObject { return widget.NewLabel("") },
+		func(id widget.ListItemID, o fyne.CanvasObject) {
+			if id == 0 {
+				o.(*widget.Label).SetText(r.title)
 				return
 			}
-			if p := r.places[id-1]; !filepath.IsAbs(p.path) {
-				w.openAtPos(p.path, p.line, p.col)
-			}
+			o.(*widget.Label).SetText(r.places[id-1].label)
+		})
+	r.list.OnSelected = func(id widget.ListItemID) {
+		r.list.Unselect(id)
+		if id == 0 || id > len(r.places) {
+			return
 		}
-		r.tab = container.NewTabItem(name, r.list)
-		w.panes.tabs.Append(r.tab)
-		*pane = r
+		if p := r.places[id-1]; !filepath.IsAbs(p.path) {
+			open(p.path, p.line, p.col)
+		}
 	}
-	r := *pane
+	return r
+}
+
+// set lists places under title.
+func (r *placesPane) set(title string, places []place) {
 	r.title, r.places = title, places
 	r.list.Refresh()
-	w.panes.tabs.Select(r.tab)
 }
 
 // showReferences lists locs, each with its line of code: from the open
@@ -161,7 +164,12 @@ func (w *Window) showReferences(from string, locs []lsp.Location, disk map[strin
 	if len(locs) == 0 {
 		title = "No references to the symbol at " + from
 	}
-	w.showPlaces(&w.gopls.refs, "References", title, places)
+	if w.gopls.refs == nil {
+		w.gopls.refs = newPlacesPane("References", w.openAtPos)
+		w.panes.add(w.gopls.refs)
+	}
+	w.gopls.refs.set(title, places)
+	w.panes.show(w.gopls.refs)
 }
 
 // maxPreviewRunes cuts a reference's line of code in the list.
@@ -207,7 +215,12 @@ func (w *Window) showOutline(path string) {
 			if len(syms) == 0 {
 				title = path + " declares nothing"
 			}
-			w.showOutlineTree(title, outlineOf(path, syms))
+			if w.gopls.outline == nil {
+				w.gopls.outline = newOutlinePane(w.openAtPos)
+				w.panes.add(w.gopls.outline)
+			}
+			w.gopls.outline.set(title, outlineOf(path, syms))
+			w.panes.show(w.gopls.outline)
 		})
 	})
 }
@@ -253,52 +266,56 @@ func (o outline) children(parent int) []int {
 // open; a click on a declaration opens it. Main goroutine only.
 type outlinePane struct {
 	outline
-	title *widget.Label
-	tree  *widget.Tree
-	tab   *container.TabItem
+	title   *widget.Label
+	tree    *widget.Tree
+	content fyne.CanvasObject
 }
 
-// showOutlineTree shows o in the Outline pane (made the first time) and
-// brings it forward.
-func (w *Window) showOutlineTree(title string, o outline) {
-	if w.gopls.outline == nil {
-		p := &outlinePane{title: widget.NewLabel("")}
-		id := func(uid widget.TreeNodeID) int {
-			n, err := strconv.Atoi(uid)
-			if err != nil {
-				return -1
-			}
-			return n
+func (p *outlinePane) paneTitle() string                 { return "Outline" }
+func (p *outlinePane) paneContent() fyne.CanvasObject    { return p.content }
+func (p *outlinePane) paneFocus() fyne.Focusable         { return nil }
+func (p *outlinePane) agentText(int) (name, text string) { return "", "" }
+
+// newOutlinePane is the Outline pane; a click on a declaration opens it
+// (open).
+func newOutlinePane(open func(rel string, line, col int)) *outlinePane {
+	p := &outlinePane{title: widget.NewLabel("")}
+	id := func(uid widget.TreeNodeID) int {
+		n, err := strconv.Atoi(uid)
+		if err != nil {
+			return -1
 		}
-		p.tree = widget.NewTree(
-			func(uid widget.TreeNodeID) []widget.TreeNodeID {
-				var out []widget.TreeNodeID
-				for _, c := range p.children(id(uid)) {
-					out = append(out, strconv.Itoa(c))
-				}
-				return out
-			},
-			func(uid widget.TreeNodeID) bool { return uid == "" || len(p.children(id(uid))) > 0 },
-			func(bool) fyne.CanvasObject { return widget.NewLabel("") },
-			func(uid widget.TreeNodeID, _ bool, o fyne.CanvasObject) {
-				if i := id(uid); i >= 0 && i < len(p.places) {
-					o.(*widget.Label).SetText(p.places[i].label)
-				}
-			})
-		p.tree.OnSelected = func(uid widget.TreeNodeID) {
-			p.tree.Unselect(uid)
-			if i := id(uid); i >= 0 && i < len(p.places) {
-				w.openAtPos(p.places[i].path, p.places[i].line, p.places[i].col)
-			}
-		}
-		p.tab = container.NewTabItem("Outline", container.NewBorder(p.title, nil, nil, nil, p.tree))
-		w.panes.tabs.Append(p.tab)
-		w.gopls.outline = p
+		return n
 	}
-	p := w.gopls.outline
+	p.tree = widget.NewTree(
+		func(uid widget.TreeNodeID) []widget.TreeNodeID {
+			var out []widget.TreeNodeID
+			for _, c := range p.children(id(uid)) {
+				out = append(out, strconv.Itoa(c))
+			}
+			return out
+		},
+		func(uid widget.TreeNodeID) bool { return uid == "" || len(p.children(id(uid))) > 0 },
+		func(bool) fyne.CanvasObject { return widget.NewLabel("") },
+		func(uid widget.TreeNodeID, _ bool, o fyne.CanvasObject) {
+			if i := id(uid); i >= 0 && i < len(p.places) {
+				o.(*widget.Label).SetText(p.places[i].label)
+			}
+		})
+	p.tree.OnSelected = func(uid widget.TreeNodeID) {
+		p.tree.Unselect(uid)
+		if i := id(uid); i >= 0 && i < len(p.places) {
+			open(p.places[i].path, p.places[i].line, p.places[i].col)
+		}
+	}
+	p.content = container.NewBorder(p.title, nil, nil, nil, p.tree)
+	return p
+}
+
+// set shows o under title, every branch open.
+func (p *outlinePane) set(title string, o outline) {
 	p.outline = o
 	p.title.SetText(title)
 	p.tree.Refresh()
 	p.tree.OpenAllBranches()
-	w.panes.tabs.Select(p.tab)
 }

@@ -66,7 +66,7 @@ type renameState struct {
 // renameAt asks for a new name for the identifier at pos in path (F2) and
 // renames it (see rename).
 func (w *Window) renameAt(path string, pos lsp.Position, current string) {
-	entry := newEscEntry()
+	entry := newEscEntry(w.dialogs)
 	entry.SetText(current)
 	d := dialog.NewForm("Rename "+current, "Rename", "Cancel", []*widget.FormItem{widget.NewFormItem("New name", entry)}, func(ok bool) {
 		if ok && entry.Text != "" && entry.Text != current {
@@ -74,7 +74,7 @@ func (w *Window) renameAt(path string, pos lsp.Position, current string) {
 		}
 	}, w.win)
 	d.Resize(fyne.NewSize(renameDialogWidth, 0))
-	showDialog(w.win.Canvas(), d)                  // the entry has the keyboard; Enter renames
+	w.dialogs.show(d)                              // the entry has the keyboard; Enter renames
 	entry.TypedShortcut(&fyne.ShortcutSelectAll{}) // typing replaces the old name
 }
 

@@ -83,7 +83,7 @@ func (w *Window) confirmQuit() {
 		return
 	}
 	msg := fmt.Sprintf("%d file(s) have unsaved changes: %s", len(dirty), fileNames(dirty))
-	askSave(w.win, "Quit Trestle", msg, func() {
+	askSave(w.dialogs, "Quit Trestle", msg, func() {
 		w.tabs.saveAll(func(ok bool) {
 			if ok {
 				w.win.Close()

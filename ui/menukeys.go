@@ -81,7 +81,7 @@ func (w *Window) openMenuItems(menus []*fyne.Menu) *fyne.MenuItem {
 // dialog owns the keyboard. Main goroutine only.
 func (w *Window) menuKeys() {
 	c := w.win.Canvas()
-	escapeCloses(c) // Escape's handler first: it is set once per canvas
+	w.dialogs.arm() // Escape's handler first: it is set once per canvas
 	prev := c.OnTypedKey()
 	open := w.keyed(func() { w.menus.open(0) })
 	c.SetOnTypedKey(func(k *fyne.KeyEvent) {

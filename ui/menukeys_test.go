@@ -58,7 +58,7 @@ func TestMenuKeysOpenTheMenus(t *testing.T) {
 	for _, focus := range []fyne.Focusable{editor, w.tree, w.panes.eval.input, nil} {
 		press("F10", focus, func() { pressKey(w.win, fyne.KeyF10) }, 0)
 	}
-	showInfo("A dialog", "It owns the keyboard.", w.win)
+	w.dialogs.showInfo("A dialog", "It owns the keyboard.")
 	press("Alt+F under a dialog", nil, func() { pressShortcut(w.win, alt(fyne.KeyF)) })
 	press("F10 under a dialog", nil, func() { pressKey(w.win, fyne.KeyF10) })
 	pressKey(w.win, fyne.KeyEscape)

@@ -75,7 +75,7 @@ func (w *Window) shortcut(key fyne.KeyName, fn func()) {
 // the menu with them.
 func (w *Window) loadRecent() {
 	dirs, err := w.actions.Store.RecentProjects()
-	fyne.Do(func() {
+	w.onMain(func() {
 		if err != nil {
 			w.status.notify(err.Error())
 		}
@@ -98,8 +98,8 @@ func (w *Window) buildMenu(recent []string) {
 		fyne.NewMenuItemSeparator(),
 		menuItem("Find in Files…", ctrlKey(fyne.KeyF, true), w.showSearch),
 		fyne.NewMenuItemSeparator())
-	for _, pane := range []string{"Eval", "Run", "Problems", "Agents", "Agent", "Search", "Changes", "Change Sets"} {
-		view.Items = append(view.Items, fyne.NewMenuItem(pane+" Pane", func() { w.focusPane(pane) }))
+	for _, p := range w.panes.all {
+		view.Items = append(view.Items, fyne.NewMenuItem(p.paneTitle()+" Pane", func() { w.focusPane(p) }))
 	}
 	view.Items = append(view.Items, fyne.NewMenuItemSeparator())
 	view.Items = append(view.Items, w.tabItems()...)
@@ -185,7 +185,7 @@ func (w *Window) agentsMenu() *fyne.Menu {
 		w.saveSettings(w.settings)
 	}
 	return fyne.NewMenu("Agents", copyCfg, listener,
-		fyne.NewMenuItem("Show Agent Calls", func() { w.selectPane("Agents") }))
+		fyne.NewMenuItem("Show Agent Calls", func() { w.panes.show(w.panes.agents) }))
 }
 
 func (w *Window) applyListener() {
@@ -208,11 +208,11 @@ func (w *Window) openWindow(dir string) {
 	}
 	err := w.actions.OpenWindow(dir)
 	if errors.Is(err, ErrProjectOpen) {
-		showInfo("Already open", err.Error(), w.win)
+		w.dialogs.showInfo("Already open", err.Error())
 		return
 	}
 	if err != nil {
-		showError(fmt.Errorf("open %s: %w", dir, err), w.win)
+		w.dialogs.showError(fmt.Errorf("open %s: %w", dir, err))
 		return
 	}
 	w.buildMenu(withFirst(dir, w.recent)) // Open Recent has it at once, before the store is read again
@@ -222,5 +222,5 @@ func (w *Window) openWindow(dir string) {
 func (w *Window) showAbout() {
 	msg := widget.NewLabel(fmt.Sprintf("Trestle %s\nA Go workbench that coding agents attach to over MCP.\n\nProject: %s",
 		w.actions.Version, w.project.Root))
-	showDialog(w.win.Canvas(), dialog.NewCustom("About Trestle", "Close", msg, w.win))
+	w.dialogs.show(dialog.NewCustom("About Trestle", "Close", msg, w.win))
 }

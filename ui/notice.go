@@ -32,7 +32,7 @@ func (w *Window) Notice(ctx context.Context, client, message string) error {
 		client = "an agent"
 	}
 	n := notice{client: client, message: message, changeSet: changeSetRef.FindString(message), at: time.Now()}
-	return Call(ctx, 0, func() { w.notices.add(n) })
+	return w.main.call(ctx, 0, func() { w.notices.add(n) })
 }
 
 // reviewChangeSet brings the change set id forward for review: its review

@@ -55,7 +55,9 @@ type noticeCenter struct {
 	toasts []*toast        // oldest first
 	popup  *widget.PopUp   // the list, while it shows
 	win    fyne.Window
-	review func(id string) // opens a change set for review (the window's)
+	// dialogs are the window's, whose Escape closes the list (escape.go).
+	dialogs *dialogStack
+	review  func(id string) // opens a change set for review (the window's)
 	// after runs fn on the main goroutine once d has passed and returns
 	// what cancels it: time.AfterFunc with fyne.Do. Tests hold the calls,
 	// since Fyne's test driver would run fyne.Do on the timer's goroutine.
@@ -68,17 +70,11 @@ type noticeCenter struct {
 }
 
 func newNoticeCenter(win fyne.Window, review func(id string)) *noticeCenter {
-	c := &noticeCenter{win: win, review: review, after: afterOnMain, animate: animateOnMain}
+	c := &noticeCenter{win: win, review: review, after: (*mainThread)(nil).afterStop, animate: animateOnMain}
 	c.bell = widget.NewButtonWithIcon("", bellIcon, c.showList)
 	c.layer = container.New(toastLayout{})
 	c.update()
 	return c
-}
-
-// afterOnMain is the real clock of noticeCenter.after.
-func afterOnMain(d time.Duration, fn func()) func() {
-	t := time.AfterFunc(d, func() { fyne.Do(fn) })
-	return func() { t.Stop() }
 }
 
 // add keeps n in the list and shows it as a toast.
@@ -203,7 +199,7 @@ func (c *noticeCenter) showList() {
 	full := c.popup.MinSize()
 	pos := fyne.NewPos(max(at.X+c.bell.Size().Width-full.Width, 0), max(at.Y-full.Height, 0))
 	c.popup.ShowAtPosition(pos)
-	escapeCloses(c.win.Canvas())
+	c.dialogs.arm()
 	c.update()
 }
 

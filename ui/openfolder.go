@@ -88,6 +88,7 @@ type openFolderDialog struct {
 	// async runs a folder read (a goroutine in the window, inline in
 	// tests), which hands its answer to the main goroutine.
 	async func(fn func())
+	main  *mainThread // the window's way onto the main goroutine
 }
 
 func newOpenFolderDialog(start string, open func(dir string), browse func()) *openFolderDialog {
@@ -132,7 +133,7 @@ func (d *openFolderDialog) refresh() {
 	text := d.path.Text
 	d.async(func() {
 		matches := folderCompletions(text)
-		fyne.Do(func() {
+		d.main.do(func() {
 			if d.path.Text != text {
 				return // typed on since
 			}
@@ -218,6 +219,7 @@ func (e *pathEntry) TypedKey(k *fyne.KeyEvent) {
 func (w *Window) openFolder() {
 	start := filepath.Dir(w.project.Root) + string(filepath.Separator)
 	d := newOpenFolderDialog(start, w.openWindow, w.browseFolder)
+	d.main = w.main
 	d.async = w.files.async // the tree's folder reads: off the main goroutine (inline in tests)
 	d.dialog = dialog.NewCustomConfirm("Open Folder", "Open", "Cancel", d.content(), func(ok bool) {
 		if ok {
@@ -226,7 +228,7 @@ func (w *Window) openFolder() {
 	}, w.win)
 	size := w.win.Canvas().Size()
 	d.dialog.Resize(fyne.NewSize(min(size.Width-60, 640), min(size.Height-60, 420)))
-	showDialog(w.win.Canvas(), d.dialog)
+	w.dialogs.show(d.dialog)
 	w.win.Canvas().Focus(d.path)
 	d.path.CursorColumn = len([]rune(d.path.Text))
 	d.refresh()
@@ -237,7 +239,7 @@ func (w *Window) openFolder() {
 func (w *Window) browseFolder() {
 	fd := dialog.NewFolderOpen(func(uri fyne.ListableURI, err error) {
 		if err != nil {
-			showError(err, w.win)
+			w.dialogs.showError(err)
 			return
 		}
 		if uri != nil {

@@ -91,12 +91,17 @@ func rowOf(line string) widget.TextGridRow {
 	return widget.TextGridRow{Cells: cells}
 }
 
-// Output is the text of the Run ("run") or Eval ("eval") pane, its last
+// Output is the text of the pane agents read as name (agentText: the Run
+// pane's "run", the Eval pane's "eval"; any other name reads Run), its last
 // tail lines when tail > 0. One bounded main-thread call; safe for
 // concurrent use from any goroutine but the main one.
-func (w *Window) Output(ctx context.Context, pane string, tail int) (string, error) {
-	if pane == "eval" {
-		return CallValue(ctx, 0, func() string { return w.panes.eval.transcript.text(tail) })
-	}
-	return CallValue(ctx, 0, func() string { return w.panes.run.text(tail) })
+func (w *Window) Output(ctx context.Context, name string, tail int) (string, error) {
+	return callValue(ctx, w.main, 0, func() string {
+		p := w.panes.readable(name)
+		if p == nil {
+			p = w.panes.runView
+		}
+		_, text := p.agentText(tail)
+		return text
+	})
 }

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"trestle/app/watch"
 	"trestle/app/workbench"
 )
 
@@ -19,39 +20,154 @@ const (
 	maxAgentCalls = 500
 )
 
-// panes is the bottom area of the window: Eval, Run, Problems and Agents
-// as tabs. Main goroutine only.
+// pane is one of the window's bottom panes, a part that owns its widgets
+// and its state (in its own file) and tells the window what it needs to
+// know of it. The window shows each in a tab, lists it in the View menu
+// ("<title> Pane"), gives it the keyboard there, and lets agents read it
+// by name. Main goroutine only.
+type pane interface {
+	// paneTitle is its tab's title, said nowhere else.
+	paneTitle() string
+	// paneContent is what its tab shows.
+	paneContent() fyne.CanvasObject
+	// paneFocus is what gets the keyboard when the pane is focused; nil:
+	// its content, when that takes keys.
+	paneFocus() fyne.Focusable
+	// agentText is the name agents read the pane by (trestle_output's
+	// pane: "run", "eval") and its text, its last tail lines when tail > 0;
+	// name "" keeps the pane from agents.
+	agentText(tail int) (name, text string)
+}
+
+// Optional parts of a pane, which the window routes to when a pane has them.
+type (
+	// tabOwner is a pane that keeps its own tab (its title changes).
+	tabOwner interface{ tabItem() *container.TabItem }
+	// filesWatcher is a pane that hears of every batch of changes on disk,
+	// after the tree shows them.
+	filesWatcher interface{ filesChanged([]watch.Event) }
+)
+
+// paneParts is every bottom pane the window is built with, in tab order:
+// each entry makes its pane for the window (in the pane's own file) and
+// returns it. Adding a pane is one entry here (see the package doc).
+func paneParts() []func(w *Window) pane {
+	return []func(*Window) pane{
+		makeEvalPane, makeRunPane, makeProblemsPane, makeAgentsPane,
+		makeSearchPane, makeGitPane, makeAgentPane,
+	}
+}
+
+// panes is the bottom area of the window: the panes as tabs, and the
+// panes the window reaches by type. Main goroutine only.
 type panes struct {
-	tabs     *container.AppTabs
+	tabs  *container.AppTabs
+	all   []pane // in tab order
+	items map[pane]*container.TabItem
+	// The panes the window's own code reaches (their files say how).
 	eval     *evalPane
 	run      *outputView
 	runView  *runPane
 	problems *problemsPane
 	agents   *agentsPane
-	runTab   *container.TabItem
-	evalTab  *container.TabItem
-	// search is find in files (searchpane.go), git the Changes tab
-	// (gitpane.go); the window adds both.
-	search    *searchPane
-	searchTab *container.TabItem
-	git       *gitPane
-	agent     *agentHost // the Agent pane (agentpane.go)
+	search   *searchPane
+	git      *gitPane
+	agent    *agentHost // the Agent pane (agentpane.go)
 }
 
-func newPanes(root string, open func(rel string, line int), named func(base string) []string) *panes {
-	p := &panes{
-		eval:     newEvalPane(),
-		runView:  newRunPane(root, open, named),
-		problems: newProblemsPane(open),
-		agents:   newAgentsPane(),
+// newPanes makes the window's panes from paneParts.
+func newPanes(w *Window) *panes {
+	p := &panes{tabs: container.NewAppTabs(), items: map[pane]*container.TabItem{}}
+	w.panes = p
+	for _, part := range paneParts() {
+		p.add(part(w))
 	}
-	p.run = p.runView.out
-	p.evalTab = container.NewTabItem("Eval", p.eval.content)
-	p.runTab = container.NewTabItem("Run", p.runView.content)
-	p.tabs = container.NewAppTabs(p.evalTab, p.runTab,
-		container.NewTabItem("Problems", p.problems.list),
-		container.NewTabItem("Agents", p.agents.list))
 	return p
+}
+
+// add shows pn in a new tab, after the others.
+func (p *panes) add(pn pane) {
+	item := container.NewTabItem(pn.paneTitle(), pn.paneContent())
+	if o, ok := pn.(tabOwner); ok {
+		item = o.tabItem()
+	}
+	p.all = append(p.all, pn)
+	p.items[pn] = item
+	p.tabs.Append(item)
+}
+
+// item is pn's tab, nil when pn was never added.
+func (p *panes) item(pn pane) *container.TabItem { return p.items[pn] }
+
+// show selects pn's tab.
+func (p *panes) show(pn pane) {
+	if it := p.items[pn]; it != nil {
+		p.tabs.Select(it)
+	}
+}
+
+// selected is the pane shown, or nil.
+func (p *panes) selected() pane {
+	it := p.tabs.Selected()
+	for pn, item := range p.items {
+		if item == it {
+			return pn
+		}
+	}
+	return nil
+}
+
+// readable is the pane agents read by name, or nil.
+func (p *panes) readable(name string) pane {
+	for _, pn := range p.all {
+		if n, _ := pn.agentText(0); n == name && n != "" {
+			return pn
+		}
+	}
+	return nil
+}
+
+// filesChanged tells the panes that watch the disk of a batch of changes.
+func (p *panes) filesChanged(events []watch.Event) {
+	for _, pn := range p.all {
+		if fw, ok := pn.(filesWatcher); ok {
+			fw.filesChanged(events)
+		}
+	}
+}
+
+// focusTarget is what gets the keyboard when pn is focused.
+func focusTarget(pn pane) fyne.Focusable {
+	if f := pn.paneFocus(); f != nil {
+		return f
+	}
+	f, _ := pn.paneContent().(fyne.Focusable)
+	return f
+}
+
+// makeEvalPane, makeRunPane, makeProblemsPane and makeAgentsPane are the
+// first four of paneParts.
+func makeEvalPane(w *Window) pane {
+	w.panes.eval = newEvalPane()
+	return w.panes.eval
+}
+
+func makeRunPane(w *Window) pane {
+	w.panes.runView = newRunPane(w.project.Root, w.openAt, w.filesNamed)
+	w.panes.runView.tick = everySecond(w.main)
+	w.panes.run = w.panes.runView.out
+	return w.panes.runView
+}
+
+func makeProblemsPane(w *Window) pane {
+	w.panes.problems = newProblemsPane(w.openAt)
+	return w.panes.problems
+}
+
+func makeAgentsPane(w *Window) pane {
+	w.panes.agents = newAgentsPane()
+	w.panes.agents.onOpen = w.showCall
+	return w.panes.agents
 }
 
 // agentsPane lists agent tool calls, newest last; a click opens one
@@ -81,6 +197,11 @@ func newAgentsPane() *agentsPane {
 	}
 	return a
 }
+
+func (a *agentsPane) paneTitle() string                 { return "Agents" }
+func (a *agentsPane) paneContent() fyne.CanvasObject    { return a.list }
+func (a *agentsPane) paneFocus() fyne.Focusable         { return nil }
+func (a *agentsPane) agentText(int) (name, text string) { return "", "" }
 
 // add lists a call as it starts, and updates its row when it ends.
 func (a *agentsPane) add(c workbench.ToolCall) {
@@ -147,6 +268,11 @@ func newProblemsPane(open func(rel string, line int)) *problemsPane {
 	}
 	return p
 }
+
+func (p *problemsPane) paneTitle() string                 { return "Problems" }
+func (p *problemsPane) paneContent() fyne.CanvasObject    { return p.list }
+func (p *problemsPane) paneFocus() fyne.Focusable         { return nil }
+func (p *problemsPane) agentText(int) (name, text string) { return "", "" }
 
 // set shows a run's problems, followed by gopls's live ones.
 func (p *problemsPane) set(items []Problem) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -53,7 +52,7 @@ func (w *Window) Ask(ctx context.Context, req permission.Request) (permission.De
 // shows at a time per window. Safe for concurrent use from any goroutine
 // except the main one.
 func askModal[T any](ctx context.Context, w *Window, none T, show func(answer chan<- T) dialog.Dialog) (T, error) {
-	turn := w.askTurn()
+	turn := w.askTurn
 	wait := time.NewTimer(AskBound)
 	defer wait.Stop()
 	select {
@@ -66,7 +65,7 @@ func askModal[T any](ctx context.Context, w *Window, none T, show func(answer ch
 	}
 	answer := make(chan T, 1)
 	var d dialog.Dialog
-	if err := Call(ctx, 0, func() { d = show(answer) }); err != nil {
+	if err := w.main.call(ctx, 0, func() { d = show(answer) }); err != nil {
 		return none, err
 	}
 	timer := time.NewTimer(AskBound)
@@ -77,16 +76,8 @@ func askModal[T any](ctx context.Context, w *Window, none T, show func(answer ch
 	case <-timer.C:
 	case <-ctx.Done():
 	}
-	fyne.Do(d.Hide)
+	w.onMain(d.Hide)
 	return none, nil
-}
-
-// askTurns holds each window's turn to show a permission dialog.
-var askTurns sync.Map // *Window → chan struct{} with room for one
-
-func (w *Window) askTurn() chan struct{} {
-	turn, _ := askTurns.LoadOrStore(w, make(chan struct{}, 1))
-	return turn.(chan struct{})
 }
 
 // showAsk builds and shows the dialog: who asks, the size of what would
@@ -125,8 +116,7 @@ func (w *Window) showAsk(req permission.Request, answer chan<- permission.Decisi
 		session.Disable()
 		buttons.Add(once)
 		buttons.Add(session)
-		onMain := mainThread.do // read here, on the main goroutine, not on the timer's
-		arm = time.AfterFunc(askArm, func() { onMain(func() { once.Enable(); session.Enable() }) })
+		arm = w.main.after(askArm, func() { once.Enable(); session.Enable() })
 	}
 	shown, hidden := visibleText(req.Detail)
 	top.Add(widget.NewLabel(describeSize(req, hidden)))
@@ -152,7 +142,7 @@ func (w *Window) showAsk(req permission.Request, answer chan<- permission.Decisi
 		}
 	})
 	d.Resize(askDialogSize(w.win.Canvas().Size()))
-	showDialog(w.win.Canvas(), d)
+	w.dialogs.show(d)
 	w.status.notify(waiting)
 	return d
 }

@@ -63,9 +63,8 @@ func startAsk(t *testing.T, req permission.Request) *askHarness {
 	t.Helper()
 	w := newTestWindow(t)
 	fake, run := fakeMain(t)
-	old := mainThread
-	mainThread = fake
-	t.Cleanup(func() { mainThread = old })
+	w.main.setQueue(fake.enqueue)
+	t.Cleanup(func() { w.main.setQueue(nil) })
 	h := &askHarness{t: t, w: w, run: run, got: make(chan permission.Decision, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
 	asked := make(chan struct{})

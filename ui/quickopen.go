@@ -63,7 +63,7 @@ func (w *Window) showGoToFile() {
 	f.show(w.win.Canvas())
 	w.loading.Go(func() {
 		files, more, err := w.project.ListFiles(context.Background(), "", "", project.MaxListLimit)
-		fyne.Do(func() {
+		w.onMain(func() {
 			switch {
 			case err != nil:
 				f.setStatus(err.Error())

@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 
 	"trestle/app/search"
@@ -25,7 +24,7 @@ func (w *Window) replaceInFiles(q search.Query, repl string, files []string) {
 		}
 	}, w.win)
 	d.SetConfirmText("Replace All")
-	showDialog(w.win.Canvas(), d)
+	w.dialogs.show(d)
 }
 
 func (w *Window) replaceConfirmed(q search.Query, repl string, files []string) {
@@ -47,7 +46,7 @@ func (w *Window) replaceConfirmed(q search.Query, repl string, files []string) {
 			}
 			loadedFiles = append(loadedFiles, f)
 		}
-		fyne.Do(func() {
+		w.onMain(func() {
 			for _, f := range loadedFiles {
 				if w.tabs.find(f.path) == nil {
 					w.tabs.add(f)

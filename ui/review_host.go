@@ -23,8 +23,8 @@ import (
 type reviewHost struct{ w *Window }
 
 func (h reviewHost) Window() fyne.Window              { return h.w.win }
-func (h reviewHost) ShowDialog(d dialog.Dialog)       { showDialog(h.w.win.Canvas(), d) }
-func (h reviewHost) EscapeTop() bool                  { return escapeTop(h.w.win.Canvas()) }
+func (h reviewHost) ShowDialog(d dialog.Dialog)       { h.w.dialogs.show(d) }
+func (h reviewHost) EscapeTop() bool                  { return h.w.dialogs.escapeTop() }
 func (h reviewHost) Status(msg string)                { h.w.status.notify(msg) }
 func (h reviewHost) FilesWritten(b map[string]string) { h.w.reloadTabs(b) }
 func (h reviewHost) ProposalsChanged()                { h.w.showProposals() }
@@ -98,15 +98,26 @@ func (w *Window) showChangeSets(m *changeset.Manager) {
 		}
 		w.showProposalsIn(t)
 	}
-	w.panes.tabs.Append(w.changes.Item())
+	w.panes.add(changeSetsPane{w.changes})
 	w.changes.Start()
 }
+
+// changeSetsPane is the Change Sets pane: the review view, which keeps
+// its own tab (its title counts the pending sets). showChangeSets adds it
+// once the window has a change set manager.
+type changeSetsPane struct{ v *review.View }
+
+func (p changeSetsPane) paneTitle() string                 { return review.Title }
+func (p changeSetsPane) paneContent() fyne.CanvasObject    { return p.v.Item().Content }
+func (p changeSetsPane) paneFocus() fyne.Focusable         { return nil }
+func (p changeSetsPane) agentText(int) (name, text string) { return "", "" }
+func (p changeSetsPane) tabItem() *container.TabItem       { return p.v.Item() }
 
 // ChangeSetProposed tells the window about a change set an agent proposed
 // (or withdrew) through this process: the view reloads, and a new pending
 // one is announced in the status bar. Safe to call from any goroutine.
 func (w *Window) ChangeSetProposed(cs changeset.ChangeSet) {
-	fyne.Do(func() {
+	w.onMain(func() {
 		if v := w.changes; v != nil {
 			v.Proposed(cs)
 		}
@@ -120,7 +131,7 @@ func (w *Window) ShowChangeSet(id string) bool {
 	if v == nil || !v.Show(id) {
 		return false
 	}
-	w.panes.tabs.Select(v.Item())
+	w.panes.show(changeSetsPane{v})
 	return true
 }
 
@@ -131,9 +142,9 @@ func (w *Window) ShowChangeSet(id string) bool {
 // list id yet. Safe for concurrent use from any goroutine but the main one.
 func (w *Window) ApplyAsPerson(ctx context.Context, id string) error {
 	var listed bool
-	err := Call(ctx, 0, func() {
+	err := w.main.call(ctx, 0, func() {
 		if v := w.changes; v != nil {
-			w.panes.tabs.Select(v.Item())
+			w.panes.show(changeSetsPane{v})
 			listed = v.ApplyAsPerson(id)
 		}
 	})
@@ -165,7 +176,7 @@ func (w *Window) reader() workbench.Reader { return workbench.Reader{Project: w.
 // to the text its tab had when the change was checked: a tab the person
 // edited since keeps their text. Off the main goroutine.
 func (w *Window) reloadTabs(before map[string]string) {
-	open, err := CallValue(context.Background(), 0, func() []string {
+	open, err := callValue(context.Background(), w.main, 0, func() []string {
 		var out []string
 		for p := range before {
 			if w.tabs.find(p) != nil {
@@ -189,7 +200,7 @@ func (w *Window) reloadTabs(before map[string]string) {
 		}
 		loads = append(loads, f)
 	}
-	fyne.Do(func() {
+	w.onMain(func() {
 		for _, f := range loads {
 			w.replaceTab(f, before[f.path])
 		}

@@ -55,7 +55,7 @@ type pastRun struct {
 }
 
 func newRunPane(root string, open func(rel string, line int), named func(base string) []string) *runPane {
-	r := &runPane{open: open, root: root, named: named, tick: everySecond}
+	r := &runPane{open: open, root: root, named: named, tick: everySecond(nil)}
 	r.grid = newLinkGrid(r.tapped)
 	r.out = &outputView{grid: &r.grid.TextGrid, max: maxRunLines, style: r.styleRow}
 	r.state = widget.NewLabel("No run yet: Run › Build, Test or Vet, or Ctrl+Shift+T for the test at the cursor.")
@@ -70,22 +70,12 @@ func newRunPane(root string, open func(rel string, line int), named func(base st
 	return r
 }
 
-// everySecond calls fn on the main goroutine every second until stopped.
-func everySecond(fn func()) func() {
-	t := time.NewTicker(time.Second)
-	done := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case <-t.C:
-				fyne.Do(fn)
-			case <-done:
-				return
-			}
-		}
-	}()
-	return func() { t.Stop(); close(done) }
-}
+func (r *runPane) paneTitle() string              { return "Run" }
+func (r *runPane) paneContent() fyne.CanvasObject { return r.content }
+func (r *runPane) paneFocus() fyne.Focusable      { return nil }
+
+// agentText is the run's output: agents read it as "run".
+func (r *runPane) agentText(tail int) (name, text string) { return "run", r.out.text(tail) }
 
 // begin shows a new run, headed by head: the spinner turns and the time
 // counts.
@@ -258,4 +248,10 @@ func newLinkGrid(onTap func(row, col int)) *linkGrid {
 func (g *linkGrid) Tapped(ev *fyne.PointEvent) {
 	row, col := g.CursorLocationForPosition(ev.Position)
 	g.onTap(row, col)
+}
+
+// everySecond is what a Run pane's tick is: fn every second on the main
+// goroutine through m (nil: a pane made outside a window, in its own test).
+func everySecond(m *mainThread) func(fn func()) (stop func()) {
+	return func(fn func()) func() { return m.every(time.Second, fn) }
 }

@@ -48,6 +48,7 @@ type searchPane struct {
 	run    func(ctx context.Context, q search.Query) (search.Result, error)
 	open   func(rel string, line int)
 	async  func(func()) // runs a search; the window's is a goroutine
+	main   *mainThread  // the window's way onto the main goroutine; nil outside a window
 }
 
 func newSearchPane(root string, open func(rel string, line int)) *searchPane {
@@ -127,7 +128,7 @@ func (s *searchPane) search() {
 	s.status.SetText("Searching…")
 	s.async(func() {
 		res, err := s.run(ctx, q)
-		fyne.Do(func() {
+		s.main.do(func() {
 			if gen != s.gen {
 				return // a newer search replaced this one
 			}
@@ -204,7 +205,7 @@ func (s *searchPane) show(matches []search.Match, status string) {
 // be called on the main goroutine.
 func (w *Window) showSearch() {
 	s := w.panes.search
-	w.panes.tabs.Select(w.panes.searchTab)
+	w.panes.show(s)
 	if e := w.tabs.activeEditor(); e != nil {
 		if sel := e.SelectedText(); sel != "" && !strings.Contains(sel, "\n") {
 			s.pattern.SetText(sel)
@@ -216,21 +217,16 @@ func (w *Window) showSearch() {
 	}
 }
 
-// addSearchPane adds the Search tab to the bottom panes. It must be called
-// on the main goroutine, once, as the window is built.
-func (w *Window) addSearchPane() {
-	w.panes.search = newSearchPane(w.project.Root, w.openAt)
-	w.panes.search.onReplace = w.replaceInFiles
-	w.panes.searchTab = container.NewTabItem("Search", w.panes.search.content)
-	w.panes.tabs.Append(w.panes.searchTab)
+// makeSearchPane is the Search pane's entry in paneParts.
+func makeSearchPane(w *Window) pane {
+	s := newSearchPane(w.project.Root, w.openAt)
+	s.main = w.main
+	s.onReplace = w.replaceInFiles
+	w.panes.search = s
+	return s
 }
 
-// selectPane selects the bottom pane titled title, if there is one.
-func (w *Window) selectPane(title string) {
-	for _, it := range w.panes.tabs.Items {
-		if it.Text == title {
-			w.panes.tabs.Select(it)
-			return
-		}
-	}
-}
+func (s *searchPane) paneTitle() string                 { return "Search" }
+func (s *searchPane) paneContent() fyne.CanvasObject    { return s.content }
+func (s *searchPane) paneFocus() fyne.Focusable         { return s.pattern }
+func (s *searchPane) agentText(int) (name, text string) { return "", "" }

@@ -22,7 +22,7 @@ func TestSearchPaneFindsAndOpens(t *testing.T) {
 	syncSearch(s)
 	openEditor(t, w, "lib/lib.go")
 	w.showSearch()
-	if w.panes.tabs.Selected() != w.panes.searchTab || w.win.Canvas().Focused() != s.pattern {
+	if w.panes.tabs.Selected() != w.panes.item(w.panes.search) || w.win.Canvas().Focused() != s.pattern {
 		t.Fatal("Ctrl+Shift+F did not show the Search pane with the keyboard in its pattern")
 	}
 	test.Type(s.pattern, "PRINTLN")

@@ -19,7 +19,7 @@ import (
 func (w *Window) Selection(ctx context.Context) (workbench.EditorSelection, error) {
 	var sel workbench.EditorSelection
 	var ok bool
-	err := Call(ctx, 0, func() { sel, ok = w.tabs.selection() })
+	err := w.main.call(ctx, 0, func() { sel, ok = w.tabs.selection() })
 	if err == nil && !ok {
 		err = fmt.Errorf("selection: no editor is open: %w", errdefs.ErrNotFound)
 	}
@@ -41,7 +41,7 @@ func (w *Window) SelectRange(ctx context.Context, path project.Path, startLine, 
 		End:   textbuf.Pos{Line: endLine - 1, Col: endCol - 1},
 	}
 	var shown bool
-	if err := Call(ctx, 0, func() { shown = w.tabs.selectRange(f, r) }); err != nil {
+	if err := w.main.call(ctx, 0, func() { shown = w.tabs.selectRange(f, r) }); err != nil {
 		return err
 	}
 	if !shown {

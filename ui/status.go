@@ -35,6 +35,8 @@ type statusBar struct {
 	// tips is the layer over the window's content where the labels' and the
 	// selection's tips show (tip.go).
 	tips *fyne.Container
+	// main is the window's way onto the main goroutine (mainthread.go).
+	main *mainThread
 }
 
 // maxRecentMessages is how many messages the status bar keeps to show
@@ -115,12 +117,10 @@ func (s *statusBar) notify(msg string) {
 		s.recent = append(s.recent[:0:0], s.recent[over:]...)
 	}
 	var timer *time.Timer
-	timer = time.AfterFunc(messageLifetime, func() {
-		fyne.Do(func() {
-			if s.clear == timer { // not replaced by a newer message
-				s.message.SetText("")
-			}
-		})
+	timer = s.main.after(messageLifetime, func() {
+		if s.clear == timer { // not replaced by a newer message
+			s.message.SetText("")
+		}
 	})
 	s.clear = timer
 }

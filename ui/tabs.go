@@ -38,6 +38,8 @@ func (t *fileTab) dirty() bool { return t != nil && t.view != nil && t.view.Buff
 // tabArea is the right-hand side of the window: the open files in
 // DocTabs, or a hint when there are none. Used on the main goroutine only.
 type tabArea struct {
+	main     *mainThread  // the window's way onto the main goroutine (a save's answer)
+	dialogs  *dialogStack // the window's (escape.go); nil outside a window
 	docs     *container.DocTabs
 	hint     fyne.CanvasObject
 	hintBox  *fyne.Container // holds hint
@@ -319,7 +321,7 @@ func (a *tabArea) askClose(item *container.TabItem) {
 		return
 	}
 	msg := fmt.Sprintf("%s has unsaved changes.", t.path)
-	askSave(a.win, "Close "+path.Base(t.path), msg, func() {
+	askSave(a.dialogs, "Close "+path.Base(t.path), msg, func() {
 		a.save(t, func(ok bool) {
 			if ok {
 				a.remove(item)

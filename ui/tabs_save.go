@@ -36,7 +36,7 @@ func (a *tabArea) write(t *fileTab, done func(ok bool)) {
 	p := a.project
 	a.saving.Go(func() {
 		err := saveFile(p, t.path, text)
-		fyne.Do(func() {
+		a.main.do(func() {
 			if err != nil {
 				t.view.SetDiskHash(before) // the disk still holds what it held
 				a.showError(err)
@@ -95,22 +95,22 @@ func (a *tabArea) dirtyTabs() []*fileTab {
 func (a *tabArea) showError(err error) {
 	a.notify(err.Error())
 	if a.win != nil {
-		showError(err, a.win)
+		a.dialogs.showError(err)
 	}
 }
 
 // askSave asks whether to save unsaved changes: Save calls onSave,
 // Discard calls onDiscard and Cancel does nothing. Without a window it
 // does nothing.
-func askSave(win fyne.Window, title, msg string, onSave, onDiscard func()) {
-	if win == nil {
+func askSave(dialogs *dialogStack, title, msg string, onSave, onDiscard func()) {
+	if dialogs == nil || dialogs.win == nil {
 		return
 	}
-	d := dialog.NewCustomWithoutButtons(title, widget.NewLabel(msg), win)
+	d := dialog.NewCustomWithoutButtons(title, widget.NewLabel(msg), dialogs.win)
 	save := widget.NewButton("Save", func() { d.Hide(); onSave() })
 	save.Importance = widget.HighImportance
 	discard := widget.NewButton("Discard", func() { d.Hide(); onDiscard() })
 	discard.Importance = widget.DangerImportance
 	d.SetButtons([]fyne.CanvasObject{widget.NewButton("Cancel", d.Hide), discard, save})
-	showDialog(win.Canvas(), d)
+	dialogs.show(d)
 }

@@ -4,28 +4,21 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
-	"trestle/app/task"
 
-	"fyne.io/fyne/v2"
+	"trestle/app/task"
 )
 
 // Tasks in the window: the Run menu starts them, and every run (the
 // person's or an agent's) streams into the Run pane, batched, with its
 // problems in the Problems pane.
 
-// lineFlushEvery batches a run's output into main-thread updates: a test
-// run can print thousands of lines a second, and one fyne.Do per line would
-// starve the UI.
-const lineFlushEvery = 50 * time.Millisecond
-
 // RunStarted shows a new run in the Run pane. Safe for concurrent use.
 func (w *Window) RunStarted(client string, run *task.Run) {
 	head := fmt.Sprintf("$ %s    [%s, %s]", strings.Join(run.Command(), " "), run.ID, client)
-	fyne.Do(func() {
+	w.onMain(func() {
 		w.panes.runView.begin(head)
-		w.panes.tabs.Select(w.panes.runTab)
+		w.panes.show(w.panes.runView)
 		w.panes.problems.set(nil)
 	})
 }
@@ -33,9 +26,7 @@ func (w *Window) RunStarted(client string, run *task.Run) {
 // RunLine adds one output line to the Run pane, batched. Safe for
 // concurrent use.
 func (w *Window) RunLine(l task.Line) {
-	w.runLines.add(l.Text, func(lines []string) {
-		fyne.Do(func() { w.panes.run.append(lines...) })
-	})
+	w.runLines.add(l.Text, func(lines []string) { w.panes.run.append(lines...) })
 }
 
 // RunEnded shows how a run ended and its problems. Safe for concurrent use.
@@ -46,7 +37,7 @@ func (w *Window) RunEnded(run *task.Run) {
 	for _, p := range run.Problems() {
 		probs = append(probs, Problem{Path: p.Path, Line: p.Line, Col: p.Col, Message: p.Message})
 	}
-	fyne.Do(func() {
+	w.onMain(func() {
 		w.panes.runView.end(tail)
 		w.panes.problems.set(probs)
 	})
@@ -109,42 +100,4 @@ func (w *Window) stopRun() {
 			w.Notify(err.Error())
 		}
 	})
-}
-
-// lineBatch collects lines and hands them on at most every lineFlushEvery.
-// Safe for concurrent use.
-type lineBatch struct {
-	mu      sync.Mutex
-	lines   []string
-	send    func([]string)
-	pending bool
-	// after schedules the flush: nil is time.AfterFunc. A test that must
-	// not have a timer's goroutine touch the Run pane (Fyne's test driver
-	// runs fyne.Do inline) leaves the flushing to RunEnded.
-	after func(d time.Duration, fn func())
-}
-
-func (b *lineBatch) add(line string, send func([]string)) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.lines = append(b.lines, line)
-	b.send = send
-	if !b.pending {
-		b.pending = true
-		if b.after != nil {
-			b.after(lineFlushEvery, b.flush)
-		} else {
-			time.AfterFunc(lineFlushEvery, b.flush)
-		}
-	}
-}
-
-func (b *lineBatch) flush() {
-	b.mu.Lock()
-	lines, send := b.lines, b.send
-	b.lines, b.pending = nil, false
-	b.mu.Unlock()
-	if len(lines) > 0 && send != nil {
-		send(lines)
-	}
 }

@@ -49,9 +49,7 @@ type tipSelect struct {
 }
 
 func newTipSelect(options []string, tip string) *tipSelect {
-	s := &tipSelect{tip: tip, later: func(d time.Duration, fn func()) *time.Timer {
-		return time.AfterFunc(d, func() { fyne.Do(fn) })
-	}}
+	s := &tipSelect{tip: tip, later: (*mainThread)(nil).after}
 	s.Options = options
 	s.ExtendBaseWidget(s)
 	return s
@@ -111,9 +109,7 @@ type tipLabel struct {
 }
 
 func newTipLabel(text string) *tipLabel {
-	l := &tipLabel{later: func(d time.Duration, fn func()) *time.Timer {
-		return time.AfterFunc(d, func() { fyne.Do(fn) })
-	}}
+	l := &tipLabel{later: (*mainThread)(nil).after}
 	l.Text = text
 	l.Truncation = fyne.TextTruncateEllipsis
 	l.ExtendBaseWidget(l)

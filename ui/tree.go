@@ -131,6 +131,7 @@ func isWithin(dir, p string) bool {
 // entries changed. Its UIDs are project-relative slash paths, "" the root.
 // Used on the main goroutine, except where a method says otherwise.
 type fileTree struct {
+	dialogs     *dialogStack // the window's (escape.go)
 	project     *project.Project
 	ignore      *ignore.Matcher              // safe for concurrent use
 	hideIgnored bool                         // hide what .gitignore ignores instead of dimming it
@@ -148,8 +149,8 @@ type fileTree struct {
 	// window is up (New sets it); nil reads at once, as New does for the root.
 	async   func(func())
 	reading map[string]bool // folders being read by async
-	// do shows a read on the main goroutine: the window's onMain (nil:
-	// fyne.Do), which drops it once the window is closing.
+	// do shows a read on the main goroutine: the window's onMain, which
+	// drops it once the window is closing.
 	do func(func())
 }
 
@@ -158,6 +159,7 @@ func newFileTree(p *project.Project, failed func(error)) *fileTree {
 		project: p, ignore: p.Ignore(), failed: failed,
 		children: map[string][]string{}, dirs: map[string]bool{}, ignored: map[string]bool{},
 		reading: map[string]bool{},
+		do:      (*mainThread)(nil).do, // the window sets its own, which knows it is closing
 	}
 }
 
@@ -182,11 +184,7 @@ func (t *fileTree) childUIDs(uid string) []string {
 // read lists folder uid off the main goroutine and shows it on the main one.
 func (t *fileTree) read(uid string) {
 	entries, err := listDir(t.project, t.ignore, uid)
-	do := t.do
-	if do == nil {
-		do = fyne.Do
-	}
-	do(func() {
+	t.do(func() {
 		delete(t.reading, uid)
 		t.show(uid, entries, err)
 		if t.tree != nil {

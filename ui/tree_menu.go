@@ -40,7 +40,7 @@ func (t *fileTree) showMenu(uid string, pos fyne.Position) {
 // askNew asks for the name of a file or folder to create in dir and
 // creates it with create (off the main goroutine).
 func (t *fileTree) askNew(title, dir string, create func(rel string) error) {
-	name := newEscEntry()
+	name := newEscEntry(t.dialogs)
 	name.Validator = validNewName
 	name.SetPlaceHolder("name, or sub/folder/name")
 	item := widget.NewFormItem("Name", name)
@@ -58,7 +58,7 @@ func (t *fileTree) askNew(title, dir string, create func(rel string) error) {
 
 // askRename asks for a new name for uid, in the same folder.
 func (t *fileTree) askRename(uid string) {
-	name := newEscEntry()
+	name := newEscEntry(t.dialogs)
 	name.SetText(path.Base(uid))
 	name.Validator = validBaseName
 	item := widget.NewFormItem("New name", name)
@@ -81,7 +81,7 @@ func (t *fileTree) showForm(title, confirm string, entry *escEntry, item *widget
 	}, t.win)
 	entry.OnSubmitted = func(string) { d.Submit() } // Enter confirms; Submit checks the validator
 	d.Resize(fyne.NewSize(420, d.MinSize().Height))
-	showDialog(t.win.Canvas(), d)
+	t.dialogs.show(d)
 	t.win.Canvas().Focus(entry)
 }
 
@@ -99,7 +99,7 @@ func (t *fileTree) confirmDelete(uid string) {
 	d.SetConfirmText("Delete")
 	d.SetDismissText("Cancel")
 	d.SetConfirmImportance(widget.DangerImportance)
-	showDialog(t.win.Canvas(), d)
+	t.dialogs.show(d)
 }
 
 // runIO runs op on a goroutine the tree owns, reads dirs again there, and
@@ -109,11 +109,11 @@ func (t *fileTree) runIO(dirs []string, op func() error, done func()) {
 	t.io.Go(func() {
 		err := op()
 		reads := t.readDirs(dirs)
-		fyne.Do(func() {
+		t.do(func() {
 			t.apply(reads)
 			switch {
 			case err != nil:
-				showError(err, t.win)
+				t.dialogs.showError(err)
 			case done != nil:
 				done()
 			}

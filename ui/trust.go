@@ -115,7 +115,7 @@ func (w *Window) showTrustDialog(title, confirm, why string, then func()) {
 		}
 	}, w.win)
 	d.Resize(fyne.NewSize(560, 380))
-	showDialog(w.win.Canvas(), d)
+	w.dialogs.show(d)
 }
 
 // setTrust trusts the project or revokes its trust, storing it off the

@@ -83,7 +83,7 @@ func (w *Window) saveThenRun(dirty []*fileTab, what string, start func()) {
 func (w *Window) BeforeRun(ctx context.Context, client, command string) (string, error) {
 	var files []string
 	var saved chan bool // set when the setting saved at once
-	err := Call(ctx, 0, func() {
+	err := w.main.call(ctx, 0, func() {
 		dirty := w.tabs.dirtyTabs()
 		files = tabPaths(dirty)
 		if len(dirty) > 0 && w.settings.SaveBeforeRun() {
@@ -107,7 +107,7 @@ func (w *Window) BeforeRun(ctx context.Context, client, command string) (string,
 			strings.Join(files, ", ")), nil
 	case c == unsavedSave:
 		ch := make(chan bool, 1)
-		if err := Call(ctx, 0, func() { w.tabs.saveAll(func(ok bool) { ch <- ok }) }); err != nil {
+		if err := w.main.call(ctx, 0, func() { w.tabs.saveAll(func(ok bool) { ch <- ok }) }); err != nil {
 			return "", err
 		}
 		return w.awaitSaved(ctx, ch, files, "as the person chose")
@@ -173,7 +173,7 @@ func (w *Window) showUnsaved(who, what string, files []string, answer func(unsav
 	c.SetOnClosed(func() { reply(unsavedCancel) })
 	c.Resize(fyne.NewSize(520, 0))
 	d = c
-	showDialog(w.win.Canvas(), d)
+	w.dialogs.show(d)
 	return d
 }
 

@@ -151,9 +151,8 @@ func TestAgentRunAsksWhenSetToAsk(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			w, e, _ := unsavedTypeError(t, store.UnsavedAsk)
 			fake, run := fakeMain(t)
-			old := mainThread
-			mainThread = fake
-			t.Cleanup(func() { mainThread = old })
+			w.main.setQueue(fake.enqueue)
+			t.Cleanup(func() { w.main.setQueue(nil) })
 			h := &askHarness{t: t, w: w, run: run}
 			type answer struct {
 				note string

@@ -55,5 +55,5 @@ func (w *Window) showMessages() {
 	d := dialog.NewCustom("Messages", "Close", container.NewVScroll(text), w.win)
 	size := w.win.Canvas().Size()
 	d.Resize(fyne.NewSize(min(size.Width-60, 760), min(size.Height-60, 420)))
-	showDialog(w.win.Canvas(), d)
+	w.dialogs.show(d)
 }

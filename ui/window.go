@@ -4,7 +4,6 @@ import (
 	"context"
 	"path/filepath"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	acpsdk "github.com/coder/acp-go-sdk"
@@ -64,9 +63,9 @@ type Window struct {
 	inline map[*fileTab]*inlineProposal
 	// editTimers debounce the stale check of edited buffers (changesets_stale.go).
 	editTimers map[string]func()
-	// editAfter runs fn after d on another goroutine and returns its stop;
-	// nil: time.AfterFunc. Tests hold it: the test driver would run the
-	// check's fyne.Do beside the test.
+	// editAfter runs fn on the main goroutine after d and returns its stop;
+	// nil: main.afterStop. Tests hold it: the test driver would run the
+	// check beside the test.
 	editAfter func(d time.Duration, fn func()) (stop func())
 	// finders is Go to File's and the command palette's state (quickopen.go).
 	finders finders
@@ -77,15 +76,21 @@ type Window struct {
 	// gopls links the editors to the project's language server (lsp.go); nil without one.
 	gopls           *goplsView
 	goplsInstallDir string          // Options.GoplsInstall
-	goplsDo         func(fn func()) // nil: fyne.Do (tests queue gopls's callbacks)
+	goplsDo         func(fn func()) // nil: onMain (tests queue gopls's callbacks)
 	// nav is where Alt+Left and Alt+Right go (nav.go).
 	nav navHistory
 	// afterTrust runs once the project is trusted (trust.go). Main goroutine only.
 	afterTrust func()
 	// menus opens the menu bar's menus for Alt+letter and F10 (menukeys.go).
 	menus menuBar
-	// closing is set by Quitting: nothing more may reach Fyne from another goroutine.
-	closing atomic.Bool
+	// main is the one way onto the main goroutine (mainthread.go); Quitting
+	// closes it: nothing more may reach Fyne from another goroutine.
+	main *mainThread
+	// askTurn is the turn to show a permission dialog, one at a time
+	// (permission.go): a channel with room for one.
+	askTurn chan struct{}
+	// dialogs are the dialogs shown, which Escape closes (escape.go).
+	dialogs *dialogStack
 }
 
 // Options are what a Window is made with, all given to New at once.
@@ -137,6 +142,9 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	win := a.NewWindow("Trestle — " + filepath.Base(p.Root))
 	notices := newNoticeCenter(win, nil)
 	w := &Window{
+		main:     &mainThread{},
+		askTurn:  make(chan struct{}, 1),
+		dialogs:  newDialogStack(win),
 		project:  p,
 		win:      win,
 		notices:  notices,
@@ -146,11 +154,16 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 		settings: store.DefaultSettings(),
 		policy:   permission.PolicyAsk,
 	}
-	notices.review = w.reviewChangeSet
-	notices.after = func(d time.Duration, fn func()) func() {
-		t := time.AfterFunc(d, func() { w.onMain(fn) })
-		return func() { t.Stop() }
+	w.runLines.main = w.main
+	notices.dialogs = w.dialogs
+	w.status.main = w.main
+	w.tabs.main, w.tabs.dialogs = w.main, w.dialogs
+	for _, l := range w.status.labels() {
+		l.later = w.main.after
 	}
+	w.status.selection.later = w.main.after
+	notices.review = w.reviewChangeSet
+	notices.after = w.main.afterStop
 	w.tabs.onChange = w.syncTree
 	w.tabs.onCaret = func(line, col int) { w.status.setCursor(line, col) }
 	w.tabs.onEval = w.evalByPerson
@@ -160,19 +173,15 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	w.editorShortcuts()
 	w.navShortcuts()
 	w.files = newFileTree(p, func(err error) { w.status.notify(err.Error()) })
-	w.files.win, w.files.open = w.win, w.OpenOnMain
+	w.files.win, w.files.open, w.files.dialogs = w.win, w.OpenOnMain, w.dialogs
 	w.files.childUIDs("") // the root, before the window shows; later folders are read off the main goroutine
 	w.files.async = func(fn func()) { w.files.io.Go(fn) }
 	w.files.do = w.onMain
 	w.tree = w.files.widget()
 	w.tree.OnSelected = w.treeSelected
 	w.tree.OnUnselected = func(string) { w.treeSel = "" }
-	w.panes = newPanes(p.Root, w.openAt, w.filesNamed)
-	w.panes.agents.onOpen = w.showCall
 	w.status.message.onTap = w.showMessages
-	w.addSearchPane()
-	w.addGitPane()
-	w.addAgentPane()
+	newPanes(w) // paneParts, in panes.go
 	w.attachGitGutter()
 	w.paneSplit = container.NewVSplit(w.tabs.content, w.panes.tabs)
 	w.paneSplit.Offset = 0.72
@@ -191,24 +200,15 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 // OnClosed calls it; a quit on a signal must call it first. Safe for
 // concurrent use from any goroutine.
 func (w *Window) Quitting() {
-	w.closing.Store(true)
+	w.main.close()
 	w.StopGopls()
 	w.panes.agent.stopAndWait()
 }
 
-// onMain is fyne.Do for the window's own goroutines, unless it is closing
+// onMain runs fn on the main goroutine, unless the window is closing
 // (Quitting): then fn is dropped, before it is queued or when it would run.
-// Any goroutine.
-func (w *Window) onMain(fn func()) {
-	if w.closing.Load() {
-		return
-	}
-	fyne.Do(func() {
-		if !w.closing.Load() {
-			fn()
-		}
-	})
-}
+// It is w.main.do, the one way there (mainthread.go). Any goroutine.
+func (w *Window) onMain(fn func()) { w.main.do(fn) }
 
 // filesNamed lists the project's files whose base name is base, at most
 // two (the Run pane opens a bare file.go:12 when only one file has that
@@ -227,7 +227,7 @@ func (w *Window) Window() fyne.Window { return w.win }
 // Tabs returns the open tabs in tab order, the active one flagged. Safe
 // for concurrent use; busy after DefaultCallBound.
 func (w *Window) Tabs(ctx context.Context) ([]workbench.Tab, error) {
-	return CallValue(ctx, 0, w.tabs.list)
+	return callValue(ctx, w.main, 0, w.tabs.list)
 }
 
 // Open opens path in a tab, or focuses its tab, and when line > 0 scrolls
@@ -240,7 +240,7 @@ func (w *Window) Open(ctx context.Context, path project.Path, line int) error {
 	if err != nil {
 		return err
 	}
-	return Call(ctx, 0, func() { w.tabs.showForAgent(f, line) })
+	return w.main.call(ctx, 0, func() { w.tabs.showForAgent(f, line) })
 }
 
 // Buffer returns the text of path's tab as it would be saved (with the
@@ -249,7 +249,7 @@ func (w *Window) Open(ctx context.Context, path project.Path, line int) error {
 // Safe for concurrent use; busy after DefaultCallBound.
 func (w *Window) Buffer(ctx context.Context, path project.Path) (text string, open, dirty bool, err error) {
 	rel := path.Rel()
-	b, err := CallValue(ctx, 0, func() buffer { return w.tabs.buffer(rel) })
+	b, err := callValue(ctx, w.main, 0, func() buffer { return w.tabs.buffer(rel) })
 	if err != nil || !b.open {
 		return "", b.open, b.dirty, err
 	}
@@ -322,6 +322,7 @@ func (w *Window) filesChanged(events []watch.Event) {
 		if w.onFilesChanged != nil {
 			w.onFilesChanged(events)
 		}
+		w.panes.filesChanged(events)
 	})
 }
 
@@ -367,7 +368,7 @@ func (w *Window) openAt(rel string, line int) {
 // test hook: end-to-end tests use it to watch a window tool answer busy.
 // Safe to call from any goroutine.
 func (w *Window) Stall(d time.Duration) {
-	fyne.Do(func() { time.Sleep(d) })
+	w.main.stall(d)
 }
 
 // treeSelected opens a tapped file, or opens or closes a tapped folder.

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"fyne.io/fyne/v2/test"
 
@@ -50,18 +49,16 @@ func newTestWindowOn(t *testing.T, p *project.Project) *Window {
 	// inline instead (TestWindowTreeReadsFoldersOffTheMainGoroutine checks
 	// the real window's reads go off the main goroutine).
 	w.files.async = func(fn func()) { fn() }
-	w.panes.git.later = nil // no git refresh on a timer beside the test
-	// No ticking run time either: the test driver would run it beside the test.
-	w.panes.runView.tick = func(func()) func() { return func() {} }
-	// Nor toasts that go by themselves (notices_test.go holds their clock).
-	w.notices.after = func(time.Duration, func()) func() { return func() {} }
-	// Nor the debounced stale check of an edited buffer: a test that wants it
-	// calls checkBufferAgainstProposals, as the timer would.
-	w.editAfter = func(time.Duration, func()) func() { return func() {} }
+	// No timer of the window fires beside the test (the test driver would
+	// run it there): no git refresh, ticking run time, toasts that go by
+	// themselves (notices_test.go holds their clock), status messages that
+	// clear, nor the debounced stale check of an edited buffer (a test that
+	// wants it calls checkBufferAgainstProposals, as the timer would).
+	w.main.holdTimers()
 	t.Cleanup(func() {
 		w.Window().Close()
 		w.status.stop() // no timer may fire into a later test
-		w.closing.Store(true)
+		w.main.close()
 		w.stopEditTimers()
 	})
 	return w

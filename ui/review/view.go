@@ -22,8 +22,8 @@ import (
 // change and nothing polls.
 var changePollEvery = 10 * time.Second
 
-// changesTitle is the Change Sets tab's title without its badge.
-const changesTitle = "Change Sets"
+// Title is the Change Sets tab's title without its badge.
+const Title = "Change Sets"
 
 // View is the Change Sets pane: the list of proposals, each opening for
 // review in a tab of the editor area (reviewTab). Its fields are used on
@@ -67,7 +67,7 @@ func New(host Host, m *changeset.Manager) *View {
 	v.list = newChangeList(func() int { return len(v.sets) }, v.row)
 	v.list.OnSelected = v.selected
 	v.empty = widget.NewLabel(emptyHint)
-	v.item = container.NewTabItem(changesTitle, container.NewStack(v.list, container.NewCenter(v.empty)))
+	v.item = container.NewTabItem(Title, container.NewStack(v.list, container.NewCenter(v.empty)))
 	v.showEmpty()
 	return v
 }
@@ -237,9 +237,9 @@ func (v *View) setBadge() {
 			n++
 		}
 	}
-	title := changesTitle
+	title := Title
 	if n > 0 {
-		title = fmt.Sprintf("%s (%d)", changesTitle, n)
+		title = fmt.Sprintf("%s (%d)", Title, n)
 	}
 	if v.item.Text != title {
 		v.item.Text = title

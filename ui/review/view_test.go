@@ -239,7 +239,7 @@ func TestChangeSetsRejectStoresReason(t *testing.T) {
 	if err != nil || got.State != changeset.StateRejected || got.Reason != "not now" {
 		t.Fatalf("stored %q reason %q, %v", got.State, got.Reason, err)
 	}
-	if v.item.Text != changesTitle || !r.apply.Disabled() {
+	if v.item.Text != Title || !r.apply.Disabled() {
 		t.Errorf("tab %q, apply disabled %v", v.item.Text, r.apply.Disabled())
 	}
 }

@@ -1,0 +1,80 @@
+package ui
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestFyneDoOnlyInMainThread: package ui reaches Fyne's main goroutine
+// only through mainThread (mainthread.go), which knows when the window is
+// closing; a fyne.Do anywhere else in the package would skip that check.
+func TestFyneDoOnlyInMainThread(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") || name == "mainthread.go" {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if x, ok := sel.X.(*ast.Ident); ok && x.Name == "fyne" && strings.HasPrefix(sel.Sel.Name, "Do") {
+				t.Errorf("%s: fyne.%s outside mainthread.go: go through the window's mainThread (w.onMain, w.main.call, w.main.after)",
+					fset.Position(sel.Pos()), sel.Sel.Name)
+			}
+			return true
+		})
+	}
+}
+
+// TestNoMutablePackageState: package ui keeps its UI state in the window
+// (or the part owning it), never in a package-level variable. The few
+// package-level variables are values that never change: errors, patterns,
+// icons, tables of constants, and the write hook save tests replace.
+func TestNoMutablePackageState(t *testing.T) {
+	allowed := map[string]bool{
+		"writeTemp": true, "errChangedOnDisk": true, "undoRenameKey": true, "ErrProjectOpen": true,
+		"changeSetRef": true, "bellIcon": true, "fileRef": true, "unsavedChoices": true, "textColors": true,
+	}
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.VAR {
+				continue
+			}
+			for _, s := range g.Specs {
+				for _, n := range s.(*ast.ValueSpec).Names {
+					if !allowed[n.Name] && n.Name != "_" {
+						t.Errorf("%s: package-level variable %s: keep UI state in the window or the part that owns it",
+							fset.Position(n.Pos()), n.Name)
+					}
+				}
+			}
+		}
+	}
+}
