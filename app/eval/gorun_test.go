@@ -144,6 +144,28 @@ func Add(a, b int) int { return a + b }
 // Shout is s in capitals, with a bang.
 func Shout(s string) string { return strings.ToUpper(s) + "!" }
 `,
+	// package state: no types of its own (interpreted), a var a call changes
+	"rates/rates.go": `package rates
+
+var rate = 1
+
+// SetRate sets the rate.
+func SetRate(n int) { rate = n }
+
+// Rate is the rate.
+func Rate() int { return rate }
+`,
+	// a type (compiled) whose behaviour depends on another package's state
+	"fees/fees.go": `package fees
+
+import "example.com/agree/rates"
+
+// Fee is charged at the current rate.
+type Fee struct{ Base int }
+
+// Total is the fee at the rate.
+func (f Fee) Total() int { return f.Base * rates.Rate() }
+`,
 	// generic funcs and types, iter.Seq, range over int
 	"coll/coll.go": `package coll
 

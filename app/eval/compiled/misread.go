@@ -48,6 +48,7 @@ type pkgFacts struct {
 	misread  string   // the first construct the interpreter gets wrong, or ""
 	generics []string // the names of its generic funcs and types (not linked when it is native)
 	imports  []string // its imports
+	vars     bool     // it declares a package-level var: it has state a call can change (pkgstate.go)
 }
 
 // factsCache holds the facts of the packages read so far, by folder.
@@ -394,6 +395,7 @@ func readFacts(files []string) *pkgFacts {
 			continue
 		}
 		parsed = append(parsed, file)
+		f.vars = f.vars || declaresVar(file)
 		for _, imp := range file.Imports {
 			if p := strings.Trim(imp.Path.Value, `"`); !slices.Contains(f.imports, p) {
 				f.imports = append(f.imports, p)
