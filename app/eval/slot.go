@@ -33,6 +33,10 @@ type WorkerStatus struct {
 	// Activity says what the running evaluation waits for, when it waits
 	// for a build ("building a compiled input for 12s"), else "".
 	Activity string `json:"activity,omitempty"`
+	// Native says where the selection's native worker build stands, in
+	// one short line (NativeState.Summary); "" when native workers are
+	// off. Not in trestle_workbench's answer (its schema is fixed there).
+	Native string `json:"-"`
 }
 
 // slot is one selection's worker. turn is held by the evaluation in progress.
@@ -184,6 +188,9 @@ func (m *Manager) Status() []WorkerStatus {
 		out[i] = WorkerStatus{Selection: name, State: StateStopped}
 		if slots[i] != nil {
 			out[i] = slots[i].status()
+		}
+		if m.opts.Native {
+			out[i].Native = m.NativeState(name).Summary()
 		}
 	}
 	return out
