@@ -261,9 +261,9 @@ func (st NativeState) Summary() string {
 	case st.Building:
 		return "building native worker (" + st.Step + ")"
 	case st.Failed != "":
-		msg := st.Failed
+		msg := st.Failed // its end says what went wrong; its start, where
 		if len(msg) > 120 {
-			msg = msg[:120] + "…"
+			msg = "…" + strings.ToValidUTF8(msg[len(msg)-120:], "")
 		}
 		return "native build failed: " + msg
 	case st.Ready && len(st.LeftOut) > 0:

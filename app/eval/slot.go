@@ -190,10 +190,26 @@ func (m *Manager) Status() []WorkerStatus {
 			out[i] = slots[i].status()
 		}
 		if m.opts.Native {
-			out[i].Native = m.NativeState(name).Summary()
+			st := m.NativeState(name)
+			if slots[i] != nil && st.Ready && !st.Building {
+				if left := slots[i].leftOut(); len(left) > 0 { // the worker relinked for an input's imports
+					st.LeftOut = left
+				}
+			}
+			out[i].Native = st.Summary()
 		}
 	}
 	return out
+}
+
+// leftOut is what the running worker's build left out (a partial build).
+func (s *slot) leftOut() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.proc == nil {
+		return nil
+	}
+	return leftOut(s.proc.skipped)
 }
 
 func (s *slot) status() WorkerStatus {
