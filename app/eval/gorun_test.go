@@ -613,7 +613,8 @@ func main() {
 // (issue 21): an inner scope's x := taken for the session's x, a loop
 // body's variable or a deferred call's argument shared across the loop,
 // the value of an expression that starts with a func literal, a type
-// switch that binds at the top level. They run compiled now; the last
+// switch that binds at the top level, a method expression of a pointer
+// type (which panicked). They run compiled now; the last
 // three are controls the interpreter keeps.
 var interpreterSlips = []agreeCase{
 	{"if body shadows", nil, "shA := 1\nif true {\n\tshA := 2\n\t_ = shA\n}", "shA"},
@@ -623,6 +624,7 @@ var interpreterSlips = []agreeCase{
 	{"deferred closure over a loop body's variable", nil, "dfB := func() (s string) {\n\tfor i := 0; i < 3; i++ {\n\t\tj := i * 10\n\t\tdefer func() { s += fmt.Sprint(j, \" \") }()\n\t}\n\treturn\n}", "dfB()"},
 	{"a func literal called", nil, "", "func() int { return 7 }() + 1"},
 	{"a type switch that binds", nil, "var tvA any = 3.5\ntsA := \"\"\nswitch v := tvA.(type) {\ncase float64:\n\ttsA = fmt.Sprint(v * 2)\n}", "tsA"},
+	{"a method expression", []string{"strings"}, "lenOf := (*strings.Builder).Len\nvar sbM strings.Builder\nsbM.WriteString(\"abcd\")", "lenOf(&sbM)"},
 	{"goroutines in a loop", []string{"sync"}, "var wgA sync.WaitGroup\nvar muA sync.Mutex\ntotA := 0\nfor i := 1; i <= 100; i++ {\n\twgA.Add(1)\n\tgo func(n int) { defer wgA.Done(); muA.Lock(); totA += n; muA.Unlock() }(i)\n}\nwgA.Wait()", "totA"},
 	{"closures over a loop body's variable", nil, "var fsB []func() int\nfor i := 0; i < 3; i++ {\n\tj := i * 10\n\tfsB = append(fsB, func() int { return j })\n}", "fsB[0]() + fsB[1]()"},
 	{"a new name in a block", nil, "{\n\tnbA := 3\n\t_ = nbA\n}\nnbB := 1", "nbB"},

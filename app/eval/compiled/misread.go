@@ -271,6 +271,12 @@ func misreadNode(n ast.Node, info *types.Info) string {
 				}
 			}
 		}
+	case *ast.SelectorExpr: // (*strings.Builder).Len: yaegi panics "Method index out of range"
+		if p, ok := n.X.(*ast.ParenExpr); ok {
+			if _, ok := p.X.(*ast.StarExpr); ok {
+				return "has a method expression of a pointer type ((*T).M)"
+			}
+		}
 	case *ast.CommClause:
 		if a, ok := n.Comm.(*ast.AssignStmt); ok && a.Tok == token.ASSIGN {
 			return "has a select case that assigns (case v = <-ch)"
