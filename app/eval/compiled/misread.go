@@ -362,8 +362,11 @@ func capturedLoopVar(vars, inBody []ast.Expr, body *ast.BlockStmt) string {
 					why = "takes the address of the loop variable " + baseIdent(n.X) + " (one per iteration since Go 1.22)"
 				}
 			case *ast.Ident:
-				if depth > 0 && seen[n.Name] {
-					why = "captures the loop's variable " + n.Name + " in a func literal (one per iteration)"
+				switch {
+				case depth > 0 && names[n.Name]:
+					why = "captures the loop variable " + n.Name + " in a func literal (one per iteration since Go 1.22)"
+				case depth > 0 && seen[n.Name]:
+					why = "captures the loop's variable " + n.Name + " in a deferred func literal (the interpreter gives it the last iteration's value)"
 				}
 			}
 			return why == ""
