@@ -3,8 +3,10 @@ package compiled
 import (
 	"go/ast"
 	"go/token"
+	"maps"
 	"regexp"
 	"slices"
+	"strings"
 )
 
 // Package state across inputs and engines. Besides the person's variables
@@ -236,7 +238,8 @@ func (s *Session) changes(e *entry) map[string]bool {
 }
 
 // programPackages are the packages a program for in names, with those
-// the inputs that define the names it uses named. s.mu is held.
+// the kept declarations it uses and the inputs that define the names it
+// uses named. s.mu is held.
 func (s *Session) programPackages(in *input, needed map[string]bool) []string {
 	imports, state := s.pathsOf(in), s.stateNames()
 	named := map[string]bool{}
@@ -248,7 +251,7 @@ func (s *Session) programPackages(in *input, needed map[string]bool) []string {
 			}
 		}
 	}
-	for _, d := range s.set.decls {
+	for _, d := range s.usedDecls(needed) {
 		for q := range d.quals {
 			if p := s.packagePath(q, imports, state); p != "" {
 				named[p] = true
@@ -265,6 +268,30 @@ func (s *Session) programPackages(in *input, needed map[string]bool) []string {
 	var out []string
 	for p := range named {
 		out = append(out, p)
+	}
+	return out
+}
+
+// usedDecls are the kept declarations that the names in needed reach,
+// through the names each uses in turn (the others' packages the program
+// does not reach). s.mu is held.
+func (s *Session) usedDecls(needed map[string]bool) []decl {
+	want := maps.Clone(needed)
+	var out []decl
+	taken := make([]bool, len(s.set.decls))
+	for grew := true; grew; {
+		grew = false
+		for i, d := range s.set.decls {
+			uses := func(k string) bool { recv, _, _ := strings.Cut(k, "."); return want[k] || want[recv] } // T.M goes with T
+			if taken[i] || !slices.ContainsFunc(d.keys, uses) {
+				continue
+			}
+			taken[i], grew = true, true
+			out = append(out, d)
+			for id := range d.idents {
+				want[id] = true
+			}
+		}
 	}
 	return out
 }
