@@ -102,9 +102,11 @@ func TestPersonEvaluatesTheProjectNatively(t *testing.T) {
 
 // TestStatusBarSaysWhereTheNativeBuildStands: after a real evaluator
 // start, the window's status bar says in one short line what the native
-// build came to: partial (a dependency's table did not link, as
-// modernc.org/libc's does), or failed (a go.mod the go command refuses),
-// beside the evaluator's state.
+// build came to, beside the evaluator's state: partial (a dependency's
+// table did not link, as modernc.org/libc's does). (A failed build's line
+// is TestFailedBuildIsOneLineInEveryAnswer's, in app/eval: its status
+// message's clearing timer would touch the bar beside the build's events,
+// which the test driver runs inline.)
 func TestStatusBarSaysWhereTheNativeBuildStands(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a native worker")
@@ -121,8 +123,6 @@ func TestStatusBarSaysWhereTheNativeBuildStands(t *testing.T) {
 	}{
 		{"partial", "module example.com/st\n\ngo 1.22\n\nrequire example.com/bad v0.0.0\n\nreplace example.com/bad => " + filepath.Join(mods, "bad") + "\n",
 			"import \"example.com/bad\"\nbad.Fine()", "evaluator: idle · partial native build: example.com/bad", ""},
-		{"failed", "module example.com/st\n\ngo 1.22\n\nrequire example.com/noversion\n",
-			"1 + 1", " · native build failed: …", "go.mod:5: usage: require module/path v1.2.3"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -133,6 +133,9 @@ func TestStatusBarSaysWhereTheNativeBuildStands(t *testing.T) {
 			t.Cleanup(m.Close)
 			w.connectServices(services.Services{Eval: m})
 			w.loading.Wait()
+			// No status message clears itself while the build's events
+			// reach the bar (the test driver runs both inline: a race).
+			w.status.stop()
 			w.evalByPerson(tt.input)
 			w.loading.Wait()
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)

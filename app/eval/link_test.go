@@ -261,6 +261,10 @@ func TestFailedBuildIsOneLineInEveryAnswer(t *testing.T) {
 		}
 		t.Logf("%s: %s", code, line)
 	}
+	// and the status bar's line (Status) says so too, ending in the cause
+	if st := m.Status()[0].Native; !strings.HasPrefix(st, "native build failed: ") || strings.Contains(st, "\n") || len(st) > 200 || !strings.Contains(st, "nonsense") {
+		t.Fatalf("status %q, want one short line saying the native build failed and why", st)
+	}
 }
 
 // TestStateSurvivesTheSwitchToNative (issue 21): when the native worker
