@@ -33,6 +33,10 @@ func (w *Window) watchEvalBuilds() {
 		last = time.Now()
 		mu.Unlock()
 		text := buildStatusText(e)
+		var statuses []eval.WorkerStatus
+		if final { // the build's outcome in the evaluator's state: ready, partial or failed
+			statuses = w.evalStatuses()
+		}
 		probs := make([]Problem, 0, len(e.Problems))
 		for _, p := range e.Problems {
 			probs = append(probs, Problem{Path: p.Path, Line: p.Line, Col: p.Col, Message: p.Message})
@@ -42,6 +46,9 @@ func (w *Window) watchEvalBuilds() {
 				return
 			}
 			w.status.eval.SetText(text)
+			if final {
+				w.showEvalState(statuses)
+			}
 			if e.Phase == workerbuild.PhaseFailed {
 				if len(probs) > 0 {
 					w.panes.problems.set(probs)

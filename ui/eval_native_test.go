@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"trestle/app/eval/evaltest"
 	"trestle/app/eval/workerbuild"
 	"trestle/app/services"
+	"trestle/internal/testfix"
 )
 
 func TestBuildStatusText(t *testing.T) {
@@ -95,5 +97,54 @@ func TestPersonEvaluatesTheProjectNatively(t *testing.T) {
 	}
 	if _, err := os.Stat(db); err != nil {
 		t.Errorf("bbolt did not create its file: %v", err)
+	}
+}
+
+// TestStatusBarSaysWhereTheNativeBuildStands: after a real evaluator
+// start, the window's status bar says in one short line what the native
+// build came to, beside the evaluator's state: partial (a dependency's
+// table did not link, as modernc.org/libc's does). (A failed build's line
+// is TestFailedBuildIsOneLineInEveryAnswer's, in app/eval: its status
+// message's clearing timer would touch the bar beside the build's events,
+// which the test driver runs inline.)
+func TestStatusBarSaysWhereTheNativeBuildStands(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a native worker")
+	}
+	mods := t.TempDir()
+	testfix.WriteFiles(t, mods, map[string]string{
+		"bad/go.mod": "module example.com/bad\n\ngo 1.22\n",
+		"bad/bad.go": "package bad\n\nimport _ \"unsafe\"\n\n// Fine works.\nfunc Fine() int { return 41 + 1 }\n\n" +
+			"// Broken refers to a function defined nowhere.\nfunc Broken() { sigaction() }\n\n" +
+			"//go:linkname sigaction example.com/bad.x__libc_sigaction\nfunc sigaction()\n",
+	})
+	tests := []struct {
+		name, gomod, input, want, end string
+	}{
+		{"partial", "module example.com/st\n\ngo 1.22\n\nrequire example.com/bad v0.0.0\n\nreplace example.com/bad => " + filepath.Join(mods, "bad") + "\n",
+			"import \"example.com/bad\"\nbad.Fine()", "evaluator: idle · partial native build: example.com/bad", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newTestWindowWith(t, map[string]string{"go.mod": tt.gomod,
+				"main.go": "package main\n\nimport \"example.com/bad\"\n\nfunc main() { println(bad.Fine()) }\n"})
+			m := eval.NewManager(eval.ManagerOptions{Root: w.project.Root, Module: "example.com/st", WorkerCommand: testWorkerCommand,
+				Native: true, CacheDir: evaltest.CacheDir(), BuildWait: 10 * time.Minute})
+			t.Cleanup(m.Close)
+			w.connectServices(services.Services{Eval: m})
+			w.loading.Wait()
+			// No status message clears itself while the build's events
+			// reach the bar (the test driver runs both inline: a race).
+			w.status.stop()
+			w.evalByPerson(tt.input)
+			w.loading.Wait()
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+			defer cancel()
+			m.WaitBuild(ctx, "") // the build's last event reached the window before it ends
+			got := w.status.eval.Text
+			if !strings.Contains(got, tt.want) || !strings.HasPrefix(got, "evaluator: ") || !strings.HasSuffix(got, tt.end) || strings.Contains(got, "\n") || len(got) > 200 {
+				t.Fatalf("status bar %q, want one short line with %q (transcript:\n%s)", got, tt.want, w.panes.eval.transcript.text(0))
+			}
+		})
 	}
 }

@@ -104,6 +104,12 @@ func (w *Window) showEvalState(statuses []eval.WorkerStatus) {
 	for _, st := range statuses {
 		if st.Selection == selectionName(w.selection) {
 			state = string(st.State)
+			if st.Activity != "" {
+				state += " (" + st.Activity + ")"
+			}
+			if st.Native != "" {
+				state += " · " + st.Native
+			}
 		}
 	}
 	w.status.eval.SetText("evaluator: " + state)

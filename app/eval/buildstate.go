@@ -252,6 +252,33 @@ func (m *Manager) NativeState(selection string) NativeState {
 	return st
 }
 
+// Summary says where the native build stands in one short line, for a
+// status bar: "building native worker (tables 40/174)", "native worker
+// ready", "partial native build: modernc.org/libc", "native build failed:
+// <cause>"; "" before any build.
+func (st NativeState) Summary() string {
+	switch {
+	case st.Building:
+		return "building native worker (" + st.Step + ")"
+	case st.Failed != "":
+		msg := st.Failed // its end says what went wrong; its start, where
+		if len(msg) > 120 {
+			msg = "…" + strings.ToValidUTF8(msg[len(msg)-120:], "")
+		}
+		return "native build failed: " + msg
+	case st.Ready && len(st.LeftOut) > 0:
+		var pkgs []string
+		for _, l := range st.LeftOut {
+			pkg, _, _ := strings.Cut(l, ": ")
+			pkgs = append(pkgs, pkg)
+		}
+		return partialPrefix + strings.Join(pkgs, ", ")
+	case st.Ready:
+		return "native worker ready"
+	}
+	return ""
+}
+
 // failedBuildNote is buildFailedNote for an answer of the fallback while
 // the selection's last native build failed, "" otherwise.
 func (m *Manager) failedBuildNote(name string, p *process) string {

@@ -16,10 +16,25 @@ var noSource = regexp.MustCompile(`unable to find source related to: "([^"]+)"(\
 // misspelt standard package): positions are the input's alone.
 var compiledInput = regexp.MustCompile(`(\S*/)?\.trestle-eval-compiled/input:`)
 
-// goErrorText rewrites yaegi's error forms that have a go command
-// equivalent into that equivalent, and drops generated folder names.
+// runtimePanics are the interpreter's words for Go's runtime errors: it
+// runs Go on reflect, so a nil pointer or an index out of range panics
+// inside reflect, with reflect's message. The person reads Go's (without
+// the index and length, which the interpreter's message lacks).
+var runtimePanics = strings.NewReplacer(
+	"panic: reflect: call of reflect.Value.Field on zero Value", "panic: runtime error: invalid memory address or nil pointer dereference",
+	"panic: reflect: call of reflect.Value.Elem on zero Value", "panic: runtime error: invalid memory address or nil pointer dereference",
+	"panic: reflect: slice index out of range", "panic: runtime error: index out of range",
+	"panic: reflect: array index out of range", "panic: runtime error: index out of range",
+	"panic: reflect.Value.Slice: slice index out of bounds", "panic: runtime error: slice bounds out of range",
+	"panic: reflect.Value.Slice3: slice index out of bounds", "panic: runtime error: slice bounds out of range",
+)
+
+// goErrorText rewrites yaegi's error forms that have a go command (or Go
+// runtime) equivalent into that equivalent, and drops generated folder
+// names.
 func goErrorText(errText, module string) string {
 	errText = compiledInput.ReplaceAllString(errText, "")
+	errText = runtimePanics.Replace(errText)
 	return noSource.ReplaceAllStringFunc(errText, func(m string) string {
 		path := noSource.FindStringSubmatch(m)[1]
 		first, _, _ := strings.Cut(path, "/")

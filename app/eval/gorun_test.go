@@ -144,6 +144,28 @@ func Add(a, b int) int { return a + b }
 // Shout is s in capitals, with a bang.
 func Shout(s string) string { return strings.ToUpper(s) + "!" }
 `,
+	// package state: no types of its own (interpreted), a var a call changes
+	"rates/rates.go": `package rates
+
+var rate = 1
+
+// SetRate sets the rate.
+func SetRate(n int) { rate = n }
+
+// Rate is the rate.
+func Rate() int { return rate }
+`,
+	// a type (compiled) whose behaviour depends on another package's state
+	"fees/fees.go": `package fees
+
+import "example.com/agree/rates"
+
+// Fee is charged at the current rate.
+type Fee struct{ Base int }
+
+// Total is the fee at the rate.
+func (f Fee) Total() int { return f.Base * rates.Rate() }
+`,
 	// generic funcs and types, iter.Seq, range over int
 	"coll/coll.go": `package coll
 
@@ -584,4 +606,51 @@ func main() {
 	json.NewEncoder(os.Stdout).Encode(out)
 }
 `
+}
+
+// interpreterSlips are everyday inputs the interpreter (yaegi) ran to a
+// silently wrong value, or lost, found by trying inputs against `go run`
+// (issue 21): an inner scope's x := taken for the session's x, a loop
+// body's variable or a deferred call's argument shared across the loop,
+// the value of an expression that starts with a func literal, a type
+// switch that binds at the top level, a method expression of a pointer
+// type (which panicked). They run compiled now; the last
+// three are controls the interpreter keeps.
+var interpreterSlips = []agreeCase{
+	{"if body shadows", nil, "shA := 1\nif true {\n\tshA := 2\n\t_ = shA\n}", "shA"},
+	{"for init shadows", nil, "shB := 5\nfor shB := 0; shB < 2; shB++ {\n}", "shB"},
+	{"block shadows", nil, "shC := 1\n{\n\tshC := 2\n\t_ = shC\n}", "shC"},
+	{"deferred call in a loop", nil, "dfA := func() (s string) {\n\tfor i := 0; i < 3; i++ {\n\t\tdefer func(n int) { s += fmt.Sprint(n) }(i)\n\t}\n\treturn\n}", "dfA()"},
+	{"deferred closure over a loop body's variable", nil, "dfB := func() (s string) {\n\tfor i := 0; i < 3; i++ {\n\t\tj := i * 10\n\t\tdefer func() { s += fmt.Sprint(j, \" \") }()\n\t}\n\treturn\n}", "dfB()"},
+	{"a func literal called", nil, "", "func() int { return 7 }() + 1"},
+	{"a type switch that binds", nil, "var tvA any = 3.5\ntsA := \"\"\nswitch v := tvA.(type) {\ncase float64:\n\ttsA = fmt.Sprint(v * 2)\n}", "tsA"},
+	{"a method expression", []string{"strings"}, "lenOf := (*strings.Builder).Len\nvar sbM strings.Builder\nsbM.WriteString(\"abcd\")", "lenOf(&sbM)"},
+	{"goroutines in a loop", []string{"sync"}, "var wgA sync.WaitGroup\nvar muA sync.Mutex\ntotA := 0\nfor i := 1; i <= 100; i++ {\n\twgA.Add(1)\n\tgo func(n int) { defer wgA.Done(); muA.Lock(); totA += n; muA.Unlock() }(i)\n}\nwgA.Wait()", "totA"},
+	{"closures over a loop body's variable", nil, "var fsB []func() int\nfor i := 0; i < 3; i++ {\n\tj := i * 10\n\tfsB = append(fsB, func() int { return j })\n}", "fsB[0]() + fsB[1]()"},
+	{"a new name in a block", nil, "{\n\tnbA := 3\n\t_ = nbA\n}\nnbB := 1", "nbB"},
+}
+
+// TestInterpreterSlipsRunCompiled: each of interpreterSlips gives the
+// value `go run` gives, and the ones the interpreter got wrong run
+// compiled (the controls stay interpreted).
+func TestInterpreterSlipsRunCompiled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go build for the compiled inputs")
+	}
+	want := goRunCases(t, interpreterSlips)
+	m := newTestManager(t, nil)
+	mustEval(t, m, "", "import \"fmt\"")
+	for i, c := range interpreterSlips {
+		res, err := m.Eval(context.Background(), "", c.input(), time.Minute)
+		if err != nil {
+			t.Fatalf("%s: %v (notes %v)", c.name, err, res.Notes)
+		}
+		if got := (goRunResult{Value: res.Value, Type: res.Type, Err: res.Err, Output: res.Output}); got != want[i] {
+			t.Errorf("%s: evaluator (%s): %+v\ngo run: %+v\nnotes %v", c.name, res.Mode, got, want[i], res.Notes)
+		}
+		control := i >= len(interpreterSlips)-3
+		if control != (res.Mode == ModeInterpreted) {
+			t.Errorf("%s ran %s (notes %v)", c.name, res.Mode, res.Notes)
+		}
+	}
 }

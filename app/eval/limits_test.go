@@ -151,6 +151,29 @@ func TestDeadlineResultListsTheStateToReplay(t *testing.T) {
 	wantValue(t, mustEval(t, m, "", "inc(x) + 1"), "42", "int")
 }
 
+// TestReplayRebuildsWhatCallsChanged: inputs that change state without
+// assigning (a method call on a value, a package's state through a
+// call, a loop) are among the inputs a fresh worker runs again (Replay
+// after a deadline, and the switch to the native worker, which takes the
+// same list): the replay once left them out, and the value read after it
+// was silently the one from before them.
+func TestReplayRebuildsWhatCallsChanged(t *testing.T) {
+	m := newTestManager(t, nil)
+	for _, in := range []string{"import \"strings\"\nvar sb strings.Builder", "sb.WriteString(\"ab\")",
+		"import \"os\"\nos.Setenv(\"TRESTLE_REPLAY_NOTE\", \"on\")", "for i := 0; i < 3; i++ { sb.WriteByte('c') }", "sb.Len()"} {
+		if res := mustEval(t, m, "", in); res.Err != "" {
+			t.Fatalf("%q: %s", in, res.Err)
+		}
+	}
+	if _, err := m.Eval(context.Background(), "", "for {}", 300*time.Millisecond); !errors.Is(err, ErrDeadline) {
+		t.Fatalf("want the deadline, got %v", err)
+	}
+	if _, err := m.Replay(context.Background(), "", 10*time.Second, nil); err != nil {
+		t.Fatal(err)
+	}
+	wantValue(t, mustEval(t, m, "", "sb.String() + os.Getenv(\"TRESTLE_REPLAY_NOTE\")"), `"abcccon"`, "string")
+}
+
 // TestCrashSummaryNamesTheCause: a worker that crashes with a long
 // goroutine dump is reported by the runtime's first lines, not by the
 // dump's last bytes.

@@ -261,6 +261,10 @@ func TestFailedBuildIsOneLineInEveryAnswer(t *testing.T) {
 		}
 		t.Logf("%s: %s", code, line)
 	}
+	// and the status bar's line (Status) says so too, ending in the cause
+	if st := m.Status()[0].Native; !strings.HasPrefix(st, "native build failed: ") || strings.Contains(st, "\n") || len(st) > 200 || !strings.Contains(st, "nonsense") {
+		t.Fatalf("status %q, want one short line saying the native build failed and why", st)
+	}
 }
 
 // TestStateSurvivesTheSwitchToNative (issue 21): when the native worker
@@ -294,7 +298,8 @@ func TestStateSurvivesTheSwitchToNative(t *testing.T) {
 
 // TestErrorsReadLikeGo (issue 21): a missing module, a misspelt standard
 // package and a missing project folder read as the go command says them,
-// with positions in the input only.
+// with positions in the input only; a nil pointer, an index or a slice
+// out of range as the Go runtime says them.
 func TestErrorsReadLikeGo(t *testing.T) {
 	m := newTestManager(t, nil)
 	res := mustEval(t, m, "", "import \"github.com/nobody/nothing\"\nnothing.X")
@@ -304,6 +309,16 @@ func TestErrorsReadLikeGo(t *testing.T) {
 	res = mustEval(t, m, "", "import \"fmtt\"\nfmtt.Println(1)")
 	if !strings.Contains(res.Err, "package fmtt is not in std") || strings.Contains(res.Err, ".trestle-eval-compiled") {
 		t.Errorf("a misspelt standard package: %q", res.Err)
+	}
+	// the interpreter's runtime errors panic inside reflect: Go's words
+	for in, want := range map[string]string{
+		"var pn *struct{ N int }\npn.N":        "panic: runtime error: invalid memory address or nil pointer dereference",
+		"xo := []int{1}\nio := 5\nxo[io]":      "panic: runtime error: index out of range",
+		"sb := []int{1, 2}\nhi := 5\nsb[1:hi]": "panic: runtime error: slice bounds out of range",
+	} {
+		if res := mustEval(t, m, "", in); !strings.HasPrefix(res.Err, want) || strings.Contains(res.Err, "reflect") {
+			t.Errorf("%q: %q, want %q", in, res.Err, want)
+		}
 	}
 }
 

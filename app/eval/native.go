@@ -155,12 +155,29 @@ func (m *Manager) build(ctx context.Context, name string, ns *nativeSlot) {
 	ns.mu.Lock()
 	ns.modSum = sum
 	ns.mu.Unlock()
+	// The build's last event (ready, failed) is told once the slot says
+	// so too (NativeState, Status), after everything else below.
+	var final *workerbuild.Event
 	emit := func(e workerbuild.Event) {
 		ns.mu.Lock()
 		ns.last = e
+		last := e.Phase == workerbuild.PhaseReady || e.Phase == workerbuild.PhaseFailed
+		if last {
+			final = &e
+		}
 		ns.mu.Unlock()
-		m.emit(BuildEvent{Selection: name, Event: e})
+		if !last {
+			m.emit(BuildEvent{Selection: name, Event: e})
+		}
 	}
+	defer func() {
+		ns.mu.Lock()
+		e := final
+		ns.mu.Unlock()
+		if e != nil {
+			m.emit(BuildEvent{Selection: name, Event: *e})
+		}
+	}()
 	emit(workerbuild.Event{Phase: workerbuild.PhasePlan, Message: "listing the selection's packages"})
 	plan, err := workerbuild.MakePlan(ctx, o)
 	if err == nil {

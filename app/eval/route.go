@@ -40,7 +40,7 @@ func (m *Manager) compiledSession(name string) *compiled.Session {
 	m.mu.Lock()
 	sel := m.opts.Selections[name]
 	m.mu.Unlock()
-	s := compiled.New(compiled.Options{Root: m.opts.Root, Tags: sel.Tags, Env: sel.Env, MaxOutput: MaxOutputBytes,
+	s := compiled.New(compiled.Options{Root: m.opts.Root, Module: m.opts.Module, Tags: sel.Tags, Env: sel.Env, MaxOutput: MaxOutputBytes,
 		MemoryLimit: m.memoryLimit(), Refuse: m.untrustedNative,
 		Building: func(building bool) { m.compiledBuilding(name, building) }})
 	if c.sessions == nil {

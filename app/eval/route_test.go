@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -257,5 +258,84 @@ func TestCompiledBuildIsShownWhileItRuns(t *testing.T) {
 	}
 	if a := m.Status()[0].Activity; a != "" {
 		t.Fatalf("status after the build %q", a)
+	}
+}
+
+// TestPackageStateFollowsTheSession: what an input does to a package's
+// state (rates.SetRate(3), os.Setenv, bbolt.DefaultOptions.Timeout = d) is
+// there for every later input, whichever engine runs either, as it is in
+// `go run` of the whole session: a compiled program runs the inputs that
+// changed a package it reaches again first (also through a project type
+// whose method reads another package's var), and a package a compiled
+// input changed is read compiled from then on, not from the interpreter's
+// stale copy. Each value is checked against `go run` of the session up to
+// that input; the same on a copy of bbolt from the module cache.
+func TestPackageStateFollowsTheSession(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go build for every compiled input")
+	}
+	type step struct {
+		code, mode string
+		check      bool // its last line is an expression: compare it with go run
+	}
+	sessions := []struct {
+		name, module string
+		root         func(t *testing.T) string
+		steps        []step
+	}{
+		{"rates", agreeModule, func(t *testing.T) string { return writeAgreeModule(t) }, []step{
+			{"import \"" + agreeModule + "/rates\"\nrates.SetRate(3)", ModeInterpreted, false},
+			{"import \"" + agreeModule + "/fees\"\nfees.Fee{Base: 2}.Total()", ModeCompiled, true},
+			{"import \"os\"\nos.Setenv(\"TRESTLE_RATE_NOTE\", \"set \")", ModeInterpreted, false},
+			{"n := 0\nfor i := range 3 {\n\tn += i\n\trates.SetRate(rates.Rate() + 1)\n}", ModeCompiled, false},
+			{"rates.Rate()", ModeCompiled, true},
+			{"os.Getenv(\"TRESTLE_RATE_NOTE\") + fmt.Sprint(rates.Rate(), fees.Fee{Base: 2}.Total(), n)", ModeCompiled, true},
+		}},
+		{"bbolt", "go.etcd.io/bbolt", func(t *testing.T) string { return testfix.CopyBbolt(t) }, []step{
+			{"import \"go.etcd.io/bbolt\"\nimport \"time\"\nbbolt.DefaultOptions.Timeout = 3 * time.Second", ModeCompiled, false},
+			{"bbolt.DefaultOptions.Timeout", ModeCompiled, true},
+			{"bbolt.DefaultOptions.NoGrowSync = true", ModeCompiled, false},
+			{"fmt.Sprint(bbolt.DefaultOptions.Timeout, bbolt.DefaultOptions.NoGrowSync)", ModeCompiled, true},
+		}},
+	}
+	for _, sc := range sessions {
+		t.Run(sc.name, func(t *testing.T) {
+			var cases []agreeCase // go run of the session up to each checked step
+			var inputs []string
+			for _, st := range sc.steps {
+				inputs = append(inputs, st.code)
+				if st.check {
+					cases = append(cases, goRunSession(slices.Clone(inputs)))
+					// later, a statement: Go refuses an unused value
+					cut := strings.LastIndex(st.code, "\n") + 1
+					inputs[len(inputs)-1] = st.code[:cut] + "_ = " + st.code[cut:]
+				}
+			}
+			var want []goRunResult
+			for _, c := range cases { // one go run each: package state must not leak between them
+				want = append(want, goRunIn(t, sc.root(t), []agreeCase{c})[0])
+			}
+			m := NewManager(ManagerOptions{Root: sc.root(t), Module: sc.module, WorkerCommand: testWorkerCommand})
+			t.Cleanup(m.Close)
+			checked := 0
+			for i, st := range sc.steps {
+				res, err := m.Eval(context.Background(), "", st.code, time.Minute)
+				if err != nil || res.Err != "" {
+					t.Fatalf("input %d %q: %v %q (notes %v)", i+1, st.code, err, res.Err, res.Notes)
+				}
+				if res.Mode != st.mode {
+					t.Errorf("input %d %q ran %s (notes %v)", i+1, st.code, res.Mode, res.Notes)
+				}
+				if !st.check {
+					continue
+				}
+				w := want[checked]
+				checked++
+				w.Output = "" // go run's is the whole session's; the evaluator's last input printed nothing
+				if got := (goRunResult{Value: res.Value, Type: res.Type, Err: res.Err, Output: res.Output}); got != w {
+					t.Errorf("input %d %q: evaluator (%s): %+v\ngo run: %+v\nnotes %v", i+1, st.code, res.Mode, got, w, res.Notes)
+				}
+			}
+		})
 	}
 }

@@ -33,6 +33,10 @@ type WorkerStatus struct {
 	// Activity says what the running evaluation waits for, when it waits
 	// for a build ("building a compiled input for 12s"), else "".
 	Activity string `json:"activity,omitempty"`
+	// Native says where the selection's native worker build stands, in
+	// one short line (NativeState.Summary); "" when native workers are
+	// off. Not in trestle_workbench's answer (its schema is fixed there).
+	Native string `json:"-"`
 }
 
 // slot is one selection's worker. turn is held by the evaluation in progress.
@@ -185,8 +189,27 @@ func (m *Manager) Status() []WorkerStatus {
 		if slots[i] != nil {
 			out[i] = slots[i].status()
 		}
+		if m.opts.Native {
+			st := m.NativeState(name)
+			if slots[i] != nil && st.Ready && !st.Building {
+				if left := slots[i].leftOut(); len(left) > 0 { // the worker relinked for an input's imports
+					st.LeftOut = left
+				}
+			}
+			out[i].Native = st.Summary()
+		}
 	}
 	return out
+}
+
+// leftOut is what the running worker's build left out (a partial build).
+func (s *slot) leftOut() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.proc == nil {
+		return nil
+	}
+	return leftOut(s.proc.skipped)
 }
 
 func (s *slot) status() WorkerStatus {

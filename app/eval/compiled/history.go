@@ -43,12 +43,20 @@ type entry struct {
 	shown    bool            // its last expression had a value
 	defines  []string        // names its statements, and an interpreted input's declarations, define
 	refs     map[string]bool // every name it uses (over-approximated)
+	// What it does to packages (pkgstate.go): the packages it names (and
+	// those the inputs defining what it uses named), the standard
+	// packages it changes, and whether it calls or assigns at all.
+	named      []string
+	changesStd []string
+	acts       bool
+	changed    map[string]bool // the packages whose state it may have changed
 }
 
 // replayed is what a compiled program runs again before the input.
 type replayed struct {
 	entries []*entry
 	names   []string // the state names the input uses, for the note
+	pkgs    []string // the packages whose state they changed, for the note
 }
 
 // newEntry makes the history entry of an input.
@@ -92,6 +100,7 @@ func (s *Session) record(code string, in *input, compiled, shown bool) {
 	}
 	s.seq++
 	e := newEntry(s.seq, code, in, compiled, shown)
+	s.notePackages(e, in)
 	s.history = append(s.history, e)
 	if len(s.history) > maxHistory {
 		s.history = slices.Delete(s.history, 0, len(s.history)-maxHistory)
@@ -108,6 +117,12 @@ func (s *Session) record(code string, in *input, compiled, shown bool) {
 			if state[name] {
 				s.owner[name] = true
 			}
+		}
+		for p := range e.changed { // and so may the packages it called into
+			if s.ownedPkgs == nil {
+				s.ownedPkgs = map[string]bool{}
+			}
+			s.ownedPkgs[p] = true
 		}
 	}
 }
@@ -215,22 +230,31 @@ func usedNames(in *input) map[string]bool {
 
 // replayFor picks, in order, the earlier inputs a compiled input needs run
 // again: those that define or change a state name it uses, and, in turn,
-// what they use (see above). s.mu is held.
+// what they use (see above); and those that changed the state of a
+// package the program reaches, and, in turn, of what those reach
+// (pkgstate.go). s.mu is held.
 func (s *Session) replayFor(in *input) replayed {
 	state := s.stateNames()
 	live := map[string]bool{}
 	var r replayed
-	for name := range neededNames(in) {
+	needed := neededNames(in)
+	for name := range needed {
 		if state[name] {
 			live[name] = true
 			r.names = append(r.names, name)
 		}
 	}
 	slices.Sort(r.names)
-	for i := len(s.history) - 1; i >= 0 && len(live) > 0; i-- {
+	reached := s.reach(s.programPackages(in, needed))
+	pkgs := map[string]bool{}
+	for i := len(s.history) - 1; i >= 0; i-- {
 		e := s.history[i]
-		if !slices.ContainsFunc(e.defines, func(n string) bool { return live[n] }) && !anyLive(e.refs, live) {
+		changed := intersects(e.changed, reached)
+		if !slices.ContainsFunc(e.defines, func(n string) bool { return live[n] }) && !anyLive(e.refs, live) && changed == "" {
 			continue
+		}
+		if changed != "" {
+			pkgs[changed] = true
 		}
 		r.entries = append(r.entries, e)
 		for _, n := range definedNames(&input{stmts: e.stmts}) {
@@ -241,8 +265,18 @@ func (s *Session) replayFor(in *input) replayed {
 				live[n] = true
 			}
 		}
+		for p := range s.reach(e.named) {
+			reached[p] = true
+		}
+		for _, p := range e.changesStd {
+			reached[p] = true
+		}
 	}
 	slices.Reverse(r.entries)
+	for p := range pkgs {
+		r.pkgs = append(r.pkgs, p)
+	}
+	slices.Sort(r.pkgs)
 	return r
 }
 
@@ -324,8 +358,15 @@ func (r replayed) note() string {
 	for _, e := range r.entries {
 		which = append(which, fmt.Sprintf("%d (%s)", e.n, e.summary))
 	}
+	what := strings.Join(r.names, ", ")
+	if len(r.pkgs) > 0 {
+		if what != "" {
+			what += " and "
+		}
+		what += "the state of " + strings.Join(r.pkgs, ", ")
+	}
 	return fmt.Sprintf("ran %d earlier input(s) again first, in this program, to rebuild %s: %s; their output is not shown, and what they do besides (files, network, the clock) happened again",
-		len(r.entries), strings.Join(r.names, ", "), strings.Join(which, "; "))
+		len(r.entries), what, strings.Join(which, "; "))
 }
 
 // undefinedIn finds the names of "undefined: x" in a build's errors.

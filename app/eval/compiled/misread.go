@@ -48,6 +48,7 @@ type pkgFacts struct {
 	misread  string   // the first construct the interpreter gets wrong, or ""
 	generics []string // the names of its generic funcs and types (not linked when it is native)
 	imports  []string // its imports
+	vars     bool     // it declares a package-level var: it has state a call can change (pkgstate.go)
 }
 
 // factsCache holds the facts of the packages read so far, by folder.
@@ -81,7 +82,11 @@ func (s *Session) Misread(code, module string, linked Linked) (bool, string) {
 	}
 	s.mu.Lock()
 	set, known := s.set, s.known
+	state := s.stateNames()
 	s.mu.Unlock()
+	if why := misreadTopLevel(in, state); why != "" {
+		return true, "it " + why + ", which the interpreter would get wrong"
+	}
 	imports := map[string]string{}
 	for _, i := range append(append(append([]importDecl{}, known...), set.imports...), in.imports...) {
 		imports[i.local()] = i.path
@@ -108,6 +113,121 @@ func (s *Session) Misread(code, module string, linked Linked) (bool, string) {
 		}
 	}
 	return false, ""
+}
+
+// misreadTopLevel is what the interpreter gets wrong in the input's own
+// top-level statements, which it runs in the session's global scope: a
+// name defined again in an inner scope (if x := ..., for x := ..., a
+// block's x := ...) that is a variable of the session or of the input's
+// top level changes that variable (x said 2 where Go says 1); a type
+// switch that binds (switch v := x.(type)) panics inside the interpreter;
+// and the value of a last expression that starts with a func literal
+// (func() int { ... }()) is lost. state are the session's variables.
+func misreadTopLevel(in *input, state map[string]bool) string {
+	outer := map[string]bool{}
+	for n := range state {
+		outer[n] = true
+	}
+	for _, n := range definedNames(in) {
+		outer[n] = true
+	}
+	for _, st := range in.stmts {
+		if ds, ok := st.node.(*ast.DeclStmt); ok {
+			ast.Inspect(ds, func(n ast.Node) bool {
+				if vs, ok := n.(*ast.ValueSpec); ok {
+					for _, id := range vs.Names {
+						outer[id.Name] = true
+					}
+				}
+				return true
+			})
+		}
+	}
+	for _, st := range in.stmts {
+		if why := innerRedefinition(st.node, outer); why != "" {
+			return why
+		}
+	}
+	if last, ok := in.lastExpr(); ok {
+		if _, isLit := leftmost(last.X).(*ast.FuncLit); isLit {
+			return "ends in an expression that starts with a func literal (its value is lost)"
+		}
+	}
+	return ""
+}
+
+// innerRedefinition finds, in a top-level statement outside its func
+// literals, an inner scope's definition of a name of outer, or a type
+// switch that binds.
+func innerRedefinition(top ast.Stmt, outer map[string]bool) string {
+	why := ""
+	check := func(e ast.Expr) {
+		if id, ok := e.(*ast.Ident); ok && id.Name != "_" && outer[id.Name] && why == "" {
+			why = "defines " + id.Name + " again in an inner scope, which the interpreter takes for the outer " + id.Name
+		}
+	}
+	ast.Inspect(top, func(n ast.Node) bool {
+		if why != "" {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.TypeSwitchStmt:
+			if n.Assign != nil {
+				if a, ok := n.Assign.(*ast.AssignStmt); ok && a.Tok == token.DEFINE {
+					why = "has a type switch that binds a variable (switch v := x.(type)) outside a func"
+					return false
+				}
+			}
+		case *ast.AssignStmt:
+			if n != top && n.Tok == token.DEFINE {
+				for _, l := range n.Lhs {
+					check(l)
+				}
+			}
+		case *ast.ValueSpec:
+			if _, isDecl := top.(*ast.DeclStmt); !isDecl {
+				for _, id := range n.Names {
+					check(id)
+				}
+			}
+		case *ast.RangeStmt:
+			if n.Tok == token.DEFINE {
+				if n.Key != nil {
+					check(n.Key)
+				}
+				if n.Value != nil {
+					check(n.Value)
+				}
+			}
+		}
+		return true
+	})
+	return why
+}
+
+// leftmost is the expression a binary, call, selector or index
+// expression starts with.
+func leftmost(e ast.Expr) ast.Expr {
+	for {
+		switch x := e.(type) {
+		case *ast.BinaryExpr:
+			e = x.X
+		case *ast.CallExpr:
+			e = x.Fun
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.SliceExpr:
+			e = x.X
+		case *ast.TypeAssertExpr:
+			e = x.X
+		default:
+			return e
+		}
+	}
 }
 
 // misreadInInput is the first construct of the input itself that the
@@ -151,19 +271,31 @@ func misreadNode(n ast.Node, info *types.Info) string {
 				}
 			}
 		}
+	case *ast.SelectorExpr: // (*strings.Builder).Len: yaegi panics "Method index out of range"
+		if p, ok := n.X.(*ast.ParenExpr); ok {
+			if _, ok := p.X.(*ast.StarExpr); ok {
+				return "has a method expression of a pointer type ((*T).M)"
+			}
+		}
 	case *ast.CommClause:
 		if a, ok := n.Comm.(*ast.AssignStmt); ok && a.Tok == token.ASSIGN {
 			return "has a select case that assigns (case v = <-ch)"
 		}
 	case *ast.ForStmt:
+		var vars []ast.Expr
 		if a, ok := n.Init.(*ast.AssignStmt); ok && a.Tok == token.DEFINE {
-			return capturedLoopVar(a.Lhs, n.Body)
+			vars = a.Lhs
+		}
+		if why := capturedLoopVar(vars, bodyDefined(n.Body), n.Body); why != "" {
+			return why
 		}
 	case *ast.RangeStmt:
+		var vars []ast.Expr
 		if n.Tok == token.DEFINE {
-			if why := capturedLoopVar([]ast.Expr{n.Key, n.Value}, n.Body); why != "" {
-				return why
-			}
+			vars = []ast.Expr{n.Key, n.Value}
+		}
+		if why := capturedLoopVar(vars, bodyDefined(n.Body), n.Body); why != "" {
+			return why
 		}
 		if info == nil {
 			return ""
@@ -186,23 +318,22 @@ func misreadNode(n ast.Node, info *types.Info) string {
 	return ""
 }
 
-// capturedLoopVar says which loop variable (vars) body captures in a func
-// literal or takes the address of: since Go 1.22 each iteration has its
-// own, where yaegi shares one across the loop (funcs made in a loop all
-// see its last value). It goes by name, so a shadowing name counts too.
-func capturedLoopVar(vars []ast.Expr, body *ast.BlockStmt) string {
-	names := map[string]bool{}
-	for _, v := range vars {
-		if id, ok := v.(*ast.Ident); ok && id.Name != "_" {
-			names[id.Name] = true
-		}
-	}
-	if len(names) == 0 {
+// capturedLoopVar says which loop variable body captures in a func
+// literal or takes the address of (vars, the loop's own: since Go 1.22
+// each iteration has its own, where yaegi shares one across the loop, so
+// funcs made in a loop all see its last value), or hands to a deferred
+// call, as an argument or in a deferred func literal (those and the
+// variables the body defines, inBody: yaegi gives each deferred call the
+// last iteration's, 3 3 3 for 2 1 0). It goes by name, so a shadowing
+// name counts too.
+func capturedLoopVar(vars, inBody []ast.Expr, body *ast.BlockStmt) string {
+	names, deferred := identNames(vars), identNames(append(append([]ast.Expr{}, vars...), inBody...))
+	if len(deferred) == 0 {
 		return ""
 	}
 	why := ""
-	var inFunc func(n ast.Node, depth int)
-	inFunc = func(n ast.Node, depth int) {
+	var inFunc func(n ast.Node, depth int, seen map[string]bool)
+	inFunc = func(n ast.Node, depth int, seen map[string]bool) {
 		ast.Inspect(n, func(n ast.Node) bool {
 			if why != "" {
 				return false
@@ -210,23 +341,84 @@ func capturedLoopVar(vars []ast.Expr, body *ast.BlockStmt) string {
 			switch n := n.(type) {
 			case *ast.FuncLit:
 				if depth == 0 {
-					inFunc(n.Body, 1)
+					inFunc(n.Body, 1, names)
 					return false
+				}
+			case *ast.DeferStmt:
+				if depth == 0 {
+					for _, a := range n.Call.Args {
+						if v := mentionsAny(a, deferred); v != "" {
+							why = "passes the loop's variable " + v + " to a deferred call (the interpreter gives it the last iteration's value)"
+							return false
+						}
+					}
+					if lit, ok := n.Call.Fun.(*ast.FuncLit); ok {
+						inFunc(lit.Body, 1, deferred)
+						return false
+					}
 				}
 			case *ast.UnaryExpr:
 				if n.Op == token.AND && names[baseIdent(n.X)] {
 					why = "takes the address of the loop variable " + baseIdent(n.X) + " (one per iteration since Go 1.22)"
 				}
 			case *ast.Ident:
-				if depth > 0 && names[n.Name] {
+				switch {
+				case depth > 0 && names[n.Name]:
 					why = "captures the loop variable " + n.Name + " in a func literal (one per iteration since Go 1.22)"
+				case depth > 0 && seen[n.Name]:
+					why = "captures the loop's variable " + n.Name + " in a deferred func literal (the interpreter gives it the last iteration's value)"
 				}
 			}
 			return why == ""
 		})
 	}
-	inFunc(body, 0)
+	inFunc(body, 0, names)
 	return why
+}
+
+// identNames are the names of the identifiers among es, without _.
+func identNames(es []ast.Expr) map[string]bool {
+	names := map[string]bool{}
+	for _, v := range es {
+		if id, ok := v.(*ast.Ident); ok && id.Name != "_" {
+			names[id.Name] = true
+		}
+	}
+	return names
+}
+
+// bodyDefined are the names a loop body defines (x := ..., var x),
+// outside the func literals in it, as identifiers.
+func bodyDefined(body *ast.BlockStmt) []ast.Expr {
+	var out []ast.Expr
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			if n.Tok == token.DEFINE {
+				out = append(out, n.Lhs...)
+			}
+		case *ast.ValueSpec:
+			for _, id := range n.Names {
+				out = append(out, id)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// mentionsAny is the first of names that e uses, or "".
+func mentionsAny(e ast.Expr, names map[string]bool) string {
+	found := ""
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && names[id.Name] && found == "" {
+			found = id.Name
+		}
+		return found == ""
+	})
+	return found
 }
 
 // baseIdent is the variable at the root of x.f[i].g, or "".
@@ -394,6 +586,7 @@ func readFacts(files []string) *pkgFacts {
 			continue
 		}
 		parsed = append(parsed, file)
+		f.vars = f.vars || declaresVar(file)
 		for _, imp := range file.Imports {
 			if p := strings.Trim(imp.Path.Value, `"`); !slices.Contains(f.imports, p) {
 				f.imports = append(f.imports, p)

@@ -62,6 +62,7 @@ func (s *Session) Wants(code, module string) (bool, string) {
 	s.mu.Lock()
 	set, known := s.set, s.known
 	owned := s.compiledOwned(in)
+	ownedPkg := s.ownedPackage(in)
 	s.mu.Unlock()
 	imports := map[string]string{} // local name -> path, for this input
 	for _, i := range append(append(append([]importDecl{}, known...), set.imports...), in.imports...) {
@@ -101,6 +102,9 @@ func (s *Session) Wants(code, module string) (bool, string) {
 	}
 	if name := owned; name != "" {
 		return true, "it uses " + name + ", which a compiled input defined or changed (the inputs that made it run again first)"
+	}
+	if ownedPkg != "" {
+		return true, "it reaches " + ownedPkg + ", whose state a compiled input changed (the inputs that changed it run again first)"
 	}
 	defined := definedNames(in) // x := ... in the interpreter is the interpreter's own x
 	for _, n := range nodes {

@@ -35,6 +35,7 @@ const (
 // Options configure a Session.
 type Options struct {
 	Root      string            // the project root (the folder with go.mod)
+	Module    string            // the project's module path (pkgstate.go)
 	Tags      []string          // build tags of the selection
 	Env       map[string]string // environment of the selection, for the build and the run
 	GoCommand string            // "go" when empty
@@ -88,6 +89,9 @@ type Session struct {
 	history []*entry
 	seq     int
 	owner   map[string]bool
+	// ownedPkgs are the packages whose state a compiled input may have
+	// changed: the interpreter's copy of them is stale (pkgstate.go).
+	ownedPkgs map[string]bool
 	// super is the supervisor binary (supervise.go), superNote why there
 	// is none.
 	super, superNote string
@@ -235,7 +239,7 @@ func (s *Session) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.set, s.known, s.inputs = declSet{}, nil, 0
-	s.history, s.owner = nil, nil
+	s.history, s.owner, s.ownedPkgs = nil, nil, nil
 	s.gen++
 	if s.cancel != nil {
 		s.cancel(errStopped)

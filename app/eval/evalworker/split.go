@@ -124,8 +124,13 @@ func scanChunks(src string) ([]chunk, bool) {
 	return chunks, true
 }
 
-// definesState reports whether a statement declares or assigns (x := 1,
-// x = 2, x++, var x int), the statements a replay must repeat.
+// definesState reports whether a statement may change state, so that a
+// replay must repeat it: it declares or assigns (x := 1, x = 2, x++, var
+// x int), or it is anything but an expression that only computes a value
+// (a call may change what it is called on or a package's state:
+// sb.WriteString("a"), os.Setenv; a loop or an if may assign inside).
+// Only an expression without a call or a receive is left out (x + 1,
+// a.Balance).
 func definesState(stmt string) bool {
 	f, err := parser.ParseFile(token.NewFileSet(), "", "package p; func _() {\n"+stmt+"\n}", 0)
 	if err != nil || len(f.Decls) == 0 {
@@ -135,11 +140,30 @@ func definesState(stmt string) bool {
 	if body == nil || len(body.List) == 0 {
 		return false
 	}
-	switch body.List[0].(type) {
-	case *ast.AssignStmt, *ast.IncDecStmt, *ast.DeclStmt:
-		return true
+	switch st := body.List[0].(type) {
+	case *ast.EmptyStmt:
+		return false
+	case *ast.ExprStmt:
+		return acts(st.X)
 	}
-	return false
+	return true
+}
+
+// acts reports whether an expression calls something or receives.
+func acts(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			found = true
+		case *ast.UnaryExpr:
+			found = found || n.Op == token.ARROW
+		case *ast.FuncLit:
+			return false // a func value computed is not called
+		}
+		return !found
+	})
+	return found
 }
 
 // importSpec is one import: its local name ("" for the default) and path.
