@@ -14,7 +14,6 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
@@ -54,7 +53,8 @@ const (
 type agentHost struct {
 	w    *Window
 	pane *agent.Pane
-	item *container.TabItem
+	// title is its tab's title: "Agent", "Agent 2", …
+	title string
 	// group is the window's Agent panes, this one included.
 	group *agentGroup
 	// do runs a function on the main goroutine, dropped once the window
@@ -155,7 +155,7 @@ func (w *Window) newAgentHost(group *agentGroup, title, command string) *agentHo
 	h.pane.OnNew = h.newSession
 	h.pane.OnResume = h.resume
 	h.pane.OnAgents = h.editAgents
-	h.item = container.NewTabItem(title, h.pane.Content)
+	h.title = title
 	group.mu.Lock()
 	group.all = append(group.all, h)
 	group.mu.Unlock()
@@ -175,12 +175,11 @@ func (h *agentHost) newSession() {
 	nh.listEarlier()
 }
 
-// An Agent pane is a part of the window (panes.go) that keeps its own tab,
-// titled "Agent", "Agent 2", …; agents do not read it through trestle_output.
-func (h *agentHost) paneTitle() string                 { return h.item.Text }
+// An Agent pane is a part of the window (panes.go); agents do not read it
+// through trestle_output.
+func (h *agentHost) paneTitle() string                 { return h.title }
 func (h *agentHost) paneContent() fyne.CanvasObject    { return h.pane.Content }
 func (h *agentHost) paneFocus() fyne.Focusable         { return h.pane.Focus() }
-func (h *agentHost) tabItem() *container.TabItem       { return h.item }
 func (h *agentHost) agentText(int) (name, text string) { return "", "" }
 
 // start starts a session of command in a new staging copy, off the main

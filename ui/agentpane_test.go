@@ -456,7 +456,7 @@ func TestAgentPaneSeveralSessions(t *testing.T) {
 			return false
 		}
 		second = hosts[1]
-		return a.w.panes.tabs.Selected() == second.item && second.item.Text == "Agent 2"
+		return a.w.panes.tabs.Selected() == a.w.panes.item(second) && a.w.panes.item(second).Text == "Agent 2"
 	})
 	a.onMain(func() { test.Tap(second.pane.Start) })
 	a.waitFor("the second agent ready", func() bool { return second.pane.State() == agent.Ready })
