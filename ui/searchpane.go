@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"trestle/app/ignore"
+	"trestle/app/project"
 	"trestle/app/search"
 )
 
@@ -50,10 +50,12 @@ type searchPane struct {
 	async  func(func()) // runs a search; the window's is a goroutine
 }
 
-func newSearchPane(root string, open func(rel string, line int)) *searchPane {
+// newSearchPane searches p with its one .gitignore matcher (the one
+// trestle_search and the file tree use, told of changes by the watcher).
+func newSearchPane(p *project.Project, open func(rel string, line int)) *searchPane {
 	s := &searchPane{open: open, async: func(fn func()) { go fn() }}
 	s.run = func(ctx context.Context, q search.Query) (search.Result, error) {
-		return search.Run(ctx, root, q, search.Options{Ignored: ignore.New(root).Ignored})
+		return search.Run(ctx, p.Root, q, search.Options{Ignored: p.Ignore().Ignored})
 	}
 	s.pattern = widget.NewEntry()
 	s.pattern.SetPlaceHolder("Search the project — Enter searches")
@@ -219,7 +221,7 @@ func (w *Window) showSearch() {
 // addSearchPane adds the Search tab to the bottom panes. It must be called
 // on the main goroutine, once, as the window is built.
 func (w *Window) addSearchPane() {
-	w.panes.search = newSearchPane(w.project.Root, w.openAt)
+	w.panes.search = newSearchPane(w.project, w.openAt)
 	w.panes.search.onReplace = w.replaceInFiles
 	w.panes.searchTab = container.NewTabItem("Search", w.panes.search.content)
 	w.panes.tabs.Append(w.panes.searchTab)
