@@ -2,19 +2,16 @@ package mcpbridge
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/sourcegraph/jsonrpc2"
 
 	"trestle/app/lsp"
 	"trestle/app/project"
@@ -36,24 +33,21 @@ import (
 func BenchmarkGoplsHeadless(b *testing.B) {
 	root := testfix.CopyBbolt(b)
 	c, bare := goplsBenchPair(b, root)
-	def := textPos(b, root, "db.go", "db.Begin(true)", 3)
-	ref := textPos(b, root, "tx.go", "Commit() (err error)", 0)
-	bare.open(b, "db.go")
-	bare.open(b, "tx.go")
+	def := testfix.TextPos(b, root, "db.go", "db.Begin(true)", 3)
+	ref := testfix.TextPos(b, root, "tx.go", "Commit() (err error)", 0)
+	bare.Open(b, "db.go")
+	bare.Open(b, "tx.go")
 	cases := []goplsBenchCase{
 		{"definition",
 			func() {
 				mustTool(b, c, "trestle_definition", map[string]any{"path": "db.go", "line": def.Line + 1, "column": def.Character + 1})
 			},
-			func() { bare.call(b, "textDocument/definition", bare.at("db.go", def)) }},
+			func() { bare.Definition(b, "db.go", def) }},
 		{"references",
 			func() {
 				mustTool(b, c, "trestle_references", map[string]any{"path": "tx.go", "line": ref.Line + 1, "column": ref.Character + 1})
 			},
-			func() {
-				bare.call(b, "textDocument/references", map[string]any{"textDocument": bare.at("tx.go", ref)["textDocument"],
-					"position": ref, "context": map[string]bool{"includeDeclaration": false}})
-			}},
+			func() { bare.References(b, "tx.go", ref) }},
 	}
 	runGoplsBench(b, cases)
 }
@@ -75,8 +69,8 @@ func BenchmarkGoplsLargeFile(b *testing.B) {
 		"main.go":    "package main\n\nimport \"example.com/large/big\"\n\nfunc main() {\n\tprintln(big.F24999())\n}\n",
 	})
 	c, bare := goplsBenchPair(b, root)
-	call := textPos(b, root, "main.go", "F24999", 0)
-	bare.open(b, "main.go")
+	call := testfix.TextPos(b, root, "main.go", "F24999", 0)
+	bare.Open(b, "main.go")
 	outline := map[string]any{"textDocument": map[string]string{"uri": "file://" + filepath.ToSlash(filepath.Join(root, "big/big.go"))}}
 	runGoplsBench(b, []goplsBenchCase{{"definition",
 		func() {
@@ -86,8 +80,8 @@ func BenchmarkGoplsLargeFile(b *testing.B) {
 			}
 		},
 		func() {
-			bare.call(b, "textDocument/definition", bare.at("main.go", call))
-			bare.call(b, "textDocument/documentSymbol", outline)
+			bare.Definition(b, "main.go", call)
+			bare.Call(b, "textDocument/documentSymbol", outline)
 		}}})
 }
 
@@ -123,7 +117,7 @@ func runGoplsBench(b *testing.B, cases []goplsBenchCase) {
 
 // goplsBenchPair is a headless server on root (with its own gopls) behind
 // an MCP client, and a bare LSP client of a second gopls on root.
-func goplsBenchPair(b *testing.B, root string) (*client.Client, *bareLSP) {
+func goplsBenchPair(b *testing.B, root string) (*client.Client, *testfix.BareLSP) {
 	b.Helper()
 	path, err := lsp.Find(context.Background(), "")
 	if err != nil {
@@ -137,7 +131,7 @@ func goplsBenchPair(b *testing.B, root string) (*client.Client, *bareLSP) {
 	lc := lsp.New(lsp.Config{Root: proj.Root, Env: env, Logger: log.New(io.Discard, "", 0)})
 	b.Cleanup(func() { lc.Close() })
 	srv := NewServer(Options{Project: proj, Version: "bench", Logger: log.New(io.Discard, "", 0), Services: services.Services{LSP: lc}})
-	return connectStdio(b, srv, "bench"), newBareLSP(b, path, proj.Root, env)
+	return connectStdio(b, srv, "bench"), testfix.NewBareLSP(b, path, proj.Root, env)
 }
 
 // mustTool calls a tool and fails the benchmark on an error result.
@@ -148,91 +142,3 @@ func mustTool(b *testing.B, c *client.Client, name string, args map[string]any) 
 	}
 	return textOf(res), sc
 }
-
-// lspPos is a protocol position (0-based line, UTF-16 column).
-type lspPos struct {
-	Line      int `json:"line"`
-	Character int `json:"character"`
-}
-
-// textPos is the position skip bytes into the first needle in rel (an
-// ASCII file, so bytes are UTF-16 units).
-func textPos(b *testing.B, root, rel, needle string, skip int) lspPos {
-	data, err := os.ReadFile(filepath.Join(root, rel))
-	if err != nil {
-		b.Fatal(err)
-	}
-	i := strings.Index(string(data), needle)
-	if i < 0 {
-		b.Fatalf("%s has no %q", rel, needle)
-	}
-	i += skip
-	line := strings.Count(string(data[:i]), "\n")
-	return lspPos{Line: line, Character: i - (strings.LastIndex(string(data[:i]), "\n") + 1)}
-}
-
-// bareLSP is the baseline: requests written straight to a gopls, the
-// answers left as raw JSON.
-type bareLSP struct {
-	root string
-	conn *jsonrpc2.Conn
-}
-
-func newBareLSP(b *testing.B, path, root string, env []string) *bareLSP {
-	cmd := exec.Command(path)
-	cmd.Dir, cmd.Env = root, env
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	handle := func(context.Context, *jsonrpc2.Conn, *jsonrpc2.Request) (any, error) { return nil, nil }
-	conn := jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(bareRWC{out, in}, jsonrpc2.VSCodeObjectCodec{}),
-		jsonrpc2.HandlerWithError(handle))
-	b.Cleanup(func() { conn.Close(); cmd.Process.Kill(); cmd.Wait() })
-	bl := &bareLSP{root: root, conn: conn}
-	uri := bl.uri("")
-	bl.call(b, "initialize", map[string]any{"processId": nil, "rootUri": uri,
-		"workspaceFolders": []map[string]string{{"uri": uri, "name": "project"}},
-		"capabilities":     map[string]any{"textDocument": map[string]any{"documentSymbol": map[string]any{"hierarchicalDocumentSymbolSupport": true}}}})
-	conn.Notify(context.Background(), "initialized", struct{}{})
-	return bl
-}
-
-func (bl *bareLSP) uri(rel string) string {
-	return "file://" + filepath.ToSlash(filepath.Join(bl.root, rel))
-}
-
-func (bl *bareLSP) at(rel string, p lspPos) map[string]any {
-	return map[string]any{"textDocument": map[string]string{"uri": bl.uri(rel)}, "position": p}
-}
-
-// open sends didOpen with rel's text from disk.
-func (bl *bareLSP) open(b *testing.B, rel string) {
-	data, err := os.ReadFile(filepath.Join(bl.root, rel))
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := bl.conn.Notify(context.Background(), "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
-		"uri": bl.uri(rel), "languageId": "go", "version": 1, "text": string(data)}}); err != nil {
-		b.Fatal(err)
-	}
-}
-
-func (bl *bareLSP) call(b *testing.B, method string, params any) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	var raw json.RawMessage
-	if err := bl.conn.Call(ctx, method, params, &raw); err != nil {
-		b.Fatalf("bare %s: %v", method, err)
-	}
-}
-
-type bareRWC struct {
-	r io.ReadCloser
-	w io.WriteCloser
-}
-
-func (p bareRWC) Read(b []byte) (int, error)  { return p.r.Read(b) }
-func (p bareRWC) Write(b []byte) (int, error) { return p.w.Write(b) }
-func (p bareRWC) Close() error                { p.w.Close(); return p.r.Close() }

@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"trestle/app/ignore"
+	"trestle/app/project"
 	"trestle/app/search"
 )
 
@@ -51,10 +51,12 @@ type searchPane struct {
 	main   *mainThread  // the window's way onto the main goroutine; nil outside a window
 }
 
-func newSearchPane(root string, open func(rel string, line int)) *searchPane {
+// newSearchPane searches p with its one .gitignore matcher (the one
+// trestle_search and the file tree use, told of changes by the watcher).
+func newSearchPane(p *project.Project, open func(rel string, line int)) *searchPane {
 	s := &searchPane{open: open, async: func(fn func()) { go fn() }}
 	s.run = func(ctx context.Context, q search.Query) (search.Result, error) {
-		return search.Run(ctx, root, q, search.Options{Ignored: ignore.New(root).Ignored})
+		return search.Run(ctx, p.Root, q, search.Options{Ignored: p.Ignore().Ignored})
 	}
 	s.pattern = widget.NewEntry()
 	s.pattern.SetPlaceHolder("Search the project — Enter searches")
@@ -219,7 +221,7 @@ func (w *Window) showSearch() {
 
 // makeSearchPane is the Search pane's entry in paneParts.
 func makeSearchPane(w *Window) pane {
-	s := newSearchPane(w.project.Root, w.openAt)
+	s := newSearchPane(w.project, w.openAt)
 	s.main = w.main
 	s.onReplace = w.replaceInFiles
 	w.panes.search = s

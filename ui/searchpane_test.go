@@ -7,6 +7,10 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+
+	"trestle/app/project"
+	"trestle/app/watch"
+	"trestle/internal/testfix"
 )
 
 // syncSearch makes s search inline: Fyne's test driver runs fyne.Do on
@@ -57,6 +61,36 @@ func TestSearchPaneFindsAndOpens(t *testing.T) {
 	}
 }
 
+// TestSearchPaneIgnoresWhatTheProjectIgnores: the pane skips what the
+// project's one .gitignore matcher skips (the one trestle_search and the
+// file tree use), which reads each ignore file once and reads it again
+// when the watcher reports it changed. It used to read the ignore files
+// anew for each search, so it and the agent's search could disagree.
+func TestSearchPaneIgnoresWhatTheProjectIgnores(t *testing.T) {
+	w := newTestWindowWith(t, map[string]string{
+		"go.mod":     "module example.com/demo\n",
+		".gitignore": "gen/\n",
+		"main.go":    "package main // NEEDLE\n",
+		"gen/out.go": "package gen // NEEDLE\n",
+	})
+	w.installActions(Actions{})
+	s := w.panes.search
+	syncSearch(s)
+	s.pattern.SetText("NEEDLE")
+	found := func(when string, want string) {
+		t.Helper()
+		s.search()
+		if got := strings.Join(headings(s), " "); got != want {
+			t.Errorf("%s: the pane found NEEDLE in %q (status %q), want %q", when, got, s.status.Text, want)
+		}
+	}
+	found("gen/ in .gitignore", "main.go")
+	testfix.WriteFiles(t, w.project.Root, map[string]string{".gitignore": "# nothing ignored\n"})
+	found(".gitignore changed, the watcher not yet heard", "main.go")
+	w.project.Ignore().Saw([]watch.Event{{Path: ".gitignore", Op: watch.Changed}})
+	found("the watcher reported .gitignore changed", "gen/out.go main.go")
+}
+
 // TestSearchPaneOnBbolt searches a real module nobody here wrote: bbolt
 // from the module cache (a dependency of Trestle, so always there).
 func TestSearchPaneOnBbolt(t *testing.T) {
@@ -67,7 +101,11 @@ func TestSearchPaneOnBbolt(t *testing.T) {
 	}
 	root := strings.TrimSpace(string(out))
 	var opened string
-	s := newSearchPane(root, func(rel string, line int) { opened = rel })
+	p, err := project.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSearchPane(p, func(rel string, line int) { opened = rel })
 	syncSearch(s)
 	s.regexp.SetChecked(true)
 	s.glob.SetText("*.go")

@@ -34,6 +34,9 @@ var runs = []run{
 	{"./cmd/trestle", "^BenchmarkApplyCLI$", "5x"},
 	{"./app/lsp", "^BenchmarkGopls$", "30x"},
 	{"./mcpbridge", "^BenchmarkGopls(Headless|LargeFile)$", "10x"},
+	{"./cmd/trestle", "^BenchmarkGoplsWindow$", "10x"},
+	{"./cmd/trestle", "^BenchmarkFirstUIAnswer$", "5x"},
+	{"./cmd/trestle", "^BenchmarkRSSAfterLoad$", "1x"},
 	{"./cmd/trestle", "^BenchmarkGoplsRSS$/^(fixture|bbolt)$", "1x"},
 }
 

@@ -99,6 +99,10 @@ var rows = append(append(append([]row{
 		"bare LSP client, file open", 5, "≤ 5× bare"),
 	pairRow("headless `trestle_references` through MCP (bbolt)", "BenchmarkGoplsHeadless/references", "bare-ms",
 		"bare LSP client, file open", 5, "≤ 5× bare"),
+	pairRow("window `trestle_definition` through `--mcp-attach` (bbolt, the file open in an editor)", "BenchmarkGoplsWindow/definition", "bare-ms",
+		"bare LSP client, file open", 3, "≤ 3× bare"),
+	pairRow("window `trestle_references` through `--mcp-attach` (bbolt, the file open in an editor)", "BenchmarkGoplsWindow/references", "bare-ms",
+		"bare LSP client, file open", 3, "≤ 3× bare"),
 	{label: "headless `trestle_definition` into a file of 25,000 funcs", value: metric{"BenchmarkGoplsLargeFile/definition", "trestle-ms"},
 		base: &metric{"BenchmarkGoplsLargeFile/definition", "bare-ms"}, baseName: "bare definition + documentSymbol",
 		target: 2000, ratioTarget: 20, targetIs: "≤ 2 s and ≤ 20× bare"},
@@ -107,6 +111,12 @@ var rows = append(append(append([]row{
 	{label: "RSS: its gopls, e2e fixture", value: metric{"BenchmarkGoplsRSS/fixture", "gopls-MiB"}},
 	{label: "RSS: the window with gopls, bbolt (under Xvfb)", value: metric{"BenchmarkGoplsRSS/bbolt", "window-MiB"}},
 	{label: "RSS: its gopls, bbolt", value: metric{"BenchmarkGoplsRSS/bbolt", "gopls-MiB"}},
+	pairRow("start: `trestle DIR` to the first answer of a UI tool (`trestle_workbench`), under Xvfb", "BenchmarkFirstUIAnswer", "fyne-ms",
+		"a minimal Fyne window's first answer", 1.5, "≤ 1.5× minimal window"),
+	{label: "RSS of the window a minute after a load of 8 agents × 500 calls ends (bbolt)", value: metric{"BenchmarkRSSAfterLoad", "after-MiB"},
+		base: &metric{"BenchmarkRSSAfterLoad", "before-MiB"}, baseName: "before the load", ratioTarget: 1.2, targetIs: "≤ 1.2× before"},
+	{label: "RSS of the window at the load's peak", value: metric{"BenchmarkRSSAfterLoad", "peak-MiB"},
+		base: &metric{"BenchmarkRSSAfterLoad", "before-MiB"}, baseName: "before the load"},
 	{label: "idle RSS: the window (under Xvfb)", value: metric{"BenchmarkIdleRSS", "window-MiB"}},
 	{label: "idle RSS: the bridge (`--mcp-attach`)", value: metric{"BenchmarkIdleRSS", "bridge-MiB"}},
 	{label: "idle RSS: headless (`--mcp`)", value: metric{"BenchmarkIdleRSS", "headless-MiB"}},
@@ -210,9 +220,9 @@ func format(v float64, unit string) string {
 		return formatDuration(time.Duration(v))
 	case "p50-µs", "p99-µs":
 		return formatDuration(time.Duration(v * 1e3))
-	case "busy-ms", "ms-past-deadline", "bound-ms", "trestle-ms", "bare-ms", "git-ms":
+	case "busy-ms", "ms-past-deadline", "bound-ms", "trestle-ms", "bare-ms", "git-ms", "fyne-ms":
 		return formatDuration(time.Duration(v * 1e6))
-	case "window-MiB", "bridge-MiB", "headless-MiB", "gopls-MiB":
+	case "window-MiB", "bridge-MiB", "headless-MiB", "gopls-MiB", "before-MiB", "peak-MiB", "after-MiB":
 		return fmt.Sprintf("%.0f MiB", v)
 	}
 	return fmt.Sprintf("%.3g %s", v, unit)
