@@ -13,7 +13,8 @@ import (
 )
 
 // The gopls operations: where a symbol is declared and used, a package's
-// API, a rename proposed as a change set, and gopls's live diagnostics.
+// API, and a rename proposed as a change set (gopls's live diagnostics are
+// LiveProblems, in diagnostics.go).
 // Each asks the project's gopls (Gopls), with the window's unsaved editor
 // text sent to it first.
 
