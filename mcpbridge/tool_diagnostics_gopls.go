@@ -1,9 +1,10 @@
 package mcpbridge
 
 import (
-	"context"
 	"fmt"
 	"strings"
+
+	"trestle/app/agent"
 )
 
 // liveProblem is one of gopls's diagnostics, labelled by where it came from.
@@ -18,22 +19,21 @@ type liveProblem struct {
 	Message  string `json:"message"`
 }
 
-// liveProblems are gopls's current diagnostics under filter (the window's
-// unsaved editor text included), or nil without gopls, with why not.
-func (s *Server) liveProblems(ctx context.Context, filter string) ([]liveProblem, string) {
-	live, err := s.agent.LiveProblems(ctx, filter)
-	if err != nil {
-		return nil, err.Error()
+// liveOf is gopls's part of a Diagnostics answer as agents read it: nil
+// without gopls, or with why it is unavailable.
+func liveOf(out agent.DiagnosticsOutput) ([]liveProblem, string) {
+	if out.LiveErr != nil {
+		return nil, out.LiveErr.Error()
 	}
-	if live == nil {
+	if out.Live == nil {
 		return nil, ""
 	}
-	out := []liveProblem{}
-	for _, p := range live {
-		out = append(out, liveProblem{Path: p.Path, Line: p.Line, Col: p.Col, EndLine: p.EndLine, EndCol: p.EndCol,
+	live := []liveProblem{}
+	for _, p := range out.Live {
+		live = append(live, liveProblem{Path: p.Path, Line: p.Line, Col: p.Col, EndLine: p.EndLine, EndCol: p.EndCol,
 			Severity: p.Severity, Source: p.Source, Message: p.Message})
 	}
-	return out, ""
+	return live, ""
 }
 
 func describeLive(live []liveProblem, why string) string {

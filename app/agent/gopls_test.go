@@ -17,6 +17,7 @@ import (
 	"trestle/app/project"
 	"trestle/app/services"
 	"trestle/app/store"
+	"trestle/app/task"
 	"trestle/internal/testfix"
 )
 
@@ -79,7 +80,8 @@ func goplsAgent(t *testing.T) *Agent {
 	}
 	c := lsp.New(lsp.Config{Root: p.Root, Logger: log.New(io.Discard, "", 0)})
 	t.Cleanup(func() { c.Close() })
-	return New(Config{Project: p, Services: services.Services{LSP: c, ChangeSets: changeset.NewManager(db, p)}})
+	sv := services.Services{LSP: c, ChangeSets: changeset.NewManager(db, p), Tasks: task.NewRunner(p.Root)}
+	return New(Config{Project: p, Services: sv})
 }
 
 // TestGoplsOperations runs each gopls operation on one gopls: starting
@@ -150,8 +152,9 @@ func testLookups(t *testing.T, a *Agent) {
 
 // testPackageRenameAndLive: PackageAPI reads a project folder or an
 // import path; Rename proposes a change set and changes no file, and
-// refuses a name outside the project; LiveProblems are gopls's type
-// errors, and nothing without gopls.
+// refuses a name outside the project; Diagnostics carry gopls's type
+// errors under the path asked about, and LiveProblems are nothing without
+// gopls.
 func testPackageRenameAndLive(t *testing.T, a *Agent) {
 	ctx := context.Background()
 
@@ -188,17 +191,20 @@ func testPackageRenameAndLive(t *testing.T, a *Agent) {
 		t.Errorf("renaming to not-go: %v, want invalid", err)
 	}
 
-	var live []LiveProblem
+	var diag DiagnosticsOutput
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("LiveProblems last answered %+v, %v", live, err)
+			t.Logf("Diagnostics last answered %+v, %v", diag, err)
 		}
 	})
 	testfix.Wait(t, liveWait*3, "gopls's type error in bad/bad.go", func() bool {
-		live, err = a.LiveProblems(ctx, "bad")
-		return err == nil && len(live) > 0
+		diag, err = a.Diagnostics(ctx, who, "bad/", false)
+		return err == nil && len(diag.Live) > 0
 	})
-	if p := live[0]; p.Path != "bad/bad.go" || p.Line != 3 || p.Severity != "error" || p.Source != "gopls" {
+	if diag.Filter != "bad" || diag.Run != nil || len(diag.Problems) != 0 || diag.LiveErr != nil {
+		t.Errorf("Diagnostics(bad/) = %+v; want gopls's problems alone, nothing having run", diag)
+	}
+	if p := diag.Live[0]; p.Path != "bad/bad.go" || p.Line != 3 || p.Severity != "error" || p.Source != "gopls" {
 		t.Errorf("live problem %+v", p)
 	}
 	if live, err := New(Config{Project: a.Project()}).LiveProblems(ctx, ""); live != nil || err != nil {
