@@ -216,7 +216,7 @@ func TestVetAsksWithTheDefaultSelection(t *testing.T) {
 	srv := NewServer(Options{Project: project, Window: &tabsWindow{}, Version: "test", Logger: log.New(io.Discard, "", 0),
 		Services: services.Services{Tasks: task.NewRunner(project.Root), Gate: permission.NewGate(permission.PolicyAsk, ask.ask),
 			Config: func() (projconf.Config, error) { return projconf.Load(project.Root) }}})
-	if _, res := srv.vet(context.Background(), ""); res == nil || !res.IsError {
+	if _, err := srv.agent.Vet(context.Background(), srv.caller(context.Background()), ""); err == nil {
 		t.Fatalf("vet under a denied ask went ahead")
 	}
 	rs := ask.requests()

@@ -11,7 +11,6 @@ import (
 
 	"trestle/app/agent"
 	"trestle/app/errdefs"
-	"trestle/app/project"
 )
 
 // This file holds what every tool uses: binding a call's arguments, the
@@ -246,18 +245,6 @@ func resultSchemaOf(name string) (mcp.ToolOutputSchema, bool) {
 		return mcp.ToolOutputSchema{}, false
 	}
 	return v.(mcp.ToolOutputSchema), true
-}
-
-// projectPath confines a path argument, once for the call: pass the Path
-// on rather than its name.
-func (s *Server) projectPath(name string) (project.Path, error) {
-	return s.agent.Path(name)
-}
-
-// projectRel confines a path argument and returns it project-relative.
-func (s *Server) projectRel(name string) (string, error) {
-	cp, err := s.projectPath(name)
-	return cp.Rel(), err
 }
 
 // plural is "1 file" or "3 files": a count and its noun as a person writes it.

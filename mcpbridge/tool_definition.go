@@ -8,7 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"trestle/app/lsp"
+	"trestle/app/agent"
 )
 
 type definitionParams struct {
@@ -36,46 +36,20 @@ func (s *Server) definitionTool() server.ServerTool {
 }
 
 func (s *Server) definition(ctx context.Context, p definitionParams) *mcp.CallToolResult {
-	rel, bad := s.goFile(p.Path)
-	if bad != nil {
-		return bad
-	}
-	c, ctx, cancel := s.gopls(ctx)
-	defer cancel()
-	at, pos, bad := s.position(ctx, c, rel, p.Symbol, p.Line, p.Column)
-	if bad != nil {
-		return bad
-	}
-	locs, err := c.Definition(ctx, at, pos)
+	out, err := s.agent.Definition(ctx, agent.Target{Path: p.Path, Symbol: p.Symbol, Line: p.Line, Column: p.Column})
 	if err != nil {
-		return goplsFail(err)
+		return failErr(err)
 	}
 	res := definitionResult{State: stateDone, Definitions: []locationLine{}}
-	for _, l := range locs {
-		res.Definitions = append(res.Definitions, s.declaration(ctx, c, l))
+	for _, d := range out.Definitions {
+		res.Definitions = append(res.Definitions, locationOf(d))
 	}
 	if len(res.Definitions) == 0 {
-		return done(res, "No definition found at %s:%d:%d (not an identifier, or a builtin).", at, pos.Line, pos.Col)
+		return done(res, "No definition found at %s (not an identifier, or a builtin).", out.At)
 	}
 	var b strings.Builder
 	for _, d := range res.Definitions {
 		fmt.Fprintf(&b, "%s:\n%s\n", d, d.Text)
 	}
 	return done(res, "%s", b.String())
-}
-
-// declaration is l with the lines of the declaration it names: the
-// outline entry that starts there, else the line alone.
-func (s *Server) declaration(ctx context.Context, c *lsp.Client, l lsp.Location) locationLine {
-	d := locationLine{Path: l.Path, Line: l.Range.Start.Line, Column: l.Range.Start.Col, EndLine: l.Range.Start.Line}
-	if syms, err := c.DocumentSymbols(ctx, l.Path); err == nil {
-		for _, sy := range syms {
-			if sy.Line == d.Line && sy.Col == d.Column && sy.EndLine >= d.Line {
-				d.EndLine = min(sy.EndLine, d.Line+maxDeclLines-1)
-				break
-			}
-		}
-	}
-	d.Text, _ = s.sourceLines(ctx, l.Path, d.Line, d.EndLine)
-	return d
 }

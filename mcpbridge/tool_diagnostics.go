@@ -38,22 +38,12 @@ func (s *Server) diagnosticsTool() server.ServerTool {
 }
 
 func (s *Server) diagnostics(ctx context.Context, p diagnosticsParams) *mcp.CallToolResult {
-	filter := ""
-	if p.Path != "" {
-		rel, err := s.projectRel(p.Path)
-		if err != nil {
-			return failErr(err)
-		}
-		filter = rel
+	out, err := s.agent.Diagnostics(ctx, s.caller(ctx), p.Path, p.Refresh)
+	if err != nil {
+		return failErr(err)
 	}
-	run := s.opts.Services.Tasks.Last()
-	if p.Refresh {
-		var bad *mcp.CallToolResult
-		if run, bad = s.vet(ctx, filter); bad != nil {
-			return bad
-		}
-	}
-	live, why := s.liveProblems(ctx, filter)
+	live, why := liveOf(out)
+	run := out.Run
 	if run == nil && live == nil {
 		return fail(stateNone, "nothing has run yet; pass refresh:true to run go vet%s", liveWhy(why))
 	}
@@ -61,22 +51,8 @@ func (s *Server) diagnostics(ctx context.Context, p diagnosticsParams) *mcp.Call
 		res := diagnosticsResult{State: stateDone, Problems: []task.Problem{}, Live: live}
 		return done(res, "No build, vet or test has run yet (refresh:true runs go vet).\n%s", describeLive(live, why))
 	}
-	res := diagnosticsResult{State: stateDone, RunID: run.ID, Command: agent.CommandLine(run.Task, run.Args), Problems: []task.Problem{}, Live: live}
-	for _, pr := range run.Problems() {
-		if filter == "" || pr.Path == filter || strings.HasPrefix(pr.Path, strings.TrimSuffix(filter, "/")+"/") {
-			res.Problems = append(res.Problems, pr)
-		}
-	}
-	return done(res, "%s%s", describeProblems(res, filter), describeLive(live, why))
-}
-
-// vet runs go vet on the package of filter (or the whole module) and waits.
-func (s *Server) vet(ctx context.Context, filter string) (*task.Run, *mcp.CallToolResult) {
-	run, err := s.agent.Vet(ctx, s.caller(ctx), filter)
-	if err != nil {
-		return nil, failErr(err)
-	}
-	return run, nil
+	res := diagnosticsResult{State: stateDone, RunID: run.ID, Command: agent.CommandLine(run.Task, run.Args), Problems: out.Problems, Live: live}
+	return done(res, "%s%s", describeProblems(res, out.Filter), describeLive(live, why))
 }
 
 // describeProblems is the last run's problems under filter, each on its

@@ -1,18 +1,10 @@
 package mcpbridge
 
 import (
-	"context"
 	"fmt"
 	"strings"
-	"time"
-)
 
-// liveSettle: how long gopls must have published nothing before its
-// diagnostics are taken as complete, and liveWait the most a call waits
-// for that (the first call starts gopls, which then diagnoses the module).
-const (
-	liveSettle = 400 * time.Millisecond
-	liveWait   = 20 * time.Second
+	"trestle/app/agent"
 )
 
 // liveProblem is one of gopls's diagnostics, labelled by where it came from.
@@ -27,29 +19,21 @@ type liveProblem struct {
 	Message  string `json:"message"`
 }
 
-// liveProblems are gopls's current diagnostics under filter (the window's
-// unsaved editor text included), or nil without gopls, with why not.
-func (s *Server) liveProblems(ctx context.Context, filter string) ([]liveProblem, string) {
-	if s.opts.Services.LSP == nil {
+// liveOf is gopls's part of a Diagnostics answer as agents read it: nil
+// without gopls, or with why it is unavailable.
+func liveOf(out agent.DiagnosticsOutput) ([]liveProblem, string) {
+	if out.LiveErr != nil {
+		return nil, out.LiveErr.Error()
+	}
+	if out.Live == nil {
 		return nil, ""
 	}
-	c, gctx, cancel := s.gopls(ctx)
-	defer cancel()
-	wctx, wcancel := context.WithTimeout(gctx, liveWait)
-	defer wcancel()
-	if err := c.Settle(wctx, liveSettle); err != nil {
-		return nil, err.Error()
+	live := []liveProblem{}
+	for _, p := range out.Live {
+		live = append(live, liveProblem{Path: p.Path, Line: p.Line, Col: p.Col, EndLine: p.EndLine, EndCol: p.EndCol,
+			Severity: p.Severity, Source: p.Source, Message: p.Message})
 	}
-	out := []liveProblem{}
-	for _, d := range c.Diagnostics(filter) {
-		src := "gopls"
-		if d.Source != "" && d.Source != "compiler" {
-			src += "/" + d.Source
-		}
-		out = append(out, liveProblem{Path: d.Path, Line: d.Range.Start.Line, Col: d.Range.Start.Col,
-			EndLine: d.Range.End.Line, EndCol: d.Range.End.Col, Severity: d.Severity, Source: src, Message: d.Message})
-	}
-	return out, ""
+	return live, ""
 }
 
 func describeLive(live []liveProblem, why string) string {

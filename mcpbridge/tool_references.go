@@ -7,6 +7,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"trestle/app/agent"
 )
 
 type referencesParams struct {
@@ -38,40 +40,17 @@ func (s *Server) referencesTool() server.ServerTool {
 }
 
 func (s *Server) references(ctx context.Context, p referencesParams) *mcp.CallToolResult {
-	rel, bad := s.goFile(p.Path)
-	if bad != nil {
-		return bad
-	}
-	limit := p.Limit
-	if limit <= 0 {
-		limit = 200
-	}
-	limit = min(limit, 2000)
-	c, ctx, cancel := s.gopls(ctx)
-	defer cancel()
-	at, pos, bad := s.position(ctx, c, rel, p.Symbol, p.Line, p.Column)
-	if bad != nil {
-		return bad
-	}
-	locs, err := c.References(ctx, at, pos, p.IncludeDeclaration)
+	t := agent.Target{Path: p.Path, Symbol: p.Symbol, Line: p.Line, Column: p.Column}
+	out, err := s.agent.References(ctx, t, p.IncludeDeclaration, p.Limit)
 	if err != nil {
-		return goplsFail(err)
+		return failErr(err)
 	}
-	res := referencesResult{State: stateDone, References: []locationLine{}, Count: len(locs)}
-	src := s.sources()
-	for _, l := range locs {
-		if len(res.References) == limit {
-			res.Truncated = true
-			break
-		}
-		r := locationLine{Path: l.Path, Line: l.Range.Start.Line, Column: l.Range.Start.Col}
-		if text, ok := src.lines(ctx, l.Path, r.Line, r.Line); ok {
-			r.Text = strings.TrimSpace(text)
-		}
-		res.References = append(res.References, r)
+	res := referencesResult{State: stateDone, References: []locationLine{}, Count: out.Count, Truncated: out.Truncated}
+	for _, r := range out.References {
+		res.References = append(res.References, locationOf(r))
 	}
 	if res.Count == 0 {
-		return done(res, "No references to the symbol at %s:%d:%d.", at, pos.Line, pos.Col)
+		return done(res, "No references to the symbol at %s.", out.At)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d references:\n", res.Count)

@@ -2,14 +2,11 @@ package mcpbridge
 
 import (
 	"context"
-	"fmt"
-	"go/token"
-	"path/filepath"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"trestle/app/changeset"
+	"trestle/app/agent"
 )
 
 type renameParams struct {
@@ -35,47 +32,10 @@ func (s *Server) renameTool() server.ServerTool {
 }
 
 func (s *Server) rename(ctx context.Context, p renameParams) *mcp.CallToolResult {
-	rel, bad := s.goFile(p.Path)
-	if bad != nil {
-		return bad
-	}
-	if !token.IsIdentifier(p.NewName) {
-		return fail(stateProblem, "new_name %q is not a Go identifier", p.NewName)
-	}
-	c, gctx, cancel := s.gopls(ctx)
-	defer cancel()
-	at, pos, bad := s.position(gctx, c, rel, p.Symbol, p.Line, p.Column)
-	if bad != nil {
-		return bad
-	}
-	if filepath.IsAbs(at) {
-		return fail(stateRefused, "%s is declared outside the project (%s); only the project's own names can be renamed", p.Symbol, at)
-	}
-	edits, err := c.Rename(gctx, at, pos, p.NewName)
-	if err != nil {
-		return goplsFail(err)
-	}
-	if len(edits) == 0 {
-		return fail(stateNone, "gopls found nothing to rename at %s:%d:%d", at, pos.Line, pos.Col)
-	}
-	in := changeset.Proposal{Description: p.Description}
-	for _, e := range edits {
-		if filepath.IsAbs(e.Path) {
-			return fail(stateRefused, "the rename would edit %s, outside the project; nothing was proposed", e.Path)
-		}
-		// gopls computed on the text it was sent; the change set's base is
-		// what trestle_read returns. They must be the same text.
-		if now, _, err := s.agent.ReadFile(ctx, e.Path); err != nil || now.Text != e.Old {
-			return fail(stateProblem, "%s changed while the rename was computed; try again (nothing was proposed)", e.Path)
-		}
-		in.Changes = append(in.Changes, changeset.Change{Path: e.Path, Action: changeset.ActionReplace, Content: e.New})
-	}
-	name := p.Symbol
-	if name == "" {
-		name = fmt.Sprintf("the symbol at %s:%d:%d", rel, pos.Line, pos.Col)
-	}
-	in.Title = fmt.Sprintf("Rename %s to %s", name, p.NewName)
-	cs, err := s.agent.Propose(ctx, s.caller(ctx), in)
+	cs, err := s.agent.Rename(ctx, s.caller(ctx), agent.RenameInput{
+		Target:  agent.Target{Path: p.Path, Symbol: p.Symbol, Line: p.Line, Column: p.Column},
+		NewName: p.NewName, Description: p.Description,
+	})
 	if err != nil {
 		return failErr(err)
 	}

@@ -36,7 +36,7 @@ func (s *Server) symbolsTool() server.ServerTool {
 func (s *Server) symbols(ctx context.Context, p symbolsParams) *mcp.CallToolResult {
 	out, err := s.agent.Symbols(ctx, p.Query, p.Limit)
 	if err != nil {
-		return goplsFail(err)
+		return failErr(err)
 	}
 	res := symbolsResult{State: stateDone, Symbols: append([]lsp.Symbol{}, out.Symbols...), Truncated: out.Truncated}
 	if len(res.Symbols) == 0 {

@@ -8,6 +8,11 @@
 // answer); a second protocol adapter (ACP, HTTP) sits beside it and needs
 // nothing from mcpbridge.
 //
+// Definition, References and Rename take a Target, a symbol as written in
+// a Go file or a line and column there, and read it as Go reads that file
+// (gopls_position.go); the source lines of their answers are read once
+// per file (gopls_source.go).
+//
 // It must never import a protocol (mcp-go), mcpbridge, ui or Fyne
 // (internal/layout's TestImportRules fails the build), and builds with
 // CGO_ENABLED=0. It reaches the window only through workbench.Window and
@@ -23,8 +28,8 @@
 // # Adding an operation
 //
 // An operation is one exported method in the file of its concern (eval.go,
-// run.go, changesets.go, read.go, notify.go, workbench.go; a new concern
-// gets its own file), and a test beside it in this package:
+// run.go, changesets.go, read.go, gopls.go, diagnostics.go, notify.go,
+// workbench.go; a new concern gets its own file), and a test beside it in this package:
 //
 //	// Files lists the project's files under a folder, by glob, at most limit.
 //	func (a *Agent) Files(ctx context.Context, under, glob string, limit int) ([]string, bool, error) {

@@ -114,7 +114,7 @@ func (a *Agent) Symbols(ctx context.Context, query string, limit int) (SymbolsOu
 	defer cancel()
 	syms, err := c.Symbols(ctx, query)
 	if err != nil {
-		return SymbolsOutput{}, err
+		return SymbolsOutput{}, goplsErr(err)
 	}
 	out := SymbolsOutput{Symbols: syms[:min(len(syms), limit)], Found: len(syms), Limit: limit,
 		Truncated: len(syms) >= GoplsSymbolCap || len(syms) > limit}

@@ -1,4 +1,4 @@
-package mcpbridge
+package agent
 
 import (
 	"context"
@@ -10,8 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
+	"trestle/app/errdefs"
 	"trestle/app/lsp"
 )
 
@@ -19,7 +18,16 @@ import (
 // about when it looks for the one whose declaration is Type.Member.
 const maxCandidates = 25
 
-// position is where {line, column} or symbol points: a place in rel, or
+// Target is what a gopls operation points at in a project Go file: a
+// symbol as written there, or a 1-based line and rune column.
+type Target struct {
+	Path   string // the Go file, project-relative
+	Symbol string // Open, shapes.NewSquare, DB.Close, (*DB).Close
+	Line   int    // with Column, instead of Symbol
+	Column int
+}
+
+// position is where t points, in rel (t.Path confined to the project), or
 // for a package's name the file that declares it (in the module cache or
 // the Go root). A symbol is read as Go reads it in rel, never by its last
 // word alone:
@@ -33,51 +41,51 @@ const maxCandidates = 25
 //     is that member;
 //   - a plain name: its first use in rel as an identifier.
 //
-// Anything else is "none", saying what rel declares.
-func (s *Server) position(ctx context.Context, c *lsp.Client, rel, symbol string, line, col int) (string, lsp.Position, *mcp.CallToolResult) {
-	if line > 0 {
-		return rel, lsp.Position{Line: line, Col: max(col, 1)}, nil
+// Anything else is ErrNotFound, saying what rel declares.
+func (a *Agent) position(ctx context.Context, c *lsp.Client, rel string, t Target) (At, error) {
+	if t.Line > 0 {
+		return At{rel, lsp.Position{Line: t.Line, Col: max(t.Column, 1)}}, nil
 	}
-	symbol = strings.TrimSpace(symbol)
+	symbol := strings.TrimSpace(t.Symbol)
 	if symbol == "" {
-		return "", lsp.Position{}, fail(stateProblem, "give symbol (e.g. \"Open\" or \"DB.Close\") or line and column")
+		return At{}, errdefs.Errorf(errdefs.ErrInvalid, "give symbol (e.g. \"Open\" or \"DB.Close\") or line and column")
 	}
-	ft, _, err := s.agent.ReadFile(ctx, rel)
+	ft, _, err := a.ReadFile(ctx, rel)
 	if err != nil {
-		return "", lsp.Position{}, failErr(err)
+		return At{}, err
 	}
 	f := parseUses(ft.Text)
 	qual, name, qualified := splitQualified(symbol)
 	if imp := f.imports[qual]; qualified && imp != "" {
 		if p, ok := f.selector(qual, name); ok {
-			return rel, p, nil
+			return At{rel, p}, nil
 		}
-		if path, p, ok := s.packageMember(ctx, c, imp, name); ok {
-			return path, p, nil
+		if path, p, ok := a.packageMember(ctx, c, imp, name); ok {
+			return At{path, p}, nil
 		}
-		return "", lsp.Position{}, fail(stateNone, "%s imports %s (%q), which declares no %s", rel, qual, imp, name)
+		return At{}, errdefs.Errorf(errdefs.ErrNotFound, "%s imports %s (%q), which declares no %s", rel, qual, imp, name)
 	}
 	p, lerr := c.Locate(ctx, rel, symbol)
 	if lerr == nil {
-		return rel, p, nil
+		return At{rel, p}, nil
 	}
 	if qualified {
 		if p, ok := f.selector(qual, name); ok { // as written: db.Close, sqlite3.Open
-			return rel, p, nil
+			return At{rel, p}, nil
 		}
-		if p, ok := s.memberUse(ctx, c, rel, f, qual, name); ok {
-			return rel, p, nil
+		if p, ok := a.memberUse(ctx, c, rel, f, qual, name); ok {
+			return At{rel, p}, nil
 		}
 	} else if p, ok := f.ident(name); ok {
-		return rel, p, nil
+		return At{rel, p}, nil
 	}
-	return "", lsp.Position{}, fail(stateNone, "%v; nor does it use %s", lerr, symbol)
+	return At{}, errdefs.Errorf(errdefs.ErrNotFound, "%v; nor does it use %s", lerr, symbol)
 }
 
 // packageMember is where the package imp declares name, from gopls's
 // workspace symbols filtered to that package's folder.
-func (s *Server) packageMember(ctx context.Context, c *lsp.Client, imp, name string) (string, lsp.Position, bool) {
-	dir, _, err := goListFiles(ctx, s.opts.Project.Root, imp)
+func (a *Agent) packageMember(ctx context.Context, c *lsp.Client, imp, name string) (string, lsp.Position, bool) {
+	dir, _, err := goListFiles(ctx, a.cfg.Project.Root, imp)
 	if err != nil || dir == "" {
 		return "", lsp.Position{}, false
 	}
@@ -89,7 +97,7 @@ func (s *Server) packageMember(ctx context.Context, c *lsp.Client, imp, name str
 		_, n, _ := splitQualified(sy.Name)
 		abs := sy.Path
 		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(s.opts.Project.Root, filepath.FromSlash(abs))
+			abs = filepath.Join(a.cfg.Project.Root, filepath.FromSlash(abs))
 		}
 		if n == name && filepath.Dir(abs) == dir && topLevel(sy) {
 			return sy.Path, lsp.Position{Line: sy.Line, Col: sy.Col}, true
@@ -211,7 +219,7 @@ func (u usesFile) inspect(fn func(ast.Node) bool) {
 
 // memberUse is the first .name in rel whose definition gopls places in
 // typ's declaration of name (a method or field of typ).
-func (s *Server) memberUse(ctx context.Context, c *lsp.Client, rel string, f usesFile, typ, name string) (lsp.Position, bool) {
+func (a *Agent) memberUse(ctx context.Context, c *lsp.Client, rel string, f usesFile, typ, name string) (lsp.Position, bool) {
 	outlines := map[string][]lsp.Symbol{}
 	for _, p := range f.members(name, maxCandidates) {
 		locs, err := c.Definition(ctx, rel, p)
