@@ -115,6 +115,9 @@ func describeWorkbench(w workbenchResult) string {
 		if e.PID > 0 {
 			fmt.Fprintf(&b, " (pid %d)", e.PID)
 		}
+		if e.Native != "" {
+			fmt.Fprintf(&b, "; %s", e.Native)
+		}
 	}
 	if w.Run != nil {
 		fmt.Fprintf(&b, "\nRunning: %s %s for %s", w.Run.RunID, w.Run.Task, (time.Duration(w.Run.DurationMS) * time.Millisecond).String())

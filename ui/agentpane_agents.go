@@ -1,8 +1,9 @@
 package ui
 
 // The person's own agents: a name and a command line each, edited from
-// the Agent pane (Agents…), kept in the store, and offered in every
-// Agent pane's choice after Claude Code, Codex and Gemini CLI.
+// Settings (its Agents row) or the Agent pane (Agents…), both the one
+// editor, kept in the store, and offered in every Agent pane's choice
+// after Claude Code, Codex and Gemini CLI.
 
 import (
 	"fmt"
@@ -102,6 +103,23 @@ func (h *agentHost) editAgents() {
 	}, h.w.win)
 	d.Resize(fyne.NewSize(620, 360))
 	h.w.dialogs.show(d)
+}
+
+// agentsSetting is the Settings dialog's Agents row: the agents offered,
+// and Edit agents… opening the Agent pane's editor (editAgents), so both
+// keep the one stored list. Main goroutine only.
+func (h *agentHost) agentsSetting() *widget.FormItem {
+	var names []string
+	for _, c := range h.pane.Choices() {
+		if c.Name != agent.Custom {
+			names = append(names, c.Name)
+		}
+	}
+	list := widget.NewLabel(strings.Join(names, ", "))
+	list.Wrapping = fyne.TextWrapWord
+	edit := widget.NewButton("Edit agents…", h.editAgents)
+	return &widget.FormItem{Text: "Agents", Widget: fynecontainer.NewBorder(nil, nil, nil, edit, list),
+		HintText: "offered in the Agent pane; your own are a name and the command line that starts it"}
 }
 
 // paneChoices are the person's own agents this pane offers.

@@ -623,3 +623,51 @@ func TestAgentPaneKeepsThePersonsOwnAgents(t *testing.T) {
 		return len(hosts) == 2 && slices.Contains(hosts[1].pane.Agent.Options, "Scripted")
 	})
 }
+
+// TestSettingsEditsTheAgentsThePaneOffers (issue 26): Settings (opened
+// with its shortcut, Ctrl+,) lists the agents and its Edit agents… opens
+// the one editor the Agent pane's Agents… opens; an agent written there
+// is kept in the store and offered in the Agent pane.
+func TestSettingsEditsTheAgentsThePaneOffers(t *testing.T) {
+	a := newAgentHarness(t)
+	st, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.onMain(func() {
+		a.w.installActions(Actions{Store: st}) // the window's menu and shortcuts, as New's caller installs them
+		pressShortcut(a.w.win, ctrl(fyne.KeyComma, false))
+	})
+	var edit *widget.Button
+	a.waitFor("Settings with its Agents row", func() bool {
+		edit = findButton(a.w.win.Canvas(), "Edit agents…")
+		listed := false
+		walkOverlay(a.w.win.Canvas(), func(o fyne.CanvasObject) {
+			if l, ok := o.(*widget.Label); ok && l.Text == "Claude Code, Codex, Gemini CLI" {
+				listed = true
+			}
+		})
+		return edit != nil && listed
+	})
+	a.onMain(func() { test.Tap(edit) })
+	var entry *widget.Entry
+	a.waitFor("the agents editor over Settings", func() bool {
+		walkOverlay(a.w.win.Canvas(), func(o fyne.CanvasObject) {
+			if e, ok := o.(*widget.Entry); ok && e.MultiLine {
+				entry = e
+			}
+		})
+		return entry != nil
+	})
+	a.onMain(func() {
+		test.Type(entry, "Mine = my-agent --acp")
+		test.Tap(findButton(a.w.win.Canvas(), "Save"))
+	})
+	testfix.Wait(t, 30*time.Second, "the agent kept", func() bool {
+		own, err := acp.SavedAgents(st)
+		return err == nil && len(own) == 1 && own[0] == acp.AgentEntry{Name: "Mine", Command: "my-agent --acp"}
+	})
+	a.waitFor("the Agent pane offering it", func() bool {
+		return slices.Equal(a.h.pane.Agent.Options, []string{"Claude Code", "Codex", "Gemini CLI", "Mine", agent.Custom})
+	})
+}

@@ -85,7 +85,11 @@ func (w *Window) showSettings() {
 		f.trusted = widget.NewCheck("Trust this project", nil)
 		f.trusted.SetChecked(tr.Trusted())
 	}
-	d := dialog.NewForm("Settings", "Save", "Cancel", f.items(), func(ok bool) {
+	items := f.items()
+	if h := w.panes.agent; h != nil {
+		items = append(items, h.agentsSetting())
+	}
+	d := dialog.NewForm("Settings", "Save", "Cancel", items, func(ok bool) {
 		if ok {
 			w.applySettings(f.values())
 			if f.trusted != nil && f.trusted.Checked != tr.Trusted() {

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -517,6 +518,32 @@ func goRunIn(t *testing.T, root string, cases []agreeCase) []goRunResult {
 	return res
 }
 
+// goRunEach is goRunIn with each case in a process of its own (package
+// state does not leak between them), from one build of the program.
+func goRunEach(t *testing.T, root string, cases []agreeCase) []goRunResult {
+	t.Helper()
+	writeCases(t, root, cases)
+	bin := filepath.Join(t.TempDir(), "gorun")
+	build := exec.Command("go", "build", "-o", bin, "./gorun")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	var res []goRunResult
+	for i := range cases {
+		cmd := exec.Command(bin)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "TRESTLE_GORUN_ONLY="+strconv.Itoa(i))
+		out, err := cmd.Output()
+		var one []goRunResult
+		if err != nil || json.Unmarshal(out, &one) != nil || len(one) != 1 {
+			t.Fatalf("case %d (%s) printed %q: %v", i, cases[i].name, out, err)
+		}
+		res = append(res, one[0])
+	}
+	return res
+}
+
 // writeGoRun writes the fixture with the generated main of cases in
 // ./gorun into a new folder.
 func writeGoRun(t testing.TB, cases []agreeCase) string {
@@ -599,8 +626,11 @@ func run(f func() any) (res result) {
 
 func main() {
 	var out []result
-	for _, f := range []func() any{
+	for i, f := range []func() any{
 ` + calls.String() + `	} {
+		if only := os.Getenv("TRESTLE_GORUN_ONLY"); only != "" && only != strconv.Itoa(i) {
+			continue
+		}
 		out = append(out, run(f))
 	}
 	json.NewEncoder(os.Stdout).Encode(out)

@@ -311,10 +311,7 @@ func TestPackageStateFollowsTheSession(t *testing.T) {
 					inputs[len(inputs)-1] = st.code[:cut] + "_ = " + st.code[cut:]
 				}
 			}
-			var want []goRunResult
-			for _, c := range cases { // one go run each: package state must not leak between them
-				want = append(want, goRunIn(t, sc.root(t), []agreeCase{c})[0])
-			}
+			want := goRunEach(t, sc.root(t), cases) // a process each: package state must not leak between them
 			m := NewManager(ManagerOptions{Root: sc.root(t), Module: sc.module, WorkerCommand: testWorkerCommand})
 			t.Cleanup(m.Close)
 			checked := 0

@@ -35,8 +35,8 @@ type WorkerStatus struct {
 	Activity string `json:"activity,omitempty"`
 	// Native says where the selection's native worker build stands, in
 	// one short line (NativeState.Summary); "" when native workers are
-	// off. Not in trestle_workbench's answer (its schema is fixed there).
-	Native string `json:"-"`
+	// off or before any build. trestle_workbench's evaluators carry it.
+	Native string `json:"native,omitempty"`
 }
 
 // slot is one selection's worker. turn is held by the evaluation in progress.
