@@ -129,10 +129,10 @@ func (w *Window) runMenu() *fyne.Menu {
 		item("Vet", fyne.KeyV, func() { w.runByPerson("vet") }),
 		fyne.NewMenuItemSeparator(),
 		item("Stop", fyne.KeyX, w.stopRun),
-		fyne.NewMenuItem("Stop Evaluation", w.stopEval),
-		fyne.NewMenuItem("Restart Evaluator", w.restartEvaluator),
-		fyne.NewMenuItem("Replay Lost Evaluator State", w.replayLost),
-		fyne.NewMenuItem("Evaluator Packages (Native or Interpreted)", w.showEvalPackages))
+		fyne.NewMenuItem("Stop Evaluation", w.evalUI.stop),
+		fyne.NewMenuItem("Restart Evaluator", w.evalUI.restart),
+		fyne.NewMenuItem("Replay Lost Evaluator State", w.evalUI.replayLost),
+		fyne.NewMenuItem("Evaluator Packages (Native or Interpreted)", w.evalUI.showPackages))
 }
 
 func (w *Window) recentMenu(recent []string) *fyne.MenuItem {

@@ -40,10 +40,10 @@ type Window struct {
 	// services are the evaluator and tasks (services.go); selection is the
 	// active .trestle.json selection ("" for default).
 	services services.Services
-	// stopEvalBuilds ends watchEvalBuilds (eval_native.go).
-	stopEvalBuilds func()
-	selection      string
-	runLines       lineBatch
+	// evalUI is the evaluator's part (evaluate.go).
+	evalUI    *evalUI
+	selection string
+	runLines  lineBatch
 	// closedLayout is the layout captured as the window closed (layout.go).
 	closedLayout *store.ProjectState
 	settings     store.Settings
@@ -154,6 +154,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 		settings: store.DefaultSettings(),
 		policy:   permission.PolicyAsk,
 	}
+	w.evalUI = &evalUI{w: w}
 	w.runLines.main = w.main
 	notices.dialogs = w.dialogs
 	w.status.main = w.main
@@ -166,7 +167,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	notices.after = w.main.afterStop
 	w.tabs.onChange = w.syncTree
 	w.tabs.onCaret = func(line, col int) { w.status.setCursor(line, col) }
-	w.tabs.onEval = w.evalByPerson
+	w.tabs.onEval = w.evalUI.byPerson
 	w.onFilesChanged = w.filesChangedOnDisk
 	w.tabs.attach(w.win, p, func(msg string) { w.status.notify(msg) })
 	w.win.SetCloseIntercept(w.confirmQuit)
@@ -330,9 +331,9 @@ func (w *Window) filesChanged(events []watch.Event) {
 // poll started by showChangeSets, and waits for them. It
 // must be called on the main goroutine, e.g. as the window closes.
 func (w *Window) stopWatching() {
-	if w.stopEvalBuilds != nil {
-		w.stopEvalBuilds()
-		w.stopEvalBuilds = nil
+	if w.evalUI.stopBuilds != nil {
+		w.evalUI.stopBuilds()
+		w.evalUI.stopBuilds = nil
 	}
 	if w.watcher != nil {
 		w.watcher.Close()
