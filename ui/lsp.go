@@ -132,7 +132,7 @@ func (h goplsHost) Definition(path string, pos lsp.Position) { h.w.goToDefinitio
 func (h goplsHost) References(path string, pos lsp.Position) { h.w.findReferences(path, pos) }
 func (h goplsHost) Outline(path string)                      { h.w.showOutline(path) }
 func (h goplsHost) Rename(path string, pos lsp.Position, current string) {
-	h.w.renameAt(path, pos, current)
+	h.w.renamer.at(path, pos, current)
 }
 func (h goplsHost) Go(fn func()) { h.w.loading.Go(fn) }
 func (h goplsHost) Do(fn func()) { h.do(fn) }

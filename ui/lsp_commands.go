@@ -36,7 +36,7 @@ func (w *Window) goplsItems() []*fyne.MenuItem {
 					w.status.notify("Rename: the caret is on no name")
 					return
 				}
-				w.renameAt(path, lsp.Position{Line: pos.Line, Col: start + 1}, string(line[start:end]))
+				w.renamer.at(path, lsp.Position{Line: pos.Line, Col: start + 1}, string(line[start:end]))
 			})
 		}),
 		menuItem("Outline", ctrlKey(fyne.KeyO, true), func() {

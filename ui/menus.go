@@ -106,7 +106,7 @@ func (w *Window) buildMenu(recent []string) {
 	view.Items = append(view.Items, fyne.NewMenuItemSeparator())
 	view.Items = append(view.Items, w.focusItems()...)
 	edit := w.editMenu()
-	edit.Items = append(edit.Items, w.renameMenuItems()...)
+	edit.Items = append(edit.Items, w.renamer.menuItems()...)
 	edit.Items = append(edit.Items, w.goplsItems()...)
 	menu := fyne.NewMainMenu(file, edit, view, w.runMenu(), w.agentsMenu(), fyne.NewMenu("Help",
 		fyne.NewMenuItem("About Trestle", w.showAbout)))

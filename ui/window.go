@@ -40,8 +40,9 @@ type Window struct {
 	// services are the evaluator and tasks (services.go); selection is the
 	// active .trestle.json selection ("" for default).
 	services services.Services
-	// evalUI is the evaluator's part (evaluate.go).
+	// evalUI is the evaluator's part (evaluate.go); renamer F2's (lsp_rename.go).
 	evalUI    *evalUI
+	renamer   *renamer
 	selection string
 	runLines  lineBatch
 	// closedLayout is the layout captured as the window closed (layout.go).
@@ -154,7 +155,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 		settings: store.DefaultSettings(),
 		policy:   permission.PolicyAsk,
 	}
-	w.evalUI = &evalUI{w: w}
+	w.evalUI, w.renamer = &evalUI{w: w}, &renamer{w: w}
 	w.runLines.main = w.main
 	notices.dialogs = w.dialogs
 	w.status.main = w.main
