@@ -43,6 +43,7 @@ type Window struct {
 	// evalUI is the evaluator's part (evaluate.go); renamer F2's (lsp_rename.go).
 	evalUI    *evalUI
 	renamer   *renamer
+	goTo      *gotoUI // definitions, references, outline (lsp_places.go)
 	selection string
 	runLines  lineBatch
 	// closedLayout is the layout captured as the window closed (layout.go).
@@ -155,7 +156,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 		settings: store.DefaultSettings(),
 		policy:   permission.PolicyAsk,
 	}
-	w.evalUI, w.renamer = &evalUI{w: w}, &renamer{w: w}
+	w.evalUI, w.renamer, w.goTo = &evalUI{w: w}, &renamer{w: w}, &gotoUI{w: w}
 	w.runLines.main = w.main
 	notices.dialogs = w.dialogs
 	w.status.main = w.main
