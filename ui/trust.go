@@ -48,7 +48,7 @@ func (w *Window) connectTrust(tr *trust.Project) {
 	tr.OnChange(func(trusted bool) {
 		w.onMain(func() {
 			w.showTrust(trusted)
-			w.refreshGit()
+			w.git.refresh()
 			if trusted {
 				w.status.notify("This project is trusted: its git settings and .trestle.json are used.")
 			} else {

@@ -44,6 +44,7 @@ type Window struct {
 	evalUI    *evalUI
 	renamer   *renamer
 	goTo      *gotoUI // definitions, references, outline (lsp_places.go)
+	git       *gitUI  // the Changes pane, the tree's tints, the gutter (gitgutter.go)
 	selection string
 	runLines  lineBatch
 	// closedLayout is the layout captured as the window closed (layout.go).
@@ -156,7 +157,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 		settings: store.DefaultSettings(),
 		policy:   permission.PolicyAsk,
 	}
-	w.evalUI, w.renamer, w.goTo = &evalUI{w: w}, &renamer{w: w}, &gotoUI{w: w}
+	w.evalUI, w.renamer, w.goTo, w.git = &evalUI{w: w}, &renamer{w: w}, &gotoUI{w: w}, &gitUI{w: w}
 	w.runLines.main = w.main
 	notices.dialogs = w.dialogs
 	w.status.main = w.main
@@ -185,7 +186,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	w.tree.OnUnselected = func(string) { w.treeSel = "" }
 	w.status.message.onTap = w.showMessages
 	newPanes(w) // paneParts, in panes.go
-	w.attachGitGutter()
+	w.git.attachGutter()
 	w.paneSplit = container.NewVSplit(w.tabs.content, w.panes.tabs)
 	w.paneSplit.Offset = 0.72
 	w.treeSplit = container.NewHSplit(w.tree, w.paneSplit)
@@ -304,7 +305,7 @@ func (w *Window) Watch(ctx context.Context) error {
 		return err
 	}
 	w.watcher = wt
-	w.refreshGit()
+	w.git.refresh()
 	return nil
 }
 
