@@ -22,7 +22,7 @@ func (w *Window) connectServices(s services.Services) {
 			w.selectSelection(name)
 		}
 	}
-	w.connectTrust(s.Trust) // before loadConfig, whose goroutine comes back to the main one
+	w.trust.connect(s.Trust) // before loadConfig, whose goroutine comes back to the main one
 	w.loadConfig()
 	w.evalUI.watchBuilds()
 }

@@ -56,7 +56,7 @@ func (w *Window) runByPerson(name string, args ...string) {
 	conf, _ := w.services.ProjectConfig()
 	if t, ok := conf.Task(name); ok {
 		if err := task.CheckTrust(t, args); err != nil { // go test in an untrusted project
-			w.askTrustToRun(t, args, err, func() { w.runByPerson(name, args...) })
+			w.trust.askToRun(t, args, err, func() { w.runByPerson(name, args...) })
 			return
 		}
 	}

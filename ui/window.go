@@ -45,6 +45,7 @@ type Window struct {
 	renamer   *renamer
 	goTo      *gotoUI // definitions, references, outline (lsp_places.go)
 	git       *gitUI  // the Changes pane, the tree's tints, the gutter (gitgutter.go)
+	trust     *trustUI
 	selection string
 	runLines  lineBatch
 	// closedLayout is the layout captured as the window closed (layout.go).
@@ -82,8 +83,6 @@ type Window struct {
 	goplsDo         func(fn func()) // nil: onMain (tests queue gopls's callbacks)
 	// nav is where Alt+Left and Alt+Right go (nav.go).
 	nav navHistory
-	// afterTrust runs once the project is trusted (trust.go). Main goroutine only.
-	afterTrust func()
 	// menus opens the menu bar's menus for Alt+letter and F10 (menukeys.go).
 	menus menuBar
 	// main is the one way onto the main goroutine (mainthread.go); Quitting
@@ -158,6 +157,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 		policy:   permission.PolicyAsk,
 	}
 	w.evalUI, w.renamer, w.goTo, w.git = &evalUI{w: w}, &renamer{w: w}, &gotoUI{w: w}, &gitUI{w: w}
+	w.trust = &trustUI{w: w}
 	w.runLines.main = w.main
 	notices.dialogs = w.dialogs
 	w.status.main = w.main
