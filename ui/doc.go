@@ -23,7 +23,8 @@
 // transcript, replay, the evaluator's status), renamer (lsp_rename.go: F2
 // and Undo Rename), gotoUI (lsp_places.go: definitions, references,
 // outline), gitUI (gitgutter.go, gitpane.go: git status, the tree's tints,
-// the gutter) and trustUI (trust.go). newWindow makes them; a new feature
+// the gutter) trustUI (trust.go) and runUI (tasks.go: the
+// person's runs). newWindow makes them; a new feature
 // adds a part there, not methods on Window.
 //
 // How to add a pane: write the pane in its own file: a type that owns its

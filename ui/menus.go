@@ -42,10 +42,10 @@ func (w *Window) installActions(a Actions) {
 	w.bindKey(ctrlKey(fyne.KeyF, true), w.showSearch)
 	w.bindKey(ctrlKey(fyne.KeyP, true), w.showPalette)
 	for key, fn := range map[fyne.KeyName]func(){
-		fyne.KeyB: func() { w.runByPerson("build") },
+		fyne.KeyB: func() { w.run.byPerson("build") },
 		fyne.KeyT: w.testAtCursor,
-		fyne.KeyV: func() { w.runByPerson("vet") },
-		fyne.KeyX: w.stopRun,
+		fyne.KeyV: func() { w.run.byPerson("vet") },
+		fyne.KeyX: w.run.stop,
 	} {
 		w.bindKey(ctrlKey(key, true), fn)
 	}
@@ -123,12 +123,12 @@ func (w *Window) runMenu() *fyne.Menu {
 		return it
 	}
 	return fyne.NewMenu("Run",
-		item("Build", fyne.KeyB, func() { w.runByPerson("build") }),
+		item("Build", fyne.KeyB, func() { w.run.byPerson("build") }),
 		item("Test at Cursor", fyne.KeyT, w.testAtCursor),
-		fyne.NewMenuItem("Test All", func() { w.runByPerson("test") }),
-		item("Vet", fyne.KeyV, func() { w.runByPerson("vet") }),
+		fyne.NewMenuItem("Test All", func() { w.run.byPerson("test") }),
+		item("Vet", fyne.KeyV, func() { w.run.byPerson("vet") }),
 		fyne.NewMenuItemSeparator(),
-		item("Stop", fyne.KeyX, w.stopRun),
+		item("Stop", fyne.KeyX, w.run.stop),
 		fyne.NewMenuItem("Stop Evaluation", w.evalUI.stop),
 		fyne.NewMenuItem("Restart Evaluator", w.evalUI.restart),
 		fyne.NewMenuItem("Replay Lost Evaluator State", w.evalUI.replayLost),

@@ -46,6 +46,7 @@ type Window struct {
 	goTo      *gotoUI // definitions, references, outline (lsp_places.go)
 	git       *gitUI  // the Changes pane, the tree's tints, the gutter (gitgutter.go)
 	trust     *trustUI
+	run       *runUI // the person's runs (tasks.go)
 	selection string
 	runLines  lineBatch
 	// closedLayout is the layout captured as the window closed (layout.go).
@@ -157,7 +158,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 		policy:   permission.PolicyAsk,
 	}
 	w.evalUI, w.renamer, w.goTo, w.git = &evalUI{w: w}, &renamer{w: w}, &gotoUI{w: w}, &gitUI{w: w}
-	w.trust = &trustUI{w: w}
+	w.trust, w.run = &trustUI{w: w}, &runUI{w: w}
 	w.runLines.main = w.main
 	notices.dialogs = w.dialogs
 	w.status.main = w.main
