@@ -44,7 +44,7 @@ func (w *Window) selectSelection(name string) {
 	}
 	w.selection = name
 	w.status.selection.SetSelected(selectionName(name))
-	w.showEvalState(w.evalStatuses())
+	w.evalUI.showState(w.evalUI.statuses())
 }
 
 // configSawFiles reads .trestle.json again when a batch touched it. Any

@@ -16,6 +16,17 @@
 // the call, never inside it. UI state lives in the window or in the part
 // that owns it, never in a package-level variable (TestNoMutablePackageState).
 //
+// Window composes the parts and routes between them (New's steps, the
+// menus and keys, the exported calls from outside); a feature's logic lives
+// in the part that owns it, a small type holding the window (w) for what
+// it reaches: evalUI (evaluate.go: the person's evaluations, the Eval
+// transcript, replay, the evaluator's status), renamer (lsp_rename.go: F2
+// and Undo Rename), gotoUI (lsp_places.go: definitions, references,
+// outline), gitUI (gitgutter.go, gitpane.go: git status, the tree's tints,
+// the gutter) trustUI (trust.go) and runUI (tasks.go: the
+// person's runs). newWindow makes them; a new feature
+// adds a part there, not methods on Window.
+//
 // How to add a pane: write the pane in its own file: a type that owns its
 // widgets and state and implements pane (panes.go: its title, content,
 // focus target and what agents may read), and a make function that builds

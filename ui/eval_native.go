@@ -14,16 +14,17 @@ import (
 // reaches the status bar: a build reports every package it compiles.
 const buildFlushEvery = 250 * time.Millisecond
 
-// watchEvalBuilds shows the progress of the selections' native evaluator
+// watchBuilds shows the progress of the selections' native evaluator
 // builds in the status bar, and a failed build's problems in the Problems
 // pane. Main goroutine only; stopWatching ends it.
-func (w *Window) watchEvalBuilds() {
-	if w.services.Eval == nil || w.stopEvalBuilds != nil {
+func (u *evalUI) watchBuilds() {
+	w := u.w
+	if w.services.Eval == nil || u.stopBuilds != nil {
 		return
 	}
 	var mu sync.Mutex
 	var last time.Time
-	w.stopEvalBuilds = w.services.Eval.Subscribe(func(e eval.BuildEvent) {
+	u.stopBuilds = w.services.Eval.Subscribe(func(e eval.BuildEvent) {
 		final := e.Phase == workerbuild.PhaseReady || e.Phase == workerbuild.PhaseFailed
 		mu.Lock()
 		if !final && time.Since(last) < buildFlushEvery {
@@ -35,7 +36,7 @@ func (w *Window) watchEvalBuilds() {
 		text := buildStatusText(e)
 		var statuses []eval.WorkerStatus
 		if final { // the build's outcome in the evaluator's state: ready, partial or failed
-			statuses = w.evalStatuses()
+			statuses = u.statuses()
 		}
 		probs := make([]Problem, 0, len(e.Problems))
 		for _, p := range e.Problems {
@@ -47,7 +48,7 @@ func (w *Window) watchEvalBuilds() {
 			}
 			w.status.eval.SetText(text)
 			if final {
-				w.showEvalState(statuses)
+				u.showState(statuses)
 			}
 			if e.Phase == workerbuild.PhaseFailed {
 				if len(probs) > 0 {
@@ -62,9 +63,10 @@ func (w *Window) watchEvalBuilds() {
 // buildStatusText is the status bar's evaluator label during a build.
 func buildStatusText(e eval.BuildEvent) string { return "evaluator: " + e.Describe() }
 
-// showEvalPackages lists in the Eval pane which packages the active
+// showPackages lists in the Eval pane which packages the active
 // selection's evaluator links natively and which it interprets, and why.
-func (w *Window) showEvalPackages() {
+func (u *evalUI) showPackages() {
+	w := u.w
 	if w.services.Eval == nil {
 		return
 	}
@@ -95,4 +97,4 @@ func noteLines(lines []string) []evalLine {
 
 // replayLost is the menu's Replay: the pane's, for the active selection.
 // Main goroutine.
-func (w *Window) replayLost() { w.replayEval(w.selection, nil) }
+func (u *evalUI) replayLost() { u.replay(u.w.selection, nil) }

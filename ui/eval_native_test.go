@@ -57,7 +57,7 @@ func TestEvalPackagesSayNativeOrInterpreted(t *testing.T) {
 	m := eval.NewManager(eval.ManagerOptions{Root: root, Module: "example.com/p"})
 	t.Cleanup(m.Close)
 	w.connectServices(services.Services{Eval: m})
-	w.showEvalPackages()
+	w.evalUI.showPackages()
 	w.loading.Wait()
 	got := w.panes.eval.transcript.text(0)
 	for _, want := range []string{"interpreted example.com/p/plain", "native      example.com/p/raw: uses unsafe"} {
@@ -87,9 +87,9 @@ func TestPersonEvaluatesTheProjectNatively(t *testing.T) {
 	w.loading.Wait()
 	w.settings.EvalDeadline = 60
 	db := filepath.Join(t.TempDir(), "pane.db")
-	w.evalByPerson("import \"golang.org/x/sys/unix\"\nunix.Getpagesize() > 0")
+	w.evalUI.byPerson("import \"golang.org/x/sys/unix\"\nunix.Getpagesize() > 0")
 	w.loading.Wait()
-	w.evalByPerson("import bolt \"go.etcd.io/bbolt\"\ndb, err := bolt.Open(" + strconv.Quote(db) + ", 0o600, nil)\nerr == nil && db.Close() == nil")
+	w.evalUI.byPerson("import bolt \"go.etcd.io/bbolt\"\ndb, err := bolt.Open(" + strconv.Quote(db) + ", 0o600, nil)\nerr == nil && db.Close() == nil")
 	w.loading.Wait()
 	got := w.panes.eval.transcript.text(0)
 	if strings.Count(got, "= true (bool)") != 2 || !strings.Contains(got, "native go1.") {
@@ -136,7 +136,7 @@ func TestStatusBarSaysWhereTheNativeBuildStands(t *testing.T) {
 			// No status message clears itself while the build's events
 			// reach the bar (the test driver runs both inline: a race).
 			w.status.stop()
-			w.evalByPerson(tt.input)
+			w.evalUI.byPerson(tt.input)
 			w.loading.Wait()
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 			defer cancel()

@@ -132,10 +132,10 @@ func TestEvalPaneReplaysThroughARealEvaluator(t *testing.T) {
 	w.connectServices(services.Services{Eval: m})
 	w.loading.Wait()
 	w.settings.EvalDeadline = 20
-	w.evalByPerson("x := 41")
+	w.evalUI.byPerson("x := 41")
 	w.loading.Wait()
 	w.settings.EvalDeadline = 1
-	w.evalByPerson("for {}")
+	w.evalUI.byPerson("for {}")
 	w.loading.Wait()
 	p := w.panes.eval
 	if !p.replay.Visible() || len(p.pending.codes) != 1 {
@@ -144,7 +144,7 @@ func TestEvalPaneReplaysThroughARealEvaluator(t *testing.T) {
 	w.settings.EvalDeadline = 20
 	test.Tap(p.replay)
 	w.loading.Wait()
-	w.evalByPerson("x + 1")
+	w.evalUI.byPerson("x + 1")
 	w.loading.Wait()
 	if got := p.transcript.text(0); !strings.Contains(got, "» [replay] x := 41") || !strings.HasSuffix(got, "» [you] x + 1\n= 42 (int)\n\n") {
 		t.Fatalf("transcript:\n%s", got)

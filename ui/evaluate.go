@@ -13,26 +13,45 @@ import (
 // Eval line) and what agents evaluate both show in the Eval pane, and the
 // status bar shows the active selection's evaluator.
 
+// evalUI is the window's evaluator part: it sends what the person
+// evaluates to the project's evaluator, shows every evaluation (the
+// person's and agents') in the Eval pane, offers to replay a lost
+// evaluator's state, and keeps the status bar's evaluator label. It reaches
+// the window's services, selection and panes through w.
+type evalUI struct {
+	w *Window
+	// stopBuilds ends watchBuilds (eval_native.go).
+	stopBuilds func()
+}
+
+// EvalDone shows an evaluation in the Eval pane (evalUI.done). Safe for
+// concurrent use.
+func (w *Window) EvalDone(client, selection, code string, res eval.Result, err error) {
+	w.evalUI.done(client, selection, code, res, err)
+}
+
 // person is how the Eval and Run panes name what the person asked for.
 const person = "you"
 
-// evalByPerson evaluates what the person typed, off the main goroutine.
-func (w *Window) evalByPerson(code string) {
+// byPerson evaluates what the person typed, off the main goroutine.
+func (u *evalUI) byPerson(code string) {
+	w := u.w
 	if w.services.Eval == nil {
 		w.status.notify("evaluation is not available in this window")
 		return
 	}
 	sel := w.selection
-	deadline := w.evalDeadline()
+	deadline := u.deadline()
 	w.status.eval.SetText("evaluator: running")
 	w.loading.Go(func() {
 		res, err := w.services.Eval.Eval(context.Background(), sel, code, deadline)
-		w.EvalDone(person, sel, code, res, err)
+		u.done(person, sel, code, res, err)
 	})
 }
 
-// evalDeadline is the person's evaluation deadline setting. Main goroutine only.
-func (w *Window) evalDeadline() time.Duration {
+// deadline is the person's evaluation deadline setting. Main goroutine only.
+func (u *evalUI) deadline() time.Duration {
+	w := u.w
 	if s := w.settings.EvalDeadline; s > 0 {
 		return time.Duration(s) * time.Second
 	}
@@ -42,32 +61,34 @@ func (w *Window) evalDeadline() time.Duration {
 // replayClient names replayed inputs in the transcript.
 const replayClient = "replay"
 
-// replayEval evaluates again, in order, the inputs that defined a lost
+// replay evaluates again, in order, the inputs that defined a lost
 // evaluator's state (the evaluator's own list, Manager.Replay: the same
 // replay as trestle_eval's), each shown in the transcript, stopping at the
 // first that fails. Main goroutine.
-func (w *Window) replayEval(sel string, _ []string) {
+func (u *evalUI) replay(sel string, _ []string) {
+	w := u.w
 	if w.services.Eval == nil {
 		return
 	}
 	if sel == "default" {
 		sel = ""
 	}
-	deadline := w.evalDeadline()
+	deadline := u.deadline()
 	w.loading.Go(func() {
 		w.services.Eval.Replay(context.Background(), sel, deadline, func(code string, res eval.Result, err error) {
-			w.EvalDone(replayClient, sel, code, res, err)
+			u.done(replayClient, sel, code, res, err)
 		})
 	})
 }
 
-// EvalDone shows an evaluation in the Eval pane and, when the evaluator
+// done shows an evaluation in the Eval pane and, when the evaluator
 // was killed, offers to replay the inputs that had defined its state (as
 // the evaluator kept them: the person's and agents'); the offer goes once
 // nothing is left to replay. Safe for concurrent use.
-func (w *Window) EvalDone(client, selection, code string, res eval.Result, err error) {
+func (u *evalUI) done(client, selection, code string, res eval.Result, err error) {
+	w := u.w
 	lines := transcript(client, code, res, err)
-	statuses := w.evalStatuses()
+	statuses := u.statuses()
 	sel := selectionName(selection)
 	lost := res.StateLost || errors.Is(err, eval.ErrDeadline) || errors.Is(err, eval.ErrStopped) || errors.Is(err, eval.ErrDied)
 	remaining := len(res.Lost)
@@ -76,7 +97,7 @@ func (w *Window) EvalDone(client, selection, code string, res eval.Result, err e
 	}
 	w.onMain(func() {
 		w.panes.eval.transcript.append(lines...)
-		w.showEvalState(statuses)
+		u.showState(statuses)
 		switch {
 		case lost:
 			w.panes.eval.offerReplay(sel, res.Lost)
@@ -86,17 +107,19 @@ func (w *Window) EvalDone(client, selection, code string, res eval.Result, err e
 	})
 }
 
-// evalStatuses reads the evaluators' states; safe on any goroutine.
-func (w *Window) evalStatuses() []eval.WorkerStatus {
+// statuses reads the evaluators' states; safe on any goroutine.
+func (u *evalUI) statuses() []eval.WorkerStatus {
+	w := u.w
 	if w.services.Eval == nil {
 		return nil
 	}
 	return w.services.Eval.Status()
 }
 
-// showEvalState shows the active selection's evaluator state in the status
+// showState shows the active selection's evaluator state in the status
 // bar. Main goroutine only (it reads the active selection).
-func (w *Window) showEvalState(statuses []eval.WorkerStatus) {
+func (u *evalUI) showState(statuses []eval.WorkerStatus) {
+	w := u.w
 	state := "off"
 	if w.services.Eval != nil {
 		state = string(eval.StateStopped)
@@ -162,8 +185,9 @@ func transcript(client, code string, res eval.Result, err error) []evalLine {
 	return append(out, evalLine{})
 }
 
-// restartEvaluator restarts the active selection's evaluator.
-func (w *Window) restartEvaluator() {
+// restart restarts the active selection's evaluator.
+func (u *evalUI) restart() {
+	w := u.w
 	if w.services.Eval == nil {
 		return
 	}
@@ -174,16 +198,17 @@ func (w *Window) restartEvaluator() {
 			return
 		}
 		w.Notify("Restarted the " + selectionName(sel) + " evaluator.")
-		statuses := w.evalStatuses()
+		statuses := u.statuses()
 		w.onMain(func() {
 			w.panes.eval.hideReplay()
-			w.showEvalState(statuses)
+			u.showState(statuses)
 		})
 	})
 }
 
-// stopEval stops the active selection's evaluation, off the main goroutine.
-func (w *Window) stopEval() {
+// stop stops the active selection's evaluation, off the main goroutine.
+func (u *evalUI) stop() {
+	w := u.w
 	if w.services.Eval == nil {
 		return
 	}

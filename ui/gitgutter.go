@@ -14,21 +14,29 @@ import (
 // the marks follow the person's typing, debounced, computed off the main
 // goroutine from the text they see.
 
-// attachGitGutter hooks the gutter to the tabs. It must be called on the
+// gitUI is the window's git part: the Changes pane's status and diffs
+// (gitpane.go), the tree's tints and the branch in the status bar, and the
+// editors' gutter marks. It reaches the window's project, tabs, tree and
+// panes through w. Main goroutine only, except where a method says.
+type gitUI struct{ w *Window }
+
+// attachGutter hooks the gutter to the tabs. It must be called on the
 // main goroutine, once, as the window is built.
-func (w *Window) attachGitGutter() {
-	w.tabs.onAdded = w.readHead
-	w.tabs.onSaved = w.markChanges
+func (g *gitUI) attachGutter() {
+	w := g.w
+	w.tabs.onAdded = g.readHead
+	w.tabs.onSaved = g.markChanges
 	w.tabs.onTyped = func(t *fileTab) {
 		if t.headKnown {
-			w.markChangesSoon(t)
+			g.markChangesSoon(t)
 		}
 	}
 }
 
 // readHead reads t's text at HEAD off the main goroutine, then marks its
 // lines. A file outside a repository, or git missing, marks nothing.
-func (w *Window) readHead(t *fileTab) {
+func (g *gitUI) readHead(t *fileTab) {
+	w := g.w
 	abs := filepath.Join(w.project.Root, filepath.FromSlash(t.path))
 	root, trusted := w.project.Root, w.services.Trust.Trusted()
 	w.files.async(func() {
@@ -47,14 +55,15 @@ func (w *Window) readHead(t *fileTab) {
 			if !exists {
 				t.head = "" // a new file: every line is added
 			}
-			w.markChanges(t)
+			g.markChanges(t)
 		})
 	})
 }
 
 // markChangesSoon marks t's lines after gitRefreshDelay, once for a burst
 // of keystrokes.
-func (w *Window) markChangesSoon(t *fileTab) {
+func (g *gitUI) markChangesSoon(t *fileTab) {
+	w := g.w
 	later := w.panes.git.later
 	if later == nil {
 		return
@@ -62,12 +71,13 @@ func (w *Window) markChangesSoon(t *fileTab) {
 	if t.gitTimer != nil {
 		t.gitTimer.Stop()
 	}
-	t.gitTimer = later(gitRefreshDelay, func() { w.markChanges(t) })
+	t.gitTimer = later(gitRefreshDelay, func() { g.markChanges(t) })
 }
 
 // markChanges diffs t's text against its HEAD text off the main goroutine
 // and shows the marks. Main goroutine only.
-func (w *Window) markChanges(t *fileTab) {
+func (g *gitUI) markChanges(t *fileTab) {
+	w := g.w
 	if t.view == nil || !t.headKnown {
 		return
 	}
@@ -84,10 +94,11 @@ func (w *Window) markChanges(t *fileTab) {
 
 // rereadHeads reads HEAD again for every open tab (a commit moves it).
 // Main goroutine only.
-func (w *Window) rereadHeads() {
+func (g *gitUI) rereadHeads() {
+	w := g.w
 	for _, t := range w.tabs.byItem {
 		if t.view != nil {
-			w.readHead(t)
+			g.readHead(t)
 		}
 	}
 }

@@ -170,7 +170,7 @@ func entriesOf(st gitstatus.Status) []gitEntry {
 // status when the window starts watching the disk (Watch) and again after
 // the project's files change.
 func makeGitPane(w *Window) pane {
-	w.panes.git = newGitPane(w.refreshGit, w.showGitDiff)
+	w.panes.git = newGitPane(w.git.refresh, w.git.showDiff)
 	w.panes.git.later = w.main.after
 	return w.panes.git
 }
@@ -191,9 +191,10 @@ func (g *gitPane) filesChanged([]watch.Event) {
 	g.timer = g.later(gitRefreshDelay, g.refresh)
 }
 
-// refreshGit reads git status off the main goroutine and shows it in the
+// refresh reads git status off the main goroutine and shows it in the
 // pane, the tree's tints and the status bar's branch.
-func (w *Window) refreshGit() {
+func (g *gitUI) refresh() {
+	w := g.w
 	root, trusted := w.project.Root, w.services.Trust.Trusted()
 	w.files.async(func() {
 		st, ok, err := gitstatus.Read(context.Background(), root, trusted)
@@ -201,15 +202,16 @@ func (w *Window) refreshGit() {
 			w.panes.git.show(st, ok, err)
 			w.files.setChanged(w.panes.git.entries)
 			w.status.setBranch(st.Branch, ok && err == nil)
-			w.rereadHeads()
+			g.rereadHeads()
 		})
 	})
 }
 
-// showGitDiff opens the diff of a changed file against HEAD, read off the
+// showDiff opens the diff of a changed file against HEAD, read off the
 // main goroutine, in a dialog like a change set's file. It must be called
 // on the main goroutine.
-func (w *Window) showGitDiff(e gitEntry) {
+func (g *gitUI) showDiff(e gitEntry) {
+	w := g.w
 	p, trusted := w.project, w.services.Trust.Trusted()
 	w.files.async(func() {
 		fc, err := gitFileChange(p, e, trusted)

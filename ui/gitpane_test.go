@@ -43,7 +43,7 @@ func TestChangesPaneListsWhatGitSees(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "new.go"), []byte("package m\n"), 0o644)
 	w.Window().Resize(fyne.NewSize(1000, 700))
 	w.installActions(Actions{})
-	w.refreshGit() // as Watch does (inline in tests)
+	w.git.refresh() // as Watch does (inline in tests)
 
 	g := w.panes.git
 	got := map[string]string{}
@@ -125,7 +125,7 @@ func TestGutterMarksLinesChangedAgainstHEAD(t *testing.T) {
 	}
 	e.SetCaret(textbuf.Pos{Line: 5})
 	test.Type(e.Page(), "// more")
-	w.markChanges(w.tabs.find("a.go")) // what the debounce does, here at once
+	w.git.markChanges(w.tabs.find("a.go")) // what the debounce does, here at once
 	if e.GitMarks()[5] != gitstatus.Added {
 		t.Errorf("after typing a new line, marks %v; want line 6 added", e.GitMarks())
 	}

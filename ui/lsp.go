@@ -128,11 +128,11 @@ type goplsHost struct {
 	do func(fn func())
 }
 
-func (h goplsHost) Definition(path string, pos lsp.Position) { h.w.goToDefinition(path, pos) }
-func (h goplsHost) References(path string, pos lsp.Position) { h.w.findReferences(path, pos) }
-func (h goplsHost) Outline(path string)                      { h.w.showOutline(path) }
+func (h goplsHost) Definition(path string, pos lsp.Position) { h.w.goTo.definition(path, pos) }
+func (h goplsHost) References(path string, pos lsp.Position) { h.w.goTo.references(path, pos) }
+func (h goplsHost) Outline(path string)                      { h.w.goTo.outline(path) }
 func (h goplsHost) Rename(path string, pos lsp.Position, current string) {
-	h.w.renameAt(path, pos, current)
+	h.w.renamer.at(path, pos, current)
 }
 func (h goplsHost) Go(fn func()) { h.w.loading.Go(fn) }
 func (h goplsHost) Do(fn func()) { h.do(fn) }

@@ -23,10 +23,10 @@ func (w *Window) goplsItems() []*fyne.MenuItem {
 	return []*fyne.MenuItem{
 		fyne.NewMenuItemSeparator(),
 		menuItem("Go to Definition", key(fyne.KeyF12, 0), func() {
-			w.atCaret(func(path string, pos lsp.Position, _ *editor.Editor) { w.goToDefinition(path, pos) })
+			w.atCaret(func(path string, pos lsp.Position, _ *editor.Editor) { w.goTo.definition(path, pos) })
 		}),
 		menuItem("Find References", key(fyne.KeyF12, fyne.KeyModifierShift), func() {
-			w.atCaret(func(path string, pos lsp.Position, _ *editor.Editor) { w.findReferences(path, pos) })
+			w.atCaret(func(path string, pos lsp.Position, _ *editor.Editor) { w.goTo.references(path, pos) })
 		}),
 		menuItem("Rename Symbol…", key(fyne.KeyF2, 0), func() {
 			w.atCaret(func(path string, pos lsp.Position, e *editor.Editor) {
@@ -36,11 +36,11 @@ func (w *Window) goplsItems() []*fyne.MenuItem {
 					w.status.notify("Rename: the caret is on no name")
 					return
 				}
-				w.renameAt(path, lsp.Position{Line: pos.Line, Col: start + 1}, string(line[start:end]))
+				w.renamer.at(path, lsp.Position{Line: pos.Line, Col: start + 1}, string(line[start:end]))
 			})
 		}),
 		menuItem("Outline", ctrlKey(fyne.KeyO, true), func() {
-			w.atCaret(func(path string, _ lsp.Position, _ *editor.Editor) { w.showOutline(path) })
+			w.atCaret(func(path string, _ lsp.Position, _ *editor.Editor) { w.goTo.outline(path) })
 		}),
 		menuItem("Format Document", ctrlKey(fyne.KeyI, true), w.formatActive),
 	}

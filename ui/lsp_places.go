@@ -20,8 +20,15 @@ import (
 // opens it. Main goroutine only, except the questions to gopls, which run
 // on the window's loading group.
 
-// goToDefinition opens the declaration of the identifier at pos in path.
-func (w *Window) goToDefinition(path string, pos lsp.Position) {
+// gotoUI is the window's part for going where gopls points: definitions,
+// the References and Outline panes (kept in the gopls view), and opening a
+// listed place. It reaches the window's tabs, panes and gopls view through
+// w. Main goroutine only.
+type gotoUI struct{ w *Window }
+
+// definition opens the declaration of the identifier at pos in path.
+func (pl *gotoUI) definition(path string, pos lsp.Position) {
+	w := pl.w
 	client, do := w.gopls.client, w.gopls.do
 	w.loading.Go(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), goplsTimeout)
@@ -39,14 +46,15 @@ func (w *Window) goToDefinition(path string, pos lsp.Position) {
 			default:
 				l := locs[0]
 				w.rememberHere() // Alt+Left comes back
-				w.openAtPos(l.Path, l.Range.Start.Line, l.Range.Start.Col)
+				pl.openAt(l.Path, l.Range.Start.Line, l.Range.Start.Col)
 			}
 		})
 	})
 }
 
-// openAtPos opens rel with the caret at line and col (1-based).
-func (w *Window) openAtPos(rel string, line, col int) {
+// openAt opens rel with the caret at line and col (1-based).
+func (pl *gotoUI) openAt(rel string, line, col int) {
+	w := pl.w
 	if t := w.tabs.find(rel); t != nil {
 		w.tabs.show(loaded{path: rel}, line)
 		if t.view != nil {
@@ -70,9 +78,10 @@ func (w *Window) openAtPos(rel string, line, col int) {
 	})
 }
 
-// findReferences lists the uses of the identifier at pos in the
+// references lists the uses of the identifier at pos in the
 // References pane.
-func (w *Window) findReferences(path string, pos lsp.Position) {
+func (pl *gotoUI) references(path string, pos lsp.Position) {
+	w := pl.w
 	client, do := w.gopls.client, w.gopls.do
 	w.loading.Go(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), goplsTimeout)
@@ -84,7 +93,7 @@ func (w *Window) findReferences(path string, pos lsp.Position) {
 				w.status.notify("find references: " + err.Error())
 				return
 			}
-			w.showReferences(fmt.Sprintf("%s:%d:%d", path, pos.Line, pos.Col), locs, disk)
+			pl.showReferences(fmt.Sprintf("%s:%d:%d", path, pos.Line, pos.Col), locs, disk)
 		})
 	})
 }
@@ -144,7 +153,8 @@ func (r *placesPane) set(title string, places []place) {
 // showReferences lists locs, each with its line of code: from the open
 // editor (unsaved text included), else from disk (disk, read off the
 // main goroutine by diskLines).
-func (w *Window) showReferences(from string, locs []lsp.Location, disk map[string][]string) {
+func (pl *gotoUI) showReferences(from string, locs []lsp.Location, disk map[string][]string) {
+	w := pl.w
 	places := make([]place, 0, len(locs))
 	for _, l := range locs {
 		line := l.Range.Start.Line
@@ -165,7 +175,7 @@ func (w *Window) showReferences(from string, locs []lsp.Location, disk map[strin
 		title = "No references to the symbol at " + from
 	}
 	if w.gopls.refs == nil {
-		w.gopls.refs = newPlacesPane("References", w.openAtPos)
+		w.gopls.refs = newPlacesPane("References", pl.openAt)
 		w.panes.add(w.gopls.refs)
 	}
 	w.gopls.refs.set(title, places)
@@ -199,8 +209,9 @@ func diskLines(p *project.Project, locs []lsp.Location) map[string][]string {
 	return out
 }
 
-// showOutline shows the declarations of path as a tree (Ctrl+Shift+O).
-func (w *Window) showOutline(path string) {
+// outline shows the declarations of path as a tree (Ctrl+Shift+O).
+func (pl *gotoUI) outline(path string) {
+	w := pl.w
 	client, do := w.gopls.client, w.gopls.do
 	w.loading.Go(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), goplsTimeout)
@@ -216,7 +227,7 @@ func (w *Window) showOutline(path string) {
 				title = path + " declares nothing"
 			}
 			if w.gopls.outline == nil {
-				w.gopls.outline = newOutlinePane(w.openAtPos)
+				w.gopls.outline = newOutlinePane(pl.openAt)
 				w.panes.add(w.gopls.outline)
 			}
 			w.gopls.outline.set(title, outlineOf(path, syms))

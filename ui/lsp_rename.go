@@ -56,6 +56,12 @@ type renameRecord struct {
 	done    bool // undone, being undone, or followed by another rename
 }
 
+// renamer is the window's F2 rename part: it asks gopls for a rename,
+// applies it to the open editors and the files on disk, and takes it back
+// as one step. It reaches the window's tabs, project and gopls view through
+// w; its state is the gopls view's renames. Main goroutine only.
+type renamer struct{ w *Window }
+
 // renameState is the window's last rename and the editors whose edits are
 // watched for its undo. Main goroutine only.
 type renameState struct {
@@ -63,14 +69,15 @@ type renameState struct {
 	hooked map[*editor.Editor]bool
 }
 
-// renameAt asks for a new name for the identifier at pos in path (F2) and
+// at asks for a new name for the identifier at pos in path (F2) and
 // renames it (see rename).
-func (w *Window) renameAt(path string, pos lsp.Position, current string) {
+func (r *renamer) at(path string, pos lsp.Position, current string) {
+	w := r.w
 	entry := newEscEntry(w.dialogs)
 	entry.SetText(current)
 	d := dialog.NewForm("Rename "+current, "Rename", "Cancel", []*widget.FormItem{widget.NewFormItem("New name", entry)}, func(ok bool) {
 		if ok && entry.Text != "" && entry.Text != current {
-			w.rename(path, pos, entry.Text)
+			r.rename(path, pos, entry.Text)
 		}
 	}, w.win)
 	d.Resize(fyne.NewSize(renameDialogWidth, 0))
@@ -85,7 +92,8 @@ const renameDialogWidth = 540
 // rename has gopls compute renaming the identifier at pos in path to
 // newName, off the main goroutine, and applies it (applyRename). Main
 // goroutine only.
-func (w *Window) rename(path string, pos lsp.Position, newName string) {
+func (r *renamer) rename(path string, pos lsp.Position, newName string) {
+	w := r.w
 	client, do := w.gopls.client, w.gopls.do
 	for _, t := range w.tabs.byItem { // gopls renames the text as it is now in every editor
 		if t.view != nil && t.view.HasIntel() {
@@ -107,16 +115,17 @@ func (w *Window) rename(path string, pos lsp.Position, newName string) {
 				w.status.notify("Rename: " + err.Error())
 				return
 			}
-			w.applyRename(edits, newName)
+			r.apply(edits, newName)
 		})
 	})
 }
 
-// applyRename writes the renamed text of the files that are not open,
+// apply writes the renamed text of the files that are not open,
 // then changes the open editors, and records the rename for its undo. A
 // file that changed while gopls computed the rename stops it whole.
 // Main goroutine only.
-func (w *Window) applyRename(edits []lsp.FileEdit, newName string) {
+func (r *renamer) apply(edits []lsp.FileEdit, newName string) {
+	w := r.w
 	rec := &renameRecord{name: newName}
 	for _, fe := range edits {
 		t := w.tabs.find(fe.Path)
@@ -150,7 +159,7 @@ func (w *Window) applyRename(edits []lsp.FileEdit, newName string) {
 				b.after = b.buf.SaveState()
 			}
 			g.client.FilesChanged(rec.paths()...)
-			w.recordRename(rec)
+			r.record(rec)
 			w.status.notify(fmt.Sprintf("Renamed to %s in %s (%d open, unsaved: look them over, then File ▸ Save All; %d written to disk). "+
 				"Edit ▸ Undo Rename or Ctrl+Z in one of them undoes it everywhere", newName, count(len(edits), "file", "files"), len(rec.buffers), len(rec.files)))
 		})
@@ -234,10 +243,11 @@ func checkDisk(p *project.Project, rel, want string) error {
 	return nil
 }
 
-// recordRename makes rec the rename that Undo Rename takes back, and
+// record makes rec the rename that Undo Rename takes back, and
 // watches its editors for a Ctrl+Z that undoes it in one of them.
 // Main goroutine only.
-func (w *Window) recordRename(rec *renameRecord) {
+func (r *renamer) record(rec *renameRecord) {
+	w := r.w
 	st := &w.gopls.renames
 	if st.last != nil {
 		st.last.done = true
@@ -254,24 +264,25 @@ func (w *Window) recordRename(rec *renameRecord) {
 				if prev != nil {
 					prev()
 				}
-				w.renameBufferEdited(e)
+				r.bufferEdited(e)
 			}
 		}
 	}
 }
 
-// renameBufferEdited follows an edit of an editor a rename changed: an
+// bufferEdited follows an edit of an editor a rename changed: an
 // undo that brought it back to its text before the last rename undoes
 // that rename everywhere else too. Typing costs nothing here: it leaves
 // nothing to redo.
-func (w *Window) renameBufferEdited(e *editor.Editor) {
+func (r *renamer) bufferEdited(e *editor.Editor) {
+	w := r.w
 	rec := w.gopls.renames.last
 	if rec == nil || rec.done || !e.Buffer().CanRedo() {
 		return
 	}
 	for _, b := range rec.buffers {
 		if b.e == e && e.Buffer() == b.buf && e.Buffer().SaveState() == b.before && e.Buffer().FileText() == b.old {
-			w.undoRename(rec, b)
+			r.undo(rec, b)
 			return
 		}
 	}
@@ -281,22 +292,24 @@ func (w *Window) renameBufferEdited(e *editor.Editor) {
 // editor the rename changed does it too).
 var undoRenameKey = &desktop.CustomShortcut{KeyName: fyne.KeyZ, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierAlt}
 
-// renameMenuItems are the Edit menu's rename entries.
-func (w *Window) renameMenuItems() []*fyne.MenuItem {
+// menuItems are the Edit menu's rename entries.
+func (r *renamer) menuItems() []*fyne.MenuItem {
+	w := r.w
 	return []*fyne.MenuItem{fyne.NewMenuItemSeparator(), menuItem("Undo Rename", undoRenameKey, func() {
 		if w.gopls == nil {
 			w.status.notify("Nothing to undo: no rename was made (Go intelligence is off)")
 			return
 		}
-		w.undoRename(w.gopls.renames.last, nil)
+		r.undo(w.gopls.renames.last, nil)
 	})}
 }
 
-// undoRename takes rec back in every editor and file it changed, or in
+// undo takes rec back in every editor and file it changed, or in
 // none: by is the editor whose own Ctrl+Z undid it there already (nil from
 // the menu), which is redone when the rest cannot be undone.
 // Main goroutine only.
-func (w *Window) undoRename(rec *renameRecord, by *renamedBuffer) {
+func (r *renamer) undo(rec *renameRecord, by *renamedBuffer) {
+	w := r.w
 	if rec == nil || rec.done {
 		w.status.notify("Nothing to undo: no rename since the last one was undone or another one made")
 		return
@@ -345,13 +358,14 @@ func (w *Window) undoRename(rec *renameRecord, by *renamedBuffer) {
 				refuse(why)
 				return
 			}
-			w.finishUndoRename(rec, by, reloads)
+			r.finishUndo(rec, by, reloads)
 		})
 	})
 }
 
-// finishUndoRename restores the editors once the files are restored.
-func (w *Window) finishUndoRename(rec *renameRecord, by *renamedBuffer, reloads []loaded) {
+// finishUndo restores the editors once the files are restored.
+func (r *renamer) finishUndo(rec *renameRecord, by *renamedBuffer, reloads []loaded) {
+	w := r.w
 	for _, b := range rec.buffers {
 		switch {
 		case b == by:

@@ -33,7 +33,7 @@ func renamed(t *testing.T) (w *Window, q chan func(), main, lib *editor.Editor) 
 	if err := w.gopls.client.Settle(ctx, 0); err != nil {
 		t.Fatal(err)
 	}
-	w.rename("main.go", lsp.Position{Line: 5, Col: 6}, "Twice")
+	w.renamer.rename("main.go", lsp.Position{Line: 5, Col: 6}, "Twice")
 	drainUntil(t, w, q, "the rename", func() bool {
 		return main.Buffer().Line(4) == "\t_ = Twice(x)" && strings.Contains(lib.Buffer().Text(), "func Twice(") && w.gopls.renames.last != nil
 	})
@@ -167,7 +167,7 @@ func TestRenameTakesEveryEditorsText(t *testing.T) {
 		t.Fatal(err)
 	}
 	typeAt(lib, 5, 1, "var four = Double(2)\n")
-	w.rename("main.go", lsp.Position{Line: 5, Col: 6}, "Twice")
+	w.renamer.rename("main.go", lsp.Position{Line: 5, Col: 6}, "Twice")
 	drainUntil(t, w, q, "the rename", func() bool {
 		return strings.Contains(w.status.message.Text, "Rename") || main.Buffer().Line(4) == "\t_ = Twice(x)"
 	})

@@ -42,10 +42,10 @@ func (w *Window) installActions(a Actions) {
 	w.bindKey(ctrlKey(fyne.KeyF, true), w.showSearch)
 	w.bindKey(ctrlKey(fyne.KeyP, true), w.showPalette)
 	for key, fn := range map[fyne.KeyName]func(){
-		fyne.KeyB: func() { w.runByPerson("build") },
+		fyne.KeyB: func() { w.run.byPerson("build") },
 		fyne.KeyT: w.testAtCursor,
-		fyne.KeyV: func() { w.runByPerson("vet") },
-		fyne.KeyX: w.stopRun,
+		fyne.KeyV: func() { w.run.byPerson("vet") },
+		fyne.KeyX: w.run.stop,
 	} {
 		w.bindKey(ctrlKey(key, true), fn)
 	}
@@ -106,7 +106,7 @@ func (w *Window) buildMenu(recent []string) {
 	view.Items = append(view.Items, fyne.NewMenuItemSeparator())
 	view.Items = append(view.Items, w.focusItems()...)
 	edit := w.editMenu()
-	edit.Items = append(edit.Items, w.renameMenuItems()...)
+	edit.Items = append(edit.Items, w.renamer.menuItems()...)
 	edit.Items = append(edit.Items, w.goplsItems()...)
 	menu := fyne.NewMainMenu(file, edit, view, w.runMenu(), w.agentsMenu(), fyne.NewMenu("Help",
 		fyne.NewMenuItem("About Trestle", w.showAbout)))
@@ -123,16 +123,16 @@ func (w *Window) runMenu() *fyne.Menu {
 		return it
 	}
 	return fyne.NewMenu("Run",
-		item("Build", fyne.KeyB, func() { w.runByPerson("build") }),
+		item("Build", fyne.KeyB, func() { w.run.byPerson("build") }),
 		item("Test at Cursor", fyne.KeyT, w.testAtCursor),
-		fyne.NewMenuItem("Test All", func() { w.runByPerson("test") }),
-		item("Vet", fyne.KeyV, func() { w.runByPerson("vet") }),
+		fyne.NewMenuItem("Test All", func() { w.run.byPerson("test") }),
+		item("Vet", fyne.KeyV, func() { w.run.byPerson("vet") }),
 		fyne.NewMenuItemSeparator(),
-		item("Stop", fyne.KeyX, w.stopRun),
-		fyne.NewMenuItem("Stop Evaluation", w.stopEval),
-		fyne.NewMenuItem("Restart Evaluator", w.restartEvaluator),
-		fyne.NewMenuItem("Replay Lost Evaluator State", w.replayLost),
-		fyne.NewMenuItem("Evaluator Packages (Native or Interpreted)", w.showEvalPackages))
+		item("Stop", fyne.KeyX, w.run.stop),
+		fyne.NewMenuItem("Stop Evaluation", w.evalUI.stop),
+		fyne.NewMenuItem("Restart Evaluator", w.evalUI.restart),
+		fyne.NewMenuItem("Replay Lost Evaluator State", w.evalUI.replayLost),
+		fyne.NewMenuItem("Evaluator Packages (Native or Interpreted)", w.evalUI.showPackages))
 }
 
 func (w *Window) recentMenu(recent []string) *fyne.MenuItem {

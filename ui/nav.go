@@ -80,7 +80,7 @@ func (w *Window) navShortcuts() {
 		return func(fyne.Shortcut) {
 			cur, _ := w.here()
 			if p, ok := to(cur); ok {
-				w.openAtPos(p.path, p.pos.Line+1, p.pos.Col+1)
+				w.goTo.openAt(p.path, p.pos.Line+1, p.pos.Col+1)
 			}
 		}
 	}

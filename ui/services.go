@@ -14,15 +14,15 @@ func (w *Window) connectServices(s services.Services) {
 	if s.LSP != nil {
 		w.startGopls(s.LSP)
 	}
-	w.panes.eval.onSubmit = w.evalByPerson
-	w.panes.eval.onStop = w.stopEval
-	w.panes.eval.onReplay = w.replayEval
+	w.panes.eval.onSubmit = w.evalUI.byPerson
+	w.panes.eval.onStop = w.evalUI.stop
+	w.panes.eval.onReplay = w.evalUI.replay
 	w.status.selection.OnChanged = func(name string) {
 		if name != selectionName(w.selection) {
 			w.selectSelection(name)
 		}
 	}
-	w.connectTrust(s.Trust) // before loadConfig, whose goroutine comes back to the main one
+	w.trust.connect(s.Trust) // before loadConfig, whose goroutine comes back to the main one
 	w.loadConfig()
-	w.watchEvalBuilds()
+	w.evalUI.watchBuilds()
 }

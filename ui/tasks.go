@@ -43,29 +43,37 @@ func (w *Window) RunEnded(run *task.Run) {
 	})
 }
 
-// runByPerson starts a task from the Run menu, off the main goroutine, with
+// runUI is the window's part for the person's runs: the Run menu's
+// tasks, after the unsaved editors are dealt with (unsaved.go) and the
+// project trusted where the task needs it, and Stop. It reaches the
+// window's services, tabs and panes through w. Main goroutine only.
+type runUI struct{ w *Window }
+
+// byPerson starts a task from the Run menu, off the main goroutine, with
 // args after the task's own (the runner lets package patterns in args
 // replace the task's packages), once the unsaved editors are saved (or the
 // person chose; see unsaved.go). A task that runs the project's code in an
 // untrusted project (go test) asks the person to trust it first. Main
 // goroutine only.
-func (w *Window) runByPerson(name string, args ...string) {
+func (r *runUI) byPerson(name string, args ...string) {
+	w := r.w
 	if w.services.Tasks == nil {
 		return
 	}
 	conf, _ := w.services.ProjectConfig()
 	if t, ok := conf.Task(name); ok {
 		if err := task.CheckTrust(t, args); err != nil { // go test in an untrusted project
-			w.askTrustToRun(t, args, err, func() { w.runByPerson(name, args...) })
+			w.trust.askToRun(t, args, err, func() { r.byPerson(name, args...) })
 			return
 		}
 	}
-	w.beforeRunByPerson("the "+name+" task", func() { w.startRun(name, args...) })
+	r.beforeByPerson("the "+name+" task", func() { r.start(name, args...) })
 }
 
-// startRun starts the task name off the main goroutine and follows it in
+// start starts the task name off the main goroutine and follows it in
 // the Run pane. Main goroutine only.
-func (w *Window) startRun(name string, args ...string) {
+func (r *runUI) start(name string, args ...string) {
+	w := r.w
 	sel := w.selection
 	w.loading.Go(func() {
 		conf, _ := w.services.ProjectConfig()
@@ -90,8 +98,9 @@ func (w *Window) startRun(name string, args ...string) {
 	})
 }
 
-// stopRun stops the running task, off the main goroutine.
-func (w *Window) stopRun() {
+// stop stops the running task, off the main goroutine.
+func (r *runUI) stop() {
+	w := r.w
 	if w.services.Tasks == nil {
 		return
 	}

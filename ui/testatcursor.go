@@ -30,7 +30,7 @@ func (w *Window) testAtCursor() {
 	default:
 		w.status.notify("Running every test: the active tab is no _test.go file")
 	}
-	w.runByPerson("test", args...)
+	w.run.byPerson("test", args...)
 }
 
 // testAtCursorArgs are the go test arguments that run just the function

@@ -25,7 +25,7 @@ import (
 const untrustedText = "Untrusted"
 
 // newTrustButton is the status bar's trust button, hidden until
-// connectTrust shows it.
+// connect shows it.
 func newTrustButton() *widget.Button {
 	b := widget.NewButtonWithIcon(untrustedText, theme.WarningIcon(), nil)
 	b.Importance = widget.WarningImportance
@@ -33,29 +33,42 @@ func newTrustButton() *widget.Button {
 	return b
 }
 
-// connectTrust links the status bar's button to the project's trust and
+// trustUI is the window's trust part: the status bar's Untrusted button,
+// the dialogs that offer trust, and Settings' revoking. It reaches the
+// window's status bar, services and dialogs through w. Main goroutine only.
+type trustUI struct {
+	w *Window
+	// afterTrust runs once the project is trusted (setThen).
+	afterTrust func()
+}
+
+// setTrust is Settings' trust checkbox (settings.go): trustUI.set.
+func (w *Window) setTrust(trusted bool) { w.trust.set(trusted) }
+
+// connect links the status bar's button to the project's trust and
 // follows its changes (part of New's fourth step). Main goroutine only.
-func (w *Window) connectTrust(tr *trust.Project) {
+func (t *trustUI) connect(tr *trust.Project) {
+	w := t.w
 	if tr == nil {
 		return
 	}
-	w.status.trust.OnTapped = w.askTrust
-	w.showTrust(tr.Trusted())
+	w.status.trust.OnTapped = t.ask
+	t.show(tr.Trusted())
 	if !tr.Trusted() {
 		w.status.notify("This project is untrusted: its git settings and .trestle.json tasks and environment are not used. " +
 			"Click Untrusted in the status bar to see more or trust it.")
 	}
 	tr.OnChange(func(trusted bool) {
 		w.onMain(func() {
-			w.showTrust(trusted)
-			w.refreshGit()
+			t.show(trusted)
+			w.git.refresh()
 			if trusted {
 				w.status.notify("This project is trusted: its git settings and .trestle.json are used.")
 			} else {
 				w.status.notify("This project is untrusted again: its git settings and .trestle.json tasks and environment are not used.")
 			}
-			then := w.afterTrust // Trust and Run: runs with the trusted configuration shown
-			w.afterTrust = nil
+			then := t.afterTrust // Trust and Run: runs with the trusted configuration shown
+			t.afterTrust = nil
 			if !trusted {
 				then = nil
 			}
@@ -64,8 +77,9 @@ func (w *Window) connectTrust(tr *trust.Project) {
 	})
 }
 
-// showTrust shows or hides the status bar's button. Main goroutine only.
-func (w *Window) showTrust(trusted bool) {
+// show shows or hides the status bar's button. Main goroutine only.
+func (t *trustUI) show(trusted bool) {
+	w := t.w
 	if trusted {
 		w.status.trust.Hide()
 	} else {
@@ -73,29 +87,31 @@ func (w *Window) showTrust(trusted bool) {
 	}
 }
 
-// askTrust opens the dialog that says what is off in the untrusted
+// ask opens the dialog that says what is off in the untrusted
 // project and offers Trust. Main goroutine only.
-func (w *Window) askTrust() {
-	w.showTrustDialog("Trust this project?", "Trust", "", nil)
+func (t *trustUI) ask() {
+	t.showDialog("Trust this project?", "Trust", "", nil)
 }
 
-// askTrustToRun asks the person to trust the project before t, which
+// askToRun asks the person to trust the project before tk, which
 // runs its code (task.CheckTrust refused it): Trust and Run trusts it and
 // calls run; Not now runs nothing. A window without a trust only says
 // why nothing ran. Main goroutine only.
-func (w *Window) askTrustToRun(t projconf.Task, args []string, refused error, run func()) {
+func (t *trustUI) askToRun(tk projconf.Task, args []string, refused error, run func()) {
+	w := t.w
 	if w.services.Trust == nil {
 		w.status.notify(refused.Error())
 		return
 	}
-	why := strings.Join(task.Argv(t, args), " ") + " " + t.NeedsTrust + "."
-	w.showTrustDialog("Trust this project to run its code?", "Trust and Run", why, run)
+	why := strings.Join(task.Argv(tk, args), " ") + " " + tk.NeedsTrust + "."
+	t.showDialog("Trust this project to run its code?", "Trust and Run", why, run)
 }
 
-// showTrustDialog shows what is off in the untrusted project, after why
+// showDialog shows what is off in the untrusted project, after why
 // when set, with a confirm button that trusts the project and then calls
 // then (when set). Main goroutine only.
-func (w *Window) showTrustDialog(title, confirm, why string, then func()) {
+func (t *trustUI) showDialog(title, confirm, why string, then func()) {
+	w := t.w
 	conf, _ := w.services.ProjectConfig()
 	text := "While " + w.project.Root + " is untrusted:\n\n• " + strings.Join(trust.Off, "\n• ")
 	if why != "" {
@@ -111,30 +127,32 @@ func (w *Window) showTrustDialog(title, confirm, why string, then func()) {
 	msg.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustomConfirm(title, confirm, "Not now", container.NewVScroll(msg), func(ok bool) {
 		if ok {
-			w.setTrustThen(then)
+			t.setThen(then)
 		}
 	}, w.win)
 	d.Resize(fyne.NewSize(560, 380))
 	w.dialogs.show(d)
 }
 
-// setTrust trusts the project or revokes its trust, storing it off the
+// set trusts the project or revokes its trust, storing it off the
 // main goroutine; the change reaches the window through OnChange. Main
 // goroutine only.
-func (w *Window) setTrust(trusted bool) {
+func (t *trustUI) set(trusted bool) {
+	w := t.w
 	tr := w.services.Trust
 	w.loading.Go(func() { w.report(tr.Set(trusted)) })
 }
 
-// setTrustThen trusts the project, as setTrust does, and calls then (when
+// setThen trusts the project, as set does, and calls then (when
 // set) once the window shows the trusted configuration. Main goroutine only.
-func (w *Window) setTrustThen(then func()) {
+func (t *trustUI) setThen(then func()) {
+	w := t.w
 	if w.services.Trust.Trusted() { // trusted meanwhile (Settings)
 		if then != nil {
 			then()
 		}
 		return
 	}
-	w.afterTrust = then // connectTrust's change handler calls it
-	w.setTrust(true)
+	t.afterTrust = then // connect's change handler calls it
+	t.set(true)
 }

@@ -127,14 +127,14 @@ func TestOpeningAnUntrustedRepositoryRunsNoGitFilter(t *testing.T) {
 
 	w.connectServices(services.Services{Gate: permission.NewGate(permission.PolicyDeny, nil)})
 	w.loading.Wait() // the test driver runs the config's way back to the main goroutine on its own
-	w.refreshGit()
+	w.git.refresh()
 	w.OpenOnMain("main.go")
 	w.loading.Wait()
 	entries := w.panes.git.entries
 	if len(entries) != 1 || entries[0].path != "main.go" {
 		t.Fatalf("the Changes pane lists %+v, want main.go changed", entries)
 	}
-	w.showGitDiff(entries[0])
+	w.git.showDiff(entries[0])
 	if ran := marks.Left(); len(ran) > 0 {
 		t.Fatalf("opening the untrusted repository ran its git commands: %v", ran)
 	}

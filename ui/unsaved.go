@@ -34,31 +34,33 @@ const (
 	unsavedOnDisk                      // Run on Disk, the unsaved text left out
 )
 
-// beforeRunByPerson calls start once the unsaved editors are dealt with as
+// beforeByPerson calls start once the unsaved editors are dealt with as
 // the setting says: saved first, or the person's choice. what names the
 // run ("go test ./..."). Main goroutine only.
-func (w *Window) beforeRunByPerson(what string, start func()) {
+func (r *runUI) beforeByPerson(what string, start func()) {
+	w := r.w
 	dirty := w.tabs.dirtyTabs()
 	if len(dirty) == 0 {
 		start()
 		return
 	}
 	if w.settings.SaveBeforeRun() {
-		w.saveThenRun(dirty, what, start)
+		r.saveThen(dirty, what, start)
 		return
 	}
 	w.showUnsaved(person, what, tabPaths(dirty), func(c unsavedChoice) {
 		switch c {
 		case unsavedSave:
-			w.saveThenRun(w.tabs.dirtyTabs(), what, start)
+			r.saveThen(w.tabs.dirtyTabs(), what, start)
 		case unsavedOnDisk:
 			start()
 		}
 	})
 }
 
-// saveThenRun saves dirty and calls start when every write succeeded.
-func (w *Window) saveThenRun(dirty []*fileTab, what string, start func()) {
+// saveThen saves dirty and calls start when every write succeeded.
+func (r *runUI) saveThen(dirty []*fileTab, what string, start func()) {
+	w := r.w
 	names := fileNames(dirty)
 	w.tabs.saveAll(func(ok bool) {
 		if !ok {

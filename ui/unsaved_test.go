@@ -54,7 +54,7 @@ func unsavedTypeError(t *testing.T, unsaved string) (*Window, *editor.Editor, *t
 // the person sees instead of passing on the disk's old text.
 func TestBuildNeverPassesOnDiskTextUnderAnUnsavedTypeError(t *testing.T) {
 	w, e, runner := unsavedTypeError(t, "")
-	w.runByPerson("build")
+	w.run.byPerson("build")
 	w.tabs.saving.Wait()
 	w.loading.Wait()
 	run := runner.Last()
@@ -83,7 +83,7 @@ func TestBuildNeverPassesOnDiskTextUnderAnUnsavedTypeError(t *testing.T) {
 // saves and fails on the type error.
 func TestBuildAsksWhenSetToAsk(t *testing.T) {
 	w, e, runner := unsavedTypeError(t, store.UnsavedAsk)
-	w.runByPerson("build")
+	w.run.byPerson("build")
 	cancel := findButton(w.win.Canvas(), "Cancel")
 	if cancel == nil || findButton(w.win.Canvas(), "Save All and Run") == nil || findButton(w.win.Canvas(), "Run on Disk") == nil {
 		t.Fatal("no unsaved files question")
@@ -97,7 +97,7 @@ func TestBuildAsksWhenSetToAsk(t *testing.T) {
 		t.Fatal("Cancel ran the build or saved the file")
 	}
 
-	w.runByPerson("build")
+	w.run.byPerson("build")
 	test.Tap(findButton(w.win.Canvas(), "Save All and Run"))
 	w.tabs.saving.Wait()
 	w.loading.Wait()

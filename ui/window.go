@@ -40,10 +40,15 @@ type Window struct {
 	// services are the evaluator and tasks (services.go); selection is the
 	// active .trestle.json selection ("" for default).
 	services services.Services
-	// stopEvalBuilds ends watchEvalBuilds (eval_native.go).
-	stopEvalBuilds func()
-	selection      string
-	runLines       lineBatch
+	// evalUI is the evaluator's part (evaluate.go); renamer F2's (lsp_rename.go).
+	evalUI    *evalUI
+	renamer   *renamer
+	goTo      *gotoUI // definitions, references, outline (lsp_places.go)
+	git       *gitUI  // the Changes pane, the tree's tints, the gutter (gitgutter.go)
+	trust     *trustUI
+	run       *runUI // the person's runs (tasks.go)
+	selection string
+	runLines  lineBatch
 	// closedLayout is the layout captured as the window closed (layout.go).
 	closedLayout *store.ProjectState
 	settings     store.Settings
@@ -79,8 +84,6 @@ type Window struct {
 	goplsDo         func(fn func()) // nil: onMain (tests queue gopls's callbacks)
 	// nav is where Alt+Left and Alt+Right go (nav.go).
 	nav navHistory
-	// afterTrust runs once the project is trusted (trust.go). Main goroutine only.
-	afterTrust func()
 	// menus opens the menu bar's menus for Alt+letter and F10 (menukeys.go).
 	menus menuBar
 	// main is the one way onto the main goroutine (mainthread.go); Quitting
@@ -154,6 +157,8 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 		settings: store.DefaultSettings(),
 		policy:   permission.PolicyAsk,
 	}
+	w.evalUI, w.renamer, w.goTo, w.git = &evalUI{w: w}, &renamer{w: w}, &gotoUI{w: w}, &gitUI{w: w}
+	w.trust, w.run = &trustUI{w: w}, &runUI{w: w}
 	w.runLines.main = w.main
 	notices.dialogs = w.dialogs
 	w.status.main = w.main
@@ -166,7 +171,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	notices.after = w.main.afterStop
 	w.tabs.onChange = w.syncTree
 	w.tabs.onCaret = func(line, col int) { w.status.setCursor(line, col) }
-	w.tabs.onEval = w.evalByPerson
+	w.tabs.onEval = w.evalUI.byPerson
 	w.onFilesChanged = w.filesChangedOnDisk
 	w.tabs.attach(w.win, p, func(msg string) { w.status.notify(msg) })
 	w.win.SetCloseIntercept(w.confirmQuit)
@@ -182,7 +187,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	w.tree.OnUnselected = func(string) { w.treeSel = "" }
 	w.status.message.onTap = w.showMessages
 	newPanes(w) // paneParts, in panes.go
-	w.attachGitGutter()
+	w.git.attachGutter()
 	w.paneSplit = container.NewVSplit(w.tabs.content, w.panes.tabs)
 	w.paneSplit.Offset = 0.72
 	w.treeSplit = container.NewHSplit(w.tree, w.paneSplit)
@@ -301,7 +306,7 @@ func (w *Window) Watch(ctx context.Context) error {
 		return err
 	}
 	w.watcher = wt
-	w.refreshGit()
+	w.git.refresh()
 	return nil
 }
 
@@ -330,9 +335,9 @@ func (w *Window) filesChanged(events []watch.Event) {
 // poll started by showChangeSets, and waits for them. It
 // must be called on the main goroutine, e.g. as the window closes.
 func (w *Window) stopWatching() {
-	if w.stopEvalBuilds != nil {
-		w.stopEvalBuilds()
-		w.stopEvalBuilds = nil
+	if w.evalUI.stopBuilds != nil {
+		w.evalUI.stopBuilds()
+		w.evalUI.stopBuilds = nil
 	}
 	if w.watcher != nil {
 		w.watcher.Close()
