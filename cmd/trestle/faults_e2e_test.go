@@ -264,14 +264,16 @@ func TestFaultsKeepUIAnswering(t *testing.T) {
 		if res.IsError {
 			t.Fatalf("trestle_stop: %s", resultText(res))
 		}
-		if took < 1500*time.Millisecond || took > 3500*time.Millisecond {
-			t.Errorf("the stop took %v, want the 2s SIGKILL grace (SIGTERM is ignored)", took)
+		// After the grace, and long before the task's sleep 60 would end;
+		// how soon after is for a loaded machine to say.
+		if took < 1500*time.Millisecond || took > 2*time.Second+uiBound {
+			t.Errorf("the stop took %v, want the 2s SIGKILL grace (SIGTERM is ignored), within %v", took, uiBound)
 		}
 		// The stop returns once the leader is reaped and the output pipe is
 		// closed; a SIGKILLed child may still be between closing its files
 		// and becoming a zombie for a moment (seen on a loaded machine), so
 		// the group must be gone within a short bound, not at that instant.
-		testfix.Wait(t, 10*time.Second, "no process of the run is left after the stop", func() bool {
+		testfix.Wait(t, time.Minute, "no process of the run is left after the stop", func() bool {
 			return len(groupMembers(group)) == 0 && len(withMarker(marker)) == 0
 		})
 		_, sc = call(t, agent, "trestle_run_status", map[string]any{"run_id": sc["run_id"]})
