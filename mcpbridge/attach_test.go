@@ -137,15 +137,14 @@ func TestAttachReportsWindowGone(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("no answer to the initialize")
 	}
-	start := time.Now()
 	l.Close()
+	// With the client still there (stdin open), only the window's closing
+	// ends Attach, and it says so: ErrWindowGone, not one of Attach's own
+	// timeouts. How fast is not asserted (a loaded machine decides).
 	select {
 	case err := <-errc:
 		if !errors.Is(err, ErrWindowGone) {
 			t.Fatalf("err = %v, want ErrWindowGone", err)
-		}
-		if d := time.Since(start); d > time.Second {
-			t.Fatalf("noticed after %v", d)
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("Attach did not return after the window closed")

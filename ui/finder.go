@@ -35,6 +35,9 @@ type finder struct {
 	detail  func(quickopen.Result) string
 	pick    func(r quickopen.Result, query string)
 	noMatch func(query string) string
+	// listing is set while the candidates are still being read; Enter
+	// then waits for them (chooseWhenListed) instead of picking nothing.
+	listing, chooseWhenListed bool
 }
 
 func newFinder(c fyne.Canvas, placeholder string) *finder {
@@ -74,6 +77,19 @@ func (f *finder) show(c fyne.Canvas) {
 }
 
 // setStatus shows a line under the query (what is being ranked, or why not).
+// listed ends the listing: the candidates are in (ok) and an Enter pressed
+// while they were read picks now, or the listing failed and the finder
+// stays open with its status saying why.
+func (f *finder) listed(ok bool) {
+	f.listing = false
+	f.refresh()
+	if f.chooseWhenListed && ok && f.popup.Visible() { // not closed since
+		f.chooseWhenListed = false
+		f.choose()
+	}
+	f.chooseWhenListed = false
+}
+
 func (f *finder) setStatus(s string) {
 	f.status.SetText(s)
 	if s == "" {
@@ -108,6 +124,10 @@ func (f *finder) move(by int) {
 // choose closes the finder and picks the result under the cursor; with no
 // result it still picks (a ":12" query needs no file).
 func (f *finder) choose() {
+	if f.listing {
+		f.chooseWhenListed = true // keys typed before the listing came still count
+		return
+	}
 	query := f.entry.Text
 	var r quickopen.Result
 	r.Index = -1

@@ -59,6 +59,7 @@ func (w *Window) showGoToFile() {
 	}
 	if len(w.finders.files) == 0 {
 		f.setStatus("Listing the project's files…")
+		f.listing = true
 	}
 	f.show(w.win.Canvas())
 	w.loading.Go(func() {
@@ -67,6 +68,9 @@ func (w *Window) showGoToFile() {
 			switch {
 			case err != nil:
 				f.setStatus(err.Error())
+				if w.finders.open == f {
+					f.listed(false)
+				}
 				return
 			case more:
 				f.setStatus(fmt.Sprintf("The first %d files of the project (the rest are left off).", len(files)))
@@ -75,7 +79,7 @@ func (w *Window) showGoToFile() {
 			}
 			w.finders.files = files
 			if w.finders.open == f {
-				f.refresh()
+				f.listed(true)
 			}
 		})
 	})

@@ -185,3 +185,31 @@ func TestFinderSaysNoMatch(t *testing.T) {
 		pressKey(w.win, fyne.KeyEscape)
 	}
 }
+
+// TestGoToFileEnterBeforeTheListing: the bug: the first Ctrl+P of a
+// session lists the project's files off the main goroutine, and on a
+// loaded machine "tx.go" and Enter typed before the listing came closed
+// the finder and opened nothing (TestKeysOnBbolt). Now Enter waits for
+// the listing and then opens the top match.
+func TestGoToFileEnterBeforeTheListing(t *testing.T) {
+	w := newTestWindow(t)
+	w.installActions(Actions{})
+	w.Window().Resize(fyne.NewSize(900, 600))
+	q := make(chan func(), 100) // the main goroutine is this test, draining q
+	w.main.setQueue(func(fn func()) { q <- fn })
+	t.Cleanup(func() { w.main.setQueue(nil) })
+	w.showGoToFile()
+	f := w.finders.open
+	test.Type(f.entry, "liblib")
+	press(f, fyne.KeyReturn) // the listing has not reached the main goroutine
+	if !f.popup.Visible() {
+		t.Fatal("Enter before the listing closed the finder")
+	}
+	drainUntil(t, w, q, "lib/lib.go to open", func() bool {
+		w.loading.Wait()
+		return w.tabs.active() == "lib/lib.go"
+	})
+	if f.popup.Visible() {
+		t.Error("the finder is still shown after it opened lib/lib.go")
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -77,8 +78,29 @@ func (h reviewHost) Save(paths []string, done func(ok bool)) {
 	}
 }
 
+// CurrentText reads path for the person's own Apply or Revert: its
+// editor read waits PersonCallBound for a slow main goroutine instead of
+// failing with busy after DefaultCallBound, as an agent's read does.
 func (h reviewHost) CurrentText(ctx context.Context, path project.Path) (string, bool, error) {
-	return h.w.reader().Current(ctx, path)
+	return workbench.Reader{Project: h.w.project, Buffers: personBuffers{h.w}}.Current(ctx, path)
+}
+
+// PersonCallBound is how long a read for the person's own action waits for
+// the main goroutine: a loaded machine can keep it busy for seconds, and
+// the person asked for the action, so it waits rather than failing.
+const PersonCallBound = 30 * time.Second
+
+// personBuffers is the window's editors as workbench.Buffers for the
+// person's own actions: Window.Buffer with PersonCallBound.
+type personBuffers struct{ w *Window }
+
+func (p personBuffers) Buffer(ctx context.Context, path project.Path) (text string, open, dirty bool, err error) {
+	rel := path.Rel()
+	b, err := callValue(ctx, p.w.main, PersonCallBound, func() buffer { return p.w.tabs.buffer(rel) })
+	if err != nil || !b.open {
+		return "", b.open, b.dirty, err
+	}
+	return b.snap.FileText(), b.open, b.dirty, nil
 }
 
 // showChangeSets shows m's change sets in a Change Sets tab of the bottom

@@ -384,3 +384,43 @@ func TestProposalDoesNotTakeTheEditor(t *testing.T) {
 		t.Fatalf("the proposal took the editor: active %q, focus %T", w.tabs.active(), w.win.Canvas().Focused())
 	}
 }
+
+// TestPersonReadWaitsForASlowMainGoroutine: the bug: under load the
+// person's Apply failed with "read main.go from its editor: the window did
+// not answer within 2s: busy", since the review read the editor with the
+// agents' bound. Now, with the main goroutine stuck past DefaultCallBound,
+// an agent's read still answers busy but the person's read waits and gets
+// the editor's text.
+func TestPersonReadWaitsForASlowMainGoroutine(t *testing.T) {
+	w, _ := newChangesWindow(t)
+	ctx := context.Background()
+	if err := w.Open(ctx, resolved(t, w, "main.go"), 0); err != nil {
+		t.Fatal(err)
+	}
+	w.tabs.find("main.go").view.Buffer().Insert(textbuf.Pos{}, "// edited\n")
+	_, queue := fakeMain(t)
+	w.main.setQueue(func(fn func()) { queue <- fn })
+	t.Cleanup(func() { w.main.setQueue(nil) })
+	release := make(chan struct{})
+	queue <- func() { <-release } // the main goroutine is stuck
+	type result struct {
+		text string
+		err  error
+	}
+	person := make(chan result, 1)
+	path := resolved(t, w, "main.go")
+	go func() {
+		text, _, err := reviewHost{w}.CurrentText(ctx, path)
+		person <- result{text, err}
+	}()
+	// The person's read was asked first, so once the agent's read has
+	// answered busy the person's has waited past DefaultCallBound too.
+	if _, _, err := w.CurrentText(ctx, "main.go"); !errors.Is(err, errdefs.ErrBusy) {
+		t.Fatalf("agent's read with the main goroutine stuck: err %v, want busy", err)
+	}
+	close(release)
+	r := testfix.Receive(t, 60*time.Second, "the person's read", person)
+	if r.err != nil || r.text != "// edited\n"+mainGo {
+		t.Fatalf("person's read: %q, %v; want the editor's text", r.text, r.err)
+	}
+}

@@ -144,7 +144,7 @@ var seen string
 select {
 case ev := <-w.Events:
 	seen = filepath.Base(ev.Name) + " create=" + fmt.Sprint(ev.Has(fsnotify.Create))
-case <-time.After(10 * time.Second):
+case <-time.After(time.Minute):
 	seen = "no event"
 }
 w.Close()

