@@ -82,7 +82,7 @@ func (h reviewHost) Save(paths []string, done func(ok bool)) {
 // editor read waits PersonCallBound for a slow main goroutine instead of
 // failing with busy after DefaultCallBound, as an agent's read does.
 func (h reviewHost) CurrentText(ctx context.Context, path project.Path) (string, bool, error) {
-	return workbench.Reader{Project: h.w.project, Buffers: personBuffers{h.w}}.Current(ctx, path)
+	return workbench.Reader{Project: h.w.project, Buffers: personBuffers(h)}.Current(ctx, path)
 }
 
 // PersonCallBound is how long a read for the person's own action waits for
@@ -95,12 +95,7 @@ const PersonCallBound = 30 * time.Second
 type personBuffers struct{ w *Window }
 
 func (p personBuffers) Buffer(ctx context.Context, path project.Path) (text string, open, dirty bool, err error) {
-	rel := path.Rel()
-	b, err := callValue(ctx, p.w.main, PersonCallBound, func() buffer { return p.w.tabs.buffer(rel) })
-	if err != nil || !b.open {
-		return "", b.open, b.dirty, err
-	}
-	return b.snap.FileText(), b.open, b.dirty, nil
+	return p.w.bufferWithin(ctx, path, PersonCallBound)
 }
 
 // showChangeSets shows m's change sets in a Change Sets tab of the bottom

@@ -253,8 +253,14 @@ func (w *Window) Open(ctx context.Context, path project.Path, line int) error {
 // with text; dirty reports unsaved changes.
 // Safe for concurrent use; busy after DefaultCallBound.
 func (w *Window) Buffer(ctx context.Context, path project.Path) (text string, open, dirty bool, err error) {
+	return w.bufferWithin(ctx, path, 0)
+}
+
+// bufferWithin is Buffer with the main-thread call's bound (0: the
+// agents' DefaultCallBound).
+func (w *Window) bufferWithin(ctx context.Context, path project.Path, bound time.Duration) (text string, open, dirty bool, err error) {
 	rel := path.Rel()
-	b, err := callValue(ctx, w.main, 0, func() buffer { return w.tabs.buffer(rel) })
+	b, err := callValue(ctx, w.main, bound, func() buffer { return w.tabs.buffer(rel) })
 	if err != nil || !b.open {
 		return "", b.open, b.dirty, err
 	}

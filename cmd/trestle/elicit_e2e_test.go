@@ -46,6 +46,9 @@ func testHeadlessAsks(t *testing.T, version string, allow bool) {
 			return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"decision": "allow_once"}}, nil
 		},
 	})
+	// Roots are deprecated as of protocol 2026-07-28 but still sent by clients
+	// on the earlier protocols this test also covers.
+	//lint:ignore SA1019 the roots warning is what this test checks
 	c.AddRoots(&sdk.Root{URI: "file://" + elsewhere, Name: "elsewhere"})
 	stderr := &syncBuffer{}
 	cmd := exec.Command(trestleBin(t), "--mcp", "--agent-policy", "ask", "--trust", project)
