@@ -37,12 +37,15 @@ got + fmt.Sprint(err)`
 
 // fsnotifyCreate is evaluator input that watches dir, creates name in it
 // and gives the event's file name and whether it was a Create
-// ("name true"), or "no event" after 10 s.
+// ("name true"), or "no event" after 10 s. It assigns err rather than
+// declaring it again in the if: an inner err := sends the input to the
+// compiled path (yaegi would take it for the outer err), and callers check
+// the native worker runs it.
 func fsnotifyCreate(dir, name string) string {
 	return `import "github.com/fsnotify/fsnotify"
 w, err := fsnotify.NewWatcher()
 if err != nil { panic(err) }
-if err := w.Add(` + fmt.Sprintf("%q", dir) + `); err != nil { panic(err) }
+if err = w.Add(` + fmt.Sprintf("%q", dir) + `); err != nil { panic(err) }
 os.WriteFile(` + fmt.Sprintf("%q", filepath.Join(dir, name)) + `, []byte("x"), 0o644)
 var seen string
 select {

@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
@@ -18,7 +21,7 @@ import (
 func (c *Client) request(ctx context.Context, method string, params, result any) error {
 	for attempt := 0; ; attempt++ {
 		raw, err := c.requestOnce(ctx, method, params)
-		if errors.Is(err, jsonrpc2.ErrClosed) && attempt < 2 && ctx.Err() == nil {
+		if connGone(err) && attempt < 2 && ctx.Err() == nil {
 			continue
 		}
 		if err != nil {
@@ -67,12 +70,20 @@ func (c *Client) requestOnce(ctx context.Context, method string, params any) (js
 	}
 }
 
+// connGone reports whether err says the connection to gopls is gone.
+// jsonrpc2 says ErrClosed once it knows; a write that races the process's
+// death fails first with the pipe's own error ("write |1: broken pipe").
+func connGone(err error) bool {
+	return errors.Is(err, jsonrpc2.ErrClosed) || errors.Is(err, syscall.EPIPE) ||
+		errors.Is(err, io.ErrClosedPipe) || errors.Is(err, os.ErrClosed)
+}
+
 func describe(method string, err error) error {
 	var rpcErr *jsonrpc2.Error
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("the Go language server did not answer %s in time (it may still be loading the module; try again): %w", method, err)
-	case errors.Is(err, jsonrpc2.ErrClosed):
+	case connGone(err):
 		return fmt.Errorf("the Go language server stopped during %s; it is being restarted, try again", method)
 	case errors.As(err, &rpcErr):
 		return fmt.Errorf("gopls (%s): %s", method, rpcErr.Message)
