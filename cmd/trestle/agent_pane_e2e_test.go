@@ -80,6 +80,9 @@ func TestAgentPaneTurnUnderXvfb(t *testing.T) {
 	}
 
 	shot := filepath.Join(t.TempDir(), "agent-pane-turn.png")
+	if d := os.Getenv("TRESTLE_SHOTS"); d != "" { // keep it to look at
+		shot = filepath.Join(d, "agent-pane-turn.png")
+	}
 	time.Sleep(time.Second) // let the pane's last rows paint; nothing is asserted on timing
 	if out, err := exec.Command("import", "-display", w.display, "-window", "root", shot).CombinedOutput(); err != nil {
 		t.Errorf("screenshot: %v\n%s", err, out)
