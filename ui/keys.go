@@ -27,15 +27,26 @@ import (
 //   - what a person opens gets the keyboard (giveKeys); what an agent opens
 //     takes it only from an editor that the open hid (agentOpened).
 
+// keysUI is where the window's keys go: the guard that gives a dialog the
+// keyboard, the canvas's shortcuts, the View menu's tab and focus keys,
+// and Alt+letter and F10 opening the menu bar (menukeys.go). It reaches
+// the window's canvas, tabs, tree and panes through w. Main goroutine
+// only.
+type keysUI struct {
+	w *Window
+	// bar opens the menu bar's menus for Alt+letter and F10 (menukeys.go).
+	bar menuBar
+}
+
 // modalOpen reports whether a dialog or pop-up is on top of the window
 // and so owns the keyboard. Main goroutine only.
-func (w *Window) modalOpen() bool { return w.win.Canvas().Overlays().Top() != nil }
+func (k *keysUI) modalOpen() bool { return k.w.win.Canvas().Overlays().Top() != nil }
 
 // keyed wraps a window action bound to a key so that it does nothing while
 // a dialog or pop-up owns the keyboard.
-func (w *Window) keyed(fn func()) func() {
+func (k *keysUI) keyed(fn func()) func() {
 	return func() {
-		if !w.modalOpen() {
+		if !k.modalOpen() {
 			fn()
 		}
 	}
@@ -43,9 +54,14 @@ func (w *Window) keyed(fn func()) func() {
 
 // bindKey binds sc on the canvas (for when the focused widget takes no
 // shortcuts) to fn, guarded by keyed. Main goroutine only.
-func (w *Window) bindKey(sc fyne.Shortcut, fn func()) {
-	guarded := w.keyed(fn)
-	w.win.Canvas().AddShortcut(sc, func(fyne.Shortcut) { guarded() })
+func (k *keysUI) bindKey(sc fyne.Shortcut, fn func()) {
+	guarded := k.keyed(fn)
+	k.w.win.Canvas().AddShortcut(sc, func(fyne.Shortcut) { guarded() })
+}
+
+// shortcut binds Ctrl (Cmd on macOS) + key to fn (bindKey).
+func (k *keysUI) shortcut(key fyne.KeyName, fn func()) {
+	k.bindKey(ctrlKey(key, false), fn)
 }
 
 // guardMenu makes every action of m that a key can reach do nothing while a
@@ -53,7 +69,7 @@ func (w *Window) bindKey(sc fyne.Shortcut, fn func()) {
 // left to sendShortcut, which gives them to the dialog's entry. A click
 // on the menu or a palette pick cannot happen then (the dialog covers the
 // menu; the palette closes before it runs its pick). Main goroutine only.
-func (w *Window) guardMenu(m *fyne.MainMenu) {
+func (k *keysUI) guardMenu(m *fyne.MainMenu) {
 	var walk func(items []*fyne.MenuItem)
 	walk = func(items []*fyne.MenuItem) {
 		for _, it := range items {
@@ -61,7 +77,7 @@ func (w *Window) guardMenu(m *fyne.MainMenu) {
 				walk(it.ChildMenu.Items)
 			}
 			if it.Action != nil && !toFocused(it.Shortcut) {
-				it.Action = w.keyed(it.Action)
+				it.Action = k.keyed(it.Action)
 			}
 		}
 	}
@@ -85,9 +101,9 @@ func toFocused(sc fyne.Shortcut) bool {
 // asked for. Under a dialog the desktop driver focuses it in the window's
 // content, for when the dialog closes: the dialog keeps the keyboard. Main
 // goroutine only.
-func (w *Window) giveKeys(o fyne.Focusable) {
+func (k *keysUI) giveKeys(o fyne.Focusable) {
 	if o != nil {
-		w.win.Canvas().Focus(o)
+		k.w.win.Canvas().Focus(o)
 	}
 }
 
@@ -119,21 +135,22 @@ func focusDialogEntry(c fyne.Canvas, d dialog.Dialog) {
 // select the next tab, Ctrl+Shift+Tab and Ctrl+PageUp the previous one,
 // wrapping around. They are menu items because the desktop driver gives a
 // main menu's shortcuts the key before the focused editor.
-func (w *Window) tabItems() []*fyne.MenuItem {
+func (k *keysUI) tabItems() []*fyne.MenuItem {
 	return []*fyne.MenuItem{
-		menuItem("Next Tab", ctrlKey(fyne.KeyTab, false), func() { w.cycleTabs(1) }),
-		menuItem("Previous Tab", ctrlKey(fyne.KeyTab, true), func() { w.cycleTabs(-1) }),
-		menuItem("Next Tab (Page Down)", ctrlKey(fyne.KeyPageDown, false), func() { w.cycleTabs(1) }),
-		menuItem("Previous Tab (Page Up)", ctrlKey(fyne.KeyPageUp, false), func() { w.cycleTabs(-1) }),
+		menuItem("Next Tab", ctrlKey(fyne.KeyTab, false), func() { k.cycleTabs(1) }),
+		menuItem("Previous Tab", ctrlKey(fyne.KeyTab, true), func() { k.cycleTabs(-1) }),
+		menuItem("Next Tab (Page Down)", ctrlKey(fyne.KeyPageDown, false), func() { k.cycleTabs(1) }),
+		menuItem("Previous Tab (Page Up)", ctrlKey(fyne.KeyPageUp, false), func() { k.cycleTabs(-1) }),
 	}
 }
 
 // focusItems are the View menu's keys to the window's parts: Ctrl+0 the
 // file tree (the arrows walk it), Ctrl+1 the active editor, Ctrl+2 the
 // bottom pane shown.
-func (w *Window) focusItems() []*fyne.MenuItem {
+func (k *keysUI) focusItems() []*fyne.MenuItem {
+	w := k.w
 	return []*fyne.MenuItem{
-		menuItem("Focus File Tree", ctrlKey(fyne.Key0, false), func() { w.giveKeys(w.tree) }),
+		menuItem("Focus File Tree", ctrlKey(fyne.Key0, false), func() { k.giveKeys(w.tree) }),
 		menuItem("Focus Editor", ctrlKey(fyne.Key1, false), func() {
 			if t := w.tabs.current(); t != nil {
 				w.tabs.focusText(t)
@@ -141,7 +158,7 @@ func (w *Window) focusItems() []*fyne.MenuItem {
 		}),
 		menuItem("Focus Pane", ctrlKey(fyne.Key2, false), func() {
 			if p := w.panes.selected(); p != nil {
-				w.focusPane(p)
+				k.focusPane(p)
 			}
 		}),
 	}
@@ -149,7 +166,8 @@ func (w *Window) focusItems() []*fyne.MenuItem {
 
 // cycleTabs selects the tab by steps away from the selected one, wrapping
 // around, and gives its editor the keyboard. Main goroutine only.
-func (w *Window) cycleTabs(by int) {
+func (k *keysUI) cycleTabs(by int) {
+	w := k.w
 	docs := w.tabs.docs
 	n := len(docs.Items)
 	if n < 2 {
@@ -165,7 +183,7 @@ func (w *Window) cycleTabs(by int) {
 // focusPane shows the bottom pane p and gives it the keyboard: its
 // paneFocus (the Eval line, the search field), or the pane itself when it
 // takes keys (a list walks with the arrows). Main goroutine only.
-func (w *Window) focusPane(p pane) {
-	w.panes.show(p)
-	w.giveKeys(focusTarget(p))
+func (k *keysUI) focusPane(p pane) {
+	k.w.panes.show(p)
+	k.giveKeys(focusTarget(p))
 }

@@ -356,14 +356,14 @@ func TestOpenRecentOfAnOpenProjectSaysSo(t *testing.T) {
 		started = append(started, dir)
 		return nil
 	}})
-	w.buildMenu([]string{other, w.project.Root})
+	w.menu.build([]string{other, w.project.Root})
 	recent := menuItemNamed(t, w.win.MainMenu().Items[0], "Open Recent")
 	recent.ChildMenu.Items[0].Action()
 	if msg := dialogText(w.win); !strings.Contains(msg, "already open in Trestle window 42") {
 		t.Fatalf("Open Recent of an open project says %q", msg)
 	}
 	pressKey(w.win, fyne.KeyEscape)
-	w.openWindow(w.project.Root)
+	w.menu.openWindow(w.project.Root)
 	if len(started) != 0 || !strings.Contains(w.status.message.Text, "open in this window") {
 		t.Fatalf("started %q; status %q", started, w.status.message.Text)
 	}

@@ -26,7 +26,7 @@ const (
 func renamed(t *testing.T) (w *Window, q chan func(), main, lib *editor.Editor) {
 	t.Helper()
 	w, q = goplsWindowOn(t, map[string]string{"main.go": renameMain, "lib.go": goplsLib, "use.go": renameUse})
-	w.buildMenu(nil)
+	w.menu.build(nil)
 	main, lib = openGoEditor(t, w, "main.go"), openGoEditor(t, w, "lib.go")
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()

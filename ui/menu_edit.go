@@ -32,19 +32,19 @@ func menuItem(label string, sc fyne.Shortcut, fn func()) *fyne.MenuItem {
 // fileItems are the File menu's editor items: Save (Ctrl+S), Save All
 // (Ctrl+Shift+S; the Run menu has Ctrl+Shift+B, T, V and X) and Close Tab
 // (Ctrl+W).
-func (w *Window) fileItems() []*fyne.MenuItem {
+func (m *menuUI) fileItems() []*fyne.MenuItem {
 	return []*fyne.MenuItem{
-		menuItem("Save", ctrlKey(fyne.KeyS, false), w.tabs.saveActive),
-		menuItem("Save All", ctrlKey(fyne.KeyS, true), w.saveAll),
-		menuItem("Close Tab", ctrlKey(fyne.KeyW, false), w.closeActiveTab),
+		menuItem("Save", ctrlKey(fyne.KeyS, false), m.w.tabs.saveActive),
+		menuItem("Save All", ctrlKey(fyne.KeyS, true), m.saveAll),
+		menuItem("Close Tab", ctrlKey(fyne.KeyW, false), m.closeActiveTab),
 	}
 }
 
 // editMenu acts on what has the keyboard: an entry (the find bar, the
 // Eval line) or the active editor. Find and Go to Line are the editor's.
-func (w *Window) editMenu() *fyne.Menu {
+func (m *menuUI) editMenu() *fyne.Menu {
 	clip := fyne.CurrentApp().Clipboard()
-	send := func(sc fyne.Shortcut) func() { return func() { w.sendShortcut(sc) } }
+	send := func(sc fyne.Shortcut) func() { return func() { m.sendShortcut(sc) } }
 	return fyne.NewMenu("Edit",
 		menuItem("Undo", &fyne.ShortcutUndo{}, send(&fyne.ShortcutUndo{})),
 		menuItem("Redo", ctrlKey(fyne.KeyZ, true), send(&fyne.ShortcutRedo{})),
@@ -54,29 +54,30 @@ func (w *Window) editMenu() *fyne.Menu {
 		menuItem("Paste", &fyne.ShortcutPaste{}, send(&fyne.ShortcutPaste{Clipboard: clip})),
 		menuItem("Select All", &fyne.ShortcutSelectAll{}, send(&fyne.ShortcutSelectAll{})),
 		fyne.NewMenuItemSeparator(),
-		menuItem("Find…", ctrlKey(fyne.KeyF, false), func() { w.withEditor((*editor.Editor).ShowFind) }),
-		menuItem("Go to Line…", ctrlKey(fyne.KeyG, false), func() { w.withEditor((*editor.Editor).ShowGoToLine) }),
+		menuItem("Find…", ctrlKey(fyne.KeyF, false), func() { m.withEditor((*editor.Editor).ShowFind) }),
+		menuItem("Go to Line…", ctrlKey(fyne.KeyG, false), func() { m.withEditor((*editor.Editor).ShowGoToLine) }),
 	)
 }
 
 // sendShortcut gives sc to the focused widget when it takes shortcuts,
 // else to the active editor; with a dialog or pop-up open, only to what is
 // focused in it (keys.go): never to the editor behind it.
-func (w *Window) sendShortcut(sc fyne.Shortcut) {
-	if f, ok := w.win.Canvas().Focused().(fyne.Shortcutable); ok {
+func (m *menuUI) sendShortcut(sc fyne.Shortcut) {
+	if f, ok := m.w.win.Canvas().Focused().(fyne.Shortcutable); ok {
 		f.TypedShortcut(sc)
 		return
 	}
-	if w.modalOpen() {
+	if m.w.keys.modalOpen() {
 		return
 	}
-	w.withEditor(func(e *editor.Editor) { e.Page().TypedShortcut(sc) })
+	m.withEditor(func(e *editor.Editor) { e.Page().TypedShortcut(sc) })
 }
 
 // confirmQuit closes the window, first asking whether to save when any tab
 // has unsaved changes. It is the window's close intercept and runs on the
 // main goroutine.
-func (w *Window) confirmQuit() {
+func (m *menuUI) confirmQuit() {
+	w := m.w
 	dirty := w.tabs.dirtyTabs()
 	if len(dirty) == 0 {
 		w.win.Close()
@@ -96,27 +97,28 @@ func (w *Window) confirmQuit() {
 // (find) and Ctrl+G (go to line) for
 // when the focus is outside the editor; a focused editor saves itself.
 // Main goroutine only.
-func (w *Window) editorShortcuts() {
-	w.shortcut(fyne.KeyS, w.tabs.saveActive)
-	w.shortcut(fyne.KeyW, w.closeActiveTab)
-	w.shortcut(fyne.KeyF, func() { w.withEditor((*editor.Editor).ShowFind) })
-	w.shortcut(fyne.KeyG, func() { w.withEditor((*editor.Editor).ShowGoToLine) })
+func (m *menuUI) editorShortcuts() {
+	k := m.w.keys
+	k.shortcut(fyne.KeyS, m.w.tabs.saveActive)
+	k.shortcut(fyne.KeyW, m.closeActiveTab)
+	k.shortcut(fyne.KeyF, func() { m.withEditor((*editor.Editor).ShowFind) })
+	k.shortcut(fyne.KeyG, func() { m.withEditor((*editor.Editor).ShowGoToLine) })
 }
 
 // withEditor calls fn with the active editor, if there is one.
-func (w *Window) withEditor(fn func(*editor.Editor)) {
-	if e := w.tabs.activeEditor(); e != nil {
+func (m *menuUI) withEditor(fn func(*editor.Editor)) {
+	if e := m.w.tabs.activeEditor(); e != nil {
 		fn(e)
 	}
 }
 
 // saveAll saves every tab with unsaved changes. Main goroutine only.
-func (w *Window) saveAll() { w.tabs.saveAll(nil) }
+func (m *menuUI) saveAll() { m.w.tabs.saveAll(nil) }
 
 // closeActiveTab closes the selected tab, asking first when it has unsaved
 // changes. Main goroutine only.
-func (w *Window) closeActiveTab() {
-	if t := w.tabs.current(); t != nil {
-		w.tabs.askClose(t.item)
+func (m *menuUI) closeActiveTab() {
+	if t := m.w.tabs.current(); t != nil {
+		m.w.tabs.askClose(t.item)
 	}
 }

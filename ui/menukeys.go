@@ -58,7 +58,7 @@ func barFocused(c fyne.Canvas) bool {
 // menu's title open it (the titles' first letters are unique: File, Edit,
 // View, Run, Agents, Help); F10 is shown beside the first for the person
 // to read (the canvas's key handler runs it, see menuKeys).
-func (w *Window) openMenuItems(menus []*fyne.Menu) *fyne.MenuItem {
+func (k *keysUI) openMenuItems(menus []*fyne.Menu) *fyne.MenuItem {
 	sub := fyne.NewMenu("")
 	used := map[fyne.KeyName]bool{}
 	for i, m := range menus {
@@ -68,9 +68,9 @@ func (w *Window) openMenuItems(menus []*fyne.Menu) *fyne.MenuItem {
 		}
 		used[key] = true
 		sub.Items = append(sub.Items, menuItem(m.Label, &desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierAlt},
-			func() { w.menus.open(i) }))
+			func() { k.bar.open(i) }))
 	}
-	sub.Items = append(sub.Items, menuItem("Menu Bar", &desktop.CustomShortcut{KeyName: fyne.KeyF10}, func() { w.menus.open(0) }))
+	sub.Items = append(sub.Items, menuItem("Menu Bar", &desktop.CustomShortcut{KeyName: fyne.KeyF10}, func() { k.bar.open(0) }))
 	item := fyne.NewMenuItem("Open Menu", nil)
 	item.ChildMenu = sub
 	return item
@@ -79,11 +79,11 @@ func (w *Window) openMenuItems(menus []*fyne.Menu) *fyne.MenuItem {
 // menuKeys makes F10, which reaches the canvas when the focused widget
 // passes it on (or nothing is focused), open the first menu, unless a
 // dialog owns the keyboard. Main goroutine only.
-func (w *Window) menuKeys() {
-	c := w.win.Canvas()
-	w.dialogs.arm() // Escape's handler first: it is set once per canvas
+func (k *keysUI) menuKeys() {
+	c := k.w.win.Canvas()
+	k.w.dialogs.arm() // Escape's handler first: it is set once per canvas
 	prev := c.OnTypedKey()
-	open := w.keyed(func() { w.menus.open(0) })
+	open := k.keyed(func() { k.bar.open(0) })
 	c.SetOnTypedKey(func(k *fyne.KeyEvent) {
 		if k.Name == fyne.KeyF10 {
 			open()

@@ -26,7 +26,7 @@ func TestMenuKeysOpenTheMenus(t *testing.T) {
 	w := newTestWindowWith(t, map[string]string{"a.go": "package a\n"})
 	w.installActions(Actions{})
 	rec := &openedMenus{}
-	w.menus = rec
+	w.keys.bar = rec
 	w.OpenOnMain("a.go")
 	w.loading.Wait()
 	var titles []string

@@ -30,25 +30,27 @@ type Actions struct {
 	Welcome string
 }
 
+// menuUI is the window's main menu and what it opens that belongs to no
+// pane: File (Open Folder, Open Recent and its list, the editor items),
+// Edit, View, Run, Agents and Help (About), another window, the listener
+// switch, the question a quit with unsaved files asks, the first run's
+// welcome and the status bar's messages (menu_edit.go, openfolder.go,
+// welcome.go). It reaches the window's tabs, panes, status bar and dialogs
+// through w; where keys go is keysUI's (keys.go). Main goroutine only,
+// except where a method says.
+type menuUI struct {
+	w *Window
+	// recent is what Open Recent lists.
+	recent []string
+	// openFolderShown is the last Open Folder dialog (openfolder.go).
+	openFolderShown *openFolderDialog
+}
+
 // installActions installs the actions and builds the main menu and
 // shortcuts (New's last step). Main goroutine only.
 func (w *Window) installActions(a Actions) {
 	w.actions = a
-	w.buildMenu(nil)
-	w.menuKeys()
-	w.shortcut(fyne.KeyO, w.openFolder)
-	w.shortcut(fyne.KeyComma, w.showSettings)
-	w.shortcut(fyne.KeyP, w.showGoToFile)
-	w.bindKey(ctrlKey(fyne.KeyF, true), w.showSearch)
-	w.bindKey(ctrlKey(fyne.KeyP, true), w.showPalette)
-	for key, fn := range map[fyne.KeyName]func(){
-		fyne.KeyB: func() { w.run.byPerson("build") },
-		fyne.KeyT: w.testAtCursor,
-		fyne.KeyV: func() { w.run.byPerson("vet") },
-		fyne.KeyX: w.run.stop,
-	} {
-		w.bindKey(ctrlKey(key, true), fn)
-	}
+	w.menu.install()
 	w.win.SetOnClosed(func() {
 		st := w.layoutState()
 		w.closedLayout = &st
@@ -58,40 +60,60 @@ func (w *Window) installActions(a Actions) {
 		w.notices.stop()
 	})
 	if a.Welcome != "" {
-		w.showWelcome(a.Welcome)
+		w.menu.showWelcome(a.Welcome)
 	}
 	if a.Store != nil {
-		w.loading.Go(w.loadRecent)
+		w.loading.Go(w.menu.loadRecent)
 		w.loading.Go(func() { w.restoreLayout(a.Store) })
 	}
 }
 
-// shortcut binds Ctrl (Cmd on macOS) + key to fn (bindKey).
-func (w *Window) shortcut(key fyne.KeyName, fn func()) {
-	w.bindKey(ctrlKey(key, false), fn)
+// install builds the main menu and binds the window's shortcuts, once, as
+// the actions are installed. Main goroutine only.
+func (m *menuUI) install() {
+	w, k := m.w, m.w.keys
+	m.build(nil)
+	k.menuKeys()
+	k.shortcut(fyne.KeyO, m.openFolder)
+	k.shortcut(fyne.KeyComma, w.showSettings)
+	k.shortcut(fyne.KeyP, w.showGoToFile)
+	k.bindKey(ctrlKey(fyne.KeyF, true), w.showSearch)
+	k.bindKey(ctrlKey(fyne.KeyP, true), w.showPalette)
+	for key, fn := range map[fyne.KeyName]func(){
+		fyne.KeyB: func() { w.run.byPerson("build") },
+		fyne.KeyT: w.testAtCursor,
+		fyne.KeyV: func() { w.run.byPerson("vet") },
+		fyne.KeyX: w.run.stop,
+	} {
+		k.bindKey(ctrlKey(key, true), fn)
+	}
 }
 
 // loadRecent reads the recent projects off the main goroutine and rebuilds
 // the menu with them.
-func (w *Window) loadRecent() {
+func (m *menuUI) loadRecent() {
+	w := m.w
 	dirs, err := w.actions.Store.RecentProjects()
 	w.onMain(func() {
 		if err != nil {
 			w.status.notify(err.Error())
 		}
-		w.buildMenu(dirs)
+		m.build(dirs)
 	})
 }
 
-func (w *Window) buildMenu(recent []string) {
-	w.recent = recent
-	openFolder := fyne.NewMenuItem("Open Folder…", w.openFolder)
+// build sets the window's main menu, with recent in Open Recent, and
+// guards it (keys.go). Main goroutine only.
+func (m *menuUI) build(recent []string) {
+	w, k := m.w, m.w.keys
+	m.recent = recent
+	openFolder := fyne.NewMenuItem("Open Folder…", m.openFolder)
 	openFolder.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}
 	settings := fyne.NewMenuItem("Settings…", w.showSettings)
 	settings.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyComma, Modifier: fyne.KeyModifierShortcutDefault}
 	goToFile := menuItem("Go to File…", ctrlKey(fyne.KeyP, false), w.showGoToFile)
-	file := fyne.NewMenu("File", openFolder, w.recentMenu(recent), goToFile, fyne.NewMenuItemSeparator())
-	file.Items = append(file.Items, w.fileItems()...)
+	file := fyne.NewMenu("File", openFolder, m.recentMenu(recent), goToFile, fyne.NewMenuItemSeparator())
+	file.Items = append(file.Items, m.fileItems()...)
 	file.Items = append(file.Items, fyne.NewMenuItemSeparator(), settings)
 	view := fyne.NewMenu("View",
 		menuItem(paletteLabel+"…", ctrlKey(fyne.KeyP, true), w.showPalette),
@@ -99,24 +121,25 @@ func (w *Window) buildMenu(recent []string) {
 		menuItem("Find in Files…", ctrlKey(fyne.KeyF, true), w.showSearch),
 		fyne.NewMenuItemSeparator())
 	for _, p := range w.panes.all {
-		view.Items = append(view.Items, fyne.NewMenuItem(p.paneTitle()+" Pane", func() { w.focusPane(p) }))
+		view.Items = append(view.Items, fyne.NewMenuItem(p.paneTitle()+" Pane", func() { k.focusPane(p) }))
 	}
 	view.Items = append(view.Items, fyne.NewMenuItemSeparator())
-	view.Items = append(view.Items, w.tabItems()...)
+	view.Items = append(view.Items, k.tabItems()...)
 	view.Items = append(view.Items, fyne.NewMenuItemSeparator())
-	view.Items = append(view.Items, w.focusItems()...)
-	edit := w.editMenu()
+	view.Items = append(view.Items, k.focusItems()...)
+	edit := m.editMenu()
 	edit.Items = append(edit.Items, w.renamer.menuItems()...)
 	edit.Items = append(edit.Items, w.goplsItems()...)
-	menu := fyne.NewMainMenu(file, edit, view, w.runMenu(), w.agentsMenu(), fyne.NewMenu("Help",
-		fyne.NewMenuItem("About Trestle", w.showAbout)))
-	view.Items = append(view.Items, fyne.NewMenuItemSeparator(), w.openMenuItems(menu.Items))
-	w.guardMenu(menu)
+	menu := fyne.NewMainMenu(file, edit, view, m.runMenu(), m.agentsMenu(), fyne.NewMenu("Help",
+		fyne.NewMenuItem("About Trestle", m.showAbout)))
+	view.Items = append(view.Items, fyne.NewMenuItemSeparator(), k.openMenuItems(menu.Items))
+	k.guardMenu(menu)
 	w.win.SetMainMenu(menu)
 }
 
-// runMenu starts the project's tasks; the shortcuts are bound in installActions.
-func (w *Window) runMenu() *fyne.Menu {
+// runMenu starts the project's tasks; the shortcuts are bound in install.
+func (m *menuUI) runMenu() *fyne.Menu {
+	w := m.w
 	item := func(label string, key fyne.KeyName, fn func()) *fyne.MenuItem {
 		it := fyne.NewMenuItem(label, fn)
 		it.Shortcut = &desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
@@ -135,13 +158,15 @@ func (w *Window) runMenu() *fyne.Menu {
 		fyne.NewMenuItem("Evaluator Packages (Native or Interpreted)", w.evalUI.showPackages))
 }
 
-func (w *Window) recentMenu(recent []string) *fyne.MenuItem {
+// recentMenu is Open Recent: the recent projects but this one.
+func (m *menuUI) recentMenu(recent []string) *fyne.MenuItem {
+	w := m.w
 	item := fyne.NewMenuItem("Open Recent", nil)
 	for _, dir := range recent {
 		if dir == w.project.Root {
 			continue
 		}
-		item.ChildMenu = appendItem(item.ChildMenu, dir, func() { w.openWindow(dir) })
+		item.ChildMenu = appendItem(item.ChildMenu, dir, func() { m.openWindow(dir) })
 	}
 	if item.ChildMenu == nil {
 		item.Disabled = true
@@ -168,7 +193,10 @@ func appendItem(m *fyne.Menu, label string, fn func()) *fyne.Menu {
 	return m
 }
 
-func (w *Window) agentsMenu() *fyne.Menu {
+// agentsMenu copies the attach configuration, switches the listener and
+// shows the agents' calls.
+func (m *menuUI) agentsMenu() *fyne.Menu {
+	w := m.w
 	copyCfg := fyne.NewMenuItem("Copy Attach Configuration", func() {
 		if w.actions.AttachConfig == nil {
 			return
@@ -181,14 +209,16 @@ func (w *Window) agentsMenu() *fyne.Menu {
 	listener.Action = func() {
 		w.settings.Listener = !w.settings.Listener
 		listener.Checked = w.settings.Listener
-		w.applyListener()
+		m.applyListener()
 		w.saveSettings(w.settings)
 	}
 	return fyne.NewMenu("Agents", copyCfg, listener,
 		fyne.NewMenuItem("Show Agent Calls", func() { w.panes.show(w.panes.agents) }))
 }
 
-func (w *Window) applyListener() {
+// applyListener turns the MCP listener on or off as the settings say.
+func (m *menuUI) applyListener() {
+	w := m.w
 	if w.actions.SetListener != nil {
 		w.actions.SetListener(w.settings.Listener)
 	}
@@ -198,7 +228,9 @@ func (w *Window) applyListener() {
 // window has the folder open already: the window says so and opens none.
 var ErrProjectOpen = errors.New("a project is open in one window only: switch to that window")
 
-func (w *Window) openWindow(dir string) {
+// openWindow opens dir in another window, or says why not.
+func (m *menuUI) openWindow(dir string) {
+	w := m.w
 	if w.actions.OpenWindow == nil {
 		return
 	}
@@ -215,11 +247,13 @@ func (w *Window) openWindow(dir string) {
 		w.dialogs.showError(fmt.Errorf("open %s: %w", dir, err))
 		return
 	}
-	w.buildMenu(withFirst(dir, w.recent)) // Open Recent has it at once, before the store is read again
+	m.build(withFirst(dir, m.recent)) // Open Recent has it at once, before the store is read again
 	w.status.notify("Opening " + filepath.Base(dir) + " in a new window…")
 }
 
-func (w *Window) showAbout() {
+// showAbout is Help ▸ About Trestle.
+func (m *menuUI) showAbout() {
+	w := m.w
 	msg := widget.NewLabel(fmt.Sprintf("Trestle %s\nA Go workbench that coding agents attach to over MCP.\n\nProject: %s",
 		w.actions.Version, w.project.Root))
 	w.dialogs.show(dialog.NewCustom("About Trestle", "Close", msg, w.win))

@@ -216,9 +216,10 @@ func (e *pathEntry) TypedKey(k *fyne.KeyEvent) {
 // openFolder asks for a folder, by path with completion or through the
 // stock dialog, and opens it in a new window. It must be called on the
 // main goroutine.
-func (w *Window) openFolder() {
+func (m *menuUI) openFolder() {
+	w := m.w
 	start := filepath.Dir(w.project.Root) + string(filepath.Separator)
-	d := newOpenFolderDialog(start, w.openWindow, w.browseFolder)
+	d := newOpenFolderDialog(start, m.openWindow, m.browseFolder)
 	d.main = w.main
 	d.async = w.files.async // the tree's folder reads: off the main goroutine (inline in tests)
 	d.dialog = dialog.NewCustomConfirm("Open Folder", "Open", "Cancel", d.content(), func(ok bool) {
@@ -232,18 +233,19 @@ func (w *Window) openFolder() {
 	w.win.Canvas().Focus(d.path)
 	d.path.CursorColumn = len([]rune(d.path.Text))
 	d.refresh()
-	w.openFolderShown = d
+	m.openFolderShown = d
 }
 
 // browseFolder is the stock folder dialog.
-func (w *Window) browseFolder() {
+func (m *menuUI) browseFolder() {
+	w := m.w
 	fd := dialog.NewFolderOpen(func(uri fyne.ListableURI, err error) {
 		if err != nil {
 			w.dialogs.showError(err)
 			return
 		}
 		if uri != nil {
-			w.openWindow(uri.Path())
+			m.openWindow(uri.Path())
 		}
 	}, w.win)
 	fd.SetLocation(projectParent(w.project.Root)) // else Fyne starts in the app's own storage folder

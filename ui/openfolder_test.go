@@ -58,8 +58,8 @@ func TestOpenFolderByTyping(t *testing.T) {
 	mkdirs(t, parent, "sibling-project/sub")
 	var opened []string
 	w.installActions(Actions{OpenWindow: func(dir string) error { opened = append(opened, dir); return nil }})
-	w.openFolder()
-	d := w.openFolderShown
+	w.menu.openFolder()
+	d := w.menu.openFolderShown
 	if d.path.Text != parent+string(filepath.Separator) || w.win.Canvas().Focused() != d.path {
 		t.Fatalf("Open Folder starts at %q (focus %T), want the project's parent with the keyboard", d.path.Text, w.win.Canvas().Focused())
 	}
@@ -77,8 +77,8 @@ func TestOpenFolderByTyping(t *testing.T) {
 		t.Fatalf("Enter opened %q, want %q", opened, want)
 	}
 
-	w.openFolder()
-	d = w.openFolderShown
+	w.menu.openFolder()
+	d = w.menu.openFolderShown
 	d.path.SetText(filepath.Join(parent, "no-such-folder"))
 	d.path.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	if len(opened) != 1 {

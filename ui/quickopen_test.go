@@ -127,7 +127,7 @@ func TestOpenRecentListsAFolderOpenedFromThisWindow(t *testing.T) {
 	var opened []string
 	w.installActions(Actions{OpenWindow: func(dir string) error { opened = append(opened, dir); return nil }})
 	other := t.TempDir()
-	w.openWindow(other)
+	w.menu.openWindow(other)
 	var recent []string
 	for _, it := range w.win.MainMenu().Items[0].Items {
 		if it.Label == "Open Recent" && it.ChildMenu != nil {

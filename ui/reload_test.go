@@ -152,8 +152,8 @@ func TestStatusShowsCaret(t *testing.T) {
 	if got := w.status.cursor.Text; got != "Ln 1, Col 1" {
 		t.Errorf("status cursor after switching tabs = %q", got)
 	}
-	w.closeActiveTab()
-	w.closeActiveTab()
+	w.menu.closeActiveTab()
+	w.menu.closeActiveTab()
 	if got := w.status.cursor.Text; got != "" {
 		t.Errorf("status cursor with no editor = %q", got)
 	}

@@ -116,9 +116,9 @@ func (w *Window) applySettings(s store.Settings, policy string) {
 	w.setHideIgnored(s.HideIgnored)
 	w.tabs.setTabWidth(s.TabWidth)
 	if listenerChanged {
-		w.applyListener()
+		w.menu.applyListener()
 	}
-	w.buildMenu(nil)
+	w.menu.build(nil)
 	w.saveSettings(s)
 	w.savePolicy(policy)
 }

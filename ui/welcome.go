@@ -25,7 +25,8 @@ has Cursor and Codex too). The agent sees what you see and proposes change sets 
 // showWelcome puts the first run's welcome where the editor's "open a file"
 // hint is, with the attach command and a button that copies it. It must be
 // called on the main goroutine.
-func (w *Window) showWelcome(attach string) {
+func (m *menuUI) showWelcome(attach string) {
+	w := m.w
 	text := widget.NewRichTextFromMarkdown(welcomeText)
 	text.Wrapping = fyne.TextWrapWord
 	cmd := widget.NewLabelWithStyle(attach, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
@@ -41,7 +42,8 @@ func (w *Window) showWelcome(attach string) {
 // showMessages opens the status bar's recent messages, whole and newest
 // first: a message the bar cut, or one that has gone, can be read there.
 // It must be called on the main goroutine.
-func (w *Window) showMessages() {
+func (m *menuUI) showMessages() {
+	w := m.w
 	recent := w.status.recent
 	if len(recent) == 0 {
 		return

@@ -74,18 +74,16 @@ type Window struct {
 	editAfter func(d time.Duration, fn func()) (stop func())
 	// finders is Go to File's and the command palette's state (quickopen.go).
 	finders finders
-	// recent is what Open Recent lists (menus.go); openFolderShown is the
-	// last Open Folder dialog (openfolder.go).
-	recent          []string
-	openFolderShown *openFolderDialog
 	// gopls links the editors to the project's language server (lsp.go); nil without one.
 	gopls           *goplsView
 	goplsInstallDir string          // Options.GoplsInstall
 	goplsDo         func(fn func()) // nil: onMain (tests queue gopls's callbacks)
 	// nav is where Alt+Left and Alt+Right go (nav.go).
 	nav navHistory
-	// menus opens the menu bar's menus for Alt+letter and F10 (menukeys.go).
-	menus menuBar
+	// menu is the main menu and what it opens (menus.go); keys is where
+	// keys go: shortcuts, focus, the menu bar (keys.go).
+	menu *menuUI
+	keys *keysUI
 	// main is the one way onto the main goroutine (mainthread.go); Quitting
 	// closes it: nothing more may reach Fyne from another goroutine.
 	main *mainThread
@@ -151,7 +149,6 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 		project:  p,
 		win:      win,
 		notices:  notices,
-		menus:    driverMenuBar{win.Canvas()},
 		status:   newStatusBar(p.Root, notices.bell),
 		tabs:     newTabArea(),
 		settings: store.DefaultSettings(),
@@ -159,6 +156,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	}
 	w.evalUI, w.renamer, w.goTo, w.git = &evalUI{w: w}, &renamer{w: w}, &gotoUI{w: w}, &gitUI{w: w}
 	w.trust, w.run = &trustUI{w: w}, &runUI{w: w}
+	w.menu, w.keys = &menuUI{w: w}, &keysUI{w: w, bar: driverMenuBar{win.Canvas()}}
 	w.runLines.main = w.main
 	notices.dialogs = w.dialogs
 	w.status.main = w.main
@@ -174,8 +172,8 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	w.tabs.onEval = w.evalUI.byPerson
 	w.onFilesChanged = w.filesChangedOnDisk
 	w.tabs.attach(w.win, p, func(msg string) { w.status.notify(msg) })
-	w.win.SetCloseIntercept(w.confirmQuit)
-	w.editorShortcuts()
+	w.win.SetCloseIntercept(w.menu.confirmQuit)
+	w.menu.editorShortcuts()
 	w.navShortcuts()
 	w.files = newFileTree(p, func(err error) { w.status.notify(err.Error()) })
 	w.files.win, w.files.open, w.files.dialogs = w.win, w.OpenOnMain, w.dialogs
@@ -185,7 +183,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	w.tree = w.files.widget()
 	w.tree.OnSelected = w.treeSelected
 	w.tree.OnUnselected = func(string) { w.treeSel = "" }
-	w.status.message.onTap = w.showMessages
+	w.status.message.onTap = w.menu.showMessages
 	newPanes(w) // paneParts, in panes.go
 	w.git.attachGutter()
 	w.paneSplit = container.NewVSplit(w.tabs.content, w.panes.tabs)
