@@ -17,14 +17,16 @@
 // that owns it, never in a package-level variable (TestNoMutablePackageState).
 //
 // Window composes the parts and routes between them (New's steps, the
-// menus and keys, the exported calls from outside); a feature's logic lives
+// exported calls from outside); a feature's logic lives
 // in the part that owns it, a small type holding the window (w) for what
 // it reaches: evalUI (evaluate.go: the person's evaluations, the Eval
 // transcript, replay, the evaluator's status), renamer (lsp_rename.go: F2
 // and Undo Rename), gotoUI (lsp_places.go: definitions, references,
 // outline), gitUI (gitgutter.go, gitpane.go: git status, the tree's tints,
-// the gutter) trustUI (trust.go) and runUI (tasks.go: the
-// person's runs). newWindow makes them; a new feature
+// the gutter), trustUI (trust.go), runUI (tasks.go: the
+// person's runs), menuUI (menus.go: the main menu, Open Folder and Open
+// Recent, About, quit) and keysUI (keys.go: where keys go while a dialog
+// is open, focus keys, Alt+letter and F10). newWindow makes them; a new feature
 // adds a part there, not methods on Window.
 //
 // How to add a pane: write the pane in its own file: a type that owns its
