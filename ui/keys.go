@@ -25,7 +25,7 @@ import (
 //   - a dialog that asks for text has its entry focused and Enter submits
 //     it (dialogStack.show);
 //   - what a person opens gets the keyboard (giveKeys); what an agent opens
-//     takes it only from an editor that the open hid (agentOpened).
+//     takes it only from an editor that the open hid (tabArea.showForAgent).
 
 // keysUI is where the window's keys go: the guard that gives a dialog the
 // keyboard, the canvas's shortcuts, the View menu's tab and focus keys,
