@@ -26,7 +26,7 @@ func (w *Window) layoutState() store.ProjectState {
 func (w *Window) restoreLayout(store *store.Store) {
 	st, err := store.ProjectState(w.project.Root)
 	if err != nil {
-		w.report(err)
+		w.status.report(err)
 		return
 	}
 	var files []loaded

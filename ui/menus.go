@@ -37,7 +37,7 @@ func (w *Window) installActions(a Actions) {
 	w.buildMenu(nil)
 	w.menuKeys()
 	w.shortcut(fyne.KeyO, w.openFolder)
-	w.shortcut(fyne.KeyComma, w.showSettings)
+	w.shortcut(fyne.KeyComma, w.settings.show)
 	w.shortcut(fyne.KeyP, w.showGoToFile)
 	w.bindKey(ctrlKey(fyne.KeyF, true), w.showSearch)
 	w.bindKey(ctrlKey(fyne.KeyP, true), w.showPalette)
@@ -87,7 +87,7 @@ func (w *Window) buildMenu(recent []string) {
 	w.recent = recent
 	openFolder := fyne.NewMenuItem("Open Folder…", w.openFolder)
 	openFolder.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}
-	settings := fyne.NewMenuItem("Settings…", w.showSettings)
+	settings := fyne.NewMenuItem("Settings…", w.settings.show)
 	settings.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyComma, Modifier: fyne.KeyModifierShortcutDefault}
 	goToFile := menuItem("Go to File…", ctrlKey(fyne.KeyP, false), w.showGoToFile)
 	file := fyne.NewMenu("File", openFolder, w.recentMenu(recent), goToFile, fyne.NewMenuItemSeparator())
@@ -182,7 +182,7 @@ func (w *Window) agentsMenu() *fyne.Menu {
 		w.settings.Listener = !w.settings.Listener
 		listener.Checked = w.settings.Listener
 		w.applyListener()
-		w.saveSettings(w.settings)
+		w.settings.save()
 	}
 	return fyne.NewMenu("Agents", copyCfg, listener,
 		fyne.NewMenuItem("Show Agent Calls", func() { w.panes.show(w.panes.agents) }))

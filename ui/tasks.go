@@ -74,7 +74,7 @@ func (r *runUI) byPerson(name string, args ...string) {
 // the Run pane. Main goroutine only.
 func (r *runUI) start(name string, args ...string) {
 	w := r.w
-	sel := w.selection
+	sel := w.config.selection
 	w.loading.Go(func() {
 		conf, _ := w.services.ProjectConfig()
 		t, ok := conf.Task(name)

@@ -83,7 +83,7 @@ func TestStatusBarTrustsTheProject(t *testing.T) {
 		t.Fatal("trusted, the project's task is not offered")
 	}
 
-	w.showSettings()
+	w.settings.show()
 	var check *widget.Check
 	walkOverlay(c, func(o fyne.CanvasObject) {
 		if ch, ok := o.(*widget.Check); ok && ch.Text == "Trust this project" {

@@ -32,7 +32,7 @@ func unsavedTypeError(t *testing.T, unsaved string) (*Window, *editor.Editor, *t
 	w := newTestWindow(t)
 	s := store.DefaultSettings()
 	s.UnsavedBeforeRun = unsaved
-	w.useSettings(s, "")
+	w.settings.use(s, "")
 	runner := task.NewRunner(w.project.Root)
 	w.connectServices(services.Services{Tasks: runner, Config: func() (projconf.Config, error) { return projconf.Defaults(), nil }})
 	w.loading.Wait()

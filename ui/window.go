@@ -35,24 +35,24 @@ type Window struct {
 	status  *statusBar
 	notices *noticeCenter // agents' messages: the bell's list and the toasts (notices.go)
 	panes   *panes
-	// actions, settings and policy are New's Options (menus.go, settings.go).
-	actions Actions
-	// services are the evaluator and tasks (services.go); selection is the
-	// active .trestle.json selection ("" for default).
+	// actions are New's Options (menus.go); settings holds its Settings and
+	// Policy (settings.go).
+	actions  Actions
+	settings *settingsUI
+	// services are the evaluator and tasks (services.go); config is
+	// .trestle.json's part, with the active selection (config.go).
 	services services.Services
+	config   *configUI
 	// evalUI is the evaluator's part (evaluate.go); renamer F2's (lsp_rename.go).
-	evalUI    *evalUI
-	renamer   *renamer
-	goTo      *gotoUI // definitions, references, outline (lsp_places.go)
-	git       *gitUI  // the Changes pane, the tree's tints, the gutter (gitgutter.go)
-	trust     *trustUI
-	run       *runUI // the person's runs (tasks.go)
-	selection string
-	runLines  lineBatch
+	evalUI   *evalUI
+	renamer  *renamer
+	goTo     *gotoUI // definitions, references, outline (lsp_places.go)
+	git      *gitUI  // the Changes pane, the tree's tints, the gutter (gitgutter.go)
+	trust    *trustUI
+	run      *runUI // the person's runs (tasks.go)
+	runLines lineBatch
 	// closedLayout is the layout captured as the window closed (layout.go).
 	closedLayout *store.ProjectState
-	settings     store.Settings
-	policy       string
 	// treeSplit holds the tree and the rest; paneSplit the editors and the panes.
 	treeSplit, paneSplit *container.Split
 	treeSel              string         // the file selected in the tree, or ""
@@ -129,7 +129,7 @@ func New(a fyne.App, p *project.Project, o Options) *Window {
 		o.Policy = permission.PolicyAsk
 	}
 	w := newWindow(a, p)                    // 1. the widgets: tree, tabs, panes, status bar
-	w.useSettings(o.Settings, o.Policy)     // 2. tab width, hidden files, the agent policy
+	w.settings.use(o.Settings, o.Policy)    // 2. tab width, hidden files, the agent policy
 	w.goplsInstallDir = o.GoplsInstall      // 3. where a missing gopls installs (read by 4)
 	w.connectServices(o.Services)           // 4. gopls, the Eval pane, the Run menu, .trestle.json
 	w.showChangeSets(o.Services.ChangeSets) // 5. the Change Sets pane and its poll of the store
@@ -145,20 +145,20 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	win := a.NewWindow("Trestle — " + filepath.Base(p.Root))
 	notices := newNoticeCenter(win, nil)
 	w := &Window{
-		main:     &mainThread{},
-		askTurn:  make(chan struct{}, 1),
-		dialogs:  newDialogStack(win),
-		project:  p,
-		win:      win,
-		notices:  notices,
-		menus:    driverMenuBar{win.Canvas()},
-		status:   newStatusBar(p.Root, notices.bell),
-		tabs:     newTabArea(),
-		settings: store.DefaultSettings(),
-		policy:   permission.PolicyAsk,
+		main:    &mainThread{},
+		askTurn: make(chan struct{}, 1),
+		dialogs: newDialogStack(win),
+		project: p,
+		win:     win,
+		notices: notices,
+		menus:   driverMenuBar{win.Canvas()},
+		status:  newStatusBar(p.Root, notices.bell),
+		tabs:    newTabArea(),
 	}
 	w.evalUI, w.renamer, w.goTo, w.git = &evalUI{w: w}, &renamer{w: w}, &gotoUI{w: w}, &gitUI{w: w}
 	w.trust, w.run = &trustUI{w: w}, &runUI{w: w}
+	w.config = &configUI{w: w}
+	w.settings = &settingsUI{w: w, Settings: store.DefaultSettings(), policy: permission.PolicyAsk}
 	w.runLines.main = w.main
 	notices.dialogs = w.dialogs
 	w.status.main = w.main
@@ -320,7 +320,7 @@ func (w *Window) Watch(ctx context.Context) error {
 // goroutine, then shows them and tells onFilesChanged on the main one.
 func (w *Window) filesChanged(events []watch.Event) {
 	w.changeSetsSawFiles(events)
-	w.configSawFiles(events)
+	w.config.sawFiles(events)
 	if a := w.panes.agent; a != nil { // set when the window is made, never after
 		a.sawFiles(events)
 	}
