@@ -43,7 +43,7 @@ func (w *Window) installActions(a Actions) {
 	w.bindKey(ctrlKey(fyne.KeyP, true), w.showPalette)
 	for key, fn := range map[fyne.KeyName]func(){
 		fyne.KeyB: func() { w.run.byPerson("build") },
-		fyne.KeyT: w.testAtCursor,
+		fyne.KeyT: w.run.testAtCursor,
 		fyne.KeyV: func() { w.run.byPerson("vet") },
 		fyne.KeyX: w.run.stop,
 	} {
@@ -124,7 +124,7 @@ func (w *Window) runMenu() *fyne.Menu {
 	}
 	return fyne.NewMenu("Run",
 		item("Build", fyne.KeyB, func() { w.run.byPerson("build") }),
-		item("Test at Cursor", fyne.KeyT, w.testAtCursor),
+		item("Test at Cursor", fyne.KeyT, w.run.testAtCursor),
 		fyne.NewMenuItem("Test All", func() { w.run.byPerson("test") }),
 		item("Vet", fyne.KeyV, func() { w.run.byPerson("vet") }),
 		fyne.NewMenuItemSeparator(),

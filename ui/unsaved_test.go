@@ -39,7 +39,7 @@ func unsavedTypeError(t *testing.T, unsaved string) (*Window, *editor.Editor, *t
 	// The runner's lines would reach the Run pane from a timer's goroutine,
 	// which the test driver lets touch widgets beside RunEnded's: leave the
 	// flushing to RunEnded.
-	w.runLines.after = func(time.Duration, func()) {}
+	w.run.lines.after = func(time.Duration, func()) {}
 	e := openEditor(t, w, "main.go")
 	e.SetCaret(e.Buffer().End())
 	test.Type(e.Page(), typeError)

@@ -44,13 +44,12 @@ type Window struct {
 	services services.Services
 	config   *configUI
 	// evalUI is the evaluator's part (evaluate.go); renamer F2's (lsp_rename.go).
-	evalUI   *evalUI
-	renamer  *renamer
-	goTo     *gotoUI // definitions, references, outline (lsp_places.go)
-	git      *gitUI  // the Changes pane, the tree's tints, the gutter (gitgutter.go)
-	trust    *trustUI
-	run      *runUI // the person's runs (tasks.go)
-	runLines lineBatch
+	evalUI  *evalUI
+	renamer *renamer
+	goTo    *gotoUI // definitions, references, outline (lsp_places.go)
+	git     *gitUI  // the Changes pane, the tree's tints, the gutter (gitgutter.go)
+	trust   *trustUI
+	run     *runUI // runs: the person's, and every run's output (tasks.go)
 	// closedLayout is the layout captured as the window closed (layout.go).
 	closedLayout *store.ProjectState
 	// treeSplit holds the tree and the rest; paneSplit the editors and the panes.
@@ -89,9 +88,8 @@ type Window struct {
 	// main is the one way onto the main goroutine (mainthread.go); Quitting
 	// closes it: nothing more may reach Fyne from another goroutine.
 	main *mainThread
-	// askTurn is the turn to show a permission dialog, one at a time
-	// (permission.go): a channel with room for one.
-	askTurn chan struct{}
+	// asks shows agents' questions, one at a time (permission.go).
+	asks *askUI
 	// dialogs are the dialogs shown, which Escape closes (escape.go).
 	dialogs *dialogStack
 }
@@ -146,7 +144,6 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	notices := newNoticeCenter(win, nil)
 	w := &Window{
 		main:    &mainThread{},
-		askTurn: make(chan struct{}, 1),
 		dialogs: newDialogStack(win),
 		project: p,
 		win:     win,
@@ -156,10 +153,10 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 		tabs:    newTabArea(),
 	}
 	w.evalUI, w.renamer, w.goTo, w.git = &evalUI{w: w}, &renamer{w: w}, &gotoUI{w: w}, &gitUI{w: w}
-	w.trust, w.run = &trustUI{w: w}, &runUI{w: w}
+	w.trust, w.run = &trustUI{w: w}, &runUI{w: w, lines: lineBatch{main: w.main}}
+	w.asks = &askUI{w: w, turn: make(chan struct{}, 1)}
 	w.config = &configUI{w: w}
 	w.settings = &settingsUI{w: w, Settings: store.DefaultSettings(), policy: permission.PolicyAsk}
-	w.runLines.main = w.main
 	notices.dialogs = w.dialogs
 	w.status.main = w.main
 	w.tabs.main, w.tabs.dialogs = w.main, w.dialogs
