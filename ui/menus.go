@@ -38,9 +38,9 @@ func (w *Window) installActions(a Actions) {
 	w.menuKeys()
 	w.shortcut(fyne.KeyO, w.openFolder)
 	w.shortcut(fyne.KeyComma, w.settings.show)
-	w.shortcut(fyne.KeyP, w.showGoToFile)
+	w.shortcut(fyne.KeyP, w.quickOpen.showGoToFile)
 	w.bindKey(ctrlKey(fyne.KeyF, true), w.showSearch)
-	w.bindKey(ctrlKey(fyne.KeyP, true), w.showPalette)
+	w.bindKey(ctrlKey(fyne.KeyP, true), w.quickOpen.showPalette)
 	for key, fn := range map[fyne.KeyName]func(){
 		fyne.KeyB: func() { w.run.byPerson("build") },
 		fyne.KeyT: w.run.testAtCursor,
@@ -50,8 +50,8 @@ func (w *Window) installActions(a Actions) {
 		w.bindKey(ctrlKey(key, true), fn)
 	}
 	w.win.SetOnClosed(func() {
-		st := w.layoutState()
-		w.closedLayout = &st
+		st := w.layout.state()
+		w.layout.closed = &st
 		w.stopWatching()
 		w.Quitting()
 		w.stopEditTimers()
@@ -62,7 +62,7 @@ func (w *Window) installActions(a Actions) {
 	}
 	if a.Store != nil {
 		w.loading.Go(w.loadRecent)
-		w.loading.Go(func() { w.restoreLayout(a.Store) })
+		w.loading.Go(func() { w.layout.restore(a.Store) })
 	}
 }
 
@@ -89,12 +89,12 @@ func (w *Window) buildMenu(recent []string) {
 	openFolder.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}
 	settings := fyne.NewMenuItem("Settings…", w.settings.show)
 	settings.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyComma, Modifier: fyne.KeyModifierShortcutDefault}
-	goToFile := menuItem("Go to File…", ctrlKey(fyne.KeyP, false), w.showGoToFile)
+	goToFile := menuItem("Go to File…", ctrlKey(fyne.KeyP, false), w.quickOpen.showGoToFile)
 	file := fyne.NewMenu("File", openFolder, w.recentMenu(recent), goToFile, fyne.NewMenuItemSeparator())
 	file.Items = append(file.Items, w.fileItems()...)
 	file.Items = append(file.Items, fyne.NewMenuItemSeparator(), settings)
 	view := fyne.NewMenu("View",
-		menuItem(paletteLabel+"…", ctrlKey(fyne.KeyP, true), w.showPalette),
+		menuItem(paletteLabel+"…", ctrlKey(fyne.KeyP, true), w.quickOpen.showPalette),
 		fyne.NewMenuItemSeparator(),
 		menuItem("Find in Files…", ctrlKey(fyne.KeyF, true), w.showSearch),
 		fyne.NewMenuItemSeparator())

@@ -49,13 +49,10 @@ type Window struct {
 	goTo    *gotoUI // definitions, references, outline (lsp_places.go)
 	git     *gitUI  // the Changes pane, the tree's tints, the gutter (gitgutter.go)
 	trust   *trustUI
-	run     *runUI // runs: the person's, and every run's output (tasks.go)
-	// closedLayout is the layout captured as the window closed (layout.go).
-	closedLayout *store.ProjectState
-	// treeSplit holds the tree and the rest; paneSplit the editors and the panes.
-	treeSplit, paneSplit *container.Split
-	treeSel              string         // the file selected in the tree, or ""
-	loading              sync.WaitGroup // file reads started by OpenOnMain
+	run     *runUI         // runs: the person's, and every run's output (tasks.go)
+	layout  *layoutUI      // the splits and the remembered layout (layout.go)
+	treeSel string         // the file selected in the tree, or ""
+	loading sync.WaitGroup // file reads started by OpenOnMain
 
 	watcher *watch.Watcher // set by Watch, closed by stopWatching
 	// onFilesChanged hears of every batch of changes on disk, after the tree
@@ -71,8 +68,8 @@ type Window struct {
 	// nil: main.afterStop. Tests hold it: the test driver would run the
 	// check beside the test.
 	editAfter func(d time.Duration, fn func()) (stop func())
-	// finders is Go to File's and the command palette's state (quickopen.go).
-	finders finders
+	// quickOpen is Go to File and the command palette (quickopen.go).
+	quickOpen *quickOpenUI
 	// recent is what Open Recent lists (menus.go); openFolderShown is the
 	// last Open Folder dialog (openfolder.go).
 	recent          []string
@@ -82,7 +79,7 @@ type Window struct {
 	goplsInstallDir string          // Options.GoplsInstall
 	goplsDo         func(fn func()) // nil: onMain (tests queue gopls's callbacks)
 	// nav is where Alt+Left and Alt+Right go (nav.go).
-	nav navHistory
+	nav *navUI
 	// menus opens the menu bar's menus for Alt+letter and F10 (menukeys.go).
 	menus menuBar
 	// main is the one way onto the main goroutine (mainthread.go); Quitting
@@ -155,7 +152,8 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	w.evalUI, w.renamer, w.goTo, w.git = &evalUI{w: w}, &renamer{w: w}, &gotoUI{w: w}, &gitUI{w: w}
 	w.trust, w.run = &trustUI{w: w}, &runUI{w: w, lines: lineBatch{main: w.main}}
 	w.asks = &askUI{w: w, turn: make(chan struct{}, 1)}
-	w.config = &configUI{w: w}
+	w.config, w.layout, w.quickOpen = &configUI{w: w}, &layoutUI{w: w}, &quickOpenUI{w: w}
+	w.nav = &navUI{w: w}
 	w.settings = &settingsUI{w: w, Settings: store.DefaultSettings(), policy: permission.PolicyAsk}
 	notices.dialogs = w.dialogs
 	w.status.main = w.main
@@ -173,7 +171,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	w.tabs.attach(w.win, p, func(msg string) { w.status.notify(msg) })
 	w.win.SetCloseIntercept(w.confirmQuit)
 	w.editorShortcuts()
-	w.navShortcuts()
+	w.nav.shortcuts()
 	w.files = newFileTree(p, func(err error) { w.status.notify(err.Error()) })
 	w.files.win, w.files.open, w.files.dialogs = w.win, w.OpenOnMain, w.dialogs
 	w.files.childUIDs("") // the root, before the window shows; later folders are read off the main goroutine
@@ -185,11 +183,11 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	w.status.message.onTap = w.showMessages
 	newPanes(w) // paneParts, in panes.go
 	w.git.attachGutter()
-	w.paneSplit = container.NewVSplit(w.tabs.content, w.panes.tabs)
-	w.paneSplit.Offset = 0.72
-	w.treeSplit = container.NewHSplit(w.tree, w.paneSplit)
-	w.treeSplit.Offset = 0.25
-	w.win.SetContent(container.NewBorder(nil, w.status.bar, nil, nil, container.NewStack(w.treeSplit, w.notices.layer, w.status.tips)))
+	w.layout.paneSplit = container.NewVSplit(w.tabs.content, w.panes.tabs)
+	w.layout.paneSplit.Offset = 0.72
+	w.layout.treeSplit = container.NewHSplit(w.tree, w.layout.paneSplit)
+	w.layout.treeSplit.Offset = 0.25
+	w.win.SetContent(container.NewBorder(nil, w.status.bar, nil, nil, container.NewStack(w.layout.treeSplit, w.notices.layer, w.status.tips)))
 	w.win.Resize(fyne.NewSize(1100, 720))
 	return w
 }
