@@ -157,7 +157,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	w.settings = &settingsUI{w: w, Settings: store.DefaultSettings(), policy: permission.PolicyAsk}
 	notices.dialogs = w.dialogs
 	w.status.main = w.main
-	w.tabs.main, w.tabs.dialogs = w.main, w.dialogs
+	w.tabs.main, w.tabs.dialogs, w.tabs.async = w.main, w.dialogs, w.loading.Go
 	for _, l := range w.status.labels() {
 		l.later = w.main.after
 	}
@@ -167,7 +167,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	w.tabs.onChange = w.syncTree
 	w.tabs.onCaret = func(line, col int) { w.status.setCursor(line, col) }
 	w.tabs.onEval = w.evalUI.byPerson
-	w.onFilesChanged = w.filesChangedOnDisk
+	w.onFilesChanged = w.tabs.filesChangedOnDisk
 	w.tabs.attach(w.win, p, func(msg string) { w.status.notify(msg) })
 	w.win.SetCloseIntercept(w.confirmQuit)
 	w.editorShortcuts()
