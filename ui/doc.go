@@ -25,7 +25,16 @@
 // outline), gitUI (gitgutter.go, gitpane.go: git status, the tree's tints,
 // the gutter) trustUI (trust.go) and runUI (tasks.go: the
 // person's runs). newWindow makes them; a new feature
-// adds a part there, not methods on Window.
+// adds a part there, not methods on Window. More parts: settingsUI
+// (settings.go: the settings and agent policy, the Settings dialog),
+// configUI (config.go: .trestle.json and the active selection), layoutUI
+// (layout.go: the splits and the layout remembered per project),
+// quickOpenUI (quickopen.go: Go to File, the command palette), navUI
+// (nav.go: back and forward) and askUI (permission.go: the questions
+// agents wait on, one at a time); runUI also streams every run's output
+// and asks about unsaved files (unsaved.go). The editors' own work, such
+// as reloading after a change on disk (reload.go) and Replace in Files
+// (replace.go), is tabArea's.
 //
 // How to add a pane: write the pane in its own file: a type that owns its
 // widgets and state and implements pane (panes.go: its title, content,
