@@ -57,9 +57,10 @@ type askUI struct {
 }
 
 // askModal shows the dialog show builds (on the main goroutine) when it is
-// its turn among w's questions (askUI), and returns the one answer the dialog sends, or none when the
-// turn does not come within AskBound, the answer does not come within
-// AskBound (the dialog is then hidden), or ctx ends. One such dialog
+// its turn among w's questions (askUI), and returns the one answer the
+// dialog sends, or none when the turn does not come within AskBound, the
+// answer does not come within AskBound (the dialog is then hidden), or
+// ctx ends. One such dialog
 // shows at a time per window. Safe for concurrent use from any goroutine
 // except the main one.
 func askModal[T any](ctx context.Context, w *Window, none T, show func(answer chan<- T) dialog.Dialog) (T, error) {
@@ -91,9 +92,9 @@ func askModal[T any](ctx context.Context, w *Window, none T, show func(answer ch
 	return none, nil
 }
 
-// show builds and shows the permission dialog: who asks, the size of what would
-// run, the environment and tags it adds, and all of the code or command
-// (scrollable, monospace, invisible characters shown). Its highlighted
+// show builds and shows the permission dialog: who asks, the size of
+// what would run, the environment and tags it adds, and all of the code or
+// command (scrollable, monospace, invisible characters shown). Its highlighted
 // choice is "Allow once", never the broader "Allow for this session".
 // Main goroutine only.
 func (a *askUI) show(req permission.Request, answer chan<- permission.Decision) dialog.Dialog {
