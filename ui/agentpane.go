@@ -210,7 +210,7 @@ func (h *agentHost) startWith(command string, unsandboxed bool) {
 	} else {
 		h.pane.Note("Starting " + command)
 	}
-	policy, resume := h.w.policy, h.resuming
+	policy, resume := h.w.settings.policy, h.resuming
 	h.resuming = nil
 	h.turns.Go(func() { h.launch(command, policy, unsandboxed, resume) })
 }

@@ -30,18 +30,18 @@ func TestConfigFeedsTheSelectionPickerAndReportsProblems(t *testing.T) {
 		t.Fatalf("picker options %q", got)
 	}
 	w.status.selection.SetSelected("integration")
-	if w.selection != "integration" {
-		t.Fatalf("picking did not change the selection: %q", w.selection)
+	if w.config.selection != "integration" {
+		t.Fatalf("picking did not change the selection: %q", w.config.selection)
 	}
 
 	write("{\n  \"selections\": {\"x\": 3}\n}\n")
-	w.configSawFiles([]watch.Event{{Path: projconf.FileName, Op: watch.Changed}})
+	w.config.sawFiles([]watch.Event{{Path: projconf.FileName, Op: watch.Changed}})
 	w.loading.Wait()
 	msg := w.status.message.Text
 	if !strings.Contains(msg, ".trestle.json:2") || !strings.Contains(msg, "defaults") {
 		t.Fatalf("status message %q does not name the file, line and fallback", msg)
 	}
-	if w.selection != "" || w.status.selection.Selected != "default" {
-		t.Fatalf("a selection that went away is still active: %q", w.selection)
+	if w.config.selection != "" || w.status.selection.Selected != "default" {
+		t.Fatalf("a selection that went away is still active: %q", w.config.selection)
 	}
 }

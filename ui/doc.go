@@ -23,11 +23,19 @@
 // transcript, replay, the evaluator's status), renamer (lsp_rename.go: F2
 // and Undo Rename), gotoUI (lsp_places.go: definitions, references,
 // outline), gitUI (gitgutter.go, gitpane.go: git status, the tree's tints,
-// the gutter), trustUI (trust.go), runUI (tasks.go: the
-// person's runs), menuUI (menus.go: the main menu, Open Folder and Open
-// Recent, About, quit) and keysUI (keys.go: where keys go while a dialog
-// is open, focus keys, Alt+letter and F10). newWindow makes them; a new feature
-// adds a part there, not methods on Window.
+// the gutter), trustUI (trust.go), runUI (tasks.go: the person's runs,
+// every run's output, the question about unsaved files in unsaved.go),
+// menuUI (menus.go: the main menu, Open Folder and Open Recent, About,
+// quit), keysUI (keys.go: where keys go while a dialog is open, focus
+// keys, Alt+letter and F10), settingsUI (settings.go: the settings and
+// agent policy, the Settings dialog), configUI (config.go: .trestle.json
+// and the active selection), layoutUI (layout.go: the splits and the
+// layout remembered per project), quickOpenUI (quickopen.go: Go to File,
+// the command palette), navUI (nav.go: back and forward) and askUI
+// (permission.go: the questions agents wait on, one at a time). The
+// editors' own work, such as reloading after a change on disk (reload.go)
+// and Replace in Files (replace.go), is tabArea's. newWindow makes them; a
+// new feature adds a part there, not methods on Window.
 //
 // How to add a pane: write the pane in its own file: a type that owns its
 // widgets and state and implements pane (panes.go: its title, content,

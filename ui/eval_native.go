@@ -43,7 +43,7 @@ func (u *evalUI) watchBuilds() {
 			probs = append(probs, Problem{Path: p.Path, Line: p.Line, Col: p.Col, Message: p.Message})
 		}
 		w.onMain(func() {
-			if e.Selection != selectionName(w.selection) {
+			if e.Selection != selectionName(w.config.selection) {
 				return
 			}
 			w.status.eval.SetText(text)
@@ -70,7 +70,7 @@ func (u *evalUI) showPackages() {
 	if w.services.Eval == nil {
 		return
 	}
-	sel := w.selection
+	sel := w.config.selection
 	w.loading.Go(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
@@ -97,4 +97,4 @@ func noteLines(lines []string) []evalLine {
 
 // replayLost is the menu's Replay: the pane's, for the active selection.
 // Main goroutine.
-func (u *evalUI) replayLost() { u.replay(u.w.selection, nil) }
+func (u *evalUI) replayLost() { u.replay(u.w.config.selection, nil) }

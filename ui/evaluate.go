@@ -40,7 +40,7 @@ func (u *evalUI) byPerson(code string) {
 		w.status.notify("evaluation is not available in this window")
 		return
 	}
-	sel := w.selection
+	sel := w.config.selection
 	deadline := u.deadline()
 	w.status.eval.SetText("evaluator: running")
 	w.loading.Go(func() {
@@ -125,7 +125,7 @@ func (u *evalUI) showState(statuses []eval.WorkerStatus) {
 		state = string(eval.StateStopped)
 	}
 	for _, st := range statuses {
-		if st.Selection == selectionName(w.selection) {
+		if st.Selection == selectionName(w.config.selection) {
 			state = string(st.State)
 			if st.Activity != "" {
 				state += " (" + st.Activity + ")"
@@ -191,7 +191,7 @@ func (u *evalUI) restart() {
 	if w.services.Eval == nil {
 		return
 	}
-	sel := w.selection
+	sel := w.config.selection
 	w.loading.Go(func() {
 		if err := w.services.Eval.Restart(sel); err != nil {
 			w.Notify(err.Error())
@@ -212,7 +212,7 @@ func (u *evalUI) stop() {
 	if w.services.Eval == nil {
 		return
 	}
-	sel := w.selection
+	sel := w.config.selection
 	w.loading.Go(func() {
 		if err := w.services.Eval.Stop(sel); err != nil {
 			w.Notify(err.Error())

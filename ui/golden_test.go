@@ -168,7 +168,7 @@ func goldenRun(t *testing.T, w *Window) {
 	// The lines wait for RunEnded, on this goroutine: a flush on a timer
 	// would touch the pane beside the test (the test driver runs fyne.Do
 	// inline).
-	w.runLines.after = func(time.Duration, func()) {}
+	w.run.lines.after = func(time.Duration, func()) {}
 	tk := projconf.Task{Name: "check", Command: []string{"sh", "-c", "echo checking; echo 'main.go:6:2: undefined: y'; exit 1"}}
 	run, err := task.NewRunner(w.project.Root).Start(context.Background(), tk, nil, projconf.Selection{}, w.RunLine)
 	if err != nil {

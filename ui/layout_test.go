@@ -33,7 +33,7 @@ func TestLayoutIsRestoredOnTheNextStart(t *testing.T) {
 		}
 	}
 	w.Open(ctx, resolved(t, w, "main.go"), 0)
-	w.treeSplit.SetOffset(0.3)
+	w.layout.treeSplit.SetOffset(0.3)
 	w.Window().Close()
 	if err := w.SaveLayout(); err != nil {
 		t.Fatal(err)
@@ -48,7 +48,7 @@ func TestLayoutIsRestoredOnTheNextStart(t *testing.T) {
 	if len(got) != 3 || got[0].Path != "lib/lib.go" || got[2].Path != "go.mod" || !got[1].Active {
 		t.Fatalf("restored tabs %+v", got)
 	}
-	if off := again.treeSplit.Offset; off < 0.29 || off > 0.31 {
+	if off := again.layout.treeSplit.Offset; off < 0.29 || off > 0.31 {
 		t.Fatalf("tree split %v", off)
 	}
 	st, _ := db.ProjectState(w.project.Root)
@@ -104,9 +104,9 @@ func TestTreeKeepsItsWidthAt1024(t *testing.T) {
 		}
 	}
 	check("as it starts")
-	w.applyLayout(store.ProjectState{Width: 1024, Height: 700, TreeSplit: 0.07, PaneSplit: 0.7}, nil)
+	w.layout.apply(store.ProjectState{Width: 1024, Height: 700, TreeSplit: 0.07, PaneSplit: 0.7}, nil)
 	check("restored at 0.07")
-	w.treeSplit.SetOffset(0) // dragged to the left edge
+	w.layout.treeSplit.SetOffset(0) // dragged to the left edge
 	check("dragged to the edge")
 	if min := w.win.Content().MinSize().Width; min > 1024 {
 		t.Fatalf("the window needs %v px", min)

@@ -45,7 +45,7 @@ func (pl *gotoUI) definition(path string, pos lsp.Position) {
 				w.status.notify(fmt.Sprintf("defined outside the project: %s:%d", l.Path, l.Range.Start.Line))
 			default:
 				l := locs[0]
-				w.rememberHere() // Alt+Left comes back
+				w.nav.rememberHere() // Alt+Left comes back
 				pl.openAt(l.Path, l.Range.Start.Line, l.Range.Start.Col)
 			}
 		})

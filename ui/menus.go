@@ -52,8 +52,8 @@ func (w *Window) installActions(a Actions) {
 	w.actions = a
 	w.menu.install()
 	w.win.SetOnClosed(func() {
-		st := w.layoutState()
-		w.closedLayout = &st
+		st := w.layout.state()
+		w.layout.closed = &st
 		w.stopWatching()
 		w.Quitting()
 		w.stopEditTimers()
@@ -64,7 +64,7 @@ func (w *Window) installActions(a Actions) {
 	}
 	if a.Store != nil {
 		w.loading.Go(w.menu.loadRecent)
-		w.loading.Go(func() { w.restoreLayout(a.Store) })
+		w.loading.Go(func() { w.layout.restore(a.Store) })
 	}
 }
 
@@ -75,13 +75,13 @@ func (m *menuUI) install() {
 	m.build(nil)
 	k.menuKeys()
 	k.shortcut(fyne.KeyO, m.openFolder)
-	k.shortcut(fyne.KeyComma, w.showSettings)
-	k.shortcut(fyne.KeyP, w.showGoToFile)
+	k.shortcut(fyne.KeyComma, w.settings.show)
+	k.shortcut(fyne.KeyP, w.quickOpen.showGoToFile)
 	k.bindKey(ctrlKey(fyne.KeyF, true), w.showSearch)
-	k.bindKey(ctrlKey(fyne.KeyP, true), w.showPalette)
+	k.bindKey(ctrlKey(fyne.KeyP, true), w.quickOpen.showPalette)
 	for key, fn := range map[fyne.KeyName]func(){
 		fyne.KeyB: func() { w.run.byPerson("build") },
-		fyne.KeyT: w.testAtCursor,
+		fyne.KeyT: w.run.testAtCursor,
 		fyne.KeyV: func() { w.run.byPerson("vet") },
 		fyne.KeyX: w.run.stop,
 	} {
@@ -109,14 +109,14 @@ func (m *menuUI) build(recent []string) {
 	m.recent = recent
 	openFolder := fyne.NewMenuItem("Open Folder…", m.openFolder)
 	openFolder.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}
-	settings := fyne.NewMenuItem("Settings…", w.showSettings)
+	settings := fyne.NewMenuItem("Settings…", w.settings.show)
 	settings.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyComma, Modifier: fyne.KeyModifierShortcutDefault}
-	goToFile := menuItem("Go to File…", ctrlKey(fyne.KeyP, false), w.showGoToFile)
+	goToFile := menuItem("Go to File…", ctrlKey(fyne.KeyP, false), w.quickOpen.showGoToFile)
 	file := fyne.NewMenu("File", openFolder, m.recentMenu(recent), goToFile, fyne.NewMenuItemSeparator())
 	file.Items = append(file.Items, m.fileItems()...)
 	file.Items = append(file.Items, fyne.NewMenuItemSeparator(), settings)
 	view := fyne.NewMenu("View",
-		menuItem(paletteLabel+"…", ctrlKey(fyne.KeyP, true), w.showPalette),
+		menuItem(paletteLabel+"…", ctrlKey(fyne.KeyP, true), w.quickOpen.showPalette),
 		fyne.NewMenuItemSeparator(),
 		menuItem("Find in Files…", ctrlKey(fyne.KeyF, true), w.showSearch),
 		fyne.NewMenuItemSeparator())
@@ -147,7 +147,7 @@ func (m *menuUI) runMenu() *fyne.Menu {
 	}
 	return fyne.NewMenu("Run",
 		item("Build", fyne.KeyB, func() { w.run.byPerson("build") }),
-		item("Test at Cursor", fyne.KeyT, w.testAtCursor),
+		item("Test at Cursor", fyne.KeyT, w.run.testAtCursor),
 		fyne.NewMenuItem("Test All", func() { w.run.byPerson("test") }),
 		item("Vet", fyne.KeyV, func() { w.run.byPerson("vet") }),
 		fyne.NewMenuItemSeparator(),
@@ -210,7 +210,7 @@ func (m *menuUI) agentsMenu() *fyne.Menu {
 		w.settings.Listener = !w.settings.Listener
 		listener.Checked = w.settings.Listener
 		m.applyListener()
-		w.saveSettings(w.settings)
+		w.settings.save()
 	}
 	return fyne.NewMenu("Agents", copyCfg, listener,
 		fyne.NewMenuItem("Show Agent Calls", func() { w.panes.show(w.panes.agents) }))

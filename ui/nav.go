@@ -57,9 +57,16 @@ func step(from, to *[]navPlace, cur navPlace) (navPlace, bool) {
 	return p, true
 }
 
+// navUI is the window's part for back and forward: the history of
+// jumps, and Alt+Left and Alt+Right. Main goroutine only.
+type navUI struct {
+	w       *Window
+	history navHistory
+}
+
 // here is the active editor's file and caret, or false without one.
-func (w *Window) here() (navPlace, bool) {
-	t := w.tabs.current()
+func (n *navUI) here() (navPlace, bool) {
+	t := n.w.tabs.current()
 	if t == nil || t.view == nil {
 		return navPlace{}, false
 	}
@@ -67,24 +74,25 @@ func (w *Window) here() (navPlace, bool) {
 }
 
 // rememberHere records the active editor's caret before a jump.
-func (w *Window) rememberHere() {
-	if p, ok := w.here(); ok {
-		w.nav.jumped(p)
+func (n *navUI) rememberHere() {
+	if p, ok := n.here(); ok {
+		n.history.jumped(p)
 	}
 }
 
-// navShortcuts binds Alt+Left (back) and Alt+Right (forward); a focused
+// shortcuts binds Alt+Left (back) and Alt+Right (forward); a focused
 // editor hands them on to the window.
-func (w *Window) navShortcuts() {
+func (n *navUI) shortcuts() {
+	w := n.w
 	walk := func(to func(navPlace) (navPlace, bool)) func(fyne.Shortcut) {
 		return func(fyne.Shortcut) {
-			cur, _ := w.here()
+			cur, _ := n.here()
 			if p, ok := to(cur); ok {
 				w.goTo.openAt(p.path, p.pos.Line+1, p.pos.Col+1)
 			}
 		}
 	}
 	c := w.win.Canvas()
-	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyLeft, Modifier: fyne.KeyModifierAlt}, walk(w.nav.goBack))
-	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyRight, Modifier: fyne.KeyModifierAlt}, walk(w.nav.goForward))
+	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyLeft, Modifier: fyne.KeyModifierAlt}, walk(n.history.goBack))
+	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyRight, Modifier: fyne.KeyModifierAlt}, walk(n.history.goForward))
 }

@@ -41,18 +41,30 @@ const askArm = 700 * time.Millisecond
 // concurrent use from any goroutine except the main one.
 func (w *Window) Ask(ctx context.Context, req permission.Request) (permission.Decision, error) {
 	return askModal(ctx, w, permission.Deny, func(answer chan<- permission.Decision) dialog.Dialog {
-		return w.showAsk(req, answer)
+		return w.asks.show(req, answer)
 	})
 }
 
+// askUI is the window's part for the modal questions agents wait on: the
+// permission dialog (Ask) and the unsaved files question before an
+// agent's run (unsaved.go), one at a time. It reaches the window's
+// status bar and dialogs through w.
+type askUI struct {
+	w *Window
+	// turn is the turn to show a question, one at a time: a channel with
+	// room for one. Any goroutine.
+	turn chan struct{}
+}
+
 // askModal shows the dialog show builds (on the main goroutine) when it is
-// w's turn, and returns the one answer the dialog sends, or none when the
-// turn does not come within AskBound, the answer does not come within
-// AskBound (the dialog is then hidden), or ctx ends. One such dialog
+// its turn among w's questions (askUI), and returns the one answer the
+// dialog sends, or none when the turn does not come within AskBound, the
+// answer does not come within AskBound (the dialog is then hidden), or
+// ctx ends. One such dialog
 // shows at a time per window. Safe for concurrent use from any goroutine
 // except the main one.
 func askModal[T any](ctx context.Context, w *Window, none T, show func(answer chan<- T) dialog.Dialog) (T, error) {
-	turn := w.askTurn
+	turn := w.asks.turn
 	wait := time.NewTimer(AskBound)
 	defer wait.Stop()
 	select {
@@ -80,12 +92,13 @@ func askModal[T any](ctx context.Context, w *Window, none T, show func(answer ch
 	return none, nil
 }
 
-// showAsk builds and shows the dialog: who asks, the size of what would
-// run, the environment and tags it adds, and all of the code or command
-// (scrollable, monospace, invisible characters shown). Its highlighted
+// show builds and shows the permission dialog: who asks, the size of
+// what would run, the environment and tags it adds, and all of the code or
+// command (scrollable, monospace, invisible characters shown). Its highlighted
 // choice is "Allow once", never the broader "Allow for this session".
 // Main goroutine only.
-func (w *Window) showAsk(req permission.Request, answer chan<- permission.Decision) dialog.Dialog {
+func (a *askUI) show(req permission.Request, answer chan<- permission.Decision) dialog.Dialog {
+	w := a.w
 	var d dialog.Dialog
 	var arm *time.Timer // enables the Allow buttons, when they are offered
 	disarm := func() {

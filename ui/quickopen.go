@@ -12,10 +12,12 @@ import (
 	"trestle/app/quickopen"
 )
 
-// finders holds what Go to File and the command palette keep between
-// uses: the last listing of the project's files, shown at once the next
-// time while a fresh listing is read. Used on the main goroutine only.
-type finders struct {
+// quickOpenUI is the window's part for Go to File and the command
+// palette. It keeps between uses the last listing of the project's files,
+// shown at once the next time while a fresh listing is read. It reaches
+// the window's project, tabs and menu through w. Main goroutine only.
+type quickOpenUI struct {
+	w     *Window
 	files []string
 	open  *finder // the finder on screen, or nil
 }
@@ -24,14 +26,15 @@ type finders struct {
 // project's files (without what .gitignore ignores); "name:12" opens at
 // line 12 and ":12" goes to line 12 of the active file. The listing is read
 // off the main goroutine. It must be called on the main goroutine.
-func (w *Window) showGoToFile() {
-	f := w.newFinder("Go to file — name, name:line or :line")
-	f.rank = func(q string) []quickopen.Result {
-		pattern, line := quickopen.ParseQuery(q)
+func (q *quickOpenUI) showGoToFile() {
+	w := q.w
+	f := q.newFinder("Go to file — name, name:line or :line")
+	f.rank = func(text string) []quickopen.Result {
+		pattern, line := quickopen.ParseQuery(text)
 		if pattern == "" && line > 0 {
 			return nil // ":12" is a line of the active file
 		}
-		return quickopen.Rank(pattern, w.finders.files, finderLimit)
+		return quickopen.Rank(pattern, q.files, finderLimit)
 	}
 	f.detail = func(r quickopen.Result) string {
 		if dir := path.Dir(r.Name); dir != "." {
@@ -39,15 +42,15 @@ func (w *Window) showGoToFile() {
 		}
 		return ""
 	}
-	f.noMatch = func(q string) string {
-		pattern, _ := quickopen.ParseQuery(q)
-		if strings.TrimSpace(pattern) == "" || w.finders.files == nil {
+	f.noMatch = func(text string) string {
+		pattern, _ := quickopen.ParseQuery(text)
+		if strings.TrimSpace(pattern) == "" || q.files == nil {
 			return "" // nothing asked, or a line of the active file; or not listed yet
 		}
 		return fmt.Sprintf("No file matches %q.", pattern)
 	}
-	f.pick = func(r quickopen.Result, q string) {
-		pattern, line := quickopen.ParseQuery(q)
+	f.pick = func(r quickopen.Result, text string) {
+		pattern, line := quickopen.ParseQuery(text)
 		switch {
 		case pattern == "" && line > 0:
 			if active := w.tabs.active(); active != "" {
@@ -57,7 +60,7 @@ func (w *Window) showGoToFile() {
 			w.openAt(r.Name, line)
 		}
 	}
-	if len(w.finders.files) == 0 {
+	if len(q.files) == 0 {
 		f.setStatus("Listing the project's files…")
 		f.listing = true
 	}
@@ -68,7 +71,7 @@ func (w *Window) showGoToFile() {
 			switch {
 			case err != nil:
 				f.setStatus(err.Error())
-				if w.finders.open == f {
+				if q.open == f {
 					f.listed(false)
 				}
 				return
@@ -77,8 +80,8 @@ func (w *Window) showGoToFile() {
 			default:
 				f.setStatus(fmt.Sprintf("%d files", len(files)))
 			}
-			w.finders.files = files
-			if w.finders.open == f {
+			q.files = files
+			if q.open == f {
 				f.listed(true)
 			}
 		})
@@ -94,13 +97,14 @@ type command struct {
 // showPalette opens the command palette (Ctrl+Shift+P): every action of
 // the main menu by name, fuzzy, with its shortcut. It must be called on
 // the main goroutine.
-func (w *Window) showPalette() {
+func (q *quickOpenUI) showPalette() {
+	w := q.w
 	cmds := menuCommands(w.win.MainMenu())
 	labels := make([]string, len(cmds))
 	for i, c := range cmds {
 		labels[i] = c.label
 	}
-	f := w.newFinder("Run a command by name")
+	f := q.newFinder("Run a command by name")
 	f.rank = func(q string) []quickopen.Result { return quickopen.Rank(q, labels, finderLimit) }
 	f.detail = func(r quickopen.Result) string { return cmds[r.Index].shortcut }
 	f.noMatch = func(q string) string {
@@ -117,12 +121,13 @@ func (w *Window) showPalette() {
 	f.show(w.win.Canvas())
 }
 
-func (w *Window) newFinder(placeholder string) *finder {
-	if w.finders.open != nil {
-		w.finders.open.close()
+// newFinder closes the finder on screen, if any, and makes a new one.
+func (q *quickOpenUI) newFinder(placeholder string) *finder {
+	if q.open != nil {
+		q.open.close()
 	}
-	f := newFinder(w.win.Canvas(), placeholder)
-	w.finders.open = f
+	f := newFinder(q.w.win.Canvas(), placeholder)
+	q.open = f
 	return f
 }
 

@@ -11,9 +11,9 @@ import (
 // openFinder shows Go to File and waits for its listing.
 func openGoToFile(t *testing.T, w *Window) *finder {
 	t.Helper()
-	w.showGoToFile()
+	w.quickOpen.showGoToFile()
 	w.loading.Wait()
-	f := w.finders.open
+	f := w.quickOpen.open
 	if f == nil || !f.popup.Visible() {
 		t.Fatal("Go to File did not show")
 	}
@@ -92,8 +92,8 @@ func TestPaletteListsMenuActionsWithShortcuts(t *testing.T) {
 	w := newTestWindow(t)
 	w.installActions(Actions{})
 	w.Window().Resize(fyne.NewSize(900, 600))
-	w.showPalette()
-	f := w.finders.open
+	w.quickOpen.showPalette()
+	f := w.quickOpen.open
 	test.Type(f.entry, "save all")
 	if len(f.results) == 0 || f.results[0].Name != "File › Save All" {
 		t.Fatalf("palette results for \"save all\" = %v, want File › Save All first", f.results)
@@ -161,7 +161,7 @@ func TestFinderSaysNoMatch(t *testing.T) {
 	} {
 		pressShortcut(w.win, tc.key)
 		w.loading.Wait()
-		f := w.finders.open
+		f := w.quickOpen.open
 		if f == nil || !f.popup.Visible() {
 			t.Fatalf("%s did not open", tc.name)
 		}
@@ -198,8 +198,8 @@ func TestGoToFileEnterBeforeTheListing(t *testing.T) {
 	q := make(chan func(), 100) // the main goroutine is this test, draining q
 	w.main.setQueue(func(fn func()) { q <- fn })
 	t.Cleanup(func() { w.main.setQueue(nil) })
-	w.showGoToFile()
-	f := w.finders.open
+	w.quickOpen.showGoToFile()
+	f := w.quickOpen.open
 	test.Type(f.entry, "liblib")
 	press(f, fyne.KeyReturn) // the listing has not reached the main goroutine
 	if !f.popup.Visible() {

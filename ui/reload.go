@@ -23,17 +23,17 @@ type diskFile struct {
 // files a batch touched off the main goroutine, then reloads each
 // unmodified editor and shows a banner over each modified one. Main
 // goroutine only.
-func (w *Window) filesChangedOnDisk(events []watch.Event) {
-	paths := w.tabs.touchedBy(events)
+func (a *tabArea) filesChangedOnDisk(events []watch.Event) {
+	paths := a.touchedBy(events)
 	if len(paths) == 0 {
 		return
 	}
-	p := w.project
-	w.loading.Go(func() {
+	p := a.project
+	a.async(func() {
 		files := readDisk(p, paths)
-		w.onMain(func() {
+		a.main.do(func() {
 			for _, d := range files {
-				w.tabs.diskChanged(d)
+				a.diskChanged(d)
 			}
 		})
 	})

@@ -204,15 +204,15 @@ func TestEditMenuActsOnFocus(t *testing.T) {
 
 func TestSettingsTabWidthApplies(t *testing.T) {
 	w := newTestWindow(t)
-	s := w.settings
+	s := w.settings.Settings
 	s.TabWidth = 2
-	w.useSettings(s, "")
+	w.settings.use(s, "")
 	e := openEditor(t, w, "main.go")
 	if e.TabWidth() != 2 {
 		t.Errorf("new editor tab width %d, want 2", e.TabWidth())
 	}
 	s.TabWidth = 8
-	w.applySettings(s, "")
+	w.settings.apply(s, "")
 	if e.TabWidth() != 8 {
 		t.Errorf("open editor tab width %d after Settings, want 8", e.TabWidth())
 	}

@@ -13,29 +13,31 @@ import (
 // replaceInFiles replaces every match of q in files with repl as the
 // person's own edit: after a confirmation, each file is opened in its
 // editor (where it is not yet) and changed there, unsaved, as one undo
-// step of that editor; nothing is written to disk. It must be called on
-// the main goroutine.
-func (w *Window) replaceInFiles(q search.Query, repl string, files []string) {
+// step of that editor; nothing is written to disk. It is the Search
+// pane's Replace All. It must be called on the main goroutine.
+func (a *tabArea) replaceInFiles(q search.Query, repl string, files []string) {
 	msg := fmt.Sprintf("Replace the matches of %q in %s with %q?\n\nEach file changes in its editor, unsaved, "+
 		"with one undo step; nothing is written until you save.", q.Pattern, count(len(files), "file", "files"), repl)
 	d := dialog.NewConfirm("Replace in Files", msg, func(ok bool) {
 		if ok {
-			w.replaceConfirmed(q, repl, files)
+			a.replaceConfirmed(q, repl, files)
 		}
-	}, w.win)
+	}, a.win)
 	d.SetConfirmText("Replace All")
-	w.dialogs.show(d)
+	a.dialogs.show(d)
 }
 
-func (w *Window) replaceConfirmed(q search.Query, repl string, files []string) {
+// replaceConfirmed reads the files without a tab off the main goroutine,
+// then replaces in every file's editor. Main goroutine only.
+func (a *tabArea) replaceConfirmed(q search.Query, repl string, files []string) {
 	var toLoad []string
 	for _, rel := range files {
-		if w.tabs.find(rel) == nil {
+		if a.find(rel) == nil {
 			toLoad = append(toLoad, rel)
 		}
 	}
-	p := w.project
-	w.loading.Go(func() {
+	p := a.project
+	a.async(func() {
 		loadedFiles := make([]loaded, 0, len(toLoad))
 		var errs []error
 		for _, rel := range toLoad {
@@ -46,15 +48,15 @@ func (w *Window) replaceConfirmed(q search.Query, repl string, files []string) {
 			}
 			loadedFiles = append(loadedFiles, f)
 		}
-		w.onMain(func() {
+		a.main.do(func() {
 			for _, f := range loadedFiles {
-				if w.tabs.find(f.path) == nil {
-					w.tabs.add(f)
+				if a.find(f.path) == nil {
+					a.add(f)
 				}
 			}
 			n, changed := 0, 0
 			for _, rel := range files {
-				t := w.tabs.find(rel)
+				t := a.find(rel)
 				if t == nil || t.view == nil {
 					continue
 				}
@@ -67,7 +69,7 @@ func (w *Window) replaceConfirmed(q search.Query, repl string, files []string) {
 			if len(errs) > 0 {
 				msg += fmt.Sprintf(" %d could not be opened: %v", len(errs), errs[0])
 			}
-			w.status.notify(msg)
+			a.notify(msg)
 		})
 	})
 }

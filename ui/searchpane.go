@@ -223,7 +223,7 @@ func (w *Window) showSearch() {
 func makeSearchPane(w *Window) pane {
 	s := newSearchPane(w.project, w.openAt)
 	s.main = w.main
-	s.onReplace = w.replaceInFiles
+	s.onReplace = w.tabs.replaceInFiles
 	w.panes.search = s
 	return s
 }

@@ -50,11 +50,11 @@ func (w *Window) SelectRange(ctx context.Context, path project.Path, startLine, 
 	return nil
 }
 
-// CaretPosition returns the active editor's caret line and column
+// caretPosition returns the active editor's caret line and column
 // (1-based, columns in runes), or 0, 0 with no editor. It must be called
 // on the main goroutine.
-func (w *Window) CaretPosition() (line, col int) {
-	if e := w.tabs.activeEditor(); e != nil {
+func (a *tabArea) caretPosition() (line, col int) {
+	if e := a.activeEditor(); e != nil {
 		return e.Caret().Line + 1, e.Caret().Col + 1
 	}
 	return 0, 0

@@ -18,11 +18,11 @@ func (w *Window) connectServices(s services.Services) {
 	w.panes.eval.onStop = w.evalUI.stop
 	w.panes.eval.onReplay = w.evalUI.replay
 	w.status.selection.OnChanged = func(name string) {
-		if name != selectionName(w.selection) {
-			w.selectSelection(name)
+		if name != selectionName(w.config.selection) {
+			w.config.setSelection(name)
 		}
 	}
 	w.trust.connect(s.Trust) // before loadConfig, whose goroutine comes back to the main one
-	w.loadConfig()
+	w.config.load()
 	w.evalUI.watchBuilds()
 }

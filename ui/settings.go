@@ -14,18 +14,32 @@ import (
 // NewTheme is Fyne's theme with the person's theme and font size settings.
 func NewTheme(s store.Settings) fyne.Theme { return newTheme(s) }
 
-// useSettings gives the window the stored settings and this project's
-// agent policy (New's second step). Main goroutine only.
-func (w *Window) useSettings(s store.Settings, policy string) {
-	w.settings = s
-	w.policy = policy
-	w.files.hideIgnored = s.HideIgnored
-	w.tabs.setTabWidth(s.TabWidth)
+// settingsUI is the window's settings part: the person's settings and
+// this project's agent policy as they stand, the Settings dialog, and
+// applying and storing a change. The settings are embedded, so any part
+// reads one as w.settings.TabWidth; only this part changes them (and the
+// Agents menu's Listen for Agents, menus.go). It reaches the window's
+// files, tabs, services and store through w. Main goroutine only.
+type settingsUI struct {
+	w *Window
+	store.Settings
+	policy string // this project's agent permission policy
+}
+
+// use gives the window the stored settings and this project's agent
+// policy (New's second step). Main goroutine only.
+func (s *settingsUI) use(set store.Settings, policy string) {
+	w := s.w
+	s.Settings = set
+	s.policy = policy
+	w.files.hideIgnored = set.HideIgnored
+	w.tabs.setTabWidth(set.TabWidth)
 }
 
 // setHideIgnored hides or dims what .gitignore ignores, reading the open
 // folders again off the main goroutine. Main goroutine only.
-func (w *Window) setHideIgnored(hide bool) {
+func (s *settingsUI) setHideIgnored(hide bool) {
+	w := s.w
 	if w.files.hideIgnored == hide {
 		return
 	}
@@ -35,9 +49,6 @@ func (w *Window) setHideIgnored(hide bool) {
 		w.onMain(func() { w.files.apply(reads) })
 	})
 }
-
-// Policy is this project's agent permission policy. Main goroutine only.
-func (w *Window) Policy() string { return w.policy }
 
 // settingsForm is the Settings dialog's form: a row per settingTable
 // entry, and the project's trust when it has one. Main goroutine only.
@@ -77,9 +88,10 @@ func (f *settingsForm) values() (store.Settings, string) {
 	return v.Settings, v.Policy
 }
 
-// showSettings opens the Settings dialog. Main goroutine only.
-func (w *Window) showSettings() {
-	f := newSettingsForm(w.settings, w.policy)
+// show opens the Settings dialog. Main goroutine only.
+func (s *settingsUI) show() {
+	w := s.w
+	f := newSettingsForm(s.Settings, s.policy)
 	tr := w.services.Trust
 	if tr != nil {
 		f.trusted = widget.NewCheck("Trust this project", nil)
@@ -91,9 +103,9 @@ func (w *Window) showSettings() {
 	}
 	d := dialog.NewForm("Settings", "Save", "Cancel", items, func(ok bool) {
 		if ok {
-			w.applySettings(f.values())
+			s.apply(f.values())
 			if f.trusted != nil && f.trusted.Checked != tr.Trusted() {
-				w.setTrust(f.trusted.Checked)
+				w.trust.set(f.trusted.Checked)
 			}
 		}
 	}, w.win)
@@ -101,35 +113,44 @@ func (w *Window) showSettings() {
 	w.dialogs.show(d)
 }
 
-// applySettings takes effect at once and is stored off the main goroutine.
-func (w *Window) applySettings(s store.Settings, policy string) {
-	if err := s.Validate(); err != nil {
+// apply makes set and policy the settings, taking effect at once, and
+// stores them off the main goroutine. Main goroutine only.
+func (s *settingsUI) apply(set store.Settings, policy string) {
+	w := s.w
+	if err := set.Validate(); err != nil {
 		w.dialogs.showError(err)
 		return
 	}
-	listenerChanged := s.Listener != w.settings.Listener
-	w.settings, w.policy = s, policy
+	listenerChanged := set.Listener != s.Listener
+	s.Settings, s.policy = set, policy
 	if g := w.services.Gate; g != nil {
 		g.SetPolicy(policy)
 	}
-	fyne.CurrentApp().Settings().SetTheme(newTheme(s))
-	w.setHideIgnored(s.HideIgnored)
-	w.tabs.setTabWidth(s.TabWidth)
+	fyne.CurrentApp().Settings().SetTheme(newTheme(set))
+	s.setHideIgnored(set.HideIgnored)
+	w.tabs.setTabWidth(set.TabWidth)
 	if listenerChanged {
 		w.menu.applyListener()
 	}
 	w.menu.build(nil)
-	w.saveSettings(s)
-	w.savePolicy(policy)
+	s.save()
+	s.savePolicy(policy)
 }
 
-func (w *Window) saveSettings(s store.Settings) {
+// save stores the settings as they stand, off the main goroutine. Main
+// goroutine only.
+func (s *settingsUI) save() {
+	w := s.w
 	if st := w.actions.Store; st != nil {
-		w.loading.Go(func() { w.report(st.SaveSettings(s)) })
+		set := s.Settings
+		w.loading.Go(func() { w.status.report(st.SaveSettings(set)) })
 	}
 }
 
-func (w *Window) savePolicy(policy string) {
+// savePolicy stores policy as this project's, off the main goroutine.
+// Main goroutine only.
+func (s *settingsUI) savePolicy(policy string) {
+	w := s.w
 	st := w.actions.Store
 	if st == nil {
 		return
@@ -141,14 +162,6 @@ func (w *Window) savePolicy(policy string) {
 			ps.Policy = policy
 			err = st.SaveProjectState(root, ps)
 		}
-		w.report(err)
+		w.status.report(err)
 	})
-}
-
-// report shows err, if any, in the status bar. Any goroutine.
-func (w *Window) report(err error) {
-	if err != nil {
-		msg := err.Error()
-		w.onMain(func() { w.status.notify(msg) })
-	}
 }

@@ -125,6 +125,16 @@ func (s *statusBar) notify(msg string) {
 	s.clear = timer
 }
 
+// report shows err, if any, in the status bar, through the main
+// goroutine. Unlike the rest of the status bar it is safe to call from
+// any goroutine.
+func (s *statusBar) report(err error) {
+	if err != nil {
+		msg := err.Error()
+		s.main.do(func() { s.notify(msg) })
+	}
+}
+
 // tapLabel is a label that reports taps: the status bar's message, cut
 // with an ellipsis when long, opens whole when clicked.
 type tapLabel struct {

@@ -52,6 +52,9 @@ type tabArea struct {
 	project *project.Project
 	notify  func(string)
 	saving  sync.WaitGroup // writes started by save
+	// async runs a read off the main goroutine, in the window's loading
+	// group (reload.go, replace.go).
+	async func(fn func())
 	// agentShowing is set while showForAgent selects a tab.
 	agentShowing bool
 	// format, when set, formats t's text before it is written (format on

@@ -114,7 +114,7 @@ func TestWindowSelection(t *testing.T) {
 	if err != nil || sel != want {
 		t.Errorf("Selection = %+v, %v; want %+v", sel, err, want)
 	}
-	if line, col := w.CaretPosition(); line != 5 || col != 10 {
+	if line, col := w.tabs.caretPosition(); line != 5 || col != 10 {
 		t.Errorf("CaretPosition = %d:%d", line, col)
 	}
 }

@@ -13,8 +13,33 @@ import (
 // person's or an agent's) streams into the Run pane, batched, with its
 // problems in the Problems pane.
 
-// RunStarted shows a new run in the Run pane. Safe for concurrent use.
-func (w *Window) RunStarted(client string, run *task.Run) {
+// RunStarted shows a new run in the Run pane (runUI.started). Safe for
+// concurrent use.
+func (w *Window) RunStarted(client string, run *task.Run) { w.run.started(client, run) }
+
+// RunLine adds one output line to the Run pane, batched (runUI.line).
+// Safe for concurrent use.
+func (w *Window) RunLine(l task.Line) { w.run.line(l) }
+
+// RunEnded shows how a run ended and its problems (runUI.ended). Safe for
+// concurrent use.
+func (w *Window) RunEnded(run *task.Run) { w.run.ended(run) }
+
+// runUI is the window's part for runs: the Run menu's tasks, after the
+// unsaved editors are dealt with (unsaved.go) and the project trusted
+// where the task needs it, Test at Cursor (testatcursor.go) and Stop; and
+// every run, the person's or an agent's, streamed into the Run pane. It
+// reaches the window's services, tabs and panes through w. Main goroutine
+// only, but for what says otherwise.
+type runUI struct {
+	w *Window
+	// lines batches a run's output into few Run pane updates.
+	lines lineBatch
+}
+
+// started shows a new run in the Run pane. Safe for concurrent use.
+func (r *runUI) started(client string, run *task.Run) {
+	w := r.w
 	head := fmt.Sprintf("$ %s    [%s, %s]", strings.Join(run.Command(), " "), run.ID, client)
 	w.onMain(func() {
 		w.panes.runView.begin(head)
@@ -23,15 +48,17 @@ func (w *Window) RunStarted(client string, run *task.Run) {
 	})
 }
 
-// RunLine adds one output line to the Run pane, batched. Safe for
+// line adds one output line to the Run pane, batched. Safe for
 // concurrent use.
-func (w *Window) RunLine(l task.Line) {
-	w.runLines.add(l.Text, func(lines []string) { w.panes.run.append(lines...) })
+func (r *runUI) line(l task.Line) {
+	w := r.w
+	r.lines.add(l.Text, func(lines []string) { w.panes.run.append(lines...) })
 }
 
-// RunEnded shows how a run ended and its problems. Safe for concurrent use.
-func (w *Window) RunEnded(run *task.Run) {
-	w.runLines.flush()
+// ended shows how a run ended and its problems. Safe for concurrent use.
+func (r *runUI) ended(run *task.Run) {
+	w := r.w
+	r.lines.flush()
 	tail := fmt.Sprintf("[%s %s: exit code %d, %s]", run.ID, run.State(), run.ExitCode(), run.Duration().Round(time.Millisecond))
 	var probs []Problem
 	for _, p := range run.Problems() {
@@ -42,12 +69,6 @@ func (w *Window) RunEnded(run *task.Run) {
 		w.panes.problems.set(probs)
 	})
 }
-
-// runUI is the window's part for the person's runs: the Run menu's
-// tasks, after the unsaved editors are dealt with (unsaved.go) and the
-// project trusted where the task needs it, and Stop. It reaches the
-// window's services, tabs and panes through w. Main goroutine only.
-type runUI struct{ w *Window }
 
 // byPerson starts a task from the Run menu, off the main goroutine, with
 // args after the task's own (the runner lets package patterns in args
@@ -74,7 +95,7 @@ func (r *runUI) byPerson(name string, args ...string) {
 // the Run pane. Main goroutine only.
 func (r *runUI) start(name string, args ...string) {
 	w := r.w
-	sel := w.selection
+	sel := w.config.selection
 	w.loading.Go(func() {
 		conf, _ := w.services.ProjectConfig()
 		t, ok := conf.Task(name)
@@ -83,7 +104,7 @@ func (r *runUI) start(name string, args ...string) {
 			w.Notify(fmt.Sprintf("there is no task %q", name))
 			return
 		}
-		run, err := w.services.Tasks.Start(context.Background(), t, args, s, w.RunLine)
+		run, err := w.services.Tasks.Start(context.Background(), t, args, s, r.line)
 		if err != nil {
 			w.Notify(err.Error())
 			return
@@ -92,9 +113,9 @@ func (r *runUI) start(name string, args ...string) {
 			w.Notify(fmt.Sprintf("The project is untrusted, so .trestle.json's %s task is not used: %s runs (Untrusted in the status bar to trust it).",
 				name, strings.Join(t.Command, " ")))
 		}
-		w.RunStarted(person, run)
+		r.started(person, run)
 		<-run.Done()
-		w.RunEnded(run)
+		r.ended(run)
 	})
 }
 

@@ -13,7 +13,8 @@ import (
 // A test file that does not parse runs nothing: its package cannot build,
 // and the caret's test may not be found, where quietly testing everything
 // instead would mislead; the status bar says where the file breaks.
-func (w *Window) testAtCursor() {
+func (r *runUI) testAtCursor() {
+	w := r.w
 	rel := w.tabs.active()
 	if e := w.tabs.activeEditor(); e != nil && strings.HasSuffix(rel, "_test.go") {
 		if err := testfunc.SyntaxError(rel, []byte(e.Buffer().Text())); err != nil {
@@ -21,7 +22,7 @@ func (w *Window) testAtCursor() {
 			return
 		}
 	}
-	args, name := w.testAtCursorArgs()
+	args, name := r.testAtCursorArgs()
 	switch {
 	case name != "":
 		w.status.notify("Running " + name + "…")
@@ -30,15 +31,15 @@ func (w *Window) testAtCursor() {
 	default:
 		w.status.notify("Running every test: the active tab is no _test.go file")
 	}
-	w.run.byPerson("test", args...)
+	r.byPerson("test", args...)
 }
 
 // testAtCursorArgs are the go test arguments that run just the function
 // under the caret and its name, read from the text the person sees
 // (unsaved edits included), or nil and "" when the caret is in none. It
 // must be called on the main goroutine.
-func (w *Window) testAtCursorArgs() (args []string, name string) {
-	rel, e := w.tabs.active(), w.tabs.activeEditor()
+func (r *runUI) testAtCursorArgs() (args []string, name string) {
+	rel, e := r.w.tabs.active(), r.w.tabs.activeEditor()
 	if e == nil || !strings.HasSuffix(rel, "_test.go") {
 		return nil, ""
 	}

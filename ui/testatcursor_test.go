@@ -25,7 +25,7 @@ func TestTestAtCursorRunsOnlyThatTest(t *testing.T) {
 	})
 	e := openEditor(t, w, "calc/calc_test.go")
 	e.SetCaret(textbuf.Pos{Line: 7}) // inside TestPasses
-	args, name := w.testAtCursorArgs()
+	args, name := w.run.testAtCursorArgs()
 	if name != "TestPasses" || !slices.Equal(args, []string{"-run", "^TestPasses$", "./calc"}) {
 		t.Fatalf("caret in TestPasses: args %q for %q", args, name)
 	}
@@ -33,7 +33,7 @@ func TestTestAtCursorRunsOnlyThatTest(t *testing.T) {
 		t.Fatalf("go test %q exited %d:\n%s\nwant only TestPasses, passing", args, code, out)
 	}
 	e.SetCaret(textbuf.Pos{Line: 1}) // between functions
-	if args, name := w.testAtCursorArgs(); args != nil || name != "" {
+	if args, name := w.run.testAtCursorArgs(); args != nil || name != "" {
 		t.Fatalf("caret outside a test: args %q for %q, want none (every test)", args, name)
 	}
 	if code, out := runTest(t, w.project.Root, nil); code == 0 || !strings.Contains(out, "boom") {

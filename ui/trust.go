@@ -42,9 +42,6 @@ type trustUI struct {
 	afterTrust func()
 }
 
-// setTrust is Settings' trust checkbox (settings.go): trustUI.set.
-func (w *Window) setTrust(trusted bool) { w.trust.set(trusted) }
-
 // connect links the status bar's button to the project's trust and
 // follows its changes (part of New's fourth step). Main goroutine only.
 func (t *trustUI) connect(tr *trust.Project) {
@@ -72,7 +69,7 @@ func (t *trustUI) connect(tr *trust.Project) {
 			if !trusted {
 				then = nil
 			}
-			w.loadConfigThen(then) // last: its result comes back to the main goroutine after all of the above
+			w.config.loadThen(then) // last: its result comes back to the main goroutine after all of the above
 		})
 	})
 }
@@ -140,7 +137,7 @@ func (t *trustUI) showDialog(title, confirm, why string, then func()) {
 func (t *trustUI) set(trusted bool) {
 	w := t.w
 	tr := w.services.Trust
-	w.loading.Go(func() { w.report(tr.Set(trusted)) })
+	w.loading.Go(func() { w.status.report(tr.Set(trusted)) })
 }
 
 // setThen trusts the project, as set does, and calls then (when

@@ -83,7 +83,7 @@ func TestStatusBarTrustsTheProject(t *testing.T) {
 		t.Fatal("trusted, the project's task is not offered")
 	}
 
-	w.showSettings()
+	w.settings.show()
 	var check *widget.Check
 	walkOverlay(c, func(o fyne.CanvasObject) {
 		if ch, ok := o.(*widget.Check); ok && ch.Text == "Trust this project" {
@@ -167,7 +167,7 @@ func TestTestAllAsksForTrust(t *testing.T) {
 	w.connectServices(services.Services{Tasks: runner, Trust: tr,
 		Config: tr.Config(func() (projconf.Config, error) { return projconf.Load(root) })})
 	w.loading.Wait()
-	w.runLines.after = func(time.Duration, func()) {} // RunEnded flushes, on the test goroutine
+	w.run.lines.after = func(time.Duration, func()) {} // RunEnded flushes, on the test goroutine
 	var runMenu *fyne.Menu
 	for _, m := range w.win.MainMenu().Items {
 		if m.Label == "Run" {

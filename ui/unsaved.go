@@ -48,7 +48,7 @@ func (r *runUI) beforeByPerson(what string, start func()) {
 		r.saveThen(dirty, what, start)
 		return
 	}
-	w.showUnsaved(person, what, tabPaths(dirty), func(c unsavedChoice) {
+	r.showUnsaved(person, what, tabPaths(dirty), func(c unsavedChoice) {
 		switch c {
 		case unsavedSave:
 			r.saveThen(w.tabs.dirtyTabs(), what, start)
@@ -83,6 +83,12 @@ func (r *runUI) saveThen(dirty []*fileTab, what string, start func()) {
 // DefaultCallBound); the waiting happens here, off the main goroutine.
 // Safe for concurrent use from any goroutine but the main one.
 func (w *Window) BeforeRun(ctx context.Context, client, command string) (string, error) {
+	return w.run.beforeRun(ctx, client, command)
+}
+
+// beforeRun is BeforeRun. Any goroutine but the main one.
+func (r *runUI) beforeRun(ctx context.Context, client, command string) (string, error) {
+	w := r.w
 	var files []string
 	var saved chan bool // set when the setting saved at once
 	err := w.main.call(ctx, 0, func() {
@@ -99,9 +105,9 @@ func (w *Window) BeforeRun(ctx context.Context, client, command string) (string,
 	case len(files) == 0:
 		return "", nil
 	case saved != nil:
-		return w.awaitSaved(ctx, saved, files, "as the person's setting says")
+		return awaitSaved(ctx, saved, files, "as the person's setting says")
 	}
-	switch c, err := w.askUnsaved(ctx, client, command, files); {
+	switch c, err := r.askUnsaved(ctx, client, command, files); {
 	case err != nil:
 		return "", err
 	case c == unsavedOnDisk:
@@ -112,14 +118,14 @@ func (w *Window) BeforeRun(ctx context.Context, client, command string) (string,
 		if err := w.main.call(ctx, 0, func() { w.tabs.saveAll(func(ok bool) { ch <- ok }) }); err != nil {
 			return "", err
 		}
-		return w.awaitSaved(ctx, ch, files, "as the person chose")
+		return awaitSaved(ctx, ch, files, "as the person chose")
 	}
 	return "", fmt.Errorf("did not run %s: %s %s unsaved changes and the person did not choose to run "+
 		"(ask them to save, then run again): %w", command, strings.Join(files, ", "), haveOrHas(len(files)), errdefs.ErrRefused)
 }
 
 // awaitSaved waits for the writes saveAll started and says what was saved.
-func (w *Window) awaitSaved(ctx context.Context, saved <-chan bool, files []string, why string) (string, error) {
+func awaitSaved(ctx context.Context, saved <-chan bool, files []string, why string) (string, error) {
 	timer := time.NewTimer(saveBound)
 	defer timer.Stop()
 	select {
@@ -139,9 +145,9 @@ func (w *Window) awaitSaved(ctx context.Context, saved <-chan bool, files []stri
 // askUnsaved shows the unsaved files question for an agent's run and
 // waits for the answer, as Ask waits for a permission: one question at a
 // time with the permission dialogs, at most AskBound.
-func (w *Window) askUnsaved(ctx context.Context, client, command string, files []string) (unsavedChoice, error) {
-	return askModal(ctx, w, unsavedCancel, func(answer chan<- unsavedChoice) dialog.Dialog {
-		return w.showUnsaved(client, command, files, func(c unsavedChoice) { answer <- c })
+func (r *runUI) askUnsaved(ctx context.Context, client, command string, files []string) (unsavedChoice, error) {
+	return askModal(ctx, r.w, unsavedCancel, func(answer chan<- unsavedChoice) dialog.Dialog {
+		return r.showUnsaved(client, command, files, func(c unsavedChoice) { answer <- c })
 	})
 }
 
@@ -149,7 +155,8 @@ func (w *Window) askUnsaved(ctx context.Context, client, command string, files [
 // files have unsaved changes, and calls answer once with the choice
 // (Cancel when the dialog closes any other way). Save All and Run is the
 // highlighted choice. Main goroutine only.
-func (w *Window) showUnsaved(who, what string, files []string, answer func(unsavedChoice)) dialog.Dialog {
+func (r *runUI) showUnsaved(who, what string, files []string, answer func(unsavedChoice)) dialog.Dialog {
+	w := r.w
 	var d dialog.Dialog
 	answered := false
 	reply := func(c unsavedChoice) {

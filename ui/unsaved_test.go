@@ -32,14 +32,14 @@ func unsavedTypeError(t *testing.T, unsaved string) (*Window, *editor.Editor, *t
 	w := newTestWindow(t)
 	s := store.DefaultSettings()
 	s.UnsavedBeforeRun = unsaved
-	w.useSettings(s, "")
+	w.settings.use(s, "")
 	runner := task.NewRunner(w.project.Root)
 	w.connectServices(services.Services{Tasks: runner, Config: func() (projconf.Config, error) { return projconf.Defaults(), nil }})
 	w.loading.Wait()
 	// The runner's lines would reach the Run pane from a timer's goroutine,
 	// which the test driver lets touch widgets beside RunEnded's: leave the
 	// flushing to RunEnded.
-	w.runLines.after = func(time.Duration, func()) {}
+	w.run.lines.after = func(time.Duration, func()) {}
 	e := openEditor(t, w, "main.go")
 	e.SetCaret(e.Buffer().End())
 	test.Type(e.Page(), typeError)

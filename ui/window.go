@@ -35,28 +35,24 @@ type Window struct {
 	status  *statusBar
 	notices *noticeCenter // agents' messages: the bell's list and the toasts (notices.go)
 	panes   *panes
-	// actions, settings and policy are New's Options (menus.go, settings.go).
-	actions Actions
-	// services are the evaluator and tasks (services.go); selection is the
-	// active .trestle.json selection ("" for default).
+	// actions are New's Options (menus.go); settings holds its Settings and
+	// Policy (settings.go).
+	actions  Actions
+	settings *settingsUI
+	// services are the evaluator and tasks (services.go); config is
+	// .trestle.json's part, with the active selection (config.go).
 	services services.Services
+	config   *configUI
 	// evalUI is the evaluator's part (evaluate.go); renamer F2's (lsp_rename.go).
-	evalUI    *evalUI
-	renamer   *renamer
-	goTo      *gotoUI // definitions, references, outline (lsp_places.go)
-	git       *gitUI  // the Changes pane, the tree's tints, the gutter (gitgutter.go)
-	trust     *trustUI
-	run       *runUI // the person's runs (tasks.go)
-	selection string
-	runLines  lineBatch
-	// closedLayout is the layout captured as the window closed (layout.go).
-	closedLayout *store.ProjectState
-	settings     store.Settings
-	policy       string
-	// treeSplit holds the tree and the rest; paneSplit the editors and the panes.
-	treeSplit, paneSplit *container.Split
-	treeSel              string         // the file selected in the tree, or ""
-	loading              sync.WaitGroup // file reads started by OpenOnMain
+	evalUI  *evalUI
+	renamer *renamer
+	goTo    *gotoUI // definitions, references, outline (lsp_places.go)
+	git     *gitUI  // the Changes pane, the tree's tints, the gutter (gitgutter.go)
+	trust   *trustUI
+	run     *runUI         // runs: the person's, and every run's output (tasks.go)
+	layout  *layoutUI      // the splits and the remembered layout (layout.go)
+	treeSel string         // the file selected in the tree, or ""
+	loading sync.WaitGroup // file reads started by OpenOnMain
 
 	watcher *watch.Watcher // set by Watch, closed by stopWatching
 	// onFilesChanged hears of every batch of changes on disk, after the tree
@@ -72,14 +68,14 @@ type Window struct {
 	// nil: main.afterStop. Tests hold it: the test driver would run the
 	// check beside the test.
 	editAfter func(d time.Duration, fn func()) (stop func())
-	// finders is Go to File's and the command palette's state (quickopen.go).
-	finders finders
+	// quickOpen is Go to File and the command palette (quickopen.go).
+	quickOpen *quickOpenUI
 	// gopls links the editors to the project's language server (lsp.go); nil without one.
 	gopls           *goplsView
 	goplsInstallDir string          // Options.GoplsInstall
 	goplsDo         func(fn func()) // nil: onMain (tests queue gopls's callbacks)
 	// nav is where Alt+Left and Alt+Right go (nav.go).
-	nav navHistory
+	nav *navUI
 	// menu is the main menu and what it opens (menus.go); keys is where
 	// keys go: shortcuts, focus, the menu bar (keys.go).
 	menu *menuUI
@@ -87,9 +83,8 @@ type Window struct {
 	// main is the one way onto the main goroutine (mainthread.go); Quitting
 	// closes it: nothing more may reach Fyne from another goroutine.
 	main *mainThread
-	// askTurn is the turn to show a permission dialog, one at a time
-	// (permission.go): a channel with room for one.
-	askTurn chan struct{}
+	// asks shows agents' questions, one at a time (permission.go).
+	asks *askUI
 	// dialogs are the dialogs shown, which Escape closes (escape.go).
 	dialogs *dialogStack
 }
@@ -127,7 +122,7 @@ func New(a fyne.App, p *project.Project, o Options) *Window {
 		o.Policy = permission.PolicyAsk
 	}
 	w := newWindow(a, p)                    // 1. the widgets: tree, tabs, panes, status bar
-	w.useSettings(o.Settings, o.Policy)     // 2. tab width, hidden files, the agent policy
+	w.settings.use(o.Settings, o.Policy)    // 2. tab width, hidden files, the agent policy
 	w.goplsInstallDir = o.GoplsInstall      // 3. where a missing gopls installs (read by 4)
 	w.connectServices(o.Services)           // 4. gopls, the Eval pane, the Run menu, .trestle.json
 	w.showChangeSets(o.Services.ChangeSets) // 5. the Change Sets pane and its poll of the store
@@ -143,24 +138,24 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	win := a.NewWindow("Trestle — " + filepath.Base(p.Root))
 	notices := newNoticeCenter(win, nil)
 	w := &Window{
-		main:     &mainThread{},
-		askTurn:  make(chan struct{}, 1),
-		dialogs:  newDialogStack(win),
-		project:  p,
-		win:      win,
-		notices:  notices,
-		status:   newStatusBar(p.Root, notices.bell),
-		tabs:     newTabArea(),
-		settings: store.DefaultSettings(),
-		policy:   permission.PolicyAsk,
+		main:    &mainThread{},
+		dialogs: newDialogStack(win),
+		project: p,
+		win:     win,
+		notices: notices,
+		status:  newStatusBar(p.Root, notices.bell),
+		tabs:    newTabArea(),
 	}
 	w.evalUI, w.renamer, w.goTo, w.git = &evalUI{w: w}, &renamer{w: w}, &gotoUI{w: w}, &gitUI{w: w}
-	w.trust, w.run = &trustUI{w: w}, &runUI{w: w}
+	w.trust, w.run = &trustUI{w: w}, &runUI{w: w, lines: lineBatch{main: w.main}}
+	w.asks = &askUI{w: w, turn: make(chan struct{}, 1)}
+	w.config, w.layout, w.quickOpen = &configUI{w: w}, &layoutUI{w: w}, &quickOpenUI{w: w}
+	w.nav = &navUI{w: w}
+	w.settings = &settingsUI{w: w, Settings: store.DefaultSettings(), policy: permission.PolicyAsk}
 	w.menu, w.keys = &menuUI{w: w}, &keysUI{w: w, bar: driverMenuBar{win.Canvas()}}
-	w.runLines.main = w.main
 	notices.dialogs = w.dialogs
 	w.status.main = w.main
-	w.tabs.main, w.tabs.dialogs = w.main, w.dialogs
+	w.tabs.main, w.tabs.dialogs, w.tabs.async = w.main, w.dialogs, w.loading.Go
 	for _, l := range w.status.labels() {
 		l.later = w.main.after
 	}
@@ -170,11 +165,11 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	w.tabs.onChange = w.syncTree
 	w.tabs.onCaret = func(line, col int) { w.status.setCursor(line, col) }
 	w.tabs.onEval = w.evalUI.byPerson
-	w.onFilesChanged = w.filesChangedOnDisk
+	w.onFilesChanged = w.tabs.filesChangedOnDisk
 	w.tabs.attach(w.win, p, func(msg string) { w.status.notify(msg) })
 	w.win.SetCloseIntercept(w.menu.confirmQuit)
 	w.menu.editorShortcuts()
-	w.navShortcuts()
+	w.nav.shortcuts()
 	w.files = newFileTree(p, func(err error) { w.status.notify(err.Error()) })
 	w.files.win, w.files.open, w.files.dialogs = w.win, w.OpenOnMain, w.dialogs
 	w.files.childUIDs("") // the root, before the window shows; later folders are read off the main goroutine
@@ -186,11 +181,11 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	w.status.message.onTap = w.menu.showMessages
 	newPanes(w) // paneParts, in panes.go
 	w.git.attachGutter()
-	w.paneSplit = container.NewVSplit(w.tabs.content, w.panes.tabs)
-	w.paneSplit.Offset = 0.72
-	w.treeSplit = container.NewHSplit(w.tree, w.paneSplit)
-	w.treeSplit.Offset = 0.25
-	w.win.SetContent(container.NewBorder(nil, w.status.bar, nil, nil, container.NewStack(w.treeSplit, w.notices.layer, w.status.tips)))
+	w.layout.paneSplit = container.NewVSplit(w.tabs.content, w.panes.tabs)
+	w.layout.paneSplit.Offset = 0.72
+	w.layout.treeSplit = container.NewHSplit(w.tree, w.layout.paneSplit)
+	w.layout.treeSplit.Offset = 0.25
+	w.win.SetContent(container.NewBorder(nil, w.status.bar, nil, nil, container.NewStack(w.layout.treeSplit, w.notices.layer, w.status.tips)))
 	w.win.Resize(fyne.NewSize(1100, 720))
 	return w
 }
@@ -318,7 +313,7 @@ func (w *Window) Watch(ctx context.Context) error {
 // goroutine, then shows them and tells onFilesChanged on the main one.
 func (w *Window) filesChanged(events []watch.Event) {
 	w.changeSetsSawFiles(events)
-	w.configSawFiles(events)
+	w.config.sawFiles(events)
 	if a := w.panes.agent; a != nil { // set when the window is made, never after
 		a.sawFiles(events)
 	}

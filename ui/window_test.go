@@ -247,8 +247,8 @@ func TestNewTakesEveryOption(t *testing.T) {
 	})
 	t.Cleanup(func() { w.loading.Wait(); w.Window().Close(); w.status.stop() })
 	w.loading.Wait()
-	if w.Policy() != permission.PolicyDeny || w.settings.TabWidth != 8 || !w.files.hideIgnored || w.goplsInstallDir != "/opt/gopls-bin" {
-		t.Errorf("options not applied: policy %q, settings %+v, hide %v, gopls %q", w.Policy(), w.settings, w.files.hideIgnored, w.goplsInstallDir)
+	if w.settings.policy != permission.PolicyDeny || w.settings.TabWidth != 8 || !w.files.hideIgnored || w.goplsInstallDir != "/opt/gopls-bin" {
+		t.Errorf("options not applied: policy %q, settings %+v, hide %v, gopls %q", w.settings.policy, w.settings.Settings, w.files.hideIgnored, w.goplsInstallDir)
 	}
 	if w.Window().MainMenu() == nil || w.actions.Version != "v9" {
 		t.Error("New did not install the actions (no main menu)")
@@ -263,8 +263,8 @@ func TestNewTakesEveryOption(t *testing.T) {
 	d := New(a, newProject(t, map[string]string{"main.go": mainGo}), Options{})
 	t.Cleanup(func() { d.loading.Wait(); d.Window().Close(); d.status.stop() })
 	d.loading.Wait()
-	if d.Policy() != permission.PolicyAsk || d.settings != store.DefaultSettings() {
-		t.Errorf("zero options: policy %q, settings %+v; want ask and the defaults", d.Policy(), d.settings)
+	if d.settings.policy != permission.PolicyAsk || d.settings.Settings != store.DefaultSettings() {
+		t.Errorf("zero options: policy %q, settings %+v; want ask and the defaults", d.settings.policy, d.settings.Settings)
 	}
 }
 
