@@ -138,3 +138,20 @@ func benchmarksByPackage(t *testing.T) map[string]string {
 	}
 	return found
 }
+
+func TestRenderToolsListRow(t *testing.T) {
+	res := results{"BenchmarkToolsList": {"headless-B": 13741, "gopls-B": 4345}}
+	var tools []row
+	for _, r := range rows {
+		if r.value.bench == "BenchmarkToolsList" {
+			tools = append(tools, r)
+		}
+	}
+	if len(tools) != 1 {
+		t.Fatalf("%d headless tools/list rows, want 1", len(tools))
+	}
+	got := renderTable(tools, res)
+	if want := "| 13,741 B | `gopls mcp` on the same module 4,345 B | 3.16× | ≤ 20,000 B: met |"; !strings.Contains(got, want) {
+		t.Errorf("table lacks %q:\n%s", want, got)
+	}
+}

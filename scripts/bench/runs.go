@@ -23,7 +23,7 @@ type run struct {
 // a benchtime that suits it.
 var runs = []run{
 	{"./cmd/trestle", "^Benchmark(LoopbackEcho|BridgeNonUITool|BridgeRawLine|BridgeUITool)$", "2s"},
-	{"./cmd/trestle", "^Benchmark(BusyUI|IdleRSS)$", "2x"},
+	{"./cmd/trestle", "^Benchmark(BusyUI|IdleRSS|ToolsList)$", "2x"},
 	{"./mcpbridge", "^Benchmark(HandleMessagePing|ListenerRoundTrip)$", "1s"},
 	{"./ui/editor", ".", "1s"},
 	{"./app/linediff", ".", "1s"},

@@ -120,7 +120,14 @@ var rows = append(append(append([]row{
 	{label: "idle RSS: the window (under Xvfb)", value: metric{"BenchmarkIdleRSS", "window-MiB"}},
 	{label: "idle RSS: the bridge (`--mcp-attach`)", value: metric{"BenchmarkIdleRSS", "bridge-MiB"}},
 	{label: "idle RSS: headless (`--mcp`)", value: metric{"BenchmarkIdleRSS", "headless-MiB"}},
+	{label: "`tools/list` an agent reads: headless `trestle --mcp` (bbolt)", value: metric{"BenchmarkToolsList", "headless-B"},
+		base: goplsTools, baseName: "`gopls mcp` on the same module", target: 20000, targetIs: "≤ 20,000 B"},
+	{label: "`tools/list` an agent reads: the window through `--mcp-attach`", value: metric{"BenchmarkIdleRSS", "window-tools-B"},
+		base: goplsTools, baseName: "`gopls mcp` on bbolt", target: 20000, targetIs: "≤ 20,000 B"},
 }...)
+
+// goplsTools is the size of gopls's own MCP server's tools/list answer.
+var goplsTools = &metric{"BenchmarkToolsList", "gopls-B"}
 
 // diffRow is the exact line diff behind change-set hunks against
 // go-udiff's bounded one on the same texts (BenchmarkLineDiff/sub).
@@ -225,7 +232,23 @@ func format(v float64, unit string) string {
 	case "window-MiB", "bridge-MiB", "headless-MiB", "gopls-MiB", "before-MiB", "peak-MiB", "after-MiB":
 		return fmt.Sprintf("%.0f MiB", v)
 	}
+	if strings.HasSuffix(unit, "-B") { // bytes on the wire
+		return formatBytes(v)
+	}
 	return fmt.Sprintf("%.3g %s", v, unit)
+}
+
+// formatBytes writes a byte count with thousands separated: 19,336 B.
+func formatBytes(v float64) string {
+	digits := fmt.Sprintf("%.0f", v)
+	var b strings.Builder
+	for i, r := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String() + " B"
 }
 
 func formatDuration(d time.Duration) string {
