@@ -33,6 +33,7 @@ var (
 	loopbackP50 = &metric{"BenchmarkLoopbackEcho", "p50-µs"}
 	loopbackNs  = &metric{"BenchmarkLoopbackEcho", "ns/op"}
 	nonUIP50    = &metric{"BenchmarkBridgeNonUITool", "p50-µs"}
+	relayP50    = &metric{"BenchmarkRelayEcho", "p50-µs"}
 	entryKey    = &metric{"BenchmarkEntryKeystroke3k", "ns/op"}
 	entrySet    = &metric{"BenchmarkEntrySetText3k", "ns/op"}
 	busyBound   = &metric{"", "bound-ms"} // the 2 s bound of a UI call, a constant
@@ -62,6 +63,10 @@ var rows = append(append(append([]row{
 		base: loopbackP50, baseName: "loopback echo p50", target: 10, targetIs: "≤ 10× loopback"},
 	{label: "bridge round trip, the same line written by hand", value: metric{"BenchmarkBridgeRawLine", "p50-µs"}, p99: "p99-µs",
 		base: loopbackP50, baseName: "loopback echo p50", target: 10, targetIs: "≤ 10× loopback"},
+	{label: "a minimal stdio↔TCP relay process to an echo process: the bridge's hops without Trestle", value: *relayP50, p99: "p99-µs",
+		base: loopbackP50, baseName: "loopback echo p50"},
+	{label: "bridge round trip, the same line written by hand, against that relay", value: metric{"BenchmarkBridgeRawLine", "p50-µs"},
+		base: relayP50, baseName: "relay p50"},
 	{label: "UI tool `trestle_workbench` on an idle window", value: metric{"BenchmarkBridgeUITool", "p50-µs"}, p99: "p99-µs",
 		base: nonUIP50, baseName: "non-UI tool p50", target: 5000, targetIs: "p50 ≤ 5 ms"},
 	{label: "blocked UI (3 s stall): time until `busy`", value: metric{"BenchmarkBusyUI", "busy-ms"},
