@@ -126,8 +126,8 @@ func TestRunsForOneRow(t *testing.T) {
 		{"a sub-benchmark of a group", "diagnostics after an edit", []run{{"./app/lsp", "^(BenchmarkGopls)$/^(diagnostics)$", "30x"}}},
 		{"figure and baseline from two benchmarks", "an agent reads: the window",
 			[]run{{"./cmd/trestle", "^(BenchmarkIdleRSS|BenchmarkToolsList)$", "2x"}}},
-		{"baseline in another group", "bridge round trip, the same line",
-			[]run{{"./cmd/trestle", "^(BenchmarkBridgeRawLine|BenchmarkLoopbackEcho)$", "2s"}}},
+		{"baseline a row of its own", "UI tool `trestle_workbench` on an idle window",
+			[]run{{"./cmd/trestle", "^(BenchmarkBridgeUITool|BenchmarkBridgeNonUITool)$", "2s"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
