@@ -465,6 +465,7 @@ func BenchmarkIdleRSS(b *testing.B) {
 	b.ReportMetric(window/n, "window-MiB")
 	b.ReportMetric(attach/n, "bridge-MiB")
 	b.ReportMetric(alone/n, "headless-MiB")
+	b.ReportMetric(float64(toolsListBytes(b, bridge)), "window-tools-B") // after the RSS: the answer is not idle memory
 }
 
 // vmRSS reads VmRSS of pid from /proc, in MiB.

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"io/fs"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -74,7 +71,7 @@ func TestRenderTableRatios(t *testing.T) {
 // benchmarks, by a -bench pattern that selects it, so a run never leaves
 // a committed figure as "—" because nothing ran it.
 func TestEveryRowIsBenchmarked(t *testing.T) {
-	defined := benchmarksByPackage(t)
+	defined := benchmarksByPackageT(t)
 	for _, r := range rows {
 		for _, m := range []*metric{&r.value, r.base} {
 			if m == nil || m == busyBound {
@@ -93,48 +90,51 @@ func TestEveryRowIsBenchmarked(t *testing.T) {
 	}
 }
 
-// selects reports whether go test's -bench pattern selects the top-level
-// benchmark name.
-func selects(pattern, name string) bool {
-	top, _, _ := strings.Cut(pattern, "/")
-	return regexp.MustCompile(top).MatchString(name)
+func TestRenderToolsListRow(t *testing.T) {
+	res := results{"BenchmarkToolsList": {"headless-B": 13741, "gopls-B": 4345}}
+	var tools []row
+	for _, r := range rows {
+		if r.value.bench == "BenchmarkToolsList" {
+			tools = append(tools, r)
+		}
+	}
+	if len(tools) != 1 {
+		t.Fatalf("%d headless tools/list rows, want 1", len(tools))
+	}
+	got := renderTable(tools, res)
+	if want := "| 13,741 B | `gopls mcp` on the same module 4,345 B | 3.16× | ≤ 20,000 B: met |"; !strings.Contains(got, want) {
+		t.Errorf("table lacks %q:\n%s", want, got)
+	}
 }
 
-// benchmarksByPackage maps each Benchmark function of this repository to
-// its package, as go test names it ("./app/linediff").
-func benchmarksByPackage(t *testing.T) map[string]string {
+// benchmarksByPackageT is benchmarksByPackage of this repository.
+func benchmarksByPackageT(t *testing.T) map[string]string {
 	t.Helper()
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
-		t.Fatalf("the repository root is not two folders up: %v", err)
-	}
-	decl := regexp.MustCompile(`(?m)^func (Benchmark\w+)\(`)
-	found := map[string]string{}
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "node_modules") {
-			return filepath.SkipDir
-		}
-		if !strings.HasSuffix(p, "_test.go") {
-			return nil
-		}
-		src, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, filepath.Dir(p))
-		for _, m := range decl.FindAllStringSubmatch(string(src), -1) {
-			found[m[1]] = "./" + filepath.ToSlash(rel)
-		}
-		return nil
-	})
+	found, err := benchmarksByPackage("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
 	return found
+}
+
+func TestRunsForOneRow(t *testing.T) {
+	defined := benchmarksByPackageT(t)
+	tests := []struct {
+		name, only string
+		want       []run
+	}{
+		{"a sub-benchmark of a group", "diagnostics after an edit", []run{{"./app/lsp", "^(BenchmarkGopls)$/^(diagnostics)$", "30x"}}},
+		{"figure and baseline from two benchmarks", "an agent reads: the window",
+			[]run{{"./cmd/trestle", "^(BenchmarkIdleRSS|BenchmarkToolsList)$", "2x"}}},
+		{"baseline a row of its own", "UI tool `trestle_workbench` on an idle window",
+			[]run{{"./cmd/trestle", "^(BenchmarkBridgeUITool|BenchmarkBridgeNonUITool)$", "2s"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := runsFor(selectRows(rows, regexp.MustCompile(regexp.QuoteMeta(tt.only))), runs, defined)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("runsFor(%q) = %v, want %v", tt.only, got, tt.want)
+			}
+		})
+	}
 }

@@ -22,8 +22,8 @@ type run struct {
 // runs are every benchmark of the project, grouped so that each group gets
 // a benchtime that suits it.
 var runs = []run{
-	{"./cmd/trestle", "^Benchmark(LoopbackEcho|BridgeNonUITool|BridgeRawLine|BridgeUITool)$", "2s"},
-	{"./cmd/trestle", "^Benchmark(BusyUI|IdleRSS)$", "2x"},
+	{"./cmd/trestle", "^Benchmark(LoopbackEcho|RelayEcho|BridgeNonUITool|BridgeRawLine|BridgeVsRelay|BridgeUITool)$", "2s"},
+	{"./cmd/trestle", "^Benchmark(BusyUI|IdleRSS|ToolsList)$", "2x"},
 	{"./mcpbridge", "^Benchmark(HandleMessagePing|ListenerRoundTrip)$", "1s"},
 	{"./ui/editor", ".", "1s"},
 	{"./app/linediff", ".", "1s"},

@@ -33,6 +33,7 @@ var (
 	loopbackP50 = &metric{"BenchmarkLoopbackEcho", "p50-µs"}
 	loopbackNs  = &metric{"BenchmarkLoopbackEcho", "ns/op"}
 	nonUIP50    = &metric{"BenchmarkBridgeNonUITool", "p50-µs"}
+	relayP50    = &metric{"BenchmarkRelayEcho", "p50-µs"}
 	entryKey    = &metric{"BenchmarkEntryKeystroke3k", "ns/op"}
 	entrySet    = &metric{"BenchmarkEntrySetText3k", "ns/op"}
 	busyBound   = &metric{"", "bound-ms"} // the 2 s bound of a UI call, a constant
@@ -62,6 +63,10 @@ var rows = append(append(append([]row{
 		base: loopbackP50, baseName: "loopback echo p50", target: 10, targetIs: "≤ 10× loopback"},
 	{label: "bridge round trip, the same line written by hand", value: metric{"BenchmarkBridgeRawLine", "p50-µs"}, p99: "p99-µs",
 		base: loopbackP50, baseName: "loopback echo p50", target: 10, targetIs: "≤ 10× loopback"},
+	{label: "a minimal stdio↔TCP relay process to an echo process: the bridge's hops without Trestle", value: *relayP50, p99: "p99-µs",
+		base: loopbackP50, baseName: "loopback echo p50"},
+	{label: "`trestle --mcp-attach` against that relay, both to the window (the same line by hand, alternated)", value: metric{"BenchmarkBridgeVsRelay", "bridge-p50-µs"},
+		base: &metric{"BenchmarkBridgeVsRelay", "relay-p50-µs"}, baseName: "relay after the handshake p50"},
 	{label: "UI tool `trestle_workbench` on an idle window", value: metric{"BenchmarkBridgeUITool", "p50-µs"}, p99: "p99-µs",
 		base: nonUIP50, baseName: "non-UI tool p50", target: 5000, targetIs: "p50 ≤ 5 ms"},
 	{label: "blocked UI (3 s stall): time until `busy`", value: metric{"BenchmarkBusyUI", "busy-ms"},
@@ -120,7 +125,14 @@ var rows = append(append(append([]row{
 	{label: "idle RSS: the window (under Xvfb)", value: metric{"BenchmarkIdleRSS", "window-MiB"}},
 	{label: "idle RSS: the bridge (`--mcp-attach`)", value: metric{"BenchmarkIdleRSS", "bridge-MiB"}},
 	{label: "idle RSS: headless (`--mcp`)", value: metric{"BenchmarkIdleRSS", "headless-MiB"}},
+	{label: "`tools/list` an agent reads: headless `trestle --mcp` (bbolt)", value: metric{"BenchmarkToolsList", "headless-B"},
+		base: goplsTools, baseName: "`gopls mcp` on the same module", target: 20000, targetIs: "≤ 20,000 B"},
+	{label: "`tools/list` an agent reads: the window through `--mcp-attach`", value: metric{"BenchmarkIdleRSS", "window-tools-B"},
+		base: goplsTools, baseName: "`gopls mcp` on bbolt", target: 20000, targetIs: "≤ 20,000 B"},
 }...)
+
+// goplsTools is the size of gopls's own MCP server's tools/list answer.
+var goplsTools = &metric{"BenchmarkToolsList", "gopls-B"}
 
 // diffRow is the exact line diff behind change-set hunks against
 // go-udiff's bounded one on the same texts (BenchmarkLineDiff/sub).
@@ -218,14 +230,30 @@ func format(v float64, unit string) string {
 	switch unit {
 	case "ns/op":
 		return formatDuration(time.Duration(v))
-	case "p50-µs", "p99-µs":
+	case "p50-µs", "p99-µs", "bridge-p50-µs", "relay-p50-µs":
 		return formatDuration(time.Duration(v * 1e3))
 	case "busy-ms", "ms-past-deadline", "bound-ms", "trestle-ms", "bare-ms", "git-ms", "fyne-ms":
 		return formatDuration(time.Duration(v * 1e6))
 	case "window-MiB", "bridge-MiB", "headless-MiB", "gopls-MiB", "before-MiB", "peak-MiB", "after-MiB":
 		return fmt.Sprintf("%.0f MiB", v)
 	}
+	if strings.HasSuffix(unit, "-B") { // bytes on the wire
+		return formatBytes(v)
+	}
 	return fmt.Sprintf("%.3g %s", v, unit)
+}
+
+// formatBytes writes a byte count with thousands separated: 19,336 B.
+func formatBytes(v float64) string {
+	digits := fmt.Sprintf("%.0f", v)
+	var b strings.Builder
+	for i, r := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String() + " B"
 }
 
 func formatDuration(d time.Duration) string {
