@@ -20,7 +20,8 @@
 // menus and keys, the exported calls from outside); a feature's logic lives
 // in the part that owns it, a small type holding the window (w) for what
 // it reaches: evalUI (evaluate.go: the person's evaluations, the Eval
-// transcript, replay, the evaluator's status), renamer (lsp_rename.go: F2
+// transcript, replay, the evaluator's status), goplsUI (lsp.go: gopls's
+// status, diagnostics, format on save, the Go commands, its install), renamer (lsp_rename.go: F2
 // and Undo Rename), gotoUI (lsp_places.go: definitions, references,
 // outline), gitUI (gitgutter.go, gitpane.go: git status, the tree's tints,
 // the gutter) trustUI (trust.go) and runUI (tasks.go: the

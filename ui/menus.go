@@ -107,7 +107,7 @@ func (w *Window) buildMenu(recent []string) {
 	view.Items = append(view.Items, w.focusItems()...)
 	edit := w.editMenu()
 	edit.Items = append(edit.Items, w.renamer.menuItems()...)
-	edit.Items = append(edit.Items, w.goplsItems()...)
+	edit.Items = append(edit.Items, w.gopls.menuItems()...)
 	menu := fyne.NewMainMenu(file, edit, view, w.runMenu(), w.agentsMenu(), fyne.NewMenu("Help",
 		fyne.NewMenuItem("About Trestle", w.showAbout)))
 	view.Items = append(view.Items, fyne.NewMenuItemSeparator(), w.openMenuItems(menu.Items))

@@ -78,10 +78,8 @@ type Window struct {
 	// last Open Folder dialog (openfolder.go).
 	recent          []string
 	openFolderShown *openFolderDialog
-	// gopls links the editors to the project's language server (lsp.go); nil without one.
-	gopls           *goplsView
-	goplsInstallDir string          // Options.GoplsInstall
-	goplsDo         func(fn func()) // nil: onMain (tests queue gopls's callbacks)
+	// gopls links the editors to the project's language server (lsp.go).
+	gopls *goplsUI
 	// nav is where Alt+Left and Alt+Right go (nav.go).
 	nav navHistory
 	// menus opens the menu bar's menus for Alt+letter and F10 (menukeys.go).
@@ -130,7 +128,7 @@ func New(a fyne.App, p *project.Project, o Options) *Window {
 	}
 	w := newWindow(a, p)                    // 1. the widgets: tree, tabs, panes, status bar
 	w.useSettings(o.Settings, o.Policy)     // 2. tab width, hidden files, the agent policy
-	w.goplsInstallDir = o.GoplsInstall      // 3. where a missing gopls installs (read by 4)
+	w.gopls.installDir = o.GoplsInstall     // 3. where a missing gopls installs (read by 4)
 	w.connectServices(o.Services)           // 4. gopls, the Eval pane, the Run menu, .trestle.json
 	w.showChangeSets(o.Services.ChangeSets) // 5. the Change Sets pane and its poll of the store
 	w.installActions(o.Actions)             // 6. menus, shortcuts, close, recent projects, layout, welcome
@@ -159,6 +157,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	}
 	w.evalUI, w.renamer, w.goTo, w.git = &evalUI{w: w}, &renamer{w: w}, &gotoUI{w: w}, &gitUI{w: w}
 	w.trust, w.run = &trustUI{w: w}, &runUI{w: w}
+	w.gopls = &goplsUI{w: w}
 	w.runLines.main = w.main
 	notices.dialogs = w.dialogs
 	w.status.main = w.main
@@ -206,7 +205,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 // concurrent use from any goroutine.
 func (w *Window) Quitting() {
 	w.main.close()
-	w.StopGopls()
+	w.gopls.stop()
 	w.panes.agent.stopAndWait()
 }
 
