@@ -25,6 +25,7 @@ import (
 // acp) applies the policy first and again after: deny always wins. Off the
 // main goroutine (the ACP connection's).
 func (h *agentHost) ask(ctx context.Context, name string, req acpsdk.RequestPermissionRequest) (acpsdk.RequestPermissionResponse, error) {
+	h.stream.flush() // the transcript shows what led to the request
 	return askModal(ctx, h.w, rejectResponse(req), func(answer chan<- acpsdk.RequestPermissionResponse) dialog.Dialog {
 		return h.w.showAgentAsk(name, req, answer)
 	})
