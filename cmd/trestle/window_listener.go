@@ -25,8 +25,9 @@ var (
 // (see package supervise): it follows sw, the window's switch. It is off
 // until started.
 func newWindowListener(ctx context.Context, project *project.Project, win *ui.Window, sv services.Services, reg *registry.Registry, sw *supervise.Switch, logger *log.Logger) *supervise.Listener {
+	ag := agent.New(agent.Config{Project: project, Window: win, Services: sv, Activity: win})
 	opts := mcpbridge.Options{Project: project, Window: win, Version: version, Logger: logger,
-		Services: sv, Activity: win, OnCall: win.RecordCall}
+		Services: sv, Agent: ag, OnCall: win.RecordCall}
 	withTestHooks(&opts, win)
 	srv := mcpbridge.NewServer(opts)
 	return supervise.New(ctx, supervise.Config{Dir: project.Root, Version: version, Status: win, Registry: reg,
