@@ -135,15 +135,15 @@ func (g *agentGroup) hosts() []*agentHost {
 // makeAgentPane is the Agent pane's entry in paneParts: the first of the
 // window's Agent panes (New session adds more). Main goroutine only.
 func makeAgentPane(w *Window) pane {
-	h := w.newAgentHost(&agentGroup{}, "Agent", fyne.CurrentApp().Preferences().String(agentPrefKey))
+	h := newAgentHost(w, &agentGroup{}, "Agent", fyne.CurrentApp().Preferences().String(agentPrefKey))
 	h.do = w.onMain
 	w.panes.agent = h
 	return h
 }
 
-// newAgentHost makes an Agent pane titled title in group, with command as
-// its command line. Main goroutine only.
-func (w *Window) newAgentHost(group *agentGroup, title, command string) *agentHost {
+// newAgentHost makes an Agent pane of w titled title in group, with
+// command as its command line. Main goroutine only.
+func newAgentHost(w *Window, group *agentGroup, title, command string) *agentHost {
 	h := &agentHost{w: w, group: group}
 	h.stream = streamBatch[news]{do: func(fn func()) { h.do(fn) }, show: h.showNews, max: maxQueuedUpdates}
 	h.life, h.endLife = context.WithCancel(context.Background())
@@ -168,7 +168,7 @@ func (w *Window) newAgentHost(group *agentGroup, title, command string) *agentHo
 // with the same agent, and shows it. Main goroutine only.
 func (h *agentHost) newSession() {
 	n := len(h.group.hosts()) + 1
-	nh := h.w.newAgentHost(h.group, fmt.Sprintf("Agent %d", n), h.pane.Command.Text)
+	nh := newAgentHost(h.w, h.group, fmt.Sprintf("Agent %d", n), h.pane.Command.Text)
 	nh.do, nh.env, nh.mcp, nh.bwrap = h.do, h.env, h.mcp, h.bwrap
 	h.w.panes.add(nh)
 	h.w.panes.show(nh)
