@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"trestle/app/agent"
 	"trestle/app/changeset"
 	"trestle/app/errdefs"
 	"trestle/app/eval"
@@ -60,7 +61,8 @@ func TestRunGuardSpeaksBeforeARun(t *testing.T) {
 				Config: func() (projconf.Config, error) { return projconf.Load(project.Root) },
 			}
 			g := tt.guard
-			srv := NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv, Activity: &g})
+			ag := agent.New(agent.Config{Project: project, Services: sv, Activity: &g}) // the guard goes to app/agent directly
+			srv := NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv, Agent: ag})
 			c := connectStdio(t, srv, "guard-test")
 			res, sc := callTool(t, c, "trestle_run", map[string]any{"task": "echo"})
 			if sc["state"] != tt.wantState || !strings.Contains(textOf(res), tt.want) {

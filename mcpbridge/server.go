@@ -36,9 +36,13 @@ type Options struct {
 	// Services are the evaluator, tasks and permission gate; tools that
 	// need one that is missing are not offered.
 	Services services.Services
-	// Activity shows agents' evaluations and runs in the window; nil
-	// headless. When it is also an agent.RunGuard, it guards runs.
-	Activity agent.Activity
+	// Agent is the agent layer the tools call. A caller that has more to
+	// give it than Project, Window and Services (the window: its
+	// agent.Activity) makes it with agent.New over the same three and hands
+	// it in, so that mcpbridge never carries what only app/agent uses, and
+	// another protocol's adapter may share it. nil: NewServer makes one
+	// over Project, Window and Services.
+	Agent *agent.Agent
 	// OnCall, when set, hears of every tool call once it is answered (the
 	// window's Agents pane). It is called on the serving goroutine and must
 	// not block.
@@ -71,8 +75,12 @@ func NewServer(opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = log.Default()
 	}
-	s := &Server{opts: opts, logger: opts.Logger, idle: newIdleFree(), agent: agent.New(agent.Config{
-		Project: opts.Project, Window: opts.Window, Services: opts.Services, Activity: opts.Activity})}
+	if opts.Agent == nil {
+		opts.Agent = agent.New(agent.Config{Project: opts.Project, Window: opts.Window, Services: opts.Services})
+	} else if opts.Agent.Project() != opts.Project {
+		panic("mcpbridge.NewServer: Options.Agent works on another project than Options.Project")
+	}
+	s := &Server{opts: opts, logger: opts.Logger, idle: newIdleFree(), agent: opts.Agent}
 	s.mcp = server.NewMCPServer("trestle", opts.Version,
 		server.WithToolCapabilities(false),
 		server.WithInstructions(s.instructions()),

@@ -64,8 +64,18 @@ func (s *session) Initialize() { s.initialized.Store(true) }
 
 func (s *session) Initialized() bool { return s.initialized.Load() }
 
+// SetClientInfo records who the client says it is: at initialize, or, in
+// the 2026-07-28 protocol, from a request's _meta (mcp-go applies each
+// one here). The first name the session gives stays its name: a later
+// request that names another client changes nothing, so that one session
+// cannot pass itself off as another in the Agents pane, the status bar or
+// a permission dialog.
 func (s *session) SetClientInfo(info mcp.Implementation) {
 	s.mu.Lock()
+	if s.info.Name != "" {
+		s.mu.Unlock()
+		return
+	}
 	s.info = info
 	s.mu.Unlock()
 	if s.onInit != nil {

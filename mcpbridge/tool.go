@@ -36,12 +36,10 @@ func sessionOwner(ctx context.Context) string {
 	return sessionID(ctx)
 }
 
-// clientName is the name the calling client gave at initialize, or from
-// protocol 2026-07-28 on, with the request.
+// clientName is the name the calling session gave: at initialize, or with
+// its first request from protocol 2026-07-28 on (session.SetClientInfo
+// keeps the first); "an agent" when it gave none.
 func clientName(ctx context.Context) string {
-	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.ClientInfo != nil && info.ClientInfo.Name != "" {
-		return info.ClientInfo.Name
-	}
 	if cs, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
 		if n := cs.GetClientInfo().Name; n != "" {
 			return n

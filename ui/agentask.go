@@ -25,8 +25,9 @@ import (
 // acp) applies the policy first and again after: deny always wins. Off the
 // main goroutine (the ACP connection's).
 func (h *agentHost) ask(ctx context.Context, name string, req acpsdk.RequestPermissionRequest) (acpsdk.RequestPermissionResponse, error) {
+	h.stream.flush() // the transcript shows what led to the request
 	return askModal(ctx, h.w, rejectResponse(req), func(answer chan<- acpsdk.RequestPermissionResponse) dialog.Dialog {
-		return h.w.showAgentAsk(name, req, answer)
+		return h.showAsk(name, req, answer)
 	})
 }
 
@@ -45,13 +46,14 @@ func isAllow(o acpsdk.PermissionOption) bool {
 	return o.Kind == acpsdk.PermissionOptionKindAllowOnce || o.Kind == acpsdk.PermissionOptionKindAllowAlways
 }
 
-// showAgentAsk builds and shows the dialog of a hosted agent's request:
+// showAsk builds and shows the dialog of a hosted agent's request:
 // who asks, the tool call's title and kind, all of its content (diffs,
 // commands, raw input) in the ask view, and one button per option of the
 // agent's; the options that allow are armed after askArm, and only offered
 // when the content is small enough to show in full. Closing it without a
 // choice rejects. Main goroutine only.
-func (w *Window) showAgentAsk(name string, req acpsdk.RequestPermissionRequest, answer chan<- acpsdk.RequestPermissionResponse) dialog.Dialog {
+func (h *agentHost) showAsk(name string, req acpsdk.RequestPermissionRequest, answer chan<- acpsdk.RequestPermissionResponse) dialog.Dialog {
+	w := h.w
 	var d dialog.Dialog
 	var arm *time.Timer
 	send := func(r acpsdk.RequestPermissionResponse) {

@@ -36,9 +36,9 @@ const (
 	// agentStopBound is how long closing the window waits for a turn that
 	// was ended to propose what the agent wrote.
 	agentStopBound = 10 * time.Second
-	// maxQueuedUpdates bounds the updates waiting for the main goroutine;
-	// past it they are counted and dropped, never waited for (the ACP
-	// connection must not block).
+	// maxQueuedUpdates bounds the updates waiting for the main goroutine
+	// (stream); past it they are counted and dropped, never waited for (the
+	// ACP connection must not block).
 	maxQueuedUpdates = 10000
 	// maxAgentStderr is how much of the agent's stderr is kept, to explain
 	// a failed start.
@@ -59,7 +59,11 @@ type agentHost struct {
 	group *agentGroup
 	// do runs a function on the main goroutine, dropped once the window
 	// closes (w.onMain); tests swap it for their fake main goroutine.
+	// What a session's goroutines show goes through doInOrder.
 	do func(func())
+	// stream carries the session's updates and its commands' news to the
+	// pane in batches, through do.
+	stream streamBatch[news]
 	// env is added to the agent's environment (tests name their markers).
 	env []string
 	// mcp are the MCP servers for a session's staging copy (Options.AgentMCP).
@@ -70,12 +74,9 @@ type agentHost struct {
 	life    context.Context
 	endLife context.CancelFunc
 
-	mu      sync.Mutex
-	queue   []news
-	flush   bool // a flush of queue is on its way to the main goroutine
-	dropped int
-	cur     *hosted
-	closed  bool // the window is closing: no session may start
+	mu     sync.Mutex
+	cur    *hosted
+	closed bool // the window is closing: no session may start
 	// resuming is the stored session the next start resumes (main goroutine only).
 	resuming *acp.Saved
 	// earlier are the stored sessions the pane lists, by the pane's id.
@@ -134,16 +135,17 @@ func (g *agentGroup) hosts() []*agentHost {
 // makeAgentPane is the Agent pane's entry in paneParts: the first of the
 // window's Agent panes (New session adds more). Main goroutine only.
 func makeAgentPane(w *Window) pane {
-	h := w.newAgentHost(&agentGroup{}, "Agent", fyne.CurrentApp().Preferences().String(agentPrefKey))
+	h := newAgentHost(w, &agentGroup{}, "Agent", fyne.CurrentApp().Preferences().String(agentPrefKey))
 	h.do = w.onMain
 	w.panes.agent = h
 	return h
 }
 
-// newAgentHost makes an Agent pane titled title in group, with command as
-// its command line. Main goroutine only.
-func (w *Window) newAgentHost(group *agentGroup, title, command string) *agentHost {
+// newAgentHost makes an Agent pane of w titled title in group, with
+// command as its command line. Main goroutine only.
+func newAgentHost(w *Window, group *agentGroup, title, command string) *agentHost {
 	h := &agentHost{w: w, group: group}
+	h.stream = streamBatch[news]{do: func(fn func()) { h.do(fn) }, show: h.showNews, max: maxQueuedUpdates}
 	h.life, h.endLife = context.WithCancel(context.Background())
 	h.pane = agent.New(command)
 	h.pane.OnStart = h.start
@@ -166,7 +168,7 @@ func (w *Window) newAgentHost(group *agentGroup, title, command string) *agentHo
 // with the same agent, and shows it. Main goroutine only.
 func (h *agentHost) newSession() {
 	n := len(h.group.hosts()) + 1
-	nh := h.w.newAgentHost(h.group, fmt.Sprintf("Agent %d", n), h.pane.Command.Text)
+	nh := newAgentHost(h.w, h.group, fmt.Sprintf("Agent %d", n), h.pane.Command.Text)
 	nh.do, nh.env, nh.mcp, nh.bwrap = h.do, h.env, h.mcp, h.bwrap
 	h.w.panes.add(nh)
 	h.w.panes.show(nh)
@@ -246,7 +248,7 @@ func (h *agentHost) launch(command, policy string, unsandboxed bool, resume *acp
 	}()
 	fail := func(err error) {
 		msg := changeset.EscapeControls(err.Error(), "")
-		h.do(func() {
+		h.doInOrder(func() {
 			h.pane.Note("The agent did not start: " + msg)
 			h.pane.SetState(agent.Stopped, "The agent did not start; see above.")
 		})
@@ -314,7 +316,7 @@ func (h *agentHost) launch(command, policy string, unsandboxed bool, resume *acp
 		return
 	}
 	name, dir := changeset.EscapeControls(cur.name, ""), stage.Dir
-	h.do(func() {
+	h.doInOrder(func() { // after a resumed session's history
 		h.pane.Note(fmt.Sprintf("%s works in a sandboxed copy of the project (%s); the project itself stays as it is until you apply its change set.", name, dir))
 		h.pane.SetState(agent.Ready, name+" is ready.")
 		if m := s.Modes; m != nil {
@@ -374,33 +376,24 @@ func (h *agentHost) editorText(rel string) (string, bool) {
 	return text, open && err == nil
 }
 
-// update queues a session update for the main goroutine, coalescing: one
-// flush carries all that came before it runs. It never blocks. Called on
-// the ACP connection's goroutine.
+// update queues a session update for the main goroutine, batched
+// (stream). It never blocks. Called on the ACP connection's goroutine.
 func (h *agentHost) update(n sdk.SessionNotification) { h.queueNews(news{update: n.Update}) }
 
 // queueNews queues news for the main goroutine (see update). Any goroutine.
-func (h *agentHost) queueNews(n news) {
-	h.mu.Lock()
-	if len(h.queue) >= maxQueuedUpdates {
-		h.dropped++
-	} else {
-		h.queue = append(h.queue, n)
-	}
-	first := !h.flush
-	h.flush = true
-	h.mu.Unlock()
-	if first {
-		h.do(h.flushUpdates)
-	}
+func (h *agentHost) queueNews(n news) { h.stream.add(n) }
+
+// doInOrder runs fn on the main goroutine after the news queued so far
+// has been shown: a turn's end comes after the last of its messages. Any
+// goroutine.
+func (h *agentHost) doInOrder(fn func()) {
+	h.stream.flush()
+	h.do(fn)
 }
 
-// flushUpdates shows the queued updates. Main goroutine only.
-func (h *agentHost) flushUpdates() {
-	h.mu.Lock()
-	batch, dropped := h.queue, h.dropped
-	h.queue, h.dropped, h.flush = nil, 0, false
-	h.mu.Unlock()
+// showNews shows a batch of the stream's news, and how many were dropped.
+// Main goroutine only.
+func (h *agentHost) showNews(batch []news, dropped int) {
 	var updates []sdk.SessionUpdate
 	for _, n := range batch {
 		if t := n.term; t != nil {

@@ -2,12 +2,14 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -59,7 +61,15 @@ func newAgentHarness(t *testing.T) *agentHarness {
 	w.services.Gate = permission.NewGate(permission.PolicyAsk, nil)
 	fake, run := fakeMain(t)
 	w.main.setQueue(fake.enqueue)
-	t.Cleanup(func() { w.main.setQueue(nil) })
+	t.Cleanup(func() {
+		// After what the sessions' ends queued has run, the window drops
+		// whatever comes later (an edit's debounce timer): with Fyne's
+		// queue back, it would run inline beside the fake main goroutine.
+		closed := make(chan struct{})
+		run <- func() { w.main.close(); close(closed) }
+		<-closed
+		w.main.setQueue(nil)
+	})
 	h := w.panes.agent
 	h.do = fake.do
 	marker := "agent-pane-linger-" + strconv.Itoa(time.Now().Nanosecond())
@@ -188,6 +198,62 @@ func (a *agentHarness) stageDir() string {
 	a.h.mu.Lock()
 	defer a.h.mu.Unlock()
 	return a.h.cur.stage.Dir
+}
+
+// TestAgentPaneBatchesAStreamedMessage: the scripted agent streams a
+// message in a thousand chunks, and then in two thousand, a chunk a
+// millisecond as a model streams its tokens; the pane shows each whole,
+// in order, before its turn's end, while the chunks reach the main
+// goroutine in batches. With the batch's timer held, the turn's end alone
+// hands the whole message over; with it running, the main-thread calls
+// are far fewer than the chunks (one a chunk before the batching).
+func TestAgentPaneBatchesAStreamedMessage(t *testing.T) {
+	testfix.RequireBwrap(t)
+	a := newAgentHarness(t)
+	var calls atomic.Int64
+	var hold atomic.Bool
+	do := a.h.do
+	a.h.do = func(fn func()) { calls.Add(1); do(fn) }
+	a.h.stream.after = func(d time.Duration, fn func()) {
+		if !hold.Load() {
+			time.AfterFunc(d, fn)
+		}
+	}
+	a.onMain(func() { test.Tap(a.h.pane.Start) })
+	a.waitFor("the agent ready", func() bool { return a.h.pane.State() == agent.Ready })
+	turn := func(chunks, ended int) (made int64) {
+		t.Helper()
+		var msg strings.Builder
+		for i := range chunks {
+			sep := " "
+			if i%10 == 9 {
+				sep = "\n"
+			}
+			fmt.Fprintf(&msg, "c%04d%s", i, sep)
+		}
+		before := calls.Load()
+		a.send(fmt.Sprintf("stream %d", chunks))
+		a.waitFor("the turn's end", func() bool {
+			return a.h.pane.State() == agent.Ready && strings.Count(a.h.pane.Text(), "The turn ended") == ended
+		})
+		made = calls.Load() - before
+		want := fmt.Sprintf("You: stream %d\n%s\n— The turn ended: end_turn.", chunks, msg.String())
+		if text := a.transcript(); !strings.Contains(text, want) {
+			t.Errorf("the transcript does not hold the whole message of %d chunks, in order, before the turn's end:\n%s", chunks, text)
+		}
+		return made
+	}
+	hold.Store(true)
+	if made := turn(1000, 1); made > 10 {
+		t.Errorf("with the timer held, 1000 chunks took %d main-thread calls: more than the turn's end", made)
+	}
+	hold.Store(false)
+	const chunks = 2000
+	made := turn(chunks, 2)
+	if made > chunks/4 {
+		t.Errorf("%d chunks took %d main-thread calls: they are not batched", chunks, made)
+	}
+	t.Logf("%d chunks, %d main-thread calls", chunks, made)
 }
 
 // TestAgentPaneDenyPolicyRejectsWithoutAsking: under the deny policy the

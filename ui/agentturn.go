@@ -49,7 +49,7 @@ func (h *agentHost) runTurn(cur *hosted, text string) {
 		h.closeStage(cur, note)
 	}
 	name := changeset.EscapeControls(cur.name, "")
-	h.do(func() {
+	h.doInOrder(func() { // after the turn's last messages
 		h.pane.Note(end)
 		if note != "" {
 			h.pane.Note(note)
@@ -174,7 +174,7 @@ func (h *agentHost) follow(events []watch.Event) {
 	default:
 		return
 	}
-	h.do(func() { h.pane.Note(note) })
+	h.doInOrder(func() { h.pane.Note(note) })
 }
 
 // agentSetBound is how long the agent may take to switch mode or model.
@@ -197,7 +197,7 @@ func (h *agentHost) choose(what, id string, set func(*acp.Session, context.Conte
 		if err := set(cur.sess, ctx, id); err != nil {
 			note = fmt.Sprintf("The %s was not changed: %s", what, changeset.EscapeControls(err.Error(), ""))
 		}
-		h.do(func() { h.pane.Note(note) })
+		h.doInOrder(func() { h.pane.Note(note) })
 	})
 }
 
@@ -233,7 +233,7 @@ func (h *agentHost) stop() {
 	cur.sess.Close()
 	if !turn {
 		note := h.closeStage(cur, "")
-		h.do(func() {
+		h.doInOrder(func() {
 			if note != "" {
 				h.pane.Note(note)
 			}

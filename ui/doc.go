@@ -11,7 +11,8 @@
 // change from another goroutine, main.call for a caller that needs an
 // answer (it gives up after a bound and returns errdefs.ErrBusy),
 // main.after and main.every for timers, and a lineBatch for a stream (a
-// run's output) batched into few updates. Once the window is closing
+// run's output) batched into few updates (a streamBatch for a hosted
+// agent's updates, streambatch.go). Once the window is closing
 // (Quitting) all of them drop what they are given. File I/O happens before
 // the call, never inside it. UI state lives in the window or in the part
 // that owns it, never in a package-level variable (TestNoMutablePackageState).
@@ -20,7 +21,8 @@
 // exported calls from outside); a feature's logic lives
 // in the part that owns it, a small type holding the window (w) for what
 // it reaches: evalUI (evaluate.go: the person's evaluations, the Eval
-// transcript, replay, the evaluator's status), renamer (lsp_rename.go: F2
+// transcript, replay, the evaluator's status), goplsUI (lsp.go: gopls's
+// status, diagnostics, format on save, the Go commands, its install), renamer (lsp_rename.go: F2
 // and Undo Rename), gotoUI (lsp_places.go: definitions, references,
 // outline), gitUI (gitgutter.go, gitpane.go: git status, the tree's tints,
 // the gutter), trustUI (trust.go), runUI (tasks.go: the person's runs,

@@ -23,42 +23,46 @@ const formatTimeout = 3 * time.Second
 // references, outline), as the editor bounds its own.
 const goplsTimeout = 5 * time.Second
 
-// goplsView is the window's link to gopls. Main goroutine only.
-type goplsView struct {
+// goplsUI is the window's gopls part: it links the editors to the
+// project's language server, shows the server's state and diagnostics,
+// formats on save, holds the Edit menu's Go commands (lsp_commands.go) and
+// the install of a missing gopls (lsp_install.go). It is made with the
+// window; client is nil until start (a window without gopls keeps it nil).
+// Main goroutine only, except stop.
+type goplsUI struct {
+	w          *Window
 	client     *lsp.Client
-	installDir string // where "Install gopls" puts it; "" offers no install
+	installDir string // Options.GoplsInstall: where "Install gopls" puts it; "" offers no install
 	offered    bool   // the install was offered once already
 	// renames is the last F2 rename, for Undo Rename (lsp_rename.go).
 	renames renameState
 	// refs and outline are the References and Outline panes, made on first use.
 	refs    *placesPane
 	outline *outlinePane
-	// do runs fn on the main goroutine: the window's onMain; tests queue it, since
-	// Fyne's test driver would run it on the calling goroutine. After
-	// stopGopls it drops fn: once the window has closed, Fyne would run it
-	// on gopls's goroutine.
+	// do runs fn on the main goroutine through mainDo (nil: the window's
+	// onMain; tests queue it, since Fyne's test driver would run it on the
+	// calling goroutine). After stop it drops fn: once the window has
+	// closed, Fyne would run it on gopls's goroutine. Set by start.
 	do      func(fn func())
+	mainDo  func(fn func())
 	stopped atomic.Bool
 	// formatBound bounds format on save; 0 means formatTimeout (tests on
 	// a busy machine raise it: past it the file is saved unformatted).
 	formatBound time.Duration
 }
 
-// StopGopls drops gopls's callbacks from now on: the window is closing.
-// Its OnClosed calls it; a quit that skips OnClosed (a signal, which Fyne
+// stop drops gopls's callbacks from now on: the window is closing.
+// Quitting calls it; a quit that skips OnClosed (a signal, which Fyne
 // also catches and quits on at once) must call it first, from any
 // goroutine: once Fyne's loop has stopped, fyne.Do runs its function on
-// the caller's goroutine. Safe for concurrent use once New has returned.
-func (w *Window) StopGopls() {
-	if w.gopls != nil {
-		w.gopls.stopped.Store(true)
-	}
-}
+// the caller's goroutine. Safe for concurrent use.
+func (g *goplsUI) stop() { g.stopped.Store(true) }
 
-// startGopls links the window to client. Main goroutine only.
-func (w *Window) startGopls(client *lsp.Client) {
-	g := &goplsView{client: client, installDir: w.goplsInstallDir}
-	main := w.goplsDo
+// start links the window to client. Main goroutine only.
+func (g *goplsUI) start(client *lsp.Client) {
+	w := g.w
+	g.client = client
+	main := g.mainDo
 	if main == nil {
 		main = w.main.do
 	}
@@ -72,24 +76,23 @@ func (w *Window) startGopls(client *lsp.Client) {
 			}
 		})
 	}
-	w.gopls = g
-	w.tabs.format = w.formatThenSave
-	w.tabs.onOpened = w.goplsEditorOpened
+	w.tabs.format = g.formatThenSave
+	w.tabs.onOpened = g.editorOpened
 	w.tabs.onClosed = func(t *fileTab) {
 		if t.view != nil {
 			t.view.DetachIntel() // stops its timers and closes the document in gopls
 		}
 	}
 	client.Listen(func(s lsp.Status) {
-		g.do(func() { w.goplsStatus(s) })
+		g.do(func() { g.showStatus(s) })
 	}, func(path string) {
 		ds := client.Diagnostics(path)
 		ds = onlyFile(ds, path)
-		g.do(func() { w.goplsDiagnostics(path, ds) })
+		g.do(func() { g.showDiagnostics(path, ds) })
 	})
 	for _, t := range w.tabs.byItem { // editors opened before the services came
 		if t.view != nil && !t.view.HasIntel() {
-			w.goplsEditorOpened(t, t.view)
+			g.editorOpened(t, t.view)
 		}
 	}
 }
@@ -105,24 +108,23 @@ func onlyFile(ds []lsp.Diagnostic, path string) []lsp.Diagnostic {
 	return out
 }
 
-// goplsEditorOpened links a new Go editor to gopls (its saves format
+// editorOpened links a new Go editor to gopls (its saves format
 // through the tabs' format, formatThenSave).
-func (w *Window) goplsEditorOpened(t *fileTab, e *editor.Editor) {
-	g := w.gopls
-	if g == nil || !editor.IsGoFile(t.path) {
+func (g *goplsUI) editorOpened(t *fileTab, e *editor.Editor) {
+	if g.client == nil || !editor.IsGoFile(t.path) {
 		return
 	}
 	if old := t.view; old != nil && old != e {
 		old.StopIntel() // replaced (a change set applied): the new editor speaks for the file
 	}
 	g.client.Start() // the first Go editor starts gopls
-	e.AttachIntel(t.path, g.client, goplsHost{w: w, do: g.do})
+	e.AttachIntel(t.path, g.client, goplsHost{w: g.w, do: g.do})
 	e.SetDiagnostics(onlyFile(g.client.Diagnostics(t.path), t.path))
 }
 
 // goplsHost is the window as its editors' link to the rest of the
 // workbench (editor.Host): navigation opens tabs and panes, work runs on
-// the window's loading group and comes back through the gopls view's do.
+// the window's loading group and comes back through the gopls part's do.
 type goplsHost struct {
 	w  *Window
 	do func(fn func())
@@ -137,9 +139,10 @@ func (h goplsHost) Rename(path string, pos lsp.Position, current string) {
 func (h goplsHost) Go(fn func()) { h.w.loading.Go(fn) }
 func (h goplsHost) Do(fn func()) { h.do(fn) }
 
-// goplsStatus shows the server's state, and offers the install once when
+// showStatus shows the server's state, and offers the install once when
 // gopls is missing.
-func (w *Window) goplsStatus(s lsp.Status) {
+func (g *goplsUI) showStatus(s lsp.Status) {
+	w := g.w
 	text := "gopls: " + string(s.State)
 	if s.State == lsp.StateFailed || s.State == lsp.StateRestarting {
 		if s.Missing {
@@ -148,15 +151,16 @@ func (w *Window) goplsStatus(s lsp.Status) {
 	}
 	w.status.gopls.SetText(text)
 	if s.Missing {
-		w.offerGoplsInstall(s.Detail)
+		g.offerInstall(s.Detail)
 	} else if s.State == lsp.StateFailed {
 		w.status.notify("gopls: " + s.Detail)
 	}
 }
 
-// goplsDiagnostics shows path's diagnostics in its editor and in the
+// showDiagnostics shows path's diagnostics in its editor and in the
 // Problems pane.
-func (w *Window) goplsDiagnostics(path string, ds []lsp.Diagnostic) {
+func (g *goplsUI) showDiagnostics(path string, ds []lsp.Diagnostic) {
+	w := g.w
 	if t := w.tabs.find(path); t != nil && t.view != nil {
 		t.view.SetDiagnostics(ds)
 	}
@@ -207,9 +211,9 @@ func sortStrings(s []string) {
 // imports), when the setting is on and gopls answers in time, then calls
 // write. It is the tabs' format (tabs.go's save), so every save formats.
 // A format that comes back after the person typed on is dropped.
-func (w *Window) formatThenSave(t *fileTab, write func()) {
-	g, e := w.gopls, t.view
-	if g == nil || !w.settings.FormatOnSave || e == nil || !e.HasIntel() || !editor.IsGoFile(t.path) {
+func (g *goplsUI) formatThenSave(t *fileTab, write func()) {
+	w, e := g.w, t.view
+	if g.client == nil || !w.settings.FormatOnSave || e == nil || !e.HasIntel() || !editor.IsGoFile(t.path) {
 		write()
 		return
 	}

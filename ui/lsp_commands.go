@@ -11,25 +11,26 @@ import (
 	"trestle/ui/editor"
 )
 
-// goplsItems are the Edit menu's Go actions on the active editor's caret,
+// menuItems are the Edit menu's Go actions on the active editor's caret,
 // so that the command palette lists them too: definition (F12),
 // references (Shift+F12), rename (F2), outline (Ctrl+Shift+O) and format
 // (Ctrl+Shift+I). F12, Shift+F12 and F2 reach the editor itself; the menu
 // shows them. Main goroutine only.
-func (w *Window) goplsItems() []*fyne.MenuItem {
+func (g *goplsUI) menuItems() []*fyne.MenuItem {
+	w := g.w
 	key := func(k fyne.KeyName, mod fyne.KeyModifier) fyne.Shortcut {
 		return &desktop.CustomShortcut{KeyName: k, Modifier: mod}
 	}
 	return []*fyne.MenuItem{
 		fyne.NewMenuItemSeparator(),
 		menuItem("Go to Definition", key(fyne.KeyF12, 0), func() {
-			w.atCaret(func(path string, pos lsp.Position, _ *editor.Editor) { w.goTo.definition(path, pos) })
+			g.atCaret(func(path string, pos lsp.Position, _ *editor.Editor) { w.goTo.definition(path, pos) })
 		}),
 		menuItem("Find References", key(fyne.KeyF12, fyne.KeyModifierShift), func() {
-			w.atCaret(func(path string, pos lsp.Position, _ *editor.Editor) { w.goTo.references(path, pos) })
+			g.atCaret(func(path string, pos lsp.Position, _ *editor.Editor) { w.goTo.references(path, pos) })
 		}),
 		menuItem("Rename Symbol…", key(fyne.KeyF2, 0), func() {
-			w.atCaret(func(path string, pos lsp.Position, e *editor.Editor) {
+			g.atCaret(func(path string, pos lsp.Position, e *editor.Editor) {
 				line := []rune(e.Buffer().Line(pos.Line - 1))
 				start, end := textbuf.WordAt(e.Buffer().Line(pos.Line-1), pos.Col-1)
 				if end <= start {
@@ -40,34 +41,36 @@ func (w *Window) goplsItems() []*fyne.MenuItem {
 			})
 		}),
 		menuItem("Outline", ctrlKey(fyne.KeyO, true), func() {
-			w.atCaret(func(path string, _ lsp.Position, _ *editor.Editor) { w.goTo.outline(path) })
+			g.atCaret(func(path string, _ lsp.Position, _ *editor.Editor) { w.goTo.outline(path) })
 		}),
-		menuItem("Format Document", ctrlKey(fyne.KeyI, true), w.formatActive),
+		menuItem("Format Document", ctrlKey(fyne.KeyI, true), g.formatActive),
 	}
 }
 
 // atCaret calls fn with the active Go editor's path and caret, after
 // gopls has its text; without gopls or a Go editor it says why.
-func (w *Window) atCaret(fn func(path string, pos lsp.Position, e *editor.Editor)) {
+func (g *goplsUI) atCaret(fn func(path string, pos lsp.Position, e *editor.Editor)) {
+	w := g.w
 	t := w.tabs.current()
 	switch {
 	case t == nil || t.view == nil:
 		w.status.notify("Open a Go file first")
 		return
-	case w.gopls == nil || !t.view.HasIntel():
+	case g.client == nil || !t.view.HasIntel():
 		w.status.notify("Go intelligence is off for " + t.path + " (gopls is not running, or this is no Go file)")
 		return
 	}
-	w.gopls.client.OpenDocument(t.path, t.view.Buffer().FileText())
+	g.client.OpenDocument(t.path, t.view.Buffer().FileText())
 	c := t.view.Caret()
 	fn(t.path, lsp.Position{Line: c.Line + 1, Col: c.Col + 1}, t.view)
 }
 
 // formatActive formats the active Go editor with gopls, without saving;
 // an answer that comes after the person typed on is dropped.
-func (w *Window) formatActive() {
-	w.atCaret(func(path string, _ lsp.Position, e *editor.Editor) {
-		g, version, text := w.gopls, e.Version(), e.Buffer().FileText()
+func (g *goplsUI) formatActive() {
+	w := g.w
+	g.atCaret(func(path string, _ lsp.Position, e *editor.Editor) {
+		version, text := e.Version(), e.Buffer().FileText()
 		w.loading.Go(func() {
 			ctx, cancel := context.WithTimeout(context.Background(), goplsTimeout)
 			defer cancel()

@@ -13,10 +13,10 @@ import (
 // Installing gopls when it is missing: offered once, into the per-user
 // folder, with the installer's output in the Run pane.
 
-// offerGoplsInstall asks once whether to install the pinned gopls into the
+// offerInstall asks once whether to install the pinned gopls into the
 // per-user folder, and installs it with its output in the Run pane.
-func (w *Window) offerGoplsInstall(detail string) {
-	g := w.gopls
+func (g *goplsUI) offerInstall(detail string) {
+	w := g.w
 	if g.offered {
 		return
 	}
@@ -30,13 +30,15 @@ func (w *Window) offerGoplsInstall(detail string) {
 		lsp.GoplsVersion, g.installDir, lsp.GoplsVersion)
 	dialog.ShowConfirm("Install gopls?", msg, func(ok bool) {
 		if ok {
-			w.installGopls()
+			g.install()
 		}
 	}, w.win)
 }
 
-func (w *Window) installGopls() {
-	g := w.gopls
+// install runs go install of the pinned gopls into installDir, its
+// output in the Run pane, and retries gopls when it is in place.
+func (g *goplsUI) install() {
+	w := g.w
 	w.panes.run.clear()
 	w.panes.run.append("$ go install golang.org/x/tools/gopls@" + lsp.GoplsVersion)
 	w.panes.show(w.panes.runView)

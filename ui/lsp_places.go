@@ -21,8 +21,8 @@ import (
 // on the window's loading group.
 
 // gotoUI is the window's part for going where gopls points: definitions,
-// the References and Outline panes (kept in the gopls view), and opening a
-// listed place. It reaches the window's tabs, panes and gopls view through
+// the References and Outline panes (kept in the gopls part), and opening a
+// listed place. It reaches the window's tabs, panes and gopls part through
 // w. Main goroutine only.
 type gotoUI struct{ w *Window }
 

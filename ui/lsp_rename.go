@@ -58,8 +58,8 @@ type renameRecord struct {
 
 // renamer is the window's F2 rename part: it asks gopls for a rename,
 // applies it to the open editors and the files on disk, and takes it back
-// as one step. It reaches the window's tabs, project and gopls view through
-// w; its state is the gopls view's renames. Main goroutine only.
+// as one step. It reaches the window's tabs, project and gopls part through
+// w; its state is the gopls part's renames. Main goroutine only.
 type renamer struct{ w *Window }
 
 // renameState is the window's last rename and the editors whose edits are
@@ -296,7 +296,7 @@ var undoRenameKey = &desktop.CustomShortcut{KeyName: fyne.KeyZ, Modifier: fyne.K
 func (r *renamer) menuItems() []*fyne.MenuItem {
 	w := r.w
 	return []*fyne.MenuItem{fyne.NewMenuItemSeparator(), menuItem("Undo Rename", undoRenameKey, func() {
-		if w.gopls == nil {
+		if w.gopls.client == nil {
 			w.status.notify("Nothing to undo: no rename was made (Go intelligence is off)")
 			return
 		}

@@ -49,7 +49,7 @@ func goplsWindowOn(t *testing.T, files map[string]string) (*Window, chan func())
 	w := newWindow(a, p)
 	w.files.async = func(fn func()) { fn() }
 	q := make(chan func(), 4096)
-	w.goplsDo = func(fn func()) { q <- fn }
+	w.gopls.mainDo = func(fn func()) { q <- fn }
 	client := lsp.New(lsp.Config{Root: p.Root, Logger: log.New(io.Discard, "", 0)})
 	w.Window().Resize(fyne.NewSize(1000, 700))
 	w.connectServices(services.Services{LSP: client})

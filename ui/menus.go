@@ -129,7 +129,7 @@ func (m *menuUI) build(recent []string) {
 	view.Items = append(view.Items, k.focusItems()...)
 	edit := m.editMenu()
 	edit.Items = append(edit.Items, w.renamer.menuItems()...)
-	edit.Items = append(edit.Items, w.goplsItems()...)
+	edit.Items = append(edit.Items, w.gopls.menuItems()...)
 	menu := fyne.NewMainMenu(file, edit, view, m.runMenu(), m.agentsMenu(), fyne.NewMenu("Help",
 		fyne.NewMenuItem("About Trestle", m.showAbout)))
 	view.Items = append(view.Items, fyne.NewMenuItemSeparator(), k.openMenuItems(menu.Items))

@@ -12,7 +12,7 @@ import "trestle/app/services"
 func (w *Window) connectServices(s services.Services) {
 	w.services = s
 	if s.LSP != nil {
-		w.startGopls(s.LSP)
+		w.gopls.start(s.LSP)
 	}
 	w.panes.eval.onSubmit = w.evalUI.byPerson
 	w.panes.eval.onStop = w.evalUI.stop

@@ -70,10 +70,8 @@ type Window struct {
 	editAfter func(d time.Duration, fn func()) (stop func())
 	// quickOpen is Go to File and the command palette (quickopen.go).
 	quickOpen *quickOpenUI
-	// gopls links the editors to the project's language server (lsp.go); nil without one.
-	gopls           *goplsView
-	goplsInstallDir string          // Options.GoplsInstall
-	goplsDo         func(fn func()) // nil: onMain (tests queue gopls's callbacks)
+	// gopls links the editors to the project's language server (lsp.go).
+	gopls *goplsUI
 	// nav is where Alt+Left and Alt+Right go (nav.go).
 	nav *navUI
 	// menu is the main menu and what it opens (menus.go); keys is where
@@ -123,7 +121,7 @@ func New(a fyne.App, p *project.Project, o Options) *Window {
 	}
 	w := newWindow(a, p)                    // 1. the widgets: tree, tabs, panes, status bar
 	w.settings.use(o.Settings, o.Policy)    // 2. tab width, hidden files, the agent policy
-	w.goplsInstallDir = o.GoplsInstall      // 3. where a missing gopls installs (read by 4)
+	w.gopls.installDir = o.GoplsInstall     // 3. where a missing gopls installs (read by 4)
 	w.connectServices(o.Services)           // 4. gopls, the Eval pane, the Run menu, .trestle.json
 	w.showChangeSets(o.Services.ChangeSets) // 5. the Change Sets pane and its poll of the store
 	w.installActions(o.Actions)             // 6. menus, shortcuts, close, recent projects, layout, welcome
@@ -153,6 +151,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	w.nav = &navUI{w: w}
 	w.settings = &settingsUI{w: w, Settings: store.DefaultSettings(), policy: permission.PolicyAsk}
 	w.menu, w.keys = &menuUI{w: w}, &keysUI{w: w, bar: driverMenuBar{win.Canvas()}}
+	w.gopls = &goplsUI{w: w}
 	notices.dialogs = w.dialogs
 	w.status.main = w.main
 	w.tabs.main, w.tabs.dialogs, w.tabs.async = w.main, w.dialogs, w.loading.Go
@@ -199,7 +198,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 // concurrent use from any goroutine.
 func (w *Window) Quitting() {
 	w.main.close()
-	w.StopGopls()
+	w.gopls.stop()
 	w.panes.agent.stopAndWait()
 }
 

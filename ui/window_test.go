@@ -247,8 +247,8 @@ func TestNewTakesEveryOption(t *testing.T) {
 	})
 	t.Cleanup(func() { w.loading.Wait(); w.Window().Close(); w.status.stop() })
 	w.loading.Wait()
-	if w.settings.policy != permission.PolicyDeny || w.settings.TabWidth != 8 || !w.files.hideIgnored || w.goplsInstallDir != "/opt/gopls-bin" {
-		t.Errorf("options not applied: policy %q, settings %+v, hide %v, gopls %q", w.settings.policy, w.settings.Settings, w.files.hideIgnored, w.goplsInstallDir)
+	if w.settings.policy != permission.PolicyDeny || w.settings.TabWidth != 8 || !w.files.hideIgnored || w.gopls.installDir != "/opt/gopls-bin" {
+		t.Errorf("options not applied: policy %q, settings %+v, hide %v, gopls %q", w.settings.policy, w.settings.Settings, w.files.hideIgnored, w.gopls.installDir)
 	}
 	if w.Window().MainMenu() == nil || w.actions.Version != "v9" {
 		t.Error("New did not install the actions (no main menu)")

@@ -62,9 +62,9 @@ func runWindow(dir, policyFlag string, trustFlag bool) int {
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	a.Settings().SetTheme(ui.NewTheme(settings))
 
-	// The window's Settings switch the listener that serves it: bound late,
-	// to the listener made below, before the window shows.
-	var mcp *supervise.Listener
+	// The window's Agents menu turns the listener that serves it on and
+	// off: both are made with this switch, the listener after the window.
+	listenerSwitch := supervise.NewSwitch()
 	// The gate asks the person through the window, which is made with the
 	// services: it is handed the window's dialog once the window exists.
 	services := newServices(project, store, policy, nil, loadTrust(project, store, trustFlag, logger))
@@ -73,7 +73,7 @@ func runWindow(dir, policyFlag string, trustFlag bool) int {
 	recovered := startChangeSets(services.ChangeSets, logger) // before anything reads the files
 	actions := ui.Actions{
 		Version: version, Store: store, OpenWindow: openWindowFor(paths.reg()), AttachConfig: attachConfig,
-		SetListener: func(on bool) { go mcp.Set(on) },
+		SetListener: listenerSwitch.Set,
 	}
 	if first {
 		actions.Welcome = attachCommand()
@@ -92,7 +92,7 @@ func runWindow(dir, policyFlag string, trustFlag bool) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	mcp = newWindowListener(ctx, project, win, services, paths.reg(), logger)
+	mcp := newWindowListener(ctx, project, win, services, paths.reg(), listenerSwitch, logger)
 	defer mcp.Stop()
 	if settings.Listener {
 		mcp.Start()

@@ -22,12 +22,14 @@ var (
 
 // newWindowListener is the window's MCP server for project, served on
 // loopback and registered in reg while the person keeps the listener on
-// (see package supervise). It is off until started.
-func newWindowListener(ctx context.Context, project *project.Project, win *ui.Window, sv services.Services, reg *registry.Registry, logger *log.Logger) *supervise.Listener {
+// (see package supervise): it follows sw, the window's switch. It is off
+// until started.
+func newWindowListener(ctx context.Context, project *project.Project, win *ui.Window, sv services.Services, reg *registry.Registry, sw *supervise.Switch, logger *log.Logger) *supervise.Listener {
+	ag := agent.New(agent.Config{Project: project, Window: win, Services: sv, Activity: win})
 	opts := mcpbridge.Options{Project: project, Window: win, Version: version, Logger: logger,
-		Services: sv, Activity: win, OnCall: win.RecordCall}
+		Services: sv, Agent: ag, OnCall: win.RecordCall}
 	withTestHooks(&opts, win)
 	srv := mcpbridge.NewServer(opts)
 	return supervise.New(ctx, supervise.Config{Dir: project.Root, Version: version, Status: win, Registry: reg,
-		Logger: logger, Listen: srv.Listen})
+		Logger: logger, Listen: srv.Listen, Switch: sw})
 }

@@ -51,6 +51,9 @@ type Config struct {
 	// EntryEvery is how often a running listener checks its registry
 	// entry; 0 means EntryCheck (tests shorten it).
 	EntryEvery time.Duration
+	// Switch is the person's on and off, which the listener follows until
+	// its ctx ends; nil: only Start and Stop turn it.
+	Switch *Switch
 }
 
 // Listener is the window's MCP listener and its registry entry, which the
@@ -67,8 +70,8 @@ type Listener struct {
 }
 
 // New returns a listener that is off, for the process's lifetime ctx: it
-// stops serving and restarting when ctx ends. It reaps the registry's
-// entries of processes that are gone.
+// stops serving, restarting and following cfg.Switch when ctx ends. It
+// reaps the registry's entries of processes that are gone.
 func New(ctx context.Context, cfg Config) *Listener {
 	if _, err := cfg.Registry.Reap(); err != nil {
 		cfg.Logger.Print(err)
@@ -76,7 +79,24 @@ func New(ctx context.Context, cfg Config) *Listener {
 	if cfg.EntryEvery == 0 {
 		cfg.EntryEvery = EntryCheck
 	}
-	return &Listener{ctx: ctx, cfg: cfg}
+	l := &Listener{ctx: ctx, cfg: cfg}
+	if cfg.Switch != nil {
+		go l.follow(cfg.Switch)
+	}
+	return l
+}
+
+// follow turns the listener on and off as s says, a wish at a time, until
+// ctx ends.
+func (w *Listener) follow(s *Switch) {
+	for {
+		select {
+		case on := <-s.wish:
+			w.Set(on)
+		case <-w.ctx.Done():
+			return
+		}
+	}
 }
 
 // Set turns the listener on or off.

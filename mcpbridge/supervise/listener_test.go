@@ -194,3 +194,41 @@ func testProject(tb testing.TB) string {
 		"pkg/calc.go": "package pkg\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n",
 	})
 }
+
+// TestSwitchTurnsTheListenerOnAndOff: the listener follows the switch the
+// window is made with (its Agents menu), to the person's latest wish, with
+// a registry entry that answers while on and none while off.
+func TestSwitchTurnsTheListenerOnAndOff(t *testing.T) {
+	proj, err := project.Open(testProject(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := registry.New(filepath.Join(t.TempDir(), "mcp"))
+	srv := mcpbridge.NewServer(mcpbridge.Options{Project: proj, Version: "test", Logger: log.New(io.Discard, "", 0)})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sw := NewSwitch()
+	sw.Set(true) // a wish before the listener exists is followed once it does
+	w := New(ctx, Config{Dir: proj.Root, Version: "test", Status: &recordedStatus{}, Registry: reg, Logger: log.New(io.Discard, "", 0),
+		Listen: srv.Listen, Switch: sw})
+	defer w.Stop()
+	testfix.Wait(t, 30*time.Second, "the listener on", func() bool { return reg.Has(os.Getpid()) })
+	if e := onlyEntry(t, reg); !registry.Answers(e, registry.ProbeTimeout) {
+		t.Fatalf("the entry %+v does not answer", e)
+	}
+	sw.Set(false)
+	testfix.Wait(t, 30*time.Second, "the listener off", func() bool { return !reg.Has(os.Getpid()) })
+	for range 5 { // the person clicks on and off quickly: the last click counts
+		sw.Set(true)
+		sw.Set(false)
+	}
+	sw.Set(true)
+	testfix.Wait(t, 30*time.Second, "the listener on after the clicks", func() bool {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return w.on && w.l != nil && len(sw.wish) == 0
+	})
+	if e := onlyEntry(t, reg); !registry.Answers(e, registry.ProbeTimeout) {
+		t.Fatalf("the entry %+v does not answer", e)
+	}
+}

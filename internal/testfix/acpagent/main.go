@@ -20,6 +20,9 @@
 //   - "which": says "mode: ID model: ID" (session/new offers the modes
 //     ask and code, and the models fast and smart), then switches itself
 //     back to the mode ask (current_mode_update).
+//   - "stream N": streams one message in N chunks, "c0000" to "c<N-1>"
+//     each followed by a space, or by a newline after every tenth, a
+//     chunk a millisecond, as a model streams its tokens.
 //   - "hostile": sends a plan, a tool call and a permission request whose
 //     every string (titles, kinds, statuses, option names) holds terminal
 //     escapes, a newline, a bidi override and runs on for hundreds of
@@ -34,6 +37,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -129,7 +133,13 @@ func (a *agent) Prompt(_ context.Context, p acp.PromptRequest) (acp.PromptRespon
 	t := &turn{a: a, ctx: ctx, sid: p.SessionId, cwd: a.cwd, servers: a.servers}
 	a.mu.Unlock()
 	var err error
-	switch strings.TrimSpace(script) {
+	script = strings.TrimSpace(script)
+	if n, ok := strings.CutPrefix(script, "stream "); ok {
+		script = "stream"
+		t.stream(n)
+	}
+	switch script {
+	case "stream":
 	case "work":
 		err = t.work()
 	case "read":
@@ -182,6 +192,23 @@ type turn struct {
 	sid     acp.SessionId
 	cwd     string
 	servers []string
+}
+
+// stream sends the message of the script "stream N" in N chunks.
+func (t *turn) stream(count string) {
+	n, err := strconv.Atoi(count)
+	if err != nil {
+		t.say("stream: " + err.Error())
+		return
+	}
+	for i := range n {
+		sep := " "
+		if i%10 == 9 {
+			sep = "\n"
+		}
+		t.a.conn.SessionUpdate(t.ctx, acp.SessionNotification{SessionId: t.sid, Update: acp.UpdateAgentMessageText(fmt.Sprintf("c%04d%s", i, sep))})
+		time.Sleep(time.Millisecond)
+	}
 }
 
 func (t *turn) say(text string) {
