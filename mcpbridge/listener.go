@@ -50,7 +50,8 @@ const (
 // codeRefused is the JSON-RPC error code of a refused connection or
 // request: one of the server-defined codes (-32000 to -32099) that no MCP
 // SDK gives a meaning of its own (the TypeScript SDK reads -32001 as its
-// own request timeout, -32000 as a closed connection; MCP uses -32002).
+// own request timeout, -32000 as a closed connection; MCP uses -32002 for
+// a resource not found); registry.CodeBusy is -32012.
 const codeRefused = -32011
 
 // Accept backs off on temporary errors as net/http does: 5 ms, doubling, to 1 s.

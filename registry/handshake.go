@@ -109,8 +109,11 @@ func ParseToken(line []byte) (t TokenLine, ok bool) {
 
 // CodeBusy is the JSON-RPC error code of a window's refusal because too
 // many connections are in its handshake (a flood): a client may try again
-// shortly. Any other refusal is final.
-const CodeBusy = -32002
+// shortly. Any other refusal is final. It is one of the server-defined
+// codes (-32000 to -32099) that MCP gives no meaning: MCP's -32002 is
+// "resource not found", and an MCP client that reads a flood's eviction
+// (flood.go in mcpbridge) must not take it for that.
+const CodeBusy = -32012
 
 // RefusedError is a window's refusal of the handshake: the code is
 // CodeBusy or another JSON-RPC code, the message the window's, for a person

@@ -135,7 +135,7 @@ func TestAnswersNeedsTheProof(t *testing.T) {
 		{"an impostor", impostor, false},
 		{"says something else", func([]byte) []byte { return []byte("SSH-2.0-OpenSSH_9.6\r\n") }, false},
 		{"busy with a flood (kept: the bridge checks the proof)", func([]byte) []byte {
-			return []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32002,"message":"refused: 64 connections are already waiting"}}` + "\n")
+			return []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32012,"message":"refused: 64 connections are already waiting"}}` + "\n")
 		}, true},
 	}
 	for _, tt := range tests {
