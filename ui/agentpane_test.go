@@ -160,7 +160,7 @@ func TestAgentPaneTurnBecomesAChangeSet(t *testing.T) {
 	if want := []string{"a.go", "b.go", "c.go"}; !slices.Equal(paths, want) {
 		t.Errorf("the change set holds %q, want %q", paths, want)
 	}
-	a.waitFor("the change set in the review", func() bool { return a.w.ShowChangeSet(pending[0].ID) })
+	a.waitFor("the change set in the review", func() bool { return a.w.review.showSet(pending[0].ID) })
 	if after := projectFiles(t, a.w.project.Root); !mapsEqual(before, after) {
 		t.Errorf("the project changed on disk:\nbefore %q\nafter  %q", before, after)
 	}

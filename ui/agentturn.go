@@ -82,7 +82,7 @@ func (h *agentHost) propose(cur *hosted, prompt string) string {
 		return "This window keeps no change sets, so the agent's writes stay in " + cur.stage.Dir
 	}
 	session := "acp:" + cur.sess.ID()
-	read := h.w.currentReader()
+	read := h.w.review.currentReader()
 	if h.w.main.closed() { // the main goroutine is closing the window: no editor to ask
 		read = workbench.Reader{Project: h.w.project}.Func(context.Background())
 	}
@@ -112,7 +112,7 @@ func (h *agentHost) propose(cur *hosted, prompt string) string {
 		added, removed := cs.Stats()
 		fmt.Fprintf(&note, "Change set %s: %d file%s, +%d −%d, waiting for you in Change Sets.", cs.ID, len(cs.Files), plural(len(cs.Files)), added, removed)
 		h.do(func() {
-			if v := h.w.changes; v != nil {
+			if v := h.w.review.view; v != nil {
 				v.Proposed(cs)
 			}
 		})

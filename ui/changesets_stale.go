@@ -10,37 +10,37 @@ const staleCheckDelay = 500 * time.Millisecond
 
 // bufferEdited schedules the stale check of rel's pending change sets.
 // Main goroutine only.
-func (w *Window) bufferEdited(rel string) {
-	if w.changes == nil {
+func (r *reviewUI) bufferEdited(rel string) {
+	if r.view == nil {
 		return
 	}
-	if w.editTimers == nil {
-		w.editTimers = map[string]func(){}
+	if r.editTimers == nil {
+		r.editTimers = map[string]func(){}
 	}
-	if stop := w.editTimers[rel]; stop != nil {
+	if stop := r.editTimers[rel]; stop != nil {
 		stop()
 	}
-	after := w.editAfter
+	after := r.editAfter
 	if after == nil {
-		after = w.main.afterStop // nothing once the window closes
+		after = r.w.main.afterStop // nothing once the window closes
 	}
-	w.editTimers[rel] = after(staleCheckDelay, func() { w.checkBufferAgainstProposals(rel) })
+	r.editTimers[rel] = after(staleCheckDelay, func() { r.checkBufferAgainstProposals(rel) })
 }
 
 // stopEditTimers stops the pending stale checks, as the window closes.
 // Main goroutine only.
-func (w *Window) stopEditTimers() {
-	for rel, stop := range w.editTimers {
+func (r *reviewUI) stopEditTimers() {
+	for rel, stop := range r.editTimers {
 		stop()
-		delete(w.editTimers, rel)
+		delete(r.editTimers, rel)
 	}
 }
 
 // checkBufferAgainstProposals marks stale the pending change sets whose base
 // of rel is no longer what the editor holds. Main goroutine only; the store
 // work runs off it.
-func (w *Window) checkBufferAgainstProposals(rel string) {
-	if b := w.tabs.buffer(rel); w.changes != nil && b.open {
-		w.changes.BufferChanged(rel, b.snap.FileText())
+func (r *reviewUI) checkBufferAgainstProposals(rel string) {
+	if b := r.w.tabs.buffer(rel); r.view != nil && b.open {
+		r.view.BufferChanged(rel, b.snap.FileText())
 	}
 }

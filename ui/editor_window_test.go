@@ -142,7 +142,7 @@ func TestFileUnderAProposalIsEditableAfterATabSwitch(t *testing.T) {
 	w, m := newFsnotifyWindow(t)
 	w.Window().Resize(fyne.NewSize(1100, 720))
 	openFiles(t, w, "fsnotify.go", "backend_inotify.go")
-	cs, err := m.Propose(w.currentReader(), changeset.Proposal{Title: "Name the errors", Client: "claude-code", Changes: []changeset.Change{
+	cs, err := m.Propose(w.review.currentReader(), changeset.Proposal{Title: "Name the errors", Client: "claude-code", Changes: []changeset.Change{
 		{Path: "fsnotify.go", Action: changeset.ActionEdit, Edits: []changeset.Edit{{OldText: "func NewWatcher() (*Watcher, error) {", NewText: "func NewWatcher() (w *Watcher, err error) {"}}},
 		{Path: "backend_inotify.go", Action: changeset.ActionEdit, Edits: []changeset.Edit{{OldText: "func newWatches() *watches {", NewText: "func newWatches() (ws *watches) {"}}},
 	}})
@@ -151,7 +151,7 @@ func TestFileUnderAProposalIsEditableAfterATabSwitch(t *testing.T) {
 	}
 	w.ChangeSetProposed(cs) // as the agent's tool call tells the window
 	testfix.Wait(t, 30*time.Second, "the proposal strip on both tabs", func() bool {
-		return len(w.inline) == 2
+		return len(w.review.inline) == 2
 	})
 	c := w.win.Canvas()
 	for _, name := range []string{"fsnotify.go", "backend_inotify.go", "fsnotify.go"} {

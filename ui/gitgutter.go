@@ -24,13 +24,13 @@ type gitUI struct{ w *Window }
 // main goroutine, once, as the window is built.
 func (g *gitUI) attachGutter() {
 	w := g.w
-	w.tabs.onAdded = g.readHead
-	w.tabs.onSaved = g.markChanges
-	w.tabs.onTyped = func(t *fileTab) {
+	w.tabs.onAdded(g.readHead)
+	w.tabs.onSaved(g.markChanges)
+	w.tabs.onTyped(func(t *fileTab) {
 		if t.headKnown {
 			g.markChangesSoon(t)
 		}
-	}
+	})
 }
 
 // readHead reads t's text at HEAD off the main goroutine, then marks its

@@ -119,7 +119,7 @@ func TestGoldenPanes(t *testing.T) {
 func TestGoldenReview(t *testing.T) {
 	w := goldenWindow(t)
 	id := goldenChangeSet(t, w)
-	if !w.ShowChangeSet(id) {
+	if !w.review.showSet(id) {
 		t.Fatalf("change set %s not shown", id)
 	}
 	tab := w.tabs.docs.Selected()
@@ -184,7 +184,7 @@ func goldenRun(t *testing.T, w *Window) {
 func goldenChangeSet(t *testing.T, w *Window) string {
 	t.Helper()
 	m := changesFor(t, w)
-	cs, err := m.Propose(w.currentReader(), changeset.Proposal{Title: "Greet louder", Description: "Say hello instead of hi.", Client: "claude-code",
+	cs, err := m.Propose(w.review.currentReader(), changeset.Proposal{Title: "Greet louder", Description: "Say hello instead of hi.", Client: "claude-code",
 		Changes: []changeset.Change{
 			{Path: "main.go", Action: changeset.ActionEdit, Edits: []changeset.Edit{{OldText: `"hi"`, NewText: `"hello"`}}},
 			{Path: "lib/extra.go", Action: changeset.ActionCreate, Content: "package lib\n\n// Extra is new.\nconst Extra = 1\n"},

@@ -56,7 +56,7 @@ func (w *Window) installActions(a Actions) {
 		w.layout.closed = &st
 		w.stopWatching()
 		w.Quitting()
-		w.stopEditTimers()
+		w.review.stopEditTimers()
 		w.notices.stop()
 	})
 	if a.Welcome != "" {

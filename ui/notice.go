@@ -38,11 +38,11 @@ func (w *Window) Notice(ctx context.Context, client, message string) error {
 // reviewChangeSet brings the change set id forward for review: its review
 // tab in the editor area, with the Change Sets pane. Main goroutine only.
 func (w *Window) reviewChangeSet(id string) {
-	if w.changes == nil {
+	if w.review.view == nil {
 		w.status.notify("Change sets are not kept in this window (no store): " + id + " cannot be shown.")
 		return
 	}
-	if !w.ShowChangeSet(id) {
+	if !w.review.showSet(id) {
 		w.status.notify(id + " is not among this project's change sets (yet).")
 	}
 }

@@ -147,7 +147,7 @@ func TestNoticeNamingAChangeSetOffersReview(t *testing.T) {
 		t.Fatalf("no Review button on a notice naming %s: %q", cs.ID, labelsIn(w.notices.layer))
 	}
 	test.Tap(b)
-	if w.panes.tabs.Selected() != w.changes.Item() || w.tabs.docs.Selected() == nil || !strings.HasPrefix(w.tabs.docs.Selected().Text, "Review "+cs.ID) {
+	if w.panes.tabs.Selected() != w.review.view.Item() || w.tabs.docs.Selected() == nil || !strings.HasPrefix(w.tabs.docs.Selected().Text, "Review "+cs.ID) {
 		t.Errorf("Review showed pane %q and editor tab %v, want the Change Sets pane and %s's review tab", w.panes.tabs.Selected().Text, w.tabs.docs.Selected(), cs.ID)
 	}
 	if n := len(w.notices.layer.Objects); n != 1 {

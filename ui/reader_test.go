@@ -17,7 +17,7 @@ func TestWindowApplyResolvesEachFileOnce(t *testing.T) {
 	if err := w.Open(ctx, resolved(t, w, "main.go"), 0); err != nil { // one file from the editor, one from disk
 		t.Fatal(err)
 	}
-	cs, err := m.Propose(w.currentReader(), changeset.Proposal{Title: "t", Changes: []changeset.Change{
+	cs, err := m.Propose(w.review.currentReader(), changeset.Proposal{Title: "t", Changes: []changeset.Change{
 		{Path: "main.go", Action: changeset.ActionReplace, Content: "package main\n"},
 		{Path: "lib/lib.go", Action: changeset.ActionReplace, Content: "package lib // 2\n"},
 	}})
@@ -25,7 +25,7 @@ func TestWindowApplyResolvesEachFileOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := w.project.Resolutions()
-	if _, err := m.Apply(cs.ID, nil, w.currentReader(), nil); err != nil {
+	if _, err := m.Apply(cs.ID, nil, w.review.currentReader(), nil); err != nil {
 		t.Fatal(err)
 	}
 	if n := w.project.Resolutions() - before; n != 2 {

@@ -27,8 +27,8 @@ func (h reviewHost) Window() fyne.Window              { return h.w.win }
 func (h reviewHost) ShowDialog(d dialog.Dialog)       { h.w.dialogs.show(d) }
 func (h reviewHost) EscapeTop() bool                  { return h.w.dialogs.escapeTop() }
 func (h reviewHost) Status(msg string)                { h.w.status.notify(msg) }
-func (h reviewHost) FilesWritten(b map[string]string) { h.w.reloadTabs(b) }
-func (h reviewHost) ProposalsChanged()                { h.w.showProposals() }
+func (h reviewHost) FilesWritten(b map[string]string) { h.w.review.reloadTabs(b) }
+func (h reviewHost) ProposalsChanged()                { h.w.review.showProposals() }
 func (h reviewHost) TitleChanged()                    { h.w.panes.tabs.Refresh() }
 
 // ShowTab shows a review tab in the editor area, full width above the
@@ -98,29 +98,54 @@ func (p personBuffers) Buffer(ctx context.Context, path project.Path) (text stri
 	return p.w.bufferWithin(ctx, path, PersonCallBound)
 }
 
-// showChangeSets shows m's change sets in a Change Sets tab of the bottom
+// reviewUI is the window's change-set review part: the Change Sets pane
+// (a review.View, with the review tabs it opens in the editor area), what
+// each file tab shows of the change sets proposing for it
+// (review_inline.go), the stale check of edited buffers
+// (changesets_stale.go), and the reloads of the tabs an apply or a revert
+// wrote. reviewHost is the window as the view sees it. Main goroutine
+// only, except where a method says.
+type reviewUI struct {
+	w *Window
+	// view is the Change Sets pane, set by connect; nil without a
+	// change set manager.
+	view *review.View
+	// inline is what each file tab shows of the change sets proposing for it (review_inline.go).
+	inline map[*fileTab]*inlineProposal
+	// editTimers debounce the stale check of edited buffers (changesets_stale.go).
+	editTimers map[string]func()
+	// editAfter runs fn on the main goroutine after d and returns its stop;
+	// nil: main.afterStop. Tests hold it: the test driver would run the
+	// check beside the test.
+	editAfter func(d time.Duration, fn func()) (stop func())
+}
+
+// connect shows m's change sets in a Change Sets tab of the bottom
 // panes and starts watching the store for proposals from other processes
 // until the window closes (New's fifth step). A nil m does nothing. Main
 // goroutine only, once.
-func (w *Window) showChangeSets(m *changeset.Manager) {
-	if m == nil || w.changes != nil {
+func (r *reviewUI) connect(m *changeset.Manager) {
+	w := r.w
+	if m == nil || r.view != nil {
 		return
 	}
-	w.changes = review.New(reviewHost{w}, m)
-	w.tabs.onEdit = w.bufferEdited
-	added := w.tabs.onAdded // the git gutter's
-	w.tabs.onAdded = func(t *fileTab) {
-		if added != nil {
-			added(t)
-		}
-		w.showProposalsIn(t)
+	r.view = review.New(reviewHost{w}, m)
+	w.tabs.onTyped(func(t *fileTab) { r.bufferEdited(t.path) })
+	w.tabs.onAdded(r.showProposalsIn)
+	w.panes.add(changeSetsPane{r.view})
+	r.view.Start()
+}
+
+// stop stops the view's watch of the store and waits for it. Main
+// goroutine only, as the window closes.
+func (r *reviewUI) stop() {
+	if r.view != nil {
+		r.view.Stop()
 	}
-	w.panes.add(changeSetsPane{w.changes})
-	w.changes.Start()
 }
 
 // changeSetsPane is the Change Sets pane: the review view, which keeps
-// its own tab (its title counts the pending sets). showChangeSets adds it
+// its own tab (its title counts the pending sets). connect adds it
 // once the window has a change set manager.
 type changeSetsPane struct{ v *review.View }
 
@@ -133,22 +158,25 @@ func (p changeSetsPane) tabItem() *container.TabItem       { return p.v.Item() }
 // ChangeSetProposed tells the window about a change set an agent proposed
 // (or withdrew) through this process: the view reloads, and a new pending
 // one is announced in the status bar. Safe to call from any goroutine.
-func (w *Window) ChangeSetProposed(cs changeset.ChangeSet) {
-	w.onMain(func() {
-		if v := w.changes; v != nil {
+func (w *Window) ChangeSetProposed(cs changeset.ChangeSet) { w.review.proposed(cs) }
+
+// proposed is ChangeSetProposed. Safe to call from any goroutine.
+func (r *reviewUI) proposed(cs changeset.ChangeSet) {
+	r.w.onMain(func() {
+		if v := r.view; v != nil {
 			v.Proposed(cs)
 		}
 	})
 }
 
-// ShowChangeSet shows change set id for review, reporting whether the
-// window lists it (a notice's Review button). Main goroutine only.
-func (w *Window) ShowChangeSet(id string) bool {
-	v := w.changes
+// showSet shows change set id for review, reporting whether the window
+// lists it (a notice's Review button). Main goroutine only.
+func (r *reviewUI) showSet(id string) bool {
+	v := r.view
 	if v == nil || !v.Show(id) {
 		return false
 	}
-	w.panes.show(changeSetsPane{v})
+	r.w.panes.show(changeSetsPane{v})
 	return true
 }
 
@@ -158,10 +186,15 @@ func (w *Window) ShowChangeSet(id string) bool {
 // it returns an error wrapping errdefs.ErrNotFound while the pane does not
 // list id yet. Safe for concurrent use from any goroutine but the main one.
 func (w *Window) ApplyAsPerson(ctx context.Context, id string) error {
+	return w.review.applyAsPerson(ctx, id)
+}
+
+// applyAsPerson is ApplyAsPerson.
+func (r *reviewUI) applyAsPerson(ctx context.Context, id string) error {
 	var listed bool
-	err := w.main.call(ctx, 0, func() {
-		if v := w.changes; v != nil {
-			w.panes.show(changeSetsPane{v})
+	err := r.w.main.call(ctx, 0, func() {
+		if v := r.view; v != nil {
+			r.w.panes.show(changeSetsPane{v})
 			listed = v.ApplyAsPerson(id)
 		}
 	})
@@ -171,28 +204,31 @@ func (w *Window) ApplyAsPerson(ctx context.Context, id string) error {
 	return err
 }
 
-// CurrentText reads the project file rel as the person sees it: the open
+// currentText reads the project file rel as the person sees it: the open
 // editor's text (as it would be saved) when it has a tab, else the file on
 // disk (workbench.Reader). A missing file is exists == false with a nil
 // error. rel is confined to the project. It must not be called on the main
 // goroutine; the editor read is one bounded main-thread call (busy after
-// DefaultCallBound).
-func (w *Window) CurrentText(ctx context.Context, rel string) (text string, exists bool, err error) {
-	cp, err := w.project.Resolve(rel)
+// DefaultCallBound), as an agent's read is.
+func (r *reviewUI) currentText(ctx context.Context, rel string) (text string, exists bool, err error) {
+	cp, err := r.w.project.Resolve(rel)
 	if err != nil {
 		return "", false, fmt.Errorf("read %s: %w", rel, err)
 	}
-	return w.reader().Current(ctx, cp)
+	return r.reader().Current(ctx, cp)
 }
 
 // reader reads files as the person sees them: this window's editors, else disk.
-func (w *Window) reader() workbench.Reader { return workbench.Reader{Project: w.project, Buffers: w} }
+func (r *reviewUI) reader() workbench.Reader {
+	return workbench.Reader{Project: r.w.project, Buffers: r.w}
+}
 
 // reloadTabs shows the new content of written files in their open tabs,
 // closing the tabs of files that are gone. before maps each written file
 // to the text its tab had when the change was checked: a tab the person
 // edited since keeps their text. Off the main goroutine.
-func (w *Window) reloadTabs(before map[string]string) {
+func (r *reviewUI) reloadTabs(before map[string]string) {
+	w := r.w
 	open, err := callValue(context.Background(), w.main, 0, func() []string {
 		var out []string
 		for p := range before {
@@ -219,7 +255,7 @@ func (w *Window) reloadTabs(before map[string]string) {
 	}
 	w.onMain(func() {
 		for _, f := range loads {
-			w.replaceTab(f, before[f.path])
+			r.replaceTab(f, before[f.path])
 		}
 	})
 }
@@ -227,7 +263,8 @@ func (w *Window) reloadTabs(before map[string]string) {
 // replaceTab shows f in its tab in place, saved, or closes the tab when f
 // has neither text nor notice (the file is gone). A tab whose text is no
 // longer before keeps it and the person hears why. Main goroutine only.
-func (w *Window) replaceTab(f loaded, before string) {
+func (r *reviewUI) replaceTab(f loaded, before string) {
+	w := r.w
 	t := w.tabs.find(f.path)
 	if t == nil {
 		return
@@ -253,11 +290,11 @@ func (w *Window) replaceTab(f loaded, before string) {
 	}
 }
 
-// changeSetsSawFiles marks stale, off the main goroutine, the pending
-// change sets that touch files a watcher batch changed, and shows them.
-// Safe to call from any goroutine once New has returned.
-func (w *Window) changeSetsSawFiles(events []watch.Event) {
-	if w.changes == nil {
+// sawFiles marks stale, off the main goroutine, the pending change sets
+// that touch files a watcher batch changed, and shows them. Safe to call
+// from any goroutine once New has returned.
+func (r *reviewUI) sawFiles(events []watch.Event) {
+	if r.view == nil {
 		return
 	}
 	var paths []string
@@ -266,9 +303,11 @@ func (w *Window) changeSetsSawFiles(events []watch.Event) {
 			paths = append(paths, e.Path)
 		}
 	}
-	w.changes.FilesChanged(paths)
+	r.view.FilesChanged(paths)
 }
 
 // currentReader is the window's reader as a changeset.ReadFunc. Off the
 // main goroutine only.
-func (w *Window) currentReader() changeset.ReadFunc { return w.reader().Func(context.Background()) }
+func (r *reviewUI) currentReader() changeset.ReadFunc {
+	return r.reader().Func(context.Background())
+}

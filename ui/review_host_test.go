@@ -38,16 +38,16 @@ func newChangesWindow(t *testing.T) (*Window, *changeset.Manager) {
 // the test driver runs fyne.Do inline on any goroutine.
 func startChanges(t *testing.T, w *Window, m *changeset.Manager) {
 	t.Helper()
-	w.showChangeSets(m)
-	t.Cleanup(w.changes.Stop)
-	testfix.Receive(t, 30*time.Second, "the change sets list shown", w.changes.Refreshed())
-	w.changes.RunInline()
+	w.review.connect(m)
+	t.Cleanup(w.review.view.Stop)
+	testfix.Receive(t, 30*time.Second, "the change sets list shown", w.review.view.Refreshed())
+	w.review.view.RunInline()
 }
 
 // proposeMain proposes an edit of main.go, based on what the window shows.
 func proposeMain(t *testing.T, w *Window, m *changeset.Manager) changeset.ChangeSet {
 	t.Helper()
-	cs, err := m.Propose(w.currentReader(),
+	cs, err := m.Propose(w.review.currentReader(),
 		changeset.Proposal{Title: "Say hello", Client: "claude-code", Changes: []changeset.Change{
 			{Path: "main.go", Action: changeset.ActionEdit, Edits: []changeset.Edit{{OldText: `"hi"`, NewText: `"hello"`}}},
 		}})
@@ -101,14 +101,14 @@ func TestChangeSetsStaleWhenTheEditorBufferChanges(t *testing.T) {
 		}
 		return got.State
 	}
-	w.checkBufferAgainstProposals("main.go") // the buffer is the base: nothing changes
+	w.review.checkBufferAgainstProposals("main.go") // the buffer is the base: nothing changes
 	if s := state(); s != changeset.StatePending {
 		t.Fatalf("an unchanged buffer made the set %q", s)
 	}
 	e := w.tabs.find("main.go").view
 	e.SetCaret(textbuf.Pos{})
 	test.Type(e.Page(), "// typed\n")
-	w.checkBufferAgainstProposals("main.go") // what the debounce timer runs
+	w.review.checkBufferAgainstProposals("main.go") // what the debounce timer runs
 	if s := state(); s != changeset.StateStale {
 		t.Fatalf("state %q after typing, want stale", s)
 	}
@@ -133,7 +133,7 @@ func TestCurrentTextPrefersTheEditor(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			text, exists, err := w.CurrentText(ctx, tt.rel)
+			text, exists, err := w.review.currentText(ctx, tt.rel)
 			if text != tt.want || exists != tt.exists || !errors.Is(err, tt.err) {
 				t.Fatalf("got %q %v %v", text, exists, err)
 			}
@@ -322,7 +322,7 @@ func TestReviewTabIsNotAFile(t *testing.T) {
 	}
 	cs := proposeMain(t, w, m)
 	startChanges(t, w, m)
-	if !w.ShowChangeSet(cs.ID) || len(w.tabs.docs.Items) != 2 {
+	if !w.review.showSet(cs.ID) || len(w.tabs.docs.Items) != 2 {
 		t.Fatalf("no review tab beside main.go: %d tabs", len(w.tabs.docs.Items))
 	}
 	got, err := w.Tabs(context.Background())
@@ -415,7 +415,7 @@ func TestPersonReadWaitsForASlowMainGoroutine(t *testing.T) {
 	}()
 	// The person's read was asked first, so once the agent's read has
 	// answered busy the person's has waited past DefaultCallBound too.
-	if _, _, err := w.CurrentText(ctx, "main.go"); !errors.Is(err, errdefs.ErrBusy) {
+	if _, _, err := w.review.currentText(ctx, "main.go"); !errors.Is(err, errdefs.ErrBusy) {
 		t.Fatalf("agent's read with the main goroutine stuck: err %v, want busy", err)
 	}
 	close(release)

@@ -25,73 +25,73 @@ type inlineProposal struct {
 // showProposals updates every file tab: a tab whose file a pending change
 // set touches shows a strip above its editor with Show Inline and Open
 // Review; the others show their editor alone. Main goroutine only.
-func (w *Window) showProposals() {
-	for t := range w.inline {
-		if w.tabs.byItem[t.item] != t { // closed
-			delete(w.inline, t)
+func (r *reviewUI) showProposals() {
+	for t := range r.inline {
+		if r.w.tabs.byItem[t.item] != t { // closed
+			delete(r.inline, t)
 		}
 	}
-	for _, t := range w.tabs.byItem {
-		w.showProposalsIn(t)
+	for _, t := range r.w.tabs.byItem {
+		r.showProposalsIn(t)
 	}
 }
 
 // showProposalsIn updates tab t (see showProposals). Main goroutine only.
-func (w *Window) showProposalsIn(t *fileTab) {
-	if w.changes == nil || t.view == nil {
+func (r *reviewUI) showProposalsIn(t *fileTab) {
+	if r.view == nil || t.view == nil {
 		return
 	}
-	if w.inline == nil {
-		w.inline = map[*fileTab]*inlineProposal{}
+	if r.inline == nil {
+		r.inline = map[*fileTab]*inlineProposal{}
 	}
-	sets := w.changes.Proposals(t.path)
-	st := w.inline[t]
+	sets := r.view.Proposals(t.path)
+	st := r.inline[t]
 	if len(sets) == 0 {
 		if st != nil {
-			delete(w.inline, t)
-			w.setTabContent(t, t.view)
+			delete(r.inline, t)
+			r.setTabContent(t, t.view)
 		}
 		return
 	}
 	if st == nil {
 		st = &inlineProposal{}
-		w.inline[t] = st
+		r.inline[t] = st
 	}
-	if st.inline && st.id == sets[0].ID && st.version == w.changes.Version(st.id) {
+	if st.inline && st.id == sets[0].ID && st.version == r.view.Version(st.id) {
 		return // as shown: building it again would lose the person's scroll
 	}
 	st.id = sets[0].ID
 	if st.inline {
-		w.showInline(t, st)
+		r.showInline(t, st)
 		return
 	}
-	w.setTabContent(t, container.NewBorder(w.proposalStrip(t, st, sets), nil, nil, nil, t.view))
+	r.setTabContent(t, container.NewBorder(r.proposalStrip(t, st, sets), nil, nil, nil, t.view))
 }
 
 // proposalStrip is the line above t's editor naming the proposal, on the
 // theme's primary colour, faint.
-func (w *Window) proposalStrip(t *fileTab, st *inlineProposal, sets []changeset.ChangeSet) fyne.CanvasObject {
+func (r *reviewUI) proposalStrip(t *fileTab, st *inlineProposal, sets []changeset.ChangeSet) fyne.CanvasObject {
 	msg := widget.NewLabel(review.ProposalText(t.path, sets))
 	msg.Truncation = fyne.TextTruncateEllipsis
-	show := widget.NewButton("Show Inline", func() { w.showInline(t, st) })
+	show := widget.NewButton("Show Inline", func() { r.showInline(t, st) })
 	show.Importance = widget.HighImportance
-	open := widget.NewButton("Open Review", func() { w.ShowChangeSet(st.id) })
-	r, g, b, _ := theme.Color(theme.ColorNamePrimary).RGBA()
-	c := color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 0x30}
+	open := widget.NewButton("Open Review", func() { r.showSet(st.id) })
+	red, green, blue, _ := theme.Color(theme.ColorNamePrimary).RGBA()
+	c := color.NRGBA{R: uint8(red >> 8), G: uint8(green >> 8), B: uint8(blue >> 8), A: 0x30}
 	return container.NewStack(canvas.NewRectangle(c), container.NewBorder(nil, nil, nil, container.NewHBox(show, open), msg))
 }
 
 // showInline shows st's proposal inline in t, in place of its editor.
-func (w *Window) showInline(t *fileTab, st *inlineProposal) {
-	st.inline, st.version = true, w.changes.Version(st.id)
+func (r *reviewUI) showInline(t *fileTab, st *inlineProposal) {
+	st.inline, st.version = true, r.view.Version(st.id)
 	back := func() {
 		st.inline = false
-		w.showProposalsIn(t)
-		w.tabs.focusText(t)
+		r.showProposalsIn(t)
+		r.w.tabs.focusText(t)
 	}
-	w.changes.Inline(st.id, t.path, back, func(o fyne.CanvasObject) {
-		if w.inline[t] == st && st.inline {
-			w.setTabContent(t, o)
+	r.view.Inline(st.id, t.path, back, func(o fyne.CanvasObject) {
+		if r.inline[t] == st && st.inline {
+			r.setTabContent(t, o)
 		}
 	})
 }
@@ -101,7 +101,7 @@ func (w *Window) showInline(t *fileTab, st *inlineProposal) {
 // selected: an editor that was a hidden tab's content and is now inside
 // o would stay hidden (a blank tab that took no typing), so it is shown
 // here; o itself is the tabs' to hide or show.
-func (w *Window) setTabContent(t *fileTab, o fyne.CanvasObject) {
+func (r *reviewUI) setTabContent(t *fileTab, o fyne.CanvasObject) {
 	if t.item.Content == o {
 		return
 	}
@@ -109,5 +109,5 @@ func (w *Window) setTabContent(t *fileTab, o fyne.CanvasObject) {
 	if t.view != nil && o != fyne.CanvasObject(t.view) {
 		t.view.Show()
 	}
-	w.tabs.docs.Refresh()
+	r.w.tabs.docs.Refresh()
 }

@@ -63,11 +63,10 @@ type tabArea struct {
 
 	onChange func()              // after the active tab changed or a tab closed
 	onCaret  func(line, col int) // after the active editor's caret moved; 1-based, 0, 0 for no editor
-	onEdit   func(rel string)    // after an editor's text changed
-	onAdded  func(t *fileTab)    // after a tab with an editor opened (the git gutter's)
-	onTyped  func(t *fileTab)    // after an editor's text changed (the git gutter's; onEdit is the change sets')
-	onSaved  func(t *fileTab)    // after a tab's text was written
 	onEval   func(code string)   // Ctrl+Enter in an editor
+	// added, typed and saved are the hooks registered with onAdded,
+	// onTyped and onSaved, run in the order they were registered.
+	added, typed, saved []func(t *fileTab)
 	// onOpened hears of each new editor of t (before it becomes t.view),
 	// onClosed of each closed tab (lsp.go).
 	onOpened func(t *fileTab, e *editor.Editor)
@@ -243,10 +242,31 @@ func (a *tabArea) add(f loaded) *fileTab {
 	a.byItem[t.item] = t
 	a.docs.Append(t.item)
 	a.update()
-	if a.onAdded != nil && t.view != nil {
-		a.onAdded(t)
+	if t.view != nil {
+		runHooks(a.added, t)
 	}
 	return t
+}
+
+// onAdded registers fn to hear of each tab opened with an editor (the git
+// gutter reads HEAD, the change sets show their strip). Main goroutine
+// only, as the window is built.
+func (a *tabArea) onAdded(fn func(t *fileTab)) { a.added = append(a.added, fn) }
+
+// onTyped registers fn to hear of each change of an editor's text (the
+// git gutter's marks, the change sets' stale check). Main goroutine only,
+// as the window is built.
+func (a *tabArea) onTyped(fn func(t *fileTab)) { a.typed = append(a.typed, fn) }
+
+// onSaved registers fn to hear of each tab whose text was written. Main
+// goroutine only, as the window is built.
+func (a *tabArea) onSaved(fn func(t *fileTab)) { a.saved = append(a.saved, fn) }
+
+// runHooks calls each of hooks with t, in order.
+func runHooks(hooks []func(t *fileTab), t *fileTab) {
+	for _, fn := range hooks {
+		fn(t)
+	}
 }
 
 func (a *tabArea) newEditor(t *fileTab, f loaded) *editor.Editor {
@@ -259,14 +279,7 @@ func (a *tabArea) newEditor(t *fileTab, f loaded) *editor.Editor {
 		}
 	}
 	e.OnSave = func() { a.save(t, nil) }
-	e.OnEdit = func() {
-		if a.onTyped != nil {
-			a.onTyped(t)
-		}
-		if a.onEdit != nil {
-			a.onEdit(t.path)
-		}
-	}
+	e.OnEdit = func() { runHooks(a.typed, t) }
 	e.OnEval = func(code string) {
 		if a.onEval != nil {
 			a.onEval(code)

@@ -42,9 +42,7 @@ func (a *tabArea) write(t *fileTab, done func(ok bool)) {
 				a.showError(err)
 			} else {
 				t.view.SavedAt(state)
-				if a.onSaved != nil {
-					a.onSaved(t)
-				}
+				runHooks(a.saved, t)
 				a.notify("Saved " + t.path)
 			}
 			if done != nil {

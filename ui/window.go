@@ -18,7 +18,6 @@ import (
 	"trestle/app/store"
 	"trestle/app/watch"
 	"trestle/app/workbench"
-	"trestle/ui/review"
 )
 
 // Window is Trestle's main window on one project: the file tree on the
@@ -58,16 +57,9 @@ type Window struct {
 	// onFilesChanged hears of every batch of changes on disk, after the tree
 	// shows them; called on the main goroutine when set.
 	onFilesChanged func([]watch.Event)
-	// changes is the Change Sets pane, set by showChangeSets (review_host.go).
-	changes *review.View
-	// inline is what each file tab shows of the change sets proposing for it (review_inline.go).
-	inline map[*fileTab]*inlineProposal
-	// editTimers debounce the stale check of edited buffers (changesets_stale.go).
-	editTimers map[string]func()
-	// editAfter runs fn on the main goroutine after d and returns its stop;
-	// nil: main.afterStop. Tests hold it: the test driver would run the
-	// check beside the test.
-	editAfter func(d time.Duration, fn func()) (stop func())
+	// review is the change-set review: the Change Sets pane, the proposals
+	// shown in file tabs, the stale check of edited buffers (review_host.go).
+	review *reviewUI
 	// quickOpen is Go to File and the command palette (quickopen.go).
 	quickOpen *quickOpenUI
 	// gopls links the editors to the project's language server (lsp.go).
@@ -123,7 +115,7 @@ func New(a fyne.App, p *project.Project, o Options) *Window {
 	w.settings.use(o.Settings, o.Policy)    // 2. tab width, hidden files, the agent policy
 	w.gopls.installDir = o.GoplsInstall     // 3. where a missing gopls installs (read by 4)
 	w.connectServices(o.Services)           // 4. gopls, the Eval pane, the Run menu, .trestle.json
-	w.showChangeSets(o.Services.ChangeSets) // 5. the Change Sets pane and its poll of the store
+	w.review.connect(o.Services.ChangeSets) // 5. the Change Sets pane and its poll of the store
 	w.installActions(o.Actions)             // 6. menus, shortcuts, close, recent projects, layout, welcome
 	w.panes.agent.connect(o.AgentMCP)       // 7. what a hosted agent gets; the stored sessions
 	return w
@@ -152,6 +144,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	w.settings = &settingsUI{w: w, Settings: store.DefaultSettings(), policy: permission.PolicyAsk}
 	w.menu, w.keys = &menuUI{w: w}, &keysUI{w: w, bar: driverMenuBar{win.Canvas()}}
 	w.gopls = &goplsUI{w: w}
+	w.review = &reviewUI{w: w}
 	notices.dialogs = w.dialogs
 	w.status.main = w.main
 	w.tabs.main, w.tabs.dialogs, w.tabs.async = w.main, w.dialogs, w.loading.Go
@@ -311,7 +304,7 @@ func (w *Window) Watch(ctx context.Context) error {
 // filesChanged reads the folders a batch changed, on the watcher's
 // goroutine, then shows them and tells onFilesChanged on the main one.
 func (w *Window) filesChanged(events []watch.Event) {
-	w.changeSetsSawFiles(events)
+	w.review.sawFiles(events)
 	w.config.sawFiles(events)
 	if a := w.panes.agent; a != nil { // set when the window is made, never after
 		a.sawFiles(events)
@@ -330,7 +323,7 @@ func (w *Window) filesChanged(events []watch.Event) {
 }
 
 // stopWatching stops the watcher started by Watch and the change-set
-// poll started by showChangeSets, and waits for them. It
+// poll started by connect (review_host.go), and waits for them. It
 // must be called on the main goroutine, e.g. as the window closes.
 func (w *Window) stopWatching() {
 	if w.evalUI.stopBuilds != nil {
@@ -341,9 +334,7 @@ func (w *Window) stopWatching() {
 		w.watcher.Close()
 		w.watcher = nil
 	}
-	if w.changes != nil {
-		w.changes.Stop()
-	}
+	w.review.stop()
 }
 
 // RecordCall lists an agent tool call in the Agents pane. Safe to call

@@ -59,7 +59,7 @@ func newTestWindowOn(t *testing.T, p *project.Project) *Window {
 		w.Window().Close()
 		w.status.stop() // no timer may fire into a later test
 		w.main.close()
-		w.stopEditTimers()
+		w.review.stopEditTimers()
 	})
 	return w
 }
