@@ -30,6 +30,7 @@ func (h reviewHost) Status(msg string)                { h.w.status.notify(msg) }
 func (h reviewHost) FilesWritten(b map[string]string) { h.w.review.reloadTabs(b) }
 func (h reviewHost) ProposalsChanged()                { h.w.review.showProposals() }
 func (h reviewHost) TitleChanged()                    { h.w.panes.tabs.Refresh() }
+func (h reviewHost) Do(fn func())                     { h.w.main.do(fn) }
 
 // ShowTab shows a review tab in the editor area, full width above the
 // panes; without focus it is selected only when no file's tab is.

@@ -280,7 +280,7 @@ func (t *reviewTab) askRejectFile(path string) {
 		text := strings.TrimSpace(reason.Text)
 		t.work(func() {
 			_, err := v.m.RejectSelection(id, changeset.Selection{path: nil}, text)
-			fyne.Do(func() {
+			v.do(func() {
 				if err != nil {
 					v.showError(err)
 				} else {
@@ -322,7 +322,7 @@ func (t *reviewTab) editorOf(f changeset.FileChange) fyne.CanvasObject {
 		t.editing = ""
 		t.work(func() {
 			_, err := v.m.EditFile(id, path, text)
-			fyne.Do(func() {
+			v.do(func() {
 				if err != nil {
 					v.showError(err)
 				} else {
@@ -365,7 +365,7 @@ func (v *View) rejectWith(id, reason string) {
 		} else {
 			_, err = v.m.Reject(id, strings.TrimSpace(reason))
 		}
-		fyne.Do(func() {
+		v.do(func() {
 			if err != nil {
 				v.showError(err)
 			} else {
@@ -390,7 +390,7 @@ func (v *View) finish(what string, res changeset.ChangeSet, err error, before ma
 		}
 		v.host.FilesWritten(shown)
 	}
-	fyne.Do(func() {
+	v.do(func() {
 		switch {
 		case errors.Is(err, changeset.ErrConflict):
 			v.showProblem(what+" refused", conflictText(res, err))
@@ -401,7 +401,7 @@ func (v *View) finish(what string, res changeset.ChangeSet, err error, before ma
 		}
 	})
 	v.reload()
-	fyne.Do(func() {
+	v.do(func() {
 		if t := v.tabs[res.ID]; t != nil && t.cs.ID != "" {
 			t.setButtons(t.cs)
 		}

@@ -9,7 +9,9 @@
 // else of it: the window (package ui, review_host.go) implements Host,
 // shows the view's tabs and tells it what happens to files and editors.
 // The Manager does the store and file work; the view does it off the main
-// goroutine and changes widgets only on it (fyne.Do). Whatever writes
+// goroutine and changes widgets only on it, reached through Host.Do (the
+// window's closing-aware way there; review never calls fyne.Do itself,
+// TestFyneDoOnlyInMainThread in package ui checks it). Whatever writes
 // files (apply, revert, undo of a revert) first asks Host which of them
 // have unsaved edits in an editor: those are saved with the person's
 // consent, or nothing is written.

@@ -52,10 +52,18 @@ type Host interface {
 	// may show what is proposed for them (Proposals, Inline). Main
 	// goroutine only.
 	ProposalsChanged()
+	// Do runs fn on the main goroutine (by fyne.Do), or drops it once the
+	// window is closing: the view's one way onto the main goroutine. Safe
+	// from any goroutine; it does not wait for fn.
+	Do(fn func())
 }
 
+// do runs fn on the main goroutine through the host (Host.Do). Safe from
+// any goroutine.
+func (v *View) do(fn func()) { v.host.Do(fn) }
+
 // notify shows msg in the status bar. Safe from any goroutine.
-func (v *View) notify(msg string) { fyne.Do(func() { v.host.Status(msg) }) }
+func (v *View) notify(msg string) { v.do(func() { v.host.Status(msg) }) }
 
 // reader is the host's CurrentText as a changeset.ReadFunc. Off the main
 // goroutine only.
@@ -72,7 +80,7 @@ func (v *View) Start() { v.start(changePollEvery) }
 
 // Stop stops watching the store and waits for the watcher. Safe to call
 // more than once; main goroutine only (it must not be called from inside a
-// fyne.Do the poller waits on).
+// Host.Do the poller waits on).
 func (v *View) Stop() { v.stopPolling() }
 
 // Proposed tells the view about a change set an agent proposed (or

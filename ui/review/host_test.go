@@ -46,6 +46,9 @@ func (h *testHost) ShowDialog(d dialog.Dialog) { d.Show() }
 func (h *testHost) Status(msg string)          { h.status = append(h.status, msg) }
 func (h *testHost) TitleChanged()              {}
 func (h *testHost) ProposalsChanged()          { h.proposals++ }
+
+// Do runs fn with fyne.Do, which the test driver runs inline.
+func (h *testHost) Do(fn func()) { fyne.Do(fn) }
 func (h *testHost) FilesWritten(before map[string]string) {
 	fyne.Do(func() { h.written = append(h.written, before) })
 }

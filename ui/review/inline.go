@@ -65,7 +65,7 @@ func (v *View) Inline(id, path string, back func(), show func(fyne.CanvasObject)
 			}
 			parts = inlineParts(p, *f, hunks[path])
 		}
-		fyne.Do(func() {
+		v.do(func() {
 			if err != nil {
 				v.notify("change sets: " + err.Error())
 				return

@@ -282,7 +282,7 @@ func (t *reviewTab) prepareRows(f changeset.FileChange, hunks []changeset.Hunk) 
 		for _, k := range todo {
 			out[k] = rowsBlock(hunkRows(p, syn, k, byN[k.n]))
 		}
-		fyne.Do(func() {
+		t.v.do(func() {
 			if t.built != built { // built again since: these rows may be old
 				return
 			}

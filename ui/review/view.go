@@ -45,7 +45,7 @@ type View struct {
 	// review tab opens when it is listed.
 	openWhenListed string
 
-	mu      sync.Mutex // serialises list reads with their fyne.Do, so the newest wins
+	mu      sync.Mutex // serialises list reads with their Host.Do, so the newest wins
 	lastFP  string     // under mu: the fingerprint of the last list sent to the view
 	lastErr string     // under mu: the last store error shown
 	stop    chan struct{}
@@ -111,7 +111,7 @@ func (v *View) start(every time.Duration) {
 }
 
 // stopPolling stops the poller and waits for it. Safe to call more than
-// once; it must not be called from inside a fyne.Do the poller waits on.
+// once; it must not be called from inside a Host.Do the poller waits on.
 func (v *View) stopPolling() {
 	select {
 	case <-v.stop:
@@ -145,7 +145,7 @@ func (v *View) loadList(always bool) {
 		return
 	}
 	v.lastFP = fp
-	fyne.Do(func() { v.setSets(sets) })
+	v.do(func() { v.setSets(sets) })
 }
 
 // listFingerprint changes whenever a change set or one of its files
@@ -329,7 +329,7 @@ func (v *View) load(t *reviewTab) {
 		for _, f := range full.Files {
 			hunks[f.Path] = changeset.Hunks(f)
 		}
-		fyne.Do(func() {
+		v.do(func() {
 			if err != nil {
 				v.notify("change sets: " + err.Error())
 				return
