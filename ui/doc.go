@@ -39,6 +39,14 @@
 // and Replace in Files (replace.go), is tabArea's. newWindow makes them; a
 // new feature adds a part there, not methods on Window.
 //
+// reviewUI (review_host.go, review_inline.go, changesets_stale.go) is the
+// change-set review's part: the Change Sets pane (ui/review's View, which
+// reaches the main goroutine only through its Host's Do, w.main.do), the
+// proposals shown in file tabs and the stale check of edited buffers. A
+// part that follows the file tabs registers with tabs.onAdded, onTyped or
+// onSaved (tabs.go), as gitUI and reviewUI do; the hooks run in the order
+// registered, none wraps another.
+//
 // How to add a pane: write the pane in its own file: a type that owns its
 // widgets and state and implements pane (panes.go: its title, content,
 // focus target and what agents may read), and a make function that builds
