@@ -20,11 +20,9 @@ func (r *reviewUI) bufferEdited(rel string) {
 	if stop := r.editTimers[rel]; stop != nil {
 		stop()
 	}
-	after := r.editAfter
-	if after == nil {
-		after = r.w.main.afterStop // nothing once the window closes
-	}
-	r.editTimers[rel] = after(staleCheckDelay, func() { r.checkBufferAgainstProposals(rel) })
+	// main.afterStop: nothing once the window closes, and nothing in a
+	// test window, whose timers are held (a test runs the check itself).
+	r.editTimers[rel] = r.w.main.afterStop(staleCheckDelay, func() { r.checkBufferAgainstProposals(rel) })
 }
 
 // stopEditTimers stops the pending stale checks, as the window closes.

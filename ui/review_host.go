@@ -20,6 +20,48 @@ import (
 	"trestle/ui/review"
 )
 
+// reviewUI is the window's change-set review part: the Change Sets pane
+// (a review.View, with the review tabs it opens in the editor area), what
+// each file tab shows of the change sets proposing for it
+// (review_inline.go), the stale check of edited buffers
+// (changesets_stale.go), and the reloads of the tabs an apply or a revert
+// wrote. reviewHost is the window as the view sees it. Main goroutine
+// only, except where a method says.
+type reviewUI struct {
+	w *Window
+	// view is the Change Sets pane, set by connect; nil without a
+	// change set manager.
+	view *review.View
+	// inline is what each file tab shows of the change sets proposing for it (review_inline.go).
+	inline map[*fileTab]*inlineProposal
+	// editTimers debounce the stale check of edited buffers (changesets_stale.go).
+	editTimers map[string]func()
+}
+
+// connect shows m's change sets in a Change Sets tab of the bottom
+// panes and starts watching the store for proposals from other processes
+// until the window closes (New's fifth step). A nil m does nothing. Main
+// goroutine only, once.
+func (r *reviewUI) connect(m *changeset.Manager) {
+	w := r.w
+	if m == nil || r.view != nil {
+		return
+	}
+	r.view = review.New(reviewHost{w}, m)
+	w.tabs.onTyped(func(t *fileTab) { r.bufferEdited(t.path) })
+	w.tabs.onAdded(r.showProposalsIn)
+	w.panes.add(changeSetsPane{r.view})
+	r.view.Start()
+}
+
+// stop stops the view's watch of the store and waits for it. Main
+// goroutine only, as the window closes.
+func (r *reviewUI) stop() {
+	if r.view != nil {
+		r.view.Stop()
+	}
+}
+
 // reviewHost is the window as the change-set review sees it (review.Host).
 type reviewHost struct{ w *Window }
 
@@ -97,52 +139,6 @@ type personBuffers struct{ w *Window }
 
 func (p personBuffers) Buffer(ctx context.Context, path project.Path) (text string, open, dirty bool, err error) {
 	return p.w.bufferWithin(ctx, path, PersonCallBound)
-}
-
-// reviewUI is the window's change-set review part: the Change Sets pane
-// (a review.View, with the review tabs it opens in the editor area), what
-// each file tab shows of the change sets proposing for it
-// (review_inline.go), the stale check of edited buffers
-// (changesets_stale.go), and the reloads of the tabs an apply or a revert
-// wrote. reviewHost is the window as the view sees it. Main goroutine
-// only, except where a method says.
-type reviewUI struct {
-	w *Window
-	// view is the Change Sets pane, set by connect; nil without a
-	// change set manager.
-	view *review.View
-	// inline is what each file tab shows of the change sets proposing for it (review_inline.go).
-	inline map[*fileTab]*inlineProposal
-	// editTimers debounce the stale check of edited buffers (changesets_stale.go).
-	editTimers map[string]func()
-	// editAfter runs fn on the main goroutine after d and returns its stop;
-	// nil: main.afterStop. Tests hold it: the test driver would run the
-	// check beside the test.
-	editAfter func(d time.Duration, fn func()) (stop func())
-}
-
-// connect shows m's change sets in a Change Sets tab of the bottom
-// panes and starts watching the store for proposals from other processes
-// until the window closes (New's fifth step). A nil m does nothing. Main
-// goroutine only, once.
-func (r *reviewUI) connect(m *changeset.Manager) {
-	w := r.w
-	if m == nil || r.view != nil {
-		return
-	}
-	r.view = review.New(reviewHost{w}, m)
-	w.tabs.onTyped(func(t *fileTab) { r.bufferEdited(t.path) })
-	w.tabs.onAdded(r.showProposalsIn)
-	w.panes.add(changeSetsPane{r.view})
-	r.view.Start()
-}
-
-// stop stops the view's watch of the store and waits for it. Main
-// goroutine only, as the window closes.
-func (r *reviewUI) stop() {
-	if r.view != nil {
-		r.view.Stop()
-	}
 }
 
 // changeSetsPane is the Change Sets pane: the review view, which keeps
