@@ -59,19 +59,17 @@ func (s *Server) askRoots(ctx context.Context, sess *session) {
 		names[i] = r.URI
 	}
 	s.logger.Printf("mcp: %s (%s) works in: %s", sess.id, sess.client().Name, strings.Join(names, ", "))
-	if len(res.Roots) == 0 || overlapsAny(s.opts.Project.Root, res.Roots) {
+	if len(res.Roots) == 0 || overlapsAny(s.agent.Project().Root, res.Roots) {
 		return
 	}
 	msg := fmt.Sprintf("%s works in %s, which is not this Trestle project (%s) nor inside it: "+
 		"paths it sends are read against %s. If it meant another project, attach it to that "+
 		"project's window (trestle --mcp-attach DIR) or start trestle --mcp in that folder.",
-		sess.client().Name, strings.Join(names, ", "), s.opts.Project.Root, s.opts.Project.Root)
+		sess.client().Name, strings.Join(names, ", "), s.agent.Project().Root, s.agent.Project().Root)
 	s.logger.Printf("mcp: %s: %s", sess.id, msg)
 	s.warnClient(sess, msg)
-	if s.opts.Window != nil {
-		if err := s.opts.Window.Notice(ctx, "Trestle", msg); err != nil {
-			s.logger.Printf("mcp: show the roots warning in the window: %v", err)
-		}
+	if err := s.agent.Warn(ctx, msg); err != nil {
+		s.logger.Printf("mcp: show the roots warning in the window: %v", err)
 	}
 }
 

@@ -22,3 +22,13 @@ func (a *Agent) Notify(ctx context.Context, who Caller, message string) error {
 	}
 	return a.cfg.Window.Notice(ctx, who.Name(), msg)
 }
+
+// Warn shows the person a notice from Trestle itself, not from an agent:
+// something about who is attached that they should know. Without a window
+// it does nothing.
+func (a *Agent) Warn(ctx context.Context, message string) error {
+	if a.cfg.Window == nil {
+		return nil
+	}
+	return a.cfg.Window.Notice(ctx, "Trestle", message)
+}
