@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -163,5 +164,34 @@ func TestASecondAdapterNeedsOnlyTheAgent(t *testing.T) {
 	}
 	if got := act.copy(&act.started); !slices.Equal(got, []string{"alice: " + ran.Run.ID}) {
 		t.Errorf("the window was told of runs %q", got)
+	}
+}
+
+// TestOverlapsReadsFoldersAsTheProjectsOrNot: a client that works in the
+// project, a folder that holds it, one inside it or a link to it works on
+// this project; a sibling folder whose name starts the same does not.
+func TestOverlapsReadsFoldersAsTheProjectsOrNot(t *testing.T) {
+	a, _ := newAgent(t, permission.PolicyAllow, nil)
+	root := a.Project().Root
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(root, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name string
+		dirs []string
+		want bool
+	}{
+		{"the project", []string{root}, true},
+		{"its parent", []string{filepath.Dir(root)}, true},
+		{"inside it, unclean", []string{root + "/pkg/../pkg"}, true},
+		{"a link to it", []string{link}, true},
+		{"a sibling named like it", []string{root + "-other"}, false},
+		{"elsewhere, then the project", []string{t.TempDir(), root}, true},
+		{"none", nil, false},
+	} {
+		if got := a.Overlaps(tt.dirs); got != tt.want {
+			t.Errorf("%s: Overlaps(%q) = %v, want %v", tt.name, tt.dirs, got, tt.want)
+		}
 	}
 }
