@@ -37,29 +37,39 @@ func (s *Server) toolsets() []*toolset {
 			when(offers(agent.OpWorkbench, agent.OpSelection, agent.OpOpen, agent.OpNotify)).
 			read(s.workbenchTool(), s.selectionTool()).
 			write(s.openTool(), s.notifyTool()),
-		newToolset("eval", "Go evaluation in the project's evaluator").when(offers(agent.OpEval)).
+		newToolset("eval", "Go evaluation in the project's evaluator").
+			when(offers(agent.OpEval)).
 			write(s.evalTool()),
-		newToolset("evaluator", "the window's evaluator: the person's selection, restarts").when(offers(agent.OpEvalSelection, agent.OpRestartEvaluator)).
+		newToolset("evaluator", "the window's evaluator: the person's selection, restarts").
+			when(offers(agent.OpEvalSelection, agent.OpRestartEvaluator)).
 			write(s.evalSelectionTool(), s.evaluatorRestartTool()),
-		newToolset("tasks", "build, test, vet and the project's tasks").when(offers(agent.OpRun, agent.OpRunStatus)).
+		newToolset("tasks", "build, test, vet and the project's tasks").
+			when(offers(agent.OpRun, agent.OpRunStatus)).
 			read(s.runStatusTool()).
 			write(s.runTool()),
-		newToolset("control", "what there is to run, and stopping it").when(offersAny(agent.OpStopRun, agent.OpStopEval)).
+		newToolset("control", "what there is to run, and stopping it").
+			when(offersAny(agent.OpStopRun, agent.OpStopEval)).
 			read(s.tasksTool()).
 			write(s.stopTool()),
-		newToolset("panes", "the window's Run and Eval panes").when(offers(agent.OpOutput)).
+		newToolset("panes", "the window's Run and Eval panes").
+			when(offers(agent.OpOutput)).
 			read(s.outputTool()),
-		newToolset("problems", "problems from the last run and gopls's live diagnostics").when(offers(agent.OpDiagnostics)).
+		newToolset("problems", "problems from the last run and gopls's live diagnostics").
+			when(offers(agent.OpDiagnostics)).
 			write(s.diagnosticsTool()),
-		newToolset("change_sets", "proposing change sets and following one").when(offers(agent.OpPropose, agent.OpAwaitDecision)).
+		newToolset("change_sets", "proposing change sets and following one").
+			when(offers(agent.OpPropose, agent.OpAwaitDecision)).
 			read(s.changeSetTool()).
 			write(s.proposeTool()),
-		newToolset("change_set_review", "listing and withdrawing the window's change sets").when(offers(agent.OpChangeSets, agent.OpWithdraw)).
+		newToolset("change_set_review", "listing and withdrawing the window's change sets").
+			when(offers(agent.OpChangeSets, agent.OpWithdraw)).
 			read(s.changeSetsTool()).
 			write(s.withdrawTool()),
-		newToolset("go", "Go intelligence answered by gopls").when(offers(agent.OpSymbols, agent.OpDefinition, agent.OpReferences, agent.OpPackageAPI)).
+		newToolset("go", "Go intelligence answered by gopls").
+			when(offers(agent.OpSymbols, agent.OpDefinition, agent.OpReferences, agent.OpPackageAPI)).
 			read(s.symbolsTool(), s.definitionTool(), s.referencesTool(), s.packageAPITool()),
-		newToolset("go_rename", "renames gopls computes, proposed as change sets").when(offers(agent.OpRename)).
+		newToolset("go_rename", "renames gopls computes, proposed as change sets").
+			when(offers(agent.OpRename)).
 			write(s.renameTool()),
 	}, s.testHookToolsets()...)
 }
