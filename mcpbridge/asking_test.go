@@ -61,7 +61,7 @@ func askingServer(t *testing.T, logs io.Writer) *Server {
 	}
 	sv := services.Services{Tasks: task.NewRunner(p.Root), Gate: permission.NewGate(permission.PolicyAsk, AskThroughClient),
 		Config: func() (projconf.Config, error) { return projconf.Load(p.Root) }}
-	return NewServer(Options{Project: p, Version: "test", Logger: log.New(logs, "", 0), Services: sv})
+	return NewServer(testAgent(p, nil, sv), Options{Version: "test", Logger: log.New(logs, "", 0)})
 }
 
 // clientWith serves srv over pipes, as --mcp does, and returns an mcp-go
@@ -425,7 +425,7 @@ func TestRootsOutsideTheProjectWarn(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			logs := &syncLog{}
 			srv := askingServer(t, logs)
-			root := "file://" + filepath.ToSlash(tt.root(srv.opts.Project.Root))
+			root := "file://" + filepath.ToSlash(tt.root(srv.agent.Project().Root))
 			warned := make(chan string, 1)
 			c := clientWith(t, srv, client.WithRootsHandler(rootsFunc(
 				func(context.Context, mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
@@ -450,7 +450,7 @@ func TestRootsOutsideTheProjectWarn(t *testing.T) {
 			}
 			select {
 			case msg := <-warned:
-				if !strings.Contains(msg, root) || !strings.Contains(msg, srv.opts.Project.Root) {
+				if !strings.Contains(msg, root) || !strings.Contains(msg, srv.agent.Project().Root) {
 					t.Fatalf("the client's warning %q names neither its root nor the project", msg)
 				}
 			case <-time.After(30 * time.Second):
@@ -478,7 +478,7 @@ func (w noticeWindow) Notice(_ context.Context, client, message string) error {
 func TestRootsAskedOverTheWindowSocket(t *testing.T) {
 	w := noticeWindow{notices: make(chan string, 4)}
 	p := newTestProject(t)
-	srv := NewServer(Options{Project: p, Window: w, Version: "test", Logger: log.New(io.Discard, "", 0)})
+	srv := NewServer(testAgent(p, w, services.Services{}), quiet())
 	rc := dialAuth(t, serveListener(t, srv, nil))
 	rc.initializeAsking(`{"roots":{"listChanged":true}}`)
 	for i, dir := range []string{p.Root, t.TempDir()} {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"trestle/app/services"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -13,7 +14,7 @@ import (
 
 // BenchmarkHandleMessagePing is mcp-go's own cost for a ping.
 func BenchmarkHandleMessagePing(b *testing.B) {
-	srv := NewServer(Options{Project: newTestProject(b), Version: "bench"})
+	srv := NewServer(testAgent(newTestProject(b), nil, services.Services{}), Options{Version: "bench"})
 	msg := json.RawMessage(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
 	for b.Loop() {
 		srv.MCP().HandleMessage(context.Background(), msg)

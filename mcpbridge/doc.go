@@ -55,7 +55,9 @@
 //
 // and name it in its toolset in tools.go with read or write (the one list
 // of the whole surface; the server refuses at startup a tool whose
-// annotations contradict it). Then regenerate the snapshots and
+// annotations contradict it); a toolset is served when the agent offers
+// its operations (when(offers(agent.OpFiles))), and the mode (window or
+// headless) is the agent's (agent.Windowed). Then regenerate the snapshots and
 // docs/tools.md: UPDATE_TOOLSNAPS=true UPDATE_FUZZ_CORPUS=true go test -run
 // 'TestToolSnapshots|TestToolsDoc|TestFuzzCorpus' ./mcpbridge, and name the
 // tool in instructions.md when agents should learn a workflow with it.

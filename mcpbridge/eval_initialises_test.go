@@ -1,8 +1,6 @@
 package mcpbridge
 
 import (
-	"io"
-	"log"
 	"slices"
 	"testing"
 
@@ -30,7 +28,7 @@ func TestAskNamesThePackagesAnEvaluationInitialises(t *testing.T) {
 		Eval:   eval.NewManager(eval.ManagerOptions{Root: project.Root, Module: project.Module, WorkerCommand: testWorkerCommand}),
 		Config: func() (projconf.Config, error) { return projconf.Load(project.Root) }}
 	t.Cleanup(sv.Eval.Close)
-	srv := NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv})
+	srv := NewServer(testAgent(project, nil, sv), quiet())
 	a := dialAuth(t, serveListener(t, srv, nil))
 	a.initialize("agent-init")
 	a.call("1", "trestle_eval", `{"code":"1+1"}`)

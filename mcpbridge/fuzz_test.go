@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"trestle/app/services"
 )
 
 // The message loop under hostile input: FuzzSessionLines feeds arbitrary
@@ -40,7 +41,7 @@ var checkSeq atomic.Uint64
 
 // newFuzzServer is a headless server over the test project.
 func newFuzzServer(tb testing.TB) *Server {
-	return NewServer(Options{Project: newTestProject(tb), Version: "test", Logger: log.New(io.Discard, "", 0)})
+	return NewServer(testAgent(newTestProject(tb), nil, services.Services{}), quiet())
 }
 
 // sessionSurvives serves one session over pipes: initialize, the hostile
@@ -358,8 +359,7 @@ func TestWrongArgumentTypes(t *testing.T) {
 func allToolsServer(t *testing.T) *Server {
 	t.Helper()
 	p := newTestProject(t)
-	return NewServer(Options{Project: p, Window: definitionsOnly{}, Version: "test", Logger: log.New(io.Discard, "", 0),
-		Services: everyService(t, p), Stall: func(time.Duration) {}, ApplyAsPerson: func(context.Context, string) error { return nil }})
+	return NewServer(testAgent(p, definitionsOnly{}, everyService(t, p)), Options{Version: "test", Logger: log.New(io.Discard, "", 0), Stall: func(time.Duration) {}, ApplyAsPerson: func(context.Context, string) error { return nil }})
 }
 
 // TestSessionSurvivesHostileInput runs every seed, and the inputs too big

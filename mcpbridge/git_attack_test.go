@@ -2,8 +2,6 @@ package mcpbridge
 
 import (
 	"context"
-	"io"
-	"log"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -42,8 +40,7 @@ func TestWorkbenchDoesNotRunTheProjectsGitConfig(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	srv := NewServer(Options{Project: project, Window: &tabsWindow{}, Version: "test", Logger: log.New(io.Discard, "", 0),
-		Services: services.Services{Gate: permission.NewGate(permission.PolicyDeny, nil)}})
+	srv := NewServer(testAgent(project, &tabsWindow{}, services.Services{Gate: permission.NewGate(permission.PolicyDeny, nil)}), quiet())
 	res := srv.workbench(context.Background(), workbenchParams{})
 	if res.IsError {
 		t.Fatalf("workbench: %s", textOf(res))

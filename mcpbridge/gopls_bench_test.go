@@ -130,7 +130,7 @@ func goplsBenchPair(b *testing.B, root string) (*client.Client, *testfix.BareLSP
 	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off")
 	lc := lsp.New(lsp.Config{Root: proj.Root, Env: env, Logger: log.New(io.Discard, "", 0)})
 	b.Cleanup(func() { lc.Close() })
-	srv := NewServer(Options{Project: proj, Version: "bench", Logger: log.New(io.Discard, "", 0), Services: services.Services{LSP: lc}})
+	srv := NewServer(testAgent(proj, nil, services.Services{LSP: lc}), Options{Version: "bench", Logger: log.New(io.Discard, "", 0)})
 	return connectStdio(b, srv, "bench"), testfix.NewBareLSP(b, path, proj.Root, env)
 }
 

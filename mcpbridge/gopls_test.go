@@ -96,7 +96,7 @@ func goplsServices(t *testing.T) (*project.Project, services.Services) {
 
 func TestGoplsToolsHeadless(t *testing.T) {
 	project, sv := goplsServices(t)
-	c := connectStdio(t, NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv}), "gopls-test")
+	c := connectStdio(t, NewServer(testAgent(project, nil, sv), quiet()), "gopls-test")
 
 	t.Run("symbols", func(t *testing.T) {
 		res, sc := callTool(t, c, "trestle_symbols", map[string]any{"query": "NewSquare"})
@@ -227,7 +227,7 @@ func TestDiagnosticsIncludeGoplsForUnsavedText(t *testing.T) {
 	t.Cleanup(sv.Eval.Close)
 	edited := strings.Replace(goplsModule["main.go"], "sq := shapes.NewSquare(2)", "sq := shapes.NewSquare(2) + undefinedVar", 1)
 	win := unsavedWindow{path: "main.go", text: edited}
-	c := connectStdio(t, NewServer(Options{Project: project, Window: win, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv}), "diag-test")
+	c := connectStdio(t, NewServer(testAgent(project, win, sv), quiet()), "diag-test")
 	// gopls may still be loading the module: ask again until it has diagnosed
 	// the unsaved text, within a bound generous for a loaded machine.
 	var live []any
@@ -251,7 +251,7 @@ func TestDiagnosticsIncludeGoplsForUnsavedText(t *testing.T) {
 func TestPackageAPIChangesNoModule(t *testing.T) {
 	t.Setenv("GOFLAGS", "-mod=mod")
 	project, sv := goplsServices(t)
-	c := connectStdio(t, NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv}), "api-test")
+	c := connectStdio(t, NewServer(testAgent(project, nil, sv), quiet()), "api-test")
 	before, _ := os.ReadFile(filepath.Join(project.Root, "go.mod"))
 	res, _ := callTool(t, c, "trestle_package_api", map[string]any{"package": "golang.org/x/mod/semver"})
 	if !res.IsError || !strings.HasPrefix(textOf(res), "none") {
@@ -273,7 +273,7 @@ func TestRenameKeepsUnsavedEditorText(t *testing.T) {
 	project, sv := goplsServices(t)
 	edited := strings.Replace(goplsModule["main.go"], "func main() {", "func main() {\n\tbig := shapes.NewSquare(100) // unsaved\n\t_ = big", 1)
 	win := unsavedWindow{path: "main.go", text: edited}
-	c := connectStdio(t, NewServer(Options{Project: project, Window: win, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv}), "rename-test")
+	c := connectStdio(t, NewServer(testAgent(project, win, sv), quiet()), "rename-test")
 	res, sc := callTool(t, c, "trestle_rename", map[string]any{"path": "shapes/shapes.go", "symbol": "NewSquare", "new_name": "MakeSquare"})
 	if res.IsError {
 		t.Fatalf("rename: %s", textOf(res))
@@ -302,7 +302,7 @@ func TestRenameKeepsUnsavedEditorText(t *testing.T) {
 // uses of NewSquare; before, it was read and hashed once per reference).
 func TestReferencesReadEachFileOnce(t *testing.T) {
 	proj, sv := goplsServices(t)
-	srv := NewServer(Options{Project: proj, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv})
+	srv := NewServer(testAgent(proj, nil, sv), quiet())
 	ctx := context.Background()
 	args := referencesParams{Path: "shapes/shapes.go", Line: 13, Column: 6}
 	if res := srv.references(ctx, args); res.IsError { // gopls loads the module

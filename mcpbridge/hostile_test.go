@@ -36,8 +36,7 @@ type countingListener struct {
 func startCountingListener(t *testing.T, handshake time.Duration) countingListener {
 	t.Helper()
 	var calls atomic.Int64
-	srv := NewServer(Options{Project: newTestProject(t), Version: "test", Logger: log.New(io.Discard, "", 0),
-		OnCall: func(workbench.ToolCall) { calls.Add(1) }})
+	srv := NewServer(testAgent(newTestProject(t), nil, services.Services{}), Options{Version: "test", Logger: log.New(io.Discard, "", 0), OnCall: func(workbench.ToolCall) { calls.Add(1) }})
 	srv.MCP().AddTool(mcp.NewTool("test_count"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		calls.Add(1)
 		return mcp.NewToolResultText("counted"), nil
@@ -243,8 +242,7 @@ func TestToolPathsNeverEscape(t *testing.T) {
 	}
 	win := &openRecorder{}
 	cs := changeset.NewManager(db, h.project)
-	srv := NewServer(Options{Project: h.project, Window: win, Version: "test", Logger: log.New(io.Discard, "", 0),
-		Services: services.Services{Tasks: task.NewRunner(h.project.Root), ChangeSets: cs}})
+	srv := NewServer(testAgent(h.project, win, services.Services{Tasks: task.NewRunner(h.project.Root), ChangeSets: cs}), quiet())
 	ctx := context.Background()
 	tools := map[string]func(string) *mcp.CallToolResult{
 		"trestle_read": func(p string) *mcp.CallToolResult { return srv.read(ctx, readParams{Path: p}) },
@@ -335,7 +333,7 @@ func (h hostileRoot) outsideUntouched(t *testing.T) {
 // glob arguments: no outside file name or content ever comes back.
 func TestListingAndSearchNeverEscape(t *testing.T) {
 	h := newHostileRoot(t)
-	srv := NewServer(Options{Project: h.project, Version: "test", Logger: log.New(io.Discard, "", 0)})
+	srv := NewServer(testAgent(h.project, nil, services.Services{}), quiet())
 	ctx := context.Background()
 	cases := 0
 	for _, p := range h.hostilePaths() {

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log"
 	"net"
 	"os"
 	"path/filepath"
@@ -19,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"trestle/app/services"
 	"trestle/app/workbench"
 	"trestle/registry"
 )
@@ -62,7 +62,7 @@ func (b *blocker) tool() server.ServerTool {
 func startListenerWith(t testing.TB, b *blocker, setup func(*Listener)) testListener {
 	t.Helper()
 	project := newTestProject(t)
-	srv := NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0)})
+	srv := NewServer(testAgent(project, nil, services.Services{}), quiet())
 	srv.MCP().AddTools(progressTool())
 	if b != nil {
 		srv.MCP().AddTools(b.tool())

@@ -85,7 +85,7 @@ func serveListener(t testing.TB, srv *Server, setup func(*Listener)) testListene
 		setup(l)
 	}
 	testfix.Serve(t, l.Serve)
-	return testListener{l, token, srv.opts.Project.Root}
+	return testListener{l, token, srv.agent.Project().Root}
 }
 
 // rawConn is a client speaking JSON lines by hand.

@@ -2,8 +2,6 @@ package mcpbridge
 
 import (
 	"context"
-	"io"
-	"log"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -70,7 +68,7 @@ func modeServer(t *testing.T, window workbench.Window) *Server {
 	}
 	t.Cleanup(sv.Eval.Close)
 	t.Cleanup(func() { sv.LSP.Close() })
-	return NewServer(Options{Project: p, Window: window, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv})
+	return NewServer(testAgent(p, window, sv), quiet())
 }
 
 var toolWord = regexp.MustCompile(`\btrestle_[a-z_]+`)

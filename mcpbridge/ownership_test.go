@@ -3,8 +3,6 @@ package mcpbridge
 import (
 	"context"
 	"fmt"
-	"io"
-	"log"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,7 +29,7 @@ func ownedListener(t *testing.T, policy string) (testListener, *changeset.Manage
 	ev := eval.NewManager(eval.ManagerOptions{Root: project.Root, Module: project.Module, WorkerCommand: testWorkerCommand})
 	t.Cleanup(ev.Close)
 	sv := services.Services{ChangeSets: m, Eval: ev, Gate: permission.NewGate(policy, nil)}
-	srv := NewServer(Options{Project: project, Window: &tabsWindow{}, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv})
+	srv := NewServer(testAgent(project, &tabsWindow{}, sv), quiet())
 	return serveListener(t, srv, nil), m, ev
 }
 

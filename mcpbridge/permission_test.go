@@ -3,8 +3,6 @@ package mcpbridge
 import (
 	"context"
 	"fmt"
-	"io"
-	"log"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,7 +59,7 @@ func gatedServices(t *testing.T, conf string, ask *recordingAsk) (testListener, 
 			WorkerCommand: testWorkerCommand}),
 		Config: func() (projconf.Config, error) { return projconf.Load(project.Root) }}
 	t.Cleanup(sv.Eval.Close)
-	srv := NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv})
+	srv := NewServer(testAgent(project, nil, sv), quiet())
 	return serveListener(t, srv, nil), sv
 }
 
@@ -213,9 +211,8 @@ func TestVetAsksWithTheDefaultSelection(t *testing.T) {
 	conf := `{"selections": {"default": {"env": {"GOFLAGS": "-toolexec=evil-tool"}}}}`
 	os.WriteFile(filepath.Join(project.Root, projconf.FileName), []byte(conf), 0o644)
 	ask := &recordingAsk{d: permission.Deny}
-	srv := NewServer(Options{Project: project, Window: &tabsWindow{}, Version: "test", Logger: log.New(io.Discard, "", 0),
-		Services: services.Services{Tasks: task.NewRunner(project.Root), Gate: permission.NewGate(permission.PolicyAsk, ask.ask),
-			Config: func() (projconf.Config, error) { return projconf.Load(project.Root) }}})
+	srv := NewServer(testAgent(project, &tabsWindow{}, services.Services{Tasks: task.NewRunner(project.Root), Gate: permission.NewGate(permission.PolicyAsk, ask.ask),
+		Config: func() (projconf.Config, error) { return projconf.Load(project.Root) }}), quiet())
 	if _, err := srv.agent.Vet(context.Background(), srv.caller(context.Background()), ""); err == nil {
 		t.Fatalf("vet under a denied ask went ahead")
 	}

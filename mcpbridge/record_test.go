@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"trestle/app/services"
 	"trestle/app/workbench"
 	"trestle/internal/testfix"
 )
@@ -52,12 +53,11 @@ func TestCallDetailsReadAsWritten(t *testing.T) {
 // pass itself off as another mid-way.
 func TestCallsAreRecordedUnderEachSessionsName(t *testing.T) {
 	calls := make(chan workbench.ToolCall, 64)
-	srv := NewServer(Options{Project: newTestProject(t), Version: "test", Logger: log.New(io.Discard, "", 0),
-		OnCall: func(c workbench.ToolCall) {
-			if c.State != "running" {
-				calls <- c
-			}
-		}})
+	srv := NewServer(testAgent(newTestProject(t), nil, services.Services{}), Options{Version: "test", Logger: log.New(io.Discard, "", 0), OnCall: func(c workbench.ToolCall) {
+		if c.State != "running" {
+			calls <- c
+		}
+	}})
 	l := serveListener(t, srv, nil)
 	named := func(name string) *client.Client {
 		rc := dialAuth(t, l)

@@ -18,14 +18,13 @@ import (
 func TestToolsResolveAPathOnce(t *testing.T) {
 	srv, _ := changeSetServer(t)
 	ctx := context.Background()
-	p := srv.opts.Project
+	p := srv.agent.Project()
 	for _, window := range []bool{false, true} {
 		var w workbench.Window
 		if window {
 			w = shownWindow{} // main.go is open and unsaved there; pkg/util.go is not
 		}
-		srv.opts.Window = w
-		srv.agent = agent.New(agent.Config{Project: p, Window: w, Services: srv.opts.Services})
+		srv.agent = agent.New(agent.Config{Project: p, Window: w, Services: srv.agent.Services()})
 		for _, rel := range []string{"main.go", "pkg/util.go"} {
 			before := p.Resolutions()
 			if res := srv.read(ctx, readParams{Path: rel}); res.IsError {

@@ -59,19 +59,17 @@ func (s *Server) askRoots(ctx context.Context, sess *session) {
 		names[i] = r.URI
 	}
 	s.logger.Printf("mcp: %s (%s) works in: %s", sess.id, sess.client().Name, strings.Join(names, ", "))
-	if len(res.Roots) == 0 || overlapsAny(s.opts.Project.Root, res.Roots) {
+	if len(res.Roots) == 0 || s.agent.Overlaps(dirsOf(res.Roots)) {
 		return
 	}
 	msg := fmt.Sprintf("%s works in %s, which is not this Trestle project (%s) nor inside it: "+
 		"paths it sends are read against %s. If it meant another project, attach it to that "+
 		"project's window (trestle --mcp-attach DIR) or start trestle --mcp in that folder.",
-		sess.client().Name, strings.Join(names, ", "), s.opts.Project.Root, s.opts.Project.Root)
+		sess.client().Name, strings.Join(names, ", "), s.agent.Project().Root, s.agent.Project().Root)
 	s.logger.Printf("mcp: %s: %s", sess.id, msg)
 	s.warnClient(sess, msg)
-	if s.opts.Window != nil {
-		if err := s.opts.Window.Notice(ctx, "Trestle", msg); err != nil {
-			s.logger.Printf("mcp: show the roots warning in the window: %v", err)
-		}
+	if err := s.agent.Warn(ctx, msg); err != nil {
+		s.logger.Printf("mcp: show the roots warning in the window: %v", err)
 	}
 }
 
@@ -89,27 +87,16 @@ func (s *Server) warnClient(sess *session, msg string) {
 	}
 }
 
-// overlapsAny reports whether one of roots is the project folder, holds it
-// or lies inside it. Roots that are not file URIs overlap nothing.
-func overlapsAny(project string, roots []mcp.Root) bool {
+// dirsOf is the folders of roots that are file URIs; the others name no
+// folder.
+func dirsOf(roots []mcp.Root) []string {
+	var dirs []string
 	for _, r := range roots {
 		u, err := url.Parse(r.URI)
 		if err != nil || u.Scheme != "file" || u.Path == "" {
 			continue
 		}
-		dir := filepath.Clean(filepath.FromSlash(u.Path))
-		if real, err := filepath.EvalSymlinks(dir); err == nil {
-			dir = real
-		}
-		if within(project, dir) || within(dir, project) {
-			return true
-		}
+		dirs = append(dirs, filepath.FromSlash(u.Path))
 	}
-	return false
-}
-
-// within reports whether path is dir or inside it.
-func within(path, dir string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+	return dirs
 }

@@ -3,8 +3,6 @@ package mcpbridge
 import (
 	"context"
 	"fmt"
-	"io"
-	"log"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,7 +60,7 @@ func TestRunGuardSpeaksBeforeARun(t *testing.T) {
 			}
 			g := tt.guard
 			ag := agent.New(agent.Config{Project: project, Services: sv, Activity: &g}) // the guard goes to app/agent directly
-			srv := NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv, Agent: ag})
+			srv := NewServer(ag, quiet())
 			c := connectStdio(t, srv, "guard-test")
 			res, sc := callTool(t, c, "trestle_run", map[string]any{"task": "echo"})
 			if sc["state"] != tt.wantState || !strings.Contains(textOf(res), tt.want) {

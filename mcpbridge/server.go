@@ -10,8 +10,6 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"trestle/app/agent"
-	"trestle/app/project"
-	"trestle/app/services"
 	"trestle/app/workbench"
 )
 
@@ -24,25 +22,13 @@ var (
 	headlessInstructions string
 )
 
-// Options is what a Server serves.
+// Options are how a Server serves its agent over MCP; what it serves (the
+// project, the window or none, the services) is the agent's.
 type Options struct {
-	Project *project.Project
-	// Window is the UI; nil for the headless server.
-	Window workbench.Window
 	// Version is Trestle's version, sent at initialize.
 	Version string
 	// Logger gets diagnostics; it must not write to stdout.
 	Logger *log.Logger
-	// Services are the evaluator, tasks and permission gate; tools that
-	// need one that is missing are not offered.
-	Services services.Services
-	// Agent is the agent layer the tools call. A caller that has more to
-	// give it than Project, Window and Services (the window: its
-	// agent.Activity) makes it with agent.New over the same three and hands
-	// it in, so that mcpbridge never carries what only app/agent uses, and
-	// another protocol's adapter may share it. nil: NewServer makes one
-	// over Project, Window and Services.
-	Agent *agent.Agent
 	// OnCall, when set, hears of every tool call once it is answered (the
 	// window's Agents pane). It is called on the serving goroutine and must
 	// not block.
@@ -69,18 +55,17 @@ type Server struct {
 	idle     *idleFree     // gives memory back after a load (memory.go)
 }
 
-// NewServer builds the server: the window tool set when opts.Window is
-// set, else the headless one.
-func NewServer(opts Options) *Server {
+// NewServer serves ag over MCP: the window tool set when ag works on a
+// window, else the headless one, each with the tools of the operations ag
+// offers. ag may be shared with another protocol's adapter.
+func NewServer(ag *agent.Agent, opts Options) *Server {
+	if ag == nil {
+		panic("mcpbridge.NewServer: no agent; make one with agent.New")
+	}
 	if opts.Logger == nil {
 		opts.Logger = log.Default()
 	}
-	if opts.Agent == nil {
-		opts.Agent = agent.New(agent.Config{Project: opts.Project, Window: opts.Window, Services: opts.Services})
-	} else if opts.Agent.Project() != opts.Project {
-		panic("mcpbridge.NewServer: Options.Agent works on another project than Options.Project")
-	}
-	s := &Server{opts: opts, logger: opts.Logger, idle: newIdleFree(), agent: opts.Agent}
+	s := &Server{opts: opts, logger: opts.Logger, idle: newIdleFree(), agent: ag}
 	s.mcp = server.NewMCPServer("trestle", opts.Version,
 		server.WithToolCapabilities(false),
 		server.WithInstructions(s.instructions()),
@@ -96,7 +81,7 @@ func NewServer(opts Options) *Server {
 }
 
 // headless reports whether this is the server without a window (--mcp).
-func (s *Server) headless() bool { return s.opts.Window == nil }
+func (s *Server) headless() bool { return !s.agent.Windowed() }
 
 // mode is the server's mode: headless without a window, else the window's.
 func (s *Server) mode() mode {

@@ -2,8 +2,6 @@ package mcpbridge
 
 import (
 	"context"
-	"io"
-	"log"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,8 +26,7 @@ func changeSetServer(t *testing.T) (*Server, *changeset.Manager) {
 		t.Fatal(err)
 	}
 	m := changeset.NewManager(db, project)
-	srv := NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0),
-		Services: services.Services{ChangeSets: m}})
+	srv := NewServer(testAgent(project, nil, services.Services{ChangeSets: m}), quiet())
 	return srv, m
 }
 
@@ -44,7 +41,7 @@ func TestProposeAndFollowAChangeSet(t *testing.T) {
 	if res.IsError || sc.ID == "" || sc.SetState != "pending" || len(sc.Files) != 2 || !strings.Contains(textOf(res), "reviews it with `trestle changes`") {
 		t.Fatalf("propose: %q %+v", textOf(res), sc)
 	}
-	data, _ := os.ReadFile(filepath.Join(srv.opts.Project.Root, "main.go"))
+	data, _ := os.ReadFile(filepath.Join(srv.agent.Project().Root, "main.go"))
 	if strings.Contains(string(data), "hello") {
 		t.Fatal("proposing wrote the file")
 	}
@@ -109,7 +106,7 @@ func TestProposeRefusesWithTheFileAndReason(t *testing.T) {
 func TestChangeSetToolTellsEachOutcome(t *testing.T) {
 	srv, m := changeSetServer(t)
 	ctx := context.Background()
-	root := srv.opts.Project.Root
+	root := srv.agent.Project().Root
 	long := "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\nm\nn\no\np\nq\nr\n"
 	if err := os.WriteFile(filepath.Join(root, "docs/long.txt"), []byte(long), 0o644); err != nil {
 		t.Fatal(err)
@@ -133,7 +130,7 @@ func TestChangeSetToolTellsEachOutcome(t *testing.T) {
 	if _, err := m.RejectSelection(id, changeset.Selection{"pkg/util.go": nil}, "the package is pkg"); err != nil {
 		t.Fatal(err)
 	}
-	read := workbench.Reader{Project: srv.opts.Project}.Func(ctx)
+	read := workbench.Reader{Project: srv.agent.Project()}.Func(ctx)
 	if _, err := m.ApplySelection(id, changeset.Selection{"docs/long.txt": {1, 2}, "docs/readme.txt": nil}, read, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,6 @@ package mcpbridge
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"log"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -53,7 +51,7 @@ func servicesClientRoot(t *testing.T, policy string) (*client.Client, services.S
 		Config: func() (projconf.Config, error) { return projconf.Load(project.Root) },
 	}
 	t.Cleanup(sv.Eval.Close)
-	srv := NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv})
+	srv := NewServer(testAgent(project, nil, sv), quiet())
 	return connectStdio(t, srv, "eval-test"), sv, project.Root
 }
 
@@ -356,7 +354,7 @@ func TestReplayAsksWithTheInputsItRuns(t *testing.T) {
 		Gate: permission.NewGate(permission.PolicyAsk, ask.ask),
 	}
 	t.Cleanup(sv.Eval.Close)
-	srv := NewServer(Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv})
+	srv := NewServer(testAgent(project, nil, sv), quiet())
 	ctx := context.Background()
 	srv.eval(ctx, evalParams{Code: "secret := 1"})
 	if res := srv.eval(ctx, evalParams{Code: "for {}", TimeoutSeconds: 1}); !res.IsError {

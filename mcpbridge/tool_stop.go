@@ -25,10 +25,6 @@ func (s *Server) stopTool() server.ServerTool {
 }
 
 func (s *Server) stop(ctx context.Context, p stopParams) *mcp.CallToolResult {
-	switch {
-	case p.What == "run" && s.opts.Services.Tasks == nil, p.What == "eval" && s.opts.Services.Eval == nil:
-		return fail(stateNone, "this server has no %s to stop", map[string]string{"run": "task runner", "eval": "evaluator"}[p.What])
-	}
 	switch p.What {
 	case "run":
 		run, err := s.agent.StopRun(ctx, s.caller(ctx))

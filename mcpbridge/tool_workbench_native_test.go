@@ -1,8 +1,6 @@
 package mcpbridge
 
 import (
-	"io"
-	"log"
 	"strings"
 	"testing"
 	"time"
@@ -32,7 +30,7 @@ func TestWorkbenchSaysWhereTheNativeBuildStands(t *testing.T) {
 		Config: func() (projconf.Config, error) { return projconf.Load(project.Root) },
 	}
 	t.Cleanup(sv.Eval.Close)
-	srv := NewServer(Options{Project: project, Window: &tabsWindow{}, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv})
+	srv := NewServer(testAgent(project, &tabsWindow{}, sv), quiet())
 	c := connectStdio(t, srv, "native-test")
 	if res, _ := callTool(t, c, "trestle_eval", map[string]any{"code": "1+1"}); res.IsError {
 		t.Fatalf("eval: %s", testfix.Text(res))

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
-	"log"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"trestle/app/services"
 	"trestle/app/workbench"
 )
 
@@ -27,11 +27,11 @@ func stdioClient(t *testing.T, setup func(dir string), onCall ...func(workbench.
 	if setup != nil {
 		setup(project.Root)
 	}
-	opts := Options{Project: project, Version: "test", Logger: log.New(io.Discard, "", 0)}
+	opts := quiet()
 	if len(onCall) > 0 {
 		opts.OnCall = onCall[0]
 	}
-	return connectStdio(t, NewServer(opts), "tools-test")
+	return connectStdio(t, NewServer(testAgent(project, nil, services.Services{}), opts), "tools-test")
 }
 
 // connectStdio serves srv over pipes, as --mcp does over stdin and stdout,

@@ -11,9 +11,9 @@ var testHookSets = []string{"test_stall", "test_apply"}
 // Options hook is set (cmd/trestle sets them under TRESTLE_TEST_HOOKS=1).
 func (s *Server) testHookToolsets() []*toolset {
 	return []*toolset{
-		newToolset("test_stall", "test hook: block the UI thread").when(func(o Options) bool { return o.Stall != nil }).
+		newToolset("test_stall", "test hook: block the UI thread").when(func(s *Server) bool { return s.opts.Stall != nil }).
 			write(s.stallTool()),
-		newToolset("test_apply", "test hook: apply as the person").when(func(o Options) bool { return o.ApplyAsPerson != nil }).
+		newToolset("test_apply", "test hook: apply as the person").when(func(s *Server) bool { return s.opts.ApplyAsPerson != nil }).
 			write(s.debugApplyTool()),
 	}
 }

@@ -14,10 +14,10 @@ import (
 type toolset struct {
 	name        string
 	description string
-	// needs reports whether the server has what the set's tools need (a
-	// service, a test hook); nil means always. A set whose needs are
-	// missing is not served.
-	needs func(Options) bool
+	// needs reports whether the server has what the set's tools need (the
+	// agent offers their operations; a test hook is set); nil means
+	// always. A set whose needs are missing is not served.
+	needs func(*Server) bool
 	tools []declared
 }
 
@@ -32,7 +32,7 @@ func newToolset(name, description string) *toolset {
 }
 
 // when sets what the set's tools need.
-func (ts *toolset) when(needs func(Options) bool) *toolset {
+func (ts *toolset) when(needs func(*Server) bool) *toolset {
 	ts.needs = needs
 	return ts
 }
@@ -83,10 +83,10 @@ func (ts *toolset) check(d declared) error {
 	return nil
 }
 
-// serve is the tools of the named sets that opts can serve, checked: an
+// serve is the tools of the named sets that srv can serve, checked: an
 // unknown set name, a tool that fails check or a name served twice is an
 // error (the server refuses to start with it).
-func serve(sets []*toolset, names []string, opts Options) ([]server.ServerTool, error) {
+func serve(sets []*toolset, names []string, srv *Server) ([]server.ServerTool, error) {
 	byName := map[string]*toolset{}
 	for _, ts := range sets {
 		byName[ts.name] = ts
@@ -98,7 +98,7 @@ func serve(sets []*toolset, names []string, opts Options) ([]server.ServerTool, 
 		if !ok {
 			return nil, fmt.Errorf("no toolset named %q", name)
 		}
-		if ts.needs != nil && !ts.needs(opts) {
+		if ts.needs != nil && !ts.needs(srv) {
 			continue
 		}
 		for _, d := range ts.tools {

@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"trestle/app/agent"
 	"trestle/app/changeset"
 	"trestle/app/eval"
 	"trestle/app/lsp"
@@ -49,9 +50,9 @@ func (definitionsOnly) Output(context.Context, string, int) (string, error) {
 // TestToolNamesAreUnique checks each server's tool list has no repeats.
 func TestToolNamesAreUnique(t *testing.T) {
 	p := newTestProject(t)
-	for _, opts := range []Options{{Project: p}, {Project: p, Window: definitionsOnly{}}} {
+	for _, ag := range []*agent.Agent{testAgent(p, nil, services.Services{}), testAgent(p, definitionsOnly{}, services.Services{})} {
 		seen := map[string]bool{}
-		for _, tool := range NewServer(opts).tools() {
+		for _, tool := range NewServer(ag, Options{}).tools() {
 			if seen[tool.Tool.Name] {
 				t.Errorf("%s registered twice", tool.Tool.Name)
 			}
@@ -76,15 +77,15 @@ func modeTools(t *testing.T) (headless, window map[string]server.ServerTool) {
 	t.Helper()
 	p := newTestProject(t)
 	sv := everyService(t, p)
-	byName := func(opts Options) map[string]server.ServerTool {
+	byName := func(srv *Server) map[string]server.ServerTool {
 		out := map[string]server.ServerTool{}
-		for _, tool := range NewServer(opts).tools() {
+		for _, tool := range srv.tools() {
 			out[tool.Tool.Name] = tool
 		}
 		return out
 	}
-	return byName(Options{Project: p, Services: sv}),
-		byName(Options{Project: p, Window: definitionsOnly{}, Services: sv, Stall: func(time.Duration) {}})
+	return byName(NewServer(testAgent(p, nil, sv), Options{})),
+		byName(NewServer(testAgent(p, definitionsOnly{}, sv), Options{Stall: func(time.Duration) {}}))
 }
 
 // everyService is an evaluator, a task runner, change sets over a temp
@@ -153,19 +154,19 @@ func TestToolsetsRefuseBadDeclarations(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := serve(tt.sets, tt.names, Options{})
+			_, err := serve(tt.sets, tt.names, &Server{})
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err %v, want %q", err, tt.want)
 			}
 		})
 	}
 	// A set whose needs are missing is not served, and not checked either.
-	skipped := newToolset("a", "").when(func(Options) bool { return false }).read(tool("trestle_x", writes))
-	if tools, err := serve([]*toolset{skipped}, []string{"a"}, Options{}); err != nil || len(tools) != 0 {
+	skipped := newToolset("a", "").when(func(*Server) bool { return false }).read(tool("trestle_x", writes))
+	if tools, err := serve([]*toolset{skipped}, []string{"a"}, &Server{}); err != nil || len(tools) != 0 {
 		t.Fatalf("a set without its needs: %v, %v", tools, err)
 	}
 	good := newToolset("a", "").read(tool("trestle_x", readOnly)).write(tool("trestle_y", writes))
-	if tools, err := serve([]*toolset{good}, []string{"a"}, Options{}); err != nil || len(tools) != 2 {
+	if tools, err := serve([]*toolset{good}, []string{"a"}, &Server{}); err != nil || len(tools) != 2 {
 		t.Fatalf("a good set: %v, %v", tools, err)
 	}
 }
@@ -173,7 +174,7 @@ func TestToolsetsRefuseBadDeclarations(t *testing.T) {
 // TestEveryModeServesOnlyKnownToolsets: each mode's list names toolsets
 // that exist, and every toolset is served by some mode.
 func TestEveryModeServesOnlyKnownToolsets(t *testing.T) {
-	srv := NewServer(Options{Project: newTestProject(t)})
+	srv := NewServer(testAgent(newTestProject(t), nil, services.Services{}), Options{})
 	served := map[string]bool{}
 	for _, names := range modeToolsets {
 		for _, n := range names {

@@ -1,8 +1,6 @@
 package mcpbridge
 
 import (
-	"io"
-	"log"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,7 +47,7 @@ func TestUntrustedProjectWithholdsWhatItsFilesConfigure(t *testing.T) {
 		Config: tr.Config(func() (projconf.Config, error) { return projconf.Load(p.Root) }),
 		Trust:  tr,
 	}
-	srv := NewServer(Options{Project: p, Window: &tabsWindow{}, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv})
+	srv := NewServer(testAgent(p, &tabsWindow{}, sv), quiet())
 	c, _ := connectStdioInit(t, srv, "trust-test")
 
 	res, sc := callTool(t, c, "trestle_workbench", map[string]any{})
@@ -116,7 +114,7 @@ func TestAgentTestsNeedTrust(t *testing.T) {
 		Config: tr.Config(func() (projconf.Config, error) { return projconf.Load(p.Root) }),
 		Trust:  tr,
 	}
-	srv := NewServer(Options{Project: p, Window: &tabsWindow{}, Version: "test", Logger: log.New(io.Discard, "", 0), Services: sv})
+	srv := NewServer(testAgent(p, &tabsWindow{}, sv), quiet())
 	c, _ := connectStdioInit(t, srv, "test-runner")
 
 	res, sc := callTool(t, c, "trestle_run", map[string]any{"task": "test", "args": []any{"./pkg"}, "wait_seconds": 120})

@@ -36,6 +36,10 @@
 //		return a.cfg.Project.ListFiles(ctx, under, glob, limit)
 //	}
 //
+// Name it with an Op in offers.go (allOps) and say in opNeeds what it
+// needs (the window, a service), so that Offers tells adapters when to
+// serve it (TestEveryOpIsAMethod checks both).
+//
 // Take ctx first; take the Caller when the operation acts for someone (it
 // asks the gate, shows the person who did it, or owns what it makes); take
 // arguments as plain values or an <Op>Input struct, and answer with app

@@ -148,8 +148,12 @@ func (a *Agent) RestartEvaluator(ctx context.Context, who Caller, selection stri
 
 // StopEval stops the selection's running evaluation for who; the evaluator
 // restarts. The evaluation may be the person's, whose state it loses, so
-// the gate is asked as for a restart; nothing running is ErrNotFound.
+// the gate is asked as for a restart; nothing running, or no evaluator,
+// is ErrNotFound.
 func (a *Agent) StopEval(ctx context.Context, who Caller, selection string) error {
+	if !a.Offers(OpStopEval) {
+		return errdefs.Errorf(errdefs.ErrNotFound, "this server has no evaluator to stop")
+	}
 	name := SelectionOr(selection)
 	req := permission.Request{Kind: permission.KindRestart, Selection: name,
 		Detail: "stop the running evaluation of the " + name + " evaluator, which restarts: its variables, imports and state are lost"}

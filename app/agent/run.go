@@ -181,8 +181,11 @@ func (a *Agent) RunStatus(ctx context.Context, who Caller, id string, waitSecond
 // stopped without a second question (it was asked about when it started),
 // unless the policy is deny, which always wins; anyone else's run (the
 // person's, another agent's) is asked about like a run: stopping it loses
-// the work it was doing.
+// the work it was doing. Without a task runner it is ErrNotFound.
 func (a *Agent) StopRun(ctx context.Context, who Caller) (*task.Run, error) {
+	if !a.Offers(OpStopRun) {
+		return nil, errdefs.Errorf(errdefs.ErrNotFound, "this server has no task runner to stop")
+	}
 	run := a.cfg.Services.Tasks.Current()
 	if run == nil {
 		return nil, errdefs.Errorf(errdefs.ErrNotFound, "no task is running")

@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"trestle/app/agent"
 	"trestle/app/project"
 	"trestle/internal/testfix"
 	"trestle/mcpbridge"
@@ -46,7 +47,7 @@ func startFakeWindow(t *testing.T, config, dir string, pid int, started time.Tim
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := mcpbridge.NewServer(mcpbridge.Options{Project: proj, Version: "test", Logger: log.New(io.Discard, "", 0)})
+	srv := mcpbridge.NewServer(agent.New(agent.Config{Project: proj}), mcpbridge.Options{Version: "test", Logger: log.New(io.Discard, "", 0)})
 	token, err := mcpbridge.NewToken()
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"trestle/app/agent"
 	"trestle/app/ignore"
 	"trestle/app/lsp"
 	"trestle/app/permission"
@@ -50,7 +51,7 @@ func runMCP(dir, policy string, trustFlag bool) int {
 	defer services.Eval.Close()
 	startChangeSets(services.ChangeSets, logger)
 	defer services.LSP.Close()
-	srv := mcpbridge.NewServer(mcpbridge.Options{Project: project, Version: version, Logger: logger, Services: services})
+	srv := mcpbridge.NewServer(agent.New(agent.Config{Project: project, Services: services}), mcpbridge.Options{Version: version, Logger: logger})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	watchForGopls(ctx, project.Root, project.Ignore(), services.LSP, logger)

@@ -26,10 +26,9 @@ var (
 // until started.
 func newWindowListener(ctx context.Context, project *project.Project, win *ui.Window, sv services.Services, reg *registry.Registry, sw *supervise.Switch, logger *log.Logger) *supervise.Listener {
 	ag := agent.New(agent.Config{Project: project, Window: win, Services: sv, Activity: win})
-	opts := mcpbridge.Options{Project: project, Window: win, Version: version, Logger: logger,
-		Services: sv, Agent: ag, OnCall: win.RecordCall}
+	opts := mcpbridge.Options{Version: version, Logger: logger, OnCall: win.RecordCall}
 	withTestHooks(&opts, win)
-	srv := mcpbridge.NewServer(opts)
+	srv := mcpbridge.NewServer(ag, opts)
 	return supervise.New(ctx, supervise.Config{Dir: project.Root, Version: version, Status: win, Registry: reg,
 		Logger: logger, Listen: srv.Listen, Switch: sw})
 }

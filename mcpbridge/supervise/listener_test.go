@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"trestle/app/agent"
 	"trestle/app/project"
 	"trestle/app/workbench"
 	"trestle/internal/testfix"
@@ -96,7 +97,7 @@ func TestWindowListenerRestartsWhenItDies(t *testing.T) {
 	}
 	reg := registry.New(filepath.Join(t.TempDir(), "mcp"))
 	status := &recordedStatus{}
-	srv := mcpbridge.NewServer(mcpbridge.Options{Project: proj, Version: "test", Logger: log.New(io.Discard, "", 0)})
+	srv := mcpbridge.NewServer(agent.New(agent.Config{Project: proj}), mcpbridge.Options{Version: "test", Logger: log.New(io.Discard, "", 0)})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var dying *dyingListener
@@ -158,7 +159,7 @@ func TestWindowListenerRewritesItsEntry(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg := registry.New(filepath.Join(t.TempDir(), "mcp"))
-	srv := mcpbridge.NewServer(mcpbridge.Options{Project: proj, Version: "test", Logger: log.New(io.Discard, "", 0)})
+	srv := mcpbridge.NewServer(agent.New(agent.Config{Project: proj}), mcpbridge.Options{Version: "test", Logger: log.New(io.Discard, "", 0)})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	w := New(ctx, Config{Dir: proj.Root, Version: "test", Status: &recordedStatus{}, Registry: reg, Logger: log.New(io.Discard, "", 0),
@@ -204,7 +205,7 @@ func TestSwitchTurnsTheListenerOnAndOff(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg := registry.New(filepath.Join(t.TempDir(), "mcp"))
-	srv := mcpbridge.NewServer(mcpbridge.Options{Project: proj, Version: "test", Logger: log.New(io.Discard, "", 0)})
+	srv := mcpbridge.NewServer(agent.New(agent.Config{Project: proj}), mcpbridge.Options{Version: "test", Logger: log.New(io.Discard, "", 0)})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	sw := NewSwitch()
