@@ -10,9 +10,9 @@
 // code here that calls fyne.Do (TestFyneDoOnlyInMainThread): onMain for a
 // change from another goroutine, main.call for a caller that needs an
 // answer (it gives up after a bound and returns errdefs.ErrBusy),
-// main.after and main.every for timers, and a lineBatch for a stream (a
-// run's output) batched into few updates (a streamBatch for a hosted
-// agent's updates, streambatch.go). Once the window is closing
+// main.after and main.every for timers, and a streamBatch (streambatch.go)
+// for a stream batched into few updates (a run's output, a hosted agent's
+// updates). Once the window is closing
 // (Quitting) all of them drop what they are given. File I/O happens before
 // the call, never inside it. UI state lives in the window or in the part
 // that owns it, never in a package-level variable (TestNoMutablePackageState).

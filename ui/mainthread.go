@@ -16,7 +16,8 @@ import (
 // only code in package ui that calls fyne.Do (TestFyneDoOnlyInMainThread
 // checks it). Everything that changes the window from another goroutine
 // goes through it: do for a change, call for a bounded call that waits,
-// after and every for timers, lines for a stream batched into few updates.
+// after and every for timers, and a streamBatch (streambatch.go) over do
+// for a stream batched into few updates.
 //
 // It knows when the window is closing (close): from then on every function
 // is dropped, before it is queued and again when it would run, since once
@@ -209,48 +210,7 @@ func cancelled(ctxErr error) error {
 	return fmt.Errorf("the window call ended before the window answered (%w): %w", ctxErr, errdefs.ErrBusy)
 }
 
-// lineFlushEvery batches a stream's lines into main-thread updates: a test
-// run can print thousands of lines a second, and one update per line would
-// starve the UI.
+// lineFlushEvery is how often a stream's items reach the main goroutine
+// (streamBatch): a test run can print thousands of lines a second, and one
+// update per line would starve the UI.
 const lineFlushEvery = 50 * time.Millisecond
-
-// lineBatch collects a stream's lines and hands them to the main goroutine
-// at most every lineFlushEvery. Safe for concurrent use.
-type lineBatch struct {
-	main    *mainThread
-	mu      sync.Mutex
-	lines   []string
-	send    func([]string) // runs on the main goroutine
-	pending bool
-	// after schedules the flush: nil is main.after. A test that must
-	// not have a timer's goroutine touch the Run pane (Fyne's test driver
-	// runs fyne.Do inline) leaves the flushing to the stream's end.
-	after func(d time.Duration, fn func())
-}
-
-// add queues line; send shows a batch of lines on the main goroutine.
-func (b *lineBatch) add(line string, send func([]string)) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.lines = append(b.lines, line)
-	b.send = send
-	if !b.pending {
-		b.pending = true
-		if b.after != nil {
-			b.after(lineFlushEvery, b.flush)
-		} else {
-			time.AfterFunc(lineFlushEvery, b.flush)
-		}
-	}
-}
-
-// flush hands what was added so far to the main goroutine. Any goroutine.
-func (b *lineBatch) flush() {
-	b.mu.Lock()
-	lines, send := b.lines, b.send
-	b.lines, b.pending = nil, false
-	b.mu.Unlock()
-	if len(lines) > 0 && send != nil {
-		b.main.do(func() { send(lines) })
-	}
-}

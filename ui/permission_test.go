@@ -92,7 +92,7 @@ func (h *askHarness) onMain(fn func()) {
 // waitFor polls cond on the main goroutine until it holds.
 func (h *askHarness) waitFor(what string, cond func() bool) {
 	h.t.Helper()
-	testfix.Wait(h.t, 30*time.Second, "no "+what, func() bool { // generous: CI runs packages side by side
+	testfix.Wait(h.t, 60*time.Second, "no "+what, func() bool { // generous: CI runs packages side by side, under -race
 		ok := false
 		h.onMain(func() { ok = cond() })
 		return ok

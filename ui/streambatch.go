@@ -5,26 +5,30 @@ import (
 	"time"
 )
 
-// streamBatch carries a stream's items (a hosted agent's session updates)
-// onto the main goroutine in batches, as lineBatch does a run's lines: the
-// first item after a hand-over schedules the next one lineFlushEvery later,
+// streamBatch carries a stream's items onto the main goroutine in batches:
+// a run's output lines (runUI), a hosted agent's session updates
+// (agentHost). It is the window's one batcher for streams. The first item
+// after a hand-over schedules the next one lineFlushEvery later,
 // so a fast stream costs one main-thread call per interval however many
 // items it sends. Items keep their order and none is lost, up to max
 // waiting: past it they are counted as dropped, never waited for, so add
 // never blocks its sender (an ACP connection must not). flush hands over
-// at once what has come so far: a turn's end, before what follows it.
+// at once what has come so far: a turn's or a run's end, before what
+// follows it.
 //
 // The items are taken on the main goroutine, so at most one scheduled
 // hand-over is on its way at a time, and a stalled main goroutine holds at
 // most max items. Safe for concurrent use; show runs on the main goroutine.
 type streamBatch[T any] struct {
-	// do runs a function on the main goroutine (the window's onMain, or a
-	// test's fake main goroutine).
+	// do runs a function on the main goroutine: the window's mainThread
+	// (w.main.do, w.onMain), which drops it once the window is closing, or
+	// a test's fake main goroutine.
 	do func(func())
 	// show shows items, and says how many were dropped before them. Main
 	// goroutine only.
 	show func(items []T, dropped int)
-	// max bounds the items waiting; 0 means no bound.
+	// max bounds the items waiting; 0 means no bound (a run's lines: the
+	// Run pane keeps the newest, so none may be dropped on the way).
 	max int
 	// after schedules the hand-over; nil is time.AfterFunc.
 	after func(d time.Duration, fn func())

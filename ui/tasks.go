@@ -33,8 +33,17 @@ func (w *Window) RunEnded(run *task.Run) { w.run.ended(run) }
 // only, but for what says otherwise.
 type runUI struct {
 	w *Window
-	// lines batches a run's output into few Run pane updates.
-	lines lineBatch
+	// lines carries a run's output to the Run pane in batches, through the
+	// window's mainThread: in order, none lost (the pane keeps the last
+	// maxRunLines), flushed before the run's end is shown.
+	lines streamBatch[string]
+}
+
+// newRunUI makes w's part for runs.
+func newRunUI(w *Window) *runUI {
+	r := &runUI{w: w}
+	r.lines = streamBatch[string]{do: w.main.do, show: func(lines []string, _ int) { w.panes.run.append(lines...) }}
+	return r
 }
 
 // started shows a new run in the Run pane. Safe for concurrent use.
@@ -48,11 +57,14 @@ func (r *runUI) started(client string, run *task.Run) {
 	})
 }
 
-// line adds one output line to the Run pane, batched. Safe for
-// concurrent use.
+// line adds one output line to the Run pane, batched. Once the window is
+// closing the line is dropped here, so a run that goes on does not pile
+// up lines no hand-over will take. Safe for concurrent use.
 func (r *runUI) line(l task.Line) {
-	w := r.w
-	r.lines.add(l.Text, func(lines []string) { w.panes.run.append(lines...) })
+	if r.w.main.closed() {
+		return
+	}
+	r.lines.add(l.Text)
 }
 
 // ended shows how a run ended and its problems. Safe for concurrent use.

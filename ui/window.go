@@ -137,7 +137,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 		tabs:    newTabArea(),
 	}
 	w.evalUI, w.renamer, w.goTo, w.git = &evalUI{w: w}, &renamer{w: w}, &gotoUI{w: w}, &gitUI{w: w}
-	w.trust, w.run = &trustUI{w: w}, &runUI{w: w, lines: lineBatch{main: w.main}}
+	w.trust, w.run = &trustUI{w: w}, newRunUI(w)
 	w.asks = &askUI{w: w, turn: make(chan struct{}, 1)}
 	w.config, w.layout, w.quickOpen = &configUI{w: w}, &layoutUI{w: w}, &quickOpenUI{w: w}
 	w.nav = &navUI{w: w}

@@ -76,7 +76,7 @@ func (v *View) Item() *container.TabItem { return v.item }
 
 // Start loads the list and watches the store for proposals from other
 // processes until Stop. Main goroutine only, once.
-func (v *View) Start() { v.start(changePollEvery) }
+func (v *View) Start() { v.start(v.pollEvery) }
 
 // Stop stops watching the store and waits for the watcher. Safe to call
 // more than once; main goroutine only (it must not be called from inside a

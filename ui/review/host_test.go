@@ -150,10 +150,8 @@ func startChanges(t testing.TB, h *testHost, m *changeset.Manager) *View {
 // the fallback poll is an hour, so nothing polls.
 func startChangesWatched(t testing.TB, h *testHost, m *changeset.Manager) *View {
 	t.Helper()
-	old := changePollEvery
-	changePollEvery = time.Hour
-	t.Cleanup(func() { changePollEvery = old })
 	v := New(h, m)
+	v.pollEvery = time.Hour
 	split := container.NewVSplit(h.docs, v.item.Content)
 	h.win.SetContent(split)
 	v.Start()

@@ -15,12 +15,12 @@ import (
 	"trestle/app/changeset"
 )
 
-// changePollEvery is how often the window looks for change sets made by
+// changePollEvery is how often a View looks for change sets made by
 // another process (a headless trestle --mcp on the same store) only when
 // the store's folder cannot be watched (no inotify instance left): then a
 // proposal still shows up, late. Otherwise a StoreWatcher reports each
-// change and nothing polls.
-var changePollEvery = 10 * time.Second
+// change and nothing polls. It is the default of View.pollEvery.
+const changePollEvery = 10 * time.Second
 
 // Title is the Change Sets tab's title without its badge.
 const Title = "Change Sets"
@@ -54,6 +54,9 @@ type View struct {
 	// async runs store and file work off the main goroutine: busy.Go, or
 	// inline in tests, whose driver runs fyne.Do inline on any goroutine.
 	async func(func())
+	// pollEvery is how often Start's fallback polls the store
+	// (changePollEvery; tests set it before Start).
+	pollEvery time.Duration
 	// refreshed receives (without blocking) after each list shown; tests wait on it.
 	refreshed chan struct{}
 }
@@ -62,7 +65,7 @@ type View struct {
 // goroutine only.
 func New(host Host, m *changeset.Manager) *View {
 	v := &View{host: host, m: m, seen: map[string]bool{}, tabs: map[string]*reviewTab{}, layout: layoutUnified,
-		stop: make(chan struct{}), refreshed: make(chan struct{}, 1)}
+		pollEvery: changePollEvery, stop: make(chan struct{}), refreshed: make(chan struct{}, 1)}
 	v.async = v.busy.Go
 	v.list = newChangeList(func() int { return len(v.sets) }, v.row)
 	v.list.OnSelected = v.selected

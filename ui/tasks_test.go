@@ -1,0 +1,77 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"trestle/app/projconf"
+	"trestle/app/task"
+	"trestle/internal/testfix"
+)
+
+// TestRunOutputReachesTheRunPaneInBatches: a real process prints three
+// thousand lines into the Run pane through the window's run stream
+// (RunStarted, RunLine, RunEnded); the pane shows every line, in order,
+// between the run's head and its "exit code" line, while the lines reach
+// the main goroutine in batches: far fewer main-thread calls than lines.
+func TestRunOutputReachesTheRunPaneInBatches(t *testing.T) {
+	w := newTestWindow(t)
+	fake, run := fakeMain(t)
+	var calls atomic.Int64
+	w.main.setQueue(func(fn func()) { calls.Add(1); fake.enqueue(fn) })
+	t.Cleanup(func() {
+		closed := make(chan struct{})
+		run <- func() { w.main.close(); close(closed) }
+		<-closed
+		w.main.setQueue(nil)
+	})
+	onMain := func(fn func()) {
+		done := make(chan struct{})
+		run <- func() { fn(); close(done) }
+		<-done
+	}
+	// The first hand-over waits until the run's head is queued (the
+	// runner sends lines as soon as it starts, before RunStarted).
+	started := make(chan struct{})
+	w.run.lines.after = func(d time.Duration, fn func()) {
+		time.AfterFunc(d, func() { <-started; fn() })
+	}
+	const lines = 3000
+	tk := projconf.Task{Name: "count", Command: []string{"sh", "-c",
+		fmt.Sprintf(`i=1; while [ $i -le %d ]; do echo "line $i"; i=$((i+1)); done`, lines)}}
+	r, err := task.NewRunner(w.project.Root).Start(context.Background(), tk, nil, projconf.Selection{}, w.RunLine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := calls.Load()
+	w.RunStarted("person", r)
+	close(started)
+	testfix.Receive(t, 60*time.Second, "the run's end", r.Done())
+	w.RunEnded(r)
+	made := calls.Load() - before
+	var text string
+	testfix.Wait(t, 30*time.Second, "the run's end in the Run pane", func() bool {
+		onMain(func() { text = w.panes.run.text(0) })
+		return strings.Contains(text, "exit code")
+	}, testfix.Every(10*time.Millisecond))
+	var want strings.Builder
+	fmt.Fprintf(&want, "$ sh -c %s    [%s, person]\n", tk.Command[2], r.ID)
+	for i := 1; i <= lines; i++ {
+		fmt.Fprintf(&want, "line %d\n", i)
+	}
+	if !strings.HasPrefix(text, want.String()) {
+		t.Fatalf("the Run pane does not show the head and then every line in order:\n%.2000s", text)
+	}
+	tail := strings.TrimPrefix(text, want.String())
+	if !strings.HasPrefix(tail, "["+r.ID+" ") || !strings.Contains(tail, "exit code 0") || strings.Count(tail, "\n") != 1 {
+		t.Errorf("after the last line the pane shows %q, want the run's end alone", tail)
+	}
+	if made > lines/4 {
+		t.Errorf("%d lines took %d main-thread calls: they are not batched", lines, made)
+	}
+	t.Logf("%d lines, %d main-thread calls", lines, made)
+}
