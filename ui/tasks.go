@@ -36,22 +36,57 @@ type runUI struct {
 	// lines carries a run's output to the Run pane in batches, through the
 	// window's mainThread: in order, none lost (the pane keeps the last
 	// maxRunLines), flushed before the run's end is shown.
-	lines streamBatch[string]
+	lines streamBatch[task.Line]
+	// shown is the run whose head the Run pane shows; early holds the lines
+	// of the run not yet shown (the runner sends lines as soon as the
+	// process starts, before RunStarted can queue the head), shown after
+	// its head. Main goroutine only.
+	shown string
+	early struct {
+		run   string
+		lines []string
+	}
 }
 
 // newRunUI makes w's part for runs.
 func newRunUI(w *Window) *runUI {
 	r := &runUI{w: w}
-	r.lines = streamBatch[string]{do: w.main.do, show: func(lines []string, _ int) { w.panes.run.append(lines...) }}
+	r.lines = streamBatch[task.Line]{do: w.main.do, show: func(lines []task.Line, _ int) { r.show(lines) }}
 	return r
 }
 
-// started shows a new run in the Run pane. Safe for concurrent use.
+// show adds lines to the Run pane, holding those of a run whose head is
+// not shown yet (early). Main goroutine only.
+func (r *runUI) show(lines []task.Line) {
+	texts := make([]string, 0, len(lines))
+	for _, l := range lines {
+		switch {
+		case l.Run == r.shown:
+			texts = append(texts, l.Text)
+		case l.Run == r.early.run:
+			r.early.lines = append(r.early.lines, l.Text)
+		default: // one run at a time: a newer run's lines replace what was held
+			r.early.run, r.early.lines = l.Run, []string{l.Text}
+		}
+	}
+	if n := len(r.early.lines) - maxRunLines; n > 0 {
+		r.early.lines = r.early.lines[n:]
+	}
+	r.w.panes.run.append(texts...)
+}
+
+// started shows a new run in the Run pane, then the lines it printed
+// before. Safe for concurrent use.
 func (r *runUI) started(client string, run *task.Run) {
 	w := r.w
 	head := fmt.Sprintf("$ %s    [%s, %s]", strings.Join(run.Command(), " "), run.ID, client)
 	w.onMain(func() {
 		w.panes.runView.begin(head)
+		r.shown = run.ID
+		if r.early.run == run.ID {
+			w.panes.run.append(r.early.lines...)
+			r.early.run, r.early.lines = "", nil
+		}
 		w.panes.show(w.panes.runView)
 		w.panes.problems.set(nil)
 	})
@@ -64,7 +99,7 @@ func (r *runUI) line(l task.Line) {
 	if r.w.main.closed() {
 		return
 	}
-	r.lines.add(l.Text)
+	r.lines.add(l)
 }
 
 // ended shows how a run ended and its problems. Safe for concurrent use.

@@ -40,6 +40,53 @@ func TestRunOutputReachesTheRunPaneInBatches(t *testing.T) {
 	w.run.lines.after = func(d time.Duration, fn func()) {
 		time.AfterFunc(d, func() { <-started; fn() })
 	}
+	runAndCheck(t, w, onMain, calls.Load, func() {}, func() { close(started) })
+}
+
+// TestRunLinesBeforeItsHeadAreKept: on a loaded machine the runner's
+// first lines can reach the Run pane before RunStarted queues the run's
+// head (the runner sends lines as soon as the process starts). Those lines
+// are shown after the head, not written under the last run and then
+// cleared by the new head.
+func TestRunLinesBeforeItsHeadAreKept(t *testing.T) {
+	w := newTestWindow(t)
+	fake, run := fakeMain(t)
+	var calls atomic.Int64
+	w.main.setQueue(func(fn func()) { calls.Add(1); fake.enqueue(fn) })
+	t.Cleanup(func() {
+		closed := make(chan struct{})
+		run <- func() { w.main.close(); close(closed) }
+		<-closed
+		w.main.setQueue(nil)
+	})
+	onMain := func(fn func()) {
+		done := make(chan struct{})
+		run <- func() { fn(); close(done) }
+		<-done
+	}
+	// RunStarted waits until the first hand-over of lines has reached the
+	// main goroutine: the order a loaded machine can give.
+	handed := make(chan struct{})
+	var once atomic.Bool
+	w.run.lines.after = func(d time.Duration, fn func()) {
+		time.AfterFunc(d, func() {
+			fn()
+			if once.CompareAndSwap(false, true) {
+				onMain(func() {}) // the hand-over queued by fn has run
+				close(handed)
+			}
+		})
+	}
+	runAndCheck(t, w, onMain, calls.Load, func() {
+		testfix.Receive(t, 60*time.Second, "the first lines on the main goroutine", handed)
+	}, func() {})
+}
+
+// runAndCheck runs a task printing lines through w's run stream, calls
+// RunStarted between before and after, and checks the Run pane shows the
+// head, every line in order, then the end, in few main-thread calls.
+func runAndCheck(t *testing.T, w *Window, onMain func(func()), calls func() int64, before, after func()) {
+	t.Helper()
 	const lines = 3000
 	tk := projconf.Task{Name: "count", Command: []string{"sh", "-c",
 		fmt.Sprintf(`i=1; while [ $i -le %d ]; do echo "line $i"; i=$((i+1)); done`, lines)}}
@@ -47,12 +94,13 @@ func TestRunOutputReachesTheRunPaneInBatches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := calls.Load()
+	before()
+	first := calls()
 	w.RunStarted("person", r)
-	close(started)
+	after()
 	testfix.Receive(t, 60*time.Second, "the run's end", r.Done())
 	w.RunEnded(r)
-	made := calls.Load() - before
+	made := calls() - first
 	var text string
 	testfix.Wait(t, 30*time.Second, "the run's end in the Run pane", func() bool {
 		onMain(func() { text = w.panes.run.text(0) })
