@@ -24,7 +24,7 @@ import (
 // imports, in turn), declares
 // a type, a generic func, a select case that assigns, a func literal or
 // address that captures a loop variable, a range over an integer or a
-// func, or imports iter. A project package compiled into the
+// func, a use of the value recover() returns, or imports iter. A project package compiled into the
 // native worker is native Go and is trusted, except for its generic
 // declarations, which cannot be linked.
 //
@@ -236,6 +236,13 @@ func misreadNode(n ast.Node, info *types.Info) string {
 		if n.Type.TypeParams != nil {
 			return "declares the generic func " + n.Name.Name
 		}
+		if n.Body != nil && usesRecovered(n.Body) {
+			return "uses the value recover() returns (the interpreter's is not Go's)"
+		}
+	case *ast.FuncLit:
+		if usesRecovered(n.Body) {
+			return "uses the value recover() returns (the interpreter's is not Go's)"
+		}
 	case *ast.StructType: // an anonymous struct with an unexported or embedded field
 		for _, f := range n.Fields.List {
 			if len(f.Names) == 0 {
@@ -292,6 +299,84 @@ func misreadNode(n ast.Node, info *types.Info) string {
 		}
 	}
 	return ""
+}
+
+// usesRecovered reports whether body (not the func literals in it, which
+// are read on their own) uses the value of recover(). The interpreter
+// recovers a reflect.Value for panic(v) (%T says reflect.Value, an error
+// is no longer an error) and, for a panic of the runtime, reflect's or
+// its own wording and types ("reflect: slice index out of range", a
+// *reflect.ValueError, an *interp.cfgError with a position) where Go
+// gives a runtime.Error ("runtime error: index out of range [5] with
+// length 3"). A recover() whose value is dropped or only compared with
+// nil (if r := recover(); r != nil { ok = false }) only stops the panic,
+// and that the interpreter does right.
+func usesRecovered(body *ast.BlockStmt) bool {
+	held := map[string]bool{} // r of r := recover()
+	var stack []ast.Node
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		parent := ast.Node(nil)
+		if len(stack) > 0 {
+			parent = stack[len(stack)-1]
+		}
+		if _, lit := n.(*ast.FuncLit); lit || found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if isRecoverCall(n) && !nilCompared(parent) {
+				if a, ok := parent.(*ast.AssignStmt); ok && a.Tok == token.DEFINE && len(a.Lhs) == 1 && len(a.Rhs) == 1 && identName(a.Lhs[0]) != "" {
+					held[identName(a.Lhs[0])] = true
+				} else if _, ok := parent.(*ast.ExprStmt); !ok {
+					found = true
+				}
+			}
+		case *ast.Ident:
+			if held[n.Name] && !nilCompared(parent) {
+				if a, ok := parent.(*ast.AssignStmt); !ok || a.Tok != token.DEFINE || len(a.Lhs) != 1 || a.Lhs[0] != n {
+					found = true
+				}
+			}
+		}
+		stack = append(stack, n)
+		return !found
+	})
+	return found
+}
+
+// identName is e's name when it is an identifier, else "".
+func identName(e ast.Expr) string {
+	if id, ok := e.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
+}
+
+// nilCompared reports whether n is a comparison with nil (x == nil, x !=
+// nil).
+func nilCompared(n ast.Node) bool {
+	b, ok := n.(*ast.BinaryExpr)
+	if !ok || (b.Op != token.EQL && b.Op != token.NEQ) {
+		return false
+	}
+	isNil := func(e ast.Expr) bool { id, ok := e.(*ast.Ident); return ok && id.Name == "nil" }
+	return isNil(b.X) || isNil(b.Y)
+}
+
+// isRecoverCall reports whether e is a call of the builtin recover (by
+// name: a func of the person's called recover counts too).
+func isRecoverCall(e ast.Expr) bool {
+	c, ok := e.(*ast.CallExpr)
+	if !ok || len(c.Args) != 0 {
+		return false
+	}
+	id, ok := c.Fun.(*ast.Ident)
+	return ok && id.Name == "recover"
 }
 
 // capturedLoopVar says which loop variable body captures in a func

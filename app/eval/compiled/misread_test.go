@@ -26,6 +26,12 @@ func TestMisreadInput(t *testing.T) {
 		{"select that assigns", "ch := make(chan int, 1)\nvar v int\nselect {\ncase v = <-ch:\n}", "select case that assigns"},
 		{"an exported anonymous struct", "p := struct{ A, B int }{1, 2}\np", ""},
 		{"an unexported anonymous struct", "p := struct{ a int }{1}\np", "unexported field a"},
+		{"a recovered value kept", "var r any\nfunc() { defer func() { r = recover() }(); panic(1) }()", "uses the value recover() returns"},
+		{"a recovered value formatted", "f := func() (err error) {\n\tdefer func() {\n\t\tif r := recover(); r != nil {\n\t\t\terr = fmt.Errorf(\"%v\", r)\n\t\t}\n\t}()\n\treturn nil\n}", "uses the value recover() returns"},
+		{"a recovered value returned", "func safe() (r any) { defer func() { r = recover() }(); return }", "uses the value recover() returns"},
+		{"recover dropped", "f := func() { defer func() { recover() }(); panic(1) }", ""},
+		{"recover compared with nil", "f := func() (ok bool) { defer func() { if r := recover(); r != nil { ok = true } }(); return }", ""},
+		{"recover compared directly", "f := func() (ok bool) { defer func() { ok = recover() == nil }(); return }", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
