@@ -155,6 +155,12 @@ func SetRate(n int) { rate = n }
 
 // Rate is the rate.
 func Rate() int { return rate }
+
+// Fixed is a fee a caller may set.
+var Fixed = 2
+
+// SetFixed sets Fixed.
+func SetFixed(n int) { Fixed = n }
 `,
 	// a type (compiled) whose behaviour depends on another package's state
 	"fees/fees.go": `package fees

@@ -42,7 +42,7 @@ func (m *Manager) compiledSession(name string) *compiled.Session {
 	m.mu.Unlock()
 	s := compiled.New(compiled.Options{Root: m.opts.Root, Module: m.opts.Module, Tags: sel.Tags, Env: sel.Env, MaxOutput: MaxOutputBytes,
 		MemoryLimit: m.memoryLimit(), Refuse: m.untrustedNative,
-		Building: func(building bool) { m.compiledBuilding(name, building) }})
+		Building: func(building bool) { m.compiledBuilding(name, building) }, DependencyDir: m.dependencyDir})
 	if c.sessions == nil {
 		c.sessions = map[string]*compiled.Session{}
 	}

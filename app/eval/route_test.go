@@ -285,6 +285,8 @@ func TestPackageStateFollowsTheSession(t *testing.T) {
 	}{
 		{"rates", agreeModule, func(t *testing.T) string { return writeAgreeModule(t) }, []step{
 			{"import \"" + agreeModule + "/rates\"\nrates.SetRate(3)", ModeInterpreted, false},
+			{"rates.SetFixed(4)", ModeInterpreted, false},
+			{"rates.Fixed * 10", ModeCompiled, true}, // the interpreter took Fixed for the constant 2
 			{"import \"" + agreeModule + "/fees\"\nfees.Fee{Base: 2}.Total()", ModeCompiled, true},
 			{"import \"os\"\nos.Setenv(\"TRESTLE_RATE_NOTE\", \"set \")", ModeInterpreted, false},
 			{"n := 0\nfor i := range 3 {\n\tn += i\n\trates.SetRate(rates.Rate() + 1)\n}", ModeCompiled, false},
@@ -296,6 +298,13 @@ func TestPackageStateFollowsTheSession(t *testing.T) {
 			{"bbolt.DefaultOptions.Timeout", ModeCompiled, true},
 			{"bbolt.DefaultOptions.NoGrowSync = true", ModeCompiled, false},
 			{"fmt.Sprint(bbolt.DefaultOptions.Timeout, bbolt.DefaultOptions.NoGrowSync)", ModeCompiled, true},
+		}},
+		// a dependency's own imports: liba reads libb's Scale, app calls liba
+		{"chain", chainModule, writeChainModule, []step{
+			{"import \"example.com/libb\"\nlibb.Scale = 3", ModeCompiled, false},
+			{"import \"example.com/liba\"\nn := 0\nfor i := range 2 {\n\tn += liba.Total(i + 1)\n}\nn", ModeCompiled, true},
+			{"libb.Scale = 5", ModeCompiled, false},
+			{"import \"" + chainModule + "/app\"\napp.Price()", ModeCompiled, true},
 		}},
 	}
 	for _, sc := range sessions {
@@ -335,4 +344,21 @@ func TestPackageStateFollowsTheSession(t *testing.T) {
 			}
 		})
 	}
+}
+
+// chainModule is a project whose package app imports a dependency (liba)
+// that imports another (libb) whose package var it reads; both are
+// modules of their own in the project's folder, replaced in go.mod.
+const chainModule = "example.com/chain"
+
+func writeChainModule(t *testing.T) string {
+	return testfix.Project(t, map[string]string{
+		"go.mod": "module " + chainModule + "\n\ngo 1.25.0\n\nrequire (\n\texample.com/liba v0.0.0\n\texample.com/libb v0.0.0\n)\n\n" +
+			"replace example.com/liba => ./third/liba\n\nreplace example.com/libb => ./third/libb\n",
+		"app/app.go":         "package app\n\nimport \"example.com/liba\"\n\n// Price is liba's total of 10.\nfunc Price() int { return liba.Total(10) }\n",
+		"third/liba/go.mod":  "module example.com/liba\n\ngo 1.22\n\nrequire example.com/libb v0.0.0\n",
+		"third/liba/liba.go": "package liba\n\nimport \"example.com/libb\"\n\n// Total is n at libb's scale.\nfunc Total(n int) int { return n * libb.Scale }\n",
+		"third/libb/go.mod":  "module example.com/libb\n\ngo 1.22\n",
+		"third/libb/libb.go": "package libb\n\n// Scale is what liba multiplies by.\nvar Scale = 1\n",
+	})
 }

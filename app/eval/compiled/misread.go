@@ -82,6 +82,13 @@ func (s *Session) Misread(code, module string, linked Linked) (bool, string) {
 	if why := s.nativeGenericUse(inputNodes(in), imports, module, linked); why != "" {
 		return true, why
 	}
+	for q, names := range selectedNames(inputNodes(in)) {
+		if p := imports[q]; p != "" {
+			if v := s.constVarRead(p, module, linked, names); v != "" {
+				return true, "it reads " + v + ", a package var the interpreter takes for a constant (it would not see it change)"
+			}
+		}
+	}
 	seen := map[string]bool{}
 	for _, path := range used {
 		if why := s.misreadPackage(path, module, linked, seen); why != "" {

@@ -3,6 +3,8 @@ package compiled
 import (
 	"strings"
 	"testing"
+
+	"trestle/internal/testfix"
 )
 
 // TestMisreadInput: what in the input itself the interpreter would get
@@ -36,6 +38,79 @@ func TestMisreadInput(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ok, why := s.Misread(tt.code, "example.com/x", Linked{})
+			if ok != (tt.why != "") || !strings.Contains(why, tt.why) {
+				t.Fatalf("Misread = %v %q, want %q", ok, why, tt.why)
+			}
+		})
+	}
+}
+
+// TestMisreadConstantInitializedVars: an exported var whose initializer
+// is constant is a constant to the interpreter when read from outside its
+// package (it kept saying 1 after SetRate(3)), so reading one runs
+// compiled, from the input or from another interpreted package; a var
+// initialized by a call or a composite, or a conversion's look-alike
+// (errors.New), stays interpreted, and so does any var of a package
+// linked natively.
+func TestMisreadConstantInitializedVars(t *testing.T) {
+	root := testfix.Project(t, map[string]string{
+		"go.mod": "module example.com/cv\n\ngo 1.22\n",
+		"conf/conf.go": `package conf
+
+import (
+	"errors"
+	"time"
+
+	"example.com/cv/kind"
+)
+
+const base = 2
+
+var (
+	Rate    = 1
+	Name    = "n"
+	Timeout = 5 * time.Second
+	Scaled  = base * 3
+	Lvl     = kind.Level(2)
+	Made    = kind.New(2)
+	Wait    = time.Duration(5)
+	Count   int
+	List    = []int{1}
+	ErrGone = errors.New("gone")
+	Copy    = Count
+	Now     = time.Now()
+)
+`,
+		"kind/kind.go": "package kind\n\n// Level is a level.\ntype Level int\n\n// New is a level.\nfunc New(n int) Level { return Level(n) }\n",
+		"use/use.go":   "package use\n\nimport \"example.com/cv/conf\"\n\n// R is conf's rate.\nfunc R() int { return conf.Rate }\n",
+		"err/err.go":   "package err\n\nimport \"example.com/cv/conf\"\n\n// Gone is conf's error.\nfunc Gone() error { return conf.ErrGone }\n",
+	})
+	s := New(Options{Root: root})
+	imp := "import \"example.com/cv/conf\"\n"
+	tests := []struct {
+		name, code, why string
+		native          bool
+	}{
+		{"an int", imp + "conf.Rate", "reads example.com/cv/conf.Rate", false},
+		{"a string set", imp + "conf.Name = \"m\"", "reads example.com/cv/conf.Name", false},
+		{"a duration", imp + "conf.Timeout", "conf.Timeout", false},
+		{"a constant expression", imp + "conf.Scaled", "conf.Scaled", false},
+		{"a conversion to a project type", imp + "conf.Lvl", "conf.Lvl", false},
+		{"a project func", imp + "conf.Made", "", false},
+		{"a conversion to a standard type", imp + "conf.Wait", "conf.Wait", false},
+		{"no initializer", imp + "conf.Count", "", false},
+		{"a slice", imp + "conf.List[0]", "", false},
+		{"a call of a func", imp + "conf.ErrGone", "", false},
+		{"another var", imp + "conf.Copy", "", false},
+		{"a call", imp + "conf.Now", "", false},
+		{"linked natively", imp + "conf.Rate", "", true},
+		{"through a package", "import \"example.com/cv/use\"\nuse.R()", "example.com/cv/use, which reads example.com/cv/conf.Rate", false},
+		{"through a package that reads a call's var", "import \"example.com/cv/err\"\nerr.Gone()", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := Linked{Native: func(p string) bool { return tt.native || p == "example.com/cv/kind" }} // kind declares a type
+			ok, why := s.Misread(tt.code, "example.com/cv", l)
 			if ok != (tt.why != "") || !strings.Contains(why, tt.why) {
 				t.Fatalf("Misread = %v %q, want %q", ok, why, tt.why)
 			}

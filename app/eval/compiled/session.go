@@ -52,6 +52,10 @@ type Options struct {
 	// false when it ends (a cold build of the project's dependencies can
 	// take a minute: the caller shows that it is building meanwhile).
 	Building func(bool)
+	// DependencyDir, when set, is the source folder of a dependency's
+	// package ("" when not found), so that package state follows a
+	// dependency's own imports (pkgstate.go).
+	DependencyDir func(importPath string) string
 }
 
 // Result is one compiled evaluation's outcome.
