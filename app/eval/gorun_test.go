@@ -651,7 +651,9 @@ func main() {
 // the value of an expression that starts with a func literal, a type
 // switch that binds at the top level, a method expression of a pointer
 // type (which panicked), the value recover() returns (a reflect.Value for
-// panic(v), reflect's wording for the runtime's panics). They run compiled
+// panic(v), reflect's wording for the runtime's panics), a deferred call's
+// argument (evaluated when the call ran), _ = v after an input defined _
+// (the native worker's interpreter panicked: reflect.Set). They run compiled
 // now; the ones named in slipControls are controls the interpreter keeps
 // (a statement group that starts with a func literal lost its last value
 // until the worker marked it a statement; a recover() whose value is only
@@ -673,6 +675,9 @@ var interpreterSlips = []agreeCase{
 		"\tr := catchB(f)\n\tlnB = append(lnB, fmt.Sprintf(\"%T %v\", r, r))\n}", "lnB"},
 	{"a recovered error's text", nil, "var rcC any\nfunc() { defer func() { rcC = recover() }(); s := []int{1, 2, 3}; i := 5; _ = s[i] }()", "rcC.(error).Error()"},
 	{"recovered into an error", nil, "safeD := func() (err error) {\n\tdefer func() {\n\t\tif r := recover(); r != nil {\n\t\t\terr = fmt.Errorf(\"recovered: %v\", r)\n\t\t}\n\t}()\n\tvar arr []int\n\t_ = arr[3]\n\treturn nil\n}", "safeD()"},
+	{"a deferred call's argument changed later", nil, "dfC := func() (r int) {\n\tx := 1\n\tdefer func(v int) { r = v }(x)\n\tx = 5\n\treturn 0\n}", "dfC()"},
+	{"a blank defined at the top level", []string{"strconv"}, "_, blA := strconv.Atoi(\"x\")", "blA != nil"},
+	{"a blank assigned after it", nil, "blB := func() int { return 2 }\n_ = blB()", "1"},
 	{"goroutines in a loop", []string{"sync"}, "var wgA sync.WaitGroup\nvar muA sync.Mutex\ntotA := 0\nfor i := 1; i <= 100; i++ {\n\twgA.Add(1)\n\tgo func(n int) { defer wgA.Done(); muA.Lock(); totA += n; muA.Unlock() }(i)\n}\nwgA.Wait()", "totA"},
 	{"closures over a loop body's variable", nil, "var fsB []func() int\nfor i := 0; i < 3; i++ {\n\tj := i * 10\n\tfsB = append(fsB, func() int { return j })\n}", "fsB[0]() + fsB[1]()"},
 	{"a new name in a block", nil, "{\n\tnbA := 3\n\t_ = nbA\n}\nnbB := 1", "nbB"},
@@ -683,7 +688,7 @@ var interpreterSlips = []agreeCase{
 
 // slipControls are the interpreterSlips the interpreter runs right, and
 // keeps.
-var slipControls = []string{"goroutines in a loop", "closures over a loop body's variable", "a new name in a block",
+var slipControls = []string{"a blank defined at the top level", "goroutines in a loop", "closures over a loop body's variable", "a new name in a block",
 	"a func literal called first", "a func literal called first, then a print", "a recover that only stops the panic"}
 
 // TestInterpreterSlipsRunCompiled: each of interpreterSlips gives the

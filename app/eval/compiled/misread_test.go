@@ -33,6 +33,12 @@ func TestMisreadInput(t *testing.T) {
 		{"a recovered value returned", "func safe() (r any) { defer func() { r = recover() }(); return }", "uses the value recover() returns"},
 		{"recover dropped", "f := func() { defer func() { recover() }(); panic(1) }", ""},
 		{"recover compared with nil", "f := func() (ok bool) { defer func() { if r := recover(); r != nil { ok = true } }(); return }", ""},
+		{"a deferred argument changed later", "f := func() (r int) {\n\tx := 1\n\tdefer func(v int) { r = v }(x)\n\tx = 5\n\treturn\n}", "defers a call whose argument x may change"},
+		{"a deferred call's argument", "f := func() { defer fmt.Println(time.Since(time.Now())) }", "argument time.Since(time.Now())"},
+		{"a deferred receiver changed later", "f := func() { b := &strings.Builder{}\n\tdefer b.Reset()\n\tb = nil }", "argument b may change"},
+		{"a deferred argument in a loop", "f := func() { n := 0\n\tfor i := 0; i < 3; i++ {\n\t\tn++\n\t\tdefer fmt.Println(n)\n\t} }", "argument n may change"},
+		{"a defer after the assignment", "f := func() { var fl *os.File\n\tfl, _ = os.Open(\"x\")\n\tdefer fl.Close() }", ""},
+		{"defer Done and constants", "f := func() { defer wg.Done()\n\tdefer fmt.Println(\"done\", 1, name)\n\tdefer func() { println(name) }() }", ""},
 		{"recover compared directly", "f := func() (ok bool) { defer func() { ok = recover() == nil }(); return }", ""},
 	}
 	for _, tt := range tests {

@@ -96,6 +96,10 @@ type Session struct {
 	// ownedPkgs are the packages whose state a compiled input may have
 	// changed: the interpreter's copy of them is stale (pkgstate.go).
 	ownedPkgs map[string]bool
+	// blankTyped says an interpreted input defined _ at its top level
+	// (_, err := f()): the interpreter keeps one _ of that type, and a
+	// later _ = v of another type panics in it (misreadTopLevel).
+	blankTyped bool
 	// super is the supervisor binary (supervise.go), superNote why there
 	// is none.
 	super, superNote string
