@@ -155,6 +155,12 @@ func SetRate(n int) { rate = n }
 
 // Rate is the rate.
 func Rate() int { return rate }
+
+// Fixed is a fee a caller may set.
+var Fixed = 2
+
+// SetFixed sets Fixed.
+func SetFixed(n int) { Fixed = n }
 `,
 	// a type (compiled) whose behaviour depends on another package's state
 	"fees/fees.go": `package fees
@@ -644,8 +650,14 @@ func main() {
 // body's variable or a deferred call's argument shared across the loop,
 // the value of an expression that starts with a func literal, a type
 // switch that binds at the top level, a method expression of a pointer
-// type (which panicked). They run compiled now; the last
-// three are controls the interpreter keeps.
+// type (which panicked), the value recover() returns (a reflect.Value for
+// panic(v), reflect's wording for the runtime's panics), a deferred call's
+// argument (evaluated when the call ran), _ = v after an input defined _
+// (the native worker's interpreter panicked: reflect.Set). They run compiled
+// now; the ones named in slipControls are controls the interpreter keeps
+// (a statement group that starts with a func literal lost its last value
+// until the worker marked it a statement; a recover() whose value is only
+// dropped or compared with nil).
 var interpreterSlips = []agreeCase{
 	{"if body shadows", nil, "shA := 1\nif true {\n\tshA := 2\n\t_ = shA\n}", "shA"},
 	{"for init shadows", nil, "shB := 5\nfor shB := 0; shB < 2; shB++ {\n}", "shB"},
@@ -655,10 +667,29 @@ var interpreterSlips = []agreeCase{
 	{"a func literal called", nil, "", "func() int { return 7 }() + 1"},
 	{"a type switch that binds", nil, "var tvA any = 3.5\ntsA := \"\"\nswitch v := tvA.(type) {\ncase float64:\n\ttsA = fmt.Sprint(v * 2)\n}", "tsA"},
 	{"a method expression", []string{"strings"}, "lenOf := (*strings.Builder).Len\nvar sbM strings.Builder\nsbM.WriteString(\"abcd\")", "lenOf(&sbM)"},
+	{"a recovered runtime panic", nil, "var rcA any\nfunc() { defer func() { rcA = recover() }(); var m map[string]int; m[\"a\"] = 1 }()", "rcA"},
+	{"recovered runtime errors", []string{"errors"}, "catchB := func(f func()) (r any) { defer func() { r = recover() }(); f(); return }\n" +
+		"sB, iB, zB := []int{1, 2, 3}, 5, 0\nvar pB *struct{ X int }\nvar aB any = \"s\"\nclosedB := make(chan int)\nclose(closedB)\n" +
+		"var lnB []string\nfor _, f := range []func(){func() { _ = sB[iB] }, func() { _ = sB[1:iB] }, func() { _ = pB.X }, func() { _ = aB.(int) },\n" +
+		"\tfunc() { _ = 1 / zB }, func() { closedB <- 1 }, func() { panic(\"boom\") }, func() { panic(errors.New(\"bad\")) }} {\n" +
+		"\tr := catchB(f)\n\tlnB = append(lnB, fmt.Sprintf(\"%T %v\", r, r))\n}", "lnB"},
+	{"a recovered error's text", nil, "var rcC any\nfunc() { defer func() { rcC = recover() }(); s := []int{1, 2, 3}; i := 5; _ = s[i] }()", "rcC.(error).Error()"},
+	{"recovered into an error", nil, "safeD := func() (err error) {\n\tdefer func() {\n\t\tif r := recover(); r != nil {\n\t\t\terr = fmt.Errorf(\"recovered: %v\", r)\n\t\t}\n\t}()\n\tvar arr []int\n\t_ = arr[3]\n\treturn nil\n}", "safeD()"},
+	{"a deferred call's argument changed later", nil, "dfC := func() (r int) {\n\tx := 1\n\tdefer func(v int) { r = v }(x)\n\tx = 5\n\treturn 0\n}", "dfC()"},
+	{"a blank defined at the top level", []string{"strconv"}, "_, blA := strconv.Atoi(\"x\")", "blA != nil"},
+	{"a blank assigned after it", nil, "blB := func() int { return 2 }\n_ = blB()", "1"},
 	{"goroutines in a loop", []string{"sync"}, "var wgA sync.WaitGroup\nvar muA sync.Mutex\ntotA := 0\nfor i := 1; i <= 100; i++ {\n\twgA.Add(1)\n\tgo func(n int) { defer wgA.Done(); muA.Lock(); totA += n; muA.Unlock() }(i)\n}\nwgA.Wait()", "totA"},
 	{"closures over a loop body's variable", nil, "var fsB []func() int\nfor i := 0; i < 3; i++ {\n\tj := i * 10\n\tfsB = append(fsB, func() int { return j })\n}", "fsB[0]() + fsB[1]()"},
 	{"a new name in a block", nil, "{\n\tnbA := 3\n\t_ = nbA\n}\nnbB := 1", "nbB"},
+	{"a func literal called first", nil, "var flA int\nfunc() { flA = 4 }()", "flA"},
+	{"a func literal called first, then a print", nil, "func() { fmt.Println(\"first\") }()\nflB := 2", "flB"},
+	{"a recover that only stops the panic", nil, "rsA := func() (ok bool) {\n\tdefer func() {\n\t\tif r := recover(); r != nil {\n\t\t\tok = true\n\t\t}\n\t}()\n\tvar m map[string]int\n\tm[\"a\"] = 1\n\treturn false\n}", "rsA()"},
 }
+
+// slipControls are the interpreterSlips the interpreter runs right, and
+// keeps.
+var slipControls = []string{"a blank defined at the top level", "goroutines in a loop", "closures over a loop body's variable", "a new name in a block",
+	"a func literal called first", "a func literal called first, then a print", "a recover that only stops the panic"}
 
 // TestInterpreterSlipsRunCompiled: each of interpreterSlips gives the
 // value `go run` gives, and the ones the interpreter got wrong run
@@ -678,8 +709,7 @@ func TestInterpreterSlipsRunCompiled(t *testing.T) {
 		if got := (goRunResult{Value: res.Value, Type: res.Type, Err: res.Err, Output: res.Output}); got != want[i] {
 			t.Errorf("%s: evaluator (%s): %+v\ngo run: %+v\nnotes %v", c.name, res.Mode, got, want[i], res.Notes)
 		}
-		control := i >= len(interpreterSlips)-3
-		if control != (res.Mode == ModeInterpreted) {
+		if slices.Contains(slipControls, c.name) != (res.Mode == ModeInterpreted) {
 			t.Errorf("%s ran %s (notes %v)", c.name, res.Mode, res.Notes)
 		}
 	}

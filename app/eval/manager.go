@@ -174,7 +174,7 @@ func (m *Manager) Eval(ctx context.Context, selection, code string, timeout time
 			res.Notes = append(res.Notes, note)
 		}
 	}
-	if err == nil && fallBackCompiled(res) { // routing seam, second part (route.go)
+	if err == nil && fallBackCompiled(res, m.opts.Module) { // routing seam, second part (route.go)
 		res.Notes = append(res.Notes, "the interpreter could not run this: "+res.Err)
 		return m.goErrors(m.evalCompiled(ctx, s.name, code, timeout, res, start, "the interpreter lacks what it uses"))
 	}

@@ -42,7 +42,7 @@ func (m *Manager) compiledSession(name string) *compiled.Session {
 	m.mu.Unlock()
 	s := compiled.New(compiled.Options{Root: m.opts.Root, Module: m.opts.Module, Tags: sel.Tags, Env: sel.Env, MaxOutput: MaxOutputBytes,
 		MemoryLimit: m.memoryLimit(), Refuse: m.untrustedNative,
-		Building: func(building bool) { m.compiledBuilding(name, building) }})
+		Building: func(building bool) { m.compiledBuilding(name, building) }, DependencyDir: m.dependencyDir})
 	if c.sessions == nil {
 		c.sessions = map[string]*compiled.Session{}
 	}
@@ -168,11 +168,15 @@ func (m *Manager) dependencyDir(path string) string {
 var interpreterLog = regexp.MustCompile(`^\d{4}/\d\d/\d\d \d\d:\d\d:\d\d .*$`)
 
 // fallBackCompiled is the rule's second part: an interpreter compile error
-// saying it lacks a feature (compiled.Unsupported), with nothing printed
-// yet (or only the interpreter's own log line),
-// sends the input to the compiled evaluator.
-func fallBackCompiled(res Result) bool {
-	if res.Err == "" || !compiled.Unsupported(res.Err) {
+// saying it lacks a feature (compiled.Unsupported), or a dependency's
+// package it failed to interpret from source (one the native worker does
+// not link: x/text/message, whose internal/number yaegi refused with
+// "cannot convert expression of type language.Tag to type compact.Tag",
+// which Go compiles), with nothing printed yet (or only the interpreter's
+// own log line), sends the input to the compiled evaluator. module is the
+// project's module path.
+func fallBackCompiled(res Result, module string) bool {
+	if res.Err == "" || !compiled.Unsupported(res.Err) && !dependencyImportFailed(res.Err, module) {
 		return false
 	}
 	if res.Output == "" {
@@ -184,6 +188,20 @@ func fallBackCompiled(res Result) bool {
 		}
 	}
 	return true
+}
+
+// dependencyImportFailed reports whether errText is the interpreter's
+// failure to import a dependency's package (not the project's, whose
+// failures compile.go answers, nor a missing one, which goerrors.go words
+// as go does).
+func dependencyImportFailed(errText, module string) bool {
+	const prefix = `import "`
+	if !strings.HasPrefix(errText, prefix) || noSource.MatchString(errText) {
+		return false
+	}
+	path, _, ok := strings.Cut(errText[len(prefix):], `"`)
+	first, _, _ := strings.Cut(path, "/")
+	return ok && strings.Contains(first, ".") && path != module && !strings.HasPrefix(path, module+"/")
 }
 
 // noteInterpreted lets later compiled inputs use what this interpreted

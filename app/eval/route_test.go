@@ -105,10 +105,13 @@ func TestFallBackTakesTheInterpretersOtherErrorForms(t *testing.T) {
 		{"a name of the person's", Result{Err: "1:1: undefined: clearAll"}, false},
 		{"a field the person's value lacks", Result{Err: "1:5: undefined selector: acct.Nmae"}, false},
 		{"the input printed first", Result{Err: "panic: nil type", Output: "hello\n2026/12/01 16:41:15 nil type\n"}, false},
+		{"a dependency it cannot interpret", Result{Err: `import "golang.org/x/text/message": 1:21: import "golang.org/x/text/message" error: /tmp/x/gopath-1/src/golang.org/x/text/internal/number/number.go:150:42: cannot convert expression of type language.Tag to type compact.Tag`}, true},
+		{"a missing dependency", Result{Err: `import "example.com/nope": 1:21: import "example.com/nope" error: unable to find source related to: "example.com/nope"`}, false},
+		{"a project package", Result{Err: `import "example.com/agree/bank": 1:21: import "example.com/agree/bank" error: bank.go:3:1: undefined: x`}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := fallBackCompiled(tt.res); got != tt.want {
+			if got := fallBackCompiled(tt.res, agreeModule); got != tt.want {
 				t.Fatalf("fallBackCompiled(%+v) = %v, want %v", tt.res, got, tt.want)
 			}
 		})
@@ -285,17 +288,24 @@ func TestPackageStateFollowsTheSession(t *testing.T) {
 	}{
 		{"rates", agreeModule, func(t *testing.T) string { return writeAgreeModule(t) }, []step{
 			{"import \"" + agreeModule + "/rates\"\nrates.SetRate(3)", ModeInterpreted, false},
+			{"rates.SetFixed(4)", ModeInterpreted, false},
+			{"rates.Fixed * 10", ModeCompiled, true}, // the interpreter took Fixed for the constant 2
 			{"import \"" + agreeModule + "/fees\"\nfees.Fee{Base: 2}.Total()", ModeCompiled, true},
 			{"import \"os\"\nos.Setenv(\"TRESTLE_RATE_NOTE\", \"set \")", ModeInterpreted, false},
 			{"n := 0\nfor i := range 3 {\n\tn += i\n\trates.SetRate(rates.Rate() + 1)\n}", ModeCompiled, false},
-			{"rates.Rate()", ModeCompiled, true},
 			{"os.Getenv(\"TRESTLE_RATE_NOTE\") + fmt.Sprint(rates.Rate(), fees.Fee{Base: 2}.Total(), n)", ModeCompiled, true},
 		}},
 		{"bbolt", "go.etcd.io/bbolt", func(t *testing.T) string { return testfix.CopyBbolt(t) }, []step{
 			{"import \"go.etcd.io/bbolt\"\nimport \"time\"\nbbolt.DefaultOptions.Timeout = 3 * time.Second", ModeCompiled, false},
-			{"bbolt.DefaultOptions.Timeout", ModeCompiled, true},
 			{"bbolt.DefaultOptions.NoGrowSync = true", ModeCompiled, false},
 			{"fmt.Sprint(bbolt.DefaultOptions.Timeout, bbolt.DefaultOptions.NoGrowSync)", ModeCompiled, true},
+		}},
+		// a dependency's own imports: liba reads libb's Scale, app calls liba
+		{"chain", chainModule, writeChainModule, []step{
+			{"import \"example.com/libb\"\nlibb.Scale = 3", ModeCompiled, false},
+			{"import \"example.com/liba\"\nn := 0\nfor i := range 2 {\n\tn += liba.Total(i + 1)\n}\nn", ModeCompiled, true},
+			{"libb.Scale = 5", ModeCompiled, false},
+			{"import \"" + chainModule + "/app\"\napp.Price()", ModeCompiled, true},
 		}},
 	}
 	for _, sc := range sessions {
@@ -311,8 +321,11 @@ func TestPackageStateFollowsTheSession(t *testing.T) {
 					inputs[len(inputs)-1] = st.code[:cut] + "_ = " + st.code[cut:]
 				}
 			}
-			want := goRunEach(t, sc.root(t), cases) // a process each: package state must not leak between them
-			m := NewManager(ManagerOptions{Root: sc.root(t), Module: sc.module, WorkerCommand: testWorkerCommand})
+			// go run and the evaluator share one copy of the module, so that
+			// the Go build cache (keyed by the files' paths) compiles it once
+			root := sc.root(t)
+			want := goRunEach(t, root, cases) // a process each: package state must not leak between them
+			m := NewManager(ManagerOptions{Root: root, Module: sc.module, WorkerCommand: testWorkerCommand})
 			t.Cleanup(m.Close)
 			checked := 0
 			for i, st := range sc.steps {
@@ -335,4 +348,21 @@ func TestPackageStateFollowsTheSession(t *testing.T) {
 			}
 		})
 	}
+}
+
+// chainModule is a project whose package app imports a dependency (liba)
+// that imports another (libb) whose package var it reads; both are
+// modules of their own in the project's folder, replaced in go.mod.
+const chainModule = "example.com/chain"
+
+func writeChainModule(t *testing.T) string {
+	return testfix.Project(t, map[string]string{
+		"go.mod": "module " + chainModule + "\n\ngo 1.25.0\n\nrequire (\n\texample.com/liba v0.0.0\n\texample.com/libb v0.0.0\n)\n\n" +
+			"replace example.com/liba => ./third/liba\n\nreplace example.com/libb => ./third/libb\n",
+		"app/app.go":         "package app\n\nimport \"example.com/liba\"\n\n// Price is liba's total of 10.\nfunc Price() int { return liba.Total(10) }\n",
+		"third/liba/go.mod":  "module example.com/liba\n\ngo 1.22\n\nrequire example.com/libb v0.0.0\n",
+		"third/liba/liba.go": "package liba\n\nimport \"example.com/libb\"\n\n// Total is n at libb's scale.\nfunc Total(n int) int { return n * libb.Scale }\n",
+		"third/libb/go.mod":  "module example.com/libb\n\ngo 1.22\n",
+		"third/libb/libb.go": "package libb\n\n// Scale is what liba multiplies by.\nvar Scale = 1\n",
+	})
 }

@@ -169,6 +169,7 @@ func (s *Session) NoteInterpreted(code string, shown bool) {
 	for _, imp := range in.imports {
 		s.known = append(removeLocal(s.known, imp.local()), imp)
 	}
+	s.blankTyped = s.blankTyped || blankAssigned(in, token.DEFINE)
 	s.record(code, in, false, shown)
 }
 
@@ -180,6 +181,7 @@ func (s *Session) ForgetInterpreted() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.history = slices.DeleteFunc(s.history, func(e *entry) bool { return !e.compiled })
+	s.blankTyped = false
 	for name, compiled := range s.owner {
 		if !compiled {
 			delete(s.owner, name)

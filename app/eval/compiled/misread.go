@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 )
 
 // Code the interpreter runs but gets wrong. yaegi represents a type that
@@ -24,7 +25,7 @@ import (
 // imports, in turn), declares
 // a type, a generic func, a select case that assigns, a func literal or
 // address that captures a loop variable, a range over an integer or a
-// func, or imports iter. A project package compiled into the
+// func, a use of the value recover() returns, or imports iter. A project package compiled into the
 // native worker is native Go and is trusted, except for its generic
 // declarations, which cannot be linked.
 //
@@ -59,9 +60,13 @@ func (s *Session) Misread(code, module string, linked Linked) (bool, string) {
 	s.mu.Lock()
 	set, known := s.set, s.known
 	state := s.stateNames()
+	blankTyped := s.blankTyped
 	s.mu.Unlock()
 	if why := misreadTopLevel(in, state); why != "" {
 		return true, "it " + why + ", which the interpreter would get wrong"
+	}
+	if blankTyped && blankAssigned(in, token.ASSIGN) {
+		return true, "it assigns to _ after an earlier input defined _ (_, err := ...), which the interpreter gives that input's type (it panics)"
 	}
 	imports := map[string]string{}
 	for _, i := range append(append(append([]importDecl{}, known...), set.imports...), in.imports...) {
@@ -81,6 +86,13 @@ func (s *Session) Misread(code, module string, linked Linked) (bool, string) {
 	}
 	if why := s.nativeGenericUse(inputNodes(in), imports, module, linked); why != "" {
 		return true, why
+	}
+	for q, names := range selectedNames(inputNodes(in)) {
+		if p := imports[q]; p != "" {
+			if v := s.constVarRead(p, module, linked, names); v != "" {
+				return true, "it reads " + v + ", a package var the interpreter takes for a constant (it would not see it change)"
+			}
+		}
 	}
 	seen := map[string]bool{}
 	for _, path := range used {
@@ -130,6 +142,30 @@ func misreadTopLevel(in *input, state map[string]bool) string {
 		}
 	}
 	return ""
+}
+
+// blankAssigned reports whether a top-level statement of in assigns
+// (tok token.ASSIGN) or defines (token.DEFINE) _ with a value that is not
+// a literal.
+func blankAssigned(in *input, tok token.Token) bool {
+	for _, st := range in.stmts {
+		a, ok := st.node.(*ast.AssignStmt)
+		if !ok || a.Tok != tok {
+			continue
+		}
+		for i, l := range a.Lhs {
+			if identName(l) != "_" {
+				continue
+			}
+			if len(a.Rhs) != len(a.Lhs) {
+				return true
+			}
+			if _, lit := a.Rhs[i].(*ast.BasicLit); !lit {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // innerRedefinition finds, in a top-level statement outside its func
@@ -236,6 +272,11 @@ func misreadNode(n ast.Node, info *types.Info) string {
 		if n.Type.TypeParams != nil {
 			return "declares the generic func " + n.Name.Name
 		}
+		if n.Body != nil {
+			return funcBodyMisread(n.Body.List)
+		}
+	case *ast.FuncLit:
+		return funcBodyMisread(n.Body.List)
 	case *ast.StructType: // an anonymous struct with an unexported or embedded field
 		for _, f := range n.Fields.List {
 			if len(f.Names) == 0 {
@@ -292,6 +333,219 @@ func misreadNode(n ast.Node, info *types.Info) string {
 		}
 	}
 	return ""
+}
+
+// funcBodyMisread is what the interpreter gets wrong in a func's body
+// (not in the func literals in it, which are read on their own).
+func funcBodyMisread(body []ast.Stmt) string {
+	block := &ast.BlockStmt{List: body}
+	if usesRecovered(block) {
+		return "uses the value recover() returns (the interpreter's is not Go's)"
+	}
+	if v := lateDeferArg(block); v != "" {
+		return "defers a call whose argument " + v + " may change before the call runs (the interpreter evaluates it then, Go at the defer)"
+	}
+	return ""
+}
+
+// lateDeferArg finds a deferred call in body (not in its func literals)
+// whose arguments, or receiver, may have another value when the call runs
+// than at the defer statement: yaegi evaluates them when the deferred call
+// runs (defer func(v int) { r = v }(x); x = 5 gave 5 where Go gives the x
+// of the defer). It returns the argument's text, or "". An argument is
+// taken to keep its value when it is a constant, a func literal, an
+// address, or made of names that nothing in body assigns, increments or
+// takes the address of after the defer (anywhere, for a defer in a loop;
+// by name, as history.go goes: a field a method changes is not seen); a
+// call (time.Now()) never is.
+func lateDeferArg(body *ast.BlockStmt) string {
+	changes := map[string][]token.Pos{} // where each name is changed
+	note := func(e ast.Expr, at token.Pos) {
+		if name := baseIdent(e); name != "" {
+			changes[name] = append(changes[name], at)
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if n.Tok != token.DEFINE {
+				for _, l := range n.Lhs {
+					note(l, n.Pos())
+				}
+			}
+		case *ast.IncDecStmt:
+			note(n.X, n.Pos())
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				note(n.X, n.Pos())
+			}
+		case *ast.RangeStmt:
+			if n.Tok == token.ASSIGN {
+				for _, e := range []ast.Expr{n.Key, n.Value} {
+					if e != nil {
+						note(e, n.Pos())
+					}
+				}
+			}
+		}
+		return true
+	})
+	found := ""
+	var stack []ast.Node
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		if _, lit := n.(*ast.FuncLit); lit || found != "" {
+			return false
+		}
+		if d, ok := n.(*ast.DeferStmt); ok {
+			inLoop := slices.ContainsFunc(stack, func(a ast.Node) bool {
+				_, f := a.(*ast.ForStmt)
+				_, r := a.(*ast.RangeStmt)
+				return f || r
+			})
+			changed := map[string]bool{}
+			for name, at := range changes {
+				changed[name] = inLoop || slices.ContainsFunc(at, func(p token.Pos) bool { return p > d.Pos() })
+			}
+			for _, a := range d.Call.Args {
+				if !keepsValue(a, changed) {
+					found = types.ExprString(a)
+				}
+			}
+			if sel, ok := d.Call.Fun.(*ast.SelectorExpr); ok && !keepsValue(sel.X, changed) {
+				found = types.ExprString(sel.X)
+			}
+		}
+		stack = append(stack, n)
+		return found == ""
+	})
+	return found
+}
+
+// keepsValue reports whether e has the same value whenever it is
+// evaluated, given the names changed (see lateDeferArg).
+func keepsValue(e ast.Expr, changed map[string]bool) bool {
+	switch x := e.(type) {
+	case *ast.BasicLit, *ast.FuncLit:
+		return true
+	case *ast.Ident:
+		return !changed[x.Name]
+	case *ast.ParenExpr:
+		return keepsValue(x.X, changed)
+	case *ast.SelectorExpr:
+		return keepsValue(x.X, changed)
+	case *ast.StarExpr:
+		return keepsValue(x.X, changed)
+	case *ast.IndexExpr:
+		return keepsValue(x.X, changed) && keepsValue(x.Index, changed)
+	case *ast.UnaryExpr:
+		return x.Op == token.AND || x.Op != token.ARROW && keepsValue(x.X, changed)
+	case *ast.BinaryExpr:
+		return keepsValue(x.X, changed) && keepsValue(x.Y, changed)
+	case *ast.CompositeLit:
+		for _, el := range x.Elts {
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				el = kv.Value
+			}
+			if !keepsValue(el, changed) {
+				return false
+			}
+		}
+		return true
+	case *ast.CallExpr:
+		id, ok := x.Fun.(*ast.Ident)
+		if !ok || !predeclaredConv[id.Name] || id.Name == "len" || id.Name == "cap" {
+			return false
+		}
+		for _, a := range x.Args {
+			if !keepsValue(a, changed) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// usesRecovered reports whether body (not the func literals in it, which
+// are read on their own) uses the value of recover(). The interpreter
+// recovers a reflect.Value for panic(v) (%T says reflect.Value, an error
+// is no longer an error) and, for a panic of the runtime, reflect's or
+// its own wording and types ("reflect: slice index out of range", a
+// *reflect.ValueError, an *interp.cfgError with a position) where Go
+// gives a runtime.Error ("runtime error: index out of range [5] with
+// length 3"). A recover() whose value is dropped or only compared with
+// nil (if r := recover(); r != nil { ok = false }) only stops the panic,
+// and that the interpreter does right.
+func usesRecovered(body *ast.BlockStmt) bool {
+	held := map[string]bool{} // r of r := recover()
+	var stack []ast.Node
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		parent := ast.Node(nil)
+		if len(stack) > 0 {
+			parent = stack[len(stack)-1]
+		}
+		if _, lit := n.(*ast.FuncLit); lit || found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if isRecoverCall(n) && !nilCompared(parent) {
+				if a, ok := parent.(*ast.AssignStmt); ok && a.Tok == token.DEFINE && len(a.Lhs) == 1 && len(a.Rhs) == 1 && identName(a.Lhs[0]) != "" {
+					held[identName(a.Lhs[0])] = true
+				} else if _, ok := parent.(*ast.ExprStmt); !ok {
+					found = true
+				}
+			}
+		case *ast.Ident:
+			if held[n.Name] && !nilCompared(parent) {
+				if a, ok := parent.(*ast.AssignStmt); !ok || a.Tok != token.DEFINE || len(a.Lhs) != 1 || a.Lhs[0] != n {
+					found = true
+				}
+			}
+		}
+		stack = append(stack, n)
+		return !found
+	})
+	return found
+}
+
+// identName is e's name when it is an identifier, else "".
+func identName(e ast.Expr) string {
+	if id, ok := e.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
+}
+
+// nilCompared reports whether n is a comparison with nil (x == nil, x !=
+// nil).
+func nilCompared(n ast.Node) bool {
+	b, ok := n.(*ast.BinaryExpr)
+	if !ok || (b.Op != token.EQL && b.Op != token.NEQ) {
+		return false
+	}
+	isNil := func(e ast.Expr) bool { id, ok := e.(*ast.Ident); return ok && id.Name == "nil" }
+	return isNil(b.X) || isNil(b.Y)
+}
+
+// isRecoverCall reports whether e is a call of the builtin recover (by
+// name: a func of the person's called recover counts too).
+func isRecoverCall(e ast.Expr) bool {
+	c, ok := e.(*ast.CallExpr)
+	if !ok || len(c.Args) != 0 {
+		return false
+	}
+	id, ok := c.Fun.(*ast.Ident)
+	return ok && id.Name == "recover"
 }
 
 // capturedLoopVar says which loop variable body captures in a func

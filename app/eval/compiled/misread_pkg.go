@@ -25,12 +25,20 @@ type pkgFacts struct {
 	generics []string // the names of its generic funcs and types (not linked when it is native)
 	imports  []string // its imports
 	vars     bool     // it declares a package-level var: it has state a call can change (pkgstate.go)
+	// typeNames are its top-level types; constVars its exported vars the
+	// interpreter takes for constants, and uses the exported names it
+	// selects from each import (misread_const.go).
+	typeNames map[string]bool
+	constVars map[string]constVar
+	uses      map[string]map[string]bool
 }
 
-// factsCache holds the facts of the packages read so far, by folder.
+// factsCache holds the facts of the packages read so far, by folder, and
+// the imports of the dependencies' packages read for pkgstate.go.
 type factsCache struct {
-	mu    sync.Mutex
-	facts map[string]*pkgFacts
+	mu      sync.Mutex
+	facts   map[string]*pkgFacts
+	imports map[string]*pkgFacts // only stamp and imports set
 }
 
 // misreadPackage is why the interpreter would get the package path (or a
@@ -64,6 +72,11 @@ func (s *Session) misreadPackage(path, module string, linked Linked, seen map[st
 			how = ", interpreted from source until the native evaluator is built"
 		}
 		return "it uses " + path + how + ", which " + f.misread + " (the interpreter would get it wrong)"
+	}
+	for _, imp := range f.imports {
+		if v := s.constVarRead(imp, module, linked, f.uses[imp]); v != "" {
+			return "it uses " + path + ", which reads " + v + ", a package var the interpreter takes for a constant (it would not see it change)"
+		}
 	}
 	for _, imp := range f.imports {
 		if why := s.misreadPackage(imp, module, linked, seen); why != "" {
@@ -143,6 +156,44 @@ func (s *Session) packageFacts(dir string) *pkgFacts {
 	return f
 }
 
+// packageImports are the imports of the package in dir (every file's,
+// build tags or not), read with parser.ImportsOnly once per version of its
+// files: a dependency's own imports, which package state follows
+// (pkgstate.go), where its other facts are not needed.
+func (s *Session) packageImports(dir string) []string {
+	stamp, files := folderStamp(dir)
+	if len(files) == 0 {
+		return nil
+	}
+	c := &s.facts
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if f := c.facts[dir]; f != nil && f.stamp == stamp {
+		return f.imports
+	}
+	if f := c.imports[dir]; f != nil && f.stamp == stamp {
+		return f.imports
+	}
+	f := &pkgFacts{stamp: stamp}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		file, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
+		if err != nil {
+			continue
+		}
+		for _, imp := range file.Imports {
+			if p := strings.Trim(imp.Path.Value, `"`); !slices.Contains(f.imports, p) {
+				f.imports = append(f.imports, p)
+			}
+		}
+	}
+	if c.imports == nil {
+		c.imports = map[string]*pkgFacts{}
+	}
+	c.imports[dir] = f
+	return f.imports
+}
+
 // folderStamp lists the non-test Go files of dir with a stamp of their
 // names, sizes and modification times.
 func folderStamp(dir string) (string, []string) {
@@ -194,6 +245,17 @@ func readFacts(files []string) *pkgFacts {
 	}
 	conf.Check("", fset, parsed, info) //nolint:errcheck // errors are expected, see Error
 	for _, file := range parsed {
+		f.noteConstVars(file, info)
+		for _, d := range file.Decls {
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.TYPE {
+				for _, sp := range g.Specs {
+					if f.typeNames == nil {
+						f.typeNames = map[string]bool{}
+					}
+					f.typeNames[sp.(*ast.TypeSpec).Name.Name] = true
+				}
+			}
+		}
 		ast.Inspect(file, func(n ast.Node) bool {
 			why := misreadNode(n, info)
 			if why == "" {

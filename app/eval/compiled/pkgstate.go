@@ -21,16 +21,16 @@ import (
 //
 //   - A compiled program also runs again first every earlier input that
 //     changed the state of a package the program reaches: the packages it
-//     names, the project packages they import in turn and the packages
-//     those import directly (a dependency's own imports are not
-//     followed). An input "changes" a package when it calls or assigns
-//     (it is not inert) and names the package, or uses a variable or func
-//     an input that names it defined; the project packages reached that
-//     way through the project's imports count too, when they declare a
-//     package var, and so do the dependencies they import. A standard
-//     package counts only for the calls and assignments that change it
-//     (stdChanges). What an included input reaches counts in turn for the
-//     inputs before it.
+//     names and those they import in turn, the project's and the
+//     dependencies' (liba.Total reads libb.Scale: an input that set
+//     libb.Scale runs again before a program that calls liba.Total). An
+//     input "changes" a package when it calls or assigns (it is not
+//     inert) and names the package, or uses a variable or func an input
+//     that names it defined; the packages reached that way through the
+//     imports count too: a project package when it declares a package
+//     var, a dependency always. A standard package counts only for the
+//     calls and assignments that change it (stdChanges). What an
+//     included input reaches counts in turn for the inputs before it.
 //   - A package whose state a compiled input changed belongs to the
 //     compiled side from then on (the interpreter's copy of it is stale):
 //     every later input that reaches it runs compiled, with the inputs that
@@ -38,8 +38,8 @@ import (
 //
 // The analysis goes by names, as history.go's does: it may run an input
 // again that did not need it (its output is hidden; the note names it),
-// never leave out one that changed a package the program reaches by the
-// project's imports.
+// never leave out one that changed a package the program reaches by
+// imports.
 
 // stdStatePackages are standard packages whose every call may change
 // global state (flag definitions, published variables).
@@ -182,9 +182,10 @@ func rootSelector(e ast.Expr) ast.Expr {
 	}
 }
 
-// reach is every package the named packages reach: themselves, the
-// project packages they import in turn, and the packages those import
-// directly.
+// reach is every package the named packages reach: themselves and the
+// packages they import in turn, the project's and the dependencies' (a
+// dependency's source found through Options.DependencyDir; one not found
+// is a leaf), the standard packages as leaves.
 func (s *Session) reach(named []string) map[string]bool {
 	out := map[string]bool{}
 	var visit func(p string)
@@ -193,16 +194,24 @@ func (s *Session) reach(named []string) map[string]bool {
 			return
 		}
 		out[p] = true
-		if !ofModule(p, s.opts.Module) {
+		var imports []string
+		switch {
+		case ofModule(p, s.opts.Module):
+			if f := s.packageFacts(s.projectDir(p, s.opts.Module)); f != nil {
+				imports = f.imports
+			}
+		case standardPath(p) || s.opts.DependencyDir == nil:
 			return
+		default:
+			if dir := s.opts.DependencyDir(p); dir != "" {
+				imports = s.packageImports(dir)
+			}
 		}
-		if f := s.packageFacts(s.projectDir(p, s.opts.Module)); f != nil {
-			for _, imp := range f.imports {
-				if ofModule(imp, s.opts.Module) {
-					visit(imp)
-				} else {
-					out[imp] = true
-				}
+		for _, imp := range imports {
+			if standardPath(imp) {
+				out[imp] = true
+			} else {
+				visit(imp)
 			}
 		}
 	}

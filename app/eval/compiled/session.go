@@ -52,6 +52,10 @@ type Options struct {
 	// false when it ends (a cold build of the project's dependencies can
 	// take a minute: the caller shows that it is building meanwhile).
 	Building func(bool)
+	// DependencyDir, when set, is the source folder of a dependency's
+	// package ("" when not found), so that package state follows a
+	// dependency's own imports (pkgstate.go).
+	DependencyDir func(importPath string) string
 }
 
 // Result is one compiled evaluation's outcome.
@@ -92,6 +96,10 @@ type Session struct {
 	// ownedPkgs are the packages whose state a compiled input may have
 	// changed: the interpreter's copy of them is stale (pkgstate.go).
 	ownedPkgs map[string]bool
+	// blankTyped says an interpreted input defined _ at its top level
+	// (_, err := f()): the interpreter keeps one _ of that type, and a
+	// later _ = v of another type panics in it (misreadTopLevel).
+	blankTyped bool
 	// super is the supervisor binary (supervise.go), superNote why there
 	// is none.
 	super, superNote string

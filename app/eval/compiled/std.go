@@ -15,6 +15,7 @@ var stdPackages = struct {
 	once    sync.Once
 	byName  map[string]string
 	version string // the toolchain's language version, e.g. go1.26
+	goroot  string // the toolchain's GOROOT
 }{}
 
 func standardPackages(goCmd string) map[string]string {
@@ -40,8 +41,10 @@ func standardPackages(goCmd string) map[string]string {
 			}
 		}
 		stdPackages.byName = m
-		if v, err := exec.CommandContext(ctx, goCmd, "env", "GOVERSION").Output(); err == nil {
-			stdPackages.version = languageVersion(strings.TrimSpace(string(v)))
+		if v, err := exec.CommandContext(ctx, goCmd, "env", "GOVERSION", "GOROOT").Output(); err == nil {
+			version, root, _ := strings.Cut(strings.TrimSpace(string(v)), "\n")
+			stdPackages.version = languageVersion(version)
+			stdPackages.goroot = root
 		}
 	})
 	return stdPackages.byName
@@ -51,6 +54,12 @@ func standardPackages(goCmd string) map[string]string {
 func toolchainVersion(goCmd string) string {
 	standardPackages(goCmd)
 	return stdPackages.version
+}
+
+// goroot is the go command's GOROOT, "" if unknown.
+func goroot(goCmd string) string {
+	standardPackages(goCmd)
+	return stdPackages.goroot
 }
 
 // languageVersion cuts go1.26.8 (or go1.26rc1) to go1.26.

@@ -2,6 +2,8 @@ package compiled
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
@@ -9,6 +11,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -181,7 +184,10 @@ func (s *Session) supervisor(ctx context.Context, dir string) (string, string) {
 	if bin != "" || note != "" {
 		return bin, ""
 	}
-	bin, err := buildSupervisor(ctx, s.opts.GoCommand, filepath.Join(dir, "supervise"))
+	bin, err := sharedSupervisor(ctx, s.opts.GoCommand)
+	if err != nil {
+		bin, err = buildSupervisor(ctx, s.opts.GoCommand, filepath.Join(dir, "supervise"))
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err != nil {
@@ -190,6 +196,65 @@ func (s *Session) supervisor(ctx context.Context, dir string) (string, string) {
 	}
 	s.super = bin
 	return bin, ""
+}
+
+// supervisors are the supervisor binaries built in this process, by go
+// command: every session of the process shares one (each build took a
+// second or more of the first compiled input).
+var supervisors struct {
+	mu   sync.Mutex
+	bins map[string]string
+}
+
+// sharedSupervisor is the process's supervisor binary for goCmd, built on
+// first use into a folder of the user's cache named for its source and the
+// toolchain, where a later process finds it too. The binary is built
+// beside its place and renamed there, so that processes building at once
+// never see half a file.
+func sharedSupervisor(ctx context.Context, goCmd string) (string, error) {
+	supervisors.mu.Lock()
+	defer supervisors.mu.Unlock()
+	if bin := supervisors.bins[goCmd]; bin != "" {
+		return bin, nil
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	version, err := exec.CommandContext(ctx, goCmd, "env", "GOVERSION").Output()
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(superviseSource + "\x00" + strings.TrimSpace(string(version))))
+	dir := filepath.Join(cache, "trestle", "eval-supervise", hex.EncodeToString(sum[:8]))
+	bin := filepath.Join(dir, "supervise")
+	if _, err := os.Stat(bin); err != nil {
+		tmp, err := os.MkdirTemp(filepath.Dir(dir), "build-")
+		if err != nil {
+			if err = os.MkdirAll(filepath.Dir(dir), 0o700); err == nil {
+				tmp, err = os.MkdirTemp(filepath.Dir(dir), "build-")
+			}
+			if err != nil {
+				return "", err
+			}
+		}
+		defer os.RemoveAll(tmp)
+		built, err := buildSupervisor(ctx, goCmd, tmp)
+		if err != nil {
+			return "", err
+		}
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return "", err
+		}
+		if err := os.Rename(built, bin); err != nil {
+			return "", err
+		}
+	}
+	if supervisors.bins == nil {
+		supervisors.bins = map[string]string{}
+	}
+	supervisors.bins[goCmd] = bin
+	return bin, nil
 }
 
 // buildSupervisor builds superviseSource in dir.

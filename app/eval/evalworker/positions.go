@@ -32,9 +32,10 @@ func (e positionedError) Unwrap() error { return e.err }
 
 // inputPositions maps the line-1 columns of err's message back to the
 // input, so that `undefinedThing + 1` is reported at 1:1 and not 1:28.
-func inputPositions(err error, kind chunkKind) error {
+// lead is what the group put before its first line (group.lead).
+func inputPositions(err error, kind chunkKind, lead int) error {
 	msg := err.Error()
-	off := wrapOffset(kind)
+	off := wrapOffset(kind) + lead
 	mapped := inputPosition.ReplaceAllStringFunc(msg, func(m string) string {
 		sub := inputPosition.FindStringSubmatch(m)
 		line, _ := strconv.Atoi(sub[2])

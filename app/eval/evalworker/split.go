@@ -38,6 +38,7 @@ type plan struct {
 type group struct {
 	src  string
 	kind chunkKind
+	lead int // bytes put before the group's first line (see groupChunks)
 }
 
 // planInput splits src at top-level statement boundaries. yaegi wants imports
@@ -84,7 +85,10 @@ func blank(b []byte) {
 // groupChunks joins runs of chunks of the same kind, each run preceded by
 // the input before it blanked (newlines kept), so that yaegi's line and
 // column numbers are the input's, except for the wrapper yaegi puts on the
-// first line (see wrapOffset).
+// first line (see wrapOffset). A statement group that starts with a func
+// literal (func() { ... }() and then x) gets a ";" first: yaegi takes
+// source that starts with "func" for a file of declarations, which runs
+// the call but loses the value of the group's last expression.
 func groupChunks(src string, chunks []chunk) []group {
 	var groups []group
 	for i := 0; i < len(chunks); {
@@ -95,7 +99,11 @@ func groupChunks(src string, chunks []chunk) []group {
 		start, end := chunks[i].start, chunks[j-1].end
 		pad := []byte(src[:start])
 		blank(pad)
-		groups = append(groups, group{src: string(pad) + src[start:end], kind: chunks[i].kind})
+		g := group{src: string(pad) + src[start:end], kind: chunks[i].kind}
+		if g.kind == kindStmt && strings.HasPrefix(src[start:end], "func") {
+			g.src, g.lead = ";"+g.src, 1
+		}
+		groups = append(groups, g)
 		i = j
 	}
 	return groups

@@ -103,7 +103,7 @@ func TestInputPositionsMoveLineOneBack(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := inputPositions(errors.New(tt.msg), tt.kind).Error(); got != tt.want {
+			if got := inputPositions(errors.New(tt.msg), tt.kind, 0).Error(); got != tt.want {
 				t.Fatalf("got %q, want %q", got, tt.want)
 			}
 		})

@@ -235,7 +235,7 @@ func (w *worker) run(ctx context.Context, code string) (v reflect.Value, defines
 	}
 	for _, g := range p.groups {
 		if v, err = w.in.EvalWithContext(ctx, g.src); err != nil {
-			return reflect.Value{}, false, inputPositions(err, g.kind)
+			return reflect.Value{}, false, inputPositions(err, g.kind, g.lead)
 		}
 	}
 	if !p.lastExpr {
