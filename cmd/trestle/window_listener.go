@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"log"
+	"sync"
 
 	"trestle/app/agent"
 	"trestle/app/project"
@@ -27,7 +28,9 @@ func newWindowListener(ctx context.Context, project *project.Project, win *ui.Wi
 	opts := mcpbridge.Options{Project: project, Window: win, Version: version, Logger: logger,
 		Services: sv, Activity: win, OnCall: win.RecordCall}
 	withTestHooks(&opts, win)
-	srv := mcpbridge.NewServer(opts)
+	// The server is made by the first Start (its tool schemas take a while).
+	srv := sync.OnceValue(func() *mcpbridge.Server { return mcpbridge.NewServer(opts) })
+	listen := func(token string) (*mcpbridge.Listener, error) { return srv().Listen(token) }
 	return supervise.New(ctx, supervise.Config{Dir: project.Root, Version: version, Status: win, Registry: reg,
-		Logger: logger, Listen: srv.Listen})
+		Logger: logger, Listen: listen})
 }
