@@ -138,3 +138,15 @@ func benchmarksByPackage(t *testing.T) map[string]string {
 	}
 	return found
 }
+
+// TestRunsWith: -only picks the groups whose pattern names the benchmark,
+// e.g. the start row's alone.
+func TestRunsWith(t *testing.T) {
+	got := runsWith(runs, "FirstUIAnswer")
+	if len(got) != 1 || got[0].pkg != "./cmd/trestle" || !strings.Contains(got[0].bench, "BenchmarkFirstUIAnswer") {
+		t.Errorf("runsWith(FirstUIAnswer) = %v, want the one group of BenchmarkFirstUIAnswer", got)
+	}
+	if got := runsWith(runs, "NoSuchBenchmark"); len(got) != 0 {
+		t.Errorf("runsWith(NoSuchBenchmark) = %v, want none", got)
+	}
+}
