@@ -80,20 +80,29 @@ func newPanes(w *Window) *panes {
 	p := &panes{tabs: container.NewAppTabs(), items: map[pane]*container.TabItem{}}
 	w.panes = p
 	for _, part := range paneParts() {
-		p.add(part(w))
+		p.append(part(w))
 	}
 	return p
 }
 
 // add shows pn in a new tab, after the others.
 func (p *panes) add(pn pane) {
+	p.append(pn)
+	p.tabs.Refresh()
+}
+
+// append is add without drawing the tab bar again: newPanes's, before the
+// bar was ever drawn. Each redraw lays out every tab button (measuring its
+// title), so adding the panes one by one cost a window's start ~100 ms.
+// The first tab is the one shown.
+func (p *panes) append(pn pane) {
 	item := container.NewTabItem(pn.paneTitle(), pn.paneContent())
 	if o, ok := pn.(tabOwner); ok {
 		item = o.tabItem()
 	}
 	p.all = append(p.all, pn)
 	p.items[pn] = item
-	p.tabs.Append(item)
+	p.tabs.Items = append(p.tabs.Items, item)
 }
 
 // item is pn's tab, nil when pn was never added.

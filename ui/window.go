@@ -99,6 +99,9 @@ type Options struct {
 	// AgentMCP are the MCP servers a hosted agent gets in session/new for
 	// its staging copy (Trestle itself, headless on the copy); nil gives none.
 	AgentMCP func(*sandbox.Stage) []acpsdk.McpServer
+	// Fonts, when set, is closed once LoadFonts has loaded the fonts; New
+	// waits for it before it measures any text.
+	Fonts <-chan struct{}
 }
 
 // New builds the window for p, configured by o. It must be called on the
@@ -110,6 +113,9 @@ func New(a fyne.App, p *project.Project, o Options) *Window {
 	}
 	if o.Policy == "" {
 		o.Policy = permission.PolicyAsk
+	}
+	if o.Fonts != nil {
+		<-o.Fonts // loaded beside the caller's start (LoadFonts)
 	}
 	w := newWindow(a, p)                    // 1. the widgets: tree, tabs, panes, status bar
 	w.settings.use(o.Settings, o.Policy)    // 2. tab width, hidden files, the agent policy

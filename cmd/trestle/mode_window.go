@@ -61,6 +61,7 @@ func runWindow(dir, policyFlag string, trustFlag bool) int {
 	a := fyneapp.NewWithID(appID)
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	a.Settings().SetTheme(ui.NewTheme(settings))
+	fonts := ui.LoadFonts() // beside the services and the store: New waits for them
 
 	// The window's Agents menu turns the listener that serves it on and
 	// off: both are made with this switch, the listener after the window.
@@ -80,7 +81,7 @@ func runWindow(dir, policyFlag string, trustFlag bool) int {
 	}
 	win := ui.New(a, project, ui.Options{
 		Settings: settings, Policy: policy, Services: services, GoplsInstall: goplsBin(), Actions: actions,
-		AgentMCP: stagedMCP,
+		AgentMCP: stagedMCP, Fonts: fonts,
 	})
 	services.Gate.SetAsk(win.Ask) // before the listener starts: no agent can ask sooner
 	if store != nil && store.Recovered() != "" {
@@ -93,10 +94,17 @@ func runWindow(dir, policyFlag string, trustFlag bool) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	mcp := newWindowListener(ctx, project, win, services, paths.reg(), listenerSwitch, logger)
-	defer mcp.Stop()
-	if settings.Listener {
-		mcp.Start()
-	}
+	// The listener starts beside the window's first frame, which it cannot
+	// answer before (Show below draws it): the server's tool schemas are
+	// built meanwhile on another core.
+	listening := make(chan struct{})
+	defer func() { <-listening; mcp.Stop() }()
+	go func() {
+		defer close(listening)
+		if settings.Listener {
+			mcp.Start()
+		}
+	}()
 	if err := win.Watch(ctx); err != nil {
 		win.Notify("the file tree does not follow changes on disk: " + err.Error())
 	}

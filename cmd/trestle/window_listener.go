@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"log"
+	"sync"
 
 	"trestle/app/agent"
 	"trestle/app/project"
@@ -28,7 +29,9 @@ func newWindowListener(ctx context.Context, project *project.Project, win *ui.Wi
 	ag := agent.New(agent.Config{Project: project, Window: win, Services: sv, Activity: win})
 	opts := mcpbridge.Options{Version: version, Logger: logger, OnCall: win.RecordCall}
 	withTestHooks(&opts, win)
-	srv := mcpbridge.NewServer(ag, opts)
+	// The server is made by the first Start (its tool schemas take a while).
+	srv := sync.OnceValue(func() *mcpbridge.Server { return mcpbridge.NewServer(ag, opts) })
+	listen := func(token string) (*mcpbridge.Listener, error) { return srv().Listen(token) }
 	return supervise.New(ctx, supervise.Config{Dir: project.Root, Version: version, Status: win, Registry: reg,
-		Logger: logger, Listen: srv.Listen, Switch: sw})
+		Logger: logger, Listen: listen, Switch: sw})
 }
