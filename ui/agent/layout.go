@@ -66,8 +66,10 @@ func appTheme() fyne.Theme {
 
 // rowPitch is the height of a transcript row with the gap to the next.
 func (p *Pane) rowPitch() float32 {
-	row := container.NewThemeOverride(p.list.CreateItem(), dense{})
-	return row.MinSize().Height + dense{}.Size(theme.SizeNamePadding)
+	if p.sampleRow == nil { // one, made once: each override is remembered by Fyne's theme cache
+		p.sampleRow = container.NewThemeOverride(p.list.CreateItem(), dense{})
+	}
+	return p.sampleRow.MinSize().Height + dense{}.Size(theme.SizeNamePadding)
 }
 
 // VisibleRows is how many whole rows of the transcript the pane shows at

@@ -78,6 +78,8 @@ type Pane struct {
 	list   *widget.List
 	// shownFirst is t.first when the rows were last lined up with t's blocks.
 	shownFirst int
+	// sampleRow is a row in the transcript's theme, to measure (layout.go).
+	sampleRow fyne.CanvasObject
 }
 
 // New makes the pane with command as the command line (the last one used,
