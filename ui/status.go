@@ -63,11 +63,14 @@ func newStatusBar(root string, bell fyne.CanvasObject) *statusBar {
 	s.branch.Hide()
 	left := container.NewHBox(s.trust, s.project, s.branch, widget.NewSeparator(), s.selection, widget.NewSeparator(), s.eval,
 		widget.NewSeparator(), s.mcp, widget.NewSeparator(), s.agents, widget.NewSeparator(), s.gopls, widget.NewSeparator())
-	// statusrow.go: the labels shrink, the message keeps room. The listener's
-	// address gives way first, then gopls's state, the project's name (the
-	// window's title has it), the evaluator's state and the branch; the
-	// attached agents last.
-	left.Layout = shrinkRow{order: []fyne.CanvasObject{s.mcp, s.gopls, s.project, s.eval, s.branch, s.agents}}
+	// statusrow.go: the message gives way first, then the labels: the
+	// listener's address (agents find it in the registry), the project's
+	// name (the window's title has it), the attached agents, the branch,
+	// gopls's state. At 1024 px in an untrusted project even their stubs
+	// are too wide: the address and the project then give up theirs. The
+	// evaluator's state gives way last of all.
+	left.Layout = shrinkRow{order: []fyne.CanvasObject{s.mcp, s.project, s.agents, s.branch, s.gopls},
+		drop: []fyne.CanvasObject{s.mcp, s.project}}
 	row := container.New(statusRow{}, left, s.message, container.NewHBox(s.cursor, bell))
 	s.tips = container.NewWithoutLayout()
 	s.selection.layer = s.tips

@@ -9,17 +9,19 @@ import (
 )
 
 // The status bar's row: the state labels at the left, the message in the
-// middle, the caret and the bell at the right. At 1024 px the labels'
-// natural widths left the message a few pixels ("T…"), and a long text in
-// one of them (an agent's client name) widened the window. So the labels
-// cut their text with an ellipsis (the message shows whole when clicked)
-// and the row gives them their natural widths only while the message
-// keeps messageShare of the row; the row never asks for more width than
-// the right-hand side and a little.
+// middle, the caret and the bell at the right. The caret and the bell keep
+// their widths; the labels get theirs next, and the message what is left
+// but messageMin, which it always keeps (so that the row is laid out the
+// same with or without a message, and a message shows enough to be
+// clicked open whole). When the labels need more, they cut their text
+// with an ellipsis, in the order of the left row's shrinkRow, and show it
+// whole in a tip. The row never asks for more width than the right-hand
+// side and a little: a long text (an agent's client name) never widens
+// the window. (It used to keep 30% of the row for the message, which cut
+// every label, the evaluator's state too, at 1100 px.)
 
-// messageShare is the part of the status row the message keeps when the
-// state labels would take more.
-const messageShare = 0.3
+// messageMin is the least width the message keeps: a dozen letters.
+const messageMin = 110
 
 // statusRow lays out [left, message, right] in one row. Its MinSize is
 // small: the labels shrink rather than widen the window.
@@ -37,7 +39,7 @@ func (statusRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	left, message, right := objs[0], objs[1], objs[2]
 	rightW := right.MinSize().Width
 	avail := max(size.Width-rightW, 0)
-	leftW := min(left.MinSize().Width, avail*(1-messageShare)) // the same with or without a message: no re-layout as it comes and goes
+	leftW := max(min(left.MinSize().Width, avail-messageMin), 0)
 	left.Move(fyne.NewPos(0, 0))
 	left.Resize(fyne.NewSize(leftW, size.Height))
 	message.Move(fyne.NewPos(leftW, 0))
@@ -49,11 +51,15 @@ func (statusRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 // shrinkRow is a horizontal row whose MinSize is its items' natural
 // widths (a cut label's whole text) and which, given less, cuts the labels
 // in order: the first of order down to a stub ("M…") before the next
-// gives anything, so what matters least goes first; if that is not
-// enough, every label shrinks in proportion. Labels not in order give
-// way after those in it; the rest keep their widths.
+// gives anything, so what matters least goes first; then drop's stubs go;
+// then labels not in order give way; if that is not enough, every label
+// shrinks in proportion. What is not a cut label keeps its width.
 type shrinkRow struct {
 	order []fyne.CanvasObject
+	// drop are labels of order that, when every label is a stub and the
+	// row is still too wide, give their stub's room too (and show nothing),
+	// in this order, before the rest shrink below their stubs.
+	drop []fyne.CanvasObject
 }
 
 // cutLabel is the label o shows its text in when it cuts it.
@@ -117,13 +123,26 @@ func (r shrinkRow) widths(objs []fyne.CanvasObject, size fyne.Size) map[fyne.Can
 	}
 	excess := total - size.Width
 	stub := stubWidth()
-	for _, o := range flexible { // in order, each down to its stub
-		if excess <= 0 {
-			break
-		}
-		give := min(excess, max(widths[o]-stub, 0))
+	toStub := func(o fyne.CanvasObject) {
+		give := min(max(excess, 0), max(widths[o]-stub, 0))
 		widths[o] -= give
 		excess -= give
+	}
+	for _, o := range flexible { // those in order, each down to its stub
+		if slices.Contains(r.order, o) {
+			toStub(o)
+		}
+	}
+	for _, o := range r.drop { // then what matters least gives its stub
+		if _, shown := widths[o]; shown && excess > 0 {
+			excess -= widths[o]
+			widths[o] = 0
+		}
+	}
+	for _, o := range flexible { // then the rest
+		if !slices.Contains(r.order, o) {
+			toStub(o)
+		}
 	}
 	if excess > 0 { // stubs everywhere and still too wide: all shrink alike
 		var left float32
@@ -146,6 +165,11 @@ func (r shrinkRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	for _, o := range objs {
 		w, shown := widths[o]
 		if !shown {
+			continue
+		}
+		if w == 0 { // dropped: out of sight, not a stray ellipsis
+			o.Move(fyne.NewPos(-size.Width-1000, 0))
+			o.Resize(fyne.NewSize(0, size.Height))
 			continue
 		}
 		o.Move(fyne.NewPos(x, 0))

@@ -115,7 +115,9 @@ func offer(sel *widget.Select, opts []Option, current string) []string {
 // of its making, shown short); none hides the list.
 func (p *Pane) SetEarlier(opts []Option) {
 	p.earlierIDs = offer(p.Earlier, opts, "")
-	p.Resume.Hidden = len(opts) == 0
+	p.Earlier.Hidden = p.state != Stopped || len(opts) == 0
+	p.Resume.Hidden = p.Earlier.Hidden
+	p.Earlier.Refresh()
 	p.Resume.Refresh()
 	enable(p.Resume, p.state == Stopped && p.Earlier.SelectedIndex() >= 0)
 }

@@ -5,7 +5,8 @@
 // the session (the person's prompts, the agent's streamed messages as
 // markdown and its thoughts, its tool calls with their status, its plan,
 // the commands it runs with their output, and Trestle's own notes), and a
-// prompt box with Send and Cancel.
+// prompt box with Send and Cancel. The transcript takes the pane's height
+// beyond one row of controls, the status line and the prompt (layout.go).
 //
 // It knows nothing of the window, of the agent process or of change sets:
 // the window hosts the session (package acp) and hands the pane its

@@ -70,7 +70,7 @@ type Pane struct {
 	earlierIDs []string
 	// modeIDs and modelIDs are the agent's ids of Mode's and Model's options.
 	modeIDs, modelIDs []string
-	status            *widget.Label
+	status            *statusLine
 	t                 Transcript
 	// rows are the transcript's display rows; starts[i] is block i's first.
 	rows   []row
@@ -78,12 +78,14 @@ type Pane struct {
 	list   *widget.List
 	// shownFirst is t.first when the rows were last lined up with t's blocks.
 	shownFirst int
+	// sampleRow is a row in the transcript's theme, to measure (layout.go).
+	sampleRow fyne.CanvasObject
 }
 
 // New makes the pane with command as the command line (the last one used,
 // or "" for the first choice's).
 func New(command string) *Pane {
-	p := &Pane{Command: widget.NewEntry(), Prompt: widget.NewMultiLineEntry(), status: widget.NewLabel(""),
+	p := &Pane{Command: widget.NewEntry(), Prompt: widget.NewMultiLineEntry(), status: newStatusLine(),
 		choices: Choices}
 	p.Agent = widget.NewSelect(choiceNames(Choices), p.choose)
 	p.Command.SetPlaceHolder("the agent's command line, e.g. npx @zed-industries/claude-code-acp")
@@ -100,7 +102,7 @@ func New(command string) *Pane {
 	}
 	p.Prompt.SetPlaceHolder("Ask the agent; what it writes becomes a change set for you to review")
 	p.Prompt.Wrapping = fyne.TextWrapWord
-	p.Prompt.SetMinRowsVisible(2)
+	p.Prompt.SetMinRowsVisible(1) // the transcript is what needs the height; the prompt scrolls
 	p.Start = &widget.Button{Text: "Start", Importance: widget.HighImportance, OnTapped: func() {
 		if cmd := strings.TrimSpace(p.Command.Text); cmd != "" && p.OnStart != nil {
 			p.OnStart(cmd)
@@ -138,17 +140,12 @@ func New(command string) *Pane {
 			p.OnCancel()
 		}
 	})
-	p.status.Truncation = fyne.TextTruncateEllipsis
 	p.Mode = widget.NewSelect(nil, func(string) { p.chosen(p.Mode, p.modeIDs, p.OnMode) })
 	p.Model = widget.NewSelect(nil, func(string) { p.chosen(p.Model, p.modelIDs, p.OnModel) })
 	p.Mode.PlaceHolder, p.Model.PlaceHolder = "(mode)", "(model)"
 	p.Mode.Hide()
 	p.Model.Hide()
-	top := container.NewVBox(
-		container.NewBorder(nil, nil, p.Agent, container.NewHBox(p.Start, p.Stop, p.New, p.Agents), p.Command),
-		container.NewHBox(p.Mode, p.Model, p.Earlier, p.Resume))
-	bottom := container.NewBorder(nil, p.status, nil, container.NewVBox(p.Send, p.Cancel), p.Prompt)
-	p.Content = container.NewBorder(top, bottom, nil, nil, p.newRowList())
+	p.Content = p.layout()
 	p.SetState(Stopped, "Choose an agent and press Start: it works in a sandboxed copy of the project.")
 	return p
 }
@@ -199,7 +196,7 @@ func (p *Pane) State() State { return p.state }
 // SetState enables what state allows and shows status (plain text of ours).
 func (p *Pane) SetState(s State, status string) {
 	p.state = s
-	p.status.SetText(status)
+	p.status.show(status)
 	enable(p.Start, s == Stopped)
 	enable(p.Agent, s == Stopped)
 	enable(p.Command, s == Stopped)
@@ -210,6 +207,10 @@ func (p *Pane) SetState(s State, status string) {
 	enable(p.Model, s == Ready || s == Working)
 	enable(p.Earlier, s == Stopped)
 	enable(p.Resume, s == Stopped && p.Earlier.SelectedIndex() >= 0)
+	// The earlier sessions show only while they can be resumed: the row of
+	// controls then has room for the modes and models.
+	p.Earlier.Hidden = s != Stopped || len(p.Earlier.Options) == 0
+	p.Resume.Hidden = p.Earlier.Hidden
 	if s == Stopped {
 		p.SetModes(nil, "")
 		p.SetModels(nil, "")
