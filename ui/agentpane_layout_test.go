@@ -37,7 +37,7 @@ func TestAgentPaneTranscriptKeepsItsHeight(t *testing.T) {
 			w := goldenWindow(t)
 			w.win.Resize(tt.size)
 			id := goldenChangeSet(t, w)
-			if !w.ShowChangeSet(id) {
+			if !w.review.showSet(id) {
 				t.Fatalf("change set %s not shown", id)
 			}
 			h := w.panes.agent
