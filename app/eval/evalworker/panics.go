@@ -2,6 +2,7 @@ package evalworker
 
 import (
 	"fmt"
+	"reflect"
 	"regexp"
 	"strings"
 )
@@ -35,8 +36,15 @@ func splitTrace(out string) (printed, trace string) {
 var panicPosition = regexp.MustCompile(`^(?:(?:[A-Za-z]:)?[/\\][^:\n]*\.go:)?\d+:\d+: `)
 
 // panicValue is a panic's value as Go prints it: the interpreter's own
-// runtime errors without its position (go run's message has none).
+// runtime errors without its position (go run's message has none), and
+// panic(nil) as Go (since 1.21) says it.
 func panicValue(v any) string {
+	// yaegi panics with the reflect.Value of the argument: panic(nil)
+	// comes as a nil interface, which Go (since 1.21) turns into a
+	// *runtime.PanicNilError.
+	if rv, ok := v.(reflect.Value); v == nil || ok && (!rv.IsValid() || rv.Kind() == reflect.Interface && rv.IsNil()) {
+		return "panic called with nil argument"
+	}
 	s := fmt.Sprintf("%v", v)
 	if fmt.Sprintf("%T", v) == "*interp.cfgError" {
 		s = panicPosition.ReplaceAllString(s, "")
