@@ -43,6 +43,12 @@ func Third(xs []int) int { return xs[2] }
 
 func boom() { panic("boom") }
 
+// Fill writes to a nil map.
+func Fill() {
+	var m map[string]int
+	m["a"] = 1
+}
+
 // Safe is whether it recovered from boom.
 func Safe() (ok bool) {
 	defer func() { ok = recover() != nil }()
@@ -95,5 +101,25 @@ func TestUnrecoveredPanicsReadAsGoRun(t *testing.T) {
 		if slices.ContainsFunc(res.Notes, func(n string) bool { return strings.Contains(n, ":1:") }) {
 			t.Errorf("%s: a note names the interpreter's wrapper: %v", c.name, res.Notes)
 		}
+	}
+}
+
+// TestPanicInAGoroutineReadsAsGoRun: an interpreted function that panics
+// in a goroutine ends the evaluator, as it ends a program; the answer says
+// so with the panic's line as go run prints it, without the
+// "[recovered, repanicked]" that the interpreter's re-panic at each frame
+// adds to Go's own report.
+func TestPanicInAGoroutineReadsAsGoRun(t *testing.T) {
+	root := writeAgreeModule(t)
+	testfix.WriteFiles(t, root, oopsFiles)
+	m := NewManager(ManagerOptions{Root: root, Module: agreeModule, WorkerCommand: testWorkerCommand})
+	t.Cleanup(m.Close)
+	res, err := m.Eval(context.Background(), "", "import \""+agreeModule+"/oops\"\ngo oops.Fill()\nselect {}", time.Minute)
+	if err == nil {
+		t.Fatalf("the evaluator lived on: %+v", res)
+	}
+	const want = "it said: panic: assignment to entry in nil map:"
+	if !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "[recovered") {
+		t.Fatalf("got %q, want it to say %q", err, want)
 	}
 }
