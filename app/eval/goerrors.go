@@ -23,6 +23,8 @@ var compiledInput = regexp.MustCompile(`(\S*/)?\.trestle-eval-compiled/input:`)
 var runtimePanics = strings.NewReplacer(
 	"panic: reflect: call of reflect.Value.Field on zero Value", "panic: runtime error: invalid memory address or nil pointer dereference",
 	"panic: reflect: call of reflect.Value.Elem on zero Value", "panic: runtime error: invalid memory address or nil pointer dereference",
+	"panic: reflect: call of reflect.Value.Set on zero Value", "panic: runtime error: invalid memory address or nil pointer dereference",
+	"panic: reflect: call of reflect.Value.Index on zero Value", "panic: runtime error: invalid memory address or nil pointer dereference",
 	"panic: reflect: slice index out of range", "panic: runtime error: index out of range",
 	"panic: reflect: array index out of range", "panic: runtime error: index out of range",
 	"panic: reflect.Value.Slice: slice index out of bounds", "panic: runtime error: slice bounds out of range",
