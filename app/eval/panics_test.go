@@ -18,6 +18,8 @@ var unrecoveredPanics = []agreeCase{
 	{"index out of range", nil, "sP := []int{1, 2, 3}\niP := 5", "sP[iP]"},
 	{"nil map write", nil, "var mP map[string]int\nmP[\"a\"] = 1", "len(mP)"},
 	{"nil pointer dereference", nil, "var pP *struct{ X int }", "pP.X"},
+	{"a nil pointer's value", nil, "var pI *int", "*pI"},
+	{"a pointer's value (a control)", nil, "vV := 4\npV := &vV", "(*pV)"},
 	{"a nil pointer read into a variable", nil, "var pJ *int\nvJ := *pJ", "vJ"},
 	{"a write through a nil pointer", nil, "var pK *int\n*pK = 3", "1"},
 	{"an index through a nil array pointer", nil, "var pM *[3]int", "pM[1]"},

@@ -1,6 +1,7 @@
 package evalworker
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -51,3 +52,8 @@ func panicValue(v any) string {
 	}
 	return s
 }
+
+// errNilDeref is Go's panic for *x with x nil. yaegi dereferences through
+// reflect.Value.Elem, which gives no value instead of panicking, so an
+// input that ends in *x said nothing where go run panics.
+var errNilDeref = errors.New("panic: runtime error: invalid memory address or nil pointer dereference")

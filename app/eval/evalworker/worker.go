@@ -242,6 +242,9 @@ func (w *worker) run(ctx context.Context, code string) (v reflect.Value, defines
 	if !p.lastExpr {
 		v = reflect.Value{}
 	}
+	if p.lastDeref && !v.IsValid() {
+		return v, p.defines, errNilDeref
+	}
 	return v, p.defines, nil
 }
 
