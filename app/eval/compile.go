@@ -51,7 +51,7 @@ func (m *Manager) compileUninterpretable(name, code string, history []string, re
 	// Only this input and its trace say what failed: the packages earlier
 	// inputs imported did not fail (history is not evidence).
 	_ = history
-	asked := ns.askCompile(failedOn(plan, res.Err, res.Output, []string{code}), reasonOf(res.Err))
+	asked := ns.askCompile(failedOn(plan, res.Err, res.Output+res.trace, []string{code}), reasonOf(res.Err))
 	if len(asked) == 0 {
 		return ""
 	}

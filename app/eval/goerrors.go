@@ -23,11 +23,23 @@ var compiledInput = regexp.MustCompile(`(\S*/)?\.trestle-eval-compiled/input:`)
 var runtimePanics = strings.NewReplacer(
 	"panic: reflect: call of reflect.Value.Field on zero Value", "panic: runtime error: invalid memory address or nil pointer dereference",
 	"panic: reflect: call of reflect.Value.Elem on zero Value", "panic: runtime error: invalid memory address or nil pointer dereference",
+	"panic: reflect: call of reflect.Value.Set on zero Value", "panic: runtime error: invalid memory address or nil pointer dereference",
+	"panic: reflect: call of reflect.Value.Index on zero Value", "panic: runtime error: invalid memory address or nil pointer dereference",
 	"panic: reflect: slice index out of range", "panic: runtime error: index out of range",
 	"panic: reflect: array index out of range", "panic: runtime error: index out of range",
 	"panic: reflect.Value.Slice: slice index out of bounds", "panic: runtime error: slice bounds out of range",
 	"panic: reflect.Value.Slice3: slice index out of bounds", "panic: runtime error: slice bounds out of range",
+	"panic: reflect: string index out of range", "panic: runtime error: index out of range",
+	"panic: reflect.Value.Call: call of nil function", "panic: runtime error: invalid memory address or nil pointer dereference",
+	"panic: reflect.MakeSlice: negative len", "panic: runtime error: makeslice: len out of range",
+	"panic: reflect.MakeSlice: negative cap", "panic: runtime error: makeslice: cap out of range",
+	"panic: reflect.MakeSlice: len > cap", "panic: runtime error: makeslice: cap out of range",
+	"panic: reflect.MakeChan: negative buffer size", "panic: makechan: size out of range",
 )
+
+// sliceToArray is reflect's panic for a conversion of a slice to a longer
+// array (or a pointer to one); Go's names both, as a runtime error.
+var sliceToArray = regexp.MustCompile(`panic: reflect: cannot convert slice with length (\d+) to (?:pointer to )?array with length (\d+)`)
 
 // goErrorText rewrites yaegi's error forms that have a go command (or Go
 // runtime) equivalent into that equivalent, and drops generated folder
@@ -35,6 +47,7 @@ var runtimePanics = strings.NewReplacer(
 func goErrorText(errText, module string) string {
 	errText = compiledInput.ReplaceAllString(errText, "")
 	errText = runtimePanics.Replace(errText)
+	errText = sliceToArray.ReplaceAllString(errText, "panic: runtime error: cannot convert slice with length $1 to array or pointer to array with length $2")
 	return noSource.ReplaceAllStringFunc(errText, func(m string) string {
 		path := noSource.FindStringSubmatch(m)[1]
 		first, _, _ := strings.Cut(path, "/")

@@ -98,6 +98,9 @@ type Result struct {
 	// that defined state (declarations, assignments, imports), in order;
 	// Replay runs them in a fresh worker.
 	Lost []string
+	// trace is the interpreter's panic trace, kept out of Output
+	// (evalworker.Response.Trace): where an interpreter failure went.
+	trace string
 }
 
 // Manager runs one worker process per selection of a project, started on
@@ -227,7 +230,7 @@ func (m *Manager) evalInterpreted(ctx context.Context, s *slot, res Result, code
 		}
 		s.mu.Unlock()
 	}
-	res.Value, res.Type, res.Output, res.Err = r.Value, r.Type, r.Output, r.Error
+	res.Value, res.Type, res.Output, res.Err, res.trace = r.Value, r.Type, r.Output, r.Error, r.Trace
 	res.Notes = append(res.Notes, r.Notes...)
 	if note := m.failedBuildNote(s.name, p); note != "" && !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.HasPrefix(n, note) }) {
 		res.Notes = append(res.Notes, note) // every answer of the fallback says so, in one line

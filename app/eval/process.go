@@ -372,6 +372,13 @@ func (w *tailWriter) String() string {
 // program died.
 var crashLines = regexp.MustCompile(`(?m)^(fatal error|panic|runtime): .*$`)
 
+// repanicked is what Go adds to a panic's line when a deferred call
+// recovered it and panicked again with it: the interpreter does that at
+// each interpreted frame a panic passes through (to print its trace line),
+// so a goroutine's panic in interpreted code would say it where go run of
+// the same code does not.
+var repanicked = regexp.MustCompile(` \[recovered(, repanicked)?\]$`)
+
 // summary is what the worker said, for a message: the runtime's crash
 // lines when its stderr starts with a crash (the goroutine dump after them
 // says little to a person), else the tail.
@@ -380,6 +387,9 @@ func (w *tailWriter) summary() string {
 	head, tail := string(w.head), string(w.buf)
 	w.mu.Unlock()
 	if lines := crashLines.FindAllString(head, 3); len(lines) > 0 {
+		for i, l := range lines {
+			lines[i] = repanicked.ReplaceAllString(l, "")
+		}
 		return strings.Join(lines, "; ")
 	}
 	return strings.TrimSpace(tail)

@@ -249,7 +249,7 @@ func TestInterpreterPanicCompilesThePackagesOfItsTrace(t *testing.T) {
 		"/tmp/trestle-eval-1-2/gopath-2/src/example.com/p/native/n.go:3:1: panic: example.com/p/native.N(...)\n" +
 		"/tmp/trestle-eval-1-2/gopath-2/src/example.com/p/p.go:32:9: panic: example.com/p.Convert(...)\n4:1: panic: main(...)\n"
 	note := m.compileUninterpretable("default", "import \"example.com/p\"\np.Convert()", nil,
-		Result{Mode: ModeInterpreted, Err: "panic: reflect: slice index out of range", Output: trace})
+		Result{Mode: ModeInterpreted, Err: "panic: reflect: slice index out of range", trace: trace})
 	if ns.compile["example.com/p"] == "" || ns.compile["example.com/p/render"] == "" || !strings.Contains(note, "example.com/p/render") {
 		t.Fatalf("note %q, compile set %v: want example.com/p and example.com/p/render", note, ns.compile)
 	}

@@ -179,6 +179,9 @@ func fallBackCompiled(res Result, module string) bool {
 	if res.Err == "" || !compiled.Unsupported(res.Err) && !dependencyImportFailed(res.Err, module) {
 		return false
 	}
+	if res.trace != "" {
+		return false // the input ran (and panicked): running it again would repeat what it did
+	}
 	if res.Output == "" {
 		return true
 	}

@@ -105,6 +105,7 @@ func TestFallBackTakesTheInterpretersOtherErrorForms(t *testing.T) {
 		{"a name of the person's", Result{Err: "1:1: undefined: clearAll"}, false},
 		{"a field the person's value lacks", Result{Err: "1:5: undefined selector: acct.Nmae"}, false},
 		{"the input printed first", Result{Err: "panic: nil type", Output: "hello\n2026/12/01 16:41:15 nil type\n"}, false},
+		{"the input ran before it panicked", Result{Err: "panic: nil type", trace: "1:28: panic: main(...)\n"}, false},
 		{"a dependency it cannot interpret", Result{Err: `import "golang.org/x/text/message": 1:21: import "golang.org/x/text/message" error: /tmp/x/gopath-1/src/golang.org/x/text/internal/number/number.go:150:42: cannot convert expression of type language.Tag to type compact.Tag`}, true},
 		{"a missing dependency", Result{Err: `import "example.com/nope": 1:21: import "example.com/nope" error: unable to find source related to: "example.com/nope"`}, false},
 		{"a project package", Result{Err: `import "example.com/agree/bank": 1:21: import "example.com/agree/bank" error: bank.go:3:1: undefined: x`}, false},

@@ -68,7 +68,12 @@ type Response struct {
 	OutputDropped int64    `json:"output_dropped,omitempty"`
 	Error         string   `json:"error,omitempty"`
 	Notes         []string `json:"notes,omitempty"`
-	DurationNS    int64    `json:"duration_ns,omitempty"`
+	// Trace is the interpreter's line for each interpreted frame a panic
+	// passed through ("1:34: panic: main(...)"), taken out of Output: go
+	// run prints none. The evaluator reads in it which project packages
+	// an interpreter failure went through.
+	Trace      string `json:"trace,omitempty"`
+	DurationNS int64  `json:"duration_ns,omitempty"`
 	// Defines is set when the input declared, assigned or imported
 	// something: replaying it rebuilds state a killed worker lost.
 	Defines bool `json:"defines,omitempty"`

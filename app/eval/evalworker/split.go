@@ -26,11 +26,12 @@ type chunk struct {
 // plan is how one input is evaluated: its imports first, then its other
 // pieces in groups of the same kind, in their order.
 type plan struct {
-	whole    bool     // evaluate src unchanged (a package clause, or it did not scan)
-	imports  []string // the import declarations' source
-	groups   []group  // one Eval each, padded so that lines and columns match the input
-	lastExpr bool     // the last non-import piece is an expression whose value is shown
-	defines  bool     // some piece declares, assigns or imports: replaying it rebuilds state
+	whole     bool     // evaluate src unchanged (a package clause, or it did not scan)
+	imports   []string // the import declarations' source
+	groups    []group  // one Eval each, padded so that lines and columns match the input
+	lastExpr  bool     // the last non-import piece is an expression whose value is shown
+	lastDeref bool     // that expression is *x (see nilDeref)
+	defines   bool     // some piece declares, assigns or imports: replaying it rebuilds state
 }
 
 // group is the source of one Eval: a run of pieces of one kind, with
@@ -67,8 +68,12 @@ func planInput(src string) plan {
 	}
 	if len(rest) > 0 {
 		last := rest[len(rest)-1]
-		_, err := parser.ParseExpr(src[last.start:last.end])
+		e, err := parser.ParseExpr(src[last.start:last.end])
 		p.lastExpr = err == nil
+		for paren, ok := e.(*ast.ParenExpr); ok; paren, ok = e.(*ast.ParenExpr) {
+			e = paren.X // not ast.Unparen: the native worker builds with the project's Go
+		}
+		_, p.lastDeref = e.(*ast.StarExpr)
 	}
 	return p
 }

@@ -214,6 +214,7 @@ func (w *worker) evaluate(ctx context.Context, req Request) Response {
 	}
 	out, dropped, cerr := w.cap.take()
 	resp.Output, resp.OutputDropped = out, dropped
+	resp.Output, resp.Trace = splitTrace(resp.Output)
 	if cerr != nil {
 		resp.Notes = append(resp.Notes, cerr.Error())
 	}
@@ -240,6 +241,9 @@ func (w *worker) run(ctx context.Context, code string) (v reflect.Value, defines
 	}
 	if !p.lastExpr {
 		v = reflect.Value{}
+	}
+	if p.lastDeref && !v.IsValid() {
+		return v, p.defines, errNilDeref
 	}
 	return v, p.defines, nil
 }
@@ -310,7 +314,7 @@ func (w *worker) importedAsSource(path string) bool {
 func errorText(err error) string {
 	var p interp.Panic
 	if errors.As(err, &p) {
-		return fmt.Sprintf("panic: %v", p.Value) + panicFrames(p.Callers)
+		return "panic: " + panicValue(p.Value) + panicFrames(p.Callers)
 	}
 	return err.Error()
 }
