@@ -261,8 +261,21 @@ type evalTranscript struct {
 func newEvalTranscript(max int) *evalTranscript {
 	t := &evalTranscript{max: max, grid: widget.NewTextGrid()}
 	t.grid.Scroll = fyne.ScrollVerticalOnly
+	t.grid.Hide() // until it has a line: see fit
 	t.box = container.New(&wrapLayout{t: t}, t.grid)
 	return t
+}
+
+// fit shows the grid once it has rows. Fyne's TextGrid fills all its room
+// with cells (a text, a rectangle and a line each) whether or not it has
+// rows: the empty transcript made ~3,300 cells at every window's start,
+// laid out and walked on every frame. A hidden grid is not laid out
+// (wrapLayout) nor drawn.
+func (t *evalTranscript) fit() {
+	if len(t.grid.Rows) > 0 && !t.grid.Visible() {
+		t.grid.Show()
+		t.box.Refresh() // lays the grid out: it was not while hidden
+	}
 }
 
 // append adds lines and scrolls to the end.
@@ -283,6 +296,7 @@ func (t *evalTranscript) append(lines ...evalLine) {
 		t.grid.Rows = append(t.grid.Rows[:0:0], t.grid.Rows[n:]...)
 		t.dropped += over
 	}
+	t.fit()
 	t.grid.Refresh()
 	t.grid.ScrollToBottom()
 }
@@ -312,6 +326,9 @@ func (t *evalTranscript) setCols(cols int) {
 		return
 	}
 	t.cols = cols
+	if len(t.lines) == 0 {
+		return // nothing to wrap; the hidden grid need not be drawn
+	}
 	t.grid.Rows = t.grid.Rows[:0]
 	for i, l := range t.lines {
 		rows := t.wrap(l)
@@ -361,6 +378,9 @@ type wrapLayout struct{ t *evalTranscript }
 
 func (l *wrapLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	for _, o := range objs {
+		if !o.Visible() {
+			continue // the empty grid: see fit
+		}
 		o.Move(fyne.NewPos(0, 0))
 		o.Resize(size)
 	}

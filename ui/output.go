@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
 	"trestle/app/textbuf"
@@ -17,6 +18,7 @@ import (
 // screen, so thousands of lines stay cheap. Main goroutine only.
 type outputView struct {
 	grid    *widget.TextGrid
+	box     *fyne.Container // the grid in the room it fills: what a pane shows
 	max     int
 	dropped int
 	// style, when set, styles each new row (the Run pane's links).
@@ -26,7 +28,53 @@ type outputView struct {
 func newOutputView(max int) *outputView {
 	g := widget.NewTextGrid()
 	g.Scroll = fyne.ScrollBoth
-	return &outputView{grid: g, max: max}
+	return wrapOutput(g, g, max)
+}
+
+// wrapOutput makes an outputView of grid, hidden while it has no rows;
+// shown is the widget that holds it (grid, or a widget that extends it).
+func wrapOutput(grid *widget.TextGrid, shown fyne.Widget, max int) *outputView {
+	o := &outputView{grid: grid, max: max}
+	o.box = container.New(fillShown{}, shown)
+	o.fit()
+	return o
+}
+
+// fit hides the grid while it has no rows and shows it when it has some.
+// Fyne's TextGrid fills all its room with cells (a text, a rectangle and a
+// line each) whether or not it has rows: an empty pane made ~3,300 cells,
+// laid out and walked on every frame. A hidden grid is not laid out
+// (fillShown) nor drawn.
+func (o *outputView) fit() {
+	switch {
+	case len(o.grid.Rows) == 0 && o.grid.Visible():
+		o.grid.Hide()
+	case len(o.grid.Rows) > 0 && !o.grid.Visible():
+		o.grid.Show()
+		o.box.Refresh() // lays the grid out: it was not while hidden
+	}
+}
+
+// fillShown gives each shown object all the room and leaves hidden ones
+// alone; its minimum size is its objects', shown or not, so hiding an
+// empty grid moves nothing.
+type fillShown struct{}
+
+func (fillShown) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		if o.Visible() {
+			o.Move(fyne.NewPos(0, 0))
+			o.Resize(size)
+		}
+	}
+}
+
+func (fillShown) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var min fyne.Size
+	for _, o := range objs {
+		min = min.Max(o.MinSize())
+	}
+	return min
 }
 
 // append adds lines (each without its newline) and scrolls to the end.
@@ -42,6 +90,7 @@ func (o *outputView) append(lines ...string) {
 		o.grid.Rows = append(o.grid.Rows[:0:0], o.grid.Rows[over:]...)
 		o.dropped += over
 	}
+	o.fit()
 	o.grid.Refresh()
 	o.grid.ScrollToBottom()
 }
@@ -51,6 +100,7 @@ func (o *outputView) clear() {
 	o.grid.Rows = nil
 	o.dropped = 0
 	o.grid.Refresh()
+	o.fit()
 }
 
 // text returns the last tail lines (all when tail <= 0), with a first line

@@ -57,7 +57,8 @@ type pastRun struct {
 func newRunPane(root string, open func(rel string, line int), named func(base string) []string) *runPane {
 	r := &runPane{open: open, root: root, named: named, tick: everySecond(nil)}
 	r.grid = newLinkGrid(r.tapped)
-	r.out = &outputView{grid: &r.grid.TextGrid, max: maxRunLines, style: r.styleRow}
+	r.out = wrapOutput(&r.grid.TextGrid, r.grid, maxRunLines)
+	r.out.style = r.styleRow
 	r.state = widget.NewLabel("No run yet: Run › Build, Test or Vet, or Ctrl+Shift+T for the test at the cursor.")
 	r.state.Truncation = fyne.TextTruncateEllipsis
 	r.spinner = widget.NewActivity()
@@ -66,7 +67,7 @@ func newRunPane(root string, open func(rel string, line int), named func(base st
 	r.history.PlaceHolder = "Earlier runs"
 	r.history.Hide()
 	head := container.NewBorder(nil, nil, r.spinner, r.history, r.state)
-	r.content = container.NewBorder(head, nil, nil, nil, r.grid)
+	r.content = container.NewBorder(head, nil, nil, nil, r.out.box)
 	return r
 }
 
@@ -140,6 +141,7 @@ func (r *runPane) pick(label string) {
 	for _, p := range r.runs {
 		if p.label == label && !r.running {
 			r.out.grid.Rows = append([]widget.TextGridRow(nil), p.rows...)
+			r.out.fit()
 			r.out.grid.Refresh()
 			r.out.grid.ScrollToTop()
 			r.state.SetText(p.label)

@@ -105,3 +105,71 @@ func TestLoadFontsThenNew(t *testing.T) {
 		t.Errorf("monospace text measures %v after LoadFonts", size)
 	}
 }
+
+// TestEmptyOutputDrawsNoCells: an empty output (the Eval transcript shown
+// at start, the Run output) makes no grid cells: Fyne's TextGrid fills
+// its room with cells, rows or not, and the empty transcript laid out and
+// walked ~3,300 of them on every frame. The first line still shows, laid
+// out at the pane's size, and a cleared run's output draws none again.
+func TestEmptyOutputDrawsNoCells(t *testing.T) {
+	w := newTestWindow(t)
+	w.win.Resize(fyne.NewSize(1200, 800))
+	tr := w.panes.eval.transcript
+	if w.panes.selected() != w.panes.eval || tr.box.Size().Width <= 0 {
+		t.Fatalf("the Eval pane is not shown at start (pane %T, transcript %v)", w.panes.selected(), tr.box.Size())
+	}
+	if n, texts := shownCells(tr.box); n != 0 {
+		t.Errorf("the empty Eval transcript draws %d cells: %.80s", n, texts)
+	}
+	tr.append(evalLine{text: "x := 1"})
+	if _, texts := shownCells(tr.box); !strings.Contains(texts, "|x| |:|=| |1|") {
+		t.Errorf("the transcript's first line is not drawn: %.200s", texts)
+	}
+	if tr.grid.Size() != tr.box.Size() {
+		t.Errorf("the transcript's grid is %v in a pane of %v", tr.grid.Size(), tr.box.Size())
+	}
+
+	r := w.panes.runView
+	w.panes.show(r)
+	if n, texts := shownCells(r.out.box); n != 0 || r.out.box.Size().Width <= 0 {
+		t.Errorf("the empty Run output (%v) draws %d cells: %.80s", r.out.box.Size(), n, texts)
+	}
+	r.begin("$ go vet ./...")
+	if _, texts := shownCells(r.out.box); !strings.Contains(texts, "|v|e|t|") {
+		t.Errorf("the run's head is not drawn: %.200s", texts)
+	}
+	if r.out.grid.Size() != r.out.box.Size() {
+		t.Errorf("the Run output's grid is %v in a pane of %v", r.out.grid.Size(), r.out.box.Size())
+	}
+	r.out.clear()
+	if n, texts := shownCells(r.out.box); n != 0 {
+		t.Errorf("the cleared Run output draws %d cells: %.80s", n, texts)
+	}
+}
+
+// shownCells counts the texts o draws (hidden objects are not drawn) and
+// gives them between bars.
+func shownCells(o fyne.CanvasObject) (n int, texts string) {
+	texts = "|"
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		if !o.Visible() {
+			return
+		}
+		switch x := o.(type) {
+		case *canvas.Text:
+			n++
+			texts += x.Text + "|"
+		case *fyne.Container:
+			for _, c := range x.Objects {
+				walk(c)
+			}
+		case fyne.Widget:
+			for _, c := range test.WidgetRenderer(x).Objects() {
+				walk(c)
+			}
+		}
+	}
+	walk(o)
+	return n, texts
+}
