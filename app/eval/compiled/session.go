@@ -1,7 +1,6 @@
 package compiled
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -10,7 +9,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -389,48 +387,6 @@ func (s *Session) readResult(file string, waitErr error, res *Result) {
 		return
 	}
 	res.Value, res.Type, res.Err = r.Value, r.Type, r.Error
-}
-
-// boundedBuffer keeps the first max bytes written to it, after skipTo
-// when that is set. Safe for concurrent use (stdout and stderr share it).
-type boundedBuffer struct {
-	mu      sync.Mutex
-	buf     bytes.Buffer
-	max     int
-	dropped int64
-	skipTo  []byte // drop everything up to and including this mark
-	skipped []byte // the tail of what was dropped, where the mark may begin
-}
-
-func (b *boundedBuffer) Write(p []byte) (int, error) {
-	n := len(p)
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.skipTo != nil {
-		b.skipped = append(b.skipped, p...)
-		i := bytes.Index(b.skipped, b.skipTo)
-		if i < 0 {
-			if keep := len(b.skipTo) - 1; len(b.skipped) > keep {
-				b.skipped = append(b.skipped[:0], b.skipped[len(b.skipped)-keep:]...)
-			}
-			return n, nil
-		}
-		p = b.skipped[i+len(b.skipTo):]
-		b.skipTo, b.skipped = nil, nil
-	}
-	room := b.max - b.buf.Len()
-	if room < len(p) {
-		b.dropped += int64(len(p) - max(room, 0))
-		p = p[:max(room, 0)]
-	}
-	b.buf.Write(p)
-	return n, nil
-}
-
-func (b *boundedBuffer) text() (string, int64) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return strings.ToValidUTF8(b.buf.String(), "\uFFFD"), b.dropped
 }
 
 // refused is Options.Refuse's answer for the first package the program
