@@ -221,7 +221,11 @@ func sharedSupervisor(ctx context.Context, goCmd string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	version, err := exec.CommandContext(ctx, goCmd, "env", "GOVERSION").Output()
+	// Asked outside any project, as buildSupervisor builds: the toolchain
+	// line of a go.mod in the current folder must not choose it.
+	goVersion := exec.CommandContext(ctx, goCmd, "env", "GOVERSION")
+	goVersion.Dir = os.TempDir()
+	version, err := goVersion.Output()
 	if err != nil {
 		return "", err
 	}
