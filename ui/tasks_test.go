@@ -20,20 +20,7 @@ import (
 // the main goroutine in batches: far fewer main-thread calls than lines.
 func TestRunOutputReachesTheRunPaneInBatches(t *testing.T) {
 	w := newTestWindow(t)
-	fake, run := fakeMain(t)
-	var calls atomic.Int64
-	w.main.setQueue(func(fn func()) { calls.Add(1); fake.enqueue(fn) })
-	t.Cleanup(func() {
-		closed := make(chan struct{})
-		run <- func() { w.main.close(); close(closed) }
-		<-closed
-		w.main.setQueue(nil)
-	})
-	onMain := func(fn func()) {
-		done := make(chan struct{})
-		run <- func() { fn(); close(done) }
-		<-done
-	}
+	onMain, calls := countingMain(t, w)
 	// The first hand-over waits until the run's head is queued (the
 	// runner sends lines as soon as it starts, before RunStarted).
 	started := make(chan struct{})
@@ -50,20 +37,7 @@ func TestRunOutputReachesTheRunPaneInBatches(t *testing.T) {
 // cleared by the new head.
 func TestRunLinesBeforeItsHeadAreKept(t *testing.T) {
 	w := newTestWindow(t)
-	fake, run := fakeMain(t)
-	var calls atomic.Int64
-	w.main.setQueue(func(fn func()) { calls.Add(1); fake.enqueue(fn) })
-	t.Cleanup(func() {
-		closed := make(chan struct{})
-		run <- func() { w.main.close(); close(closed) }
-		<-closed
-		w.main.setQueue(nil)
-	})
-	onMain := func(fn func()) {
-		done := make(chan struct{})
-		run <- func() { fn(); close(done) }
-		<-done
-	}
+	onMain, calls := countingMain(t, w)
 	// RunStarted waits until the first hand-over of lines has reached the
 	// main goroutine: the order a loaded machine can give.
 	handed := make(chan struct{})
@@ -122,4 +96,23 @@ func runAndCheck(t *testing.T, w *Window, onMain func(func()), calls func() int6
 		t.Errorf("%d lines took %d main-thread calls: they are not batched", lines, made)
 	}
 	t.Logf("%d lines, %d main-thread calls", lines, made)
+}
+
+// countingMain gives w a fake main goroutine that counts the functions
+// queued on it, closed with the test; onMain runs fn there and waits.
+func countingMain(t *testing.T, w *Window) (onMain func(func()), calls *atomic.Int64) {
+	fake, run := fakeMain(t)
+	calls = new(atomic.Int64)
+	w.main.setQueue(func(fn func()) { calls.Add(1); fake.enqueue(fn) })
+	t.Cleanup(func() {
+		closed := make(chan struct{})
+		run <- func() { w.main.close(); close(closed) }
+		<-closed
+		w.main.setQueue(nil)
+	})
+	return func(fn func()) {
+		done := make(chan struct{})
+		run <- func() { fn(); close(done) }
+		<-done
+	}, calls
 }
