@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -25,23 +26,35 @@ type panicCase struct{ name, body string }
 // list ("panic: x", "panic: main.myType(3)").
 type panicReport struct{ Output, Panic string }
 
-// goRunImports are the packages every comparison program imports; decls
-// and bodies may use them.
-const goRunImports = `import (
-	"errors"
-	"fmt"
-	"log"
-	"os"
-	"strconv"
-)
+// comparedImports are the packages every comparison imports; bodies may
+// use them.
+var comparedImports = []string{"errors", "fmt", "go/token", "html/template", "image", "log", "os", "reflect", "strconv", "strings", "time"}
 
-var (
-	_ = errors.New
-	_ = fmt.Sprint
-	_ = log.Print
-	_ = os.Exit
-)
-`
+// goRunImports is the comparison program's import declaration, with a use
+// of each package.
+func goRunImports() string {
+	var b strings.Builder
+	b.WriteString("import (\n")
+	for _, p := range comparedImports {
+		fmt.Fprintf(&b, "\t%q\n", p)
+	}
+	b.WriteString(")\n\nvar (\n")
+	for _, p := range comparedImports {
+		switch p {
+		case "go/token":
+			b.WriteString("\t_ = token.NoPos\n")
+		case "html/template":
+			b.WriteString("\t_ = template.HTMLEscapeString\n")
+		case "image":
+			b.WriteString("\t_ = image.Pt\n")
+		default:
+			fmt.Fprintf(&b, "\t_ = %s.%s\n", p, map[string]string{"errors": "New", "fmt": "Sprint", "log": "Print", "os": "Exit",
+				"reflect": "ValueOf", "strconv": "Itoa", "strings": "Repeat", "time": "Now"}[p])
+		}
+	}
+	b.WriteString(")\n")
+	return b.String()
+}
 
 // goRunPanics builds one program with decls at the package level and a
 // function per case, runs each case in a process of its own, and returns
@@ -51,7 +64,7 @@ func goRunPanics(t *testing.T, decls string, cases []panicCase) []panicReport {
 	t.Helper()
 	dir := t.TempDir()
 	var src strings.Builder
-	src.WriteString("package main\n\n" + goRunImports + "\n" + decls + "\n")
+	src.WriteString("package main\n\n" + goRunImports() + "\n" + decls + "\n")
 	src.WriteString("func main() {\n\ti, _ := strconv.Atoi(os.Args[1])\n\tswitch i {\n")
 	for i := range cases {
 		fmt.Fprintf(&src, "\tcase %d:\n\t\tcase%d()\n", i, i)
@@ -134,17 +147,27 @@ func evalAll(t *testing.T, inputs ...string) []Response {
 	return answers
 }
 
-// workerImports is goRunImports as the worker's first input.
-const workerImports = "import (\n\t\"errors\"\n\t\"fmt\"\n\t\"log\"\n\t\"os\"\n\t\"strconv\"\n)"
+// workerImports is the comparison's imports as the worker's first input.
+func workerImports() string {
+	var b strings.Builder
+	for _, p := range comparedImports {
+		fmt.Fprintf(&b, "import %q\n", p)
+	}
+	return b.String()
+}
+
+// address is a pointer as the runtime prints it.
+var address = regexp.MustCompile(`\b0x[0-9a-f]+\b`)
 
 // comparePanics runs decls and then each case in one worker and checks
-// that each answer's output and panic read as go run's. goDetail, when
-// true, drops from go run's report what Go's runtime error says and the
+// that each answer's output and panic read as go run's, addresses aside
+// (a panic's value that Go prints as "(T) 0xc000012345"). dropDetail
+// drops from go run's report what Go's runtime error says and the
 // interpreter cannot know (see indexPanic).
 func comparePanics(t *testing.T, decls string, cases []panicCase, dropDetail bool) []Response {
 	t.Helper()
 	want := goRunPanics(t, decls, cases)
-	inputs := []string{workerImports}
+	inputs := []string{workerImports()}
 	if decls != "" {
 		inputs = append(inputs, decls)
 	}
@@ -161,8 +184,9 @@ func comparePanics(t *testing.T, decls string, cases []panicCase, dropDetail boo
 	for i, c := range cases {
 		a := answers[i]
 		report, _, _ := strings.Cut(a.Error, "\n\ngoroutine ")
-		got := panicReport{Output: a.Output, Panic: report}
+		got := panicReport{Output: a.Output, Panic: address.ReplaceAllString(report, "0xADDR")}
 		w := want[i]
+		w.Panic = address.ReplaceAllString(w.Panic, "0xADDR")
 		if dropDetail {
 			w.Panic = goDetail.ReplaceAllString(w.Panic, "")
 		}

@@ -219,7 +219,11 @@ func (w *worker) evaluate(ctx context.Context, req Request) Response {
 	resp := Response{Kind: KindResult, ID: req.ID}
 	v, defines, err := w.run(ctx, req.Code)
 	if err != nil {
-		resp.Error = errorText(err)
+		var note string
+		resp.Error, note = errorText(err)
+		if note != "" {
+			resp.Notes = append(resp.Notes, note)
+		}
 	} else {
 		resp.Value, resp.Type = formatValue(v)
 		resp.Defines = defines
@@ -319,14 +323,19 @@ func (w *worker) importedAsSource(path string) bool {
 	return false
 }
 
-// errorText renders an evaluation error; a panic says so, with the frames
-// of the linked packages it passed through (panicFrames).
-func errorText(err error) string {
+// errorText renders an evaluation error; a panic reads as go run prints
+// it, with the frames of the linked packages it passed through
+// (panicFrames). note, when not "", says what the interpreter could not
+// tell (indexPanic).
+func errorText(err error) (text, note string) {
 	var p interp.Panic
-	if errors.As(err, &p) {
-		return "panic: " + panicValue(p.Value) + panicFrames(p.Callers)
+	if !errors.As(err, &p) {
+		return err.Error(), ""
 	}
-	return err.Error()
+	if goText, ok := indexPanic(p.Value, p.Callers); ok {
+		return "panic: " + goText, indexNote
+	}
+	return "panic: " + panicValue(p.Value) + panicFrames(p.Callers), ""
 }
 
 // panicFrames is the stack of a panic inside linked code (a dependency's,
