@@ -99,15 +99,20 @@ const traceWriter = yaegiPkg + "interp.runCfg.func"
 // through log, flag or fmt called from interpreted code, never from
 // runCfg's closure directly.
 func writtenByTrace() bool {
-	var pcs [2]uintptr
-	n := runtime.Callers(3, pcs[:]) // runtime.Callers, writtenByTrace, Write
+	var pcs [4]uintptr
+	n := runtime.Callers(2, pcs[:]) // from traceSplitter.Write on
 	frames := runtime.CallersFrames(pcs[:n])
-	first, more := frames.Next()
-	if first.Function != "fmt.Fprintln" || !more {
-		return false
+	prev := ""
+	for {
+		f, more := frames.Next()
+		if prev == "fmt.Fprintln" {
+			return strings.HasPrefix(f.Function, traceWriter)
+		}
+		if !more {
+			return false
+		}
+		prev = f.Function
 	}
-	caller, _ := frames.Next()
-	return strings.HasPrefix(caller.Function, traceWriter)
 }
 
 func (c *capture) drain() {
