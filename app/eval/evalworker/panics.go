@@ -40,10 +40,10 @@ func panicValue(v any) string {
 	return s
 }
 
-// printPanicValue is v as Go's runtime prints a panic's value (Go 1.26's
-// preprintpanics and printpanicval): an error's Error() and a Stringer's
+// printPanicValue is v as Go's runtime prints a panic's value
+// (preprintpanics and printpanicval): an error's Error() and a Stringer's
 // String(); a bool, number or string of a predeclared type as print
-// prints it (floats as strconv's 'g', which is %v's); a named one as
+// prints it (printFloat); a named one as
 // T(v) ("token.Pos(3)", `template.HTML("<b>")`); anything else as its
 // type and the address of its value ("(map[string]int) 0xc000012345").
 // A string's newlines are followed by a tab, as the runtime indents them.
@@ -70,7 +70,7 @@ func printPanicValue(v reflect.Value) string {
 	case k == reflect.String:
 		return indented(v.String())
 	case k == reflect.Complex64 || k == reflect.Complex128:
-		s := strconv.FormatComplex(v.Complex(), 'g', -1, t.Bits())
+		s := printComplex(v.Complex(), t.Bits())
 		if named {
 			return t.String() + s
 		}
@@ -85,8 +85,8 @@ func printPanicValue(v reflect.Value) string {
 	return fmt.Sprintf("(%s) %#x", t, valueAddress(v))
 }
 
-// printNumber is a bool or a real number as the runtime's print prints it:
-// floats as strconv's 'g' (%v's), not through a Format method of the type.
+// printNumber is a bool or a real number as the runtime's print prints it
+// (printFloat), not through a Format method of the type.
 func printNumber(v reflect.Value) string {
 	switch k := v.Kind(); {
 	case k == reflect.Bool:
@@ -96,7 +96,7 @@ func printNumber(v reflect.Value) string {
 	case k >= reflect.Uint && k <= reflect.Uintptr:
 		return strconv.FormatUint(v.Uint(), 10)
 	}
-	return strconv.FormatFloat(v.Float(), 'g', -1, v.Type().Bits())
+	return printFloat(v.Float(), v.Type().Bits())
 }
 
 // methodText calls the value's Error or String method; a method that

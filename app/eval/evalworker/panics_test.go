@@ -1,6 +1,7 @@
 package evalworker
 
 import (
+	"math"
 	"regexp"
 	"strings"
 	"testing"
@@ -102,4 +103,32 @@ func TestPanicValuesReadAsGo(t *testing.T) {
 		{"panic(nil)", "panic(nil)"},
 	}
 	comparePanics(t, "", cases, false)
+}
+
+// TestLegacyPrintFloat: before Go 1.26 the runtime printed a panic's float
+// with seven digits and a three-digit exponent (Go 1.25's
+// runtime/panic_test.go: "panic: main.MyFloat64(-9.370000e+001)").
+func TestLegacyPrintFloat(t *testing.T) {
+	tests := []struct {
+		v    float64
+		want string
+	}{
+		{-93.70, "-9.370000e+001"},
+		{float64(float32(-93.70)), "-9.370000e+001"},
+		{1.5, "+1.500000e+000"},
+		{0, "+0.000000e+000"},
+		{1e-7, "+1.000000e-007"},
+		{math.Inf(-1), "-Inf"},
+	}
+	for _, tt := range tests {
+		if got := legacyPrintFloat(tt.v); got != tt.want {
+			t.Errorf("legacyPrintFloat(%v) = %q, want %q", tt.v, got, tt.want)
+		}
+	}
+	if runtimePrintsShortest {
+		return
+	}
+	if got := printComplex(complex(32.1, 10), 128); got != "(+3.210000e+001+1.000000e+001i)" {
+		t.Errorf("printComplex = %q", got)
+	}
 }
