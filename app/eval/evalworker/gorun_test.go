@@ -82,6 +82,7 @@ func goRunPanics(t *testing.T, decls string, cases []panicCase) []panicReport {
 	bin := filepath.Join(dir, "gorunpanic")
 	build := exec.Command("go", "build", "-o", bin, ".")
 	build.Dir = dir
+	build.Env = append(os.Environ(), "GOWORK=off")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s\n%s", err, out, src.String())
 	}
@@ -89,6 +90,7 @@ func goRunPanics(t *testing.T, decls string, cases []panicCase) []panicReport {
 	for i, c := range cases {
 		var out bytes.Buffer
 		cmd := exec.Command(bin, strconv.Itoa(i))
+		cmd.Env = append(os.Environ(), "GOTRACEBACK=single") // the default: the report ends at the goroutine list
 		cmd.Stdout, cmd.Stderr = &out, &out // one pipe: the order as a terminal shows it
 		if err := cmd.Run(); err == nil {
 			t.Fatalf("%s: go run did not panic: %q", c.name, out.String())
