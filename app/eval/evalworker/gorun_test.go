@@ -91,7 +91,7 @@ func goRunPanics(t *testing.T, decls string, cases []panicCase) []panicReport {
 		var out bytes.Buffer
 		cmd := exec.Command(bin, strconv.Itoa(i))
 		cmd.Env = append(os.Environ(), "GOTRACEBACK=single") // the default: the report ends at the goroutine list
-		cmd.Stdout, cmd.Stderr = &out, &out // one pipe: the order as a terminal shows it
+		cmd.Stdout, cmd.Stderr = &out, &out                  // one pipe: the order as a terminal shows it
 		if err := cmd.Run(); err == nil {
 			t.Fatalf("%s: go run did not panic: %q", c.name, out.String())
 		}
