@@ -1,6 +1,7 @@
 package linediff
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -22,80 +23,181 @@ import (
 // would then depend on the machine's load, while their numbers must name
 // them across processes). go-difflib is unmaintained and, like Python's
 // difflib, not minimal (it drops popular lines as junk); go-udiff's lcs
-// package has no unbounded mode exported.
+// package has no unbounded mode exported; znkr.io/diff (Myers with
+// histogram-like preprocessing and a cost bound) is not served by the Go
+// module proxy here.
 //
 // Myers takes time (N+M)·D for D edited lines, quadratic when a large
-// file is rewritten. Two steps keep that bounded: lines found on only one
-// side are edits whatever the diff, so they are left out before the
-// search (a file rewritten with new lines costs nothing); and when what
-// is left would still need more than maxDiffWork steps, a cheap bounded
-// search (myersWithin) says so first and Edits falls back to go-udiff's
-// bounded diff, which is coarse but correct, for that file.
+// file is rewritten. Three steps keep that bounded. Lines are hashed to
+// ints once, and lines found on only one side are edits whatever the
+// diff, so they are left out before the search (a file rewritten with
+// new lines costs nothing). When what is left would still need more than
+// maxDiffWork steps, a cheap bounded search (myersWithin) says so first,
+// and the diff is anchored instead, as patience diff does, on the lines
+// found once on each side (in the longest run in the same order): what
+// lies between two anchors is diffed the same way, exactly when it is
+// small (maxGapWork), anchored again on the lines unique within it when
+// not. A stretch with no such line (two unrelated texts of the same few
+// common lines, "}", "", "\treturn nil") gets go-udiff's bounded diff,
+// which is coarse but correct. The anchoring and the bounded search are
+// the only hand-written parts: no library offers either with a bound
+// counted in steps rather than time.
 
-// maxDiffWork bounds the steps of the exact line diff (see myersWithin)
-// on the lines left after the common ends and the one-sided lines are set
-// aside: about 25 ms of checking on the development VM. Scattered changes
-// need few (a 100,000-line file with 1,000 one-line changes, half a
-// million); two unrelated 10,000-line texts made of the same few common
-// lines ("}", "", "\treturn nil") need about 60 million (the exact diff
-// would take 270 ms, ten times that at 30,000 lines), and fall back.
-const maxDiffWork = 8_000_000
+// maxDiffWork bounds the steps of the minimal line diff of a whole file
+// (see myersWithin), on the lines left after the common ends and the
+// one-sided lines are set aside: about 3 ms of checking on the
+// development VM. Scattered changes need few (a 100,000-line file with
+// 1,000 one-line changes, half a million); two unrelated 10,000-line
+// texts made of the same few common lines need about 60 million and are
+// anchored instead.
+const maxDiffWork = 1_000_000
+
+// maxGapWork bounds the size of what lies between two anchors that is
+// diffed exactly without the bounded search first: (n/2)² for n shared
+// lines on the two sides together, an upper bound on the steps.
+const maxGapWork = 64 * 1024
 
 // Edits returns the line edits from base to new (byte offsets in
-// base, at line boundaries, in order): a minimal line diff, or go-udiff's
-// bounded one when the exact diff would cost more than maxDiffWork. It is
-// deterministic and safe for concurrent use.
+// base, at line boundaries, in order): a minimal line diff when that
+// costs at most maxDiffWork steps, else one anchored on the lines unique
+// to both sides (see above). It is deterministic and safe for concurrent
+// use.
 func Edits(base, new string) []udiff.Edit {
 	if base == new {
 		return nil
 	}
-	edits, ok := exactEdits(base, new, maxDiffWork)
+	d, ok := newDiffer(base, new)
 	if !ok {
 		return udiff.Lines(base, new)
 	}
-	return edits
+	if !d.exact(0, len(d.a), 0, len(d.b), maxDiffWork) {
+		d.anchored(0, len(d.a), 0, len(d.b))
+	}
+	d.flush(len(d.a), len(d.b))
+	return d.edits
 }
 
 // exactEdits is the minimal line diff, or false when it would take
 // more than work steps.
 func exactEdits(base, new string, work int) ([]udiff.Edit, bool) {
-	a, aOff := Split(base)
-	b, _ := Split(new)
-	pre := 0
-	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+	d, ok := newDiffer(base, new)
+	if !ok || !d.exact(0, len(d.a), 0, len(d.b), work) {
+		return nil, false
+	}
+	d.flush(len(d.a), len(d.b))
+	return d.edits, true
+}
+
+// differ holds the two texts as lines, each line named by an int (the
+// same text, the same int), and the edits made so far.
+type differ struct {
+	base, new      string
+	aOff, bOff     []int   // where each line starts, then the text's length
+	a, b           []int32 // the lines' names
+	cntA, cntB     []int32 // per name, its count in the range being looked at
+	x, y           int     // the next line of a and b not yet matched or edited
+	edits          []udiff.Edit
+	dmp            *diffmatchpatch.DiffMatchPatch
+	runesA, runesB []rune // scratch for exact
+	idxA, idxB     []int
+}
+
+// maxNames is how many distinct lines the runes given to go-diff can
+// name (every rune but the surrogates, which a string cannot hold).
+const maxNames = utf8.MaxRune + 1 - 0x800
+
+// newDiffer splits and names the lines of base and new. It is false
+// when there are more distinct lines than runes to name them.
+func newDiffer(base, new string) (*differ, bool) {
+	d := &differ{base: base, new: new}
+	var aLines, bLines []string
+	aLines, d.aOff = Split(base)
+	bLines, d.bOff = Split(new)
+	names := make(map[string]int32, len(aLines))
+	name := func(lines []string) []int32 {
+		out := make([]int32, len(lines))
+		for i, l := range lines {
+			n, ok := names[l]
+			if !ok {
+				n = int32(len(names))
+				names[l] = n
+			}
+			out[i] = n
+		}
+		return out
+	}
+	d.a, d.b = name(aLines), name(bLines)
+	if len(names) > maxNames {
+		return nil, false
+	}
+	d.cntA, d.cntB = make([]int32, len(names)), make([]int32, len(names))
+	d.dmp = diffmatchpatch.New()
+	d.dmp.DiffTimeout = 0 // no cut-off: see above
+	return d, true
+}
+
+// match records that line i of a is line j of b: everything between the
+// last match and this one is one edit.
+func (d *differ) match(i, j int) {
+	d.flush(i, j)
+	d.x, d.y = i+1, j+1
+}
+
+// flush records the edit from the next unmatched lines to lines i and j
+// (exclusive), if there is one.
+func (d *differ) flush(i, j int) {
+	if i > d.x || j > d.y {
+		d.edits = append(d.edits, udiff.Edit{Start: d.aOff[d.x], End: d.aOff[i], New: d.new[d.bOff[d.y]:d.bOff[j]]})
+	}
+	d.x, d.y = i, j
+}
+
+// count adds add to the counts of the names in a[i0:i1] and b[j0:j1].
+func (d *differ) count(i0, i1, j0, j1 int, add int32) {
+	for _, n := range d.a[i0:i1] {
+		d.cntA[n] += add
+	}
+	for _, n := range d.b[j0:j1] {
+		d.cntB[n] += add
+	}
+}
+
+// ends is the number of lines a[i0:i1] and b[j0:j1] have in common at
+// their start and at their end.
+func (d *differ) ends(i0, i1, j0, j1 int) (pre, suf int) {
+	for i0+pre < i1 && j0+pre < j1 && d.a[i0+pre] == d.b[j0+pre] {
 		pre++
 	}
-	suf := 0
-	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+	for i0+pre < i1-suf && j0+pre < j1-suf && d.a[i1-1-suf] == d.b[j1-1-suf] {
 		suf++
 	}
-	ra, ia, rb, ib, ok := sharedLines(a[pre:len(a)-suf], b[pre:len(b)-suf])
-	if !ok {
-		return nil, false
+	return pre, suf
+}
+
+// exact diffs a[i0:i1] against b[j0:j1] minimally and records the
+// edits, unless that would take more than work steps (then it records
+// nothing and is false). The lines before i0 and j0 are done.
+func (d *differ) exact(i0, i1, j0, j1, work int) bool {
+	pre, suf := d.ends(i0, i1, j0, j1)
+	i0, j0, i1, j1 = i0+pre, j0+pre, i1-suf, j1-suf
+	// Any longest common subsequence is made of lines both sides have,
+	// so a minimal diff of those is one of the whole.
+	d.count(i0, i1, j0, j1, 1)
+	ra, ia := d.shared(d.a, i0, i1, d.cntB, d.runesA[:0], d.idxA[:0])
+	rb, ib := d.shared(d.b, j0, j1, d.cntA, d.runesB[:0], d.idxB[:0])
+	d.count(i0, i1, j0, j1, -1)
+	d.runesA, d.idxA, d.runesB, d.idxB = ra, ia, rb, ib
+	if n := len(ra) + len(rb); n*n/4 > work && !myersWithin(ra, rb, work) {
+		return false
 	}
-	n := len(ra) + len(rb)
-	if n*n/4 > work && !myersWithin(ra, rb, work) {
-		return nil, false
-	}
-	dmp := diffmatchpatch.New()
-	dmp.DiffTimeout = 0 // no cut-off: see above
-	// Lines matched by the diff of the shared lines, as (base, new) pairs
-	// of indices in a and b; everything between two matches is one edit.
-	var edits []udiff.Edit
-	x, y := pre, pre // the next unmatched line of a and b
-	match := func(i, j int) {
-		if i > x || j > y {
-			edits = append(edits, udiff.Edit{Start: aOff[x], End: aOff[i], New: join(b[y:j])})
-		}
-		x, y = i+1, j+1
-	}
-	i, j := 0, 0 // in ra and rb
-	for _, d := range dmp.DiffMainRunes(ra, rb, false) {
-		k := utf8.RuneCountInString(d.Text)
-		switch d.Type {
+	d.x, d.y = i0, j0 // the common start is matched
+	i, j := 0, 0      // in ra and rb
+	for _, df := range d.dmp.DiffMainRunes(ra, rb, false) {
+		k := utf8.RuneCountInString(df.Text)
+		switch df.Type {
 		case diffmatchpatch.DiffEqual:
 			for range k {
-				match(pre+ia[i], pre+ib[j])
+				d.match(ia[i], ib[j])
 				i, j = i+1, j+1
 			}
 		case diffmatchpatch.DiffDelete:
@@ -104,50 +206,104 @@ func exactEdits(base, new string, work int) ([]udiff.Edit, bool) {
 			j += k
 		}
 	}
-	if end, endB := len(a)-suf, len(b)-suf; x < end || y < endB {
-		edits = append(edits, udiff.Edit{Start: aOff[x], End: aOff[end], New: join(b[y:endB])})
-	}
-	return edits, true
+	d.flush(i1, j1)
+	d.x, d.y = i1+suf, j1+suf // the common end is matched
+	return true
 }
 
-// sharedLines keeps the lines of a and b that the other also has, each
-// as a rune naming its text, with their indices in a and b. Any longest
-// common subsequence of a and b is made of such lines, so a minimal diff
-// of what is kept is one of a and b. It is false when there are more
-// distinct lines than runes to name them.
-func sharedLines(a, b []string) (ra []rune, ia []int, rb []rune, ib []int, ok bool) {
-	const inA, inB = 1, 2
-	seen := make(map[string]int, len(a))
-	for _, l := range a {
-		seen[l] |= inA
-	}
-	for _, l := range b {
-		seen[l] |= inB
-	}
-	names := map[string]rune{}
-	next := rune(1)
-	keep := func(lines []string) ([]rune, []int) {
-		var rs []rune
-		var is []int
-		for i, l := range lines {
-			if seen[l] != inA|inB {
-				continue
-			}
-			r, named := names[l]
-			if !named {
-				r, next = next, next+1
-				if next == 0xD800 { // runes name lines; skip the surrogates
-					next = 0xE000
-				}
-				names[l] = r
+// shared is the lines of lines[i0:i1] whose count on the other side is
+// not zero, as runes naming them (appended to rs), and their indices
+// (appended to is).
+func (d *differ) shared(lines []int32, i0, i1 int, other []int32, rs []rune, is []int) ([]rune, []int) {
+	for i := i0; i < i1; i++ {
+		if n := lines[i]; other[n] != 0 {
+			r := rune(n) + 1
+			if r >= 0xD800 { // skip the surrogates
+				r += 0x800
 			}
 			rs, is = append(rs, r), append(is, i)
 		}
-		return rs, is
 	}
-	ra, ia = keep(a)
-	rb, ib = keep(b)
-	return ra, ia, rb, ib, next <= utf8.MaxRune
+	return rs, is
+}
+
+// anchored diffs a[i0:i1] against b[j0:j1], past the bound of the exact
+// diff: it matches the longest run, in the same order on both sides, of
+// the lines found once in each, and diffs what lies between them with
+// gap. With no such line it takes go-udiff's diff of the range. The lines
+// before i0 and j0 are done.
+func (d *differ) anchored(i0, i1, j0, j1 int) {
+	d.count(i0, i1, j0, j1, 1)
+	var pairs [][2]int // lines found once on each side, in a's order
+	pos := map[int32]int{}
+	for j := j0; j < j1; j++ {
+		if n := d.b[j]; d.cntB[n] == 1 && d.cntA[n] == 1 {
+			pos[n] = j
+		}
+	}
+	if len(pos) > 0 {
+		for i := i0; i < i1; i++ {
+			if j, ok := pos[d.a[i]]; ok {
+				pairs = append(pairs, [2]int{i, j})
+			}
+		}
+	}
+	d.count(i0, i1, j0, j1, -1)
+	anchors := increasing(pairs)
+	if len(anchors) == 0 {
+		for _, e := range udiff.Lines(d.base[d.aOff[i0]:d.aOff[i1]], d.new[d.bOff[j0]:d.bOff[j1]]) {
+			e.Start, e.End = e.Start+d.aOff[i0], e.End+d.aOff[i0]
+			d.edits = append(d.edits, e)
+		}
+		d.x, d.y = i1, j1
+		return
+	}
+	for _, p := range anchors {
+		d.gap(d.x, p[0], d.y, p[1])
+		d.match(p[0], p[1])
+	}
+	d.gap(d.x, i1, d.y, j1)
+}
+
+// gap diffs the lines between two anchors: exactly when that is cheap
+// (maxGapWork), anchored again when not.
+func (d *differ) gap(i0, i1, j0, j1 int) {
+	if i0 == i1 || j0 == j1 {
+		d.flush(i1, j1)
+		return
+	}
+	if !d.exact(i0, i1, j0, j1, maxGapWork) {
+		d.anchored(i0, i1, j0, j1)
+	}
+}
+
+// increasing is the longest subsequence of pairs (in increasing first
+// order, with distinct seconds) whose seconds increase too: patience
+// sorting, in time k·log k for k pairs.
+func increasing(pairs [][2]int) [][2]int {
+	if len(pairs) == 0 {
+		return nil
+	}
+	var tops []int                  // tops[l]: the index in pairs ending the best run of length l+1
+	prev := make([]int, len(pairs)) // the pair before each in its run
+	for k, p := range pairs {
+		l, _ := slices.BinarySearchFunc(tops, p[1], func(t int, j int) int { return pairs[t][1] - j })
+		if l > 0 {
+			prev[k] = tops[l-1]
+		} else {
+			prev[k] = -1
+		}
+		if l == len(tops) {
+			tops = append(tops, k)
+		} else {
+			tops[l] = k
+		}
+	}
+	out := make([][2]int, len(tops))
+	for k, l := tops[len(tops)-1], len(tops)-1; l >= 0; k, l = prev[k], l-1 {
+		out[l] = pairs[k]
+	}
+	return out
 }
 
 // myersWithin reports whether Myers' greedy forward search finds the
