@@ -1,6 +1,7 @@
 package linediff
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -50,12 +51,12 @@ import (
 // 1,000 one-line changes, half a million); two unrelated 10,000-line
 // texts made of the same few common lines need about 60 million and are
 // anchored instead.
-const maxDiffWork = 1_000_000
+const maxDiffWork = 500_000
 
 // maxGapWork bounds the size of what lies between two anchors that is
 // diffed exactly without the bounded search first: (n/2)² for n shared
 // lines on the two sides together, an upper bound on the steps.
-const maxGapWork = 64 * 1024
+const maxGapWork = 16 * 1024
 
 // Edits returns the line edits from base to new (byte offsets in
 // base, at line boundaries, in order): a minimal line diff when that
@@ -63,6 +64,13 @@ const maxGapWork = 64 * 1024
 // to both sides (see above). It is deterministic and safe for concurrent
 // use.
 func Edits(base, new string) []udiff.Edit {
+	return bounded(base, new, maxDiffWork, maxGapWork)
+}
+
+// bounded is Edits with the bounds given: work for the exact diff of the
+// whole and again for all the bounded searches between anchors, gapWork
+// for each of those.
+func bounded(base, new string, work, gapWork int) []udiff.Edit {
 	if base == new {
 		return nil
 	}
@@ -70,7 +78,8 @@ func Edits(base, new string) []udiff.Edit {
 	if !ok {
 		return udiff.Lines(base, new)
 	}
-	if !d.exact(0, len(d.a), 0, len(d.b), maxDiffWork) {
+	d.gapWork, d.gapLeft = gapWork, work
+	if !d.exact(0, len(d.a), 0, len(d.b), work) {
 		d.anchored(0, len(d.a), 0, len(d.b))
 	}
 	d.flush(len(d.a), len(d.b))
@@ -96,6 +105,9 @@ type differ struct {
 	a, b           []int32 // the lines' names
 	cntA, cntB     []int32 // per name, its count in the range being looked at
 	x, y           int     // the next line of a and b not yet matched or edited
+	gapWork        int     // the bound of the exact diff between anchors
+	gapLeft        int     // the steps left for the bounded searches between anchors
+	checked        int     // the steps the bounded searches took
 	edits          []udiff.Edit
 	dmp            *diffmatchpatch.DiffMatchPatch
 	runesA, runesB []rune // scratch for exact
@@ -183,12 +195,20 @@ func (d *differ) exact(i0, i1, j0, j1, work int) bool {
 	// Any longest common subsequence is made of lines both sides have,
 	// so a minimal diff of those is one of the whole.
 	d.count(i0, i1, j0, j1, 1)
+	if d.runesA == nil { // scratch for the largest range, the first
+		d.runesA, d.idxA = make([]rune, 0, i1-i0), make([]int, 0, i1-i0)
+		d.runesB, d.idxB = make([]rune, 0, j1-j0), make([]int, 0, j1-j0)
+	}
 	ra, ia := d.shared(d.a, i0, i1, d.cntB, d.runesA[:0], d.idxA[:0])
 	rb, ib := d.shared(d.b, j0, j1, d.cntA, d.runesB[:0], d.idxB[:0])
 	d.count(i0, i1, j0, j1, -1)
 	d.runesA, d.idxA, d.runesB, d.idxB = ra, ia, rb, ib
-	if n := len(ra) + len(rb); n*n/4 > work && !myersWithin(ra, rb, work) {
-		return false
+	if n := len(ra) + len(rb); n*n/4 > work {
+		steps, ok := myersSteps(ra, rb, work)
+		d.checked += steps
+		if !ok {
+			return false
+		}
 	}
 	d.x, d.y = i0, j0 // the common start is matched
 	i, j := 0, 0      // in ra and rb
@@ -251,11 +271,7 @@ func (d *differ) anchored(i0, i1, j0, j1 int) {
 	d.count(i0, i1, j0, j1, -1)
 	anchors := increasing(pairs)
 	if len(anchors) == 0 {
-		for _, e := range udiff.Lines(d.base[d.aOff[i0]:d.aOff[i1]], d.new[d.bOff[j0]:d.bOff[j1]]) {
-			e.Start, e.End = e.Start+d.aOff[i0], e.End+d.aOff[i0]
-			d.edits = append(d.edits, e)
-		}
-		d.x, d.y = i1, j1
+		d.coarse(i0, i1, j0, j1)
 		return
 	}
 	for _, p := range anchors {
@@ -265,15 +281,35 @@ func (d *differ) anchored(i0, i1, j0, j1 int) {
 	d.gap(d.x, i1, d.y, j1)
 }
 
+// coarse records go-udiff's diff of a[i0:i1] against b[j0:j1]. The
+// lines before i0 and j0 are done.
+func (d *differ) coarse(i0, i1, j0, j1 int) {
+	for _, e := range udiff.Lines(d.base[d.aOff[i0]:d.aOff[i1]], d.new[d.bOff[j0]:d.bOff[j1]]) {
+		e.Start, e.End = e.Start+d.aOff[i0], e.End+d.aOff[i0]
+		d.edits = append(d.edits, e)
+	}
+	d.x, d.y = i1, j1
+}
+
 // gap diffs the lines between two anchors: exactly when that is cheap
-// (maxGapWork), anchored again when not.
+// (gapWork), anchored again when not. The bounded searches of all the
+// gaps share one bound, maxDiffWork steps: past it a gap that is not
+// small gets go-udiff's diff (so a file costs at most about three times
+// that, whatever its lines).
 func (d *differ) gap(i0, i1, j0, j1 int) {
 	if i0 == i1 || j0 == j1 {
 		d.flush(i1, j1)
 		return
 	}
-	if !d.exact(i0, i1, j0, j1, maxGapWork) {
+	before := d.checked
+	ok := d.exact(i0, i1, j0, j1, min(d.gapWork, d.gapLeft))
+	d.gapLeft -= d.checked - before
+	switch {
+	case ok:
+	case d.gapLeft > 0:
 		d.anchored(i0, i1, j0, j1)
+	default:
+		d.coarse(i0, i1, j0, j1)
 	}
 }
 
@@ -312,9 +348,18 @@ func increasing(pairs [][2]int) [][2]int {
 // bisects the same graph from both ends, and stops at the bound. It
 // counts steps, not time, so the answer is the same on any machine.
 func myersWithin(a, b []rune, work int) bool {
+	_, ok := myersSteps(a, b, work)
+	return ok
+}
+
+// myersSteps is myersWithin with the steps it took.
+func myersSteps(a, b []rune, work int) (int, bool) {
 	n, m := len(a), len(b)
-	off := n + m + 1
+	// Round d tries d+1 diagonals, so the bound is spent by round
+	// sqrt(2·work).
+	off := min(n+m, int(math.Sqrt(2*float64(max(work, 0))))+2) + 1
 	v := make([]int, 2*off+1) // furthest x on each diagonal k = x-y
+	left := work
 	for d := 0; d <= n+m; d++ {
 		for k := -d; k <= d; k += 2 {
 			var x int
@@ -326,26 +371,30 @@ func myersWithin(a, b []rune, work int) bool {
 			y := x - k
 			for x < n && y < m && a[x] == b[y] {
 				x, y = x+1, y+1
-				work--
+				left--
 			}
 			v[off+k] = x
 			if x >= n && y >= m {
-				return true
+				return work - left, true
 			}
-			if work--; work < 0 {
-				return false
+			if left--; left < 0 {
+				return work - left, false
 			}
 		}
 	}
-	return true
+	return work - left, true
 }
 
 // Split splits text into lines, each with its newline (the last maybe
 // without), and returns the offset where each line starts followed by
 // len(text).
 func Split(text string) ([]string, []int) {
-	var lines []string
-	offsets := []int{0}
+	if text == "" {
+		return nil, []int{0}
+	}
+	n := strings.Count(text, "\n") + 1
+	lines := make([]string, 0, n)
+	offsets := make([]int, 1, n+1)
 	for start := 0; start < len(text); {
 		i := strings.IndexByte(text[start:], '\n')
 		end := len(text)
@@ -357,17 +406,4 @@ func Split(text string) ([]string, []int) {
 		start = end
 	}
 	return lines, offsets
-}
-
-// join is lines as one text.
-func join(lines []string) string {
-	size := 0
-	for _, l := range lines {
-		size += len(l)
-	}
-	b := make([]byte, 0, size)
-	for _, l := range lines {
-		b = append(b, l...)
-	}
-	return string(b)
 }
