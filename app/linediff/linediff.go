@@ -29,33 +29,44 @@ import (
 // module proxy here.
 //
 // Myers takes time (N+M)·D for D edited lines, quadratic when a large
-// file is rewritten. Three steps keep that bounded. Lines are hashed to
-// ints once, and lines found on only one side are edits whatever the
-// diff, so they are left out before the search (a file rewritten with
-// new lines costs nothing). When what is left would still need more than
-// maxDiffWork steps, a cheap bounded search (myersWithin) says so first,
-// and the diff is anchored instead, as patience diff does, on the lines
-// found once on each side (in the longest run in the same order): what
-// lies between two anchors is diffed the same way, exactly when it is
-// small (maxGapWork), anchored again on the lines unique within it when
-// not. A stretch with no such line (two unrelated texts of the same few
-// common lines, "}", "", "\treturn nil") gets go-udiff's bounded diff,
-// which is coarse but correct. The anchoring and the bounded search are
-// the only hand-written parts: no library offers either with a bound
-// counted in steps rather than time.
+// file is rewritten. Three steps keep that bounded. Lines are named by
+// ints once (one map look-up a line), and lines found on only one side
+// are edits whatever the diff, so they are left out before the search (a
+// file rewritten with new lines costs nothing). When what is left would
+// still need more than maxDiffWork steps, a cheap bounded search
+// (myersSteps) says so first, and the diff is anchored instead, as
+// patience diff is, on the lines found once on each side (the longest
+// run of them in the same order on both): what lies between two anchors
+// is diffed the same way, minimally when that is cheap (maxGapWork),
+// else anchored again on the lines unique within it. A stretch with no
+// such line (two unrelated texts of the same few common lines, "}", "",
+// "\treturn nil") gets go-udiff's bounded diff, which is coarse but
+// correct. Every bound counts steps, not time, so the hunks do not
+// depend on the machine's load. The anchoring and the bounded search are
+// the only hand-written parts: no library here offers either with a
+// bound in steps (sergi/go-diff's only bound is a timeout).
+//
+// Anchoring is not minimal (a function moved is removed and added whole,
+// where a minimal diff would keep its "}" and "" lines), but on real
+// code it is close: over the 457 Go files that changed in
+// golang.org/x/tools from v0.23.0 to v0.52.0 it changed 0.2% more lines
+// than the minimal diff (go-udiff's, 60% more), and the minimal diff of
+// each needed at most 210,000 steps, under the bound.
 
 // maxDiffWork bounds the steps of the minimal line diff of a whole file
-// (see myersWithin), on the lines left after the common ends and the
-// one-sided lines are set aside: about 3 ms of checking on the
-// development VM. Scattered changes need few (a 100,000-line file with
-// 1,000 one-line changes, half a million); two unrelated 10,000-line
-// texts made of the same few common lines need about 60 million and are
-// anchored instead.
+// (see myersSteps), on the lines left after the common ends and the
+// one-sided lines are set aside: a few milliseconds of checking. Real
+// edits need few (see above; a 100,000-line file with 1,000 scattered
+// one-line changes, 300,000); two unrelated 10,000-line texts made of the
+// same few common lines need about 60 million and are anchored instead.
+// The bounded searches between anchors share a second bound of the same
+// size, after which a large stretch between anchors gets go-udiff's diff.
 const maxDiffWork = 500_000
 
-// maxGapWork bounds the size of what lies between two anchors that is
-// diffed exactly without the bounded search first: (n/2)² for n shared
-// lines on the two sides together, an upper bound on the steps.
+// maxGapWork bounds the minimal diff of what lies between two anchors:
+// with at most 256 shared lines on the two sides together ((n/2)² steps
+// at most) it is diffed without a bounded search, and a larger one is
+// diffed minimally if its search ends within this many steps.
 const maxGapWork = 16 * 1024
 
 // Edits returns the line edits from base to new (byte offsets in
@@ -291,11 +302,11 @@ func (d *differ) coarse(i0, i1, j0, j1 int) {
 	d.x, d.y = i1, j1
 }
 
-// gap diffs the lines between two anchors: exactly when that is cheap
+// gap diffs the lines between two anchors: minimally when that is cheap
 // (gapWork), anchored again when not. The bounded searches of all the
-// gaps share one bound, maxDiffWork steps: past it a gap that is not
-// small gets go-udiff's diff (so a file costs at most about three times
-// that, whatever its lines).
+// gaps share one bound (gapLeft): once it is spent, a gap that is not
+// small gets go-udiff's diff, so a file's bounded searches take at most
+// twice maxDiffWork steps whatever its lines.
 func (d *differ) gap(i0, i1, j0, j1 int) {
 	if i0 == i1 || j0 == j1 {
 		d.flush(i1, j1)
