@@ -75,13 +75,13 @@ const maxGapWork = 16 * 1024
 // to both sides (see above). It is deterministic and safe for concurrent
 // use.
 func Edits(base, new string) []udiff.Edit {
-	return bounded(base, new, maxDiffWork, maxGapWork)
+	return bounded(base, new, maxDiffWork, maxDiffWork, maxGapWork)
 }
 
 // bounded is Edits with the bounds given: work for the exact diff of the
-// whole and again for all the bounded searches between anchors, gapWork
-// for each of those.
-func bounded(base, new string, work, gapWork int) []udiff.Edit {
+// whole, gapsWork for all the bounded searches between anchors together
+// and gapWork for each of those.
+func bounded(base, new string, work, gapsWork, gapWork int) []udiff.Edit {
 	if base == new {
 		return nil
 	}
@@ -89,7 +89,7 @@ func bounded(base, new string, work, gapWork int) []udiff.Edit {
 	if !ok {
 		return udiff.Lines(base, new)
 	}
-	d.gapWork, d.gapLeft = gapWork, work
+	d.gapWork, d.gapLeft = gapWork, gapsWork
 	if !d.exact(0, len(d.a), 0, len(d.b), work) {
 		d.anchored(0, len(d.a), 0, len(d.b))
 	}

@@ -18,12 +18,13 @@ import (
 // smaller ones that send small texts down the anchored diff (between
 // anchors exact, anchored again, or go-udiff's once the steps are
 // spent), which real files reach only when large.
-var bounds = []struct{ work, gapWork int }{
-	{maxDiffWork, maxGapWork},
-	{0, 0},
-	{0, 8},
-	{0, maxGapWork},
-	{40, 8},
+var bounds = []struct{ work, gapsWork, gapWork int }{
+	{maxDiffWork, maxDiffWork, maxGapWork},
+	{0, 0, 0},
+	{0, maxDiffWork, 0},
+	{0, maxDiffWork, 8},
+	{0, 0, maxGapWork},
+	{0, 40, 8},
 }
 
 // checkEdits checks that edits are a line diff from base to new: in
@@ -133,8 +134,8 @@ func TestEditsOnRandomTexts(t *testing.T) {
 		}
 		want := minimal(base, new)
 		for _, bd := range bounds {
-			what := fmt.Sprintf("case %d, bounds %d/%d: base %q new %q", i, bd.work, bd.gapWork, base, new)
-			got := checkEdits(t, what, base, new, bounded(base, new, bd.work, bd.gapWork))
+			what := fmt.Sprintf("case %d, bounds %v: base %q new %q", i, bd, base, new)
+			got := checkEdits(t, what, base, new, bounded(base, new, bd.work, bd.gapsWork, bd.gapWork))
 			if got < want || (bd.work == maxDiffWork && got != want) {
 				t.Fatalf("%s: %d lines changed, a minimal diff changes %d", what, got, want)
 			}
@@ -208,7 +209,7 @@ func TestEditsOnRealFiles(t *testing.T) {
 	for _, c := range cases {
 		name, base, new := c[0], c[1], c[2]
 		got := checkEdits(t, name, base, new, Edits(base, new))
-		anchored := checkEdits(t, name+" (anchored)", base, new, bounded(base, new, 0, maxGapWork))
+		anchored := checkEdits(t, name+" (anchored)", base, new, bounded(base, new, 0, maxDiffWork, maxGapWork))
 		if anchored < got {
 			t.Fatalf("%s: the anchored diff changes %d lines, fewer than the exact %d", name, anchored, got)
 		}
