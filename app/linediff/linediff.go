@@ -65,8 +65,9 @@ const maxDiffWork = 500_000
 
 // maxGapWork bounds the minimal diff of what lies between two anchors:
 // with at most 256 shared lines on the two sides together ((n/2)² steps
-// at most) it is diffed without a bounded search, and a larger one is
-// diffed minimally if its search ends within this many steps.
+// at most) it is diffed without a bounded search (all such gaps of a file
+// together take at most 64 steps a line), and a larger one is diffed
+// minimally if its search ends within this many steps.
 const maxGapWork = 16 * 1024
 
 // Edits returns the line edits from base to new (byte offsets in
@@ -90,7 +91,7 @@ func bounded(base, new string, work, gapsWork, gapWork int) []udiff.Edit {
 		return udiff.Lines(base, new)
 	}
 	d.gapWork, d.gapLeft = gapWork, gapsWork
-	if !d.exact(0, len(d.a), 0, len(d.b), work) {
+	if !d.exact(0, len(d.a), 0, len(d.b), work, work) {
 		d.anchored(0, len(d.a), 0, len(d.b))
 	}
 	d.flush(len(d.a), len(d.b))
@@ -101,7 +102,7 @@ func bounded(base, new string, work, gapsWork, gapWork int) []udiff.Edit {
 // more than work steps.
 func exactEdits(base, new string, work int) ([]udiff.Edit, bool) {
 	d, ok := newDiffer(base, new)
-	if !ok || !d.exact(0, len(d.a), 0, len(d.b), work) {
+	if !ok || !d.exact(0, len(d.a), 0, len(d.b), work, work) {
 		return nil, false
 	}
 	d.flush(len(d.a), len(d.b))
@@ -199,8 +200,10 @@ func (d *differ) ends(i0, i1, j0, j1 int) (pre, suf int) {
 
 // exact diffs a[i0:i1] against b[j0:j1] minimally and records the
 // edits, unless that would take more than work steps (then it records
-// nothing and is false). The lines before i0 and j0 are done.
-func (d *differ) exact(i0, i1, j0, j1, work int) bool {
+// nothing and is false); a diff of at most free steps ((n/2)² for n
+// lines to diff) needs no bounded search first. The lines before i0 and
+// j0 are done.
+func (d *differ) exact(i0, i1, j0, j1, free, work int) bool {
 	pre, suf := d.ends(i0, i1, j0, j1)
 	i0, j0, i1, j1 = i0+pre, j0+pre, i1-suf, j1-suf
 	// Any longest common subsequence is made of lines both sides have,
@@ -214,7 +217,7 @@ func (d *differ) exact(i0, i1, j0, j1, work int) bool {
 	rb, ib := d.shared(d.b, j0, j1, d.cntA, d.runesB[:0], d.idxB[:0])
 	d.count(i0, i1, j0, j1, -1)
 	d.runesA, d.idxA, d.runesB, d.idxB = ra, ia, rb, ib
-	if n := len(ra) + len(rb); n*n/4 > work {
+	if n := len(ra) + len(rb); n*n/4 > free {
 		steps, ok := myersSteps(ra, rb, work)
 		d.checked += steps
 		if !ok {
@@ -305,15 +308,15 @@ func (d *differ) coarse(i0, i1, j0, j1 int) {
 // gap diffs the lines between two anchors: minimally when that is cheap
 // (gapWork), anchored again when not. The bounded searches of all the
 // gaps share one bound (gapLeft): once it is spent, a gap that is not
-// small gets go-udiff's diff, so a file's bounded searches take at most
-// twice maxDiffWork steps whatever its lines.
+// small gets go-udiff's diff, so the bounded searches of a file take at
+// most twice maxDiffWork steps whatever its lines.
 func (d *differ) gap(i0, i1, j0, j1 int) {
 	if i0 == i1 || j0 == j1 {
 		d.flush(i1, j1)
 		return
 	}
 	before := d.checked
-	ok := d.exact(i0, i1, j0, j1, min(d.gapWork, d.gapLeft))
+	ok := d.exact(i0, i1, j0, j1, d.gapWork, min(d.gapWork, d.gapLeft))
 	d.gapLeft -= d.checked - before
 	switch {
 	case ok:
