@@ -91,30 +91,31 @@ func bounded(base, new string, work, gapsWork, gapWork int) []udiff.Edit {
 		return udiff.Lines(base, new)
 	}
 	d.gapWork, d.gapLeft = gapWork, gapsWork
-	if !d.exact(0, len(d.a), 0, len(d.b), work, work) {
-		d.anchored(0, len(d.a), 0, len(d.b))
+	i1, j1 := len(d.a)-d.suf, len(d.b)-d.suf
+	if !d.exact(d.x, i1, d.y, j1, work, work) {
+		d.anchored(d.x, i1, d.y, j1)
 	}
-	d.flush(len(d.a), len(d.b))
-	return d.edits
+	return d.edits // the common end is matched
 }
 
 // exactEdits is the minimal line diff, or false when it would take
 // more than work steps.
 func exactEdits(base, new string, work int) ([]udiff.Edit, bool) {
 	d, ok := newDiffer(base, new)
-	if !ok || !d.exact(0, len(d.a), 0, len(d.b), work, work) {
+	if !ok || !d.exact(d.x, len(d.a)-d.suf, d.y, len(d.b)-d.suf, work, work) {
 		return nil, false
 	}
-	d.flush(len(d.a), len(d.b))
 	return d.edits, true
 }
 
-// differ holds the two texts as lines, each line named by an int (the
-// same text, the same int), and the edits made so far.
+// differ holds the two texts as lines, each line between their common
+// start and end named by an int (the same text, the same int), and the
+// edits made so far.
 type differ struct {
 	base, new      string
 	aOff, bOff     []int   // where each line starts, then the text's length
-	a, b           []int32 // the lines' names
+	a, b           []int32 // the lines' names (-1 in the common start and end)
+	suf            int     // the lines of the common end
 	cntA, cntB     []int32 // per name, its count in the range being looked at
 	x, y           int     // the next line of a and b not yet matched or edited
 	gapWork        int     // the bound of the exact diff between anchors
@@ -130,17 +131,30 @@ type differ struct {
 // name (every rune but the surrogates, which a string cannot hold).
 const maxNames = utf8.MaxRune + 1 - 0x800
 
-// newDiffer splits and names the lines of base and new. It is false
-// when there are more distinct lines than runes to name them.
+// newDiffer splits base and new into lines, matches their common start
+// and end, and names the lines between. It is false when there are more
+// distinct lines than runes to name them.
 func newDiffer(base, new string) (*differ, bool) {
 	d := &differ{base: base, new: new}
 	var aLines, bLines []string
 	aLines, d.aOff = Split(base)
 	bLines, d.bOff = Split(new)
-	names := make(map[string]int32, len(aLines))
+	pre, suf := 0, 0
+	for pre < len(aLines) && pre < len(bLines) && aLines[pre] == bLines[pre] {
+		pre++
+	}
+	for suf < len(aLines)-pre && suf < len(bLines)-pre && aLines[len(aLines)-1-suf] == bLines[len(bLines)-1-suf] {
+		suf++
+	}
+	d.x, d.y, d.suf = pre, pre, suf
+	names := make(map[string]int32, len(aLines)-pre-suf)
 	name := func(lines []string) []int32 {
 		out := make([]int32, len(lines))
 		for i, l := range lines {
+			if i < pre || i >= len(lines)-suf {
+				out[i] = -1
+				continue
+			}
 			n, ok := names[l]
 			if !ok {
 				n = int32(len(names))
