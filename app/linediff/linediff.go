@@ -29,8 +29,9 @@ import (
 // module proxy here.
 //
 // Myers takes time (N+M)·D for D edited lines, quadratic when a large
-// file is rewritten. Three steps keep that bounded. Lines are named by
-// ints once (one map look-up a line), and lines found on only one side
+// file is rewritten. Three steps keep that bounded. The common start and
+// end are matched first and the lines between named by ints once (one
+// map look-up a line), and lines found on only one side
 // are edits whatever the diff, so they are left out before the search (a
 // file rewritten with new lines costs nothing). When what is left would
 // still need more than maxDiffWork steps, a cheap bounded search
@@ -58,7 +59,8 @@ import (
 // one-sided lines are set aside: a few milliseconds of checking. Real
 // edits need few (see above; a 100,000-line file with 1,000 scattered
 // one-line changes, 300,000); two unrelated 10,000-line texts made of the
-// same few common lines need about 60 million and are anchored instead.
+// same few common lines would need about 60 million and, with no line to
+// anchor on, get go-udiff's diff.
 // The bounded searches between anchors share a second bound of the same
 // size, after which a large stretch between anchors gets go-udiff's diff.
 const maxDiffWork = 500_000
