@@ -17,7 +17,9 @@ import (
 // worst case for Myers ("shuffled"), two
 // unrelated 10,000-line texts drawn from a handful of common lines (as
 // "}", "" and "\treturn nil" are in Go), so that most lines are shared
-// but in no common order.
+// but in no common order; and the file with its functions in another
+// order ("reordered"), past the bound of the exact diff but anchored on
+// the functions' own lines.
 func diffCases() []struct{ name, base, new string } {
 	lines := testfix.GoLines(10_000)
 	base := strings.Join(lines, "")
@@ -35,10 +37,16 @@ func diffCases() []struct{ name, base, new string } {
 		}
 		return b.String()
 	}
+	funcs := make([]string, 0, len(lines)/8)
+	for i := 0; i < len(lines); i += 8 {
+		funcs = append(funcs, strings.Join(lines[i:min(i+8, len(lines))], ""))
+	}
+	rng.Shuffle(len(funcs), func(i, j int) { funcs[i], funcs[j] = funcs[j], funcs[i] })
 	return []struct{ name, base, new string }{
 		{"scattered", base, scattered},
 		{"rewritten", base, rewritten.String()},
 		{"shuffled", shuffled(), shuffled()},
+		{"reordered", base, strings.Join(funcs, "")},
 	}
 }
 

@@ -11,18 +11,29 @@ import (
 )
 
 // TestFallsBackWhenTooCostly checks the bound on the exact diff: two
-// unrelated texts of the same few common lines (the worst case for Myers)
-// fall back to go-udiff's bounded diff, the other large cases stay exact,
-// and the edits give the new text either way.
+// unrelated texts of the same few common lines (the worst case for Myers,
+// with no line unique to anchor on) fall back to go-udiff's bounded diff,
+// a file with its functions reordered is anchored on their lines (and
+// changes fewer lines than go-udiff's diff), the
+// other large cases stay exact, and the edits give the new text in every
+// case.
 func TestFallsBackWhenTooCostly(t *testing.T) {
 	for _, c := range diffCases() {
 		t.Run(c.name, func(t *testing.T) {
 			_, exact := exactEdits(c.base, c.new, maxDiffWork)
-			if want := !(c.name == "shuffled"); exact != want {
+			if want := c.name != "shuffled" && c.name != "reordered"; exact != want {
 				t.Fatalf("exact diff %v, want %v", exact, want)
 			}
-			if !exact && !reflect.DeepEqual(Edits(c.base, c.new), udiff.Lines(c.base, c.new)) {
+			if c.name == "shuffled" && !reflect.DeepEqual(Edits(c.base, c.new), udiff.Lines(c.base, c.new)) {
 				t.Fatalf("the fallback is not go-udiff's diff")
+			}
+			if c.name == "reordered" {
+				got := checkEdits(t, c.name, c.base, c.new, Edits(c.base, c.new))
+				coarse := checkEdits(t, c.name+" (go-udiff)", c.base, c.new, udiff.Lines(c.base, c.new))
+				if got >= coarse {
+					t.Fatalf("the anchored diff changes %d lines, go-udiff's %d", got, coarse)
+				}
+				t.Logf("the anchored diff changes %d lines, go-udiff's %d", got, coarse)
 			}
 			got, err := udiff.Apply(c.base, Edits(c.base, c.new))
 			if err != nil || got != c.new {
