@@ -4,6 +4,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"testing"
 
 	"github.com/sahilm/fuzzy"
 )
@@ -56,4 +57,22 @@ func rankReference(pattern string, candidates []string, limit int) []Result {
 		out = out[:limit]
 	}
 	return out
+}
+
+func BenchmarkRefOneLetter(b *testing.B) {
+	files := gorootFiles(b)
+	for b.Loop() {
+		rankReference("s", files, 200)
+	}
+}
+
+func BenchmarkRefTyping(b *testing.B) {
+	files := gorootFiles(b)
+	const query = "nethttpserver.go"
+	i := 0
+	for b.Loop() {
+		i++
+		rankReference(query[:i], files, 200)
+		i %= len(query)
+	}
 }
