@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/sahilm/fuzzy"
 )
 
 // Result is one ranked name: its index in the candidates, the name and the
@@ -55,8 +53,14 @@ func Rank(pattern string, candidates []string, limit int) []Result {
 // concurrent use.
 type Ranker struct {
 	candidates []string
-	last       string  // the last pattern ranked, spaces removed; "" for none
-	matched    []int32 // the indexes of the candidates last matches, ascending
+	last       string   // the last pattern ranked, spaces removed; "" for none
+	matched    []scored // the candidates last matches, in their order
+	spare      []scored // a buffer for the next matches
+}
+
+// scored is a candidate that matches, by its index, and its score.
+type scored struct {
+	index, score int32
 }
 
 // NewRanker returns a Ranker over candidates, which it keeps (and does not
@@ -77,77 +81,91 @@ func (r *Ranker) Rank(pattern string, limit int) []Result {
 		return out
 	}
 	reuse := r.last != "" && inOrder(r.last, pattern)
-	all := match(pattern, r.candidates, r.matched, reuse)
-	r.last = pattern
-	r.matched = r.matched[:0]
-	for _, m := range all {
-		r.matched = append(r.matched, int32(m.Index))
+	all := match(pattern, r.candidates, r.matched, reuse, r.spare[:0])
+	r.last, r.matched, r.spare = pattern, all, r.matched
+	top := best(all, r.candidates, limit)
+	out := make([]Result, len(top))
+	for i, m := range top {
+		out[i] = Result{Index: int(m.index), Name: r.candidates[m.index], score: int(m.score)}
 	}
-	return best(all, limit)
+	withMatched(pattern, out)
+	return out
 }
 
-// match scores pattern against the candidates, or only those whose
-// indexes are in within when onlyWithin is set, and returns every match in
-// the order of the candidates. Two passes: over the whole paths, and over
-// the base names alone, so that "strings.go" ranks strings/strings.go above
-// strings/iter.go (the library matches greedily from the left, into the
-// folder). A candidate the pattern's bytes do not occur in, in order, is
-// left out before the library scores it.
-func match(pattern string, candidates []string, within []int32, onlyWithin bool) []Result {
+// match scores pattern against the candidates, or only those in within
+// when onlyWithin is set, and appends every match to out in the order of
+// the candidates. A name scores twice: as a whole path and, when the
+// pattern matches inside it, as a base name alone, so that "strings.go"
+// ranks strings/strings.go above strings/iter.go (the library matches
+// greedily from the left, into the folder). The matched offsets wait for
+// the few results shown (withMatched).
+func match(pattern string, candidates []string, within []scored, onlyWithin bool, out []scored) []scored {
 	folded, ascii := foldASCII(pattern)
-	var maybe []int32
-	consider := func(i int32) {
-		if !ascii || mayMatch(candidates[i], folded) {
-			maybe = append(maybe, i)
+	consider := func(i int) {
+		name := candidates[i]
+		if ascii && !mayMatch(name, folded) {
+			return
 		}
+		score, ok := scoreOf(pattern, folded, ascii, name)
+		if !ok {
+			return
+		}
+		if b, ok := scoreOf(pattern, folded, ascii, path.Base(name)); ok {
+			score += b + baseBonus
+		}
+		out = append(out, scored{int32(i), int32(score)})
 	}
 	if onlyWithin {
-		for _, i := range within {
-			consider(i)
+		for _, m := range within {
+			consider(int(m.index))
 		}
 	} else {
 		for i := range candidates {
-			consider(int32(i))
-		}
-	}
-	matches := fuzzy.FindFromNoSort(pattern, subset{candidates, maybe})
-	out := make([]Result, len(matches))
-	inBase := make([]int32, 0, len(matches)) // positions in out
-	for i, m := range matches {
-		out[i] = Result{Index: int(maybe[m.Index]), Name: m.Str, Matched: m.MatchedIndexes, score: m.Score}
-		if !ascii || mayMatch(path.Base(m.Str), folded) {
-			inBase = append(inBase, int32(i))
-		}
-	}
-	for _, b := range fuzzy.FindFromNoSort(pattern, bases{out, inBase}) {
-		r := &out[inBase[b.Index]]
-		offset := len(r.Name) - len(b.Str)
-		r.score += b.Score + baseBonus
-		r.Matched = b.MatchedIndexes
-		for j := range r.Matched {
-			r.Matched[j] += offset
+			consider(i)
 		}
 	}
 	return out
 }
 
-// subset is the candidates at the indexes idx, as the library's Source.
-type subset struct {
-	all []string
-	idx []int32
+// scoreOf is the library's score of pattern for s: over bytes when both
+// are ASCII, else the library's own.
+func scoreOf(pattern string, folded []byte, ascii bool, s string) (int, bool) {
+	if ascii {
+		if score, ok, decided := scoreASCII(folded, s, nil); decided {
+			return score, ok
+		}
+	}
+	score, _, ok := scoreLibrary(pattern, s)
+	return score, ok
 }
 
-func (s subset) String(i int) string { return s.all[s.idx[i]] }
-func (s subset) Len() int            { return len(s.idx) }
-
-// bases is the base names of the results at the positions idx.
-type bases struct {
-	results []Result
-	idx     []int32
+// withMatched sets the matched offsets of the results: those in the base
+// name when the pattern matches there, else those in the whole path.
+func withMatched(pattern string, results []Result) {
+	folded, ascii := foldASCII(pattern)
+	offsets := func(s string) ([]int, bool) {
+		if ascii {
+			var m []int
+			if _, ok, decided := scoreASCII(folded, s, &m); decided {
+				return m, ok
+			}
+		}
+		_, m, ok := scoreLibrary(pattern, s)
+		return m, ok
+	}
+	for i := range results {
+		r := &results[i]
+		base := path.Base(r.Name)
+		if m, ok := offsets(base); ok {
+			for j := range m {
+				m[j] += len(r.Name) - len(base)
+			}
+			r.Matched = m
+		} else {
+			r.Matched, _ = offsets(r.Name)
+		}
+	}
 }
-
-func (b bases) String(i int) string { return path.Base(b.results[b.idx[i]].Name) }
-func (b bases) Len() int            { return len(b.idx) }
 
 // foldASCII returns pattern in lower case if it is all ASCII; ok is false
 // otherwise (then no candidate is left out before the library scores it).
@@ -204,40 +222,42 @@ func inOrder(a, b string) bool {
 	return i == len(want)
 }
 
-// best returns the first limit results, best first: by score, then the
+// best returns the first limit matches, best first: by score, then the
 // shorter name, then by name, then by index. When there are many more
-// results than limit, a heap of the best limit seen keeps the cost near
-// one comparison a result.
-func best(all []Result, limit int) []Result {
+// matches than limit, a heap of the best limit seen keeps the cost near
+// one comparison a match. all is left as it was.
+func best(all []scored, names []string, limit int) []scored {
 	if limit <= 0 {
 		return nil
 	}
+	cmp := func(a, b scored) int { return compare(a, b, names) }
 	if len(all) <= 2*limit {
-		slices.SortFunc(all, compare)
-		return all[:min(limit, len(all))]
+		top := slices.Clone(all)
+		slices.SortFunc(top, cmp)
+		return top[:min(limit, len(top))]
 	}
-	h := slices.Clone(all[:limit]) // a heap with the worst kept result on top
+	h := slices.Clone(all[:limit]) // a heap with the worst kept match on top
 	for i := len(h)/2 - 1; i >= 0; i-- {
-		down(h, i)
+		down(h, i, names)
 	}
-	for _, r := range all[limit:] {
-		if compare(r, h[0]) < 0 {
-			h[0] = r
-			down(h, 0)
+	for _, m := range all[limit:] {
+		if compare(m, h[0], names) < 0 {
+			h[0] = m
+			down(h, 0, names)
 		}
 	}
-	slices.SortFunc(h, compare)
+	slices.SortFunc(h, cmp)
 	return h
 }
 
-// down restores the heap below i: each result no better than its children.
-func down(h []Result, i int) {
+// down restores the heap below i: each match no better than its children.
+func down(h []scored, i int, names []string) {
 	for {
 		worst := i
-		if c := 2*i + 1; c < len(h) && compare(h[c], h[worst]) > 0 {
+		if c := 2*i + 1; c < len(h) && compare(h[c], h[worst], names) > 0 {
 			worst = c
 		}
-		if c := 2*i + 2; c < len(h) && compare(h[c], h[worst]) > 0 {
+		if c := 2*i + 2; c < len(h) && compare(h[c], h[worst], names) > 0 {
 			worst = c
 		}
 		if worst == i {
@@ -248,15 +268,17 @@ func down(h []Result, i int) {
 	}
 }
 
-// compare orders results best first.
-func compare(a, b Result) int {
-	switch {
-	case a.score != b.score:
-		return b.score - a.score
-	case len(a.Name) != len(b.Name):
-		return len(a.Name) - len(b.Name)
-	case a.Name != b.Name:
-		return strings.Compare(a.Name, b.Name)
+// compare orders matches best first.
+func compare(a, b scored, names []string) int {
+	if a.score != b.score {
+		return int(b.score - a.score)
 	}
-	return a.Index - b.Index
+	an, bn := names[a.index], names[b.index]
+	switch {
+	case len(an) != len(bn):
+		return len(an) - len(bn)
+	case an != bn:
+		return strings.Compare(an, bn)
+	}
+	return int(a.index - b.index)
 }
