@@ -78,13 +78,13 @@ func TestRankOnGOROOT(t *testing.T) {
 var rankQueries = []string{
 	"h", "s", "a", "go", "ht", "httpsrv", "nethttpserver.go", "strings.go", "calc",
 	"Reader", "TEST", "json decode", "internal/abi", "x/net", "zzz", "q", "_test.go",
-	"kelvin", "ſtrings", "naïve", "é", "k", "sTrInGs", "a/b/c/d", ".", "/",
+	"kelvin", "\u017ftrings", "naïve", "é", "k", "sTrInGs", "a/b/c/d", ".", "/",
 }
 
 // unicodeNames are candidates outside ASCII and with a NUL, where the
 // library's folding and its cut at a NUL decide (the prefilter must not).
 var unicodeNames = []string{
-	"unicode/Kelvin.go", "unicode/K.go", "x/ſtrings.go", "dir/naïve.go",
+	"unicode/\u212aelvin.go", "unicode/\u212a.go", "x/\u017ftrings.go", "dir/naïve.go",
 	"dir/NAÏVE_test.go", "nul\x00/strings.go", "nul/str\x00ings.go", "é/é.go", "ÉCOLE.md",
 }
 
@@ -109,7 +109,7 @@ func TestRankerTypingSameAsBefore(t *testing.T) {
 	files := append(gorootFiles(t), unicodeNames...)
 	r := NewRanker(files)
 	var typed []string
-	for _, q := range []string{"nethttpserver.go", "json decode", "Kelvin", "naïve"} {
+	for _, q := range []string{"nethttpserver.go", "json decode", "\u212aelvin", "naïve"} {
 		for i := range len(q) + 1 {
 			typed = append(typed, q[:i])
 		}

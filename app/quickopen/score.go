@@ -25,17 +25,25 @@ const (
 // tests compare it with the library over GOROOT/src.
 func scoreASCII(folded []byte, s string, matched *[]int) (score int, ok, decided bool) {
 	pi := 0
+	want, wantNext := folded[0], next(folded, 0)
 	nMatched, lastMatch := 0, -1
 	bestScore, matchedIndex := -1, -1
 	currAdjacentMatchBonus := 0
 	var last byte
-	lastIndex := 0
+	nextc := byte(0)
+	if len(s) > 0 {
+		nextc = lowered[s[0]]
+	}
 	for j := 0; j < len(s); j++ {
-		c := s[j]
-		if c >= 0x80 || c == 0 {
+		c, lc := s[j], nextc
+		if lc == notASCII {
 			return 0, false, false
 		}
-		if lower(c) == folded[pi] {
+		nextc = 0
+		if j+1 < len(s) {
+			nextc = lowered[s[j+1]]
+		}
+		if lc == want {
 			sc := 0
 			if j == 0 {
 				sc += firstCharMatchBonus
@@ -46,7 +54,7 @@ func scoreASCII(folded []byte, s string, matched *[]int) (score int, ok, decided
 			if j != 0 && isSeparator(last) {
 				sc += matchFollowingSeparatorBonus
 			}
-			if nMatched > 0 && lastIndex == lastMatch {
+			if nMatched > 0 && lastMatch == j-1 {
 				bonus := currAdjacentMatchBonus*2 + adjacentMatchBonus
 				sc += bonus
 				currAdjacentMatchBonus += bonus
@@ -55,16 +63,9 @@ func scoreASCII(folded []byte, s string, matched *[]int) (score int, ok, decided
 				bestScore, matchedIndex = sc, j
 			}
 		}
-		var nextp, nextc byte
-		if pi < len(folded)-1 {
-			nextp = folded[pi+1]
-		}
-		if j+1 < len(s) {
-			nextc = lower(s[j+1])
-		}
 		// The library settles a pattern letter on its best place so far
 		// when the next letter comes up next, or at the end.
-		if (nextp == nextc || nextc == 0) && matchedIndex > -1 {
+		if (nextc == wantNext || nextc == 0) && matchedIndex > -1 {
 			if nMatched == 0 {
 				bestScore += max(matchedIndex*unmatchedLeadingCharPenalty, maxUnmatchedLeadingCharPenalty)
 			}
@@ -76,13 +77,42 @@ func scoreASCII(folded []byte, s string, matched *[]int) (score int, ok, decided
 			}
 			bestScore = -1
 			pi++
+			if pi < len(folded) {
+				want, wantNext = folded[pi], next(folded, pi)
+			} else {
+				want, wantNext = notASCII, notASCII // the end of s: nothing more to match
+			}
 		}
-		lastIndex = j
 		last = c
 	}
 	score += nMatched - len(s)
 	return score, nMatched == len(folded), true
 }
+
+// next is the pattern letter after the one at i, or 0 after the last (the
+// library's "end").
+func next(folded []byte, i int) byte {
+	if i+1 < len(folded) {
+		return folded[i+1]
+	}
+	return 0
+}
+
+// notASCII marks in lowered a byte past ASCII or a NUL.
+const notASCII = 0xff
+
+// lowered maps ASCII bytes to lower case and the rest to notASCII.
+var lowered = func() (t [256]byte) {
+	for i := range t {
+		switch c := byte(i); {
+		case c == 0 || c >= 0x80:
+			t[i] = notASCII
+		default:
+			t[i] = lower(c)
+		}
+	}
+	return t
+}()
 
 func isSeparator(c byte) bool {
 	switch c {
