@@ -118,8 +118,12 @@ func TestRankerTypingSameAsBefore(t *testing.T) {
 		}
 	}
 	typed = append(typed, "htp", "http", "htsrv", "httpsrv", "HTTPSRV", "httpsrv", "htt psrv", "ab", "a", "", "a", "zz", "zzz", "zz", "z")
+	before := map[string][]Result{}
 	for _, q := range typed {
-		assertSameRank(t, fmt.Sprintf("after %q, Ranker.Rank(%q)", r.last, q), r.Rank(q, 200), rankReference(q, files, 200))
+		if _, ok := before[q]; !ok {
+			before[q] = rankReference(q, files, 200)
+		}
+		assertSameRank(t, fmt.Sprintf("after %q, Ranker.Rank(%q)", r.last, q), r.Rank(q, 200), before[q])
 	}
 }
 
