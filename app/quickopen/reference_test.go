@@ -59,17 +59,31 @@ func rankReference(pattern string, candidates []string, limit int) []Result {
 	return out
 }
 
-func BenchmarkRefOneLetter(b *testing.B) {
+// The benchmarks of rankReference are the baselines of BenchmarkRankGOROOT,
+// BenchmarkRankGOROOTOneLetter and BenchmarkRankGOROOTTyping: the same
+// work, done as Rank did it before.
+
+func BenchmarkReferenceRankGOROOT(b *testing.B) {
 	files := gorootFiles(b)
+	b.ResetTimer()
+	for b.Loop() {
+		rankReference("httpsrv", files, 50)
+	}
+}
+
+func BenchmarkReferenceRankGOROOTOneLetter(b *testing.B) {
+	files := gorootFiles(b)
+	b.ResetTimer()
 	for b.Loop() {
 		rankReference("s", files, 200)
 	}
 }
 
-func BenchmarkRefTyping(b *testing.B) {
+func BenchmarkReferenceRankGOROOTTyping(b *testing.B) {
 	files := gorootFiles(b)
 	const query = "nethttpserver.go"
 	i := 0
+	b.ResetTimer()
 	for b.Loop() {
 		i++
 		rankReference(query[:i], files, 200)
