@@ -10,7 +10,7 @@ import (
 )
 
 // TestScoreASCIISameAsLibrary scores every file of GOROOT/src, whole and
-// base name, with scoreASCII and with the library for each of rankQueries:
+// base name, with scoreASCII and with the library for a few queries:
 // the same verdict, score and matched offsets, or no verdict (a name past
 // ASCII, which the library then scores itself).
 func TestScoreASCIISameAsLibrary(t *testing.T) {
@@ -19,11 +19,8 @@ func TestScoreASCIISameAsLibrary(t *testing.T) {
 	for _, f := range files {
 		names = append(names, f, path.Base(f))
 	}
-	for _, q := range rankQueries {
-		folded, ascii := foldASCII(q)
-		if !ascii {
-			continue
-		}
+	for _, q := range []string{"s", "httpsrv", "nethttpserver.go", "TEST", "json decode", "sTrInGs/"} {
+		folded, _ := foldASCII(q)
 		want := map[int]fuzzy.Match{}
 		for _, m := range fuzzy.FindNoSort(q, names) {
 			want[m.Index] = m
