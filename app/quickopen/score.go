@@ -24,6 +24,9 @@ const (
 // (Unicode folds the Kelvin sign onto k; the library stops at a NUL). The
 // tests compare it with the library over GOROOT/src.
 func scoreASCII(folded []byte, s string, matched *[]int) (score int, ok, decided bool) {
+	if len(folded) == 1 {
+		return scoreLetter(folded[0], s, matched)
+	}
 	pi := 0
 	want, wantNext := folded[0], next(folded, 0)
 	nMatched, lastMatch := 0, -1
@@ -87,6 +90,46 @@ func scoreASCII(folded []byte, s string, matched *[]int) (score int, ok, decided
 	}
 	score += nMatched - len(s)
 	return score, nMatched == len(folded), true
+}
+
+// scoreLetter is scoreASCII for a pattern of one letter, the first
+// keystroke, which nearly every name matches. The library then settles
+// the letter only at the end of the name, on its first best place: 10 at
+// the start, 20 after a separator or as a capital after a small letter,
+// else 0; less 5 for each byte before it, at most 15.
+func scoreLetter(want byte, s string, matched *[]int) (score int, ok, decided bool) {
+	bestScore, matchedIndex := -1, -1
+	var last byte
+	for j := 0; j < len(s); j++ {
+		c := s[j]
+		lc := lowered[c]
+		if lc == notASCII {
+			return 0, false, false
+		}
+		if lc == want && bestScore < camelCaseMatchBonus {
+			sc := 0
+			switch {
+			case j == 0:
+				sc = firstCharMatchBonus
+			case 'a' <= last && last <= 'z' && 'A' <= c && c <= 'Z':
+				sc = camelCaseMatchBonus
+			case isSeparator(last):
+				sc = matchFollowingSeparatorBonus
+			}
+			if sc > bestScore {
+				bestScore, matchedIndex = sc, j
+			}
+		}
+		last = c
+	}
+	if matchedIndex < 0 {
+		return -len(s), false, true
+	}
+	if matched != nil {
+		*matched = append(*matched, matchedIndex)
+	}
+	score = bestScore + max(matchedIndex*unmatchedLeadingCharPenalty, maxUnmatchedLeadingCharPenalty)
+	return score + 1 - len(s), true, true
 }
 
 // next is the pattern letter after the one at i, or 0 after the last (the
