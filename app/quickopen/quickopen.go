@@ -56,7 +56,7 @@ func Rank(pattern string, candidates []string, limit int) []Result {
 type Ranker struct {
 	candidates []string
 	last       string   // the last pattern ranked, spaces removed; "" for none
-	matched    []scored // the candidates last matches, in their order
+	matched    []scored // the candidates the last pattern matches, in their order
 	spare      []scored // a buffer for the next matches
 }
 
