@@ -29,12 +29,13 @@ type quickOpenUI struct {
 func (q *quickOpenUI) showGoToFile() {
 	w := q.w
 	f := q.newFinder("Go to file — name, name:line or :line")
+	ranker := quickopen.NewRanker(q.files) // rescores only the last keystroke's matches
 	f.rank = func(text string) []quickopen.Result {
 		pattern, line := quickopen.ParseQuery(text)
 		if pattern == "" && line > 0 {
 			return nil // ":12" is a line of the active file
 		}
-		return quickopen.Rank(pattern, q.files, finderLimit)
+		return ranker.Rank(pattern, finderLimit)
 	}
 	f.detail = func(r quickopen.Result) string {
 		if dir := path.Dir(r.Name); dir != "." {
@@ -81,6 +82,7 @@ func (q *quickOpenUI) showGoToFile() {
 				f.setStatus(fmt.Sprintf("%d files", len(files)))
 			}
 			q.files = files
+			ranker = quickopen.NewRanker(files)
 			if q.open == f {
 				f.listed(true)
 			}

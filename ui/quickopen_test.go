@@ -1,11 +1,16 @@
 package ui
 
 import (
+	"slices"
 	"testing"
 	"trestle/ui/editor"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+
+	"trestle/app/project"
+	"trestle/app/quickopen"
+	"trestle/internal/testfix"
 )
 
 // openFinder shows Go to File and waits for its listing.
@@ -212,4 +217,55 @@ func TestGoToFileEnterBeforeTheListing(t *testing.T) {
 	if f.popup.Visible() {
 		t.Error("the finder is still shown after it opened lib/lib.go")
 	}
+}
+
+// TestGoToFileTypingAndDeletingOnBbolt types into Go to File over a copy of
+// bbolt one key at a time, deletes and types again: the finder ranks each
+// keystroke through one Ranker, which rescores only the last matches when
+// the query grows, and every answer must be the one Rank gives afresh.
+func TestGoToFileTypingAndDeletingOnBbolt(t *testing.T) {
+	p, err := project.Open(testfix.CopyBbolt(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newTestWindowOn(t, p)
+	w.installActions(Actions{})
+	w.Window().Resize(fyne.NewSize(900, 600))
+	f := openGoToFile(t, w)
+	if len(w.quickOpen.files) < 20 {
+		t.Fatalf("Go to File listed %d files of bbolt: %v", len(w.quickOpen.files), w.quickOpen.files)
+	}
+	check := func(step string) {
+		t.Helper()
+		want := quickopen.Rank(f.entry.Text, w.quickOpen.files, finderLimit)
+		if !slices.Equal(resultNames(f.results), resultNames(want)) {
+			t.Fatalf("%s, query %q: the finder shows %v; Rank gives %v", step, f.entry.Text, resultNames(f.results), resultNames(want))
+		}
+	}
+	for _, key := range "txgo" {
+		test.Type(f.entry, string(key))
+		check("typed " + string(key))
+	}
+	if len(f.results) == 0 || f.results[0].Name != "tx.go" {
+		t.Fatalf("results for txgo = %v, want tx.go first", resultNames(f.results))
+	}
+	for range 4 {
+		press(f, fyne.KeyBackspace)
+		check("backspace")
+	}
+	for _, key := range "cursor" {
+		test.Type(f.entry, string(key))
+		check("typed " + string(key))
+	}
+	if len(f.results) == 0 || f.results[0].Name != "cursor.go" {
+		t.Fatalf("results for cursor = %v, want cursor.go first", resultNames(f.results))
+	}
+}
+
+func resultNames(rs []quickopen.Result) []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = r.Name
+	}
+	return out
 }
