@@ -3,6 +3,7 @@ package eval
 import (
 	"go/ast"
 	"go/parser"
+	"go/scanner"
 	"go/token"
 	"path/filepath"
 	"regexp"
@@ -27,7 +28,8 @@ import (
 //   - a runtime error of Go: what goErrorText words as Go's (an index out
 //     of range, a nil pointer, a nil map, a division by zero...);
 //   - at a call of the builtin panic (the program's panic value, whatever
-//     it says: panic("nil type") is the program's), or at a call into a
+//     it says: panic("nil type") is the program's; in the input itself,
+//     whose positions are its wrapper's, an input that calls panic), or at a call into a
 //     package the worker links (reflect.ValueOf(v).Field(9) panics inside
 //     reflect, as it does under go run), except reflect.Value.Call's own
 //     complaints about the arguments the interpreter passed.
@@ -63,16 +65,32 @@ func programsOwnPanic(errText, trace, code string, plan *workerbuild.Plan, nativ
 		elem, _, _ := strings.Cut(path, "/")
 		return !strings.Contains(elem, ".") || slices.Contains(native, path)
 	}
-	if file == "" { // the input's own statement
-		lines := strings.Split(code, "\n")
-		return line >= 1 && line <= len(lines) && builtinPanicCall.MatchString(lines[line-1])
+	if file == "" { // raised in the input itself, whose positions are its wrapper's
+		return callsPanic(code)
 	}
 	kind := callAt(projectFile(file, plan), line, col, linked)
 	return kind == callPanic || kind == callLinked && !interpreterCallPanic.MatchString(first)
 }
 
-// builtinPanicCall is a statement of the input that calls panic.
-var builtinPanicCall = regexp.MustCompile(`^\s*panic\s*\(`)
+// callsPanic reports whether code calls the builtin panic (panic( not
+// after a dot), outside comments and strings.
+func callsPanic(code string) bool {
+	var sc scanner.Scanner
+	fset := token.NewFileSet()
+	sc.Init(fset.AddFile("input", -1, len(code)), []byte(code), nil, 0)
+	var prev, prev2 token.Token
+	var lit string
+	for {
+		_, tok, l := sc.Scan()
+		if tok == token.EOF {
+			return false
+		}
+		if tok == token.LPAREN && prev == token.IDENT && lit == "panic" && prev2 != token.PERIOD {
+			return true
+		}
+		prev2, prev, lit = prev, tok, l
+	}
+}
 
 // traceSite is a line of the interpreter's trace: a project file's
 // position or the input's ("4:1: panic: main(...)").

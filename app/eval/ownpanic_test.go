@@ -63,6 +63,8 @@ var buggyPanics = []agreeCase{
 	{"reflect's own panic", []string{"example.com/demo/buggy"}, "", "buggy.Field()"},
 	{"integer divide by zero", []string{"example.com/demo/buggy"}, "", "buggy.Divide(0)"},
 	{"a panic in the interpreter's words", []string{"example.com/demo/buggy"}, "", "buggy.Words()"},
+	{"the input's own panic in the interpreter's words", []string{"example.com/demo/buggy"},
+		"nP := buggy.Fine()\n_ = nP\npanic(\"reflect: my own words\")", "1"},
 }
 
 // TestProgramsOwnPanicsCompileNothingIn (issue 21): a person's own bug in
