@@ -31,7 +31,9 @@ var importError = regexp.MustCompile(`import "([^"]+)" error:`)
 // reflect.Value.Interface on zero Value"), its placeholder for recursive
 // types, a nil type, and (for a worker that died while an input imported
 // project packages: compileOnCrash) a stack overflow (jsonschema's
-// recursive types send yaegi round in circles).
+// recursive types send yaegi round in circles). A match is only a
+// candidate: a panic that go run raises too is the program's
+// (programsOwnPanic, programOverflow in ownpanic.go).
 var interpreterTrouble = regexp.MustCompile(`^panic: (reflect[.:]|nil type)|unsafe2\.dummy|fatal error: stack overflow`)
 
 // compileUninterpretable asks for a rebuild that compiles in the project

@@ -29,10 +29,11 @@ import (
 //     of range, a nil pointer, a nil map, a division by zero...);
 //   - at a call of the builtin panic (the program's panic value, whatever
 //     it says: panic("nil type") is the program's; in the input itself,
-//     whose positions are its wrapper's, an input that calls panic), or at a call into a
-//     package the worker links (reflect.ValueOf(v).Field(9) panics inside
-//     reflect, as it does under go run), except reflect.Value.Call's own
-//     complaints about the arguments the interpreter passed.
+//     whose positions are its wrapper's, an input that calls panic), or
+//     at a call into a package the worker links (reflect.ValueOf(v).Field(9)
+//     panics inside reflect, as it does under go run), except
+//     reflect.Value.Call's own complaints about the arguments the
+//     interpreter passed.
 
 // interpreterCallPanic are reflect.Value.Call's panics about the
 // arguments it was given: the interpreter made the call, so they are its.
