@@ -62,12 +62,8 @@ func main() {
 
 func needGopls(t *testing.T) {
 	t.Helper()
-	if _, err := lsp.Find(context.Background(), ""); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI needs gopls (scripts/deps.sh installs it): %v", err)
-		}
-		t.Skipf("gopls is not installed: %v", err)
-	}
+	_, err := lsp.Find(context.Background(), "")
+	testfix.Need(t, "gopls", err)
 }
 
 // goplsServices writes the fixture module into a project and returns the

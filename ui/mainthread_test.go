@@ -56,7 +56,7 @@ func TestNoMutablePackageState(t *testing.T) {
 		"ui/writeTemp": true, "ui/errChangedOnDisk": true, "ui/undoRenameKey": true, "ui/ErrProjectOpen": true,
 		"ui/changeSetRef": true, "ui/bellIcon": true, "ui/fileRef": true, "ui/unsavedChoices": true, "ui/textColors": true,
 		"editor/gitMarkRune": true, // the gutter's marks, by git status
-		"agent/Choices":      true, // the agents the pane knows
+		"agent/known":        true, // the agents the pane knows (a copy through Known)
 	}
 	for _, pkg := range []struct{ name, pattern string }{
 		{"ui", "*.go"}, {"review", "review/*.go"}, {"editor", "editor/*.go"}, {"agent", "agent/*.go"},

@@ -22,12 +22,7 @@ import (
 func TestNpmAgentsInitialize(t *testing.T) {
 	testfix.RequireBwrap(t)
 	node, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("node is not installed; run scripts/deps.sh --test")
-		}
-		t.Skip("node is not installed; run scripts/deps.sh --test")
-	}
+	testfix.Need(t, "node", err)
 	agents, err := filepath.Abs(filepath.Join("..", "..", "test", "agents", "node_modules"))
 	if err != nil {
 		t.Fatal(err)

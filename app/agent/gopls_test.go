@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"log"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -64,12 +63,8 @@ func main() {
 // change sets in a real store.
 func goplsAgent(t *testing.T) *Agent {
 	t.Helper()
-	if _, err := lsp.Find(context.Background(), ""); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI needs gopls (scripts/deps.sh installs it): %v", err)
-		}
-		t.Skipf("gopls is not installed: %v", err)
-	}
+	_, err := lsp.Find(context.Background(), "")
+	testfix.Need(t, "gopls", err)
 	p, err := project.Open(testfix.Project(t, goplsFixture))
 	if err != nil {
 		t.Fatal(err)

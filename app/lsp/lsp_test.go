@@ -25,12 +25,8 @@ const wait = 3 * time.Minute
 
 func needGopls(t testing.TB) {
 	t.Helper()
-	if _, err := Find(context.Background(), ""); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI needs gopls (scripts/deps.sh installs it): %v", err)
-		}
-		t.Skipf("gopls is not installed: %v", err)
-	}
+	_, err := Find(context.Background(), "")
+	testfix.Need(t, "gopls", err)
 }
 
 // copyFixture copies testdata/fixture into a fresh folder, a module of its own.

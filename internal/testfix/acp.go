@@ -1,6 +1,7 @@
 package testfix
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,13 +48,24 @@ func RequireBwrap(tb testing.TB) {
 	if err == nil {
 		err = exec.Command(path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--", "true").Run()
 	}
+	if err != nil {
+		err = fmt.Errorf("bubblewrap cannot make a sandbox: %w", err)
+	}
+	Need(tb, "bubblewrap", err)
+}
+
+// Need skips the test when err says a program it needs (what) is missing
+// here, except in CI, where that is a failure: scripts/deps.sh --test
+// installs every program the tests need.
+func Need(tb testing.TB, what string, err error) {
+	tb.Helper()
 	if err == nil {
 		return
 	}
 	if os.Getenv("CI") != "" {
-		tb.Fatalf("bubblewrap cannot make a sandbox (%v); run scripts/deps.sh --test", err)
+		tb.Fatalf("CI needs %s (scripts/deps.sh --test installs it): %v", what, err)
 	}
-	tb.Skipf("bubblewrap cannot make a sandbox (%v); run scripts/deps.sh --test", err)
+	tb.Skipf("%s is not installed here (scripts/deps.sh --test installs it): %v", what, err)
 }
 
 // WaitNoProcess waits until no process has marker in its command line,

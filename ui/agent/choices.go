@@ -27,14 +27,18 @@ const Custom = "Custom command"
 // nodeMissing is how to get npx and npm.
 const nodeMissing = "install Node.js, which brings npx and npm (Debian and Ubuntu: sudo apt-get install nodejs npm; elsewhere https://nodejs.org)"
 
-// Choices are the agents the pane knows, then Custom.
-var Choices = []Choice{
+// known are the agents the pane knows, then Custom (read through Known,
+// so no importer can change the table).
+var known = []Choice{
 	{Name: "Claude Code", Command: "npx @zed-industries/claude-code-acp", Missing: nodeMissing},
 	{Name: "Codex", Command: "npx @zed-industries/codex-acp", Missing: nodeMissing},
 	{Name: "Gemini CLI", Command: "gemini --experimental-acp",
 		Install: []string{"npm", "install", "-g", "@google/gemini-cli"}, Missing: nodeMissing},
 	{Name: Custom},
 }
+
+// Known are the agents the pane knows, then Custom: a copy the caller owns.
+func Known() []Choice { return slices.Clone(known) }
 
 // choiceNames are the names of choices.
 func choiceNames(choices []Choice) []string {
@@ -48,7 +52,9 @@ func choiceNames(choices []Choice) []string {
 // SetAgents offers the person's own agents (names made safe and short)
 // after the known ones and before Custom.
 func (p *Pane) SetAgents(own []Choice) {
-	choices := slices.Clone(Choices[:len(Choices)-1])
+	choices := Known()
+	custom := choices[len(choices)-1]
+	choices = choices[:len(choices)-1]
 	for _, c := range own {
 		name := Short(c.Name, MaxWordRunes)
 		if name == "" || name == Custom || slices.ContainsFunc(choices, func(k Choice) bool { return k.Name == name }) {
@@ -56,7 +62,7 @@ func (p *Pane) SetAgents(own []Choice) {
 		}
 		choices = append(choices, Choice{Name: name, Command: c.Command})
 	}
-	p.choices = append(choices, Choices[len(Choices)-1])
+	p.choices = append(choices, custom)
 	p.Agent.Options = choiceNames(p.choices)
 	p.Agent.Selected = p.choiceOf(p.Command.Text)
 	p.Agent.Refresh()
@@ -67,7 +73,7 @@ func (p *Pane) Choices() []Choice { return slices.Clone(p.choices) }
 
 // ChoiceFor is the known agent whose command line is command.
 func ChoiceFor(command string) (Choice, bool) {
-	for _, c := range Choices {
+	for _, c := range known {
 		if c.Command != "" && c.Command == strings.TrimSpace(command) {
 			return c, true
 		}

@@ -63,7 +63,7 @@ type Pane struct {
 	OnModel func(id string)
 
 	state State
-	// choices are the agents the Agent choice offers: Choices, the
+	// choices are the agents the Agent choice offers: the known ones, the
 	// person's own before Custom.
 	choices []Choice
 	// earlierIDs are the host's ids of Earlier's options.
@@ -86,11 +86,11 @@ type Pane struct {
 // or "" for the first choice's).
 func New(command string) *Pane {
 	p := &Pane{Command: widget.NewEntry(), Prompt: widget.NewMultiLineEntry(), status: newStatusLine(),
-		choices: Choices}
-	p.Agent = widget.NewSelect(choiceNames(Choices), p.choose)
+		choices: Known()}
+	p.Agent = widget.NewSelect(choiceNames(known), p.choose)
 	p.Command.SetPlaceHolder("the agent's command line, e.g. npx @zed-industries/claude-code-acp")
 	if command == "" {
-		command = Choices[0].Command
+		command = known[0].Command
 	}
 	p.Agent.SetSelected(p.choiceOf(command))
 	p.Command.SetText(command)

@@ -81,7 +81,7 @@ func TestTranscriptIsBounded(t *testing.T) {
 func TestPaneShowsTheTranscriptAndDropsOldRows(t *testing.T) {
 	test.NewTempApp(t)
 	p := New("")
-	if p.Agent.Selected != Choices[0].Name || p.Command.Text != Choices[0].Command {
+	if p.Agent.Selected != Known()[0].Name || p.Command.Text != Known()[0].Command {
 		t.Errorf("a new pane offers %q %q", p.Agent.Selected, p.Command.Text)
 	}
 	p.Agent.SetSelected("Codex")

@@ -87,7 +87,7 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, opts Options, std str
 	}
 	defer w.stdin.Close()
 	notes = append(notes, w.preload(ctx, opts.Preload)...)
-	if _, _, err := c.take(); err != nil {
+	if _, _, _, err := c.take(); err != nil {
 		notes = append(notes, err.Error())
 	}
 	enc := json.NewEncoder(out)
@@ -141,13 +141,25 @@ func newWorker(ctx context.Context, c *capture, opts Options, symbols []interp.E
 func (w *worker) newInterp() (*interp.Interpreter, error) {
 	in := interp.New(interp.Options{
 		GoPath: w.opts.GoPath, BuildTags: w.opts.Tags, Unrestricted: true,
-		Stdin: w.stdin, Stdout: w.cap.writer(), Stderr: w.cap.writer(),
+		Stdin: w.stdin, Stdout: w.cap.writer(), Stderr: w.cap.interpStderr(),
 		Args: []string{"trestle-eval"}, Env: os.Environ(),
 		SourcecodeFilesystem: newSourceFS(w.opts.Tags),
 	})
+	hasOS := false
 	for _, exp := range w.symbols {
 		if err := in.Use(exp); err != nil {
 			return nil, fmt.Errorf("eval worker: load the linked packages: %w", err)
+		}
+		_, ok := exp["os/os"]
+		hasOS = hasOS || ok
+	}
+	if hasOS {
+		// yaegi makes the interpreted os.Stderr its Stderr only when that
+		// is an *os.File; interpStderr is not, so the code's os.Stderr is
+		// the capture's file, as its os.Stdout is.
+		stderr := w.cap.writer()
+		if err := in.Use(interp.Exports{"os/os": {"Stderr": reflect.ValueOf(&stderr).Elem()}}); err != nil {
+			return nil, fmt.Errorf("eval worker: point os.Stderr at the output: %w", err)
 		}
 	}
 	return in, nil
@@ -207,16 +219,18 @@ func (w *worker) evaluate(ctx context.Context, req Request) Response {
 	resp := Response{Kind: KindResult, ID: req.ID}
 	v, defines, err := w.run(ctx, req.Code)
 	if err != nil {
-		resp.Error = errorText(err)
+		var note string
+		resp.Error, note = errorText(err)
+		if note != "" {
+			resp.Notes = append(resp.Notes, note)
+		}
 	} else {
 		resp.Value, resp.Type = formatValue(v)
 		resp.Defines = defines
 	}
-	out, dropped, cerr := w.cap.take()
-	resp.Output, resp.OutputDropped = out, dropped
-	resp.Output, resp.Trace = splitTrace(resp.Output)
-	if cerr != nil {
-		resp.Notes = append(resp.Notes, cerr.Error())
+	resp.Output, resp.OutputDropped, resp.Trace, err = w.cap.take()
+	if err != nil {
+		resp.Notes = append(resp.Notes, err.Error())
 	}
 	resp.DurationNS = time.Since(start).Nanoseconds()
 	return resp
@@ -309,14 +323,19 @@ func (w *worker) importedAsSource(path string) bool {
 	return false
 }
 
-// errorText renders an evaluation error; a panic says so, with the frames
-// of the linked packages it passed through (panicFrames).
-func errorText(err error) string {
+// errorText renders an evaluation error; a panic reads as go run prints
+// it, with the frames of the linked packages it passed through
+// (panicFrames). note, when not "", says what the interpreter could not
+// tell (indexPanic).
+func errorText(err error) (text, note string) {
 	var p interp.Panic
-	if errors.As(err, &p) {
-		return "panic: " + panicValue(p.Value) + panicFrames(p.Callers)
+	if !errors.As(err, &p) {
+		return err.Error(), ""
 	}
-	return err.Error()
+	if goText, ok := indexPanic(p.Value, p.Callers); ok {
+		return "panic: " + goText, indexNote
+	}
+	return "panic: " + panicValue(p.Value) + panicFrames(p.Callers), ""
 }
 
 // panicFrames is the stack of a panic inside linked code (a dependency's,

@@ -21,7 +21,7 @@ func TestPanicInLinkedCodeShowsItsFrames(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := in.Eval("strconv.FormatInt(1, 99)")
-	got := errorText(err)
+	got, _ := errorText(err)
 	for _, want := range []string{"panic: strconv: illegal AppendInt/FormatInt base\n\ngoroutine 1 [running]:\n", "strconv.formatBits(...)\n\t", "\nstrconv.FormatInt(...)\n\t"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("%q lacks %q", got, want)
@@ -33,7 +33,7 @@ func TestPanicInLinkedCodeShowsItsFrames(t *testing.T) {
 		}
 	}
 	_, err = in.Eval("panic(\"mine\")")
-	if got := errorText(err); got != "panic: mine" {
+	if got, _ := errorText(err); got != "panic: mine" {
 		t.Errorf("own panic: %q", got)
 	}
 }
