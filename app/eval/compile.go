@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -30,7 +31,9 @@ var importError = regexp.MustCompile(`import "([^"]+)" error:`)
 // reflect.Value.Interface on zero Value"), its placeholder for recursive
 // types, a nil type, and (for a worker that died while an input imported
 // project packages: compileOnCrash) a stack overflow (jsonschema's
-// recursive types send yaegi round in circles).
+// recursive types send yaegi round in circles). A match is only a
+// candidate: a panic that go run raises too is the program's
+// (programsOwnPanic, programOverflow in ownpanic.go).
 var interpreterTrouble = regexp.MustCompile(`^panic: (reflect[.:]|nil type)|unsafe2\.dummy|fatal error: stack overflow`)
 
 // compileUninterpretable asks for a rebuild that compiles in the project
@@ -51,7 +54,7 @@ func (m *Manager) compileUninterpretable(name, code string, history []string, re
 	// Only this input and its trace say what failed: the packages earlier
 	// inputs imported did not fail (history is not evidence).
 	_ = history
-	asked := ns.askCompile(failedOn(plan, res.Err, res.Output+res.trace, []string{code}), reasonOf(res.Err))
+	asked := ns.askCompile(failedOn(plan, res, code), reasonOf(res.Err))
 	if len(asked) == 0 {
 		return ""
 	}
@@ -60,25 +63,28 @@ func (m *Manager) compileUninterpretable(name, code string, history []string, re
 }
 
 // compileOnCrash is compileUninterpretable for a worker that died during
-// an input that imports project packages: err is why.
+// an input that imports project packages: err is why. The program's own
+// endless recursion (programOverflowError) asks for nothing.
 func (m *Manager) compileOnCrash(name, code string, err error) string {
-	if !strings.Contains(code, "import") {
+	if !strings.Contains(code, "import") || errors.As(err, new(programOverflowError)) {
 		return ""
 	}
 	return m.compileUninterpretable(name, code, nil, Result{Mode: ModeInterpreted, Err: err.Error()})
 }
 
 // failedOn names the project packages, interpreted in plan (so the Go
-// compiler accepts them), that an interpreted input failed on: the
-// package an import failed in (the innermost: the outer ones failed
-// because of it), or, when running the input failed inside the
-// interpreter's machinery, the project packages whose source the panic's
-// trace (in output) passes through (the machinery may fail in a package
-// the input reaches only indirectly: goldmark's Convert panics inside
-// goldmark/renderer), and only when the trace names none, those that
-// inputs (the failing input) import. Never what earlier inputs imported:
-// compiling a package in loses its unexported names and generic API.
-func failedOn(plan *workerbuild.Plan, errText, output string, inputs []string) []string {
+// compiler accepts them), that an interpreted input (code, answered res)
+// failed on: the package an import failed in (the innermost: the outer
+// ones failed because of it), or, when running the input failed inside
+// the interpreter's machinery, the project packages whose source the
+// panic's trace passes through (the machinery may fail in a package the
+// input reaches only indirectly: goldmark's Convert panicked inside
+// goldmark/renderer), and only when the trace names none, those that the
+// input imports. Never what earlier inputs imported: compiling a package
+// in loses its unexported names and generic API. Nothing for a panic that
+// is the program's own (programsOwnPanic): go run raises it too.
+func failedOn(plan *workerbuild.Plan, res Result, code string) []string {
+	errText, output := res.Err, res.Output+res.trace
 	if matches := importError.FindAllStringSubmatch(errText, -1); len(matches) > 0 {
 		for i := len(matches) - 1; i >= 0; i-- {
 			if interpretedInPlan(plan, matches[i][1]) {
@@ -87,7 +93,7 @@ func failedOn(plan *workerbuild.Plan, errText, output string, inputs []string) [
 		}
 		return nil
 	}
-	if !interpreterTrouble.MatchString(errText) {
+	if !interpreterTrouble.MatchString(errText) || programsOwnPanic(errText, res.trace, code, plan, res.Native) {
 		return nil
 	}
 	var out []string
@@ -102,10 +108,8 @@ func failedOn(plan *workerbuild.Plan, errText, output string, inputs []string) [
 	if len(out) > 0 {
 		return out // the trace names where it failed
 	}
-	for _, src := range inputs {
-		for _, path := range importsOf(src) {
-			add(path)
-		}
+	for _, path := range importsOf(code) {
+		add(path)
 	}
 	return out
 }

@@ -198,7 +198,7 @@ func TestCompileChoiceComesFromTheTrace(t *testing.T) {
 	history := []string{"import \"example.com/p/coll\"\ns := coll.Stack[int]{}", "import \"example.com/p/bank\""}
 	trace := "/tmp/trestle-eval-1-2/gopath-2/src/example.com/p/render/render.go:162:8: panic: example.com/p/render.Render(...)\n4:1: panic: main(...)\n"
 	m.compileUninterpretable("default", "import \"example.com/p/render\"\nrender.Render()", history,
-		Result{Mode: ModeInterpreted, Err: "panic: reflect: slice index out of range", trace: trace})
+		Result{Mode: ModeInterpreted, Err: "panic: reflect: call of reflect.Value.Interface on zero Value", trace: trace})
 	if len(ns.compile) != 1 || ns.compile["example.com/p/render"] == "" {
 		t.Fatalf("compile set %v: want only example.com/p/render (the trace's)", ns.compile)
 	}

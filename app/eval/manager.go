@@ -112,6 +112,7 @@ type Manager struct {
 	reap sync.WaitGroup // goroutines closing killed processes
 
 	builds sync.WaitGroup // native builds in the background
+	swept  sync.Once      // the per-user selection records (record.go)
 
 	mu          sync.Mutex
 	slots       map[string]*slot

@@ -150,6 +150,7 @@ func (m *Manager) refresh(name string) <-chan struct{} {
 
 // build runs one plan and build for the selection.
 func (m *Manager) build(ctx context.Context, name string, ns *nativeSlot) {
+	m.swept.Do(m.sweepRecords)
 	o := m.buildOptions(name)
 	sum := modSum(m.opts.Root)
 	ns.mu.Lock()

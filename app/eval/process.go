@@ -341,8 +341,9 @@ type tailWriter struct {
 
 // headBytes is how much of the start of a worker's stderr is kept besides
 // its tail: a Go crash prints "fatal error: ..." or "panic: ..." first and
-// then a goroutine dump that can be far longer than the tail.
-const headBytes = 1 << 10
+// then a goroutine dump that can be far longer than the tail; 8 KiB holds
+// the first frames of the goroutine that crashed (programOverflow).
+const headBytes = 8 << 10
 
 func (w *tailWriter) Write(b []byte) (int, error) {
 	w.mu.Lock()

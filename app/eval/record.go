@@ -5,8 +5,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -141,6 +143,69 @@ func (m *Manager) saveRecord(name, bin string) {
 	if os.WriteFile(tmp, data, 0o644) == nil {
 		if os.Rename(tmp, path) != nil {
 			os.Remove(tmp)
+		}
+	}
+}
+
+// The records of every project and selection opened on this machine stay
+// in one folder; the first build of a Manager sweeps it (in the build's
+// background goroutine): a record not written for unusedRecord goes (a
+// build writes its selection's record, a start builds), of the rest only
+// the newest keepRecords stay (never one written in the last day), and
+// so do the temporary files of writes that were killed. The Manager's own
+// selections' records always stay.
+const (
+	unusedRecord = 90 * 24 * time.Hour
+	keepRecords  = 256
+	recentRecord = 24 * time.Hour
+)
+
+// sweepRecords sweeps the folder of the selection records (see above).
+func (m *Manager) sweepRecords() {
+	m.mu.Lock()
+	names := slices.Collect(maps.Keys(m.opts.Selections))
+	m.mu.Unlock()
+	var own []string
+	for _, name := range names {
+		own = append(own, m.recordPath(name))
+	}
+	if len(own) == 0 || own[0] == "" {
+		return
+	}
+	dir := filepath.Dir(own[0])
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	now := time.Now()
+	type aged struct {
+		path string
+		mod  time.Time
+	}
+	var kept []aged
+	for _, e := range entries {
+		info, err := e.Info()
+		path := filepath.Join(dir, e.Name())
+		if err != nil || !info.Mode().IsRegular() || slices.Contains(own, path) {
+			continue
+		}
+		age := now.Sub(info.ModTime())
+		switch {
+		case strings.Contains(e.Name(), ".json.tmp-"):
+			if age > recentRecord {
+				os.Remove(path)
+			}
+		case !strings.HasSuffix(e.Name(), ".json"):
+		case age > unusedRecord:
+			os.Remove(path)
+		default:
+			kept = append(kept, aged{path, info.ModTime()})
+		}
+	}
+	slices.SortFunc(kept, func(a, b aged) int { return b.mod.Compare(a.mod) })
+	for i, a := range kept {
+		if i+len(own) >= keepRecords && now.Sub(a.mod) > recentRecord {
+			os.Remove(a.path)
 		}
 	}
 }

@@ -33,7 +33,11 @@ func goneError(sel string, p *process, timeout time.Duration, err error, memLimi
 	if p.outOfMemory() {
 		return fmt.Errorf("evaluate in selection %q: out of memory: the evaluation used more than the evaluator's limit of %d MiB and the evaluator died; its state was lost and the next evaluation starts a fresh one (Replay runs the inputs that defined state again): %w", sel, memLimit>>20, ErrNoMemory)
 	}
-	return fmt.Errorf("evaluate in selection %q: the evaluator died (%s); its state was lost and the next evaluation starts a fresh one%s: %w", sel, p.exitText(), p.stderrText(), ErrDied)
+	err = fmt.Errorf("evaluate in selection %q: the evaluator died (%s); its state was lost and the next evaluation starts a fresh one%s: %w", sel, p.exitText(), p.stderrText(), ErrDied)
+	if p.stderr.programOverflow() {
+		err = programOverflowError{err}
+	}
+	return err
 }
 
 // ensure returns the selection's live worker, starting one if there is none.

@@ -181,7 +181,10 @@ func (s *Session) supervisor(ctx context.Context, dir string) (string, string) {
 	s.mu.Lock()
 	bin, note := s.super, s.superNote
 	s.mu.Unlock()
-	if bin != "" || note != "" {
+	if note != "" || bin != "" && isFile(bin) {
+		if bin != "" {
+			markUsed(filepath.Dir(bin))
+		}
 		return bin, ""
 	}
 	bin, err := sharedSupervisor(ctx, s.opts.GoCommand)
@@ -199,8 +202,8 @@ func (s *Session) supervisor(ctx context.Context, dir string) (string, string) {
 }
 
 // supervisors are the supervisor binaries built in this process, by go
-// command: every session of the process shares one (each build took a
-// second or more of the first compiled input).
+// command and cache folder: every session of the process shares one (each
+// build took a second or more of the first compiled input).
 var supervisors struct {
 	mu   sync.Mutex
 	bins map[string]string
@@ -210,16 +213,19 @@ var supervisors struct {
 // first use into a folder of the user's cache named for its source and the
 // toolchain, where a later process finds it too. The binary is built
 // beside its place and renamed there, so that processes building at once
-// never see half a file.
+// never see half a file. Its first use in a process sweeps the folder
+// (supervise_cache.go); a binary another process swept away is built again.
 func sharedSupervisor(ctx context.Context, goCmd string) (string, error) {
 	supervisors.mu.Lock()
 	defer supervisors.mu.Unlock()
-	if bin := supervisors.bins[goCmd]; bin != "" {
-		return bin, nil
-	}
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		return "", err
+	}
+	key := goCmd + "\x00" + cache
+	if bin := supervisors.bins[key]; bin != "" && isFile(bin) {
+		markUsed(filepath.Dir(bin))
+		return bin, nil
 	}
 	// Asked outside any project, as buildSupervisor builds: the toolchain
 	// line of a go.mod in the current folder must not choose it.
@@ -254,10 +260,12 @@ func sharedSupervisor(ctx context.Context, goCmd string) (string, error) {
 			return "", err
 		}
 	}
+	markUsed(dir)
+	sweepSupervisorsOnce(filepath.Dir(dir), dir)
 	if supervisors.bins == nil {
 		supervisors.bins = map[string]string{}
 	}
-	supervisors.bins[goCmd] = bin
+	supervisors.bins[key] = bin
 	return bin, nil
 }
 
