@@ -196,10 +196,10 @@ func decodeBodies(data []byte) ([]fileBody, error) {
 		return s
 	}
 	count := num()
-	if bad || count > uint64(len(data)) { // every body takes bytes: no huge allocation for a damaged count
+	if bad || count > uint64(len(data)) {
 		return nil, errBodies
 	}
-	bodies := make([]fileBody, 0, count)
+	bodies := make([]fileBody, 0, min(count, MaxFiles)) // a damaged count allocates no more
 	for range count {
 		b := fileBody{Path: str(), Content: str(), Base: str(), New: str(), Proposed: str()}
 		if bad || len(data) == 0 {
