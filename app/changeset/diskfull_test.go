@@ -141,3 +141,51 @@ func TestApplyDiskFullTmpfs(t *testing.T) {
 	sameTree(t, p, before)
 	t.Logf("apply on a full tmpfs: %v", err)
 }
+
+// TestApplyManyFilesDiskFullTmpfs is the disk-full case of an apply of
+// parallelFrom files or more, whose temporary files are written and
+// renamed into place from several goroutines: on a real 256 KiB tmpfs
+// some of the writes fail with ENOSPC (which ones depends on the order
+// they run in), and every file is left as it was, with nothing beside it.
+// It needs root (mount); it is skipped when mounting is refused.
+func TestApplyManyFilesDiskFullTmpfs(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a small tmpfs (needs root): %v %s", err, out)
+	}
+	t.Cleanup(func() {
+		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
+			t.Errorf("umount %s: %v %s", dir, err, out)
+		}
+	})
+	var changes []Change
+	for i := range 2 * parallelFrom {
+		name := fmt.Sprintf("d%d/f%d.txt", i%3, i)
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(fmt.Sprintf("file %d\n", i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		changes = append(changes, Change{Path: name, Action: ActionReplace, Content: strings.Repeat(fmt.Sprint(i%10), 16<<10)})
+	}
+	p, err := project.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newManager(t, p) // the store lives outside the tmpfs
+	cs, err := m.Propose(diskReader(p), Proposal{Title: "too big", Changes: changes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, p)
+	_, err = m.Apply(cs.ID, nil, diskReader(p), nil)
+	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "every file is as it was") {
+		t.Fatalf("apply: %v; want ENOSPC and every file as it was", err)
+	}
+	sameTree(t, p, before)
+	if got, _ := m.Get(cs.ID); got.State != StatePending {
+		t.Fatalf("the set is %s after a failed apply, want pending", got.State)
+	}
+	t.Logf("apply of %d files on a full tmpfs: %v", len(changes), err)
+}

@@ -41,6 +41,7 @@ type fileTxn struct {
 	root  string // the project folder, which is never created
 	id    string // names its temporary and backup files, as its journal does
 	steps []*step
+	dirs  map[string]bool // folders known to be there (seen or created): one Lstat per folder, not per file
 }
 
 // writeFiles prepares every op (temporary files, folders), then renames
@@ -51,7 +52,10 @@ type fileTxn struct {
 // temporary and backup files (see tempPattern and backupPath), so the
 // journal of id can find them after a crash.
 func writeFiles(w Writer, root, id string, ops []fileOp) (*fileTxn, error) {
-	t := &fileTxn{w: w, root: root, id: id}
+	t := &fileTxn{w: w, root: root, id: id, dirs: map[string]bool{}}
+	if _, ok := w.(OSWriter); ok && len(ops) >= parallelFrom {
+		return t.writeParallel(ops)
+	}
 	for _, op := range ops {
 		s := &step{fileOp: op}
 		t.steps = append(t.steps, s)
@@ -70,6 +74,55 @@ func writeFiles(w Writer, root, id string, ops []fileOp) (*fileTxn, error) {
 	return t, nil
 }
 
+// parallelFrom is how many files make the real writer write their
+// temporary files, and then rename them into place, from several
+// goroutines at once: each create, link and rename waits on the file
+// system's journal, and those waits overlap (measured at load 16, the
+// whole `trestle changes apply` of 200 files, medians: 1.33 s with
+// everything one after another, 0.99-1.11 s with the backups removed at
+// once, 1.05 s with this too). Fewer files go one after another, so
+// which of them fails first (a full disk) stays the first.
+const parallelFrom = 16
+
+// writeParallel is writeFiles for the real writer and many files: every
+// file is looked at and its folders made first, one after another (their
+// folders are shared), then the temporary files are written at once,
+// flushed together, and renamed into place at once. Each step is
+// touched by one goroutine; a failure rolls back every step, whichever
+// were done, as one after another would.
+func (t *fileTxn) writeParallel(ops []fileOp) (*fileTxn, error) {
+	for _, op := range ops {
+		s := &step{fileOp: op}
+		t.steps = append(t.steps, s)
+		if err := t.inspect(s); err != nil {
+			return nil, t.fail(s.rel, err)
+		}
+	}
+	if err := t.eachAtOnce(t.writeTemp); err != nil {
+		return nil, err
+	}
+	if err := t.sync(); err != nil {
+		return nil, t.fail("the new files", err)
+	}
+	if err := t.eachAtOnce(t.place); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// eachAtOnce runs fn on every step from several goroutines and, when any
+// fails, rolls back and describes the first failure in step order.
+func (t *fileTxn) eachAtOnce(fn func(*step) error) error {
+	errs := make([]error, len(t.steps))
+	inParallel(len(t.steps), func(i int) { errs[i] = fn(t.steps[i]) })
+	for i, err := range errs {
+		if err != nil {
+			return t.fail(t.steps[i].rel, err)
+		}
+	}
+	return nil
+}
+
 // sync flushes every temporary file before any rename.
 func (t *fileTxn) sync() error {
 	var names []string
@@ -83,6 +136,15 @@ func (t *fileTxn) sync() error {
 
 // prepare records the old mode and writes the new content beside the target.
 func (t *fileTxn) prepare(s *step) error {
+	if err := t.inspect(s); err != nil {
+		return err
+	}
+	return t.writeTemp(s)
+}
+
+// inspect records whether the target exists and its mode, refusing what
+// is not a regular file, and makes the folders a new file needs.
+func (t *fileTxn) inspect(s *step) error {
 	info, err := t.w.Lstat(s.abs)
 	switch {
 	case err == nil && !info.Mode().IsRegular():
@@ -100,9 +162,15 @@ func (t *fileTxn) prepare(s *step) error {
 	if s.remove {
 		return nil
 	}
-	if err := t.mkdirs(s); err != nil {
-		return err
+	return t.mkdirs(s)
+}
+
+// writeTemp writes the new content beside the target (nothing for a removal).
+func (t *fileTxn) writeTemp(s *step) error {
+	if s.remove {
+		return nil
 	}
+	var err error
 	s.temp, err = t.w.WriteTemp(filepath.Dir(s.abs), tempPattern(s.abs, t.id), []byte(s.data), s.mode)
 	return err
 }
@@ -111,7 +179,11 @@ func (t *fileTxn) prepare(s *step) error {
 func (t *fileTxn) mkdirs(s *step) error {
 	var missing []string
 	for dir := filepath.Dir(s.abs); dir != t.root && dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+		if t.dirs[dir] {
+			break
+		}
 		if _, err := t.w.Lstat(dir); err == nil {
+			t.dirs[dir] = true
 			break
 		}
 		missing = append([]string{dir}, missing...)
@@ -121,6 +193,7 @@ func (t *fileTxn) mkdirs(s *step) error {
 			return fmt.Errorf("create folder %s: %w", dir, err)
 		}
 		s.dirs = append(s.dirs, dir)
+		t.dirs[dir] = true
 	}
 	return nil
 }
@@ -259,14 +332,38 @@ func (t *fileTxn) undo(s *step) error {
 // remove is left behind, harmless, and returned (project-relative) for
 // the person to hear and remove.
 func (t *fileTxn) finish() []string {
-	var left []string
+	var backups []string
 	for _, s := range t.steps {
-		if s.backup != "" && t.w.Remove(s.backup) != nil {
-			rel, _ := filepath.Rel(t.root, s.backup)
+		if s.backup != "" {
+			backups = append(backups, s.backup)
+		}
+	}
+	var left []string
+	for i, err := range removeEach(t.w, backups) {
+		if err != nil {
+			rel, _ := filepath.Rel(t.root, backups[i])
 			left = append(left, filepath.ToSlash(rel))
 		}
 	}
 	return left
+}
+
+// removeEach removes names through w and returns each one's error. The
+// real writer removes them from several goroutines at once: an unlink
+// that frees a file's blocks waits on the file system's journal, and
+// those waits overlap (measured: a 200-file apply's backups took 108 ms
+// of unlinks one after another on a loaded disk). Any other Writer is
+// called from this goroutine, one name after another, as Writer says.
+func removeEach(w Writer, names []string) []error {
+	errs := make([]error, len(names))
+	if _, ok := w.(OSWriter); ok && len(names) > 1 {
+		inParallel(len(names), func(i int) { errs[i] = w.Remove(names[i]) })
+		return errs
+	}
+	for i, name := range names {
+		errs[i] = w.Remove(name)
+	}
+	return errs
 }
 
 // modes returns the permission bits each file had before, for files that existed.

@@ -40,6 +40,7 @@ type journalStep struct {
 // through w.
 func newJournal(w Writer, what, set, root string, ops []fileOp) journal {
 	j := journal{ID: newTxnID(), Set: set, What: what, Project: root}
+	existing := map[string]bool{} // folders seen there: most files of a set share a few
 	for _, op := range ops {
 		st := journalStep{Rel: op.rel, Remove: op.remove}
 		if _, err := w.Lstat(op.abs); err == nil {
@@ -48,7 +49,11 @@ func newJournal(w Writer, what, set, root string, ops []fileOp) journal {
 		if !op.remove {
 			st.NewSHA256 = hashText(op.data)
 			for dir := filepath.Dir(op.abs); dir != root && dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+				if existing[dir] {
+					break
+				}
 				if _, err := w.Lstat(dir); err == nil {
+					existing[dir] = true
 					break
 				}
 				rel, _ := filepath.Rel(root, dir)

@@ -1,7 +1,10 @@
 package changeset
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 )
@@ -16,7 +19,8 @@ const (
 	recordsBucket = "changeset-records"
 	// indexBucket files each set's number under its project root.
 	indexBucket = "changeset-projects"
-	// bodiesBucket names the blobs of file bodies, JSON []fileBody.
+	// bodiesBucket names the blobs of file bodies: []fileBody in the
+	// binary encoding of encodeBodies (sets stored before it: JSON).
 	bodiesBucket = "changeset-bodies"
 	// legacyBucket is the layout before: each set whole, bodies included,
 	// in one value. Its records are moved to the layout above at open.
@@ -48,10 +52,7 @@ func split(cs ChangeSet) (ChangeSet, []byte, error) {
 		bodies[i] = bodyOf(*f)
 		f.Edits, f.Content, f.Base, f.New, f.Proposed = nil, "", "", "", ""
 	}
-	data, err := json.Marshal(bodies)
-	if err != nil {
-		return ChangeSet{}, nil, err
-	}
+	data := encodeBodies(bodies)
 	cs.Bytes = len(data)
 	return cs, data, nil
 }
@@ -110,9 +111,115 @@ func (m *Manager) readBodies(id string, n uint64) ([]fileBody, error) {
 	if err != nil {
 		return nil, fmt.Errorf("change set %s: its file contents are missing from the store: %w", id, err)
 	}
-	var bodies []fileBody
-	if err := json.Unmarshal(data, &bodies); err != nil {
+	bodies, err := decodeBodies(data)
+	if err != nil {
 		return nil, fmt.Errorf("change set %s: decode its file contents: %w", id, err)
+	}
+	return bodies, nil
+}
+
+// bodiesMagic starts a bodies blob in the binary encoding. Blobs written
+// before it are JSON (they start with '['), and are still read as such.
+const bodiesMagic = "trestle-bodies-1\n"
+
+// encodeBodies encodes bodies for the store: bodiesMagic, their count,
+// then each body's strings as a length and the bytes, with no escaping,
+// so reading a set back for an apply costs a copy, not a JSON decode of
+// every file's text (measured: 17 ms of a 200-file apply's 143 ms CPU).
+func encodeBodies(bodies []fileBody) []byte {
+	n := len(bodiesMagic) + binary.MaxVarintLen64
+	for _, b := range bodies {
+		n += 6*binary.MaxVarintLen64 + 1 + len(b.Path) + len(b.Content) + len(b.Base) + len(b.New) + len(b.Proposed)
+		for _, e := range b.Edits {
+			n += 2*binary.MaxVarintLen64 + len(e.OldText) + len(e.NewText)
+		}
+	}
+	out := make([]byte, 0, n)
+	out = append(out, bodiesMagic...)
+	out = binary.AppendUvarint(out, uint64(len(bodies)))
+	str := func(s string) {
+		out = binary.AppendUvarint(out, uint64(len(s)))
+		out = append(out, s...)
+	}
+	for _, b := range bodies {
+		str(b.Path)
+		str(b.Content)
+		str(b.Base)
+		str(b.New)
+		str(b.Proposed)
+		edited := byte(0)
+		if b.Edited {
+			edited = 1
+		}
+		out = append(out, edited)
+		out = binary.AppendUvarint(out, uint64(len(b.Edits)))
+		for _, e := range b.Edits {
+			str(e.OldText)
+			str(e.NewText)
+		}
+	}
+	return out
+}
+
+// errBodies is a bodies blob that ends early or holds more than it says.
+var errBodies = errors.New("the stored file contents are cut short or damaged")
+
+// decodeBodies reads what encodeBodies wrote, or the JSON of a set stored
+// before it.
+func decodeBodies(data []byte) ([]fileBody, error) {
+	if !bytes.HasPrefix(data, []byte(bodiesMagic)) {
+		var bodies []fileBody
+		if err := json.Unmarshal(data, &bodies); err != nil {
+			return nil, err
+		}
+		return bodies, nil
+	}
+	data = data[len(bodiesMagic):]
+	bad := false
+	num := func() uint64 {
+		v, k := binary.Uvarint(data)
+		if k <= 0 {
+			bad = true
+			return 0
+		}
+		data = data[k:]
+		return v
+	}
+	str := func() string {
+		n := num()
+		if bad || n > uint64(len(data)) {
+			bad = true
+			return ""
+		}
+		s := string(data[:n])
+		data = data[n:]
+		return s
+	}
+	count := num()
+	if bad || count > uint64(len(data)) {
+		return nil, errBodies
+	}
+	bodies := make([]fileBody, 0, min(count, MaxFiles)) // a damaged count allocates no more
+	for range count {
+		b := fileBody{Path: str(), Content: str(), Base: str(), New: str(), Proposed: str()}
+		if bad || len(data) == 0 {
+			return nil, errBodies
+		}
+		b.Edited, data = data[0] == 1, data[1:]
+		edits := num()
+		if bad || edits > uint64(len(data)) {
+			return nil, errBodies
+		}
+		for range edits {
+			b.Edits = append(b.Edits, Edit{OldText: str(), NewText: str()})
+		}
+		if bad {
+			return nil, errBodies
+		}
+		bodies = append(bodies, b)
+	}
+	if len(data) != 0 {
+		return nil, errBodies
 	}
 	return bodies, nil
 }

@@ -290,3 +290,86 @@ func TestPruneRunsOncePerInterval(t *testing.T) {
 		t.Fatalf("not pruned once pruneEvery passed: %v", err)
 	}
 }
+
+// TestBodiesEncodingRoundTrips: the binary encoding gives back every
+// body as it was, with text JSON would escape (quotes, NULs, invalid
+// UTF-8, newlines), empty strings and no edits kept apart from empty ones.
+func TestBodiesEncodingRoundTrips(t *testing.T) {
+	bodies := []fileBody{
+		{Path: "a.go", Base: "package a\n", New: "package a // \"new\"\n",
+			Edits: []Edit{{OldText: "package a", NewText: "package a \x00\xff\xfe"}, {OldText: "", NewText: "x"}}},
+		{Path: "dir/ü.txt", Base: "", New: strings.Repeat("line\r\n", 1000), Edited: true, Proposed: "agent's\ttext"},
+		{Path: "gone.go", Base: "bye\n"},
+	}
+	data := encodeBodies(bodies)
+	got, err := decodeBodies(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := json.Marshal(bodies); !reflectEqualJSON(t, got, want) {
+		t.Fatalf("round trip:\n got %+v\nwant %+v", got, bodies)
+	}
+	if got[2].Edits != nil {
+		t.Errorf("no edits came back as %#v, want nil (as JSON's omitempty left it)", got[2].Edits)
+	}
+	for cut := len(bodiesMagic); cut < len(data); cut += 1 + cut/3 {
+		if _, err := decodeBodies(data[:cut]); err == nil {
+			t.Fatalf("a blob cut at %d of %d bytes decoded", cut, len(data))
+		}
+	}
+	if _, err := decodeBodies(append(data, 0)); err == nil {
+		t.Fatal("a blob with a byte past its bodies decoded")
+	}
+}
+
+// reflectEqualJSON compares got with the JSON of what was encoded, so
+// nil and empty slices compare as JSON's omitempty treats them.
+func reflectEqualJSON(t *testing.T, got []fileBody, want []byte) bool {
+	t.Helper()
+	g, err := json.Marshal(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(g) == string(want)
+}
+
+// TestJSONBodiesOfAnOlderStoreStillApply: a set whose bodies an older
+// Trestle stored as JSON reads whole and applies, and a damaged blob is
+// refused naming the set, not taken for empty files.
+func TestJSONBodiesOfAnOlderStoreStillApply(t *testing.T) {
+	p := newProject(t, map[string]string{"a.go": "package a\n", "b.go": "package b\n"})
+	m := newManager(t, p)
+	cs, err := m.Propose(diskReader(p), Proposal{Title: "t", Changes: []Change{
+		{Path: "a.go", Action: ActionEdit, Edits: []Edit{{OldText: "package a", NewText: "package a // \"edited\""}}},
+		{Path: "b.go", Action: ActionDelete},
+		{Path: "c.go", Action: ActionCreate, Content: "package c\n"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := parseID(cs.ID)
+	data, err := m.store.ReadBlob(bodiesBucket, n)
+	if err != nil || !strings.HasPrefix(string(data), bodiesMagic) {
+		t.Fatalf("a new set's bodies are not in the binary encoding: %.20q %v", data, err)
+	}
+	bodies, _ := decodeBodies(data)
+	old, _ := json.Marshal(bodies)
+	if err := m.store.WriteBlob(bodiesBucket, n, old); err != nil {
+		t.Fatal(err)
+	}
+	full, err := m.Full(cs.ID)
+	if err != nil || full.Files[0].New != "package a // \"edited\"\n" || full.Files[2].Content != "package c\n" {
+		t.Fatalf("full from JSON bodies: %+v %v", full.Files, err)
+	}
+	if _, err := m.Apply(cs.ID, nil, diskReader(p), nil); err != nil {
+		t.Fatalf("apply from JSON bodies: %v", err)
+	}
+	if got := snapshot(t, p); got["a.go"].text != "package a // \"edited\"\n" || got["c.go"].text != "package c\n" {
+		t.Fatalf("after the apply: %v", got)
+	}
+	if err := m.store.WriteBlob(bodiesBucket, n, data[:len(data)-3]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Full(cs.ID); err == nil || !strings.Contains(err.Error(), cs.ID) {
+		t.Fatalf("a damaged blob: %v", err)
+	}
+}

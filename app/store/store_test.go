@@ -85,3 +85,32 @@ func TestStoreHeldByAnotherOpenerIsBusyNotHung(t *testing.T) {
 		t.Fatalf("waited %v", d)
 	}
 }
+
+// TestOpenExistingStoreOnlyReads: opening a store that is already there
+// writes nothing to it (before, every Open committed an empty write
+// transaction, with two flushes, which a `trestle changes` call paid for).
+func TestOpenExistingStoreOnlyReads(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.TouchProject(dir); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(before) {
+		t.Fatal("opening an existing store wrote to it")
+	}
+	if got, err := again.LastProject(); err != nil || got != dir {
+		t.Fatalf("read through the second open: %q %v", got, err)
+	}
+}
