@@ -49,6 +49,7 @@ var panicCases = []struct{ name, body string }{
 	{"a named string of two lines", `panic(S("x\ny"))`},
 	{"a struct", `panic(T{1, "x"})`},
 	{"a pointer to a struct", `panic(&T{1, "x"})`},
+	{"a pointer printed first", "p := &T{}\nfmt.Printf(\"%p\\n\", p)\npanic(p)"},
 	{"an empty struct", "panic(struct{}{})"},
 	{"a map", `panic(map[string]int{"a": 1})`},
 	{"a slice", "panic([]int{1, 2})"},
@@ -81,7 +82,8 @@ const caseEnv = "TRESTLE_PANIC_CASE"
 var address = regexp.MustCompile(`\b0x[0-9a-f]+\b`)
 
 // TestRunCompiledPanicsReadAsGoRun: an unrecovered panic in compiled input
-// reads as go run's report of the same code, addresses aside: a named
+// reads as go run's report of the same code, after the same output,
+// addresses aside (a printed pointer is the one the panic names): a named
 // type's value as main.myType(3), a composite as (main.T) 0x…, an error's
 // and a Stringer's text, floats as the toolchain's runtime prints them,
 // runtime errors with their numbers, multi-line texts indented, and Go's
@@ -113,7 +115,10 @@ func TestRunCompiledPanicsReadAsGoRun(t *testing.T) {
 		var r Result
 		s.execute(context.Background(), s.dir, bin, time.Minute, false, &r)
 		report, _, _ := strings.Cut(r.Err, "\n\ngoroutine ")
-		report = inputLine.ReplaceAllString(report, "")
+		report = r.Output + inputLine.ReplaceAllString(report, "")
+		if addrs := address.FindAllString(report, -1); strings.HasPrefix(c.name, "a pointer printed") && (len(addrs) != 2 || addrs[0] != addrs[1]) {
+			t.Errorf("%s: the panic does not name the pointer the input printed: %q", c.name, report)
+		}
 		if got := address.ReplaceAllString(report, "0xADDR"); got != goRun[i] {
 			t.Errorf("%s:\ncompiled: %q (answer %+v)\ngo run:   %q", c.name, got, r, goRun[i])
 		}
@@ -136,8 +141,8 @@ var inputLine = regexp.MustCompile(` \(at input line \d+\)$`)
 
 // goRunPanicReports builds one program with panicDecls and a function per
 // case, runs each case in a process of its own, and returns each report's
-// first lines as go run prints them, up to the goroutine list, without
-// the signal line and with addresses masked.
+// first lines as go run prints them, after what the case printed, up to
+// the goroutine list, without the signal line and with addresses masked.
 func goRunPanicReports(t *testing.T) []string {
 	t.Helper()
 	dir := t.TempDir()
