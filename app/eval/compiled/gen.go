@@ -258,7 +258,7 @@ func __trestleReplayed() {
 }
 
 func __trestleDone() {
-	if r := recover(); r != nil {
+	if r := recover(); r != nil || __trestlePanicking() {
 		__trestleResult.Error = __trestlePanicReport(r) + __trestleWhere() + __trestleFrames()
 		if __trestleReplaying {
 			__trestleResult.Error = __trestle_fmt.Sprintf("while earlier input %d ran again (to rebuild the state this input uses), %s", __trestleReplay, __trestleResult.Error)
@@ -266,6 +266,27 @@ func __trestleDone() {
 	}
 	b, _ := __trestle_json.Marshal(__trestleResult)
 	__trestle_os.WriteFile(__trestle_os.Getenv("` + resultEnv + `"), b, 0o600)
+}
+
+// __trestlePanicking reports whether __trestleDone runs for a panic
+// although recover returned nil: panic(nil) where GODEBUG panicnil=1 (a
+// module whose go line is before 1.21, or a toolchain before it) makes
+// recover return nil, and go run reports "panic: nil". The runtime calls
+// a deferred function from gopanic, and from main on a return.
+func __trestlePanicking() bool {
+	pcs := make([]uintptr, 64)
+	frames := __trestle_runtime.CallersFrames(pcs[:__trestle_runtime.Callers(1, pcs)])
+	done := false
+	for {
+		f, more := frames.Next()
+		if done {
+			return f.Function == "runtime.gopanic"
+		}
+		done = f.Function == "main.__trestleDone"
+		if !more {
+			return false
+		}
+	}
 }
 
 // __trestlePanicReport is the line Go's runtime prints for a panic that
@@ -282,8 +303,8 @@ func __trestlePanicReport(r any) string {
 }
 
 // __trestlePanicText is a panic's value as the runtime prints it
-// (printpanicval and printanycustomtype in runtime/error.go): an error's
-// Error() and a Stringer's String(); a bool, number or string of a
+// (printpanicval and printanycustomtype in runtime/error.go): nil as
+// "nil"; an error's Error() and a Stringer's String(); a bool, number or string of a
 // predeclared type as print prints it; one of a named type as T(v)
 // ("main.myType(3)", ` + "`" + `main.S("x")` + "`" + `); anything else as its type and
 // the interface's data word ("(main.T) 0xc000012345"), the value's
@@ -292,6 +313,8 @@ func __trestlePanicReport(r any) string {
 // method panicked with, as Go names it.
 func __trestlePanicText(r any) (text, failed string) {
 	switch x := r.(type) {
+	case nil:
+		return "nil", ""
 	case error:
 		return __trestleMethodText(x.Error)
 	case interface{ String() string }:

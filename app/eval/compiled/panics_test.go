@@ -43,7 +43,7 @@ func (e *NilErr) Error() string { return e.msg }
 
 // panicCases end in a panic nothing recovers, each with a value the
 // runtime prints in its own way.
-var panicCases = []struct{ name, body string }{
+var panicCases = []panicCase{
 	{"a named int", "panic(myType(3))"},
 	{"a named string", `panic(S("x"))`},
 	{"a named string of two lines", `panic(S("x\ny"))`},
@@ -75,6 +75,8 @@ var panicCases = []struct{ name, body string }{
 	{"an Error method on a nil pointer", "var e *NilErr\npanic(e)"},
 }
 
+type panicCase struct{ name, body string }
+
 // caseEnv selects the case the compiled program runs.
 const caseEnv = "TRESTLE_PANIC_CASE"
 
@@ -95,7 +97,7 @@ var address = regexp.MustCompile(`\b0x[0-9a-f]+\b`)
 // The float forms of Go before 1.26, which this toolchain cannot show by
 // panicking, are checked by calling the generated functions.
 func TestRunCompiledPanicsReadAsGoRun(t *testing.T) {
-	goRun := goRunPanicReports(t)
+	goRun := goRunPanicReports(t, "1.23", panicCases)
 	s, _ := newSession(t)
 	var in strings.Builder
 	in.WriteString("import \"errors\"\nimport \"fmt\"\nimport \"os\"\nimport \"time\"\n" + panicDecls)
@@ -139,25 +141,25 @@ func TestRunCompiledPanicsReadAsGoRun(t *testing.T) {
 // report says it in its goroutine list.
 var inputLine = regexp.MustCompile(` \(at input line \d+\)$`)
 
-// goRunPanicReports builds one program with panicDecls and a function per
-// case, runs each case in a process of its own, and returns each report's
+// goRunPanicReports builds one program in a module of goLine with
+// panicDecls and a function per case, runs each case in a process of its own, and returns each report's
 // first lines as go run prints them, after what the case printed, up to
 // the goroutine list, without the signal line and with addresses masked.
-func goRunPanicReports(t *testing.T) []string {
+func goRunPanicReports(t *testing.T, goLine string, cases []panicCase) []string {
 	t.Helper()
 	dir := t.TempDir()
 	var src strings.Builder
 	src.WriteString("package main\n\nimport (\n\t\"errors\"\n\t\"fmt\"\n\t\"os\"\n\t\"strconv\"\n\t\"time\"\n)\n\n")
 	src.WriteString("var _, _, _ = errors.New, fmt.Sprint, time.Now\n\n" + panicDecls)
 	src.WriteString("\nfunc main() {\n\ti, _ := strconv.Atoi(os.Args[1])\n\tswitch i {\n")
-	for i := range panicCases {
+	for i := range cases {
 		fmt.Fprintf(&src, "\tcase %d:\n\t\tcase%d()\n", i, i)
 	}
 	src.WriteString("\t}\n}\n")
-	for i, c := range panicCases {
+	for i, c := range cases {
 		fmt.Fprintf(&src, "\nfunc case%d() {\n%s\n}\n", i, c.body)
 	}
-	files := map[string]string{"go.mod": "module gorunpanic\n\ngo 1.23\n", "main.go": src.String()}
+	files := map[string]string{"go.mod": "module gorunpanic\n\ngo " + goLine + "\n", "main.go": src.String()}
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -170,8 +172,8 @@ func goRunPanicReports(t *testing.T) []string {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s\n%s", err, out, src.String())
 	}
-	reports := make([]string, len(panicCases))
-	for i, c := range panicCases {
+	reports := make([]string, len(cases))
+	for i, c := range cases {
 		var out bytes.Buffer
 		cmd := exec.Command(bin, strconv.Itoa(i))
 		cmd.Env = append(os.Environ(), "GOTRACEBACK=single") // the default: the report ends at the goroutine list
@@ -189,4 +191,19 @@ func goRunPanicReports(t *testing.T) []string {
 		reports[i] = address.ReplaceAllString(report, "0xADDR")
 	}
 	return reports
+}
+
+// TestRunCompiledPanicNilInAnOldModule: in a module whose go line is
+// before 1.21, panic(nil) makes recover return nil (GODEBUG panicnil=1),
+// and go run reports "panic: nil"; the compiled input must not read as
+// one that ran without error.
+func TestRunCompiledPanicNilInAnOldModule(t *testing.T) {
+	goRun := goRunPanicReports(t, "1.20", []panicCase{{"panic(nil)", "panic(nil)"}})
+	root := writeModule(t, map[string]string{"go.mod": "module example.com/old\n\ngo 1.20\n"})
+	s := New(Options{Root: root})
+	t.Cleanup(s.Close)
+	res := run(t, s, "x := 1\npanic(nil)\n_ = x")
+	if report, _, _ := strings.Cut(res.Err, "\n\ngoroutine "); report != goRun[0]+" (at input line 2)" {
+		t.Errorf("compiled: %+v\ngo run: %q", res, goRun[0])
+	}
 }
