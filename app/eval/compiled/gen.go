@@ -309,7 +309,7 @@ func __trestlePanicReport(r any) string {
 // ("main.myType(3)", ` + "`" + `main.S("x")` + "`" + `); anything else as its type and
 // the interface's data word ("(main.T) 0xc000012345"), the value's
 // address or, for a pointer-shaped value, the pointer itself. A newline of
-// a text is followed by a tab. failed is what a panicking Error or String
+// a text is followed by a tab (since Go 1.23). failed is what a panicking Error or String
 // method panicked with, as Go names it.
 func __trestlePanicText(r any) (text, failed string) {
 	switch x := r.(type) {
@@ -369,33 +369,42 @@ func __trestleMethodText(method func() string) (text, failed string) {
 }
 
 // __trestleIndented is s with a tab after each newline, as the runtime
-// prints a panic's text (printindented).
-func __trestleIndented(s string) string { return __trestle_strings.Replace(s, "\n", "\n\t", -1) }
+// prints a panic's text (printindented) since Go 1.23.
+func __trestleIndented(s string) string {
+	if !__trestleIndents {
+		return s
+	}
+	return __trestle_strings.Replace(s, "\n", "\n\t", -1)
+}
 
-// __trestleShortest: the runtime prints floats as strconv's shortest 'g'
-// ("1.5") since Go 1.26, before as "+1.500000e+000". The runtime linked
-// into this program says its own version, which is the toolchain that
-// built it, whatever the module's go line says.
-var __trestleShortest = __trestleShortestFloats(__trestle_runtime.Version())
+// __trestleIndents and __trestleShortest are what the runtime linked into
+// this program does, by its version (the toolchain that built it, whatever
+// the module's go line says): since Go 1.23 it indents a panic's text,
+// since Go 1.26 it prints floats as strconv's shortest 'g' ("1.5"), before
+// as "+1.500000e+000".
+var (
+	__trestleIndents  = __trestleRuntimeAtLeast(__trestle_runtime.Version(), 23)
+	__trestleShortest = __trestleRuntimeAtLeast(__trestle_runtime.Version(), 26)
+)
 
-// __trestleShortestFloats reports whether a runtime of version (as
-// runtime.Version says it: "go1.26.8", "go1.26rc1", "devel go1.27-abc")
-// prints floats as the shortest 'g'; an unknown form is taken to be newer.
-func __trestleShortestFloats(version string) bool {
+// __trestleRuntimeAtLeast reports whether a runtime of version (as
+// runtime.Version says it: "go1.26.8", "go1.26rc1", "devel go1.27-abc") is
+// Go 1.minor or later; an unknown form is taken to be newer.
+func __trestleRuntimeAtLeast(version string, minor int) bool {
 	if __trestle_strings.HasPrefix(version, "devel ") {
 		version = version[len("devel "):]
 	}
 	if !__trestle_strings.HasPrefix(version, "go1.") {
 		return true
 	}
-	minor, digits := 0, 0
+	n, digits := 0, 0
 	for _, c := range version[len("go1."):] {
 		if c < '0' || c > '9' {
 			break
 		}
-		minor, digits = minor*10+int(c-'0'), digits+1
+		n, digits = n*10+int(c-'0'), digits+1
 	}
-	return digits == 0 || minor >= 26
+	return digits == 0 || n >= minor
 }
 
 // __trestlePrintFloat is a float as the runtime's print prints it: the

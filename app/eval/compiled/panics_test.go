@@ -94,8 +94,9 @@ var address = regexp.MustCompile(`\b0x[0-9a-f]+\b`)
 // One input holds every case behind a switch on caseEnv; without a case
 // it panics with myType(4), through Run. Then the program Run built runs
 // once per case as Run runs it (execute), so one build serves them all.
-// The float forms of Go before 1.26, which this toolchain cannot show by
-// panicking, are checked by calling the generated functions.
+// The float forms of Go before 1.26 and the choice by the runtime's
+// version (texts indented since Go 1.23), which this toolchain cannot
+// show by panicking, are checked by calling the generated functions.
 func TestRunCompiledPanicsReadAsGoRun(t *testing.T) {
 	goRun := goRunPanicReports(t, "1.23", panicCases)
 	s, _ := newSession(t)
@@ -131,10 +132,11 @@ func TestRunCompiledPanicsReadAsGoRun(t *testing.T) {
 []any{__trestlePrintFloat(1.5, 64, false), __trestlePrintFloat(float64(float32(-93.7)), 32, false),
 	__trestlePrintFloat(1e-7, 64, false), __trestlePrintFloat(0, 64, false), __trestlePrintFloat(math.Copysign(0, -1), 64, false),
 	__trestlePrintComplex(complex(32.1, 10), 128, false), __trestlePrintComplex(complex(1, -2), 128, true),
-	__trestleShortestFloats("go1.25.3"), __trestleShortestFloats("go1.9"), __trestleShortestFloats("go1.26rc1"),
-	__trestleShortestFloats("go1.26.8 X:nodwarf5"), __trestleShortestFloats("devel go1.27-abcdef Mon Jan 1"), __trestleShortestFloats("go1.100")}`)
+	__trestleRuntimeAtLeast("go1.25.3", 26), __trestleRuntimeAtLeast("go1.9", 26), __trestleRuntimeAtLeast("go1.26rc1", 26),
+	__trestleRuntimeAtLeast("go1.26.8 X:nodwarf5", 26), __trestleRuntimeAtLeast("devel go1.27-abcdef Mon Jan 1", 26), __trestleRuntimeAtLeast("go1.100", 26),
+	__trestleRuntimeAtLeast("go1.22.12", 23), __trestleRuntimeAtLeast("go1.23.0", 23)}`)
 	// Go 1.25's runtime/panic_test.go: "panic: main.MyFloat64(-9.370000e+001)"
-	want(t, res, "[+1.500000e+000 -9.370000e+001 +1.000000e-007 +0.000000e+000 -0.000000e+000 (+3.210000e+001+1.000000e+001i) (1-2i) false false true true true true]", "[]interface {}")
+	want(t, res, "[+1.500000e+000 -9.370000e+001 +1.000000e-007 +0.000000e+000 -0.000000e+000 (+3.210000e+001+1.000000e+001i) (1-2i) false false true true true true false true]", "[]interface {}")
 }
 
 // inputLine is where the evaluator says the input panicked; go run's
