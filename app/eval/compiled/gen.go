@@ -304,13 +304,13 @@ func __trestlePanicReport(r any) string {
 
 // __trestlePanicText is a panic's value as the runtime prints it
 // (printpanicval and printanycustomtype in runtime/error.go): nil as
-// "nil"; an error's Error() and a Stringer's String(); a bool, number or string of a
-// predeclared type as print prints it; one of a named type as T(v)
-// ("main.myType(3)", ` + "`" + `main.S("x")` + "`" + `); anything else as its type and
-// the interface's data word ("(main.T) 0xc000012345"), the value's
+// "nil"; an error's Error() and a Stringer's String(); a bool, number or
+// string of a predeclared type as print prints it; one of a named type as
+// T(v) ("main.myType(3)", ` + "`" + `main.S("x")` + "`" + `); anything else as its type
+// and the interface's data word ("(main.T) 0xc000012345"): the value's
 // address or, for a pointer-shaped value, the pointer itself. A newline of
-// a text is followed by a tab (since Go 1.23). failed is what a panicking Error or String
-// method panicked with, as Go names it.
+// a text is followed by a tab (since Go 1.23). failed is what a panicking
+// Error or String method panicked with, as Go names it.
 func __trestlePanicText(r any) (text, failed string) {
 	switch x := r.(type) {
 	case nil:
