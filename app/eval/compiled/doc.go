@@ -16,7 +16,9 @@
 // as they do in the project's own build. The program runs in its own process
 // group under the caller's deadline; the value of a last expression comes
 // back formatted as the interpreter formats it. Compiler errors are mapped
-// to the input's own lines and columns with /*line*/ directives.
+// to the input's own lines and columns with /*line*/ directives; a panic
+// nothing recovers reads as go run's report of its value (gen.go's
+// __trestlePanicText follows the runtime's printpanicval).
 //
 // Nothing here imports Fyne or writes to os.Stdout; the program's output is
 // captured.
