@@ -45,9 +45,22 @@ var sliceToArray = regexp.MustCompile(`panic: reflect: cannot convert slice with
 // runtime) equivalent into that equivalent, and drops generated folder
 // names.
 func goErrorText(errText, module string) string {
-	errText = compiledInput.ReplaceAllString(errText, "")
+	errText = interpretedPanicText(errText)
+	return buildErrorText(errText, module)
+}
+
+// interpretedPanicText rewords the interpreter's reflect panics as Go's
+// runtime errors. Only for the interpreter's answers: compiled code's
+// reflect panics are real ones, which go run reports in reflect's words.
+func interpretedPanicText(errText string) string {
 	errText = runtimePanics.Replace(errText)
-	errText = sliceToArray.ReplaceAllString(errText, "panic: runtime error: cannot convert slice with length $1 to array or pointer to array with length $2")
+	return sliceToArray.ReplaceAllString(errText, "panic: runtime error: cannot convert slice with length $1 to array or pointer to array with length $2")
+}
+
+// buildErrorText drops generated folder names and words a missing package
+// as the go command does, for every engine's answers.
+func buildErrorText(errText, module string) string {
+	errText = compiledInput.ReplaceAllString(errText, "")
 	return noSource.ReplaceAllStringFunc(errText, func(m string) string {
 		path := noSource.FindStringSubmatch(m)[1]
 		first, _, _ := strings.Cut(path, "/")

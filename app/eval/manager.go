@@ -197,7 +197,11 @@ func (m *Manager) Eval(ctx context.Context, selection, code string, timeout time
 
 // goErrors makes an answer's error read like Go's (goerrors.go).
 func (m *Manager) goErrors(res Result, err error) (Result, error) {
-	res.Err = goErrorText(res.Err, m.opts.Module)
+	if res.Mode == ModeCompiled {
+		res.Err = buildErrorText(res.Err, m.opts.Module)
+	} else {
+		res.Err = goErrorText(res.Err, m.opts.Module)
+	}
 	return res, err
 }
 
