@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -10,7 +11,11 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
+	"trestle/app/changeset"
+	"trestle/app/services"
+	"trestle/app/store"
 	"trestle/internal/testfix"
+	"trestle/ui/review"
 )
 
 // What makes the window's start cheap must not change what it shows.
@@ -172,4 +177,34 @@ func shownCells(o fyne.CanvasObject) (n int, texts string) {
 	}
 	walk(o)
 	return n, texts
+}
+
+// TestNewMakesTheChangeSetsPaneWithTheOthers: a window made with change
+// sets has their pane among the panes from the start, so the tab bar is
+// laid out once with every tab (adding it at New's fifth step laid the
+// bar out again); the pane is last and there once, and New's fifth step
+// starts its watch of the store: the list is loaded. A second connect
+// adds nothing.
+func TestNewMakesTheChangeSetsPaneWithTheOthers(t *testing.T) {
+	a := test.NewTempApp(t)
+	p := newProject(t, map[string]string{"main.go": mainGo})
+	db, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := changeset.NewManager(db, p)
+	w := New(a, p, Options{Services: services.Services{ChangeSets: m}})
+	t.Cleanup(func() { w.loading.Wait(); w.review.stop(); w.Window().Close(); w.status.stop() })
+	testfix.Receive(t, 30*time.Second, "the change sets list loaded by New", w.review.view.Refreshed())
+	w.review.view.RunInline()
+	w.review.connect(m)
+	w.win.Resize(fyne.NewSize(2400, 720)) // room for every tab in the bar
+	bar := drawnTexts(w.panes.tabs)
+	if n := strings.Count(bar, "|"+review.Title+"|"); n != 1 {
+		t.Errorf("the tab bar shows %s: %d %s tabs, want 1", bar, n, review.Title)
+	}
+	last := w.panes.all[len(w.panes.all)-1]
+	if len(w.panes.tabs.Items) != len(paneParts())+1 || last.paneTitle() != review.Title || w.panes.item(last) != w.review.view.Item() {
+		t.Errorf("%d tabs, the last %q; want the %d panes of paneParts and then %s", len(w.panes.tabs.Items), last.paneTitle(), len(paneParts()), review.Title)
+	}
 }
