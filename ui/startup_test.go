@@ -12,7 +12,6 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"trestle/app/changeset"
-	"trestle/app/services"
 	"trestle/app/store"
 	"trestle/internal/testfix"
 	"trestle/ui/review"
@@ -180,11 +179,11 @@ func shownCells(o fyne.CanvasObject) (n int, texts string) {
 }
 
 // TestNewMakesTheChangeSetsPaneWithTheOthers: a window made with change
-// sets has their pane among the panes from the start, so the tab bar is
-// laid out once with every tab (adding it at New's fifth step laid the
-// bar out again); the pane is last and there once, and New's fifth step
-// starts its watch of the store: the list is loaded. A second connect
-// adds nothing.
+// sets (New's first step, newWindowIn) has their pane among the panes from
+// the start, so the tab bar is laid out once with every tab (adding it at
+// New's fifth step laid the bar out again); the pane is last and there
+// once, and the fifth step (connect) starts its watch of the store: the
+// list is loaded. A second connect adds nothing.
 func TestNewMakesTheChangeSetsPaneWithTheOthers(t *testing.T) {
 	a := test.NewTempApp(t)
 	p := newProject(t, map[string]string{"main.go": mainGo})
@@ -193,9 +192,17 @@ func TestNewMakesTheChangeSetsPaneWithTheOthers(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := changeset.NewManager(db, p)
-	w := New(a, p, Options{Services: services.Services{ChangeSets: m}})
-	t.Cleanup(func() { w.loading.Wait(); w.review.stop(); w.Window().Close(); w.status.stop() })
-	testfix.Receive(t, 30*time.Second, "the change sets list loaded by New", w.review.view.Refreshed())
+	w := newWindowIn(a.NewWindow(windowTitle(p)), p, m)
+	t.Cleanup(func() { w.review.stop(); w.Window().Close(); w.status.stop() })
+	w.installActions(Actions{})
+	if w.review.view == nil {
+		t.Fatal("no Change Sets pane made with the panes")
+	}
+	// As startChanges: the test driver runs the view's work on its own
+	// goroutine until RunInline, so nothing else touches the window
+	// meanwhile.
+	w.review.connect(m)
+	testfix.Receive(t, 30*time.Second, "the change sets list loaded once connected", w.review.view.Refreshed())
 	w.review.view.RunInline()
 	w.review.connect(m)
 	w.win.Resize(fyne.NewSize(2400, 720)) // room for every tab in the bar
