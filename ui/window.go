@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	acpsdk "github.com/coder/acp-go-sdk"
@@ -74,6 +75,9 @@ type Window struct {
 	// main is the one way onto the main goroutine (mainthread.go); Quitting
 	// closes it: nothing more may reach Fyne from another goroutine.
 	main *mainThread
+	// clientsText is the agents label's text that SetClients has queued
+	// for the main goroutine and not yet shown, or nil.
+	clientsText atomic.Pointer[string]
 	// asks shows agents' questions, one at a time (permission.go).
 	asks *askUI
 	// dialogs are the dialogs shown, which Escape closes (escape.go).
@@ -291,8 +295,19 @@ func (w *Window) SetListener(addr string, err error) {
 // SetClients shows the attached MCP clients and how many connections hold
 // a place without having initialized. Safe to call from any goroutine.
 func (w *Window) SetClients(clients []workbench.Client, connecting int) {
+	// Updates that reach the main goroutine's queue before it runs show
+	// the last one only: a client attaching sends two (connecting, then
+	// attached), and each lays out the status row again (~15 ms), in the
+	// queue ahead of that client's first call when the window is starting.
 	text := agentsText(clients, connecting)
-	w.onMain(func() { w.status.agents.SetText(text) })
+	if w.clientsText.Swap(&text) != nil {
+		return // an update is queued: it shows this text
+	}
+	w.onMain(func() {
+		if t := w.clientsText.Swap(nil); t != nil {
+			w.status.agents.SetText(*t)
+		}
+	})
 }
 
 // Notify shows msg in the status bar for a while. Safe to call from any
