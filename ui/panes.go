@@ -50,7 +50,9 @@ type (
 
 // paneParts is every bottom pane the window is built with, in tab order:
 // each entry makes its pane for the window (in the pane's own file) and
-// returns it. Adding a pane is one entry here (see the package doc).
+// returns it. Adding a pane is one entry here (see the package doc). The
+// Change Sets pane, when the window has change sets, comes after them
+// (makeChangeSetsPane).
 func paneParts() []func(w *Window) pane {
 	return []func(*Window) pane{
 		makeEvalPane, makeRunPane, makeProblemsPane, makeAgentsPane,
@@ -81,6 +83,9 @@ func newPanes(w *Window) *panes {
 	w.panes = p
 	for _, part := range paneParts() {
 		p.append(part(w))
+	}
+	if pn := makeChangeSetsPane(w); pn != nil {
+		p.append(pn)
 	}
 	return p
 }

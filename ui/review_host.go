@@ -29,8 +29,11 @@ import (
 // only, except where a method says.
 type reviewUI struct {
 	w *Window
-	// view is the Change Sets pane, set by connect; nil without a
-	// change set manager.
+	// changes are the change sets the window was made with (newWindowIn),
+	// whose pane is made with the other panes; nil for none.
+	changes *changeset.Manager
+	// view is the Change Sets pane, made with the panes or by connect; nil
+	// without a change set manager.
 	view *review.View
 	// inline is what each file tab shows of the change sets proposing for it (review_inline.go).
 	inline map[*fileTab]*inlineProposal
@@ -40,18 +43,34 @@ type reviewUI struct {
 
 // connect shows m's change sets in a Change Sets tab of the bottom
 // panes and starts watching the store for proposals from other processes
-// until the window closes (New's fifth step). A nil m does nothing. Main
-// goroutine only, once.
+// until the window closes (New's fifth step). The tab is the one made
+// with the panes (makeChangeSetsPane) when the window was made with m,
+// else it is added now. A nil m does nothing. Main goroutine only, once.
 func (r *reviewUI) connect(m *changeset.Manager) {
 	w := r.w
-	if m == nil || r.view != nil {
+	if m == nil || (r.view != nil && r.changes != m) {
 		return
 	}
-	r.view = review.New(reviewHost{w}, m)
+	if r.view == nil {
+		r.view = review.New(reviewHost{w}, m)
+		w.panes.add(changeSetsPane{r.view})
+	}
+	r.changes = nil // connected: a second call does nothing
 	w.tabs.onTyped(func(t *fileTab) { r.bufferEdited(t.path) })
 	w.tabs.onAdded(r.showProposalsIn)
-	w.panes.add(changeSetsPane{r.view})
 	r.view.Start()
+}
+
+// makeChangeSetsPane is the Change Sets pane of the change sets the
+// window is made with, after paneParts' panes and not yet watching the
+// store (connect starts it); nil when there are none.
+func makeChangeSetsPane(w *Window) pane {
+	r := w.review
+	if r.changes == nil {
+		return nil
+	}
+	r.view = review.New(reviewHost{w}, r.changes)
+	return changeSetsPane{r.view}
 }
 
 // stop stops the view's watch of the store and waits for it. Main

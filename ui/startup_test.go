@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -10,7 +11,10 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
+	"trestle/app/changeset"
+	"trestle/app/store"
 	"trestle/internal/testfix"
+	"trestle/ui/review"
 )
 
 // What makes the window's start cheap must not change what it shows.
@@ -172,4 +176,42 @@ func shownCells(o fyne.CanvasObject) (n int, texts string) {
 	}
 	walk(o)
 	return n, texts
+}
+
+// TestNewMakesTheChangeSetsPaneWithTheOthers: a window made with change
+// sets (New's first step, newWindowIn) has their pane among the panes from
+// the start, so the tab bar is laid out once with every tab (adding it at
+// New's fifth step laid the bar out again); the pane is last and there
+// once, and the fifth step (connect) starts its watch of the store: the
+// list is loaded. A second connect adds nothing.
+func TestNewMakesTheChangeSetsPaneWithTheOthers(t *testing.T) {
+	a := test.NewTempApp(t)
+	p := newProject(t, map[string]string{"main.go": mainGo})
+	db, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := changeset.NewManager(db, p)
+	w := newWindowIn(a.NewWindow(windowTitle(p)), p, m)
+	t.Cleanup(func() { w.review.stop(); w.Window().Close(); w.status.stop() })
+	w.installActions(Actions{})
+	if w.review.view == nil {
+		t.Fatal("no Change Sets pane made with the panes")
+	}
+	// As startChanges: the test driver runs the view's work on its own
+	// goroutine until RunInline, so nothing else touches the window
+	// meanwhile.
+	w.review.connect(m)
+	testfix.Receive(t, 30*time.Second, "the change sets list loaded once connected", w.review.view.Refreshed())
+	w.review.view.RunInline()
+	w.review.connect(m)
+	w.win.Resize(fyne.NewSize(2400, 720)) // room for every tab in the bar
+	bar := drawnTexts(w.panes.tabs)
+	if n := strings.Count(bar, "|"+review.Title+"|"); n != 1 {
+		t.Errorf("the tab bar shows %s: %d %s tabs, want 1", bar, n, review.Title)
+	}
+	last := w.panes.all[len(w.panes.all)-1]
+	if len(w.panes.tabs.Items) != len(paneParts())+1 || last.paneTitle() != review.Title || w.panes.item(last) != w.review.view.Item() {
+		t.Errorf("%d tabs, the last %q; want the %d panes of paneParts and then %s", len(w.panes.tabs.Items), last.paneTitle(), len(paneParts()), review.Title)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	acpsdk "github.com/coder/acp-go-sdk"
@@ -11,6 +12,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 
+	"trestle/app/changeset"
 	"trestle/app/permission"
 	"trestle/app/project"
 	"trestle/app/sandbox"
@@ -73,6 +75,9 @@ type Window struct {
 	// main is the one way onto the main goroutine (mainthread.go); Quitting
 	// closes it: nothing more may reach Fyne from another goroutine.
 	main *mainThread
+	// clientsText is the agents label's text that SetClients has queued
+	// for the main goroutine and not yet shown, or nil.
+	clientsText atomic.Pointer[string]
 	// asks shows agents' questions, one at a time (permission.go).
 	asks *askUI
 	// dialogs are the dialogs shown, which Escape closes (escape.go).
@@ -114,24 +119,36 @@ func New(a fyne.App, p *project.Project, o Options) *Window {
 	if o.Policy == "" {
 		o.Policy = permission.PolicyAsk
 	}
+	// Fyne's window first: making the first one starts the driver (GLFW),
+	// which measures no text and so runs while the fonts still load.
+	win := a.NewWindow(windowTitle(p))
 	if o.Fonts != nil {
 		<-o.Fonts // loaded beside the caller's start (LoadFonts)
 	}
-	w := newWindow(a, p)                    // 1. the widgets: tree, tabs, panes, status bar
-	w.settings.use(o.Settings, o.Policy)    // 2. tab width, hidden files, the agent policy
-	w.gopls.installDir = o.GoplsInstall     // 3. where a missing gopls installs (read by 4)
-	w.connectServices(o.Services)           // 4. gopls, the Eval pane, the Run menu, .trestle.json
-	w.review.connect(o.Services.ChangeSets) // 5. the Change Sets pane and its poll of the store
-	w.installActions(o.Actions)             // 6. menus, shortcuts, close, recent projects, layout, welcome
-	w.panes.agent.connect(o.AgentMCP)       // 7. what a hosted agent gets; the stored sessions
+	w := newWindowIn(win, p, o.Services.ChangeSets) // 1. the widgets: tree, tabs, panes, status bar
+	w.settings.use(o.Settings, o.Policy)            // 2. tab width, hidden files, the agent policy
+	w.gopls.installDir = o.GoplsInstall             // 3. where a missing gopls installs (read by 4)
+	w.connectServices(o.Services)                   // 4. gopls, the Eval pane, the Run menu, .trestle.json
+	w.review.connect(o.Services.ChangeSets)         // 5. the Change Sets pane and its poll of the store
+	w.installActions(o.Actions)                     // 6. menus, shortcuts, close, recent projects, layout, welcome
+	w.panes.agent.connect(o.AgentMCP)               // 7. what a hosted agent gets; the stored sessions
 	return w
 }
 
 // newWindow builds the widgets of the window for p, with the default
-// settings and nothing connected: New's first step, and what a test
-// starts from when it tries one step alone. Main goroutine only.
+// settings and nothing connected: what a test starts from when it tries
+// one of New's steps alone. Main goroutine only.
 func newWindow(a fyne.App, p *project.Project) *Window {
-	win := a.NewWindow("Trestle — " + filepath.Base(p.Root))
+	return newWindowIn(a.NewWindow(windowTitle(p)), p, nil)
+}
+
+// windowTitle is the title of p's window.
+func windowTitle(p *project.Project) string { return "Trestle — " + filepath.Base(p.Root) }
+
+// newWindowIn is New's first step: newWindow in win, with the Change Sets
+// pane for changes (none when nil) among the bottom panes, so that the tab
+// bar is laid out once, with every tab (step 5 connects the pane).
+func newWindowIn(win fyne.Window, p *project.Project, changes *changeset.Manager) *Window {
 	notices := newNoticeCenter(win, nil)
 	w := &Window{
 		main:    &mainThread{},
@@ -150,7 +167,7 @@ func newWindow(a fyne.App, p *project.Project) *Window {
 	w.settings = &settingsUI{w: w, Settings: store.DefaultSettings(), policy: permission.PolicyAsk}
 	w.menu, w.keys = &menuUI{w: w}, &keysUI{w: w, bar: driverMenuBar{win.Canvas()}}
 	w.gopls = &goplsUI{w: w}
-	w.review = &reviewUI{w: w}
+	w.review = &reviewUI{w: w, changes: changes}
 	notices.dialogs = w.dialogs
 	w.status.main = w.main
 	w.tabs.main, w.tabs.dialogs, w.tabs.async = w.main, w.dialogs, w.loading.Go
@@ -278,8 +295,19 @@ func (w *Window) SetListener(addr string, err error) {
 // SetClients shows the attached MCP clients and how many connections hold
 // a place without having initialized. Safe to call from any goroutine.
 func (w *Window) SetClients(clients []workbench.Client, connecting int) {
+	// Updates that reach the main goroutine's queue before it runs show
+	// the last one only: a client attaching sends two (connecting, then
+	// attached), and each lays out the status row again (~15 ms), in the
+	// queue ahead of that client's first call when the window is starting.
 	text := agentsText(clients, connecting)
-	w.onMain(func() { w.status.agents.SetText(text) })
+	if w.clientsText.Swap(&text) != nil {
+		return // an update is queued: it shows this text
+	}
+	w.onMain(func() {
+		if t := w.clientsText.Swap(nil); t != nil {
+			w.status.agents.SetText(*t)
+		}
+	})
 }
 
 // Notify shows msg in the status bar for a while. Safe to call from any

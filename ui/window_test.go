@@ -235,6 +235,36 @@ func TestWindowStatus(t *testing.T) {
 	}
 }
 
+// TestSetClientsShowsTheLastUpdateOnce: updates of the agents label that
+// reach the main goroutine's queue before it runs show as one, the last (a
+// client attaching sends two, queued while a starting window draws its
+// first frame, ahead of the client's first call); an update after that one
+// ran shows too.
+func TestSetClientsShowsTheLastUpdateOnce(t *testing.T) {
+	w := newTestWindow(t)
+	var queued []func() // the main goroutine's queue, run below by the test
+	w.main.setQueue(func(fn func()) { queued = append(queued, fn) })
+	t.Cleanup(func() { w.main.setQueue(nil) })
+	one := []workbench.Client{{Session: "1", Name: "claude-code"}}
+	w.SetClients(nil, 1)
+	w.SetClients(one, 0)
+	if len(queued) != 1 {
+		t.Fatalf("two updates queued %d functions for the main goroutine, want 1", len(queued))
+	}
+	queued[0]()
+	if got, want := w.status.agents.Text, agentsText(one, 0); got != want {
+		t.Errorf("agents label = %q, want the last update's %q", got, want)
+	}
+	w.SetClients(nil, 0)
+	if len(queued) != 2 {
+		t.Fatalf("an update after the queued one ran queued nothing (%d functions)", len(queued))
+	}
+	queued[1]()
+	if got, want := w.status.agents.Text, agentsText(nil, 0); got != want {
+		t.Errorf("agents label = %q, want %q", got, want)
+	}
+}
+
 // TestNewTakesEveryOption: New applies its Options in one go, as
 // cmd/trestle makes the window, and fills in the defaults for zero ones.
 func TestNewTakesEveryOption(t *testing.T) {
