@@ -80,6 +80,7 @@ type Config struct {
 // doc is a file whose text the editor owns (unsaved text included).
 type doc struct {
 	text    string
+	pending *lazyText // the text when not joined yet (text is then an older one)
 	version int
 	lines   *lines // text's index, built on first use
 	// auto: opened by a request, not the editor (keepopen.go): its text
