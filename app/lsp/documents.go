@@ -29,6 +29,7 @@ func (c *Client) OpenDocument(rel, text string) {
 		c.mu.Unlock()
 		return
 	}
+	d.remember()
 	d.text, d.pending, d.version, d.lines, d.key = text, nil, d.version+1, nil, 0
 	s := c.sess
 	c.mu.Unlock()
@@ -68,6 +69,15 @@ func (c *Client) OpenDocumentLazy(rel string, key uint64, text func() string) {
 	c.setKeyed(rel, key, "", &lazyText{join: text})
 }
 
+// Holds reports whether gopls is given the text that key names as rel's
+// (or a newer one of the same buffer) by the editor: sending it again
+// would change nothing. Safe for concurrent use.
+func (c *Client) Holds(rel string, key uint64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.heldLocked(rel, key)
+}
+
 // heldLocked reports whether rel's editor document holds key's text or a
 // newer one. c.mu is held.
 func (c *Client) heldLocked(rel string, key uint64) bool {
@@ -93,6 +103,7 @@ func (c *Client) setKeyed(rel string, key uint64, text string, lazy *lazyText) {
 		c.mu.Unlock()
 		return
 	}
+	d.remember()
 	d.auto = false
 	d.text, d.pending, d.version, d.lines, d.key = text, lazy, d.version+1, nil, key
 	s := c.sess
