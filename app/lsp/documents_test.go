@@ -92,3 +92,31 @@ func TestLazyTextsFromManyGoroutinesReachGoplsNewestLast(t *testing.T) {
 		t.Fatalf("the client holds another text than the newest (diagnostics %+v)", seen)
 	}
 }
+
+// TestLateDiagnosticsAreReadOnTheirOwnText: diagnostics gopls publishes
+// for a version the editor has typed past (as the notification arrives
+// from gopls) get their columns from that version's text, not the newer
+// one, and name it by its key; those for the current version name it.
+func TestLateDiagnosticsAreReadOnTheirOwnText(t *testing.T) {
+	c := New(Config{Root: t.TempDir()})
+	defer c.Close()
+	c.OpenDocumentLazy("a.go", 10, func() string { return "package a\n\nvar s = \"😀\" + x\n" })
+	c.text("a.go") // sent to gopls: version 1
+	c.OpenDocumentLazy("a.go", 11, func() string { return "package a\n\nvar s = \"hello\" + x\n" })
+	c.OpenDocumentLazy("a.go", 12, func() string { return "package a\n\nvar s = \"hello, world\" + x\n" })
+	c.text("a.go") // version 3
+	late := publishDiagnosticsParams{URI: fileURI(c.abs("a.go")), Version: 1, Diagnostics: []lspDiagnostic{{
+		Range: lspRange{Start: position{Line: 2, Character: 15}, End: position{Line: 2, Character: 16}}, Message: "undefined: x"}}}
+	c.publish(late)
+	ds := c.Diagnostics("a.go")
+	if len(ds) != 1 || ds[0].Range.Start != (Position{Line: 3, Col: 15}) || ds[0].Key != 10 {
+		t.Fatalf("diagnostics for version 1: %+v, want x at 3:15 (😀 is one rune, two UTF-16 units) on the text of key 10", ds)
+	}
+	now := late
+	now.Version = 3
+	now.Diagnostics[0].Range = lspRange{Start: position{Line: 2, Character: 25}, End: position{Line: 2, Character: 26}}
+	c.publish(now)
+	if ds := c.Diagnostics("a.go"); len(ds) != 1 || ds[0].Range.Start != (Position{Line: 3, Col: 26}) || ds[0].Key != 12 {
+		t.Fatalf("diagnostics for version 3: %+v, want x at 3:26 on the text of key 12", ds)
+	}
+}
