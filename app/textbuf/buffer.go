@@ -106,10 +106,17 @@ func (s Snapshot) Version() uint64 { return s.version }
 
 // FileText is the text as Buffer.FileText gave it when the snapshot was taken.
 func (s Snapshot) FileText() string {
-	sep := "\n"
 	if s.crlf {
-		sep = "\r\n"
+		return s.join("\r\n")
 	}
+	return s.join("\n")
+}
+
+// Text is the text as Buffer.Text gave it (LF line endings) when the
+// snapshot was taken.
+func (s Snapshot) Text() string { return s.join("\n") }
+
+func (s Snapshot) join(sep string) string {
 	size, n := 0, 0
 	for _, c := range s.chunks {
 		n += len(c)

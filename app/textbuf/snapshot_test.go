@@ -86,7 +86,7 @@ func TestSnapshotCRLFAndVersion(t *testing.T) {
 	b := New("a\r\nb\r\n")
 	s := b.Snapshot()
 	b.Insert(Pos{0, 1}, "x")
-	if s.FileText() != "a\r\nb\r\n" || s.Version() == b.Version() {
+	if s.FileText() != "a\r\nb\r\n" || s.Text() != "a\nb\n" || s.Version() == b.Version() {
 		t.Fatalf("snapshot %q (version %d, buffer %d)", s.FileText(), s.Version(), b.Version())
 	}
 	if (Snapshot{}).FileText() != "" {
