@@ -71,7 +71,7 @@ func New(text string) *Buffer {
 	if strings.Contains(text, "\r\n") {
 		text = strings.ReplaceAll(text, "\r\n", "\n")
 	}
-	b.lines = newLineStore(strings.Split(text, "\n"))
+	b.lines.init(strings.Split(text, "\n"))
 	b.version = versions.Add(1)
 	return b
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 )
 
 // The buffer's lines are kept in chunks of at most chunkLines lines, so
@@ -31,13 +32,16 @@ type lineStore struct {
 	starts []int // starts[i] is the index of chunks[i]'s first line
 	n      int   // lines in all
 	gen    uint64
+	// last is the chunk the last lookup found: reads go line after line
+	// (drawing, highlighting), so most find it at once. Atomic, so that
+	// reads may run at once as they could on a plain slice.
+	last atomic.Int32
 }
 
-func newLineStore(lines []string) lineStore {
-	var s lineStore
-	s.chunks = split(lines, 0)
+// init makes s hold lines.
+func (s *lineStore) init(lines []string) {
+	s.chunks = split(lines, s.gen)
 	s.reindex(0)
-	return s
 }
 
 // split cuts lines into chunks of generation gen, none longer than
@@ -68,14 +72,31 @@ func (s *lineStore) reindex(i int) {
 // find returns the chunk holding line i and i's index in it (a read:
 // reads may run at once, as they could on a plain slice).
 func (s *lineStore) find(i int) (int, int) {
+	if c := int(s.last.Load()); c < len(s.chunks) && s.starts[c] <= i {
+		if k := i - s.starts[c]; k < len(s.chunks[c].lines) {
+			return c, k
+		}
+		if c+1 < len(s.chunks) && i-s.starts[c+1] < len(s.chunks[c+1].lines) && i >= s.starts[c+1] {
+			s.last.Store(int32(c + 1))
+			return c + 1, i - s.starts[c+1]
+		}
+	}
 	if i < 0 || i >= s.n {
 		panic(fmt.Sprintf("textbuf: line %d out of range [0,%d)", i, s.n))
 	}
 	c := sort.Search(len(s.starts), func(k int) bool { return s.starts[k] > i }) - 1
+	s.last.Store(int32(c))
 	return c, i - s.starts[c]
 }
 
+// line is line i: at once when it is in the chunk the last lookup found
+// (kept small enough to inline), else through find.
 func (s *lineStore) line(i int) string {
+	if c := int(s.last.Load()); c < len(s.chunks) {
+		if k, lines := i-s.starts[c], s.chunks[c].lines; uint(k) < uint(len(lines)) {
+			return lines[k]
+		}
+	}
 	c, k := s.find(i)
 	return s.chunks[c].lines[k]
 }

@@ -120,3 +120,16 @@ func BenchmarkFileText100k(b *testing.B) {
 		_ = buf.FileText()
 	}
 }
+
+// BenchmarkLineByLine100k reads every line of a 100k-line file by index,
+// as drawing and highlighting do.
+func BenchmarkLineByLine100k(b *testing.B) {
+	buf := New(bigText(100_000))
+	n := 0
+	for b.Loop() {
+		for i := range buf.LineCount() {
+			n += len(buf.Line(i))
+		}
+	}
+	_ = n
+}
