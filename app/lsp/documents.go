@@ -135,14 +135,12 @@ func (c *Client) resolved(rel string) (out doc, ok bool) {
 		c.mu.Unlock()
 		return doc{}, false
 	}
-	if d.pending == nil {
-		out = *d
-		c.mu.Unlock()
-		return out, true
-	}
 	out = *d
 	c.mu.Unlock()
-	out.text, out.pending = out.pending.get(), nil
+	if out.pending == nil {
+		return out, true
+	}
+	out.text, out.pending, out.lines = out.pending.get(), nil, nil
 	c.mu.Lock()
 	if cur := c.docs[rel]; cur == d && d.version == out.version {
 		d.text, d.pending, d.lines = out.text, nil, nil
