@@ -85,6 +85,13 @@ var versions atomic.Uint64
 // read it again).
 func (b *Buffer) Version() uint64 { return b.version }
 
+// Renumber gives the text a new Version, larger than every Version given
+// before in the process, without changing it: a buffer that takes over
+// from another (a reload, a new editor of the same file) then names its
+// text after every text of the one before, even when it was made before
+// that one's last edit.
+func (b *Buffer) Renumber() { b.version = versions.Add(1) }
+
 // Snapshot is a buffer's text at one moment, cheap to take (one pointer
 // per chunk of lines, chunks.go) and read on any goroutine: the whole
 // text is joined only when FileText asks for it, by whoever asks. The

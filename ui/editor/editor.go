@@ -103,6 +103,7 @@ func New(buf *textbuf.Buffer, hl *textbuf.Highlighter) *Editor {
 // text (editor_changes.go).
 func (e *Editor) followEdits() {
 	buf, hl := e.buf, e.hl
+	buf.Renumber() // gopls's client keeps the newest text of a file: this one is newer than any before it
 	e.changes.reset(buf.Version())
 	buf.OnChange = func(c textbuf.Change) {
 		if hl != nil {

@@ -321,3 +321,24 @@ func TestDiagnosticsOfAnotherBufferAreNotDrawn(t *testing.T) {
 		t.Errorf("%d diagnostics without a key are drawn, want 1", n)
 	}
 }
+
+// TestReloadedTextReachesGopls: a text read from disk before the person's
+// last keystroke in the editor it replaces (a reload) still reaches gopls:
+// the client keeps the newest text of a file, and the reloaded one counts
+// as newer than any the editor held.
+func TestReloadedTextReachesGopls(t *testing.T) {
+	e, h, client := goplsEditor(t)
+	reloaded := textbuf.New(strings.Replace(goplsMain, "x := 1", "x := 1 + fromDisk", 1)) // read before the keystroke below
+	typeAt(e, 4, 8, " + typed")
+	e.SyncIntel()
+	drainUntil(t, h, "the typed text's diagnostic", func() bool {
+		ds := client.Diagnostics("main.go")
+		return len(ds) == 1 && strings.Contains(ds[0].Message, "typed")
+	})
+	e.SetText(reloaded, textbuf.NewHighlighter(reloaded.LineCount(), reloaded.Line), [32]byte{})
+	e.SyncIntel()
+	drainUntil(t, h, "the reloaded text's diagnostic", func() bool {
+		ds := client.Diagnostics("main.go")
+		return len(ds) == 1 && strings.Contains(ds[0].Message, "fromDisk")
+	})
+}
