@@ -81,9 +81,9 @@ func (g *gitUI) markChanges(t *fileTab) {
 	if t.view == nil || !t.headKnown {
 		return
 	}
-	head, text, version := t.head, t.view.Buffer().Text(), t.view.Version()
+	head, snap, version := t.head, t.view.Buffer().Snapshot(), t.view.Version() // joined off the main goroutine
 	w.files.async(func() {
-		marks := gitstatus.LineChanges(head, text)
+		marks := gitstatus.LineChanges(head, snap.Text())
 		w.onMain(func() {
 			if t.view.Version() == version { // a later edit brings its own
 				t.view.SetGitMarks(marks)

@@ -217,8 +217,8 @@ func (g *goplsUI) formatThenSave(t *fileTab, write func()) {
 		write()
 		return
 	}
-	version, text := e.Version(), e.Buffer().FileText()
-	g.client.OpenDocument(t.path, text)
+	version, snap := e.Version(), e.Buffer().Snapshot() // joined off the main goroutine
+	e.SyncIntel()
 	var once sync.Once
 	w.loading.Go(func() {
 		bound := g.formatBound
@@ -228,9 +228,10 @@ func (g *goplsUI) formatThenSave(t *fileTab, write func()) {
 		ctx, cancel := context.WithTimeout(context.Background(), bound)
 		defer cancel()
 		formatted, err := g.client.Format(ctx, t.path)
+		changed := err == nil && formatted != snap.FileText()
 		g.do(func() {
 			once.Do(func() {
-				if err == nil && e.Version() == version && formatted != text {
+				if changed && e.Version() == version {
 					e.ReplaceAll(formatted)
 				} else if err != nil {
 					w.status.notify("saved without formatting: " + err.Error())

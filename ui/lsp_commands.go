@@ -60,7 +60,7 @@ func (g *goplsUI) atCaret(fn func(path string, pos lsp.Position, e *editor.Edito
 		w.status.notify("Go intelligence is off for " + t.path + " (gopls is not running, or this is no Go file)")
 		return
 	}
-	g.client.OpenDocument(t.path, t.view.Buffer().FileText())
+	t.view.SyncIntel()
 	c := t.view.Caret()
 	fn(t.path, lsp.Position{Line: c.Line + 1, Col: c.Col + 1}, t.view)
 }
@@ -70,16 +70,17 @@ func (g *goplsUI) atCaret(fn func(path string, pos lsp.Position, e *editor.Edito
 func (g *goplsUI) formatActive() {
 	w := g.w
 	g.atCaret(func(path string, _ lsp.Position, e *editor.Editor) {
-		version, text := e.Version(), e.Buffer().FileText()
+		version, snap := e.Version(), e.Buffer().Snapshot() // joined off the main goroutine
 		w.loading.Go(func() {
 			ctx, cancel := context.WithTimeout(context.Background(), goplsTimeout)
 			defer cancel()
 			formatted, err := g.client.Format(ctx, path)
+			changed := err == nil && formatted != snap.FileText()
 			g.do(func() {
 				switch {
 				case err != nil:
 					w.status.notify("Format " + path + ": " + err.Error())
-				case e.Version() == version && formatted != text:
+				case e.Version() == version && changed:
 					e.ReplaceAll(formatted)
 				}
 			})

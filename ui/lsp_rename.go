@@ -96,8 +96,8 @@ func (r *renamer) rename(path string, pos lsp.Position, newName string) {
 	w := r.w
 	client, do := w.gopls.client, w.gopls.do
 	for _, t := range w.tabs.byItem { // gopls renames the text as it is now in every editor
-		if t.view != nil && t.view.HasIntel() {
-			client.OpenDocument(t.path, t.view.Buffer().FileText())
+		if t.view != nil {
+			t.view.SyncIntel() // only an editor that changed since it was last sent
 		}
 	}
 	w.loading.Go(func() {

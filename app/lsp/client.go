@@ -80,6 +80,7 @@ type Config struct {
 // doc is a file whose text the editor owns (unsaved text included).
 type doc struct {
 	text    string
+	pending *lazyText // the text when not joined yet (text is then an older one)
 	version int
 	lines   *lines // text's index, built on first use
 	// auto: opened by a request, not the editor (keepopen.go): its text
@@ -89,6 +90,38 @@ type doc struct {
 	used  uint64
 	// key names text when OpenDocumentVersion sent it (0: unknown).
 	key uint64
+	// past are the texts before this one, newest last (keptTexts at
+	// most), for the positions of diagnostics gopls computed on them.
+	past []pastText
+}
+
+// keptTexts is how many texts before a document's current one are kept
+// for diagnostics that arrive for them: gopls answers a version after the
+// editor sent newer ones when the person types faster than it checks.
+const keptTexts = 4
+
+// pastText is a text a document held before.
+type pastText struct {
+	version int
+	key     uint64
+	text    func() string
+}
+
+// remember keeps d's text as one of its past texts, before d takes a new
+// one. c.mu is held.
+func (d *doc) remember() {
+	if d.version == 0 || d.auto {
+		return
+	}
+	text, lazy := d.text, d.pending
+	get := func() string { return text }
+	if lazy != nil {
+		get = lazy.get
+	}
+	if len(d.past) == keptTexts {
+		d.past = append(d.past[:0], d.past[1:]...)
+	}
+	d.past = append(d.past, pastText{d.version, d.key, get})
 }
 
 // Client is one project's gopls, started on the first request and

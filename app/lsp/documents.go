@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"trestle/app/watch"
 )
@@ -24,11 +25,12 @@ func (c *Client) OpenDocument(rel, text string) {
 	if d == nil {
 		d = &doc{}
 		c.docs[rel] = d
-	} else if d.auto = false; d.text == text { // the editor's from now on
+	} else if d.auto = false; d.pending == nil && d.text == text { // the editor's from now on
 		c.mu.Unlock()
 		return
 	}
-	d.text, d.version, d.lines, d.key = text, d.version+1, nil, 0
+	d.remember()
+	d.text, d.pending, d.version, d.lines, d.key = text, nil, d.version+1, nil, 0
 	s := c.sess
 	c.mu.Unlock()
 	if s != nil {
@@ -37,28 +39,114 @@ func (c *Client) OpenDocument(rel, text string) {
 }
 
 // OpenDocumentVersion is OpenDocument for a text that key names (a
-// textbuf.Buffer version: one per text in the process): text is asked for
-// only when the document does not hold that text already, so an editor
-// that did not change since the last request costs no copy of its text.
-// text returns false when there is none to send.
+// textbuf.Buffer version: one per text in the process, a later text of
+// the same buffer a larger one): text is asked for only when the document
+// does not hold that text already, so an editor that did not change since
+// the last request costs no copy of its text, and a text older than the
+// one held (a slower goroutine's) is dropped. text returns false when
+// there is none to send.
 func (c *Client) OpenDocumentVersion(rel string, key uint64, text func() (string, bool)) {
 	c.mu.Lock()
-	d := c.docs[rel]
-	held := key != 0 && d != nil && !d.auto && d.key == key
+	skip := c.heldLocked(rel, key)
 	c.mu.Unlock()
-	if held {
+	if skip {
 		return
 	}
 	t, ok := text()
 	if !ok {
 		return
 	}
-	c.OpenDocument(rel, t)
+	c.setKeyed(rel, key, t, nil)
+}
+
+// OpenDocumentLazy is OpenDocumentVersion for a text that is joined only
+// when gopls is sent it: text (a textbuf.Snapshot's FileText) is called at
+// most once, off the caller's goroutine (by the sync loop, or by the next
+// request, before it is sent), and not at all when a newer text replaces
+// it first. The editor hands over its text this way, so that a keystroke's
+// sync costs the main goroutine no join. It never blocks.
+func (c *Client) OpenDocumentLazy(rel string, key uint64, text func() string) {
+	c.setKeyed(rel, key, "", &lazyText{join: text})
+}
+
+// Holds reports whether gopls is given the text that key names as rel's
+// (or a newer one of the same buffer) by the editor: sending it again
+// would change nothing. Safe for concurrent use.
+func (c *Client) Holds(rel string, key uint64) bool {
 	c.mu.Lock()
-	if d := c.docs[rel]; d != nil && d.text == t {
-		d.key = key
+	defer c.mu.Unlock()
+	return c.heldLocked(rel, key)
+}
+
+// heldLocked reports whether rel's editor document holds key's text or a
+// newer one. c.mu is held.
+func (c *Client) heldLocked(rel string, key uint64) bool {
+	d := c.docs[rel]
+	return key != 0 && d != nil && !d.auto && d.key != 0 && key <= d.key
+}
+
+// setKeyed makes key's text rel's (text, or lazy when not nil), unless
+// the document holds that text or a newer one already.
+func (c *Client) setKeyed(rel string, key uint64, text string, lazy *lazyText) {
+	c.mu.Lock()
+	if c.heldLocked(rel, key) {
+		c.mu.Unlock()
+		return
+	}
+	d := c.docs[rel]
+	if d == nil {
+		d = &doc{}
+		c.docs[rel] = d
+	}
+	if lazy == nil && !d.auto && d.pending == nil && d.text == text {
+		d.key = key // the same text, sent before under another name
+		c.mu.Unlock()
+		return
+	}
+	d.remember()
+	d.auto = false
+	d.text, d.pending, d.version, d.lines, d.key = text, lazy, d.version+1, nil, key
+	s := c.sess
+	c.mu.Unlock()
+	if s != nil {
+		s.kick()
+	}
+}
+
+// lazyText is a document's text not joined yet (OpenDocumentLazy).
+type lazyText struct {
+	once sync.Once
+	join func() string
+	text string
+}
+
+func (l *lazyText) get() string {
+	l.once.Do(func() { l.text, l.join = l.join(), nil })
+	return l.text
+}
+
+// resolved returns a copy of rel's document with its text joined, and
+// keeps the joined text. ok is false when rel is not open. Not with c.mu
+// held: the join runs without it.
+func (c *Client) resolved(rel string) (out doc, ok bool) {
+	c.mu.Lock()
+	d := c.docs[rel]
+	if d == nil {
+		c.mu.Unlock()
+		return doc{}, false
+	}
+	out = *d
+	c.mu.Unlock()
+	if out.pending == nil {
+		return out, true
+	}
+	out.text, out.pending, out.lines = out.pending.get(), nil, nil
+	c.mu.Lock()
+	if cur := c.docs[rel]; cur == d && d.version == out.version {
+		d.text, d.pending, d.lines = out.text, nil, nil
 	}
 	c.mu.Unlock()
+	return out, true
 }
 
 // CloseDocument tells gopls that the editor no longer holds rel (gopls
@@ -84,13 +172,20 @@ func (c *Client) Saved(rel string) {
 	}
 }
 
-// docsSnapshot copies the open documents.
+// docsSnapshot copies the open documents, their texts joined (off the
+// editor's goroutine: here, by the sync loop or a request).
 func (c *Client) docsSnapshot() map[string]doc {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	out := make(map[string]doc, len(c.docs))
-	for rel, d := range c.docs {
-		out[rel] = *d
+	rels := make([]string, 0, len(c.docs))
+	for rel := range c.docs {
+		rels = append(rels, rel)
+	}
+	c.mu.Unlock()
+	out := make(map[string]doc, len(rels))
+	for _, rel := range rels {
+		if d, ok := c.resolved(rel); ok {
+			out[rel] = d
+		}
 	}
 	return out
 }
@@ -128,19 +223,12 @@ func (c *Client) text(path string) (string, error) {
 func (c *Client) lines(path string) (*lines, error) {
 	abs := c.abs(path)
 	rel := c.rel(abs)
-	c.mu.Lock()
-	d := c.docs[rel]
-	var text string
-	var l *lines
-	if d != nil {
-		text, l = d.text, d.lines
-	}
-	c.mu.Unlock()
-	if d != nil {
+	if d, ok := c.resolved(rel); ok {
+		text, l := d.text, d.lines
 		if l == nil || l.text != text {
 			l = newLines(text)
 			c.mu.Lock()
-			if cur := c.docs[rel]; cur != nil && cur.text == text {
+			if cur := c.docs[rel]; cur != nil && cur.pending == nil && cur.text == text {
 				cur.lines = l
 			}
 			c.mu.Unlock()

@@ -102,6 +102,42 @@ type Diagnostic struct {
 	// Version is the document version the diagnostics were computed for
 	// (0 for a file the editor does not hold).
 	Version int `json:"-"`
+	// Key names the text Range refers to, as OpenDocumentVersion's key
+	// (a textbuf.Buffer version), when the editor sent it keyed; else 0.
+	// An editor whose text moved on since maps Range through its edits.
+	Key uint64 `json:"-"`
+}
+
+// linesOf is the text of version of rel as gopls was sent it, for the
+// positions of diagnostics computed on it, and the key that names it: the
+// document's text, or one of the few before it when gopls answers for a
+// text the editor has typed past (its columns count in that text). A
+// version the client no longer has, or 0 (the disk's), gets what gopls
+// sees now and key 0.
+func (c *Client) linesOf(rel string, version int) (*lines, uint64) {
+	c.mu.Lock()
+	d := c.docs[rel]
+	var old *pastText
+	if d != nil && version != 0 && version != d.version {
+		for i := range d.past {
+			if d.past[i].version == version {
+				old = &d.past[i]
+			}
+		}
+	}
+	c.mu.Unlock()
+	if old != nil {
+		return newLines(old.text()), old.key
+	}
+	cur, ok := c.resolved(rel)
+	text, err := c.lines(rel)
+	if err != nil {
+		text = newLines("")
+	}
+	if !ok || cur.version != version || cur.text != text.text {
+		return text, 0
+	}
+	return text, cur.key
 }
 
 func (c *Client) publish(p publishDiagnosticsParams) {
@@ -110,10 +146,7 @@ func (c *Client) publish(p publishDiagnosticsParams) {
 		return
 	}
 	rel := c.rel(abs)
-	text, err := c.lines(rel)
-	if err != nil {
-		text = newLines("")
-	}
+	text, key := c.linesOf(rel, p.Version)
 	out := make([]Diagnostic, 0, len(p.Diagnostics))
 	for _, d := range p.Diagnostics {
 		sev := severities[d.Severity]
@@ -125,7 +158,7 @@ func (c *Client) publish(p publishDiagnosticsParams) {
 			code = fmt.Sprint(d.Code)
 		}
 		out = append(out, Diagnostic{Path: rel, Range: c.fromRange(text, d.Range), Severity: sev,
-			Source: d.Source, Code: code, Message: d.Message, Version: p.Version})
+			Source: d.Source, Code: code, Message: d.Message, Version: p.Version, Key: key})
 	}
 	c.mu.Lock()
 	c.lastEvent = time.Now()

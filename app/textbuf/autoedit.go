@@ -36,7 +36,7 @@ func (b *Buffer) TypeRune(sel Range, r rune) Typed {
 		return Typed{Replace: sel, Text: text, Caret: endOf(sel.Start, text)}
 	}
 	p := sel.Start
-	line := []rune(b.lines[p.Line])
+	line := []rune(b.Line(p.Line))
 	next, prev := runeAt(line, p.Col), runeAt(line, p.Col-1)
 	switch {
 	case (isCloser[r] || r == '"' || r == '\'' || r == '`') && next == r:
@@ -61,8 +61,8 @@ func (b *Buffer) TypeRune(sel Range, r rune) Typed {
 // closer goes to a line of its own at the outer indentation.
 func (b *Buffer) Newline(sel Range) Typed {
 	sel = b.clampRange(sel.Ordered())
-	start := []rune(b.lines[sel.Start.Line])
-	end := []rune(b.lines[sel.End.Line])
+	start := []rune(b.Line(sel.Start.Line))
+	end := []rune(b.Line(sel.End.Line))
 	before := string(start[:sel.Start.Col])
 	indent := []rune(LeadingSpace(string(start)))
 	indent = indent[:min(len(indent), sel.Start.Col)]
@@ -89,7 +89,7 @@ func (b *Buffer) Newline(sel Range) Typed {
 // one Backspace deletes whole.
 func (b *Buffer) PairAround(p Pos) (Range, bool) {
 	p = b.Clamp(p)
-	line := []rune(b.lines[p.Line])
+	line := []rune(b.Line(p.Line))
 	open, close := runeAt(line, p.Col-1), runeAt(line, p.Col)
 	if c, ok := closerOf[open]; ok && c == close && open != 0 {
 		return Range{Start: Pos{Line: p.Line, Col: p.Col - 1}, End: Pos{Line: p.Line, Col: p.Col + 1}}, true
@@ -141,7 +141,7 @@ var openerOf = map[rune]rune{')': '(', ']': '[', '}': '{'}
 // no bracket or its partner is more than maxBracketLines away.
 func (b *Buffer) MatchBracket(p Pos, code func(line, col int) bool) (at, partner Pos, ok bool) {
 	p = b.Clamp(p)
-	line := []rune(b.lines[p.Line])
+	line := []rune(b.Line(p.Line))
 	for _, col := range []int{p.Col, p.Col - 1} {
 		r := runeAt(line, col)
 		if r == 0 || !code(p.Line, col) {
@@ -164,8 +164,8 @@ func (b *Buffer) MatchBracket(p Pos, code func(line, col int) bool) (at, partner
 // (1 forward, -1 back) to the other that balances it.
 func (b *Buffer) scanBracket(from Pos, self, other rune, dir int, code func(line, col int) bool) (Pos, bool) {
 	depth := 0
-	for i, n := from.Line, 0; i >= 0 && i < len(b.lines) && n <= maxBracketLines; i, n = i+dir, n+1 {
-		line := []rune(b.lines[i])
+	for i, n := from.Line, 0; i >= 0 && i < b.lines.n && n <= maxBracketLines; i, n = i+dir, n+1 {
+		line := []rune(b.Line(i))
 		start, end := 0, len(line)
 		if i == from.Line {
 			start = from.Col

@@ -8,7 +8,7 @@ import (
 // apply runs a Typed on b and returns the text with the caret marked |.
 func applyTyped(b *Buffer, t Typed) string {
 	b.Replace(t.Replace, t.Text)
-	lines := append([]string{}, b.lines...)
+	lines := strings.Split(b.Text(), "\n")
 	line := []rune(lines[t.Caret.Line])
 	lines[t.Caret.Line] = string(line[:t.Caret.Col]) + "|" + string(line[t.Caret.Col:])
 	out := lines[0]

@@ -1,7 +1,6 @@
 package textbuf
 
 import (
-	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -40,15 +39,16 @@ type Change struct{ Line, Removed, Added int }
 // Buffer is an editable text held as one string per line, without line
 // endings.
 //
-// A line array rather than a piece table or rope: an edit in the middle of
-// a 100k-line file rewrites one short string and at worst moves 100k string
-// headers (1.6 MB, tens of microseconds); reading line i for display is
-// O(1) with no assembly; and the highlighter and find work line by line
-// anyway. Strings rather than []rune keep memory at one byte per ASCII
+// A line array (in chunks, chunks.go) rather than a piece table or rope:
+// an edit in the middle of a 100k-line file rewrites one short string and
+// at worst moves a chunk's string headers and the chunk list; reading line
+// i for display is a search of the chunk list with no assembly; and the
+// highlighter and find work line by line anyway. A Snapshot shares the
+// chunks, which are copied before their next change. Strings rather than []rune keep memory at one byte per ASCII
 // character; converting a rune column to a byte offset walks one short
 // line. Not safe for concurrent use.
 type Buffer struct {
-	lines   []string
+	lines   lineStore
 	crlf    bool
 	hist    history
 	version uint64
@@ -71,7 +71,7 @@ func New(text string) *Buffer {
 	if strings.Contains(text, "\r\n") {
 		text = strings.ReplaceAll(text, "\r\n", "\n")
 	}
-	b.lines = strings.Split(text, "\n")
+	b.lines.init(strings.Split(text, "\n"))
 	b.version = versions.Add(1)
 	return b
 }
@@ -85,23 +85,63 @@ var versions atomic.Uint64
 // read it again).
 func (b *Buffer) Version() uint64 { return b.version }
 
-// Snapshot is a buffer's text at one moment, cheap to take (one copy of
-// the line headers) and read on any goroutine: the whole text is joined
-// only when FileText asks for it, by whoever asks.
+// Renumber gives the text a new Version, larger than every Version given
+// before in the process, without changing it: a buffer that takes over
+// from another (a reload, a new editor of the same file) then names its
+// text after every text of the one before, even when it was made before
+// that one's last edit.
+func (b *Buffer) Renumber() { b.version = versions.Add(1) }
+
+// Snapshot is a buffer's text at one moment, cheap to take (one pointer
+// per chunk of lines, chunks.go) and read on any goroutine: the whole
+// text is joined only when FileText asks for it, by whoever asks. The
+// zero Snapshot holds no text (FileText is "").
 type Snapshot struct {
-	lines []string
-	crlf  bool
+	chunks  [][]string
+	crlf    bool
+	version uint64
 }
 
-// Snapshot takes the text as it is now.
-func (b *Buffer) Snapshot() Snapshot { return Snapshot{lines: slices.Clone(b.lines), crlf: b.crlf} }
+// Snapshot takes the text as it is now. Main goroutine (the buffer's
+// owner) only; the Snapshot may then be read on any goroutine.
+func (b *Buffer) Snapshot() Snapshot {
+	return Snapshot{chunks: b.lines.snapshot(), crlf: b.crlf, version: b.version}
+}
+
+// Version is the buffer's Version when the snapshot was taken.
+func (s Snapshot) Version() uint64 { return s.version }
 
 // FileText is the text as Buffer.FileText gave it when the snapshot was taken.
 func (s Snapshot) FileText() string {
 	if s.crlf {
-		return strings.Join(s.lines, "\r\n")
+		return s.join("\r\n")
 	}
-	return strings.Join(s.lines, "\n")
+	return s.join("\n")
+}
+
+// Text is the text as Buffer.Text gave it (LF line endings) when the
+// snapshot was taken.
+func (s Snapshot) Text() string { return s.join("\n") }
+
+func (s Snapshot) join(sep string) string {
+	size, n := 0, 0
+	for _, c := range s.chunks {
+		n += len(c)
+		for _, l := range c {
+			size += len(l)
+		}
+	}
+	var sb strings.Builder
+	sb.Grow(size + max(n-1, 0)*len(sep))
+	for i, c := range s.chunks {
+		for j, l := range c {
+			if i > 0 || j > 0 {
+				sb.WriteString(sep)
+			}
+			sb.WriteString(l)
+		}
+	}
+	return sb.String()
 }
 
 // CRLF reports whether the text is saved with CRLF line endings.
@@ -109,35 +149,35 @@ func (b *Buffer) CRLF() bool { return b.crlf }
 
 // LineCount returns the number of lines; an empty text has one line, and a
 // final newline starts an empty last line.
-func (b *Buffer) LineCount() int { return len(b.lines) }
+func (b *Buffer) LineCount() int { return b.lines.n }
 
 // Line returns line i (0-based) without its line ending.
-func (b *Buffer) Line(i int) string { return b.lines[i] }
+func (b *Buffer) Line(i int) string { return b.lines.line(i) }
 
 // Text returns the whole text with LF line endings.
-func (b *Buffer) Text() string { return strings.Join(b.lines, "\n") }
+func (b *Buffer) Text() string { return b.lines.join(0, b.lines.n-1, "\n") }
 
 // FileText returns the text as it is saved: with CRLF line endings when
 // the buffer was read with them.
 func (b *Buffer) FileText() string {
 	if b.crlf {
-		return strings.Join(b.lines, "\r\n")
+		return b.lines.join(0, b.lines.n-1, "\r\n")
 	}
 	return b.Text()
 }
 
 // End returns the position after the last rune.
 func (b *Buffer) End() Pos {
-	last := len(b.lines) - 1
-	return Pos{last, utf8.RuneCountInString(b.lines[last])}
+	last := b.lines.n - 1
+	return Pos{last, utf8.RuneCountInString(b.Line(last))}
 }
 
 // LineLen returns the length of line i in runes.
-func (b *Buffer) LineLen(i int) int { return utf8.RuneCountInString(b.lines[i]) }
+func (b *Buffer) LineLen(i int) int { return utf8.RuneCountInString(b.Line(i)) }
 
 // Clamp returns p moved inside the text.
 func (b *Buffer) Clamp(p Pos) Pos {
-	p.Line = min(max(p.Line, 0), len(b.lines)-1)
+	p.Line = min(max(p.Line, 0), b.lines.n-1)
 	p.Col = min(max(p.Col, 0), b.LineLen(p.Line))
 	return p
 }
@@ -147,17 +187,17 @@ func (b *Buffer) Slice(r Range) string {
 	r = b.clampRange(r)
 	s, e := r.Start, r.End
 	if s.Line == e.Line {
-		line := b.lines[s.Line]
+		line := b.Line(s.Line)
 		return line[byteOffset(line, s.Col):byteOffset(line, e.Col)]
 	}
 	var sb strings.Builder
-	first := b.lines[s.Line]
+	first := b.Line(s.Line)
 	sb.WriteString(first[byteOffset(first, s.Col):])
-	for i := s.Line + 1; i < e.Line; i++ {
+	for _, l := range b.lines.rangeOf(s.Line+1, e.Line-1) {
 		sb.WriteByte('\n')
-		sb.WriteString(b.lines[i])
+		sb.WriteString(l)
 	}
-	last := b.lines[e.Line]
+	last := b.Line(e.Line)
 	sb.WriteByte('\n')
 	sb.WriteString(last[:byteOffset(last, e.Col)])
 	return sb.String()
@@ -199,7 +239,7 @@ func (b *Buffer) Replace(r Range, s string) Pos {
 
 // apply replaces r (ordered, clamped) with s without touching the history.
 func (b *Buffer) apply(r Range, s string) Pos {
-	first, last := b.lines[r.Start.Line], b.lines[r.End.Line]
+	first, last := b.Line(r.Start.Line), b.Line(r.End.Line)
 	head := first[:byteOffset(first, r.Start.Col)]
 	tail := last[byteOffset(last, r.End.Col):]
 	parts := strings.Split(s, "\n")
@@ -210,7 +250,7 @@ func (b *Buffer) apply(r Range, s string) Pos {
 	}
 	parts[0] = head + parts[0]
 	parts[n] += tail
-	b.lines = slices.Replace(b.lines, r.Start.Line, r.End.Line+1, parts...)
+	b.lines.replace(r.Start.Line, r.End.Line, parts)
 	b.version = versions.Add(1)
 	if b.OnChange != nil {
 		b.OnChange(Change{Line: r.Start.Line, Removed: r.End.Line - r.Start.Line + 1, Added: len(parts)})

@@ -18,7 +18,7 @@ func (b *Buffer) Find(query string, matchCase bool) []Range {
 		return b.findFold([]rune(foldString(query)))
 	}
 	var out []Range
-	for i, line := range b.lines {
+	for i, line := range b.lines.all() {
 		for off := 0; ; {
 			j := strings.Index(line[off:], query)
 			if j < 0 {
@@ -37,7 +37,7 @@ func (b *Buffer) Find(query string, matchCase bool) []Range {
 func (b *Buffer) findFold(q []rune) []Range {
 	var out []Range
 	var line []rune
-	for i, s := range b.lines {
+	for i, s := range b.lines.all() {
 		line = line[:0]
 		for _, r := range s {
 			line = append(line, unicode.ToLower(r))

@@ -102,5 +102,5 @@ func (b *Buffer) LineRange(first, last int) Range {
 
 // Lines returns lines first..last joined with "\n".
 func (b *Buffer) Lines(first, last int) string {
-	return strings.Join(b.lines[first:last+1], "\n")
+	return b.lines.join(first, last, "\n")
 }

@@ -71,6 +71,8 @@ type Editor struct {
 	OnEval     func(code string)   // Ctrl+Enter, with the code to evaluate
 
 	intel *editorIntel // gopls's diagnostics, hover, completion (editor_lsp.go); nil without
+	// changes are the recent edits, for diagnostics on an older text (editor_changes.go).
+	changes changeLog
 	// float holds the hover and completion boxes over the text: inside the
 	// widget, not canvas overlays, which would take the keyboard.
 	float *fyne.Container
@@ -96,11 +98,18 @@ func New(buf *textbuf.Buffer, hl *textbuf.Highlighter) *Editor {
 	return e
 }
 
-// followEdits keeps the highlighting in step with every edit of the buffer.
+// followEdits keeps the highlighting in step with every edit of the
+// buffer, and logs the edits for positions gopls computed on an older
+// text (editor_changes.go).
 func (e *Editor) followEdits() {
 	buf, hl := e.buf, e.hl
-	if hl != nil {
-		buf.OnChange = func(c textbuf.Change) { hl.Apply(c, buf.LineCount(), buf.Line) }
+	buf.Renumber() // gopls's client keeps the newest text of a file: this one is newer than any before it
+	e.changes.reset(buf.Version())
+	buf.OnChange = func(c textbuf.Change) {
+		if hl != nil {
+			hl.Apply(c, buf.LineCount(), buf.Line)
+		}
+		e.changes.add(buf.Version(), c)
 	}
 }
 

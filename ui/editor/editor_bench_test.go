@@ -2,13 +2,17 @@ package editor
 
 import (
 	"fmt"
+	"io"
+	"log"
 	"strings"
+	"sync"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"trestle/app/lsp"
 	"trestle/app/textbuf"
 )
 
@@ -120,4 +124,46 @@ func BenchmarkEntryKeystroke3k(b *testing.B) {
 	for b.Loop() {
 		entry.TypedRune('x')
 	}
+}
+
+// benchHost is an editor.Host for benchmarks: Do runs at once (the
+// benchmark is the main goroutine), Go in a goroutine it waits for.
+type benchHost struct{ running sync.WaitGroup }
+
+func (h *benchHost) Definition(string, lsp.Position)     {}
+func (h *benchHost) References(string, lsp.Position)     {}
+func (h *benchHost) Outline(string)                      {}
+func (h *benchHost) Rename(string, lsp.Position, string) {}
+func (h *benchHost) Go(fn func())                        { h.running.Go(fn) }
+func (h *benchHost) Do(fn func())                        { fn() }
+
+// BenchmarkEditorSync100k is what the main goroutine spends to hand an
+// edited 100k-line Go file to gopls's client (the sync that follows a
+// pause in typing) beside what it spent before: "snapshot" is the
+// editor's sync (a snapshot of the buffer, joined off the main goroutine
+// when gopls is sent it), "join" is the old one (the whole text joined
+// and handed over on the main goroutine). Each edit types a rune over one
+// (BenchmarkEditorKeystroke100k is the keystroke). The client has no gopls
+// running, so nothing else competes for the CPU.
+func BenchmarkEditorSync100k(b *testing.B) {
+	test.NewTempApp(b)
+	e := benchEditor(b, goSource(100_000))
+	client := lsp.New(lsp.Config{Root: b.TempDir(), Logger: log.New(io.Discard, "", 0)})
+	defer client.Close()
+	h := &benchHost{}
+	e.AttachIntel("big.go", client, h)
+	defer func() { e.StopIntel(); h.running.Wait() }()
+	at := textbuf.Range{Start: textbuf.Pos{Line: 50_000, Col: 1}, End: textbuf.Pos{Line: 50_000, Col: 2}}
+	b.Run("snapshot", func(b *testing.B) {
+		for b.Loop() {
+			e.buf.Replace(at, "x")
+			e.SyncIntel()
+		}
+	})
+	b.Run("join", func(b *testing.B) {
+		for b.Loop() {
+			e.buf.Replace(at, "x")
+			client.OpenDocument("big.go", e.buf.FileText())
+		}
+	})
 }

@@ -37,7 +37,9 @@ type editorIntel struct {
 	e      *Editor
 	path   string
 	client *lsp.Client
-	diags  []lsp.Diagnostic
+	diags  []lsp.Diagnostic // raw moved onto the text as it is now
+	raw    []lsp.Diagnostic // as gopls gave them, on the text rawKey names
+	rawKey uint64
 
 	syncTimer  *time.Timer
 	hoverTimer *time.Timer
@@ -106,8 +108,20 @@ func (e *Editor) StopIntel() {
 	}
 }
 
+// SyncIntel gives gopls the editor's text now, if it changed since it was
+// last sent (before a question about the text as it is), without joining
+// it on the main goroutine; without a link to gopls it does nothing. Main
+// goroutine only.
+func (e *Editor) SyncIntel() {
+	if e.intel != nil {
+		e.intel.sendNow()
+	}
+}
+
 // SetDiagnostics shows ds (gopls's diagnostics of the editor's file)
-// under their ranges; without a link to gopls it does nothing.
+// under their ranges; without a link to gopls it does nothing. Ranges
+// computed on an older text (Diagnostic.Key) are moved through the edits
+// made since; a Key of 0 stands for the text as it is now.
 func (e *Editor) SetDiagnostics(ds []lsp.Diagnostic) {
 	if e.intel != nil {
 		e.intel.setDiagnostics(ds)
@@ -130,6 +144,9 @@ func (in *editorIntel) caretPos() lsp.Position {
 // edited schedules sending the text to gopls and closes what the edit
 // made stale.
 func (in *editorIntel) edited() {
+	if len(in.raw) > 0 {
+		in.follow()
+	}
 	in.hoverGen++
 	in.hideHover()
 	if in.syncTimer != nil {
@@ -138,12 +155,19 @@ func (in *editorIntel) edited() {
 	in.syncTimer = time.AfterFunc(syncDelay, func() { in.host.Do(in.sendNow) })
 }
 
-// sendNow gives gopls the editor's text (OpenDocument never blocks).
+// sendNow gives gopls the editor's text, if it does not hold it already:
+// a snapshot of the buffer (a pointer per chunk of lines), joined off the
+// main goroutine when gopls is sent it (OpenDocumentLazy never blocks).
 func (in *editorIntel) sendNow() {
 	if in.e.intel != in {
 		return // detached
 	}
-	in.client.OpenDocument(in.path, in.e.buf.FileText())
+	v := in.e.buf.Version()
+	if in.client.Holds(in.path, v) {
+		return
+	}
+	snap := in.e.buf.Snapshot()
+	in.client.OpenDocumentLazy(in.path, v, snap.FileText)
 }
 
 // detach stops the timers and tells gopls the editor is gone.
@@ -168,7 +192,16 @@ func (in *editorIntel) stop() {
 
 // setDiagnostics shows ds under their ranges.
 func (in *editorIntel) setDiagnostics(ds []lsp.Diagnostic) {
-	in.diags = ds
+	in.raw, in.rawKey = ds, in.e.buf.Version()
+	if len(ds) > 0 && ds[0].Key != 0 {
+		in.rawKey = ds[0].Key // one publication: one text
+	}
+	in.follow()
+}
+
+// follow moves the diagnostics onto the text as it is now.
+func (in *editorIntel) follow() {
+	in.diags = in.e.changes.mapDiagnostics(in.raw, in.rawKey)
 	in.e.invalidate()
 }
 

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"trestle/app/lsp"
@@ -247,4 +248,97 @@ func TestNoCompletionAfterADotInACommentOrString(t *testing.T) {
 	if !e.intel.compWanted {
 		t.Fatal("a dot in code asked for no completion") // what gopls answers is TestIntelHoverCompletionAndKeys's
 	}
+}
+
+// TestSquigglesFollowEditsBeforeGoplsAnswers: a squiggle moves with the
+// code it is about as the person types above it, before gopls answers
+// for the new text; diagnostics gopls computed on the older text (a
+// publication that arrives late) are drawn where that code is now; and
+// the typed text reaches gopls, whose next diagnostics agree.
+func TestSquigglesFollowEditsBeforeGoplsAnswers(t *testing.T) {
+	e, h, client := goplsEditor(t)
+	e.SetCaret(textbuf.Pos{Line: 3, Col: 7})
+	test.Type(e.page, " + undefinedVar") // x := 1 + undefinedVar
+	var old []lsp.Diagnostic
+	drainUntil(t, h, "the diagnostic", func() bool {
+		old = client.Diagnostics("main.go")
+		return len(old) == 1 && strings.Contains(old[0].Message, "undefinedVar") && old[0].Key == e.buf.Version()
+	})
+	e.SetDiagnostics(old)
+	at := func() lsp.Position { return e.Diagnostics()[0].Range.Start }
+	if at() != (lsp.Position{Line: 4, Col: 11}) {
+		t.Fatalf("the diagnostic is at %+v, want 4:11", at())
+	}
+
+	e.SetCaret(textbuf.Pos{Line: 0, Col: 12}) // the end of "package main"
+	key(e, fyne.KeyReturn, fyne.KeyReturn, fyne.KeyReturn)
+	if at() != (lsp.Position{Line: 7, Col: 11}) {
+		t.Errorf("after three lines typed above it the diagnostic is at %+v, want 7:11", at())
+	}
+	e.SetDiagnostics(old) // gopls's answer for the text before the new lines, arriving now
+	if at() != (lsp.Position{Line: 7, Col: 11}) {
+		t.Errorf("a late answer for the older text is drawn at %+v, want 7:11", at())
+	}
+	e.place()
+	gutter := gutterWidth(e.buf.LineCount())
+	if row := e.grid.Rows[3-e.shown.first]; row.Cells[gutter-2].Rune == '●' {
+		t.Errorf("line 4, now blank, keeps the gutter mark: %q", rowText(row))
+	}
+	row := e.grid.Rows[6-e.shown.first]
+	cell := row.Cells[gutter+textbuf.CellOf(e.buf.Line(6), 10, e.tabWidth)]
+	if cell.Rune != 'u' || cell.Style == nil || !cell.Style.Style().Underline || row.Cells[gutter-2].Rune != '●' {
+		t.Errorf("line 7 (%q): undefinedVar is not underlined and marked: %+v", rowText(row), cell)
+	}
+
+	drainUntil(t, h, "gopls's diagnostic for the new text", func() bool {
+		ds := client.Diagnostics("main.go")
+		return len(ds) == 1 && ds[0].Key == e.buf.Version() && ds[0].Range.Start == lsp.Position{Line: 7, Col: 11}
+	})
+	e.SetDiagnostics(client.Diagnostics("main.go"))
+	if at() != (lsp.Position{Line: 7, Col: 11}) {
+		t.Errorf("gopls's own answer for the new text is drawn at %+v, want 7:11", at())
+	}
+}
+
+// TestDiagnosticsOfAnotherBufferAreNotDrawn: diagnostics on a text of a
+// buffer the editor no longer shows (the file was reloaded) cannot be
+// moved onto the new text, so they are not drawn; a Key of 0 stands for
+// the text as it is.
+func TestDiagnosticsOfAnotherBufferAreNotDrawn(t *testing.T) {
+	e := newTestEditor(t, goplsMain, true)
+	e.AttachIntel("main.go", lsp.New(lsp.Config{Root: t.TempDir(), Logger: log.New(io.Discard, "", 0)}), &testHost{q: make(chan func(), 64)})
+	defer e.StopIntel()
+	d := lsp.Diagnostic{Path: "main.go", Range: lsp.Range{Start: lsp.Position{Line: 4, Col: 2}, End: lsp.Position{Line: 4, Col: 3}}, Severity: "error", Key: e.buf.Version()}
+	reloaded := textbuf.New(goplsMain)
+	e.SetText(reloaded, textbuf.NewHighlighter(reloaded.LineCount(), reloaded.Line), [32]byte{})
+	e.SetDiagnostics([]lsp.Diagnostic{d})
+	if n := len(e.Diagnostics()); n != 0 {
+		t.Errorf("%d diagnostics of the old buffer are drawn", n)
+	}
+	d.Key = 0
+	e.SetDiagnostics([]lsp.Diagnostic{d})
+	if n := len(e.Diagnostics()); n != 1 {
+		t.Errorf("%d diagnostics without a key are drawn, want 1", n)
+	}
+}
+
+// TestReloadedTextReachesGopls: a text read from disk before the person's
+// last keystroke in the editor it replaces (a reload) still reaches gopls:
+// the client keeps the newest text of a file, and the reloaded one counts
+// as newer than any the editor held.
+func TestReloadedTextReachesGopls(t *testing.T) {
+	e, h, client := goplsEditor(t)
+	reloaded := textbuf.New(strings.Replace(goplsMain, "x := 1", "x := 1 + fromDisk", 1)) // read before the keystroke below
+	typeAt(e, 4, 8, " + typed")
+	e.SyncIntel()
+	drainUntil(t, h, "the typed text's diagnostic", func() bool {
+		ds := client.Diagnostics("main.go")
+		return len(ds) == 1 && strings.Contains(ds[0].Message, "typed")
+	})
+	e.SetText(reloaded, textbuf.NewHighlighter(reloaded.LineCount(), reloaded.Line), [32]byte{})
+	e.SyncIntel()
+	drainUntil(t, h, "the reloaded text's diagnostic", func() bool {
+		ds := client.Diagnostics("main.go")
+		return len(ds) == 1 && strings.Contains(ds[0].Message, "fromDisk")
+	})
 }
