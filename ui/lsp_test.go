@@ -17,6 +17,7 @@ import (
 	"trestle/app/lsp"
 	"trestle/app/services"
 	"trestle/app/textbuf"
+	"trestle/internal/testfix"
 	"trestle/ui/editor"
 )
 
@@ -37,12 +38,8 @@ func goplsWindow(t *testing.T) (*Window, chan func()) {
 // goplsWindowOn is goplsWindow on a module of files (go.mod added).
 func goplsWindowOn(t *testing.T, files map[string]string) (*Window, chan func()) {
 	t.Helper()
-	if _, err := lsp.Find(context.Background(), ""); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI needs gopls (scripts/deps.sh installs it): %v", err)
-		}
-		t.Skipf("gopls is not installed: %v", err)
-	}
+	_, err := lsp.Find(context.Background(), "")
+	testfix.Need(t, "gopls", err)
 	a := test.NewTempApp(t)
 	files["go.mod"] = "module example.com/demo\n\ngo 1.22\n"
 	p := newProject(t, files)

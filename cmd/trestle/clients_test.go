@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"trestle/internal/testfix"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -82,12 +83,7 @@ func clientsDir(tb testing.TB) string {
 func requireNode(tb testing.TB) string {
 	tb.Helper()
 	node, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			tb.Fatal("node is not installed; run scripts/deps.sh --test")
-		}
-		tb.Skip("node is not installed; run scripts/deps.sh --test")
-	}
+	testfix.Need(tb, "node", err)
 	sdkPkg := filepath.Join(clientsDir(tb), "node_modules", "@modelcontextprotocol", "sdk", "package.json")
 	if _, err := os.Stat(sdkPkg); err != nil {
 		tb.Fatalf("the MCP TypeScript SDK is not installed in test/clients; run make client-deps (npm ci in test/clients): %v", err)

@@ -6,7 +6,6 @@ import (
 	"image"
 	_ "image/png"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -20,15 +19,8 @@ import (
 func needGoplsAndXdotool(t *testing.T) {
 	t.Helper()
 	_, err := lsp.Find(context.Background(), "")
-	if err == nil {
-		_, err = exec.LookPath("xdotool")
-	}
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI needs gopls and xdotool (scripts/deps.sh --test installs them): %v", err)
-		}
-		t.Skip(err)
-	}
+	testfix.Need(t, "gopls", err)
+	needXdotool(t)
 }
 
 // redPixels counts the strongly red pixels of a screenshot: the theme's

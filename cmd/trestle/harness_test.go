@@ -66,12 +66,8 @@ func trestleBin(tb testing.TB) string {
 // Xvfb the test is skipped, except in CI where that is a failure.
 func startXvfb(tb testing.TB) string {
 	tb.Helper()
-	if _, err := exec.LookPath("Xvfb"); err != nil {
-		if os.Getenv("CI") != "" {
-			tb.Fatal("Xvfb is not installed; run scripts/deps.sh --test")
-		}
-		tb.Skip("Xvfb is not installed; run scripts/deps.sh --test")
-	}
+	_, err := exec.LookPath("Xvfb")
+	testfix.Need(tb, "Xvfb", err)
 	for n := 90 + os.Getpid()%50; n < 400; n++ {
 		if displayInUse(n) {
 			continue

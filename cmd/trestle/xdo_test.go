@@ -4,18 +4,15 @@ import (
 	"os"
 	"os/exec"
 	"testing"
+	"trestle/internal/testfix"
 )
 
 // needXdotool skips a test that types into the window without xdotool,
 // except under CI, where scripts/deps.sh installs it.
 func needXdotool(tb testing.TB) {
 	tb.Helper()
-	if _, err := exec.LookPath("xdotool"); err != nil {
-		if os.Getenv("CI") != "" {
-			tb.Fatal("CI needs xdotool (scripts/deps.sh --test installs it)")
-		}
-		tb.Skip(err)
-	}
+	_, err := exec.LookPath("xdotool")
+	testfix.Need(tb, "xdotool", err)
 }
 
 // xdo returns a function that runs xdotool with its arguments on w's

@@ -19,6 +19,7 @@ import (
 
 	"trestle/app/lsp"
 	"trestle/app/textbuf"
+	"trestle/internal/testfix"
 )
 
 // These drive the editor's link to the real gopls, with a host that
@@ -51,12 +52,8 @@ func (h *testHost) Do(fn func()) { h.q <- fn }
 // real gopls.
 func goplsEditor(t *testing.T) (*Editor, *testHost, *lsp.Client) {
 	t.Helper()
-	if _, err := lsp.Find(context.Background(), ""); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI needs gopls (scripts/deps.sh installs it): %v", err)
-		}
-		t.Skipf("gopls is not installed: %v", err)
-	}
+	_, err := lsp.Find(context.Background(), "")
+	testfix.Need(t, "gopls", err)
 	root := t.TempDir()
 	for name, text := range map[string]string{"go.mod": "module example.com/demo\n\ngo 1.22\n", "main.go": goplsMain, "lib.go": goplsLib} {
 		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
