@@ -80,11 +80,14 @@ check: check-deps
 GOENV_KEPT := GOCACHE GOMODCACHE GOPATH GOPROXY GOSUMDB GOPRIVATE GONOPROXY GONOSUMDB GOINSECURE
 GOENV_TEST = GOENV=off GOFLAGS= GOTOOLCHAIN=local $(foreach v,$(GOENV_KEPT),$(v)='$(shell $(GO) env $(v))')
 
+# third_party/jsonschema is its own module (./... above does not reach it):
+# its test of the one patch runs in its folder (a second or two).
 # -timeout: the end-to-end tests of cmd/trestle (a real window under Xvfb,
 # real gopls on bbolt, native evaluator builds) run one after another in
 # one test binary and together outlast go test's default of 10 minutes.
 test: test-deps client-deps agent-deps check
 	$(GOENV_TEST) $(GO) test $(TESTTAGS) -race -count=1 -timeout 30m $(PURE) ./ui/...
+	cd third_party/jsonschema && $(GOENV_TEST) $(GO) test -race -count=1 ./...
 	$(GOENV_TEST) $(GO) test $(TESTTAGS) -count=1 -timeout 45m ./cmd/...
 	$(MAKE) --no-print-directory package
 	scripts/check-package.sh out/Trestle.tar.xz
