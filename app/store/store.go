@@ -50,12 +50,11 @@ func Open(path string) (*Store, error) {
 	// A store already there with every bucket is only read: opening it
 	// then costs no write transaction and its two flushes (a `trestle
 	// changes` call opens the store once per run).
-	err := s.viewOnce(func(*bolt.Tx) error { return nil })
-	if err == nil || errors.Is(err, errdefs.ErrBusy) {
-		if err != nil {
-			return nil, err
-		}
+	switch err := s.viewOnce(func(*bolt.Tx) error { return nil }); {
+	case err == nil:
 		return s, nil
+	case errors.Is(err, errdefs.ErrBusy):
+		return nil, err
 	}
 	if err := s.update(func(*bolt.Tx) error { return nil }); err != nil {
 		return nil, err
