@@ -7,10 +7,6 @@ import (
 	"fyne.io/fyne/v2/theme"
 )
 
-// firstFrameStyles are the text styles the window's first frame draws:
-// labels, buttons and tab titles (bold), and the Eval pane's code.
-var firstFrameStyles = []fyne.TextStyle{{}, {Bold: true}, {Monospace: true}}
-
 // LoadFonts loads the font faces of the window's first frame on other
 // goroutines, one a style, and returns a channel closed once they are all
 // loaded. Fyne parses a style's fonts (with its emoji font and the
@@ -24,7 +20,9 @@ var firstFrameStyles = []fyne.TextStyle{{}, {Bold: true}, {Monospace: true}}
 func LoadFonts() <-chan struct{} {
 	done := make(chan struct{})
 	var loading sync.WaitGroup
-	for _, style := range firstFrameStyles {
+	// The text styles the window's first frame draws: labels, buttons and
+	// tab titles (bold), and the Eval pane's code.
+	for _, style := range []fyne.TextStyle{{}, {Bold: true}, {Monospace: true}} {
 		loading.Go(func() { fyne.MeasureText("", theme.TextSize(), style) })
 	}
 	go func() {
