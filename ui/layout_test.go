@@ -152,3 +152,27 @@ func TestReviewFitsA1024x700Window(t *testing.T) {
 		t.Fatalf("with the review open the window needs %v, more than 1024x700", min)
 	}
 }
+
+// TestSettingsFitA1024x700Window: Ctrl+, in a 1024x700 window opens
+// Settings within it, every row reachable by scrolling and Save and
+// Cancel clear of them. Its rows need some 740 px: the dialog drew Save
+// and Cancel over Project trust and cut the Agents row off (seen under
+// Xvfb).
+func TestSettingsFitA1024x700Window(t *testing.T) {
+	w := newTestWindowWith(t, map[string]string{"go.mod": "module example.com/m\n"})
+	fyne.CurrentApp().Settings().SetTheme(newTheme(store.DefaultSettings())) // the sizes the window has
+	w.installActions(Actions{})
+	w.win.Resize(fyne.NewSize(1024, 700))
+	pressShortcut(w.win, ctrl(fyne.KeyComma, false))
+	c := w.win.Canvas()
+	top := c.Overlays().Top()
+	if top == nil {
+		t.Fatal("Ctrl+, opened no dialog")
+	}
+	if min := top.MinSize(); min.Height > 700 || min.Width > 1024 {
+		t.Fatalf("Settings needs %v, more than the 1024x700 window", min)
+	}
+	if findButton(c, "Save") == nil || findButton(c, "Edit agents…") == nil && w.panes.agent != nil {
+		t.Fatal("Settings lacks its Save button or its last row")
+	}
+}
