@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"trestle/app/changeset"
 	"trestle/app/project"
@@ -313,5 +314,98 @@ func TestSavingUnchangedTextLeavesTheProposalPending(t *testing.T) {
 	save()
 	if s := state(); s != changeset.StateStale {
 		t.Fatalf("saving an edit of main.go left its proposal %s", s)
+	}
+}
+
+// TestKeysNeverGoToAnEditorBehindItsProposal: while a tab shows an agent's
+// proposal inline in place of its editor, typing changes no file: not the
+// editor Show Inline hid, nor the one a Ctrl+Tab to that tab left behind.
+// Seen under Xvfb on fsnotify: "zz" typed after Show Inline went into
+// backend_inotify.go behind the hunks, and "qq" typed after Ctrl+Tab into
+// fsnotify.go in the tab left (Fyne: "Failed to focus object which is not
+// part of the canvas"). Back to Editor gives the editor the keys again.
+func TestKeysNeverGoToAnEditorBehindItsProposal(t *testing.T) {
+	w, m := newFsnotifyWindow(t)
+	w.installActions(Actions{})
+	w.Window().Resize(fyne.NewSize(1100, 720))
+	openFiles(t, w, "fsnotify.go", "backend_inotify.go")
+	cs, err := m.Propose(w.review.currentReader(), changeset.Proposal{Title: "Document Close", Client: "claude-code", Changes: []changeset.Change{
+		{Path: "fsnotify.go", Action: changeset.ActionEdit, Edits: []changeset.Edit{{OldText: "func NewWatcher() (*Watcher, error) {", NewText: "func NewWatcher() (w *Watcher, err error) {"}}},
+		{Path: "backend_inotify.go", Action: changeset.ActionEdit, Edits: []changeset.Edit{{OldText: "func newWatches() *watches {", NewText: "func newWatches() (ws *watches) {"}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.ChangeSetProposed(cs)
+	testfix.Wait(t, 30*time.Second, "the proposal strip on both tabs", func() bool {
+		return len(w.review.inline) == 2
+	})
+	c := w.win.Canvas()
+	texts := func() [2]string {
+		return [2]string{w.tabs.find("fsnotify.go").view.Buffer().Text(), w.tabs.find("backend_inotify.go").view.Buffer().Text()}
+	}
+	before := texts()
+	inotify := w.tabs.find("backend_inotify.go")
+	tapTab(t, w, "fsnotify.go")
+	tapTab(t, w, "backend_inotify.go")
+	if c.Focused() != fyne.Focusable(inotify.view.Page()) {
+		t.Fatalf("tapping backend_inotify.go's tab left the keyboard on %T", c.Focused())
+	}
+	clickButton(t, inotify.item.Content, "Show Inline")
+	if text := objectTexts(inotify.item.Content); !strings.Contains(text, "(ws *watches)") {
+		t.Fatalf("Show Inline in backend_inotify.go shows:\n%.400s", text)
+	}
+	typeWherever(w.win, "zz")
+	if texts() != before {
+		t.Fatalf("typing with backend_inotify.go's proposal shown inline changed a file behind it (keyboard on %T)", c.Focused())
+	}
+	tapTab(t, w, "fsnotify.go")
+	if c.Focused() != fyne.Focusable(w.tabs.find("fsnotify.go").view.Page()) {
+		t.Fatalf("tapping fsnotify.go's tab left the keyboard on %T", c.Focused())
+	}
+	pressShortcut(w.win, ctrl(fyne.KeyTab, false))
+	if got := w.tabs.active(); got != "backend_inotify.go" {
+		t.Fatalf("Ctrl+Tab from fsnotify.go selected %q", got)
+	}
+	typeWherever(w.win, "qq")
+	if texts() != before {
+		t.Fatalf("typing after Ctrl+Tab to the tab showing its proposal inline changed a file (keyboard on %T)", c.Focused())
+	}
+	clickButton(t, inotify.item.Content, "Back to Editor")
+	typeText(t, w.win, "x")
+	if got := inotify.view.Buffer().Line(0); !strings.HasPrefix(got, "x//go:build") {
+		t.Errorf("typing after Back to Editor: line 1 of backend_inotify.go is %q", got)
+	}
+}
+
+// clickButton clicks the button labelled label shown in o as the desktop
+// driver does: a click on a focusable widget such as a button leaves the
+// keyboard where it was (glfw's processMouseClicked), where test.Tap and
+// test.TapCanvas would take it from everything first.
+func clickButton(t *testing.T, o fyne.CanvasObject, label string) {
+	t.Helper()
+	var b *widget.Button
+	walkShown(o, fyne.Position{}, func(x fyne.CanvasObject, _ fyne.Position) bool {
+		if bt, ok := x.(*widget.Button); ok && bt.Text == label {
+			b = bt
+		}
+		return b != nil
+	})
+	if b == nil {
+		t.Fatalf("no button %q shown", label)
+	}
+	b.Tapped(&fyne.PointEvent{})
+}
+
+// typeWherever types s as the desktop driver delivers typed runes: to the
+// focused widget, else to the canvas's handler, else nowhere.
+func typeWherever(win fyne.Window, s string) {
+	c := win.Canvas()
+	for _, r := range s {
+		if f := c.Focused(); f != nil {
+			f.TypedRune(r)
+		} else if fn := c.OnTypedRune(); fn != nil {
+			fn(r)
+		}
 	}
 }

@@ -3,14 +3,18 @@ package ui
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
+	"trestle/app/changeset"
 	"trestle/app/permission"
 	"trestle/app/store"
+	"trestle/internal/testfix"
 )
 
 func TestLayoutIsRestoredOnTheNextStart(t *testing.T) {
@@ -110,5 +114,65 @@ func TestTreeKeepsItsWidthAt1024(t *testing.T) {
 	check("dragged to the edge")
 	if min := w.win.Content().MinSize().Width; min > 1024 {
 		t.Fatalf("the window needs %v px", min)
+	}
+}
+
+// TestReviewFitsA1024x700Window: an agent's change set open for review in
+// a 1024x700 window leaves the window that size. The file's line beside
+// Unified / Side by side, Edit Proposed Text and Reject File… had some
+// 70 px and wrapped a letter or two to a line, and the review's height
+// grew the window to 854 px, its status bar off a 800 px screen (seen
+// under Xvfb on fsnotify).
+func TestReviewFitsA1024x700Window(t *testing.T) {
+	w, m := newFsnotifyWindow(t)
+	fyne.CurrentApp().Settings().SetTheme(newTheme(store.DefaultSettings())) // the sizes the window has
+	w.installActions(Actions{})
+	w.win.Resize(fyne.NewSize(1024, 700))
+	openFiles(t, w, "fsnotify.go")
+	cs, err := m.Propose(w.review.currentReader(), changeset.Proposal{Title: "Document Close", Client: "claude-code", Changes: []changeset.Change{
+		{Path: "fsnotify.go", Action: changeset.ActionEdit, Edits: []changeset.Edit{{OldText: "func (w *Watcher) Close() error {", NewText: "// Close is safe to call twice.\nfunc (w *Watcher) Close() error {"}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.ChangeSetProposed(cs)
+	testfix.Wait(t, 30*time.Second, "the proposal strip on fsnotify.go", func() bool { return len(w.review.inline) == 1 })
+	w.win.Canvas().Focus(w.tabs.find("fsnotify.go").view.Page())
+	typeText(t, w.win, "// mine") // the proposal goes stale: its file's line says why, at length
+	w.review.checkBufferAgainstProposals("fsnotify.go")
+	clickButton(t, w.tabs.find("fsnotify.go").item.Content, "Open Review")
+	if !strings.HasPrefix(w.tabs.docs.Selected().Text, "Review ") {
+		t.Fatalf("Open Review selected the tab %q", w.tabs.docs.Selected().Text)
+	}
+	for range 2 { // lay the review out at its width: a wrapped line's height follows it
+		w.win.Resize(fyne.NewSize(1024, 701))
+		w.win.Resize(fyne.NewSize(1024, 700))
+	}
+	if min := w.win.Content().MinSize(); min.Height > 700 || min.Width > 1024 {
+		t.Fatalf("with the review open the window needs %v, more than 1024x700", min)
+	}
+}
+
+// TestSettingsFitA1024x700Window: Ctrl+, in a 1024x700 window opens
+// Settings within it, every row reachable by scrolling and Save and
+// Cancel clear of them. Its rows need some 740 px: the dialog drew Save
+// and Cancel over Project trust and cut the Agents row off (seen under
+// Xvfb).
+func TestSettingsFitA1024x700Window(t *testing.T) {
+	w := newTestWindowWith(t, map[string]string{"go.mod": "module example.com/m\n"})
+	fyne.CurrentApp().Settings().SetTheme(newTheme(store.DefaultSettings())) // the sizes the window has
+	w.installActions(Actions{})
+	w.win.Resize(fyne.NewSize(1024, 700))
+	pressShortcut(w.win, ctrl(fyne.KeyComma, false))
+	c := w.win.Canvas()
+	top := c.Overlays().Top()
+	if top == nil {
+		t.Fatal("Ctrl+, opened no dialog")
+	}
+	if min := top.MinSize(); min.Height > 700 || min.Width > 1024 {
+		t.Fatalf("Settings needs %v, more than the 1024x700 window", min)
+	}
+	if findButton(c, "Save") == nil || findButton(c, "Edit agents…") == nil && w.panes.agent != nil {
+		t.Fatal("Settings lacks its Save button or its last row")
 	}
 }

@@ -110,4 +110,7 @@ func (r *reviewUI) setTabContent(t *fileTab, o fyne.CanvasObject) {
 		t.view.Show()
 	}
 	r.w.tabs.docs.Refresh()
+	if r.w.tabs.current() == t && t.view != nil && !holds(o, t.view) && r.w.tabs.win != nil {
+		r.w.tabs.dropHiddenKeys() // Show Inline hid the editor that had the keys
+	}
 }

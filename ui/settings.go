@@ -4,7 +4,9 @@ import (
 	"slices"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"trestle/app/store"
@@ -101,7 +103,9 @@ func (s *settingsUI) show() {
 	if h := w.panes.agent; h != nil {
 		items = append(items, h.agentsSetting())
 	}
-	d := dialog.NewForm("Settings", "Save", "Cancel", items, func(ok bool) {
+	// The rows scroll: they need some 740 px, more than a 700 px window has.
+	form := widget.NewForm(items...)
+	d := dialog.NewCustomConfirm("Settings", "Save", "Cancel", container.NewVScroll(form), func(ok bool) {
 		if ok {
 			s.apply(f.values())
 			if f.trusted != nil && f.trusted.Checked != tr.Trusted() {
@@ -109,8 +113,20 @@ func (s *settingsUI) show() {
 			}
 		}
 	}, w.win)
-	d.Resize(fyne.NewSize(520, 0))
+	d.Resize(settingsSize(form.MinSize(), w.win.Canvas().Size()))
 	w.dialogs.show(d)
+}
+
+// settingsSize is the Settings dialog's size for rows of size rows in a
+// window of size win: all the rows when the window has room, else as
+// high as the window allows, the rows scrolling.
+func settingsSize(rows, win fyne.Size) fyne.Size {
+	const chrome = 140 // the title, Save and Cancel, the dialog's padding
+	h := rows.Height + chrome
+	if room := win.Height - 4*theme.Padding(); h > room {
+		h = room
+	}
+	return fyne.NewSize(max(rows.Width+theme.ScrollBarSize()+theme.Padding(), 560), h) // the bar covers none of a hint
 }
 
 // apply makes set and policy the settings, taking effect at once, and

@@ -135,6 +135,8 @@ func (a *tabArea) focus(rel string) bool {
 func (a *tabArea) selected(item *container.TabItem) {
 	if t := a.byItem[item]; t != nil && t.view != nil && !a.agentShowing {
 		a.focusText(t)
+	} else if a.win != nil && !a.agentShowing {
+		a.dropHiddenKeys() // a tab without an editor: the one that had the keys is hidden now
 	}
 	a.caretChanged()
 	a.onChange()
@@ -222,11 +224,44 @@ func (a *tabArea) setHint(o fyne.CanvasObject) {
 // focusText gives t's editor the keyboard: what a person opens takes it
 // (keys.go). Under a dialog the desktop driver focuses it in the window's
 // content, for when the dialog closes; the dialog keeps the keyboard.
+// When t shows something else in place of its editor (an agent's proposal
+// inline), Fyne cannot focus the editor and would leave the keys where
+// they were, in an editor now hidden: no editor gets them then.
 func (a *tabArea) focusText(t *fileTab) {
 	if t.view == nil || a.win == nil {
 		return
 	}
+	if !holds(t.item.Content, t.view) {
+		a.dropHiddenKeys()
+		return
+	}
 	a.win.Canvas().Focus(t.view.Page())
+}
+
+// dropHiddenKeys takes the keyboard from the editor or find bar that has
+// it, for when the selected tab shows no editor: that one is hidden, and
+// what the person types would change a file they cannot see. A dialog's
+// keyboard is left alone. Main goroutine only.
+func (a *tabArea) dropHiddenKeys() {
+	c := a.win.Canvas()
+	if c.Overlays().Top() == nil && c.Focused() != nil && a.keysHere() {
+		c.Unfocus()
+	}
+}
+
+// holds reports whether target is o or inside o's containers.
+func holds(o, target fyne.CanvasObject) bool {
+	if o == target {
+		return true
+	}
+	if c, ok := o.(*fyne.Container); ok {
+		for _, x := range c.Objects {
+			if holds(x, target) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (a *tabArea) add(f loaded) *fileTab {

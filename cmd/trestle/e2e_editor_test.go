@@ -14,7 +14,8 @@ import (
 // The editor in the real window under Xvfb, driven with xdotool on a copy
 // of bbolt: typing into files under a pending proposal, switching tabs by
 // a click on a header while the editor is scrolled, the find bar typed
-// into at a person's pace. Screenshots: editor-proposal-*, editor-tabs-*,
+// into at a person's pace; both files under the proposal take typing.
+// Screenshots: editor-proposal-*, editor-tabs-*,
 // editor-find.
 
 // waitUnsaved waits until path's editor holds want, unsaved.
@@ -104,6 +105,10 @@ func TestEditorOnBboltE2E(t *testing.T) {
 	if sel, _ := sc["selection"].(map[string]any); sel == nil || sel["start_line"] != float64(1) {
 		t.Errorf("tx.go's caret after the switch: %v", sel)
 	}
+	// tx.go, the other file under the proposal, takes typing too.
+	xdo("type", "--delay", "30", "// typed in tx.go ")
+	waitUnsaved(t, c, "tx.go", "// typed in tx.go package bbolt")
+	t.Logf("screenshot: %s", w.screenshot(t, "editor-proposal-tx-typed"))
 
 	// The find bar takes every key typed at a person's pace.
 	openTab(t, c, "db.go", 1)

@@ -218,7 +218,9 @@ func (t *reviewTab) hunksOf(f changeset.FileChange) fyne.CanvasObject {
 	if f.Action == changeset.ActionDelete || !editable(f) {
 		edit.Disable()
 	}
-	top := container.NewBorder(nil, nil, nil, container.NewHBox(t.layout, edit, rejectFile), wrapLabel(fileText(f)+hunkSummary(t, f, hunks)))
+	// The file's line above its buttons: beside them it had some 70 px at a
+	// 1024 px window, wrapped a few letters to a line, and grew the window.
+	top := container.NewVBox(wrapLabel(fileText(f)+hunkSummary(t, f, hunks)), container.NewHBox(t.layout, edit, rejectFile))
 	if len(hunks) == 0 {
 		return container.NewBorder(top, nil, nil, nil, widget.NewLabel("(no textual change)"))
 	}
