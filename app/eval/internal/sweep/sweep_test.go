@@ -4,8 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
-	"strings"
 	"testing"
 	"time"
 )
@@ -21,9 +19,8 @@ type item struct {
 
 const day = 24 * time.Hour
 
-var hex16 = regexp.MustCompile(`^[0-9a-f]{16}$`).MatchString
-
-func isBuild(name string) bool { return strings.HasPrefix(name, "build-") }
+// hex16 and isBuild match names of the supervisor cache's entries.
+var hex16, isBuild = regexp.MustCompile(`^[0-9a-f]{16}$`).MatchString, regexp.MustCompile(`^build-`).MatchString
 
 // TestSweep sweeps real folders: age limits, caps that count the entries
 // in use first and spare recent ones, the first class owning an entry,
@@ -117,11 +114,14 @@ func TestSweep(t *testing.T) {
 			for _, name := range tt.inUse {
 				inUse = append(inUse, filepath.Join(dir, name))
 			}
-			removed := Folder{Dir: dir, InUse: inUse, Classes: tt.classes}.Sweep(now)
+			removed := map[string]bool{}
+			for _, path := range (Folder{Dir: dir, InUse: inUse, Classes: tt.classes}).Sweep(now) {
+				removed[path] = true
+			}
 			for _, it := range tt.items {
 				_, err := os.Lstat(filepath.Join(dir, it.name))
 				there := err == nil
-				said := slices.Contains(removed, filepath.Join(dir, it.name))
+				said := removed[filepath.Join(dir, it.name)]
 				if there != it.kept || said == it.kept {
 					t.Errorf("%s (%s old): there after the sweep %v, said removed %v; want kept %v", it.name, it.age, there, said, it.kept)
 				}
