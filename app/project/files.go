@@ -117,6 +117,19 @@ func SliceLines(text string, start, end int) (string, error) {
 	if end < start {
 		return "", fmt.Errorf("end_line %d is before start_line %d: %w", end, start, errdefs.ErrInvalid)
 	}
-	lines := strings.SplitAfter(text, "\n")
-	return strings.Join(lines[start-1:end], ""), nil
+	return text[lineStart(text, start):lineStart(text, end+1)], nil
+}
+
+// lineStart is the offset in text of line n (1-based), or len(text) past
+// the last line.
+func lineStart(text string, n int) int {
+	off := 0
+	for range n - 1 {
+		i := strings.IndexByte(text[off:], '\n')
+		if i < 0 {
+			return len(text)
+		}
+		off += i + 1
+	}
+	return off
 }
