@@ -33,7 +33,8 @@ func settled(t *testing.T, path string) {
 	}, testfix.Every(100*time.Millisecond))
 }
 
-// readBig opens a project with big.txt holding text and resolves it.
+// readBig opens a project with big.txt holding text, resolves it and
+// waits until a read of it may be remembered.
 func readBig(t *testing.T, text string) (*Project, Path) {
 	t.Helper()
 	p, err := Open(testfix.Project(t, map[string]string{"go.mod": "module example.com/x\n\ngo 1.22\n", "big.txt": text}))
@@ -44,6 +45,7 @@ func readBig(t *testing.T, text string) (*Project, Path) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	settled(t, cp.abs)
 	return p, cp
 }
 
@@ -66,7 +68,6 @@ func readAs(t *testing.T, p *Project, cp Path, sums *Sums, want string) {
 func TestSumsSpareHashingAnUnchangedFile(t *testing.T) {
 	text := bigText("1")
 	p, cp := readBig(t, text)
-	settled(t, cp.abs)
 	var sums Sums
 	readAs(t, p, cp, &sums, text)
 	readAs(t, p, cp, &sums, text)
@@ -82,7 +83,6 @@ func TestSumsSpareHashingAnUnchangedFile(t *testing.T) {
 func TestSumsSeeAChangeThatKeepsSizeAndTimes(t *testing.T) {
 	before := bigText("1")
 	p, cp := readBig(t, before)
-	settled(t, cp.abs)
 	var sums Sums
 	readAs(t, p, cp, &sums, before)
 	info, err := os.Stat(cp.abs)
