@@ -34,6 +34,8 @@ type Agent struct {
 	runs   runOwners  // which caller started each agent run
 	losses lossesTold // lost evaluator state the answers have named
 	git    gitCache   // the workbench's git status, reused briefly
+
+	sums project.Sums // what trestle_read hashed, per file version
 }
 
 // New is an Agent over cfg.
@@ -108,7 +110,7 @@ type RunGuard interface {
 // reader reads files as agents read them: the window's open editors first,
 // else disk.
 func (a *Agent) reader() workbench.Reader {
-	return workbench.Reader{Project: a.cfg.Project, Buffers: a.cfg.Window} // a nil Window is nil Buffers
+	return workbench.Reader{Project: a.cfg.Project, Buffers: a.cfg.Window, Sums: &a.sums} // a nil Window is nil Buffers
 }
 
 // config is the project's configuration; a malformed file still gives the

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"trestle/app/eval/internal/sweep"
 	"trestle/app/eval/workerbuild"
 )
 
@@ -172,40 +173,13 @@ func (m *Manager) sweepRecords() {
 	if len(own) == 0 || own[0] == "" {
 		return
 	}
-	dir := filepath.Dir(own[0])
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	now := time.Now()
-	type aged struct {
-		path string
-		mod  time.Time
-	}
-	var kept []aged
-	for _, e := range entries {
-		info, err := e.Info()
-		path := filepath.Join(dir, e.Name())
-		if err != nil || !info.Mode().IsRegular() || slices.Contains(own, path) {
-			continue
-		}
-		age := now.Sub(info.ModTime())
-		switch {
-		case strings.Contains(e.Name(), ".json.tmp-"):
-			if age > recentRecord {
-				os.Remove(path)
-			}
-		case !strings.HasSuffix(e.Name(), ".json"):
-		case age > unusedRecord:
-			os.Remove(path)
-		default:
-			kept = append(kept, aged{path, info.ModTime()})
-		}
-	}
-	slices.SortFunc(kept, func(a, b aged) int { return b.mod.Compare(a.mod) })
-	for i, a := range kept {
-		if i+len(own) >= keepRecords && now.Sub(a.mod) > recentRecord {
-			os.Remove(a.path)
-		}
-	}
+	sweep.Folder{Dir: filepath.Dir(own[0]), InUse: own, Classes: []sweep.Class{
+		{Match: isRecordTemp, Kind: sweep.Files, Unused: recentRecord},
+		{Match: isRecord, Kind: sweep.Files, Unused: unusedRecord, Keep: keepRecords, Recent: recentRecord},
+	}}.Sweep(time.Now())
 }
+
+// isRecord and isRecordTemp tell a record's file name and that of a
+// write of one under way (saveRecord).
+func isRecord(name string) bool     { return strings.HasSuffix(name, ".json") }
+func isRecordTemp(name string) bool { return strings.Contains(name, ".json.tmp-") }

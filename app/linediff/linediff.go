@@ -137,36 +137,37 @@ const maxNames = utf8.MaxRune + 1 - 0x800
 // and end, and names the lines between. It is false when there are more
 // distinct lines than runes to name them.
 func newDiffer(base, new string) (*differ, bool) {
-	d := &differ{base: base, new: new}
-	var aLines, bLines []string
-	aLines, d.aOff = Split(base)
-	bLines, d.bOff = Split(new)
+	d := &differ{base: base, new: new, aOff: lineOffsets(base), bOff: lineOffsets(new)}
+	na, nb := len(d.aOff)-1, len(d.bOff)-1
+	lineA := func(i int) string { return base[d.aOff[i]:d.aOff[i+1]] }
+	lineB := func(j int) string { return new[d.bOff[j]:d.bOff[j+1]] }
 	pre, suf := 0, 0
-	for pre < len(aLines) && pre < len(bLines) && aLines[pre] == bLines[pre] {
+	for pre < na && pre < nb && lineA(pre) == lineB(pre) {
 		pre++
 	}
-	for suf < len(aLines)-pre && suf < len(bLines)-pre && aLines[len(aLines)-1-suf] == bLines[len(bLines)-1-suf] {
+	for suf < na-pre && suf < nb-pre && lineA(na-1-suf) == lineB(nb-1-suf) {
 		suf++
 	}
 	d.x, d.y, d.suf = pre, pre, suf
-	names := make(map[string]int32, len(aLines)-pre-suf)
-	name := func(lines []string) []int32 {
-		out := make([]int32, len(lines))
-		for i, l := range lines {
-			if i < pre || i >= len(lines)-suf {
+	names := make(map[string]int32, na-pre-suf)
+	name := func(line func(int) string, n int) []int32 {
+		out := make([]int32, n)
+		for i := range out {
+			if i < pre || i >= n-suf {
 				out[i] = -1
 				continue
 			}
-			n, ok := names[l]
+			l := line(i)
+			id, ok := names[l]
 			if !ok {
-				n = int32(len(names))
-				names[l] = n
+				id = int32(len(names))
+				names[l] = id
 			}
-			out[i] = n
+			out[i] = id
 		}
 		return out
 	}
-	d.a, d.b = name(aLines), name(bLines)
+	d.a, d.b = name(lineA, na), name(lineB, nb)
 	if len(names) > maxNames {
 		return nil, false
 	}
@@ -419,21 +420,32 @@ func myersSteps(a, b []rune, work int) (int, bool) {
 // without), and returns the offset where each line starts followed by
 // len(text).
 func Split(text string) ([]string, []int) {
+	offsets := lineOffsets(text)
 	if text == "" {
-		return nil, []int{0}
+		return nil, offsets
 	}
-	n := strings.Count(text, "\n") + 1
-	lines := make([]string, 0, n)
-	offsets := make([]int, 1, n+1)
+	lines := make([]string, len(offsets)-1)
+	for i := range lines {
+		lines[i] = text[offsets[i]:offsets[i+1]]
+	}
+	return lines, offsets
+}
+
+// lineOffsets is where each line of text starts (as Split splits it),
+// followed by len(text).
+func lineOffsets(text string) []int {
+	if text == "" {
+		return []int{0}
+	}
+	offsets := make([]int, 1, strings.Count(text, "\n")+2)
 	for start := 0; start < len(text); {
 		i := strings.IndexByte(text[start:], '\n')
 		end := len(text)
 		if i >= 0 {
 			end = start + i + 1
 		}
-		lines = append(lines, text[start:end])
 		offsets = append(offsets, end)
 		start = end
 	}
-	return lines, offsets
+	return offsets
 }

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"time"
 
 	"trestle/app/errdefs"
 )
@@ -49,14 +50,18 @@ func (p *Project) ReadFile(name string) (FileText, error) {
 // Read reads a project file from disk. It refuses the zero Path, git's
 // metadata (see ResolveShown), folders, binary files (a NUL byte in the
 // first 8 KiB) and files over MaxReadBytes.
-func (p *Project) Read(cp Path) (FileText, error) {
+func (p *Project) Read(cp Path) (FileText, error) { return p.ReadSummed(cp, nil) }
+
+// ReadSummed is Read with sums, which spares hashing a file read before
+// and unchanged since (nil sums: hash every read).
+func (p *Project) ReadSummed(cp Path, sums *Sums) (FileText, error) {
 	if cp.IsZero() {
 		return FileText{}, fmt.Errorf("read: no path was resolved: %w", errdefs.ErrInvalid)
 	}
 	if err := cp.Shown(); err != nil {
 		return FileText{}, err
 	}
-	rel, abs := cp.rel, cp.abs
+	rel, abs, start := cp.rel, cp.abs, time.Now()
 	info, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -77,7 +82,7 @@ func (p *Project) Read(cp Path) (FileText, error) {
 	if IsBinary(data) {
 		return FileText{}, fmt.Errorf("read %s: binary file (NUL bytes), not text: %w", rel, errdefs.ErrInvalid)
 	}
-	return NewFileText(rel, string(data)), nil
+	return sums.fileText(rel, abs, start, info, data), nil
 }
 
 // IsBinary reports whether data looks binary: a NUL byte in its first 8 KiB.
@@ -112,6 +117,19 @@ func SliceLines(text string, start, end int) (string, error) {
 	if end < start {
 		return "", fmt.Errorf("end_line %d is before start_line %d: %w", end, start, errdefs.ErrInvalid)
 	}
-	lines := strings.SplitAfter(text, "\n")
-	return strings.Join(lines[start-1:end], ""), nil
+	return text[lineStart(text, start):lineStart(text, end+1)], nil
+}
+
+// lineStart is the offset in text of line n (1-based), or len(text) past
+// the last line.
+func lineStart(text string, n int) int {
+	off := 0
+	for range n - 1 {
+		i := strings.IndexByte(text[off:], '\n')
+		if i < 0 {
+			return len(text)
+		}
+		off += i + 1
+	}
+	return off
 }

@@ -20,6 +20,9 @@ type Reader struct {
 	// Buffers is asked first for an open editor's text; nil reads disk only
 	// (the headless server, `trestle changes`).
 	Buffers Buffers
+	// Sums spares hashing a file read from disk before and unchanged
+	// since; nil hashes every read.
+	Sums *project.Sums
 }
 
 // Read returns path's text, and whether it is unsaved editor text. The disk
@@ -37,7 +40,7 @@ func (r Reader) Read(ctx context.Context, path project.Path) (ft project.FileTex
 			return project.NewFileText(path.Rel(), text), dirty, nil
 		}
 	}
-	ft, err = r.Project.Read(path)
+	ft, err = r.Project.ReadSummed(path, r.Sums)
 	return ft, false, err
 }
 

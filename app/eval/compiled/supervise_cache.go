@@ -2,11 +2,11 @@ package compiled
 
 import (
 	"os"
-	"path/filepath"
 	"regexp"
-	"slices"
 	"sync"
 	"time"
+
+	"trestle/app/eval/internal/sweep"
 )
 
 // The supervisor binaries of the user's cache (trestle/eval-supervise):
@@ -72,40 +72,10 @@ func sweepSupervisorsOnce(parent, inUse string) {
 // recently, and build folders left by killed builds; never inUse, and
 // nothing it does not recognise.
 func sweepSupervisors(parent, inUse string, now time.Time) {
-	entries, err := os.ReadDir(parent)
-	if err != nil {
-		return
-	}
-	type aged struct {
-		path string
-		used time.Time
-	}
-	var kept []aged
-	for _, e := range entries {
-		info, err := e.Info()
-		if err != nil || !e.IsDir() {
-			continue
-		}
-		path, age := filepath.Join(parent, e.Name()), now.Sub(info.ModTime())
-		switch {
-		case path == inUse:
-		case buildEntry.MatchString(e.Name()):
-			if age > staleBuild {
-				os.RemoveAll(path)
-			}
-		case !supervisorEntry.MatchString(e.Name()):
-		case age > unusedSupervisor:
-			os.RemoveAll(path)
-		default:
-			kept = append(kept, aged{path, info.ModTime()})
-		}
-	}
-	slices.SortFunc(kept, func(a, b aged) int { return b.used.Compare(a.used) })
-	for i, a := range kept {
-		if i+1 >= keepSupervisors && now.Sub(a.used) > recentlyUsed { // +1: inUse counts
-			os.RemoveAll(a.path)
-		}
-	}
+	sweep.Folder{Dir: parent, InUse: []string{inUse}, Classes: []sweep.Class{
+		{Match: buildEntry.MatchString, Kind: sweep.Folders, Unused: staleBuild},
+		{Match: supervisorEntry.MatchString, Kind: sweep.Folders, Unused: unusedSupervisor, Keep: keepSupervisors, Recent: recentlyUsed},
+	}}.Sweep(now)
 }
 
 // touches are when this process last marked each supervisor folder.
@@ -126,7 +96,7 @@ func markUsed(dir string) {
 	if touches.last == nil {
 		touches.last = map[string]time.Time{}
 	}
-	if os.Chtimes(dir, now, now) == nil {
+	if sweep.MarkUsed(dir, now) {
 		touches.last[dir] = now
 	}
 }

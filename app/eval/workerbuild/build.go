@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"trestle/app/eval/internal/sweep"
 	"trestle/app/task"
 )
 
@@ -90,8 +91,7 @@ func Build(ctx context.Context, o Options, plan *Plan, progress func(Event)) (Re
 	}
 	bin := filepath.Join(cache, "workers", key, "worker")
 	if isFile(bin) {
-		now := time.Now()
-		os.Chtimes(filepath.Dir(bin), now, now) // for prune: the most recently used stay
+		sweep.MarkUsed(filepath.Dir(bin), time.Now()) // for prune: the most recently used stay
 		return Result{Binary: bin, Key: key, Cached: true, Skipped: ReadSkipped(bin)}, nil
 	}
 	buildMu.Lock()

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"trestle/app/eval/evalworker"
+	"trestle/app/eval/internal/sweep"
 )
 
 // The per-user cache of worker builds: keys, write-once folders, pruning.
@@ -27,59 +28,25 @@ const keepWorkers = 12
 // is removed.
 const staleWork = 24 * time.Hour
 
-// prune removes all but the newest keep folders of dir, never keepDir.
-func prune(dir string, keep int, keepDir string) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	type aged struct {
-		path string
-		mod  time.Time
-	}
-	var all []aged
-	for _, e := range entries {
-		if info, err := e.Info(); err == nil && e.IsDir() {
-			all = append(all, aged{filepath.Join(dir, e.Name()), info.ModTime()})
-		}
-	}
-	slices.SortFunc(all, func(a, b aged) int { return b.mod.Compare(a.mod) })
-	for i, a := range all {
-		if i >= keep && a.path != keepDir {
-			os.RemoveAll(a.path)
-		}
-	}
-}
-
 // unusedTables is how long a dependency's table module stays in the cache
 // after the last build that used it.
 const unusedTables = 30 * 24 * time.Hour
 
+// prune removes all but the newest keep folders of dir, never keepDir
+// (which counts as one of them).
+func prune(dir string, keep int, keepDir string) {
+	sweep.Folder{Dir: dir, InUse: []string{keepDir}, Classes: []sweep.Class{{Kind: sweep.Folders, Keep: keep}}}.Sweep(time.Now())
+}
+
 // removeUnused removes the folders of dir that no build has touched for
 // unusedTables (builds touch the table modules they use).
 func removeUnused(dir string) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		if info, err := e.Info(); err == nil && e.IsDir() && time.Since(info.ModTime()) > unusedTables {
-			os.RemoveAll(filepath.Join(dir, e.Name()))
-		}
-	}
+	sweep.Folder{Dir: dir, Classes: []sweep.Class{{Kind: sweep.Folders, Unused: unusedTables}}}.Sweep(time.Now())
 }
 
 // removeStaleWork removes build folders that killed builds left behind.
 func removeStaleWork(dir string) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > staleWork {
-			os.RemoveAll(filepath.Join(dir, e.Name()))
-		}
-	}
+	sweep.Folder{Dir: dir, Classes: []sweep.Class{{Unused: staleWork}}}.Sweep(time.Now())
 }
 
 // writeOnce fills dir with fill, through a temporary folder renamed into

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"trestle/app/eval/internal/sweep"
 	"trestle/app/task"
 )
 
@@ -68,8 +69,7 @@ func (b *build) groups(modRoot, module string) []*tableGroup {
 			key := b.tableKey(pkg)
 			g := &tableGroup{importPath: tablesModulePrefix + key, module: tablesModulePrefix + key,
 				dir: filepath.Join(b.cache, "src", "tables", key), paths: []string{pkg.Path}}
-			now := time.Now()
-			g.cached = os.Chtimes(g.dir, now, now) == nil // for removeUnused: the ones in use stay
+			g.cached = sweep.MarkUsed(g.dir, time.Now()) // for removeUnused: the ones in use stay
 			out = append(out, g)
 		default:
 			deps.paths = append(deps.paths, pkg.Path)
