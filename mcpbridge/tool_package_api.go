@@ -81,9 +81,9 @@ func apiDecl(sy lsp.Symbol) string {
 		if recv != "" {
 			recv = "(" + recv + ") "
 		}
-		return fmt.Sprintf("func %s%s%s", recv, sy.Name, strings.TrimPrefix(sy.Detail, "func"))
+		return fmt.Sprintf("func %s%s%s%s", recv, sy.Name, sy.TypeParams, strings.TrimPrefix(sy.Detail, "func"))
 	case "struct", "interface", "class", "type parameter", "type":
-		return fmt.Sprintf("type %s %s", sy.Name, sy.Detail)
+		return fmt.Sprintf("type %s%s %s", sy.Name, sy.TypeParams, sy.Detail)
 	case "constant":
 		return strings.TrimRight(fmt.Sprintf("const %s %s", sy.Name, sy.Detail), " ")
 	case "variable":
