@@ -98,10 +98,16 @@ func TestGoToolsAnswerAsGoDoesOnBbolt(t *testing.T) {
 	t.Run("a type error written to disk reaches diagnostics", func(t *testing.T) {
 		callWait(t, c, "trestle_diagnostics", map[string]any{}) // gopls has loaded the module
 		os.WriteFile(filepath.Join(project, "zz_broken.go"), []byte("package bbolt\n\nvar brokenOnDisk int = \"not an int\"\n"), 0o644)
+		var text string
 		testfix.Wait(t, time.Minute, "the on-disk type error in trestle_diagnostics", func() bool {
 			res, _ := callWait(t, c, "trestle_diagnostics", map[string]any{"path": "zz_broken.go"})
-			return strings.Contains(resultText(res), "zz_broken.go:3:")
+			text = resultText(res)
+			return strings.Contains(text, "zz_broken.go:3:")
 		})
+		// Headless there is no editor: gopls sees the files on disk.
+		if !strings.Contains(text, "1 problem from gopls (live, files on disk):") {
+			t.Errorf("headless diagnostics say what gopls sees wrongly:\n%s", text)
+		}
 	})
 }
 
