@@ -132,6 +132,16 @@ func TestGoplsToolsHeadless(t *testing.T) {
 			t.Fatalf("first reference: %v", r)
 		}
 	})
+	t.Run("one reads as one", func(t *testing.T) { // "1 references", "1 symbol match"
+		res, _ := callTool(t, c, "trestle_references", map[string]any{"path": "main.go", "line": 10, "column": 2})
+		if text := textOf(res); !strings.HasPrefix(text, "1 reference:\nmain.go:11:14: ") {
+			t.Errorf("the one reference of sq reads:\n%s", text)
+		}
+		res, _ = callTool(t, c, "trestle_symbols", map[string]any{"query": "NewSquare", "limit": 1})
+		if text := textOf(res); !strings.HasPrefix(text, "1 symbol matches \"NewSquare\":\n") {
+			t.Errorf("one symbol reads:\n%s", text)
+		}
+	})
 	t.Run("package api", func(t *testing.T) {
 		res, sc := callTool(t, c, "trestle_package_api", map[string]any{"package": "shapes"})
 		if res.IsError || sc["name"] != "shapes" {
