@@ -24,12 +24,12 @@ func TestGoToolsAnswerAsGoDoesOnBbolt(t *testing.T) {
 	c := startClient(t, []string{"TRESTLE_CONFIG_DIR=" + t.TempDir(), "DISPLAY="}, "go-answers", "--mcp", project)
 
 	t.Run("package api of the root is the build context's", func(t *testing.T) {
-		res, sc := callWait(t, c, "trestle_package_api", map[string]any{"package": "."})
+		res, _ := callWait(t, c, "trestle_package_api", map[string]any{"package": "."})
 		text := resultText(res)
-		if res.IsError || strings.Contains(text, "exports nothing") {
-			t.Fatalf("package api of .: %s", text)
+		if res.IsError || strings.Contains(text, "exports nothing") || res.StructuredContent != nil {
+			t.Fatalf("package api of . (structured %v): %s", res.StructuredContent, text)
 		}
-		got := apiNames(sc)
+		got := apiNames(text)
 		for _, name := range goDocNames(t, project, ".") {
 			if !got[name] {
 				t.Errorf("go doc lists %s; trestle_package_api does not:\n%s", name, text)
@@ -44,16 +44,16 @@ func TestGoToolsAnswerAsGoDoesOnBbolt(t *testing.T) {
 		}
 	})
 	t.Run("a standard package before a folder of the same name", func(t *testing.T) {
-		res, sc := callWait(t, c, "trestle_package_api", map[string]any{"package": "errors", "docs": true})
-		got := apiNames(sc)
-		if res.IsError || sc["name"] != "errors" || !got["Is"] || !got["As"] || got["ErrDatabaseNotOpen"] {
+		res, _ := callWait(t, c, "trestle_package_api", map[string]any{"package": "errors", "docs": true})
+		got := apiNames(resultText(res))
+		if res.IsError || !strings.HasPrefix(resultText(res), "package errors (errors), ") || !got["Is"] || !got["As"] || got["ErrDatabaseNotOpen"] {
 			t.Fatalf("errors is the standard library's: %s", resultText(res))
 		}
 		if !strings.Contains(resultText(res), "// Is reports whether any error in err's tree matches target.") {
 			t.Errorf("docs:true shows no doc comment:\n%s", resultText(res))
 		}
-		res, sc = callWait(t, c, "trestle_package_api", map[string]any{"package": "./errors"})
-		if got := apiNames(sc); res.IsError || !got["ErrDatabaseNotOpen"] {
+		res, _ = callWait(t, c, "trestle_package_api", map[string]any{"package": "./errors"})
+		if got := apiNames(resultText(res)); res.IsError || !got["ErrDatabaseNotOpen"] {
 			t.Fatalf("./errors is bbolt's folder: %s", resultText(res))
 		}
 	})
@@ -122,9 +122,9 @@ func TestGoToolsAnswerAsGoDoesOnFsnotify(t *testing.T) {
 	project := testfix.CopyModule(t, "github.com/fsnotify/fsnotify")
 	c := startClient(t, []string{"TRESTLE_CONFIG_DIR=" + t.TempDir(), "DISPLAY="}, "go-answers", "--mcp", project)
 
-	res, sc := callWait(t, c, "trestle_package_api", map[string]any{"package": "."})
+	res, _ := callWait(t, c, "trestle_package_api", map[string]any{"package": "."})
 	text := resultText(res)
-	got := apiNames(sc)
+	got := apiNames(text)
 	for _, name := range goDocNames(t, project, ".") {
 		if !got[name] {
 			t.Errorf("go doc lists %s; trestle_package_api does not:\n%s", name, text)
@@ -179,13 +179,19 @@ func needGoplsBin(t *testing.T) {
 	testfix.Need(t, "gopls", errors.New("no gopls on PATH or in GOPATH/bin"))
 }
 
-// apiNames are the names of a package_api answer's symbols.
-func apiNames(sc map[string]any) map[string]bool {
+// apiDeclName is the name a package_api line declares: "func (*DB) Begin(…",
+// "type DB struct{...}", "const MaxKeySize = …", "    NoSync bool".
+var apiDeclName = regexp.MustCompile(`^\s*(?:func (?:\([^)]*\) )?|type |const |var )?(\w+)`)
+
+// apiNames are the names a package_api answer's text declares.
+func apiNames(text string) map[string]bool {
 	out := map[string]bool{}
-	syms, _ := sc["symbols"].([]any)
-	for _, s := range syms {
-		if n, ok := s.(map[string]any)["name"].(string); ok {
-			out[n] = true
+	for _, l := range strings.Split(text, "\n")[1:] {
+		if strings.HasPrefix(strings.TrimSpace(l), "//") {
+			continue
+		}
+		if m := apiDeclName.FindStringSubmatch(l); m != nil {
+			out[m[1]] = true
 		}
 	}
 	return out
