@@ -184,7 +184,7 @@ func TestDiagnosticsTellTheLastGoRunTruly(t *testing.T) {
 	if res.IsError || sc["run_id"] != vetID || strings.Contains(text, "sh -c") {
 		t.Fatalf("diagnostics after go vet then a shell task report %v, want %s (go vet ./nope/...):\n%s", sc["run_id"], vetID, text)
 	}
-	if strings.HasPrefix(text, "No problems") || !strings.Contains(text, "failed (exit code 1)") ||
+	if strings.HasPrefix(text, "No problems") || !strings.Contains(text, "failed (exit code 1) with no problem placed in main.go") ||
 		!strings.Contains(text, `trestle_run_status {"run_id":"`+vetID+`"}`) {
 		t.Fatalf("a failed vet with no problem in a file reads:\n%s", text)
 	}

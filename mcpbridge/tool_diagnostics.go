@@ -61,9 +61,9 @@ func (s *Server) diagnostics(ctx context.Context, p diagnosticsParams) *mcp.Call
 // problem placed in a file (a bad package pattern, a build that could
 // not start), is not said to have found no problems.
 func describeProblems(r diagnosticsResult, filter string, state task.State, exitCode int) string {
-	in := ""
+	in, where := "", "a file"
 	if filter != "" {
-		in = " in " + filter
+		in, where = " in "+filter, filter
 	}
 	if len(r.Problems) == 0 {
 		switch state {
@@ -73,11 +73,11 @@ func describeProblems(r diagnosticsResult, filter string, state task.State, exit
 			return fmt.Sprintf("No problems%s yet from the last run, %s (%s): it is still running; "+
 				"follow it with trestle_run_status {\"run_id\":%q,\"wait_seconds\":25}.\n", in, r.RunID, r.Command, r.RunID)
 		case task.StateFailed:
-			return fmt.Sprintf("The last run, %s (%s), failed (exit code %d) with no problem placed in a file%s: "+
-				"read its output with trestle_run_status {\"run_id\":%q}.\n", r.RunID, r.Command, exitCode, in, r.RunID)
+			return fmt.Sprintf("The last run, %s (%s), failed (exit code %d) with no problem placed in %s: "+
+				"read its output with trestle_run_status {\"run_id\":%q}.\n", r.RunID, r.Command, exitCode, where, r.RunID)
 		default:
-			return fmt.Sprintf("The last run, %s (%s), %s before it finished, with no problem placed in a file%s: "+
-				"run it again for the problems.\n", r.RunID, r.Command, stateWords(state), in)
+			return fmt.Sprintf("The last run, %s (%s), %s before it finished, with no problem placed in %s: "+
+				"run it again for the problems.\n", r.RunID, r.Command, stateWords(state), where)
 		}
 	}
 	var b strings.Builder
