@@ -132,12 +132,23 @@ func TestGoplsToolsHeadless(t *testing.T) {
 			t.Fatalf("first reference: %v", r)
 		}
 	})
-	t.Run("package api", func(t *testing.T) {
-		res, sc := callTool(t, c, "trestle_package_api", map[string]any{"package": "shapes"})
-		if res.IsError || sc["name"] != "shapes" {
-			t.Fatalf("package api: %v %v", res.Content, sc)
+	t.Run("one reads as one", func(t *testing.T) { // "1 references", "1 symbol match"
+		res, _ := callTool(t, c, "trestle_references", map[string]any{"path": "main.go", "line": 10, "column": 2})
+		if text := textOf(res); !strings.HasPrefix(text, "1 reference:\nmain.go:11:14: ") {
+			t.Errorf("the one reference of sq reads:\n%s", text)
 		}
+		res, _ = callTool(t, c, "trestle_symbols", map[string]any{"query": "NewSquare", "limit": 1})
+		if text := textOf(res); !strings.HasPrefix(text, "1 symbol matches \"NewSquare\":\n") {
+			t.Errorf("one symbol reads:\n%s", text)
+		}
+	})
+	t.Run("package api", func(t *testing.T) {
+		res, _ := callTool(t, c, "trestle_package_api", map[string]any{"package": "shapes"})
 		out := textOf(res)
+		// The text is the whole answer, sent once (no structured content).
+		if res.IsError || !strings.HasPrefix(out, "package shapes (shapes), 1 file in shapes\n") || res.StructuredContent != nil {
+			t.Fatalf("package api: %q, structured %v", out, res.StructuredContent)
+		}
 		t.Log(out)
 		for _, want := range []string{"func NewSquare(side float64) Square", "type Square struct", "Area"} {
 			if !strings.Contains(out, want) {

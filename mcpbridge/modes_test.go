@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -158,5 +159,70 @@ func TestHeadlessServesRunStatusStopAndTasks(t *testing.T) {
 		"changes": []any{map[string]any{"action": "create", "path": "new.txt", "content": "x\n"}}})
 	if res.IsError || !strings.Contains(textOf(res), "`trestle changes`") || strings.Contains(textOf(res), "window") {
 		t.Fatalf("headless proposal's answer: %q", textOf(res))
+	}
+}
+
+// TestDiagnosticsTellTheLastGoRunTruly: trestle_diagnostics reports the
+// last go build, vet or test, not a later task that says nothing of the
+// code (a shell task was reported as "No problems in main.go from the
+// last run, run-2 (sh -c …)"), and a run that failed without a problem
+// placed in a file is not "No problems" (a bad package pattern read as a
+// clean vet).
+func TestDiagnosticsTellTheLastGoRunTruly(t *testing.T) {
+	c, _, _ := modeClient(t, nil)
+	res, sc := callTool(t, c, "trestle_run", map[string]any{"task": "vet", "args": []any{"./nope/..."}, "wait_seconds": 60})
+	if sc["run_state"] != "failed" {
+		t.Fatalf("go vet ./nope/...: %q", textOf(res))
+	}
+	vetID := sc["run_id"].(string)
+	res, sc = callTool(t, c, "trestle_run", map[string]any{"task": "echo", "wait_seconds": 60})
+	if sc["run_state"] != "failed" || sc["run_id"] == vetID {
+		t.Fatalf("the echo task: %q", textOf(res))
+	}
+	res, sc = callTool(t, c, "trestle_diagnostics", map[string]any{"path": "main.go"})
+	text := textOf(res)
+	if res.IsError || sc["run_id"] != vetID || strings.Contains(text, "sh -c") {
+		t.Fatalf("diagnostics after go vet then a shell task report %v, want %s (go vet ./nope/...):\n%s", sc["run_id"], vetID, text)
+	}
+	if strings.HasPrefix(text, "No problems") || !strings.Contains(text, "failed (exit code 1) with no problem placed in main.go") ||
+		!strings.Contains(text, `trestle_run_status {"run_id":"`+vetID+`"}`) {
+		t.Fatalf("a failed vet with no problem in a file reads:\n%s", text)
+	}
+	res, sc = callTool(t, c, "trestle_run", map[string]any{"task": "build", "wait_seconds": 60})
+	if sc["run_state"] != "passed" {
+		t.Fatalf("go build: %q", textOf(res))
+	}
+	res, _ = callTool(t, c, "trestle_diagnostics", nil)
+	if text := textOf(res); !strings.HasPrefix(text, "No problems from the last run, "+sc["run_id"].(string)+" (go build ./...).") {
+		t.Fatalf("diagnostics after a clean build:\n%s", text)
+	}
+}
+
+// TestAnswersSuggestWaitsUnderClientTimeouts: every wait an answer tells
+// the agent to make ends before a client's default 60 s request timeout
+// (a proposal's answer said wait_seconds 120: the TypeScript SDK's
+// default timeout cancelled that call at 60 s with "Request timed out").
+func TestAnswersSuggestWaitsUnderClientTimeouts(t *testing.T) {
+	c, _, _ := modeClient(t, nil)
+	answers := map[string]string{}
+	res, _ := callTool(t, c, "trestle_change_set_propose", map[string]any{"title": "t",
+		"changes": []any{map[string]any{"action": "create", "path": "new.txt", "content": "x\n"}}})
+	answers["trestle_change_set_propose"] = textOf(res)
+	res, _ = callTool(t, c, "trestle_rename", map[string]any{"path": "main.go", "line": 3, "column": 6, "new_name": "start"})
+	answers["trestle_rename"] = textOf(res)
+	res, _ = callTool(t, c, "trestle_run", map[string]any{"task": "slow", "wait_seconds": 1})
+	answers["trestle_run"] = textOf(res)
+	callTool(t, c, "trestle_stop", map[string]any{"what": "run"})
+	waits := regexp.MustCompile(`"wait_seconds":(\d+)`)
+	for tool, text := range answers {
+		m := waits.FindAllStringSubmatch(text, -1)
+		if len(m) == 0 {
+			t.Errorf("%s's answer does not say how to wait for what it started:\n%s", tool, text)
+		}
+		for _, w := range m {
+			if n, _ := strconv.Atoi(w[1]); n > 25 {
+				t.Errorf("%s's answer suggests wait_seconds %d, past what a client's default timeout allows:\n%s", tool, n, text)
+			}
+		}
 	}
 }

@@ -39,7 +39,7 @@ func (s *Server) propose(ctx context.Context, p proposeParams) *mcp.CallToolResu
 	}
 	added, removed := cs.Stats()
 	return done(summarizeChangeSet(cs), "Proposed %s: %s, +%d -%d. %s; "+
-		"call trestle_change_set {\"id\":%q,\"wait_seconds\":120} to learn their decision.\n%s",
+		"call trestle_change_set {\"id\":%q,\"wait_seconds\":25} to learn their decision.\n%s",
 		cs.ID, plural(len(cs.Files), "file"), added, removed,
 		s.inMode("The person will review it in the window", "The person reviews it with `trestle changes`"), cs.ID,
 		describeChangeSet(cs))

@@ -49,22 +49,36 @@ func (s *Server) diagnostics(ctx context.Context, p diagnosticsParams) *mcp.Call
 	}
 	if run == nil {
 		res := diagnosticsResult{State: stateDone, Problems: []task.Problem{}, Live: live}
-		return done(res, "No build, vet or test has run yet (refresh:true runs go vet).\n%s", describeLive(live, why))
+		return done(res, "No build, vet or test has run yet (refresh:true runs go vet).\n%s", describeLive(live, why, s.inMode("unsaved text included", "files on disk")))
 	}
 	res := diagnosticsResult{State: stateDone, RunID: run.ID, Command: agent.CommandLine(run.Task, run.Args), Problems: out.Problems, Live: live}
-	return done(res, "%s%s", describeProblems(res, out.Filter), describeLive(live, why))
+	return done(res, "%s%s", describeProblems(res, out.Filter, run.State(), run.ExitCode()), describeLive(live, why, s.inMode("unsaved text included", "files on disk")))
 }
 
 // describeProblems is the last run's problems under filter, each on its
 // own line, the text ending in a newline so that gopls's part follows on
-// a line of its own.
-func describeProblems(r diagnosticsResult, filter string) string {
-	in := ""
+// a line of its own. A run still going, or one that failed without a
+// problem placed in a file (a bad package pattern, a build that could
+// not start), is not said to have found no problems.
+func describeProblems(r diagnosticsResult, filter string, state task.State, exitCode int) string {
+	in, where := "", "a file"
 	if filter != "" {
-		in = " in " + filter
+		in, where = " in "+filter, filter
 	}
 	if len(r.Problems) == 0 {
-		return fmt.Sprintf("No problems%s from the last run, %s (%s).\n", in, r.RunID, r.Command)
+		switch state {
+		case task.StatePassed:
+			return fmt.Sprintf("No problems%s from the last run, %s (%s).\n", in, r.RunID, r.Command)
+		case task.StateRunning:
+			return fmt.Sprintf("No problems%s yet from the last run, %s (%s): it is still running; "+
+				"follow it with trestle_run_status {\"run_id\":%q,\"wait_seconds\":25}.\n", in, r.RunID, r.Command, r.RunID)
+		case task.StateFailed:
+			return fmt.Sprintf("The last run, %s (%s), failed (exit code %d) with no problem placed in %s: "+
+				"read its output with trestle_run_status {\"run_id\":%q}.\n", r.RunID, r.Command, exitCode, where, r.RunID)
+		default:
+			return fmt.Sprintf("The last run, %s (%s), %s before it finished, with no problem placed in %s: "+
+				"run it again for the problems.\n", r.RunID, r.Command, stateWords(state), where)
+		}
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s%s from the last run, %s (%s):\n", plural(len(r.Problems), "problem"), in, r.RunID, r.Command)
@@ -80,4 +94,12 @@ func problemLine(p task.Problem) string {
 		return fmt.Sprintf("%s:%d:%d: %s", p.Path, p.Line, p.Col, p.Message)
 	}
 	return fmt.Sprintf("%s:%d: %s", p.Path, p.Line, p.Message)
+}
+
+// stateWords says how a run that did not finish ended.
+func stateWords(s task.State) string {
+	if s == task.StateStopped {
+		return "was stopped"
+	}
+	return string(s)
 }

@@ -36,7 +36,9 @@ func liveOf(out agent.DiagnosticsOutput) ([]liveProblem, string) {
 	return live, ""
 }
 
-func describeLive(live []liveProblem, why string) string {
+// describeLive is gopls's part of the answer; seen says what gopls sees
+// (the window's unsaved text, or headless the files on disk).
+func describeLive(live []liveProblem, why, seen string) string {
 	if why != "" {
 		return "Live diagnostics unavailable: " + why + "\n"
 	}
@@ -47,7 +49,7 @@ func describeLive(live []liveProblem, why string) string {
 		return "gopls reports no problems.\n"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s from gopls (live, unsaved text included):\n", plural(len(live), "problem"))
+	fmt.Fprintf(&b, "%s from gopls (live, %s):\n", plural(len(live), "problem"), seen)
 	for _, p := range live {
 		fmt.Fprintf(&b, "%s:%d:%d: %s: %s [%s]\n", p.Path, p.Line, p.Col, p.Severity, p.Message, p.Source)
 	}

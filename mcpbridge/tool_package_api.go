@@ -17,21 +17,12 @@ type packageAPIParams struct {
 	Docs    bool   `json:"docs,omitempty" jsonschema:"include each declaration's doc comment"`
 }
 
-type packageAPIResult struct {
-	State   string       `json:"state"`
-	Package string       `json:"package"`
-	Name    string       `json:"name"`
-	Files   []string     `json:"files"`
-	Symbols []lsp.Symbol `json:"symbols"`
-}
-
 func (s *Server) packageAPITool() server.ServerTool {
 	tool := mcp.NewTool("trestle_package_api",
 		mcp.WithDescription("A Go package's exported API (types with their fields and methods, functions, constants, "+
 			"variables), with signatures and where each is declared; project packages and any the module imports. "+
 			s.goplsHeadline()+`e.g. {"package":"app/store"}`),
 		mcp.WithInputSchema[packageAPIParams](),
-		results[packageAPIResult](),
 		hints("Package API", true, false, true),
 	)
 	return server.ServerTool{Tool: tool, Handler: typed(s.packageAPI)}
@@ -42,16 +33,22 @@ func (s *Server) packageAPI(ctx context.Context, p packageAPIParams) *mcp.CallTo
 	if err != nil {
 		return failErr(err)
 	}
-	res := packageAPIResult{State: stateDone, Package: p.Package, Name: api.Name, Files: api.Files, Symbols: api.Symbols}
+	// The text is the whole answer, sent once (doneText): as structured
+	// content too, bbolt's API was 2.8 times the text again, and the JSON
+	// is what Claude Code shows its model.
 	var b strings.Builder
-	fmt.Fprintf(&b, "package %s (%s), %s\n", api.Name, p.Package, plural(len(api.Files), "file"))
+	fmt.Fprintf(&b, "package %s (%s), %s", api.Name, p.Package, plural(len(api.Files), "file"))
+	if len(api.Files) > 0 {
+		fmt.Fprintf(&b, " in %s", filepath.Dir(api.Files[0]))
+	}
+	b.WriteString("\n")
 	for _, sy := range api.Symbols {
 		b.WriteString(apiLine(sy))
 	}
-	if len(res.Symbols) == 0 {
+	if len(api.Symbols) == 0 {
 		b.WriteString("It exports nothing.\n")
 	}
-	return done(res, "%s", b.String())
+	return doneText("%s", b.String())
 }
 
 // apiLine renders one symbol as Go reads it, after its doc comment when
@@ -81,9 +78,9 @@ func apiDecl(sy lsp.Symbol) string {
 		if recv != "" {
 			recv = "(" + recv + ") "
 		}
-		return fmt.Sprintf("func %s%s%s", recv, sy.Name, strings.TrimPrefix(sy.Detail, "func"))
+		return fmt.Sprintf("func %s%s%s%s", recv, sy.Name, sy.TypeParams, strings.TrimPrefix(sy.Detail, "func"))
 	case "struct", "interface", "class", "type parameter", "type":
-		return fmt.Sprintf("type %s %s", sy.Name, sy.Detail)
+		return fmt.Sprintf("type %s%s %s", sy.Name, sy.TypeParams, sy.Detail)
 	case "constant":
 		return strings.TrimRight(fmt.Sprintf("const %s %s", sy.Name, sy.Detail), " ")
 	case "variable":

@@ -53,7 +53,7 @@ func (s *Server) references(ctx context.Context, p referencesParams) *mcp.CallTo
 		return done(res, "No references to the symbol at %s.", out.At)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d references:\n", res.Count)
+	fmt.Fprintf(&b, "%s:\n", plural(res.Count, "reference"))
 	for _, r := range res.References {
 		fmt.Fprintf(&b, "%s: %s\n", r, r.Text)
 	}

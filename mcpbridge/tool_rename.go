@@ -41,6 +41,6 @@ func (s *Server) rename(ctx context.Context, p renameParams) *mcp.CallToolResult
 	}
 	added, removed := cs.Stats()
 	return done(summarizeChangeSet(cs), "Proposed %s (%q): %s, +%d -%d. Nothing is renamed until the person "+
-		"applies it; call trestle_change_set {\"id\":%q,\"wait_seconds\":120} to learn their decision.",
+		"applies it; call trestle_change_set {\"id\":%q,\"wait_seconds\":25} to learn their decision.",
 		cs.ID, cs.Title, plural(len(cs.Files), "file"), added, removed, cs.ID)
 }

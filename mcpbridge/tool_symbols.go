@@ -43,7 +43,11 @@ func (s *Server) symbols(ctx context.Context, p symbolsParams) *mcp.CallToolResu
 		return done(res, "No Go symbols match %q.", p.Query)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s match %q:\n", plural(len(res.Symbols), "symbol"), p.Query)
+	verb := "match"
+	if len(res.Symbols) == 1 {
+		verb = "matches"
+	}
+	fmt.Fprintf(&b, "%s %s %q:\n", plural(len(res.Symbols), "symbol"), verb, p.Query)
 	for _, sy := range res.Symbols {
 		fmt.Fprintf(&b, "%s:%d:%d: %s %s", sy.Path, sy.Line, sy.Col, sy.Kind, sy.Name)
 		if sy.Container != "" {

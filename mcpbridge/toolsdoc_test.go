@@ -49,8 +49,9 @@ func toolsDoc(tools, headless map[string]server.ServerTool) string {
 		"tools/list carries no output schemas (they were half its size, and no client shows them to a model);\n" +
 		"each tool's structuredContent fields are listed below, and the full shapes are in\n" +
 		"`mcpbridge/testdata/toolsnaps/<tool>.snap` under `structuredContent`.\n\n" +
-		"Tools whose answer is a large text (trestle_read, trestle_search, trestle_output) send it once, as text,\n" +
-		"with no structuredContent on success. Claude Code and VS Code pass a result's structuredContent to the\n" +
+		"Tools whose answer is a large text (trestle_read, trestle_search, trestle_output, trestle_package_api) send it\n" +
+		"once, as text, with no structuredContent on success. Claude Code and VS Code pass a result's structuredContent\n" +
+		"to the " +
 		"model in place of its text whenever it has one, and other clients pass only the text, so a payload in both\n" +
 		"is sent twice and read once; in the text alone every client's model reads it, unescaped. trestle_read's\n" +
 		"first line says what the structured content used to: `main.go lines 1-80 of 120, unsaved editor text,\n" +

@@ -2,6 +2,8 @@ package agent
 
 import (
 	"context"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -56,6 +58,17 @@ func (a *Agent) LiveProblems(ctx context.Context, filter string) ([]LiveProblem,
 	return out, nil
 }
 
+// checksGo: run is a go build, vet or test (a built-in task or one of
+// .trestle.json's), or found problems: a run Diagnostics reports. A task
+// that only sleeps or serves says nothing of the code.
+func checksGo(run *task.Run) bool {
+	argv := run.Command()
+	if len(argv) >= 2 && filepath.Base(argv[0]) == "go" && slices.Contains([]string{"build", "vet", "test"}, argv[1]) {
+		return true
+	}
+	return len(run.Problems()) > 0
+}
+
 // DiagnosticsOutput is what Diagnostics found.
 type DiagnosticsOutput struct {
 	Filter string // the path asked about, project-relative; "" for all
@@ -79,7 +92,7 @@ func (a *Agent) Diagnostics(ctx context.Context, who Caller, path string, refres
 		}
 		out.Filter = cp.Rel()
 	}
-	out.Run = a.cfg.Services.Tasks.Last()
+	out.Run = a.cfg.Services.Tasks.LastWhere(checksGo)
 	if refresh {
 		run, err := a.Vet(ctx, who, out.Filter)
 		if err != nil {

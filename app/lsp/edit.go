@@ -149,7 +149,7 @@ func (c *Client) PackageAPI(ctx context.Context, file string) (PackageAPI, error
 	}
 	api := PackageAPI{Name: res.PackageName, Symbols: []Symbol{}}
 	texts := make([]*lines, len(res.Files))
-	decls := make([]map[int]declSyntax, len(res.Files))
+	decls := make([]map[declKey]declSyntax, len(res.Files))
 	for i, uri := range res.Files {
 		abs := uriPath(uri)
 		api.Files = append(api.Files, c.rel(abs))
@@ -169,8 +169,8 @@ func (c *Client) PackageAPI(ctx context.Context, file string) (PackageAPI, error
 		full := c.fromRange(texts[file], d.Range)
 		sy := Symbol{Name: d.Name, Kind: symbolKinds[d.Kind], Detail: d.Detail,
 			Container: container, Path: api.Files[file], Line: r.Start.Line, Col: r.Start.Col, EndLine: full.End.Line}
-		if ds, ok := decls[file][sy.Line]; ok {
-			sy.Doc, sy.Receiver = strings.TrimSpace(ds.doc), ds.recv
+		if ds, ok := decls[file][declKey{sy.Line, sy.Name}]; ok {
+			sy.Doc, sy.Receiver, sy.TypeParams = strings.TrimSpace(ds.doc), ds.recv, ds.tparams
 			if ds.detail != "" && (sy.Kind == "constant" || sy.Kind == "variable") {
 				sy.Detail = ds.detail
 			}

@@ -142,10 +142,13 @@ type Symbol struct {
 	Line      int    `json:"line"`
 	Col       int    `json:"column"`
 	EndLine   int    `json:"end_line,omitempty"`
-	// Receiver is a method's receiver type as written ("*Bucket"), and Doc
-	// the declaration's doc comment: PackageAPI fills them from the syntax.
-	Receiver string `json:"receiver,omitempty"`
-	Doc      string `json:"doc,omitempty"`
+	// Receiver is a method's receiver type as written ("*Bucket"),
+	// TypeParams a generic function's or type's type parameters as written
+	// ("[S ~[]E, E any]"), and Doc the declaration's doc comment:
+	// PackageAPI fills them from the syntax.
+	Receiver   string `json:"receiver,omitempty"`
+	TypeParams string `json:"type_params,omitempty"`
+	Doc        string `json:"doc,omitempty"`
 }
 
 // Symbols is gopls's fuzzy workspace symbol search for query.

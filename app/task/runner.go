@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -178,6 +179,19 @@ func (rn *Runner) Last() *Run {
 		return nil
 	}
 	return rn.runs[len(rn.runs)-1]
+}
+
+// LastWhere returns the most recent run for which keep is true, or nil.
+func (rn *Runner) LastWhere(keep func(*Run) bool) *Run {
+	rn.mu.Lock()
+	runs := slices.Clone(rn.runs)
+	rn.mu.Unlock()
+	for i := len(runs) - 1; i >= 0; i-- {
+		if keep(runs[i]) {
+			return runs[i]
+		}
+	}
+	return nil
 }
 
 // Stop stops the run in progress (SIGTERM to its group, SIGKILL after 2 s)
