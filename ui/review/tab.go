@@ -218,7 +218,10 @@ func (t *reviewTab) hunksOf(f changeset.FileChange) fyne.CanvasObject {
 	if f.Action == changeset.ActionDelete || !editable(f) {
 		edit.Disable()
 	}
-	top := container.NewBorder(nil, nil, nil, container.NewHBox(t.layout, edit, rejectFile), wrapLabel(fileText(f)+hunkSummary(t, f, hunks)))
+	// The file's line scrolls in the buttons' height: a long path of short
+	// words, wrapped in this narrow column, never makes the window taller.
+	top := container.NewBorder(nil, nil, nil, container.NewHBox(t.layout, edit, rejectFile),
+		container.NewVScroll(wrapLabel(fileText(f)+hunkSummary(t, f, hunks))))
 	if len(hunks) == 0 {
 		return container.NewBorder(top, nil, nil, nil, widget.NewLabel("(no textual change)"))
 	}
