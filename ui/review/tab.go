@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"trestle/app/changeset"
@@ -218,9 +219,12 @@ func (t *reviewTab) hunksOf(f changeset.FileChange) fyne.CanvasObject {
 	if f.Action == changeset.ActionDelete || !editable(f) {
 		edit.Disable()
 	}
-	// The file's line above its buttons: beside them it had some 70 px at a
-	// 1024 px window, wrapped a few letters to a line, and grew the window.
-	top := container.NewVBox(wrapLabel(fileText(f)+hunkSummary(t, f, hunks)), container.NewHBox(t.layout, edit, rejectFile))
+	// The file's line sits above its buttons (beside them it had some 70 px
+	// at a 1024 px window and wrapped a few letters to a line) and scrolls
+	// within two lines' height: a long path of short words or a stale
+	// note, wrapped, never makes the window taller.
+	top := container.NewVBox(boundedLines(wrapLabel(fileText(f)+hunkSummary(t, f, hunks)), 2),
+		container.NewHBox(t.layout, edit, rejectFile))
 	if len(hunks) == 0 {
 		return container.NewBorder(top, nil, nil, nil, widget.NewLabel("(no textual change)"))
 	}
@@ -336,6 +340,33 @@ func (t *reviewTab) hunksOfFile(f changeset.FileChange) []changeset.Hunk {
 	h := changeset.Hunks(f)
 	t.hunks[f.Path] = h
 	return h
+}
+
+// boundedLines shows l whole while its text takes at most lines lines,
+// and beyond that in a scroll of that height: however long l's text, it
+// asks for no more room.
+func boundedLines(l *widget.Label, lines int) fyne.CanvasObject {
+	one := widget.NewLabel("Ag").MinSize().Height
+	text := one - 2*theme.InnerPadding()
+	return container.New(capHeight{l: l, most: one + float32(lines-1)*text}, container.NewVScroll(l))
+}
+
+// capHeight lays its one object over its whole size and asks for l's
+// height, but no more than most.
+type capHeight struct {
+	l    *widget.Label
+	most float32
+}
+
+func (c capHeight) MinSize([]fyne.CanvasObject) fyne.Size {
+	return fyne.NewSize(0, min(c.l.MinSize().Height, c.most))
+}
+
+func (c capHeight) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objects {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
 }
 
 func wrapLabel(text string) *widget.Label {

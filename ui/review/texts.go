@@ -23,8 +23,15 @@ func clientName(cs changeset.ChangeSet) string {
 	if cs.Client == "" {
 		return "unknown client"
 	}
-	return changeset.MarkControls(cs.Client)
+	name := changeset.MarkControls(cs.Client)
+	if r := []rune(name); len(r) > maxClientName { // an agent's name: it never makes the header taller
+		name = string(r[:maxClientName-1]) + "…"
+	}
+	return name
 }
+
+// maxClientName is how many characters of a client's name a review shows.
+const maxClientName = 48
 
 // stateText is a state as a person reads it: "partly applied".
 func stateText(s string) string { return strings.ReplaceAll(s, "_", " ") }

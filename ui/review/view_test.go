@@ -9,10 +9,12 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"trestle/app/changeset"
 	"trestle/app/store"
+	"trestle/internal/testfix"
 )
 
 // proposeTwo proposes an edit of main.go and a replacement of lib/lib.go.
@@ -399,5 +401,41 @@ func TestReviewSideBySide(t *testing.T) {
 	}
 	if v.layout != layoutSide {
 		t.Errorf("the choice is not kept for the next review: %q", v.layout)
+	}
+}
+
+// TestAgentTextNeverMakesTheReviewTallerThanTheWindow (issue 20, found from
+// outside): a proposed path of 60 short words (spaces are allowed in a
+// path) and a 412-character client name of short words wrapped word by
+// word in the review's narrow file header and its meta line: under Xvfb
+// the window grew to 931 px on an 800 px screen, its status bar and the
+// Eval input pushed off it. The review needs no more height for them than
+// for a short path and name.
+func TestAgentTextNeverMakesTheReviewTallerThanTheWindow(t *testing.T) {
+	h, m, _ := newChangesHost(t)
+	propose := func(path, client string) string {
+		cs, err := m.Propose(diskRead(m.Project()), changeset.Proposal{Title: "tall", Client: client,
+			Changes: []changeset.Change{{Path: path, Action: changeset.ActionCreate, Content: "A\n"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cs.ID
+	}
+	short := propose("short.txt", "agent")
+	tall := propose(strings.Repeat("ab ", 60)+"end.txt", strings.TrimSpace(strings.Repeat("ab ", 137)))
+	taller := propose(strings.Repeat("ab ab ab ab ab ab ab ab ab ab/", 20)+"end.txt", "agent")
+	v := startChanges(t, h, m)
+	need := func(id string) float32 {
+		v.Show(id)
+		r := v.tabs[id]
+		testfix.Wait(t, 30*time.Second, "the review of "+id+" shows its file", func() bool {
+			return len(hunkBars(r.body)) == 1
+		})
+		return r.item.Content.MinSize().Height
+	}
+	s, l, ll := need(short), need(tall), need(taller)
+	// The file's line may take a second line, and no more.
+	if line := widget.NewLabel("Ag").MinSize().Height - 2*theme.InnerPadding(); l > s+line+1 || ll > l {
+		t.Fatalf("a long spaced path and client name make the review need %v px, ten times as long %v px, a short one %v px", l, ll, s)
 	}
 }
