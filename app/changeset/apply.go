@@ -117,12 +117,13 @@ func expected(f FileChange) (exists bool, sum string) {
 func (m *Manager) checkCurrent(cs ChangeSet, chosen map[string][]int, current ReadFunc) (map[string]project.Path, ChangeSet, error) {
 	var found []conflict
 	paths := make(map[string]project.Path, len(chosen))
+	r := m.project.NewResolver()
 	for _, f := range cs.Files {
 		if _, ok := chosen[f.Path]; !ok {
 			continue
 		}
 		exists, sum := expected(f)
-		cp, detail, err := m.compare(f.Path, exists, sum, current)
+		cp, detail, err := m.compare(r, f.Path, exists, sum, current)
 		if err != nil {
 			return nil, ChangeSet{}, fmt.Errorf("apply %s: %w", cs.ID, err)
 		}
@@ -141,12 +142,12 @@ func (m *Manager) checkCurrent(cs ChangeSet, chosen map[string][]int, current Re
 	return nil, attach(updated, bodiesOf(cs)), fmt.Errorf("apply %s: %w", cs.ID, conflictError("apply", found))
 }
 
-// compare confines path, once for the whole apply, revert or undo, and
-// returns it with "" when the file is as expected (existing with hash sum,
-// or missing), else with what differs. The path must still resolve to
-// itself.
-func (m *Manager) compare(path string, exists bool, sum string, current ReadFunc) (project.Path, string, error) {
-	cp, err := m.project.Resolve(path)
+// compare confines path through r (one Resolver for the whole apply,
+// revert or undo, so each folder is looked at once) and returns it with ""
+// when the file is as expected (existing with hash sum, or missing), else
+// with what differs. The path must still resolve to itself.
+func (m *Manager) compare(r *project.Resolver, path string, exists bool, sum string, current ReadFunc) (project.Path, string, error) {
+	cp, err := r.Resolve(path)
 	if err != nil || cp.Rel() != path {
 		return project.Path{}, path + " now leads elsewhere (a symlink or a folder changed)", nil
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 
 	"trestle/app/errdefs"
@@ -57,22 +56,20 @@ func (p *Project) Read(cp Path) (FileText, error) {
 		return FileText{}, err
 	}
 	rel, abs := cp.rel, cp.abs
-	info, err := os.Stat(abs)
+	data, mode, size, err := readRegular(abs, MaxReadBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return FileText{}, errdefs.Errorf(errdefs.ErrNotFound, "read %s: no such file in the project (trestle_files lists them)", rel)
 	case err != nil:
 		return FileText{}, fmt.Errorf("read %s: %w", rel, err)
-	case info.IsDir():
+	case mode.IsDir():
 		return FileText{}, errdefs.Errorf(errdefs.ErrInvalid, "read %s: it is a folder; list it with trestle_files", rel)
-	case !info.Mode().IsRegular(): // a FIFO or device would block the read, or never end
-		return FileText{}, errdefs.Errorf(errdefs.ErrInvalid, "read %s: not a regular file (%v)", rel, info.Mode().Type())
-	case info.Size() > MaxReadBytes:
-		return FileText{}, fmt.Errorf("read %s: %d bytes is over the %d byte limit: %w", rel, info.Size(), MaxReadBytes, errdefs.ErrTooLarge)
-	}
-	data, err := os.ReadFile(abs)
-	if err != nil {
-		return FileText{}, fmt.Errorf("read %s: %w", rel, err)
+	case mode&fs.ModeSymlink != 0: // Resolve followed every symlink: this one was swapped in since
+		return FileText{}, errdefs.Errorf(errdefs.ErrInvalid, "read %s: it became a symlink after its path was checked; read it again", rel)
+	case !mode.IsRegular(): // a FIFO or device would block the read, or never end
+		return FileText{}, errdefs.Errorf(errdefs.ErrInvalid, "read %s: not a regular file (%v)", rel, mode.Type())
+	case size > MaxReadBytes:
+		return FileText{}, fmt.Errorf("read %s: %d bytes is over the %d byte limit: %w", rel, size, MaxReadBytes, errdefs.ErrTooLarge)
 	}
 	if IsBinary(data) {
 		return FileText{}, fmt.Errorf("read %s: binary file (NUL bytes), not text: %w", rel, errdefs.ErrInvalid)
