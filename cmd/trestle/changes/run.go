@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -21,7 +20,6 @@ import (
 // line on stderr when it fails or is refused.
 func Run(stdin io.Reader, stdout, stderr io.Writer, c Command, storePath func() (string, error)) int {
 	c.in = stdin
-	defer lessGC()()
 	if c.action == "help" {
 		printChangesHelp(stdout, c.topic)
 		return 0
@@ -42,25 +40,6 @@ func Run(stdin io.Reader, stdout, stderr io.Writer, c Command, storePath func() 
 		return 1
 	}
 	return 0
-}
-
-// gcHeadroom is the heap a `trestle changes` command grows to before the
-// collector runs: one command of a short process holds a change set
-// (at most a few MB of bodies) and exits, so collecting as it goes only
-// costs time (measured: 4-5% of the CPU of a 200-file apply), and a set
-// far over its limits still gets collected.
-const gcHeadroom = 256 << 20
-
-// lessGC turns the collector off up to gcHeadroom for one command and
-// returns what puts the settings back (tests run commands in-process).
-func lessGC() (restore func()) {
-	limit := debug.SetMemoryLimit(-1) // reads it: GOMEMLIMIT, when lower, stays
-	debug.SetMemoryLimit(min(limit, gcHeadroom))
-	percent := debug.SetGCPercent(-1)
-	return func() {
-		debug.SetGCPercent(percent)
-		debug.SetMemoryLimit(limit)
-	}
 }
 
 // openChanges opens the project in dir and the store's change sets for it.
