@@ -1,6 +1,7 @@
 package project
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -32,6 +33,14 @@ type FileText struct {
 // NewFileText describes text as the content of the project file rel.
 func NewFileText(rel, text string) FileText {
 	sum := sha256.Sum256([]byte(text))
+	return FileText{Path: rel, Text: text, Lines: CountLines(text), SHA256: hex.EncodeToString(sum[:])}
+}
+
+// fileTextOf is NewFileText of data, hashed before it becomes a string
+// (one copy of the file's bytes, not two).
+func fileTextOf(rel string, data []byte) FileText {
+	sum := sha256.Sum256(data)
+	text := string(data)
 	return FileText{Path: rel, Text: text, Lines: CountLines(text), SHA256: hex.EncodeToString(sum[:])}
 }
 
@@ -74,13 +83,12 @@ func (p *Project) Read(cp Path) (FileText, error) {
 	if IsBinary(data) {
 		return FileText{}, fmt.Errorf("read %s: binary file (NUL bytes), not text: %w", rel, errdefs.ErrInvalid)
 	}
-	return NewFileText(rel, string(data)), nil
+	return fileTextOf(rel, data), nil
 }
 
 // IsBinary reports whether data looks binary: a NUL byte in its first 8 KiB.
 func IsBinary(data []byte) bool {
-	head := data[:min(len(data), 8<<10)]
-	return strings.IndexByte(string(head), 0) >= 0
+	return bytes.IndexByte(data[:min(len(data), 8<<10)], 0) >= 0
 }
 
 // CountLines counts lines the way an editor shows them: "" is one empty
