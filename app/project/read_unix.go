@@ -3,7 +3,9 @@
 package project
 
 import (
+	"errors"
 	"io/fs"
+	"os"
 
 	"golang.org/x/sys/unix"
 )
@@ -14,11 +16,15 @@ import (
 // the 200 files an apply checks cost more than the reads. It returns the
 // file's mode and size, and its content only when it is a regular file of
 // at most limit bytes. O_NONBLOCK: a FIFO swapped in is not waited on;
-// O_NOFOLLOW: abs is resolved, so a symlink there was swapped in since;
-// it is not followed but reported as its mode.
+// O_NOFOLLOW: abs is resolved, so a symlink there leads nowhere (Resolve
+// keeps those as they are; they read as missing) or was swapped in since
+// (not followed: reported as its mode).
 func readRegular(abs string, limit int64) (data []byte, mode fs.FileMode, size int64, err error) {
 	fd, err := unix.Open(abs, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOCTTY|unix.O_NONBLOCK|unix.O_NOFOLLOW, 0)
-	if err == unix.ELOOP {
+	if err == unix.ELOOP { // a symlink: one that leads nowhere is no file, as os.Stat says
+		if _, statErr := os.Stat(abs); errors.Is(statErr, fs.ErrNotExist) {
+			return nil, 0, 0, statErr
+		}
 		return nil, fs.ModeSymlink, 0, nil
 	}
 	if err != nil {

@@ -76,3 +76,32 @@ func TestResolverLooksAtEachFolderOnce(t *testing.T) {
 		t.Fatalf("folders seen %v, root checked %d; want pkg and its 4 folders, root once", r.dirs, r.rootOK)
 	}
 }
+
+// TestReadDoesNotFollowASymlinkSwappedIn: a file resolved, then swapped
+// for a symlink to a secret outside, is refused rather than read through
+// the link; a symlink that leads nowhere reads as no such file, as it did
+// through os.Stat.
+func TestReadDoesNotFollowASymlinkSwappedIn(t *testing.T) {
+	p, outside := hostileProject(t)
+	cp, err := p.Resolve("a/b/in.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(cp.Abs())
+	if err := os.Symlink(filepath.Join(outside, "secret.txt"), cp.Abs()); err != nil {
+		t.Fatal(err)
+	}
+	if ft, err := p.Read(cp); err == nil || strings.Contains(ft.Text, "secret") {
+		t.Fatalf("read through a swapped-in symlink: %q, %v", ft.Text, err)
+	}
+	if err := os.Symlink(filepath.Join(p.Root, "nowhere"), filepath.Join(p.Root, "dangling")); err != nil {
+		t.Fatal(err)
+	}
+	dangling, err := p.Resolve("dangling")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Read(dangling); !errors.Is(err, errdefs.ErrNotFound) {
+		t.Fatalf("read of a symlink that leads nowhere: %v, want ErrNotFound", err)
+	}
+}
