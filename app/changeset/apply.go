@@ -117,12 +117,13 @@ func expected(f FileChange) (exists bool, sum string) {
 func (m *Manager) checkCurrent(cs ChangeSet, chosen map[string][]int, current ReadFunc) (map[string]project.Path, ChangeSet, error) {
 	var found []conflict
 	paths := make(map[string]project.Path, len(chosen))
+	r := m.project.NewResolver()
 	for _, f := range cs.Files {
 		if _, ok := chosen[f.Path]; !ok {
 			continue
 		}
 		exists, sum := expected(f)
-		cp, detail, err := m.compare(f.Path, exists, sum, current)
+		cp, detail, err := m.compare(r, f.Path, exists, sum, current)
 		if err != nil {
 			return nil, ChangeSet{}, fmt.Errorf("apply %s: %w", cs.ID, err)
 		}
@@ -141,12 +142,12 @@ func (m *Manager) checkCurrent(cs ChangeSet, chosen map[string][]int, current Re
 	return nil, attach(updated, bodiesOf(cs)), fmt.Errorf("apply %s: %w", cs.ID, conflictError("apply", found))
 }
 
-// compare confines path, once for the whole apply, revert or undo, and
-// returns it with "" when the file is as expected (existing with hash sum,
-// or missing), else with what differs. The path must still resolve to
-// itself.
-func (m *Manager) compare(path string, exists bool, sum string, current ReadFunc) (project.Path, string, error) {
-	cp, err := m.project.Resolve(path)
+// compare confines path through r (one Resolver for the whole apply,
+// revert or undo, so each folder is looked at once) and returns it with ""
+// when the file is as expected (existing with hash sum, or missing), else
+// with what differs. The path must still resolve to itself.
+func (m *Manager) compare(r *project.Resolver, path string, exists bool, sum string, current ReadFunc) (project.Path, string, error) {
+	cp, err := r.Resolve(path)
 	if err != nil || cp.Rel() != path {
 		return project.Path{}, path + " now leads elsewhere (a symlink or a folder changed)", nil
 	}
@@ -273,14 +274,21 @@ func (m *Manager) commit(verb string, full ChangeSet, w Writer, ops []fileOp, re
 		return ChangeSet{}, fmt.Errorf("%s: nothing was written: %w", what, err)
 	}
 	defer closeRoot()
-	j := newJournal(w, verb, full.ID, m.project.Root, ops)
-	held, err := m.writeJournal(j)
+	txn, err := inspectFiles(w, m.project.Root, newTxnID(), ops)
+	if err != nil {
+		return ChangeSet{}, fmt.Errorf("%s: %w", what, err)
+	}
+	j := journalOf(txn, verb, full.ID)
+	withFiles := m.journalGoesWithFiles(w, len(ops))
+	held, err := m.writeJournalFlushed(j, !withFiles)
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("%s: nothing was written: %w", what, err)
 	}
 	defer held.done()
-	txn, err := writeFiles(w, m.project.Root, j.ID, ops)
-	if err != nil {
+	if withFiles {
+		txn.flush = func(names []string) error { return flushWithJournal(w, names, held) }
+	}
+	if err := txn.write(); err != nil {
 		return ChangeSet{}, fmt.Errorf("%s: %w", what, err)
 	}
 	cs, err := m.update(full.ID, func(cs *ChangeSet) error {
@@ -300,6 +308,37 @@ func (m *Manager) commit(verb string, full ChangeSet, w Writer, ops []fileOp, re
 		cs = m.reportLeftovers(cs, left)
 	}
 	return attach(cs, bodiesOf(full)), nil
+}
+
+// journalGoesWithFiles reports whether the journal of a transaction of n
+// files through w can be flushed with its files rather than before them:
+// when the real writer flushes them with one syncfs (n >= syncfsFrom) of
+// the file system that also holds the journal folder. That one flush then
+// puts both on disk before the first rename, instead of three (the
+// journal, its folder, the files), each of which waits on the disk and,
+// on a busy machine, behind everything else written to it.
+func (m *Manager) journalGoesWithFiles(w Writer, n int) bool {
+	if _, ok := w.(OSWriter); !ok || n < syncfsFrom {
+		return false
+	}
+	dir, err := m.store.Folder(journalFolder)
+	return err == nil && sameFileSystem(dir, m.project.Root)
+}
+
+// flushWithJournal flushes the temporary files names and the journal held
+// (see journalGoesWithFiles): one syncfs of their file system, or, if that
+// fails, each file and then the journal.
+func flushWithJournal(w Writer, names []string, held *heldJournal) error {
+	if len(names) > 0 && syncFS(names[0]) == nil {
+		return nil
+	}
+	if err := w.Sync(names); err != nil {
+		return err
+	}
+	if err := held.flush(); err != nil {
+		return fmt.Errorf("flush the journal: %w", err)
+	}
+	return nil
 }
 
 // editedMeanwhile names a file of ops whose text the person edited in the

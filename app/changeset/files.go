@@ -41,7 +41,8 @@ type fileTxn struct {
 	root  string // the project folder, which is never created
 	id    string // names its temporary and backup files, as its journal does
 	steps []*step
-	dirs  map[string]bool // folders known to be there (seen or created): one Lstat per folder, not per file
+	dirs  map[string]bool            // folders known to be there (seen or created): one Lstat per folder, not per file
+	flush func(names []string) error // flushes the temporary files: w.Sync unless the journal goes with them
 }
 
 // writeFiles prepares every op (temporary files, folders), then renames
@@ -50,28 +51,54 @@ type fileTxn struct {
 // the cause and what was rolled back. On success the caller must call
 // finish (or rollback, if it cannot record the result). id names the
 // temporary and backup files (see tempPattern and backupPath), so the
-// journal of id can find them after a crash.
+// journal of id can find them after a crash. It is inspectFiles then
+// write.
 func writeFiles(w Writer, root, id string, ops []fileOp) (*fileTxn, error) {
-	t := &fileTxn{w: w, root: root, id: id, dirs: map[string]bool{}}
-	if _, ok := w.(OSWriter); ok && len(ops) >= parallelFrom {
-		return t.writeParallel(ops)
+	t, err := inspectFiles(w, root, id, ops)
+	if err != nil {
+		return nil, err
 	}
+	if err := t.write(); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// inspectFiles looks at every op's target through w (whether it exists,
+// its mode; refusing what is not a regular file) and writes nothing: what
+// the journal records of each file, before the writes.
+func inspectFiles(w Writer, root, id string, ops []fileOp) (*fileTxn, error) {
+	t := &fileTxn{w: w, root: root, id: id, dirs: map[string]bool{}, flush: w.Sync}
 	for _, op := range ops {
 		s := &step{fileOp: op}
 		t.steps = append(t.steps, s)
-		if err := t.prepare(s); err != nil {
-			return nil, t.fail(s.rel, err)
-		}
-	}
-	if err := t.sync(); err != nil {
-		return nil, t.fail("the new files", err)
-	}
-	for _, s := range t.steps {
-		if err := t.place(s); err != nil {
+		if err := t.look(s); err != nil {
 			return nil, t.fail(s.rel, err)
 		}
 	}
 	return t, nil
+}
+
+// write makes the folders and temporary files of the inspected steps,
+// flushes them, and renames each into place.
+func (t *fileTxn) write() error {
+	if _, ok := t.w.(OSWriter); ok && len(t.steps) >= parallelFrom {
+		return t.writeParallel()
+	}
+	for _, s := range t.steps {
+		if err := t.prepare(s); err != nil {
+			return t.fail(s.rel, err)
+		}
+	}
+	if err := t.sync(); err != nil {
+		return t.fail("the new files", err)
+	}
+	for _, s := range t.steps {
+		if err := t.place(s); err != nil {
+			return t.fail(s.rel, err)
+		}
+	}
+	return nil
 }
 
 // parallelFrom is how many files make the real writer write their
@@ -84,30 +111,25 @@ func writeFiles(w Writer, root, id string, ops []fileOp) (*fileTxn, error) {
 // which of them fails first (a full disk) stays the first.
 const parallelFrom = 16
 
-// writeParallel is writeFiles for the real writer and many files: every
-// file is looked at and its folders made first, one after another (their
-// folders are shared), then the temporary files are written at once,
-// flushed together, and renamed into place at once. Each step is
-// touched by one goroutine; a failure rolls back every step, whichever
-// were done, as one after another would.
-func (t *fileTxn) writeParallel(ops []fileOp) (*fileTxn, error) {
-	for _, op := range ops {
-		s := &step{fileOp: op}
-		t.steps = append(t.steps, s)
-		if err := t.inspect(s); err != nil {
-			return nil, t.fail(s.rel, err)
+// writeParallel is write for the real writer and many files: the
+// folders of every file are made first, one after another (their folders
+// are shared), then the temporary files are written at once, flushed
+// together, and renamed into place at once. Each step is touched by one
+// goroutine; a failure rolls back every step, whichever were done, as one
+// after another would.
+func (t *fileTxn) writeParallel() error {
+	for _, s := range t.steps {
+		if err := t.mkdirs(s); err != nil {
+			return t.fail(s.rel, err)
 		}
 	}
 	if err := t.eachAtOnce(t.writeTemp); err != nil {
-		return nil, err
+		return err
 	}
 	if err := t.sync(); err != nil {
-		return nil, t.fail("the new files", err)
+		return t.fail("the new files", err)
 	}
-	if err := t.eachAtOnce(t.place); err != nil {
-		return nil, err
-	}
-	return t, nil
+	return t.eachAtOnce(t.place)
 }
 
 // eachAtOnce runs fn on every step from several goroutines and, when any
@@ -123,7 +145,8 @@ func (t *fileTxn) eachAtOnce(fn func(*step) error) error {
 	return nil
 }
 
-// sync flushes every temporary file before any rename.
+// sync flushes every temporary file before any rename (with t.flush:
+// w.Sync, or what flushes the journal with them).
 func (t *fileTxn) sync() error {
 	var names []string
 	for _, s := range t.steps {
@@ -131,20 +154,21 @@ func (t *fileTxn) sync() error {
 			names = append(names, s.temp)
 		}
 	}
-	return t.w.Sync(names)
+	return t.flush(names)
 }
 
-// prepare records the old mode and writes the new content beside the target.
+// prepare makes the folders a new file needs and writes the new content
+// beside the target.
 func (t *fileTxn) prepare(s *step) error {
-	if err := t.inspect(s); err != nil {
+	if err := t.mkdirs(s); err != nil {
 		return err
 	}
 	return t.writeTemp(s)
 }
 
-// inspect records whether the target exists and its mode, refusing what
-// is not a regular file, and makes the folders a new file needs.
-func (t *fileTxn) inspect(s *step) error {
+// look records whether the target exists and its mode, refusing what is
+// not a regular file.
+func (t *fileTxn) look(s *step) error {
 	info, err := t.w.Lstat(s.abs)
 	switch {
 	case err == nil && !info.Mode().IsRegular():
@@ -159,10 +183,7 @@ func (t *fileTxn) inspect(s *step) error {
 	case !errors.Is(err, fs.ErrNotExist):
 		return err
 	}
-	if s.remove {
-		return nil
-	}
-	return t.mkdirs(s)
+	return nil
 }
 
 // writeTemp writes the new content beside the target (nothing for a removal).
@@ -175,8 +196,12 @@ func (t *fileTxn) writeTemp(s *step) error {
 	return err
 }
 
-// mkdirs creates the missing folders above s, remembering them.
+// mkdirs creates the missing folders above s (none for a removal),
+// remembering them.
 func (t *fileTxn) mkdirs(s *step) error {
+	if s.remove {
+		return nil
+	}
 	var missing []string
 	for dir := filepath.Dir(s.abs); dir != t.root && dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
 		if t.dirs[dir] {

@@ -39,13 +39,32 @@ type journalStep struct {
 // newJournal plans ops of set id for project root, looking at the files
 // through w.
 func newJournal(w Writer, what, set, root string, ops []fileOp) journal {
-	j := journal{ID: newTxnID(), Set: set, What: what, Project: root}
+	existed := make([]bool, len(ops))
+	for i, op := range ops {
+		_, err := w.Lstat(op.abs)
+		existed[i] = err == nil
+	}
+	return planJournal(w, newTxnID(), what, set, root, ops, existed)
+}
+
+// journalOf is the journal of the steps t inspected (inspectFiles), which
+// know whether each file existed: set's transaction t.id.
+func journalOf(t *fileTxn, what, set string) journal {
+	ops := make([]fileOp, len(t.steps))
+	existed := make([]bool, len(t.steps))
+	for i, s := range t.steps {
+		ops[i], existed[i] = s.fileOp, s.existed
+	}
+	return planJournal(t.w, t.id, what, set, t.root, ops, existed)
+}
+
+// planJournal is the journal of transaction id: ops, whether each file
+// existed, and the folders each creates (looked at through w).
+func planJournal(w Writer, id, what, set, root string, ops []fileOp, existed []bool) journal {
+	j := journal{ID: id, Set: set, What: what, Project: root}
 	existing := map[string]bool{} // folders seen there: most files of a set share a few
-	for _, op := range ops {
-		st := journalStep{Rel: op.rel, Remove: op.remove}
-		if _, err := w.Lstat(op.abs); err == nil {
-			st.Existed = true
-		}
+	for i, op := range ops {
+		st := journalStep{Rel: op.rel, Remove: op.remove, Existed: existed[i]}
 		if !op.remove {
 			st.NewSHA256 = hashText(op.data)
 			for dir := filepath.Dir(op.abs); dir != root && dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
@@ -75,6 +94,14 @@ type heldJournal struct {
 // a temporary file is locked, written, flushed and renamed into place,
 // so the journal is never visible unlocked or in part.
 func (m *Manager) writeJournal(j journal) (*heldJournal, error) {
+	return m.writeJournalFlushed(j, true)
+}
+
+// writeJournalFlushed is writeJournal, flushing the journal only when
+// flush is set: otherwise the caller must call flush before the journal
+// guards anything a crash could leave (before the first rename), as
+// commit does, with the files.
+func (m *Manager) writeJournalFlushed(j journal, flush bool) (*heldJournal, error) {
 	dir, err := m.store.Folder(journalFolder)
 	if err != nil {
 		return nil, err
@@ -96,13 +123,10 @@ func (m *Manager) writeJournal(j journal) (*heldJournal, error) {
 		_, err = f.Write(data)
 	}
 	if err == nil {
-		err = f.Sync()
-	}
-	if err == nil {
 		err = os.Rename(f.Name(), h.path)
 	}
-	if err == nil {
-		err = syncFolder(dir)
+	if err == nil && flush {
+		err = h.flush()
 	}
 	if err != nil {
 		f.Close()
@@ -111,6 +135,14 @@ func (m *Manager) writeJournal(j journal) (*heldJournal, error) {
 		return nil, fmt.Errorf("write the journal: %w", err)
 	}
 	return h, nil
+}
+
+// flush puts the journal and its name in its folder on disk.
+func (h *heldJournal) flush() error {
+	if err := h.f.Sync(); err != nil {
+		return err
+	}
+	return syncFolder(filepath.Dir(h.path))
 }
 
 // done removes the journal and lets go of it: the files it describes are

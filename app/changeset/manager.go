@@ -291,9 +291,10 @@ func (m *Manager) MarkStale(paths []string) ([]string, error) {
 // the person did not change, an edit undone) leaves that set pending.
 func (m *Manager) MarkStaleOnDisk(paths []string) ([]string, error) {
 	disk := workbench.Reader{Project: m.project}.Func(context.Background())
+	r := m.project.NewResolver()
 	return m.markStaleIf(paths, func(f FileChange) bool {
 		exists, sum := expected(f)
-		_, detail, err := m.compare(f.Path, exists, sum, disk)
+		_, detail, err := m.compare(r, f.Path, exists, sum, disk)
 		return err != nil || detail != ""
 	})
 }

@@ -30,13 +30,14 @@ func (m *Manager) Revert(id string, current ReadFunc, w Writer) (ChangeSet, erro
 	var found []conflict
 	var ops []fileOp
 	chosen := map[string][]int{}
+	r := m.project.NewResolver()
 	for _, f := range cs.Files {
 		ns := hunksIn(f, StateApplied)
 		if len(ns) == 0 {
 			continue
 		}
 		chosen[f.Path] = ns
-		cp, detail, err := m.compare(f.Path, f.Action != ActionDelete, f.AppliedSHA256, current)
+		cp, detail, err := m.compare(r, f.Path, f.Action != ActionDelete, f.AppliedSHA256, current)
 		if err != nil {
 			return ChangeSet{}, fmt.Errorf("revert %s: %w", id, err)
 		}
@@ -80,13 +81,14 @@ func (m *Manager) UndoRevert(id string, current ReadFunc, w Writer) (ChangeSet, 
 	var ops []fileOp
 	chosen := map[string][]int{}
 	texts := map[string]string{}
+	r := m.project.NewResolver()
 	for _, f := range cs.Files {
 		ns := hunksIn(f, FileReverted)
 		if len(ns) == 0 {
 			continue
 		}
 		chosen[f.Path] = ns
-		cp, detail, err := m.compare(f.Path, f.BaseExists, f.BaseSHA256, current)
+		cp, detail, err := m.compare(r, f.Path, f.BaseExists, f.BaseSHA256, current)
 		if err != nil {
 			return ChangeSet{}, fmt.Errorf("undo the revert of %s: %w", id, err)
 		}

@@ -21,3 +21,10 @@ func syncFS(name string) error {
 	defer f.Close()
 	return unix.Syncfs(int(f.Fd()))
 }
+
+// sameFileSystem reports whether the folders a and b are on one file
+// system, so that one syncfs flushes both.
+func sameFileSystem(a, b string) bool {
+	var sa, sb unix.Stat_t
+	return unix.Stat(a, &sa) == nil && unix.Stat(b, &sb) == nil && sa.Dev == sb.Dev
+}

@@ -111,3 +111,44 @@ func TestBackupsLeftAreReported(t *testing.T) {
 		t.Fatalf("stored leftovers %v, last history %+v", stored.Leftovers, last)
 	}
 }
+
+// TestJournalGoesWithFilesOnlyWhenOneSyncfsFlushesBoth: the journal is
+// left for the files' flush only when that flush is one syncfs of a file
+// system that also holds the journal folder: the real writer, enough
+// files, one file system. Otherwise it is flushed on its own first.
+func TestJournalGoesWithFilesOnlyWhenOneSyncfsFlushesBoth(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("syncfs is Linux's")
+	}
+	m, _ := manyFiles(t, 2)
+	dir, err := m.store.Folder(journalFolder)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameFileSystem(dir, m.project.Root) {
+		t.Skip("the test's store and project folders are on two file systems here")
+	}
+	w := OSWriter{Root: m.project.Root}
+	if !m.journalGoesWithFiles(w, syncfsFrom) {
+		t.Errorf("%d files through the real writer, one file system: the journal is flushed on its own", syncfsFrom)
+	}
+	if m.journalGoesWithFiles(w, syncfsFrom-1) {
+		t.Errorf("%d files (flushed one by one): the journal waits for them", syncfsFrom-1)
+	}
+	if m.journalGoesWithFiles(&faultyWriter{OSWriter: w}, MaxFiles) {
+		t.Error("a writer that is not the real one: the journal waits for its Sync")
+	}
+	shm, err := os.MkdirTemp("/dev/shm", "trestle-test-")
+	if err != nil {
+		return
+	}
+	defer os.RemoveAll(shm)
+	if !sameFileSystem(shm, m.project.Root) {
+		p2 := newProject(t, nil)
+		p2.Root = shm
+		other := NewManager(m.store, p2)
+		if other.journalGoesWithFiles(w, MaxFiles) {
+			t.Errorf("project on another file system (%s): the journal waits for a syncfs that does not flush it", shm)
+		}
+	}
+}

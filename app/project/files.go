@@ -1,6 +1,7 @@
 package project
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -37,6 +38,14 @@ func NewFileText(rel, text string) FileText {
 	return FileText{Path: rel, Text: text, Lines: CountLines(text), SHA256: hex.EncodeToString(sum[:])}
 }
 
+// fileTextOf is NewFileText of data, hashed before it becomes a string
+// (one copy of the file's bytes, not two).
+func fileTextOf(rel string, data []byte) FileText {
+	sum := sha256.Sum256(data)
+	text := string(data)
+	return FileText{Path: rel, Text: text, Lines: CountLines(text), SHA256: hex.EncodeToString(sum[:])}
+}
+
 // ReadFile confines name (ResolveShown) and reads it from disk (Read).
 // A caller that already holds the Path calls Read.
 func (p *Project) ReadFile(name string) (FileText, error) {
@@ -62,33 +71,37 @@ func (p *Project) ReadSummed(cp Path, sums *Sums) (FileText, error) {
 		return FileText{}, err
 	}
 	rel, abs, start := cp.rel, cp.abs, time.Now()
-	info, err := os.Stat(abs)
+	var before os.FileInfo
+	if sums != nil { // the version sums may vouch for: taken before the read
+		before, _ = os.Stat(abs)
+	}
+	data, mode, size, err := readRegular(abs, MaxReadBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return FileText{}, errdefs.Errorf(errdefs.ErrNotFound, "read %s: no such file in the project (trestle_files lists them)", rel)
 	case err != nil:
 		return FileText{}, fmt.Errorf("read %s: %w", rel, err)
-	case info.IsDir():
+	case mode.IsDir():
 		return FileText{}, errdefs.Errorf(errdefs.ErrInvalid, "read %s: it is a folder; list it with trestle_files", rel)
-	case !info.Mode().IsRegular(): // a FIFO or device would block the read, or never end
-		return FileText{}, errdefs.Errorf(errdefs.ErrInvalid, "read %s: not a regular file (%v)", rel, info.Mode().Type())
-	case info.Size() > MaxReadBytes:
-		return FileText{}, fmt.Errorf("read %s: %d bytes is over the %d byte limit: %w", rel, info.Size(), MaxReadBytes, errdefs.ErrTooLarge)
-	}
-	data, err := os.ReadFile(abs)
-	if err != nil {
-		return FileText{}, fmt.Errorf("read %s: %w", rel, err)
+	case mode&fs.ModeSymlink != 0: // Resolve followed every symlink: this one was swapped in since
+		return FileText{}, errdefs.Errorf(errdefs.ErrInvalid, "read %s: it became a symlink after its path was checked; read it again", rel)
+	case !mode.IsRegular(): // a FIFO or device would block the read, or never end
+		return FileText{}, errdefs.Errorf(errdefs.ErrInvalid, "read %s: not a regular file (%v)", rel, mode.Type())
+	case size > MaxReadBytes:
+		return FileText{}, fmt.Errorf("read %s: %d bytes is over the %d byte limit: %w", rel, size, MaxReadBytes, errdefs.ErrTooLarge)
 	}
 	if IsBinary(data) {
 		return FileText{}, fmt.Errorf("read %s: binary file (NUL bytes), not text: %w", rel, errdefs.ErrInvalid)
 	}
-	return sums.fileText(rel, abs, start, info, data), nil
+	if sums == nil || before == nil {
+		return fileTextOf(rel, data), nil
+	}
+	return sums.fileText(rel, abs, start, before, data), nil
 }
 
 // IsBinary reports whether data looks binary: a NUL byte in its first 8 KiB.
 func IsBinary(data []byte) bool {
-	head := data[:min(len(data), 8<<10)]
-	return strings.IndexByte(string(head), 0) >= 0
+	return bytes.IndexByte(data[:min(len(data), 8<<10)], 0) >= 0
 }
 
 // CountLines counts lines the way an editor shows them: "" is one empty

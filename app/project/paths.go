@@ -42,16 +42,9 @@ func (cp Path) IsZero() bool { return cp.abs == "" }
 // before it is created.
 func (p *Project) Resolve(name string) (Path, error) {
 	p.resolutions.Add(1)
-	if strings.ContainsRune(name, 0) {
-		return Path{}, fmt.Errorf("path %q contains a NUL byte: %w", name, errdefs.ErrInvalid)
-	}
-	joined := name
-	if !filepath.IsAbs(name) {
-		joined = filepath.Join(p.Root, filepath.FromSlash(name))
-	}
-	joined = filepath.Clean(joined)
-	if !within(p.Root, joined) {
-		return Path{}, fmt.Errorf("%s: %w (root %s)", name, errdefs.ErrOutside, p.Root)
+	joined, err := p.join(name)
+	if err != nil {
+		return Path{}, err
 	}
 	real, err := evalExisting(joined)
 	if err != nil {
@@ -61,6 +54,23 @@ func (p *Project) Resolve(name string) (Path, error) {
 		return Path{}, fmt.Errorf("%s: %w (a symlink leads to %s)", name, errdefs.ErrOutside, real)
 	}
 	return Path{rel: p.Rel(real), abs: real, git: p.isGitAbs(joined) || p.isGitAbs(real)}, nil
+}
+
+// join is name made absolute and clean under Root, refused when it
+// contains a NUL byte or lands outside Root by its name alone.
+func (p *Project) join(name string) (string, error) {
+	if strings.ContainsRune(name, 0) {
+		return "", fmt.Errorf("path %q contains a NUL byte: %w", name, errdefs.ErrInvalid)
+	}
+	joined := name
+	if !filepath.IsAbs(name) {
+		joined = filepath.Join(p.Root, filepath.FromSlash(name))
+	}
+	joined = filepath.Clean(joined)
+	if !within(p.Root, joined) {
+		return "", fmt.Errorf("%s: %w (root %s)", name, errdefs.ErrOutside, p.Root)
+	}
+	return joined, nil
 }
 
 // ResolveShown is Resolve for what Trestle shows an agent (trestle_read,
