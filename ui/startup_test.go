@@ -2,7 +2,9 @@ package ui
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -108,6 +110,74 @@ func TestLoadFontsThenNew(t *testing.T) {
 	if size := fyne.MeasureText("func", theme.TextSize(), fyne.TextStyle{Monospace: true}); size.Width <= 0 {
 		t.Errorf("monospace text measures %v after LoadFonts", size)
 	}
+}
+
+// TestNewShowsTheWindowWhileTheFontsLoad: New made with Options.Fonts
+// shows Fyne's window before it waits for the fonts (Fyne makes its GL
+// window and context when a window is first shown, which measures no
+// text, so that runs while the fonts load), and shows it blank at the
+// window's first size: no text is measured before the fonts are loaded.
+// Once they are, New fills the window it showed.
+func TestNewShowsTheWindowWhileTheFontsLoad(t *testing.T) {
+	fonts := make(chan struct{})
+	app := &showingApp{App: test.NewTempApp(t), fonts: fonts}
+	// Should New wait for the fonts before it shows the window, nothing
+	// would close them: say so rather than hang.
+	late := time.AfterFunc(time.Minute, func() { app.loaded("the minute's bound, not Show") })
+	defer late.Stop()
+	w := New(app, newProject(t, map[string]string{"go.mod": "module example.com/f\n"}), Options{Fonts: fonts})
+	t.Cleanup(func() { w.Window().Close(); w.main.close() })
+	if len(app.shows) == 0 || app.by != "Show" {
+		t.Fatalf("New waited for the fonts before it showed the window (they were loaded by %s; shown %d times)", app.by, len(app.shows))
+	}
+	if first := app.shows[0]; first.texts != "|" || first.size != fyne.NewSize(windowWidth, windowHeight) {
+		t.Errorf("the window was first shown at %v drawing %s; want it blank at %vx%v", first.size, first.texts, windowWidth, windowHeight)
+	}
+	// The window's reads of the project update it from their own
+	// goroutines under the test driver: wait for them before looking.
+	w.loading.Wait()
+	if content, ok := w.Window().Content().(*fyne.Container); !ok || !slices.Contains(content.Objects, w.status.bar) {
+		t.Errorf("once the fonts loaded, the window shows %T, not the window's content (its status bar)", w.Window().Content())
+	}
+	if size := w.Window().Canvas().Size(); size != fyne.NewSize(windowWidth, windowHeight) {
+		t.Errorf("the window is %v once filled, want %vx%v", size, windowWidth, windowHeight)
+	}
+}
+
+// showingApp is a test app whose windows record each Show: what the
+// window drew and its size then. The first Show loads the fonts (closes
+// fonts), as LoadFonts would meanwhile.
+type showingApp struct {
+	fyne.App
+	fonts chan struct{}
+	once  sync.Once
+	by    string // what loaded the fonts
+	shows []shown
+}
+
+type shown struct {
+	texts string
+	size  fyne.Size
+}
+
+func (a *showingApp) NewWindow(title string) fyne.Window {
+	return &showingWindow{Window: a.App.NewWindow(title), app: a}
+}
+
+// loaded closes the fonts once, by what says.
+func (a *showingApp) loaded(by string) {
+	a.once.Do(func() { a.by = by; close(a.fonts) })
+}
+
+type showingWindow struct {
+	fyne.Window
+	app *showingApp
+}
+
+func (w *showingWindow) Show() {
+	w.app.shows = append(w.app.shows, shown{texts: drawnTexts(w.Content()), size: w.Canvas().Size()})
+	w.Window.Show()
+	w.app.loaded("Show")
 }
 
 // TestEmptyOutputDrawsNoCells: an empty output (the Eval transcript shown

@@ -105,13 +105,15 @@ type Options struct {
 	// its staging copy (Trestle itself, headless on the copy); nil gives none.
 	AgentMCP func(*sandbox.Stage) []acpsdk.McpServer
 	// Fonts, when set, is closed once LoadFonts has loaded the fonts; New
-	// waits for it before it measures any text.
+	// shows the window blank, then waits for it before it measures any
+	// text (see showBlank).
 	Fonts <-chan struct{}
 }
 
 // New builds the window for p, configured by o. It must be called on the
 // main goroutine, before the app runs; show it with Window().ShowAndRun()
-// (after Watch, to follow the disk).
+// (after Watch, to follow the disk), or, when o.Fonts is set (New has
+// shown it), run the app.
 func New(a fyne.App, p *project.Project, o Options) *Window {
 	if o.Settings == (store.Settings{}) {
 		o.Settings = store.DefaultSettings()
@@ -123,7 +125,8 @@ func New(a fyne.App, p *project.Project, o Options) *Window {
 	// which measures no text and so runs while the fonts still load.
 	win := a.NewWindow(windowTitle(p))
 	if o.Fonts != nil {
-		<-o.Fonts // loaded beside the caller's start (LoadFonts)
+		showBlank(win) // GLFW's window and GL context, while the fonts load
+		<-o.Fonts      // loaded beside the caller's start (LoadFonts)
 	}
 	w := newWindowIn(win, p, o.Services.ChangeSets) // 1. the widgets: tree, tabs, panes, status bar
 	w.settings.use(o.Settings, o.Policy)            // 2. tab width, hidden files, the agent policy
@@ -134,6 +137,22 @@ func New(a fyne.App, p *project.Project, o Options) *Window {
 	w.panes.agent.connect(o.AgentMCP)               // 7. what a hosted agent gets; the stored sessions
 	return w
 }
+
+// showBlank shows win empty, at the window's first size: Fyne makes the
+// window and its GL context (GLFW's window, the painter's shaders, about a
+// third of the start's CPU) when it is first shown, and none of that
+// measures text, so done now it runs while the fonts load on other
+// goroutines; newWindowIn then fills it. The empty window is cleared to
+// the theme's background. Main goroutine only.
+func showBlank(win fyne.Window) {
+	win.SetContent(container.NewWithoutLayout())
+	win.Resize(fyne.NewSize(windowWidth, windowHeight))
+	win.Show()
+}
+
+// windowWidth and windowHeight are the window's size until the project's
+// remembered layout is restored.
+const windowWidth, windowHeight = 1100, 720
 
 // newWindow builds the widgets of the window for p, with the default
 // settings and nothing connected: what a test starts from when it tries
@@ -201,7 +220,7 @@ func newWindowIn(win fyne.Window, p *project.Project, changes *changeset.Manager
 	w.layout.treeSplit = container.NewHSplit(w.tree, w.layout.paneSplit)
 	w.layout.treeSplit.Offset = 0.25
 	w.win.SetContent(container.NewBorder(nil, w.status.bar, nil, nil, container.NewStack(w.layout.treeSplit, w.notices.layer, w.status.tips)))
-	w.win.Resize(fyne.NewSize(1100, 720))
+	w.win.Resize(fyne.NewSize(windowWidth, windowHeight))
 	return w
 }
 

@@ -109,7 +109,7 @@ func runWindow(dir, policyFlag string, trustFlag bool) int {
 		win.Notify("the file tree does not follow changes on disk: " + err.Error())
 	}
 	var quit sync.Mutex
-	ran := false // ShowAndRun has returned: Fyne is gone, nothing may call it
+	ran := false // Run has returned: Fyne is gone, nothing may call it
 	context.AfterFunc(ctx, func() {
 		win.Quitting() // now: Fyne quits on the same signal without running queued functions
 		// Likewise the evaluator: its builds' progress reaches the status bar
@@ -128,7 +128,11 @@ func runWindow(dir, policyFlag string, trustFlag bool) int {
 			}
 		})
 	})
-	win.Window().ShowAndRun()
+	// New has shown the window (blank while it built the widgets), so the
+	// app only runs: ShowAndRun would draw the content's first frame before
+	// the loop starts, whereas Fyne's loop draws it at its first tick and
+	// may answer a call queued meanwhile before it.
+	a.Run()
 	quit.Lock()
 	ran = true
 	quit.Unlock()
