@@ -374,9 +374,20 @@ func styleOf(k lineKind) widget.TextGridStyle {
 
 // wrapLayout gives the grid all the room and tells the transcript how many
 // cells wide it is.
-type wrapLayout struct{ t *evalTranscript }
+// When the transcript showed its end and its room changes (the Replay bar
+// shown with a deadline's error, the input back to its two-row hint after
+// Enter), it keeps its end in view: those lines were left hidden below
+// the bar until the person scrolled.
+type wrapLayout struct {
+	t      *evalTranscript
+	height float32 // the height of the last layout
+}
 
 func (l *wrapLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	g := l.t.grid
+	follow := size.Height != l.height && g.Visible() && len(g.Rows) > 0 &&
+		g.PositionForCursorLocation(len(g.Rows), 0).Y <= g.Size().Height+1 // the end was in view
+	l.height = size.Height
 	for _, o := range objs {
 		if !o.Visible() {
 			continue // the empty grid: see fit
@@ -387,6 +398,9 @@ func (l *wrapLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	cell := fyne.MeasureText("M", theme.TextSize(), fyne.TextStyle{Monospace: true}).Width
 	if cell > 0 {
 		l.t.setCols(int((size.Width - theme.ScrollBarSize() - 2*theme.Padding()) / cell))
+	}
+	if follow {
+		g.ScrollToBottom()
 	}
 }
 

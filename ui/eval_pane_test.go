@@ -188,3 +188,39 @@ func TestEvalInputTypesIntactWhenItWraps(t *testing.T) {
 		t.Fatalf("typed %q", e.input.Text)
 	}
 }
+
+// TestEvalTranscriptKeepsItsEndInViewWhenThePaneShrinks: the transcript
+// follows its end when the room below it grows after a line arrived: the
+// Replay bar that comes with a deadline's error, the input going back to
+// its two-row hint after Enter. The error's last rows and a running
+// input's echo were left hidden below the bar until the person scrolled.
+func TestEvalTranscriptKeepsItsEndInViewWhenThePaneShrinks(t *testing.T) {
+	w := newTestWindow(t)
+	w.connectServices(servicesWithEval(w))
+	w.loading.Wait() // connectServices reads the configuration on a goroutine
+	w.Window().Resize(fyne.NewSize(1024, 700))
+	w.panes.show(w.panes.eval)
+	for i := range 40 {
+		w.EvalDone(person, "", fmt.Sprintf("x%d := %d", i, i), eval.Result{Mode: eval.ModeInterpreted}, nil)
+	}
+	p := w.panes.eval
+	g := p.transcript.grid
+	endShown := func() (bool, string) {
+		bottom := g.PositionForCursorLocation(len(g.Rows), 0).Y // the last row's lower edge, scrolled
+		return bottom <= g.Size().Height+1, fmt.Sprintf("the last row ends at %.0f in a transcript %.0f high", bottom, g.Size().Height)
+	}
+	if ok, why := endShown(); !ok {
+		t.Fatalf("after 40 inputs: %s", why)
+	}
+	lost := []string{"import \"time\"", "a := 41"}
+	w.EvalDone(person, "", "time.Sleep(time.Minute)", eval.Result{StateLost: true, Lost: lost},
+		fmt.Errorf("evaluate in selection \"default\": the deadline of 10s passed; the evaluator was killed and its state was lost; %s: %w",
+			strings.Repeat("the next evaluation starts a fresh one ", 6), eval.ErrDeadline))
+	if !p.lost.Visible() {
+		t.Fatal("a deadline shows no Replay bar")
+	}
+	p.content.Refresh() // as the desktop driver's next frame lays out what grew: the bar takes its room
+	if ok, why := endShown(); !ok {
+		t.Fatalf("with the Replay bar shown: %s; the error's end is hidden behind the bar", why)
+	}
+}
