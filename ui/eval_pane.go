@@ -21,6 +21,8 @@ type evalPane struct {
 	input      *evalInput
 	transcript *evalTranscript
 	stop       *widget.Button
+	running    *widget.Label   // what the person's input runs, hidden while none does
+	runs       int             // the person's inputs running
 	lost       *fyne.Container // the state-lost bar, hidden until needed
 	lostText   *widget.Label
 	replay     *widget.Button
@@ -50,7 +52,10 @@ func newEvalPane() *evalPane {
 	e.replay = widget.NewButtonWithIcon("Replay", theme.MediaReplayIcon(), e.tapReplay)
 	e.lost = container.NewBorder(nil, nil, nil, e.replay, e.lostText)
 	e.lost.Hide()
-	bottom := container.NewVBox(e.lost, container.NewBorder(nil, nil, nil, e.stop, e.input))
+	e.running = widget.NewLabel("")
+	e.running.Truncation = fyne.TextTruncateEllipsis
+	e.running.Hide()
+	bottom := container.NewVBox(e.running, e.lost, container.NewBorder(nil, nil, nil, e.stop, e.input))
 	e.content = container.NewBorder(nil, bottom, nil, nil, e.transcript.box)
 	e.input.relayout = func() { bottom.Refresh(); e.content.Refresh() }
 	return e
@@ -81,6 +86,30 @@ func (e *evalPane) offerReplay(sel string, codes []string) {
 		e.replay.Show()
 	}
 	e.lost.Show()
+}
+
+// startedRunning shows above the input that the person's code runs: Enter
+// clears the input and the transcript shows the code only with its
+// answer, so a slow input showed nothing in the pane while it ran.
+func (e *evalPane) startedRunning(code string) {
+	e.runs++
+	first, _, more := strings.Cut(strings.TrimSpace(code), "\n")
+	if more {
+		first += " …"
+	}
+	e.running.SetText("Running " + first + " — Esc or Stop stops it")
+	e.running.Show()
+}
+
+// doneRunning takes the running line away once no input of the person
+// runs.
+func (e *evalPane) doneRunning() {
+	if e.runs > 0 {
+		e.runs--
+	}
+	if e.runs == 0 {
+		e.running.Hide()
+	}
 }
 
 // hideReplay takes the state-lost bar away.

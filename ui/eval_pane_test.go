@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
@@ -14,6 +15,7 @@ import (
 
 	"trestle/app/eval"
 	"trestle/app/services"
+	"trestle/internal/testfix"
 )
 
 func TestEvalInputShiftEnterAddsALineEnterRunsEscStops(t *testing.T) {
@@ -222,5 +224,33 @@ func TestEvalTranscriptKeepsItsEndInViewWhenThePaneShrinks(t *testing.T) {
 	p.content.Refresh() // as the desktop driver's next frame lays out what grew: the bar takes its room
 	if ok, why := endShown(); !ok {
 		t.Fatalf("with the Replay bar shown: %s; the error's end is hidden behind the bar", why)
+	}
+}
+
+// TestEvalPaneShowsThatAnInputRuns: Enter clears the input and the
+// transcript shows an input only with its answer, so a slow input showed
+// nothing in the pane while it ran. Now a line above the input says what
+// runs until the answer comes (here: a real worker's endless loop, until
+// its deadline).
+func TestEvalPaneShowsThatAnInputRuns(t *testing.T) {
+	w := newTestWindow(t)
+	m := eval.NewManager(eval.ManagerOptions{Root: w.project.Root, Module: "example.com/demo", WorkerCommand: testWorkerCommand})
+	t.Cleanup(m.Close)
+	w.connectServices(services.Services{Eval: m})
+	w.loading.Wait()
+	w.settings.EvalDeadline = 3
+	p := w.panes.eval
+	w.panes.show(p)
+	w.Window().Canvas().Focus(p.input)
+	test.Type(p.input, "for {}")
+	p.input.TypedKey(&fyneKeyReturn)
+	if !p.running.Visible() || !strings.Contains(p.running.Text, "for {}") {
+		t.Fatalf("while the input runs the pane shows no running line (%v %q); transcript:\n%s", p.running.Visible(), p.running.Text, p.transcript.text(0))
+	}
+	testfix.Wait(t, 60*time.Second, "the loop's answer (its deadline passed) in the transcript", func() bool {
+		return strings.Contains(p.transcript.text(0), "» [you] for {}")
+	})
+	if p.running.Visible() {
+		t.Fatalf("the running line stays after the answer: %q", p.running.Text)
 	}
 }
