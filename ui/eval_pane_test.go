@@ -231,14 +231,14 @@ func TestEvalTranscriptKeepsItsEndInViewWhenThePaneShrinks(t *testing.T) {
 // transcript shows an input only with its answer, so a slow input showed
 // nothing in the pane while it ran. Now a line above the input says what
 // runs until the answer comes (here: a real worker's endless loop, until
-// its deadline).
+// Stop).
 func TestEvalPaneShowsThatAnInputRuns(t *testing.T) {
 	w := newTestWindow(t)
 	m := eval.NewManager(eval.ManagerOptions{Root: w.project.Root, Module: "example.com/demo", WorkerCommand: testWorkerCommand})
 	t.Cleanup(m.Close)
 	w.connectServices(services.Services{Eval: m})
 	w.loading.Wait()
-	w.settings.EvalDeadline = 3
+	w.settings.EvalDeadline = 120
 	p := w.panes.eval
 	w.panes.show(p)
 	w.Window().Canvas().Focus(p.input)
@@ -247,9 +247,21 @@ func TestEvalPaneShowsThatAnInputRuns(t *testing.T) {
 	if !p.running.Visible() || !strings.Contains(p.running.Text, "for {}") {
 		t.Fatalf("while the input runs the pane shows no running line (%v %q); transcript:\n%s", p.running.Visible(), p.running.Text, p.transcript.text(0))
 	}
-	testfix.Wait(t, 60*time.Second, "the loop's answer (its deadline passed) in the transcript", func() bool {
-		return strings.Contains(p.transcript.text(0), "» [you] for {}")
+	// Stop once the worker runs it (the status read and Stop take the
+	// evaluator's lock, which orders the reads above before the answer).
+	testfix.Wait(t, 60*time.Second, "the worker running the loop", func() bool {
+		for _, st := range m.Status() {
+			if st.State == eval.StateRunning {
+				return true
+			}
+		}
+		return false
 	})
+	test.Tap(p.stop)
+	w.loading.Wait() // the evaluation, stopped, and its answer shown
+	if got := p.transcript.text(0); !strings.Contains(got, "» [you] for {}") {
+		t.Fatalf("no answer for the loop in the transcript:\n%s", got)
+	}
 	if p.running.Visible() {
 		t.Fatalf("the running line stays after the answer: %q", p.running.Text)
 	}
