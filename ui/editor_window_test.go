@@ -409,3 +409,64 @@ func typeWherever(win fyne.Window, s string) {
 		}
 	}
 }
+
+// TestMenuKeysNeverActOnAnEditorBehindItsProposal: with a proposal shown
+// inline in place of its editor, the window's keys that act on "the
+// active editor" (Ctrl+G, F2, F12, the Edit menu's Paste and Undo) must
+// not reach the hidden editor: Paste changed backend_inotify.go behind the
+// hunks and Ctrl+G opened a bar nobody could see. They say what to do.
+func TestMenuKeysNeverActOnAnEditorBehindItsProposal(t *testing.T) {
+	w, m := newFsnotifyWindow(t)
+	w.installActions(Actions{})
+	w.Window().Resize(fyne.NewSize(1100, 720))
+	openFiles(t, w, "fsnotify.go", "backend_inotify.go")
+	cs, err := m.Propose(w.review.currentReader(), changeset.Proposal{Title: "Document Close", Client: "claude-code", Changes: []changeset.Change{
+		{Path: "backend_inotify.go", Action: changeset.ActionEdit, Edits: []changeset.Edit{{OldText: "func newWatches() *watches {", NewText: "func newWatches() (ws *watches) {"}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.ChangeSetProposed(cs)
+	testfix.Wait(t, 30*time.Second, "the proposal strip on backend_inotify.go", func() bool {
+		return len(w.review.inline) == 1
+	})
+	c := w.win.Canvas()
+	inotify := w.tabs.find("backend_inotify.go")
+	tapTab(t, w, "fsnotify.go")
+	tapTab(t, w, "backend_inotify.go")
+	typeText(t, w.win, "y") // an edit for Undo to take back
+	before := inotify.view.Buffer().Text()
+	clickButton(t, inotify.item.Content, "Show Inline")
+	fyne.CurrentApp().Clipboard().SetContent("PASTED")
+	for _, k := range []struct {
+		name string
+		sc   fyne.Shortcut
+	}{
+		{"Ctrl+V", &fyne.ShortcutPaste{Clipboard: fyne.CurrentApp().Clipboard()}},
+		{"Ctrl+Z", &fyne.ShortcutUndo{}},
+		{"Ctrl+G", ctrl(fyne.KeyG, false)},
+		{"Ctrl+F", ctrl(fyne.KeyF, false)},
+		{"F2", &desktop.CustomShortcut{KeyName: fyne.KeyF2}},
+		{"F12", &desktop.CustomShortcut{KeyName: fyne.KeyF12}},
+	} {
+		w.status.message.SetText("")
+		pressShortcut(w.win, k.sc)
+		if got := inotify.view.Buffer().Text(); got != before {
+			t.Fatalf("%s with backend_inotify.go's proposal shown inline changed the file behind it", k.name)
+		}
+		if f := c.Focused(); f != nil {
+			t.Fatalf("%s with the proposal shown inline gave the keyboard to %T", k.name, f)
+		}
+		if top := c.Overlays().Top(); top != nil {
+			t.Fatalf("%s with the proposal shown inline opened %T", k.name, top)
+		}
+		if msg := w.status.message.Text; !strings.Contains(msg, "Back to Editor") {
+			t.Fatalf("%s with the proposal shown inline: status %q does not say to go Back to Editor", k.name, msg)
+		}
+	}
+	clickButton(t, inotify.item.Content, "Back to Editor")
+	pressShortcut(w.win, &fyne.ShortcutUndo{})
+	testfix.Wait(t, 30*time.Second, "Undo back in the editor takes the typed y back", func() bool {
+		return !strings.HasPrefix(inotify.view.Buffer().Line(0), "y")
+	})
+}

@@ -21,6 +21,8 @@ type evalPane struct {
 	input      *evalInput
 	transcript *evalTranscript
 	stop       *widget.Button
+	running    *widget.Label   // what the person's input runs, hidden while none does
+	runs       int             // the person's inputs running
 	lost       *fyne.Container // the state-lost bar, hidden until needed
 	lostText   *widget.Label
 	replay     *widget.Button
@@ -50,7 +52,10 @@ func newEvalPane() *evalPane {
 	e.replay = widget.NewButtonWithIcon("Replay", theme.MediaReplayIcon(), e.tapReplay)
 	e.lost = container.NewBorder(nil, nil, nil, e.replay, e.lostText)
 	e.lost.Hide()
-	bottom := container.NewVBox(e.lost, container.NewBorder(nil, nil, nil, e.stop, e.input))
+	e.running = widget.NewLabel("")
+	e.running.Truncation = fyne.TextTruncateEllipsis
+	e.running.Hide()
+	bottom := container.NewVBox(e.running, e.lost, container.NewBorder(nil, nil, nil, e.stop, e.input))
 	e.content = container.NewBorder(nil, bottom, nil, nil, e.transcript.box)
 	e.input.relayout = func() { bottom.Refresh(); e.content.Refresh() }
 	return e
@@ -81,6 +86,30 @@ func (e *evalPane) offerReplay(sel string, codes []string) {
 		e.replay.Show()
 	}
 	e.lost.Show()
+}
+
+// startedRunning shows above the input that the person's code runs: Enter
+// clears the input and the transcript shows the code only with its
+// answer, so a slow input showed nothing in the pane while it ran.
+func (e *evalPane) startedRunning(code string) {
+	e.runs++
+	first, _, more := strings.Cut(strings.TrimSpace(code), "\n")
+	if more {
+		first += " …"
+	}
+	e.running.SetText("Running " + first + " — Esc or Stop stops it")
+	e.running.Show()
+}
+
+// doneRunning takes the running line away once no input of the person
+// runs.
+func (e *evalPane) doneRunning() {
+	if e.runs > 0 {
+		e.runs--
+	}
+	if e.runs == 0 {
+		e.running.Hide()
+	}
 }
 
 // hideReplay takes the state-lost bar away.
@@ -374,9 +403,20 @@ func styleOf(k lineKind) widget.TextGridStyle {
 
 // wrapLayout gives the grid all the room and tells the transcript how many
 // cells wide it is.
-type wrapLayout struct{ t *evalTranscript }
+// When the transcript showed its end and its room changes (the Replay bar
+// shown with a deadline's error, the input back to its two-row hint after
+// Enter), it keeps its end in view: those lines were left hidden below
+// the bar until the person scrolled.
+type wrapLayout struct {
+	t      *evalTranscript
+	height float32 // the height of the last layout
+}
 
 func (l *wrapLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	g := l.t.grid
+	follow := size.Height != l.height && g.Visible() && len(g.Rows) > 0 &&
+		g.PositionForCursorLocation(len(g.Rows), 0).Y <= g.Size().Height+1 // the end was in view
+	l.height = size.Height
 	for _, o := range objs {
 		if !o.Visible() {
 			continue // the empty grid: see fit
@@ -387,6 +427,9 @@ func (l *wrapLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	cell := fyne.MeasureText("M", theme.TextSize(), fyne.TextStyle{Monospace: true}).Width
 	if cell > 0 {
 		l.t.setCols(int((size.Width - theme.ScrollBarSize() - 2*theme.Padding()) / cell))
+	}
+	if follow {
+		g.ScrollToBottom()
 	}
 }
 

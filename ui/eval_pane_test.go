@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
@@ -14,6 +15,7 @@ import (
 
 	"trestle/app/eval"
 	"trestle/app/services"
+	"trestle/internal/testfix"
 )
 
 func TestEvalInputShiftEnterAddsALineEnterRunsEscStops(t *testing.T) {
@@ -186,5 +188,81 @@ func TestEvalInputTypesIntactWhenItWraps(t *testing.T) {
 	test.Type(e.input, code)
 	if e.input.Text != code {
 		t.Fatalf("typed %q", e.input.Text)
+	}
+}
+
+// TestEvalTranscriptKeepsItsEndInViewWhenThePaneShrinks: the transcript
+// follows its end when the room below it grows after a line arrived: the
+// Replay bar that comes with a deadline's error, the input going back to
+// its two-row hint after Enter. The error's last rows and a running
+// input's echo were left hidden below the bar until the person scrolled.
+func TestEvalTranscriptKeepsItsEndInViewWhenThePaneShrinks(t *testing.T) {
+	w := newTestWindow(t)
+	w.connectServices(servicesWithEval(w))
+	w.loading.Wait() // connectServices reads the configuration on a goroutine
+	w.Window().Resize(fyne.NewSize(1024, 700))
+	w.panes.show(w.panes.eval)
+	for i := range 40 {
+		w.EvalDone(person, "", fmt.Sprintf("x%d := %d", i, i), eval.Result{Mode: eval.ModeInterpreted}, nil)
+	}
+	p := w.panes.eval
+	g := p.transcript.grid
+	endShown := func() (bool, string) {
+		bottom := g.PositionForCursorLocation(len(g.Rows), 0).Y // the last row's lower edge, scrolled
+		return bottom <= g.Size().Height+1, fmt.Sprintf("the last row ends at %.0f in a transcript %.0f high", bottom, g.Size().Height)
+	}
+	if ok, why := endShown(); !ok {
+		t.Fatalf("after 40 inputs: %s", why)
+	}
+	lost := []string{"import \"time\"", "a := 41"}
+	w.EvalDone(person, "", "time.Sleep(time.Minute)", eval.Result{StateLost: true, Lost: lost},
+		fmt.Errorf("evaluate in selection \"default\": the deadline of 10s passed; the evaluator was killed and its state was lost; %s: %w",
+			strings.Repeat("the next evaluation starts a fresh one ", 6), eval.ErrDeadline))
+	if !p.lost.Visible() {
+		t.Fatal("a deadline shows no Replay bar")
+	}
+	p.content.Refresh() // as the desktop driver's next frame lays out what grew: the bar takes its room
+	if ok, why := endShown(); !ok {
+		t.Fatalf("with the Replay bar shown: %s; the error's end is hidden behind the bar", why)
+	}
+}
+
+// TestEvalPaneShowsThatAnInputRuns: Enter clears the input and the
+// transcript shows an input only with its answer, so a slow input showed
+// nothing in the pane while it ran. Now a line above the input says what
+// runs until the answer comes (here: a real worker's endless loop, until
+// Stop).
+func TestEvalPaneShowsThatAnInputRuns(t *testing.T) {
+	w := newTestWindow(t)
+	m := eval.NewManager(eval.ManagerOptions{Root: w.project.Root, Module: "example.com/demo", WorkerCommand: testWorkerCommand})
+	t.Cleanup(m.Close)
+	w.connectServices(services.Services{Eval: m})
+	w.loading.Wait()
+	w.settings.EvalDeadline = 120
+	p := w.panes.eval
+	w.panes.show(p)
+	w.Window().Canvas().Focus(p.input)
+	test.Type(p.input, "for {}")
+	p.input.TypedKey(&fyneKeyReturn)
+	if !p.running.Visible() || !strings.Contains(p.running.Text, "for {}") {
+		t.Fatalf("while the input runs the pane shows no running line (%v %q); transcript:\n%s", p.running.Visible(), p.running.Text, p.transcript.text(0))
+	}
+	// Stop once the worker runs it (the status read and Stop take the
+	// evaluator's lock, which orders the reads above before the answer).
+	testfix.Wait(t, 60*time.Second, "the worker running the loop", func() bool {
+		for _, st := range m.Status() {
+			if st.State == eval.StateRunning {
+				return true
+			}
+		}
+		return false
+	})
+	test.Tap(p.stop)
+	w.loading.Wait() // the evaluation, stopped, and its answer shown
+	if got := p.transcript.text(0); !strings.Contains(got, "» [you] for {}") {
+		t.Fatalf("no answer for the loop in the transcript:\n%s", got)
+	}
+	if p.running.Visible() {
+		t.Fatalf("the running line stays after the answer: %q", p.running.Text)
 	}
 }

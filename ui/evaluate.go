@@ -43,6 +43,7 @@ func (u *evalUI) byPerson(code string) {
 	sel := w.config.selection
 	deadline := u.deadline()
 	w.status.eval.SetText("evaluator: running")
+	w.panes.eval.startedRunning(code)
 	w.loading.Go(func() {
 		res, err := w.services.Eval.Eval(context.Background(), sel, code, deadline)
 		u.done(person, sel, code, res, err)
@@ -96,6 +97,9 @@ func (u *evalUI) done(client, selection, code string, res eval.Result, err error
 		remaining = len(w.services.Eval.Lost(selection))
 	}
 	w.onMain(func() {
+		if client == person {
+			w.panes.eval.doneRunning()
+		}
 		w.panes.eval.transcript.append(lines...)
 		u.showState(statuses)
 		switch {

@@ -56,6 +56,10 @@ func (g *goplsUI) atCaret(fn func(path string, pos lsp.Position, e *editor.Edito
 	case t == nil || t.view == nil:
 		w.status.notify("Open a Go file first")
 		return
+	case !holds(t.item.Content, t.view): // the caret is in the editor behind the proposal
+		_, why := w.tabs.shownEditor()
+		w.status.notify(why)
+		return
 	case g.client == nil || !t.view.HasIntel():
 		w.status.notify("Go intelligence is off for " + t.path + " (gopls is not running, or this is no Go file)")
 		return

@@ -105,10 +105,14 @@ func (m *menuUI) editorShortcuts() {
 	k.shortcut(fyne.KeyG, func() { m.withEditor((*editor.Editor).ShowGoToLine) })
 }
 
-// withEditor calls fn with the active editor, if there is one.
+// withEditor calls fn with the active editor, if there is one and the
+// person sees it (tabArea.shownEditor); else it says why in the status bar.
 func (m *menuUI) withEditor(fn func(*editor.Editor)) {
-	if e := m.w.tabs.activeEditor(); e != nil {
+	e, why := m.w.tabs.shownEditor()
+	if e != nil {
 		fn(e)
+	} else if why != "" {
+		m.w.status.notify(why)
 	}
 }
 

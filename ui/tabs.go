@@ -121,6 +121,21 @@ func (a *tabArea) activeEditor() *editor.Editor {
 	return nil
 }
 
+// shownEditor returns the selected tab's editor when the person sees it.
+// When the tab shows something in its place (an agent's proposal inline)
+// it returns nil and why, for the status bar: an action bound to a key
+// (Go to Line, F2, F12, Paste) must not act on a text the person cannot see.
+func (a *tabArea) shownEditor() (*editor.Editor, string) {
+	t := a.current()
+	switch {
+	case t == nil || t.view == nil:
+		return nil, ""
+	case !holds(t.item.Content, t.view):
+		return nil, t.path + " shows the agent's proposal in place of its editor: click Back to Editor above the proposal to use the editor's keys"
+	}
+	return t.view, ""
+}
+
 // focus selects the tab of rel and reports whether there is one.
 func (a *tabArea) focus(rel string) bool {
 	t := a.find(rel)

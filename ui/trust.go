@@ -122,6 +122,11 @@ func (t *trustUI) showDialog(title, confirm, why string, then func()) {
 		"You can revoke it in Settings."
 	msg := widget.NewLabel(text)
 	msg.Wrapping = fyne.TextWrapWord
+	// Trusting runs the project's code: no key press is a default answer.
+	// Enter does nothing here (nothing is focused, and a focused button
+	// takes only Space), Escape answers Not now (dialogStack); only a
+	// click on the confirm button, or Space on it, trusts
+	// (TestEnterNeverTrustsTheProject).
 	d := dialog.NewCustomConfirm(title, confirm, "Not now", container.NewVScroll(msg), func(ok bool) {
 		if ok {
 			t.setThen(then)

@@ -104,6 +104,56 @@ func TestStatusBarTrustsTheProject(t *testing.T) {
 	}
 }
 
+// TestEnterNeverTrustsTheProject: the trust question's safe answer is the
+// default one. Enter, wherever the keyboard is in the dialog (nothing
+// focused, or Tab on Not now or on Trust), trusts nothing and leaves the
+// question open; Escape answers Not now. Only a click on Trust (or Space
+// on it, a deliberate press) trusts.
+func TestEnterNeverTrustsTheProject(t *testing.T) {
+	w := newTestWindow(t)
+	root := w.project.Root
+	db, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := trust.Load(root, db, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.connectServices(services.Services{Trust: tr, Config: tr.Config(func() (projconf.Config, error) { return projconf.Load(root) })})
+	w.loading.Wait()
+	c := w.Window().Canvas()
+	test.Tap(w.status.trust)
+	if findButton(c, "Trust") == nil {
+		t.Fatal("tapping Untrusted shows no trust dialog")
+	}
+	for _, tabs := range []int{0, 1, 2} { // nothing focused, Not now, Trust
+		c.Unfocus()
+		for range tabs {
+			c.FocusNext()
+		}
+		if b, ok := c.Focused().(*widget.Button); tabs > 0 && (!ok || b.Text != []string{"Not now", "Trust"}[tabs-1]) {
+			t.Fatalf("%d Tab(s) in the trust dialog focused %T, want its buttons in turn", tabs, c.Focused())
+		}
+		for _, k := range []fyne.KeyName{fyne.KeyReturn, fyne.KeyEnter} {
+			pressKey(w.Window(), k)
+			w.loading.Wait()
+			if tr.Trusted() {
+				t.Fatalf("%s after %d Tab(s) (keyboard on %T) trusted the project", k, tabs, c.Focused())
+			}
+			if c.Overlays().Top() == nil {
+				t.Fatalf("%s after %d Tab(s) closed the trust question without an answer", k, tabs)
+			}
+		}
+	}
+	c.Unfocus()
+	pressKey(w.Window(), fyne.KeyEscape)
+	w.loading.Wait()
+	if c.Overlays().Top() != nil || tr.Trusted() || !w.status.trust.Visible() {
+		t.Fatalf("Escape: dialog still shown %v, trusted %v, Untrusted button shown %v", c.Overlays().Top() != nil, tr.Trusted(), w.status.trust.Visible())
+	}
+}
+
 func reopen(t *testing.T, path string) *store.Store {
 	t.Helper()
 	db, err := store.Open(path)
