@@ -94,42 +94,39 @@ func TestGoplsToolsHeadless(t *testing.T) {
 	project, sv := goplsServices(t)
 	c := connectStdio(t, NewServer(testAgent(project, nil, sv), quiet()), "gopls-test")
 
+	// The answers are text only, sent once: every fact the structured
+	// content carried (path, 1-based line and column, the declaration's
+	// last line, kind, container, count, what was left off) is in the text.
 	t.Run("symbols", func(t *testing.T) {
-		res, sc := callTool(t, c, "trestle_symbols", map[string]any{"query": "NewSquare"})
-		syms, _ := sc["symbols"].([]any)
-		if res.IsError || len(syms) == 0 || syms[0].(map[string]any)["path"] != "shapes/shapes.go" ||
-			syms[0].(map[string]any)["line"] != float64(13) {
-			t.Fatalf("symbols: %v %v", res.Content, sc)
+		res, _ := callTool(t, c, "trestle_symbols", map[string]any{"query": "NewSquare"})
+		want := "1 symbol matches \"NewSquare\":\nshapes/shapes.go:13:6: function NewSquare (in example.com/fixture/shapes)\n"
+		if text := textOf(res); res.IsError || !strings.HasPrefix(text, want) || res.StructuredContent != nil {
+			t.Fatalf("symbols: want text starting %q, got %q (structured %v)", want, text, res.StructuredContent)
 		}
 	})
 	t.Run("definition by symbol", func(t *testing.T) {
-		res, sc := callTool(t, c, "trestle_definition", map[string]any{"path": "main.go", "symbol": "shapes.NewSquare"})
-		defs, _ := sc["definitions"].([]any)
-		if res.IsError || len(defs) != 1 {
-			t.Fatalf("definition: %v %v", res.Content, sc)
-		}
-		d := defs[0].(map[string]any)
-		if d["path"] != "shapes/shapes.go" || d["line"] != float64(13) ||
-			d["text"] != "func NewSquare(side float64) Square {\n\treturn Square{Side: side}\n}" {
-			t.Fatalf("definition of NewSquare: %v", d)
+		res, _ := callTool(t, c, "trestle_definition", map[string]any{"path": "main.go", "symbol": "shapes.NewSquare"})
+		want := "shapes/shapes.go:13:6 (lines 13-15):\nfunc NewSquare(side float64) Square {\n\treturn Square{Side: side}\n}\n"
+		if text := textOf(res); res.IsError || text != want || res.StructuredContent != nil {
+			t.Fatalf("definition of NewSquare: want %q, got %q (structured %v)", want, text, res.StructuredContent)
 		}
 	})
 	t.Run("definition by position", func(t *testing.T) {
-		_, sc := callTool(t, c, "trestle_definition", map[string]any{"path": "main.go", "line": 11, "column": 18})
-		defs, _ := sc["definitions"].([]any)
-		if len(defs) != 1 || defs[0].(map[string]any)["line"] != float64(10) {
-			t.Fatalf("definition of Area at main.go:11:18: %v", sc)
+		res, _ := callTool(t, c, "trestle_definition", map[string]any{"path": "main.go", "line": 11, "column": 18})
+		if text := textOf(res); !strings.HasPrefix(text, "shapes/shapes.go:10:17:\nfunc (s Square) Area() float64 {") {
+			t.Fatalf("definition of Area at main.go:11:18: %q", text)
 		}
 	})
 	t.Run("references", func(t *testing.T) {
-		res, sc := callTool(t, c, "trestle_references", map[string]any{"path": "shapes/shapes.go", "symbol": "NewSquare"})
-		refs, _ := sc["references"].([]any)
-		if res.IsError || len(refs) != 2 {
-			t.Fatalf("references: %v %v", res.Content, sc)
+		res, _ := callTool(t, c, "trestle_references", map[string]any{"path": "shapes/shapes.go", "symbol": "NewSquare"})
+		want := "2 references:\nmain.go:10:15: sq := shapes.NewSquare(2)\nmain.go:11:"
+		if text := textOf(res); res.IsError || !strings.HasPrefix(text, want) || strings.Count(text, "\n") != 3 || res.StructuredContent != nil {
+			t.Fatalf("references: want 2 lines after %q, got %q (structured %v)", want, text, res.StructuredContent)
 		}
-		r := refs[0].(map[string]any)
-		if r["path"] != "main.go" || r["line"] != float64(10) || r["column"] != float64(15) || r["text"] != "sq := shapes.NewSquare(2)" {
-			t.Fatalf("first reference: %v", r)
+		res, _ = callTool(t, c, "trestle_references", map[string]any{"path": "shapes/shapes.go", "symbol": "NewSquare", "limit": 1})
+		want = "2 references:\nmain.go:10:15: sq := shapes.NewSquare(2)\n(1 more left off: raise limit, now 1, up to 2000)\n"
+		if text := textOf(res); text != want {
+			t.Fatalf("references with limit 1: want %q, got %q", want, text)
 		}
 	})
 	t.Run("one reads as one", func(t *testing.T) { // "1 references", "1 symbol match"

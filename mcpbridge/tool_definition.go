@@ -18,18 +18,12 @@ type definitionParams struct {
 	Column int    `json:"column,omitempty" jsonschema:"1-based column, in runes"`
 }
 
-type definitionResult struct {
-	State       string         `json:"state"`
-	Definitions []locationLine `json:"definitions"`
-}
-
 func (s *Server) definitionTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_definition",
 		mcp.WithDescription("Where a Go symbol is declared, with the declaration's lines. Name it as written in path, "+
 			"or point at it with line and column; declarations outside the project have absolute paths. "+s.goplsHeadline()+
 			`e.g. {"path":"main.go","line":12,"column":9}`),
 		mcp.WithInputSchema[definitionParams](),
-		results[definitionResult](),
 		hints("Go to definition", true, false, true),
 	)
 	return server.ServerTool{Tool: tool, Handler: typed(s.definition)}
@@ -40,16 +34,18 @@ func (s *Server) definition(ctx context.Context, p definitionParams) *mcp.CallTo
 	if err != nil {
 		return failErr(err)
 	}
-	res := definitionResult{State: stateDone, Definitions: []locationLine{}}
-	for _, d := range out.Definitions {
-		res.Definitions = append(res.Definitions, locationOf(d))
-	}
-	if len(res.Definitions) == 0 {
-		return done(res, "No definition found at %s (not an identifier, or a builtin).", out.At)
+	// The text is the whole answer, sent once (doneText): as structured
+	// content too, the declaration's lines were sent twice.
+	if len(out.Definitions) == 0 {
+		return doneText("No definition found at %s (not an identifier, or a builtin).", out.At)
 	}
 	var b strings.Builder
-	for _, d := range res.Definitions {
-		fmt.Fprintf(&b, "%s:\n%s\n", d, d.Text)
+	for _, d := range out.Definitions {
+		b.WriteString(locText(d))
+		if d.EndLine > d.Line {
+			fmt.Fprintf(&b, " (lines %d-%d)", d.Line, d.EndLine)
+		}
+		fmt.Fprintf(&b, ":\n%s\n", d.Text)
 	}
-	return done(res, "%s", b.String())
+	return doneText("%s", b.String())
 }

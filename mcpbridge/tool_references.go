@@ -20,20 +20,12 @@ type referencesParams struct {
 	Limit              int    `json:"limit,omitempty" jsonschema:"most references to return (default 200, at most 2000)"`
 }
 
-type referencesResult struct {
-	State      string         `json:"state"`
-	References []locationLine `json:"references"`
-	Count      int            `json:"count"`
-	Truncated  bool           `json:"truncated"`
-}
-
 func (s *Server) referencesTool() server.ServerTool {
 	tool := mcp.NewTool("trestle_references",
 		mcp.WithDescription("Every use of a Go symbol across the workspace, type-checked: path:line:column and the "+
 			"line's text. "+s.goplsHeadline()+
 			`e.g. {"path":"store.go","symbol":"Store.Get"}`),
 		mcp.WithInputSchema[referencesParams](),
-		results[referencesResult](),
 		hints("Find references", true, false, true),
 	)
 	return server.ServerTool{Tool: tool, Handler: typed(s.references)}
@@ -45,20 +37,18 @@ func (s *Server) references(ctx context.Context, p referencesParams) *mcp.CallTo
 	if err != nil {
 		return failErr(err)
 	}
-	res := referencesResult{State: stateDone, References: []locationLine{}, Count: out.Count, Truncated: out.Truncated}
-	for _, r := range out.References {
-		res.References = append(res.References, locationOf(r))
-	}
-	if res.Count == 0 {
-		return done(res, "No references to the symbol at %s.", out.At)
+	// The text is the whole answer, sent once (doneText): as structured
+	// content too, it was 1.6 times the text again.
+	if out.Count == 0 {
+		return doneText("No references to the symbol at %s.", out.At)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s:\n", plural(res.Count, "reference"))
-	for _, r := range res.References {
-		fmt.Fprintf(&b, "%s: %s\n", r, r.Text)
+	fmt.Fprintf(&b, "%s:\n", plural(out.Count, "reference"))
+	for _, r := range out.References {
+		fmt.Fprintf(&b, "%s: %s\n", locText(r), r.Text)
 	}
-	if res.Truncated {
-		b.WriteString("(more left off; raise limit)\n")
+	if out.Truncated {
+		fmt.Fprintf(&b, "(%d more left off: raise limit, now %d, up to 2000)\n", out.Count-len(out.References), len(out.References))
 	}
-	return done(res, "%s", b.String())
+	return doneText("%s", b.String())
 }

@@ -49,13 +49,15 @@ func toolsDoc(tools, headless map[string]server.ServerTool) string {
 		"tools/list carries no output schemas (they were half its size, and no client shows them to a model);\n" +
 		"each tool's structuredContent fields are listed below, and the full shapes are in\n" +
 		"`mcpbridge/testdata/toolsnaps/<tool>.snap` under `structuredContent`.\n\n" +
-		"Tools whose answer is a large text (trestle_read, trestle_search, trestle_output, trestle_package_api) send it\n" +
-		"once, as text, with no structuredContent on success. Claude Code and VS Code pass a result's structuredContent\n" +
-		"to the " +
-		"model in place of its text whenever it has one, and other clients pass only the text, so a payload in both\n" +
-		"is sent twice and read once; in the text alone every client's model reads it, unescaped. trestle_read's\n" +
-		"first line says what the structured content used to: `main.go lines 1-80 of 120, unsaved editor text,\n" +
-		"sha256 <hex>:`. The other tools answer with a short text and structuredContent that carries the data.\n")
+		"Tools whose answer is a large text (trestle_read, trestle_search, trestle_output, trestle_package_api,\n" +
+		"trestle_symbols, trestle_definition, trestle_references) send it once, as text, with no structuredContent\n" +
+		"on success. Claude Code and VS Code pass a result's structuredContent to the model in place of its text\n" +
+		"whenever it has one, and other clients pass only the text, so a payload in both is sent twice and read\n" +
+		"once; in the text alone every client's model reads it, unescaped. trestle_read's first line says what the\n" +
+		"structured content used to: `main.go lines 1-80 of 120, unsaved editor text, sha256 <hex>:`; the gopls\n" +
+		"tools' lines start `path:line:column` (1-based), a definition's `(lines 27-44)`, and a cut answer says how\n" +
+		"many were found and how to see more. The other tools answer with a short text and structuredContent that\n" +
+		"carries the data.\n")
 	for _, name := range names {
 		tool := tools[name].Tool
 		a := tool.Annotations

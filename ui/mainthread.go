@@ -182,7 +182,7 @@ func (m *mainThread) call(ctx context.Context, bound time.Duration, fn func()) e
 	case <-done:
 		return nil
 	case <-timer.C:
-		err = fmt.Errorf("the window did not answer within %v: %w", bound, errdefs.ErrBusy)
+		err = errdefs.Errorf(errdefs.ErrBusy, "the window did not answer within %v; try again shortly", bound)
 	case <-ctx.Done():
 		err = cancelled(ctx.Err())
 	}

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -62,37 +63,35 @@ func TestGoToolsAnswerAsGoDoesOnBbolt(t *testing.T) {
 		{"os.OpenFile", "os", "func OpenFile("}, // db.go also has Options.OpenFile
 	} {
 		t.Run("definition of "+q.symbol, func(t *testing.T) {
-			res, sc := callWait(t, c, "trestle_definition", map[string]any{"path": "db.go", "symbol": q.symbol})
-			defs, _ := sc["definitions"].([]any)
-			if res.IsError || len(defs) != 1 {
-				t.Fatalf("definition: %s", resultText(res))
+			res, _ := callWait(t, c, "trestle_definition", map[string]any{"path": "db.go", "symbol": q.symbol})
+			defs := goplsLocs(resultText(res))
+			if res.IsError || len(defs) != 1 || res.StructuredContent != nil {
+				t.Fatalf("definition (structured %v): %s", res.StructuredContent, resultText(res))
 			}
-			d := defs[0].(map[string]any)
-			path, _ := d["path"].(string)
-			text, _ := d["text"].(string)
+			path, text := defs[0].path, defs[0].rest
 			if filepath.Dir(path) != goListDir(t, project, q.pkg) || !strings.HasPrefix(text, q.decl) {
 				t.Fatalf("%s is declared in %s, starting %q; got %s: %q", q.symbol, goListDir(t, project, q.pkg), q.decl, path, text)
 			}
 		})
 	}
 	t.Run("references of a qualified name are that name's", func(t *testing.T) {
-		res, sc := callWait(t, c, "trestle_references", map[string]any{"path": "db.go", "symbol": "fmt.Errorf"})
-		refs, _ := sc["references"].([]any)
-		if res.IsError || len(refs) == 0 {
-			t.Fatalf("references: %s", resultText(res))
+		res, _ := callWait(t, c, "trestle_references", map[string]any{"path": "db.go", "symbol": "fmt.Errorf"})
+		refs := goplsLocs(resultText(res))
+		if res.IsError || len(refs) == 0 || res.StructuredContent != nil {
+			t.Fatalf("references (structured %v): %s", res.StructuredContent, resultText(res))
 		}
 		for _, r := range refs {
-			line, _ := r.(map[string]any)["text"].(string)
-			if strings.Contains(line, "lg.Errorf") || !strings.Contains(line, "Errorf") {
-				t.Fatalf("a reference to fmt.Errorf reads %q", line)
+			if strings.Contains(r.rest, "lg.Errorf") || !strings.Contains(r.rest, "Errorf") {
+				t.Fatalf("a reference to fmt.Errorf reads %q", r.rest)
 			}
 		}
 	})
 	t.Run("symbols say when gopls's cap cut them", func(t *testing.T) {
-		res, sc := callWait(t, c, "trestle_symbols", map[string]any{"query": "e", "limit": 300})
-		syms, _ := sc["symbols"].([]any)
-		if res.IsError || len(syms) != 100 || sc["truncated"] != true {
-			t.Fatalf("symbols e with limit 300: %d symbols, truncated %v", len(syms), sc["truncated"])
+		res, _ := callWait(t, c, "trestle_symbols", map[string]any{"query": "e", "limit": 300})
+		text := resultText(res)
+		syms := goplsLocs(text)
+		if res.IsError || len(syms) != 100 || !strings.Contains(text, "(gopls returns at most 100 symbols, so more may match") {
+			t.Fatalf("symbols e with limit 300: %d symbols:\n%s", len(syms), text)
 		}
 	})
 	t.Run("a type error written to disk reaches diagnostics", func(t *testing.T) {
@@ -177,6 +176,39 @@ func needGoplsBin(t *testing.T) {
 		return
 	}
 	testfix.Need(t, "gopls", errors.New("no gopls on PATH or in GOPATH/bin"))
+}
+
+// goplsLoc is one location a gopls tool's text names: "db.go:42:6: rest",
+// or for a definition "db.go:42:6 (lines 42-58):" with its lines as rest.
+type goplsLoc struct {
+	path      string
+	line, col int
+	rest      string
+}
+
+// goplsLocRE matches a line that starts a location in a gopls tool's text.
+var goplsLocRE = regexp.MustCompile(`^(\S+\.go):(\d+):(\d+)(?:-\d+)?(?: \(lines \d+-\d+\))?:(?: (.*))?$`)
+
+// goplsLocs are the locations of a trestle_symbols, trestle_references or
+// trestle_definition answer, in order; a definition's declaration lines
+// are its rest.
+func goplsLocs(text string) []goplsLoc {
+	var out []goplsLoc
+	for _, l := range strings.Split(text, "\n") {
+		if m := goplsLocRE.FindStringSubmatch(l); m != nil {
+			line, _ := strconv.Atoi(m[2])
+			col, _ := strconv.Atoi(m[3])
+			out = append(out, goplsLoc{path: m[1], line: line, col: col, rest: m[4]})
+			continue
+		}
+		if n := len(out); n > 0 && !strings.HasPrefix(l, "(") {
+			if out[n-1].rest != "" {
+				out[n-1].rest += "\n"
+			}
+			out[n-1].rest += l
+		}
+	}
+	return out
 }
 
 // apiDeclName is the name a package_api line declares: "func (*DB) Begin(…",

@@ -99,9 +99,8 @@ func TestGoplsInTheWindow(t *testing.T) {
 		return strings.HasPrefix(strings.TrimSpace(line), "fmt.Print") && strings.TrimSpace(line) != "fmt.Pr"
 	})
 
-	res, sc := call(t, c, "trestle_definition", map[string]any{"path": "main.go", "symbol": "Println"})
-	defs, _ := sc["definitions"].([]any)
-	if res.IsError || len(defs) != 1 || !strings.Contains(defs[0].(map[string]any)["text"].(string), "func Println(") {
+	res, _ := call(t, c, "trestle_definition", map[string]any{"path": "main.go", "symbol": "Println"})
+	if defs := goplsLocs(resultText(res)); res.IsError || len(defs) != 1 || !strings.Contains(defs[0].rest, "func Println(") {
 		t.Fatalf("trestle_definition of Println: %s", resultText(res))
 	}
 }

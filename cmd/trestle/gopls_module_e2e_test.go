@@ -100,16 +100,15 @@ func TestGoplsOnBbolt(t *testing.T) {
 	c := w.attach(t, project, "e2e-bbolt")
 
 	// The agent: references without text search, then a rename through a change set.
-	res, sc := callWait(t, c, "trestle_references", map[string]any{"path": "tx.go", "symbol": "(*Tx).Commit"})
-	refs, _ := sc["references"].([]any)
+	res, _ := callWait(t, c, "trestle_references", map[string]any{"path": "tx.go", "symbol": "(*Tx).Commit"})
 	files := map[string]bool{}
-	for _, r := range refs {
-		files[r.(map[string]any)["path"].(string)] = true
+	for _, r := range goplsLocs(resultText(res)) {
+		files[r.path] = true
 	}
 	if res.IsError || !files["db.go"] || !files["compact.go"] {
 		t.Fatalf("trestle_references of (*Tx).Commit: %s", resultText(res))
 	}
-	res, sc = callWait(t, c, "trestle_rename", map[string]any{"path": "bucket.go", "symbol": "newBucket", "new_name": "makeBucket"})
+	res, sc := callWait(t, c, "trestle_rename", map[string]any{"path": "bucket.go", "symbol": "newBucket", "new_name": "makeBucket"})
 	if res.IsError {
 		t.Fatalf("trestle_rename: %s", resultText(res))
 	}

@@ -15,6 +15,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"trestle/app/acp"
+	"trestle/app/agent"
 	"trestle/app/changeset"
 	"trestle/app/errdefs"
 	"trestle/app/permission"
@@ -194,7 +195,7 @@ func (r agentRun) run(ctx context.Context, stdout, stderr io.Writer) (ok bool, e
 		return false, err
 	default:
 		added, removed := cs.Stats()
-		fmt.Fprintf(stdout, "[change set %s: %d files, +%d -%d; review it with trestle changes show %s]\n", cs.ID, len(cs.Files), added, removed, cs.ID)
+		fmt.Fprintf(stdout, "[change set %s: %s, +%d -%d; review it with trestle changes show %s]\n", cs.ID, agent.Plural(len(cs.Files), "file"), added, removed, cs.ID)
 		fmt.Fprintln(stdout, cs.ID)
 	}
 	if turnErr != nil {

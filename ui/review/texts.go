@@ -39,8 +39,8 @@ func stateText(s string) string { return strings.ReplaceAll(s, "_", " ") }
 // metaText is the line under a change set's title.
 func metaText(cs changeset.ChangeSet, now time.Time) string {
 	added, removed := cs.Stats()
-	s := fmt.Sprintf("%s · %s · proposed by %s %s · %d files, +%d −%d", cs.ID, stateText(cs.State), clientName(cs),
-		changeset.Age(now.Sub(cs.Created)), len(cs.Files), added, removed)
+	s := fmt.Sprintf("%s · %s · proposed by %s %s · %d file%s, +%d −%d", cs.ID, stateText(cs.State), clientName(cs),
+		changeset.Age(now.Sub(cs.Created)), len(cs.Files), plural(len(cs.Files)), added, removed)
 	if cs.Reason != "" {
 		s += " · reason: " + changeset.MarkControls(cs.Reason)
 	}

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"trestle/app/agent"
 	"trestle/app/changeset"
 )
 
@@ -39,8 +40,8 @@ func esc(s string) string { return changeset.EscapeControls(s, "") }
 // terminal), the "changes what runs" warning is in bold red.
 func showChange(w io.Writer, cs changeset.ChangeSet, now time.Time, colour bool) {
 	added, removed := cs.Stats()
-	fmt.Fprintf(w, "%s  %s\nstate: %s; proposed by %s %s; %d files, +%d -%d\n", esc(cs.ID), esc(cs.Title), cs.State,
-		esc(orUnknown(cs.Client)), changeset.Age(now.Sub(cs.Created)), len(cs.Files), added, removed)
+	fmt.Fprintf(w, "%s  %s\nstate: %s; proposed by %s %s; %s, +%d -%d\n", esc(cs.ID), esc(cs.Title), cs.State,
+		esc(orUnknown(cs.Client)), changeset.Age(now.Sub(cs.Created)), agent.Plural(len(cs.Files), "file"), added, removed)
 	if runs := cs.RunsWhat(); len(runs) > 0 {
 		note := "WARNING: " + changeset.ChangesWhatRunsNote
 		if colour {

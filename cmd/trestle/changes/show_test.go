@@ -91,6 +91,9 @@ func TestChangesShowFlagsWhatRuns(t *testing.T) {
 	if !strings.Contains(plain.String(), "changes what runs") {
 		t.Errorf("no warning:\n%s", plain.String())
 	}
+	if !strings.Contains(plain.String(), "; 1 file, +") { // not "1 files"
+		t.Errorf("one file reads:\n%s", plain.String())
+	}
 	if !strings.Contains(colour.String(), "\x1b[1;31mWARNING: changes what runs") {
 		t.Errorf("warning not in red on a terminal:\n%q", colour.String())
 	}
