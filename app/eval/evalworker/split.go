@@ -31,7 +31,11 @@ type plan struct {
 	groups    []group  // one Eval each, padded so that lines and columns match the input
 	lastExpr  bool     // the last non-import piece is an expression whose value is shown
 	lastDeref bool     // that expression is *x (see nilDeref)
-	defines   bool     // some piece declares, assigns or imports: replaying it rebuilds state
+	// lastCallee is the source of the function that expression calls, when
+	// it is a name or a selector of names (f, pkg.F, x.M): its type tells
+	// whether the call has a value (see run).
+	lastCallee string
+	defines    bool // some piece declares, assigns or imports: replaying it rebuilds state
 }
 
 // group is the source of one Eval: a run of pieces of one kind, with
@@ -74,8 +78,29 @@ func planInput(src string) plan {
 			e = paren.X // not ast.Unparen: the native worker builds with the project's Go
 		}
 		_, p.lastDeref = e.(*ast.StarExpr)
+		if call, ok := e.(*ast.CallExpr); ok && plainName(call.Fun) {
+			off := last.start + int(call.Fun.Pos()) - 1
+			p.lastCallee = src[off : off+int(call.Fun.End()-call.Fun.Pos())]
+		}
 	}
 	return p
+}
+
+// plainName reports whether e is a name or a selector of names, in
+// parentheses or not: evaluating it runs nothing.
+func plainName(e ast.Expr) bool {
+	for {
+		switch x := e.(type) {
+		case *ast.ParenExpr:
+			e = x.X
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.Ident:
+			return true
+		default:
+			return false
+		}
+	}
 }
 
 // blank replaces everything but newlines with spaces, keeping positions.

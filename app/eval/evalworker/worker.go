@@ -253,13 +253,27 @@ func (w *worker) run(ctx context.Context, code string) (v reflect.Value, defines
 			return reflect.Value{}, false, inputPositions(err, g.kind, g.lead)
 		}
 	}
-	if !p.lastExpr {
+	if !p.lastExpr || w.callsWithoutResults(ctx, p.lastCallee) {
 		v = reflect.Value{}
 	}
 	if p.lastDeref && !v.IsValid() {
 		return v, p.defines, errNilDeref
 	}
 	return v, p.defines, nil
+}
+
+// callsWithoutResults reports whether callee, the source of the function
+// the input's last expression calls, is a function that returns nothing:
+// then the call has no value, whatever yaegi returned for it (after a call
+// of a linked function without results it returns a leftover value, e.g.
+// "<nil> (func(time.Duration))" for time.Sleep). A conversion keeps its
+// value: yaegi gives the name of a func type as a nil func.
+func (w *worker) callsWithoutResults(ctx context.Context, callee string) bool {
+	if callee == "" {
+		return false
+	}
+	f, err := w.in.EvalWithContext(ctx, callee)
+	return err == nil && f.IsValid() && f.Kind() == reflect.Func && !f.IsNil() && f.Type().NumOut() == 0
 }
 
 // importAll evaluates import declarations one spec at a time, skipping the

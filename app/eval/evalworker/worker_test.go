@@ -37,3 +37,33 @@ func TestPanicInLinkedCodeShowsItsFrames(t *testing.T) {
 		t.Errorf("own panic: %q", got)
 	}
 }
+
+// TestACallWithoutResultsHasNoValue: a call of a linked function or method
+// that returns nothing shows no value, as in Go, where yaegi returned the
+// callee's zero func ("= <nil> (func(time.Duration))" for time.Sleep). A
+// value that is a nil func, a conversion to a func type and a call that
+// returns a func keep theirs.
+func TestACallWithoutResultsHasNoValue(t *testing.T) {
+	cases := []struct{ code, value, typ string }{
+		{`import ("net/http"; "sort"; "strings"; "sync"; "time")`, "", ""},
+		{"time.Sleep(time.Millisecond)", "", ""},
+		{"(time.Sleep)(time.Millisecond)", "", ""},
+		{"sort.Ints([]int{2, 1})", "", ""},
+		{"var wg sync.WaitGroup; wg.Add(1); wg.Done()", "", ""},
+		{"var f func(); f", "<nil>", "func()"},
+		{"http.HandlerFunc(nil)", "<nil>", "http.HandlerFunc"},
+		{"strings.NewReplacer(\"a\", \"b\").Replace(\"a\")", `"b"`, "string"},
+		{"func g() func() { return nil }", "", ""},
+		{"g()", "<nil>", "func()"},
+	}
+	var inputs []string
+	for _, c := range cases {
+		inputs = append(inputs, c.code)
+	}
+	for i, r := range evalAll(t, inputs...) {
+		c := cases[i]
+		if r.Error != "" || r.Value != c.value || r.Type != c.typ {
+			t.Errorf("%s: value %q (%s), error %q; want %q (%s)", c.code, r.Value, r.Type, r.Error, c.value, c.typ)
+		}
+	}
+}
