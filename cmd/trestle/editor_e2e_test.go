@@ -45,14 +45,16 @@ func TestEditorLargeFile(t *testing.T) {
 	c := w.attach(t, project, "e2e-editor")
 	const mid = largeLines / 2
 
+	// Each call is asked again while the window answers busy: at load 20+
+	// its main goroutine can miss the 2 s bound (speed is the benchmarks').
 	start := time.Now()
-	res, _ := call(t, c, "trestle_open", map[string]any{"path": "big.go", "line": mid})
+	res, _ := callNotBusy(t, c, "trestle_open", map[string]any{"path": "big.go", "line": mid})
 	if res.IsError {
 		t.Fatalf("trestle_open: %s", resultText(res))
 	}
 	t.Logf("trestle_open of %d lines took %v", largeLines, time.Since(start))
 
-	res, sc := call(t, c, "trestle_workbench", nil)
+	res, sc := callNotBusy(t, c, "trestle_workbench", nil)
 	if res.IsError || sc["active"] != "big.go" {
 		t.Fatalf("trestle_workbench: %s", resultText(res))
 	}
@@ -61,7 +63,7 @@ func TestEditorLargeFile(t *testing.T) {
 		t.Errorf("workbench selection %v, want the caret on line %d", sel, mid)
 	}
 
-	res, _ = call(t, c, "trestle_read", map[string]any{"path": "big.go", "start_line": mid, "end_line": mid + 2})
+	res, _ = callNotBusy(t, c, "trestle_read", map[string]any{"path": "big.go", "start_line": mid, "end_line": mid + 2})
 	want := largeLine(mid) + "\n" + largeLine(mid+1) + "\n" + largeLine(mid+2) + "\n"
 	if got, _ := readText(resultText(res)); res.IsError || got != want {
 		t.Fatalf("trestle_read %d-%d: %q", mid, mid+2, resultText(res))
