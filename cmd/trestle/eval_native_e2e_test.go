@@ -47,7 +47,9 @@ func nativeProject(t *testing.T) (project, config string) {
 // evalCall calls trestle_eval and returns the text and whether it failed.
 func evalCall(t *testing.T, cs *sdk.ClientSession, code string) (string, map[string]any, bool) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	// Generous: the first import of a project package with assembly builds
+	// a worker that links it, which took over a minute with cold caches at load.
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
 	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "trestle_eval", Arguments: map[string]any{"code": code, "timeout_seconds": 30}})
 	if err != nil {
