@@ -42,16 +42,7 @@ func TestStatusBarTrustsTheProject(t *testing.T) {
 	root := w.project.Root
 	os.WriteFile(filepath.Join(root, projconf.FileName), []byte(`{"tasks": {"pwn": {"command": ["sh", "-c", "touch pwned"]}}}`), 0o644)
 	dbPath := filepath.Join(t.TempDir(), "state.db")
-	db, err := store.Open(dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := trust.Load(root, db, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.connectServices(services.Services{Trust: tr, Config: tr.Config(func() (projconf.Config, error) { return projconf.Load(root) })})
-	w.loading.Wait()
+	tr := connectTrust(t, w, dbPath)
 	if !w.status.trust.Visible() || w.status.trust.Text != untrustedText {
 		t.Fatal("the status bar does not say the project is untrusted")
 	}
@@ -111,17 +102,7 @@ func TestStatusBarTrustsTheProject(t *testing.T) {
 // on it, a deliberate press) trusts.
 func TestEnterNeverTrustsTheProject(t *testing.T) {
 	w := newTestWindow(t)
-	root := w.project.Root
-	db, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := trust.Load(root, db, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.connectServices(services.Services{Trust: tr, Config: tr.Config(func() (projconf.Config, error) { return projconf.Load(root) })})
-	w.loading.Wait()
+	tr := connectTrust(t, w, filepath.Join(t.TempDir(), "state.db"))
 	c := w.Window().Canvas()
 	test.Tap(w.status.trust)
 	if findButton(c, "Trust") == nil {
@@ -274,4 +255,22 @@ func TestTestAllAsksForTrust(t *testing.T) {
 	if left := marks.Left(); len(left) != 3 {
 		t.Fatalf("trusted, Test All left marks %v; want init, test and testmain", left)
 	}
+}
+
+// connectTrust gives w the project's trust, kept in a store at dbPath
+// (untrusted until the test trusts it), and waits for w to load it.
+func connectTrust(t *testing.T, w *Window, dbPath string) *trust.Project {
+	t.Helper()
+	root := w.project.Root
+	db, err := store.Open(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := trust.Load(root, db, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.connectServices(services.Services{Trust: tr, Config: tr.Config(func() (projconf.Config, error) { return projconf.Load(root) })})
+	w.loading.Wait()
+	return tr
 }
