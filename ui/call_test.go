@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -153,6 +154,22 @@ func TestCallValue(t *testing.T) {
 	got, err := callValue(context.Background(), &mainThread{}, 0, func() int { return 42 })
 	if err != nil || got != 42 {
 		t.Fatalf("CallValue = %d, %v; want 42, nil", got, err)
+	}
+}
+
+// TestCallOnAClosingWindowSaysSoOnce: a call once the window is closing
+// answers busy without running fn, in words an agent can act on that do
+// not repeat the state ("busy: the window is closing: busy" before).
+func TestCallOnAClosingWindowSaysSoOnce(t *testing.T) {
+	m := &mainThread{}
+	m.close()
+	ran := false
+	err := m.call(context.Background(), 0, func() { ran = true })
+	if !errors.Is(err, errdefs.ErrBusy) || ran {
+		t.Fatalf("call on a closing window = %v (ran %v), want busy and fn not run", err, ran)
+	}
+	if msg := err.Error(); strings.Count(msg, "busy") != 0 || !strings.Contains(msg, "closing") {
+		t.Errorf("message %q: want it to say the window is closing, once, without the state's word", msg)
 	}
 }
 

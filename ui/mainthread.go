@@ -164,7 +164,7 @@ func (m *mainThread) call(ctx context.Context, bound time.Duration, fn func()) e
 		return cancelled(err)
 	}
 	if m.closed() {
-		return fmt.Errorf("the window is closing: %w", errdefs.ErrBusy)
+		return errdefs.Errorf(errdefs.ErrBusy, "the window is closing; attach again once a Trestle window is open on the project")
 	}
 	var state atomic.Int32
 	done := make(chan struct{})
