@@ -34,13 +34,17 @@ func (l *Listener) serveConn(ctx context.Context, w *waiting) {
 	}
 	defer release()
 	r := bufio.NewReaderSize(spokeReader{w}, registry.MaxHandshakeLine) // small until the token is right
-	probe, id, msg := l.handshake(c, r)
+	purpose, id, msg := l.handshake(c, r)
 	if msg != "" {
 		refuse(c, errorLine(id, codeRefused, msg))
 		return
 	}
-	if probe {
+	switch purpose {
+	case purposeProbe:
 		refuse(c, nil) // the proof was its answer
+		return
+	case purposeFocus:
+		l.answerFocus(c) // holds no place
 		return
 	}
 	sess, ok := l.admit()
@@ -67,42 +71,54 @@ func (l *Listener) serveConn(ctx context.Context, w *waiting) {
 	}
 }
 
+// purpose is what a connection came for, as its handshake says.
+type purpose int
+
+const (
+	purposeAttach purpose = iota // an MCP session
+	purposeProbe                 // only the window's proof
+	purposeFocus                 // the window to come to the front (focus.go)
+)
+
 // handshake reads the client's first line and, after a Hello, answers
-// the proof and reads the token line. It returns probe when the client
-// only wanted the proof (answered already), else "" when the token is
-// right or the refusal message and, when the line was a JSON-RPC request,
-// its id. The whole handshake has handshakeTimeout; the comparison is
-// constant time.
-func (l *Listener) handshake(c net.Conn, r *bufio.Reader) (probe bool, id any, refusal string) {
+// the proof and reads the token line. It returns purposeProbe when the
+// client only wanted the proof (answered already); else what the right
+// token came for, with refusal "", or the refusal message and, when the
+// line was a JSON-RPC request, its id. The whole handshake has
+// handshakeTimeout; the comparison is constant time.
+func (l *Listener) handshake(c net.Conn, r *bufio.Reader) (p purpose, id any, refusal string) {
 	c.SetDeadline(time.Now().Add(l.handshakeTimeout))
 	defer c.SetDeadline(time.Time{})
 	const notToken = "refused: the first line must be the Trestle hello or token line; connect with `trestle --mcp-attach`"
 	line, msg := l.handshakeLine(r)
 	if msg != "" {
-		return false, nil, msg
+		return purposeAttach, nil, msg
 	}
 	hello, tl, ok := registry.ParseFirst(line)
 	if !ok {
-		return false, requestID(line), notToken
+		return purposeAttach, requestID(line), notToken
 	}
 	if hello.Nonce != "" {
 		if _, err := c.Write(registry.Line(registry.Proof{Proof: registry.ProveWindow(string(l.token), hello.Nonce)})); err != nil {
-			return false, nil, "refused: could not answer the hello"
+			return purposeAttach, nil, "refused: could not answer the hello"
 		}
 		if hello.Probe {
-			return true, nil, ""
+			return purposeProbe, nil, ""
 		}
 		if line, msg = l.handshakeLine(r); msg != "" {
-			return false, nil, msg
+			return purposeAttach, nil, msg
 		}
 		if tl, ok = registry.ParseToken(line); !ok {
-			return false, requestID(line), notToken
+			return purposeAttach, requestID(line), notToken
 		}
 	}
 	if subtle.ConstantTimeCompare([]byte(tl.Token), l.token) != 1 {
-		return false, nil, "refused: wrong token; the window may have restarted, so attach again with `trestle --mcp-attach`"
+		return purposeAttach, nil, "refused: wrong token; the window may have restarted, so attach again with `trestle --mcp-attach`"
 	}
-	return false, nil, ""
+	if tl.Focus {
+		return purposeFocus, nil, ""
+	}
+	return purposeAttach, nil, ""
 }
 
 // handshakeLine reads one handshake line, or says why there is none.

@@ -92,6 +92,13 @@ type Listener struct {
 	// the attached clients and how many more connections hold a place
 	// without having initialized, whenever either changes.
 	OnClients func(clients []workbench.Client, connecting int)
+	// OnFocus, when set before Serve, brings the window to the front: a
+	// focus request with the token calls it (from the connection's
+	// goroutine, never the accept loop's) and answers once it returns. It
+	// must be bounded. Without it focus requests are refused.
+	OnFocus func() error
+	// focus joins focus requests that arrive while one is being answered.
+	focus focusFlight
 
 	pending chan struct{} // a slot per connection in flight before a place
 	closing atomic.Bool   // Close or the end of Serve's ctx, not a failure

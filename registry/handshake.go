@@ -29,6 +29,18 @@ import (
 //	window: {"jsonrpc":"2.0","id":null,"error":{...}}   wrong or missing token; closed
 //
 // A client may also send the token line first, skipping the proof.
+//
+// A focus request is the same handshake with a purpose on the token line:
+// another Trestle process asks the window to come to the front (the person
+// opened its project there). It never takes a place among the attached
+// clients, and a wrong token gets the attach's refusal:
+//
+//	client: {"trestle_token":"<64 hex>","trestle_focus":true}
+//	window: {"trestle_welcome":"focused"}                then closed
+//	window: {"jsonrpc":"2.0","id":null,"error":{...}}   it could not come to the front; closed
+//
+// A window older than the focus request reads that token line as an
+// attach and answers ready: the client then knows it was not raised.
 
 // Hello is the line a client opens with: a fresh nonce for the window to
 // prove it knows the token.
@@ -47,6 +59,8 @@ type Proof struct {
 // TokenLine carries the token, after the window's proof.
 type TokenLine struct {
 	Token string `json:"trestle_token"`
+	// Focus asks the window to come to the front instead of attaching.
+	Focus bool `json:"trestle_focus,omitempty"`
 }
 
 // ProveWindow is the proof that the window holding token gives for nonce.
@@ -59,9 +73,11 @@ func ProveWindow(token, nonce string) string {
 // Welcome states: Ready means the connection holds a place and MCP may
 // start; Full means every place is taken, and the window answers the
 // client's first request with a refusal carrying that request's id.
+// Focused answers a focus request: the window came to the front.
 const (
-	WelcomeReady = "ready"
-	WelcomeFull  = "full"
+	WelcomeReady   = "ready"
+	WelcomeFull    = "full"
+	WelcomeFocused = "focused"
 )
 
 // Welcome is the window's answer to a Hello that carries its token. Silence
@@ -137,6 +153,29 @@ var ErrNotTrestle = errors.New("the process on that port did not answer as a Tre
 // error wrapping ErrNotTrestle; the token is never sent without a good
 // proof. It leaves c without deadlines.
 func Greet(c net.Conn, token string, probe bool, timeout time.Duration) (Welcome, error) {
+	return greet(c, TokenLine{Token: token}, probe, timeout)
+}
+
+// GreetFocus runs the handshake of a focus request on c within timeout:
+// after the window's proof it sends the token line asking it to come to
+// the front. It returns nil once the window says it did, a *RefusedError
+// when it could not (or refused the token), or an error wrapping
+// ErrNotTrestle, as Greet does. A window too old to know the request
+// answers ready: that is an error too, and closing c ends that attach.
+func GreetFocus(c net.Conn, token string, timeout time.Duration) error {
+	w, err := greet(c, TokenLine{Token: token, Focus: true}, false, timeout)
+	switch {
+	case err != nil:
+		return err
+	case w.State != WelcomeFocused:
+		return errors.New("the window answered as an attach (a Trestle from before focus requests): it cannot be asked to come to the front")
+	}
+	return nil
+}
+
+// greet is Greet with the token line to send, tl.
+func greet(c net.Conn, tl TokenLine, probe bool, timeout time.Duration) (Welcome, error) {
+	token := tl.Token
 	c.SetDeadline(time.Now().Add(timeout))
 	defer c.SetDeadline(time.Time{})
 	nonce := make([]byte, 32)
@@ -158,11 +197,11 @@ func Greet(c net.Conn, token string, probe bool, timeout time.Duration) (Welcome
 	if probe {
 		return Welcome{State: WelcomeReady}, nil
 	}
-	if line, err = exchange(c, Line(TokenLine{Token: token}), timeout); err != nil {
+	if line, err = exchange(c, Line(tl), timeout); err != nil {
 		return Welcome{}, err
 	}
 	var w Welcome
-	if json.Unmarshal(line, &w) == nil && (w.State == WelcomeReady || w.State == WelcomeFull) {
+	if json.Unmarshal(line, &w) == nil && (w.State == WelcomeReady || w.State == WelcomeFull || (tl.Focus && w.State == WelcomeFocused)) {
 		return w, nil
 	}
 	return Welcome{}, notWindow(line)

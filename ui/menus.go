@@ -228,6 +228,11 @@ func (m *menuUI) applyListener() {
 // window has the folder open already: the window says so and opens none.
 var ErrProjectOpen = errors.New("a project is open in one window only: switch to that window")
 
+// ErrProjectRaised is what Actions.OpenWindow wraps when another live
+// window had the folder open and came to the front instead: the window
+// says so in its status bar (a notice, not a dialog) and opens none.
+var ErrProjectRaised = errors.New("the window that has it open came to the front")
+
 // openWindow opens dir in another window, or says why not.
 func (m *menuUI) openWindow(dir string) {
 	w := m.w
@@ -239,6 +244,10 @@ func (m *menuUI) openWindow(dir string) {
 		return
 	}
 	err := w.actions.OpenWindow(dir)
+	if errors.Is(err, ErrProjectRaised) {
+		w.status.notify(err.Error())
+		return
+	}
 	if errors.Is(err, ErrProjectOpen) {
 		w.dialogs.showInfo("Already open", err.Error())
 		return

@@ -178,7 +178,22 @@ func startWindow(tb testing.TB, project string) *window {
 // --agent-policy allow).
 func startWindowArgs(tb testing.TB, project string, args ...string) *window {
 	tb.Helper()
-	w := &window{config: tb.TempDir(), display: startXvfb(tb), stderr: &syncBuffer{}, exited: make(chan struct{})}
+	return launchWindow(tb, &window{config: tb.TempDir(), display: startXvfb(tb)}, project, args...)
+}
+
+// startWindowBeside runs `trestle DIR` as a second process on other's
+// display, with its config dir (one registry, one store), as a person
+// opens a second project.
+func startWindowBeside(tb testing.TB, other *window, project string) *window {
+	tb.Helper()
+	return launchWindow(tb, &window{config: other.config, display: other.display}, project)
+}
+
+// launchWindow runs `trestle args DIR` on w's display with w's config dir
+// and waits for its registry entry.
+func launchWindow(tb testing.TB, w *window, project string, args ...string) *window {
+	tb.Helper()
+	w.stderr, w.exited = &syncBuffer{}, make(chan struct{})
 	w.env = []string{"TRESTLE_CONFIG_DIR=" + w.config, "DISPLAY=" + w.display}
 	w.cmd = exec.Command(trestleBin(tb), append(args, project)...)
 	w.cmd.Env = append(os.Environ(), append(w.env, "TRESTLE_TEST_HOOKS=1")...)

@@ -48,6 +48,9 @@ func runWindow(dir, policyFlag string, trustFlag bool) int {
 		logger.Print(err)
 		return 1
 	}
+	if dir != "" && raisedOpen(paths.reg(), dir, logger) {
+		return 0
+	}
 	store := openStore(paths, logger)
 	project, first, err := chooseProject(dir, paths, store, logger)
 	if err != nil {
@@ -214,17 +217,54 @@ func loadSettings(db *store.Store, project *project.Project, logger *log.Logger)
 }
 
 // openWindowFor is openWindow, unless a live window of reg already has dir
-// open: then it starts nothing and says which window has it (an error
-// wrapping ui.ErrProjectOpen). A window whose listener is off has no entry.
+// open: then it starts nothing and asks that window to come to the front
+// (over its listener, with its token: registry.Focus). It says which
+// window has it, as an error wrapping ui.ErrProjectRaised when the window
+// came to the front, else ui.ErrProjectOpen with why not. A window whose
+// listener is off has no entry. It runs on the window's main goroutine, so
+// the request is bounded (registry.FocusTimeout).
 func openWindowFor(reg *registry.Registry) func(dir string) error {
 	return func(dir string) error {
-		if e, ok := openIn(reg, dir); ok {
-			return fmt.Errorf("%s is already open in Trestle window %d (started %s): %w",
-				dir, e.PID, e.Started.Local().Format("15:04"), ui.ErrProjectOpen)
+		e, ok := openIn(reg, dir)
+		if !ok {
+			return openWindow(dir)
 		}
-		return openWindow(dir)
+		if err := registry.Focus(e, registry.FocusTimeout); err != nil {
+			if cause := errors.Unwrap(err); cause != nil {
+				err = cause // Focus's own words name the window again
+			}
+			return fmt.Errorf("%s is already open in Trestle window %d (started %s), which did not come to the front (%v): %w",
+				dir, e.PID, e.Started.Local().Format("15:04"), err, ui.ErrProjectOpen)
+		}
+		return projectRaised(fmt.Sprintf("%s is open in Trestle window %d: brought it to the front", filepath.Base(dir), e.PID))
 	}
 }
+
+// raisedOpen is `trestle DIR` when a live window of reg has dir open: it
+// asks that window to come to the front and says so, reporting true. When
+// none has it, or the window did not come (it says why), it reports false
+// and a window opens on dir as before.
+func raisedOpen(reg *registry.Registry, dir string, logger *log.Logger) bool {
+	e, ok := openIn(reg, dir)
+	if !ok {
+		return false
+	}
+	if err := registry.Focus(e, registry.FocusTimeout); err != nil {
+		logger.Printf("%s is open in Trestle window %d, which did not come to the front (%v); opening another window on it", dir, e.PID, err)
+		return false
+	}
+	logger.Printf("%s is open in Trestle window %d: brought it to the front", dir, e.PID)
+	return true
+}
+
+// projectRaised is openWindowFor's answer when the window that has the
+// project open came to the front: a notice for the person, which wraps
+// ui.ErrProjectRaised without adding its words.
+type projectRaised string
+
+func (p projectRaised) Error() string { return string(p) }
+
+func (p projectRaised) Unwrap() error { return ui.ErrProjectRaised }
 
 // openIn returns the live entry of reg whose project is dir, symlinks
 // resolved.

@@ -15,8 +15,8 @@ import (
 
 // TestOpenWindowOfAnOpenProject: Open Folder or Open Recent on a folder
 // that a live window has open (its registry entry, here this process's)
-// starts no second window and names the one that has it; through a
-// symlink too.
+// starts no second window and names the one that has it, and why it did
+// not come to the front (its port answers nothing); through a symlink too.
 func TestOpenWindowOfAnOpenProject(t *testing.T) {
 	reg := registry.New(t.TempDir())
 	dir, _ := filepath.EvalSymlinks(t.TempDir())
@@ -31,6 +31,9 @@ func TestOpenWindowOfAnOpenProject(t *testing.T) {
 		err := openWindowFor(reg)(d)
 		if !errors.Is(err, ui.ErrProjectOpen) || !strings.Contains(err.Error(), "window "+fmt.Sprint(os.Getpid())) {
 			t.Fatalf("open %s: %v, want it named as open in this process's window", d, err)
+		}
+		if !strings.Contains(err.Error(), "did not come to the front") { // nothing listens on port 1
+			t.Fatalf("open %s: %v, want why the window did not come to the front", d, err)
 		}
 	}
 }

@@ -31,7 +31,13 @@ func newWindowListener(ctx context.Context, project *project.Project, win *ui.Wi
 	withTestHooks(&opts, win)
 	// The server is made by the first Start (its tool schemas take a while).
 	srv := sync.OnceValue(func() *mcpbridge.Server { return mcpbridge.NewServer(ag, opts) })
-	listen := func(token string) (*mcpbridge.Listener, error) { return srv().Listen(token) }
+	listen := func(token string) (*mcpbridge.Listener, error) {
+		l, err := srv().Listen(token)
+		if err == nil {
+			l.OnFocus = win.Raise // another Trestle opening this project brings this window to the front
+		}
+		return l, err
+	}
 	return supervise.New(ctx, supervise.Config{Dir: project.Root, Version: version, Status: win, Registry: reg,
 		Logger: logger, Listen: listen, Switch: sw})
 }
