@@ -35,6 +35,7 @@ func (s *dialogStack) show(d dialog.Dialog) {
 	if top := c.Overlays().Top(); top != nil {
 		s.shown[top] = d
 		fitDialogText(c, top)
+		escapeAwareButtons(top, d)
 	}
 	s.forgetClosed()
 	focusDialogEntry(c, d)
