@@ -123,6 +123,7 @@ func (w wrapAt) MinSize(objects []fyne.CanvasObject) fyne.Size {
 			continue
 		}
 		probe := &widget.Label{Text: l.Text, TextStyle: l.TextStyle, Wrapping: l.Wrapping, SizeName: l.SizeName}
+		probe.MinSize() // a label wraps its rows on Resize only once it has its renderer
 		probe.Resize(fyne.NewSize(w.width, 0))
 		min = min.Max(fyne.NewSize(w.width, probe.MinSize().Height))
 	}

@@ -44,6 +44,11 @@ func checkDialogFits(t *testing.T, w *Window, want string) {
 			t.Errorf("a row of the dialog's text runs %v px wide: %q", tx.MinSize().Width, tx.Text)
 		}
 	}
+	for _, o := range test.LaidOutObjects(top) {
+		if l, ok := o.(*widget.Label); ok && l.Wrapping != fyne.TextWrapOff && l.Size().Height < l.MinSize().Height {
+			t.Errorf("a label of the dialog has %v px for its %v px of rows: %q", l.Size().Height, l.MinSize().Height, l.Text)
+		}
+	}
 	if msg := overlayText(w); !strings.Contains(msg, want) {
 		t.Errorf("the dialog's text lost %q:\n%s", want, msg)
 	}
