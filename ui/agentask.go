@@ -69,13 +69,13 @@ func (h *agentHost) showAsk(name string, req acpsdk.RequestPermissionRequest, an
 	shown, hidden := visibleText(detail)
 	tooBig := len(detail) > maxAskBytes
 	buttons := container.New(layout.NewRowWrapLayout()) // many options wrap, never widen the dialog
-	var allows []*widget.Button
+	var allows []*escButton
 	for _, o := range req.Options {
 		if tooBig && isAllow(o) {
 			continue
 		}
 		o := o
-		b := widget.NewButton(agent.Short(o.Name, agent.MaxWordRunes)+" ("+agent.Short(string(o.Kind), agent.MaxWordRunes)+")", func() {
+		b := newEscButton(agent.Short(o.Name, agent.MaxWordRunes)+" ("+agent.Short(string(o.Kind), agent.MaxWordRunes)+")", func() {
 			send(acpsdk.RequestPermissionResponse{Outcome: acpsdk.RequestPermissionOutcome{Selected: &acpsdk.RequestPermissionOutcomeSelected{OptionId: o.OptionId}}})
 			d.Hide()
 		})

@@ -10,7 +10,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"trestle/ui/agent"
 )
@@ -19,7 +18,7 @@ import (
 func overlayButtons(c fyne.Canvas) []string {
 	var texts []string
 	walkOverlay(c, func(o fyne.CanvasObject) {
-		if b, ok := o.(*widget.Button); ok {
+		if b, ok := buttonOf(o); ok {
 			texts = append(texts, b.Text)
 		}
 	})

@@ -117,7 +117,7 @@ func (h *agentHost) agentsSetting() *widget.FormItem {
 	}
 	list := widget.NewLabel(strings.Join(names, ", "))
 	list.Wrapping = fyne.TextWrapWord
-	edit := widget.NewButton("Edit agents…", h.editAgents)
+	edit := newEscButton("Edit agents…", h.editAgents)
 	return &widget.FormItem{Text: "Agents", Widget: fynecontainer.NewBorder(nil, nil, nil, edit, list),
 		HintText: "offered in the Agent pane; your own are a name and the command line that starts it"}
 }

@@ -386,7 +386,7 @@ func clickButton(t *testing.T, o fyne.CanvasObject, label string) {
 	t.Helper()
 	var b *widget.Button
 	walkShown(o, fyne.Position{}, func(x fyne.CanvasObject, _ fyne.Position) bool {
-		if bt, ok := x.(*widget.Button); ok && bt.Text == label {
+		if bt, ok := buttonOf(x); ok && bt.Text == label {
 			b = bt
 		}
 		return b != nil

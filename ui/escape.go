@@ -25,14 +25,17 @@ func newDialogStack(win fyne.Window) *dialogStack {
 	return &dialogStack{win: win, shown: map[fyne.CanvasObject]dialog.Dialog{}}
 }
 
-// show shows d so that Escape closes it, with its first entry focused
-// (keys.go: a dialog owns the keyboard until it closes).
+// show shows d so that Escape closes it, with its text fitted to the
+// window (dialogfit.go) and its first entry focused (keys.go: a dialog
+// owns the keyboard until it closes).
 func (s *dialogStack) show(d dialog.Dialog) {
 	d.Show()
 	s.arm()
 	c := s.win.Canvas()
 	if top := c.Overlays().Top(); top != nil {
 		s.shown[top] = d
+		fitDialogText(c, top)
+		escapeAwareButtons(top, d)
 	}
 	s.forgetClosed()
 	focusDialogEntry(c, d)

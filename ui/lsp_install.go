@@ -28,11 +28,11 @@ func (g *goplsUI) offerInstall(detail string) {
 	msg := fmt.Sprintf("gopls, the Go language server, is not installed, so there are no type errors while you\n"+
 		"type, no go to definition and no completion.\n\nInstall gopls %s into %s now?\n(go install golang.org/x/tools/gopls@%s)",
 		lsp.GoplsVersion, g.installDir, lsp.GoplsVersion)
-	dialog.ShowConfirm("Install gopls?", msg, func(ok bool) {
+	w.dialogs.show(dialog.NewConfirm("Install gopls?", msg, func(ok bool) {
 		if ok {
 			g.install()
 		}
-	}, w.win)
+	}, w.win))
 }
 
 // install runs go install of the pinned gopls into installDir, its

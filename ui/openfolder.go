@@ -79,7 +79,7 @@ func expandHome(p string) string {
 // and the stock folder dialog one button away. Main goroutine only.
 type openFolderDialog struct {
 	path    *pathEntry
-	list    *widget.List
+	list    *escList
 	matches []string
 	cursor  int
 	dialog  dialog.Dialog
@@ -97,7 +97,7 @@ func newOpenFolderDialog(start string, open func(dir string), browse func()) *op
 	d.path.SetText(start)
 	d.path.OnChanged = func(string) { d.refresh() }
 	d.path.OnSubmitted = func(string) { d.choose() }
-	d.list = widget.NewList(func() int { return len(d.matches) },
+	d.list = newEscList(func() int { return len(d.matches) },
 		func() fyne.CanvasObject { return widget.NewLabel("") },
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			l := o.(*widget.Label)
@@ -121,7 +121,7 @@ func newOpenFolderDialog(start string, open func(dir string), browse func()) *op
 func (d *openFolderDialog) content() fyne.CanvasObject {
 	hint := widget.NewLabel("Tab completes, Up/Down pick, Enter opens, Escape closes.")
 	hint.Importance = widget.LowImportance
-	browse := widget.NewButton("Browse…", func() {
+	browse := newEscButton("Browse…", func() {
 		d.dialog.Hide()
 		d.browse()
 	})

@@ -118,7 +118,7 @@ func TestFirstRunWelcome(t *testing.T) {
 
 // buttonIn finds the button labelled text in o.
 func buttonIn(o fyne.CanvasObject, text string) *widget.Button {
-	if b, ok := o.(*widget.Button); ok && b.Text == text {
+	if b, ok := buttonOf(o); ok && b.Text == text {
 		return b
 	}
 	var children []fyne.CanvasObject

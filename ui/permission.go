@@ -116,9 +116,10 @@ func (a *askUI) show(req permission.Request, answer chan<- permission.Decision) 
 			d.Hide()
 		}
 	}
-	deny := widget.NewButton("Deny", reply(permission.Deny))
-	once := &widget.Button{Text: "Allow once", Importance: widget.HighImportance, OnTapped: reply(permission.AllowOnce)}
-	session := widget.NewButton("Allow for this session", reply(permission.AllowSession))
+	deny := newEscButton("Deny", reply(permission.Deny))
+	once := newEscButton("Allow once", reply(permission.AllowOnce))
+	once.Importance = widget.HighImportance
+	session := newEscButton("Allow for this session", reply(permission.AllowSession))
 	buttons := container.NewHBox(deny)
 	top := container.NewVBox(widget.NewLabel(fmt.Sprintf("%s asks to %s:", req.Client, askVerb(req.Kind))))
 	if size := askSize(req); size > maxAskBytes {
@@ -216,7 +217,7 @@ func (r askRow) String(numbered bool) string {
 func newAskView(text string, numbered bool) fyne.CanvasObject {
 	rows := askRows(text)
 	mono := fyne.TextStyle{Monospace: true}
-	list := widget.NewList(
+	list := newEscList(
 		func() int { return len(rows) },
 		func() fyne.CanvasObject {
 			return widget.NewLabelWithStyle(strings.Repeat("M", askWrap+askGutter), fyne.TextAlignLeading, mono)

@@ -41,7 +41,7 @@ func walkOverlay(c fyne.Canvas, fn func(fyne.CanvasObject)) {
 func findButton(c fyne.Canvas, text string) *widget.Button {
 	var found *widget.Button
 	walkOverlay(c, func(o fyne.CanvasObject) {
-		if b, ok := o.(*widget.Button); ok && b.Text == text {
+		if b, ok := buttonOf(o); ok && b.Text == text {
 			found = b
 		}
 	})
@@ -113,7 +113,7 @@ func (h *askHarness) shown() (labels, views []string) {
 			switch v := o.(type) {
 			case *widget.Label:
 				labels = append(labels, v.Text)
-			case *widget.List:
+			case *escList:
 				var rows []string
 				for i := range v.Length() {
 					l := widget.NewLabel("")

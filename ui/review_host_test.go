@@ -243,7 +243,7 @@ func tapOverlayButton(t *testing.T, w *Window, text string) {
 		t.Fatalf("no dialog to tap %q in", text)
 	}
 	for _, o := range test.LaidOutObjects(top) {
-		if b, ok := o.(*widget.Button); ok && b.Text == text {
+		if b, ok := buttonOf(o); ok && b.Text == text {
 			test.Tap(b)
 			return
 		}
@@ -304,7 +304,7 @@ func objectTexts(o fyne.CanvasObject) string {
 func tapIn(t *testing.T, o fyne.CanvasObject, text string) {
 	t.Helper()
 	for _, c := range test.LaidOutObjects(o) {
-		if b, ok := c.(*widget.Button); ok && b.Text == text {
+		if b, ok := buttonOf(c); ok && b.Text == text {
 			test.Tap(b)
 			return
 		}

@@ -57,7 +57,7 @@ func (s *settingsUI) setHideIgnored(hide bool) {
 type settingsForm struct {
 	rows    []*widget.FormItem
 	reads   []func(*settingValues) // read each row back
-	trusted *widget.Check          // the project's trust (trust.go); nil without one
+	trusted *escCheck              // the project's trust (trust.go); nil without one
 }
 
 func newSettingsForm(s store.Settings, policy string) *settingsForm {
@@ -96,7 +96,7 @@ func (s *settingsUI) show() {
 	f := newSettingsForm(s.Settings, s.policy)
 	tr := w.services.Trust
 	if tr != nil {
-		f.trusted = widget.NewCheck("Trust this project", nil)
+		f.trusted = newEscCheck("Trust this project", nil)
 		f.trusted.SetChecked(tr.Trusted())
 	}
 	items := f.items()

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/widget"
 
 	"trestle/app/eval"
 	"trestle/app/permission"
@@ -108,7 +107,7 @@ func policyOrAsk(p string) string {
 // check is a setting edited by a check box labelled text.
 func check(text string, field func(*settingValues) *bool) func(settingValues) (fyne.CanvasObject, func(*settingValues)) {
 	return func(v settingValues) (fyne.CanvasObject, func(*settingValues)) {
-		c := widget.NewCheck(text, nil)
+		c := newEscCheck(text, nil)
 		c.SetChecked(*field(&v))
 		return c, func(v *settingValues) { *field(v) = c.Checked }
 	}
@@ -118,7 +117,7 @@ func check(text string, field func(*settingValues) *bool) func(settingValues) (f
 // elsewhere, not among them, is added and kept as it is.
 func choice(options []string, get func(settingValues) string, set func(*settingValues, string)) func(settingValues) (fyne.CanvasObject, func(*settingValues)) {
 	return func(v settingValues) (fyne.CanvasObject, func(*settingValues)) {
-		s := widget.NewSelect(slices.Clone(options), nil)
+		s := newEscSelect(slices.Clone(options), nil)
 		cur := get(v)
 		if !slices.Contains(s.Options, cur) {
 			s.Options = append(s.Options, cur) // set elsewhere: kept as it is

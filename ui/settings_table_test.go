@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"trestle/app/permission"
 	"trestle/app/store"
@@ -44,9 +43,9 @@ func TestSettingsEveryFieldRoundTrips(t *testing.T) {
 	f := newSettingsForm(def, permission.PolicyAsk)
 	for _, row := range f.rows {
 		switch w := row.Widget.(type) {
-		case *widget.Check:
+		case *escCheck:
 			w.SetChecked(!w.Checked)
-		case *widget.Select:
+		case *escSelect:
 			w.SetSelected(w.Options[(slices.Index(w.Options, w.Selected)+1)%len(w.Options)])
 		default:
 			t.Fatalf("row %q has a %T: teach this test to change it", row.Text, w)

@@ -75,9 +75,9 @@ func TestStatusBarTrustsTheProject(t *testing.T) {
 	}
 
 	w.settings.show()
-	var check *widget.Check
+	var check *escCheck
 	walkOverlay(c, func(o fyne.CanvasObject) {
-		if ch, ok := o.(*widget.Check); ok && ch.Text == "Trust this project" {
+		if ch, ok := o.(*escCheck); ok && ch.Text == "Trust this project" {
 			check = ch
 		}
 	})
@@ -113,7 +113,7 @@ func TestEnterNeverTrustsTheProject(t *testing.T) {
 		for range tabs {
 			c.FocusNext()
 		}
-		if b, ok := c.Focused().(*widget.Button); tabs > 0 && (!ok || b.Text != []string{"Not now", "Trust"}[tabs-1]) {
+		if b, ok := buttonOf(c.Focused()); tabs > 0 && (!ok || b.Text != []string{"Not now", "Trust"}[tabs-1]) {
 			t.Fatalf("%d Tab(s) in the trust dialog focused %T, want its buttons in turn", tabs, c.Focused())
 		}
 		for _, k := range []fyne.KeyName{fyne.KeyReturn, fyne.KeyEnter} {

@@ -31,7 +31,7 @@ func (m *menuUI) showWelcome(attach string) {
 	text.Wrapping = fyne.TextWrapWord
 	cmd := widget.NewLabelWithStyle(attach, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	cmd.Wrapping = fyne.TextWrapBreak
-	copyCmd := widget.NewButton("Copy", func() {
+	copyCmd := newEscButton("Copy", func() {
 		fyne.CurrentApp().Clipboard().SetContent(attach)
 		w.status.notify("Copied the attach command: run it in your project folder.")
 	})

@@ -2,6 +2,8 @@ package review
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -129,10 +131,62 @@ func newDescription(md string) *widget.RichText {
 	restore := func(s string) string { return strings.ReplaceAll(s, string(underscore), "_") }
 	for _, seg := range r.Segments {
 		restoreSegment(seg, restore)
+		if l, ok := seg.(*widget.ListSegment); ok {
+			for i, item := range l.Items {
+				l.Items[i] = nestSubLists(item, 1)
+			}
+		}
 	}
 	r.Wrapping = fyne.TextWrapWord
 	r.Refresh()
 	return r
+}
+
+// subListIndent is how far each level of a sub-list sits past the level
+// above it, before its bullet.
+const subListIndent = "    "
+
+// nestSubLists gives each list inside item, a list item at depth (1 for
+// a top-level list's), rows of its own: one per sub item, with its bullet
+// indented by depth. Fyne's parser puts a sub-list in the item's
+// paragraph and its renderer has no indentation, so "- item\n  - sub item"
+// drew as the one row "• item• sub item".
+func nestSubLists(item widget.RichTextSegment, depth int) widget.RichTextSegment {
+	p, ok := item.(*widget.ParagraphSegment)
+	if !ok || !slices.ContainsFunc(p.Texts, isList) {
+		return item
+	}
+	var rows, run []widget.RichTextSegment
+	endRow := func() {
+		if len(run) > 0 { // a paragraph whose last segment is a paragraph ends its row
+			rows = append(rows, &widget.ParagraphSegment{Texts: []widget.RichTextSegment{&widget.ParagraphSegment{Texts: run}}})
+			run = nil
+		}
+	}
+	for _, seg := range p.Texts {
+		l, ok := seg.(*widget.ListSegment)
+		if !ok {
+			run = append(run, seg)
+			continue
+		}
+		endRow()
+		for i, sub := range l.Items {
+			mark := "•"
+			if l.Ordered {
+				mark = strconv.Itoa(l.StartNumber()+i) + "."
+			}
+			bullet := &widget.TextSegment{Text: strings.Repeat(subListIndent, depth) + mark + "  ", Style: widget.RichTextStyleStrong}
+			rows = append(rows, &widget.ParagraphSegment{Texts: []widget.RichTextSegment{bullet, nestSubLists(sub, depth+1)}})
+		}
+	}
+	endRow()
+	p.Texts = rows
+	return p
+}
+
+func isList(seg widget.RichTextSegment) bool {
+	_, ok := seg.(*widget.ListSegment)
+	return ok
 }
 
 // markLines is MarkControls line by line: a description's line breaks
