@@ -91,6 +91,7 @@ test: test-deps client-deps agent-deps check
 	$(GOENV_TEST) $(GO) test $(TESTTAGS) -count=1 -timeout 45m ./cmd/...
 	$(MAKE) --no-print-directory package
 	scripts/check-package.sh out/Trestle.tar.xz
+	@$(GO) mod tidy -diff >/dev/null || { echo "make test: a test left go.mod/go.sum untidy (go mod tidy -diff shows how); tests must leave the checkout as they found it" >&2; exit 1; }
 
 # package: the Linux desktop bundle (binary, .desktop entry, icon and an
 # installing Makefile: `make user-install` inside it) made by `fyne package`

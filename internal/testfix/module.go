@@ -20,7 +20,10 @@ func moduleDir(tb testing.TB, mod string) string {
 	tb.Helper()
 	dir, err := goModField(mod, "list", "-m", "-f", "{{.Dir}}", mod)
 	if err == nil && dir == "" {
-		dir, err = goModField(mod, "mod", "download", "-json", mod)
+		var modfile string
+		if modfile, err = scratchModfile(tb); err == nil {
+			dir, err = goModField(mod, "mod", "download", "-modfile", modfile, "-json", mod)
+		}
 		if err == nil && dir == "" {
 			err = fmt.Errorf("go mod download %s gave no folder", mod)
 		}
@@ -29,6 +32,29 @@ func moduleDir(tb testing.TB, mod string) string {
 		tb.Fatalf("module %s: %v\nRun `go mod download %s` in this repository (it needs the Go module proxy once).", mod, err, mod)
 	}
 	return dir
+}
+
+// scratchModfile copies this repository's go.mod and go.sum into a
+// temporary folder and returns the copy of go.mod, for `go -modfile`: go
+// mod download records the sums of what it downloads in go.sum, and a
+// test must leave the checkout as it found it (`go mod tidy -diff` in
+// make check fails on a go.sum with lines tidy would drop).
+func scratchModfile(tb testing.TB) (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("find this repository's go.mod: %w", err)
+	}
+	gomod, dir := strings.TrimSpace(string(out)), tb.TempDir()
+	for _, ext := range []string{".mod", ".sum"} {
+		data, err := os.ReadFile(strings.TrimSuffix(gomod, ".mod") + ext)
+		if err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "download"+ext), data, 0o644); err != nil {
+			return "", err
+		}
+	}
+	return filepath.Join(dir, "download.mod"), nil
 }
 
 // goModField runs `go args...` in this repository and returns the
