@@ -134,8 +134,13 @@ func runWindow(dir, policyFlag string, trustFlag bool) int {
 	// New has shown the window (blank while it built the widgets), so the
 	// app only runs: ShowAndRun would draw the content's first frame before
 	// the loop starts, whereas Fyne's loop draws it at its first tick and
-	// may answer a call queued meanwhile before it.
-	a.Run()
+	// may answer a call queued meanwhile before it. A signal that came
+	// while the window was made (an agent may have attached by then) was
+	// not Fyne's to hear, which starts listening in Run: then the window
+	// quits now rather than after signalQuitGrace.
+	if ctx.Err() == nil {
+		a.Run()
+	}
 	quit.Lock()
 	ran = true
 	quit.Unlock()
