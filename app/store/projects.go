@@ -53,30 +53,30 @@ func (s *Store) SaveProjectState(dir string, st ProjectState) error {
 }
 
 // RecentProjects returns the remembered projects, most recent first, and
-// forgets the ones whose folder no longer exists.
+// forgets the ones whose folder no longer exists. It only reads the store
+// unless there is one to forget: the window lists them as it starts, and a
+// write would make every reader, in this process and others, wait for it.
 func (s *Store) RecentProjects() ([]string, error) {
 	type recent struct {
 		dir string
 		at  time.Time
 	}
 	var list []recent
-	var gone [][]byte
-	err := s.update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketRecent)
-		err := b.ForEach(func(k, v []byte) error {
-			if info, err := os.Stat(string(k)); err != nil || !info.IsDir() {
-				gone = append(gone, append([]byte(nil), k...))
+	var gone []string
+	err := s.view(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketRecent).ForEach(func(k, v []byte) error {
+			if !isDir(string(k)) {
+				gone = append(gone, string(k))
 				return nil
 			}
 			at, _ := time.Parse(time.RFC3339Nano, string(v))
 			list = append(list, recent{string(k), at})
 			return nil
 		})
-		for _, k := range gone {
-			err = errors.Join(err, b.Delete(k))
-		}
-		return err
 	})
+	if err == nil && len(gone) > 0 {
+		err = s.forgetGone(gone)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read recent projects: %w", err)
 	}
@@ -86,6 +86,27 @@ func (s *Store) RecentProjects() ([]string, error) {
 		dirs[i] = r.dir
 	}
 	return dirs, nil
+}
+
+// forgetGone removes the recent projects of dirs whose folder still does
+// not exist (one may have come back since it was read).
+func (s *Store) forgetGone(dirs []string) error {
+	return s.update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketRecent)
+		var err error
+		for _, dir := range dirs {
+			if !isDir(dir) {
+				err = errors.Join(err, b.Delete([]byte(dir)))
+			}
+		}
+		return err
+	})
+}
+
+// isDir reports whether path is a folder.
+func isDir(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.IsDir()
 }
 
 // TouchProject records dir as opened now.

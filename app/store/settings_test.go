@@ -123,3 +123,28 @@ func TestStoreHelperProcess(t *testing.T) {
 		}
 	}
 }
+
+// TestRecentProjectsOnlyReads: while every remembered folder exists,
+// listing the recent projects takes no write lock, so it answers while
+// another opening of the store holds it to read (a write would wait for
+// it, then fail busy), and readers of the store never wait for it: the
+// window lists them as it starts, beside an agent's first calls.
+func TestRecentProjectsOnlyReads(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := t.TempDir(), t.TempDir()
+	s.TouchProject(a)
+	s.TouchProject(b)
+	reader, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs, err := s.RecentProjects()
+	reader.Close()
+	if err != nil || len(dirs) != 2 || dirs[0] != b || dirs[1] != a {
+		t.Fatalf("recent while another opening reads: %v %v", dirs, err)
+	}
+}

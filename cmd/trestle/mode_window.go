@@ -82,24 +82,16 @@ func runWindow(dir, policyFlag string, trustFlag bool) int {
 	if first {
 		actions.Welcome = attachCommand()
 	}
-	win := ui.New(a, project, ui.Options{
-		Settings: settings, Policy: policy, Services: services, GoplsInstall: goplsBin(), Actions: actions,
-		AgentMCP: stagedMCP, Fonts: fonts,
-	})
-	services.Gate.SetAsk(win.Ask) // before the listener starts: no agent can ask sooner
-	if store != nil && store.Recovered() != "" {
-		win.Notify("Trestle's store was damaged and was moved to " + store.Recovered() + "; settings start over.")
-	}
-	for _, r := range recovered {
-		win.Notify("Change set " + r.ID + ": " + r.What + ".")
-	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	mcp := newWindowListener(ctx, project, win, services, paths.reg(), listenerSwitch, logger)
-	// The listener starts beside the window's first frame, which it cannot
-	// answer before (Show below draws it): the server's tool schemas are
-	// built meanwhile on another core.
+	// The listener starts while ui.New builds the window, on the other
+	// core: an agent attaching now is through its greeting and initialize
+	// when the window can answer, and its first call is queued on the main
+	// goroutine before the loop's first frame (see lateWindow).
+	late := newLateWindow()
+	services.Gate.SetAsk(late.Ask) // before the listener starts: no agent can ask sooner
+	mcp := newWindowListener(ctx, project, late, services, paths.reg(), listenerSwitch, logger)
 	listening := make(chan struct{})
 	defer func() { <-listening; mcp.Stop() }()
 	go func() {
@@ -108,6 +100,17 @@ func runWindow(dir, policyFlag string, trustFlag bool) int {
 			mcp.Start()
 		}
 	}()
+	win := ui.New(a, project, ui.Options{
+		Settings: settings, Policy: policy, Services: services, GoplsInstall: goplsBin(), Actions: actions,
+		AgentMCP: stagedMCP, Fonts: fonts,
+	})
+	late.set(win)
+	if store != nil && store.Recovered() != "" {
+		win.Notify("Trestle's store was damaged and was moved to " + store.Recovered() + "; settings start over.")
+	}
+	for _, r := range recovered {
+		win.Notify("Change set " + r.ID + ": " + r.What + ".")
+	}
 	if err := win.Watch(ctx); err != nil {
 		win.Notify("the file tree does not follow changes on disk: " + err.Error())
 	}
@@ -134,8 +137,13 @@ func runWindow(dir, policyFlag string, trustFlag bool) int {
 	// New has shown the window (blank while it built the widgets), so the
 	// app only runs: ShowAndRun would draw the content's first frame before
 	// the loop starts, whereas Fyne's loop draws it at its first tick and
-	// may answer a call queued meanwhile before it.
-	a.Run()
+	// may answer a call queued meanwhile before it. A signal that came
+	// while the window was made (an agent may have attached by then) was
+	// not Fyne's to hear, which starts listening in Run: then the window
+	// quits now rather than after signalQuitGrace.
+	if ctx.Err() == nil {
+		a.Run()
+	}
 	quit.Lock()
 	ran = true
 	quit.Unlock()

@@ -6,14 +6,13 @@ import (
 	"os"
 
 	"trestle/mcpbridge"
-	"trestle/ui"
 )
 
 // withTestHooks adds the test-only tools (trestle_debug_stall,
 // trestle_debug_apply) to the window's server when TRESTLE_TEST_HOOKS=1.
 // They exist only in a binary built with -tags trestle_testhooks, as the
 // end-to-end tests build it: the shipped binary has neither.
-func withTestHooks(opts *mcpbridge.Options, win *ui.Window) {
+func withTestHooks(opts *mcpbridge.Options, win *lateWindow) {
 	if os.Getenv("TRESTLE_TEST_HOOKS") == "1" {
 		opts.Stall = win.Stall
 		opts.ApplyAsPerson = win.ApplyAsPerson

@@ -4,9 +4,8 @@ package main
 
 import (
 	"trestle/mcpbridge"
-	"trestle/ui"
 )
 
 // withTestHooks adds nothing: the test-only tools are built only with
 // -tags trestle_testhooks (see testhooks.go).
-func withTestHooks(*mcpbridge.Options, *ui.Window) {}
+func withTestHooks(*mcpbridge.Options, *lateWindow) {}

@@ -8,6 +8,7 @@ import (
 	"trestle/app/agent"
 	"trestle/app/project"
 	"trestle/app/services"
+	"trestle/app/workbench"
 	"trestle/mcpbridge"
 	"trestle/mcpbridge/supervise"
 	"trestle/registry"
@@ -15,17 +16,21 @@ import (
 )
 
 // The window serves as the tools' Activity, and guards agents' runs
-// against unsaved editors.
+// against unsaved editors; its listener reaches it through a lateWindow.
 var (
-	_ agent.Activity = (*ui.Window)(nil)
-	_ agent.RunGuard = (*ui.Window)(nil)
+	_ agent.Activity   = (*ui.Window)(nil)
+	_ agent.RunGuard   = (*ui.Window)(nil)
+	_ workbench.Window = (*lateWindow)(nil)
+	_ agent.Activity   = (*lateWindow)(nil)
+	_ agent.RunGuard   = (*lateWindow)(nil)
+	_ supervise.Status = (*lateWindow)(nil)
 )
 
 // newWindowListener is the window's MCP server for project, served on
 // loopback and registered in reg while the person keeps the listener on
 // (see package supervise): it follows sw, the window's switch. It is off
-// until started.
-func newWindowListener(ctx context.Context, project *project.Project, win *ui.Window, sv services.Services, reg *registry.Registry, sw *supervise.Switch, logger *log.Logger) *supervise.Listener {
+// until started; it may start before win has its window.
+func newWindowListener(ctx context.Context, project *project.Project, win *lateWindow, sv services.Services, reg *registry.Registry, sw *supervise.Switch, logger *log.Logger) *supervise.Listener {
 	ag := agent.New(agent.Config{Project: project, Window: win, Services: sv, Activity: win})
 	opts := mcpbridge.Options{Version: version, Logger: logger, OnCall: win.RecordCall}
 	withTestHooks(&opts, win)
