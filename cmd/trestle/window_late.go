@@ -177,3 +177,16 @@ func (l *lateWindow) RunEnded(run *task.Run)                   { l.win().RunEnde
 func (l *lateWindow) ChangeSetProposed(cs changeset.ChangeSet) { l.win().ChangeSetProposed(cs) }
 func (l *lateWindow) RecordCall(c workbench.ToolCall)          { l.win().RecordCall(c) }
 func (l *lateWindow) Stall(d time.Duration)                    { l.win().Stall(d) }
+
+// Raise is ui.Window's, once the window is there: a focus request that
+// comes while the window is still being made waits for it up to the
+// window's call bound, then says it is still starting.
+func (l *lateWindow) Raise() error {
+	ctx, cancel := context.WithTimeout(context.Background(), ui.DefaultCallBound)
+	defer cancel()
+	w, err := l.winFor(ctx)
+	if err != nil {
+		return err
+	}
+	return w.Raise()
+}
