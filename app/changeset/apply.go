@@ -79,12 +79,12 @@ func (m *Manager) ApplySelection(id string, sel Selection, current ReadFunc, w W
 		return ChangeSet{}, fmt.Errorf("apply %s: nothing was written: %w", id, err)
 	}
 	defer closeRoot()
-	ops, texts, err := m.applyOps(cs, chosen, paths, readDirOf(w))
+	ops, sums, err := m.applyOps(cs, chosen, paths, readDirOf(w))
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("apply %s: %w", id, err)
 	}
 	return m.commit("apply", cs, w, ops, func(rec *ChangeSet, modes map[string]fs.FileMode) {
-		m.recordApplied(rec, cs, chosen, texts, modes)
+		m.recordApplied(rec, cs, chosen, sums, modes)
 	})
 }
 
@@ -216,10 +216,11 @@ func conflictList(found []conflict) string {
 
 // applyOps turns the chosen hunks into file operations, at the paths
 // checkCurrent confined: each file gets its base with the hunks applied so
-// far and the chosen ones. It returns the texts written, by path.
+// far and the chosen ones. It returns the hashes of the texts written, by
+// path (each text is hashed once, for the journal and the record).
 func (m *Manager) applyOps(cs ChangeSet, chosen map[string][]int, paths map[string]project.Path, readDir func(string) ([]fs.DirEntry, error)) ([]fileOp, map[string]string, error) {
 	var ops []fileOp
-	texts := map[string]string{}
+	sums := map[string]string{}
 	headIn := headFinder(m.project.Root, readDir)
 	for _, f := range cs.Files {
 		ns, ok := chosen[f.Path]
@@ -233,11 +234,11 @@ func (m *Manager) applyOps(cs ChangeSet, chosen map[string][]int, paths map[stri
 		if !ok || cp.IsZero() {
 			return nil, nil, fmt.Errorf("%s was not checked before the write: %w", f.Path, errdefs.ErrInvalid)
 		}
-		accepted := append(hunksIn(f, StateApplied), ns...)
-		texts[f.Path] = textWith(f, accepted)
-		ops = append(ops, fileOp{rel: f.Path, abs: cp.Abs(), remove: f.Action == ActionDelete, data: texts[f.Path], mode: NewFileMode})
+		text := textWith(f, append(hunksIn(f, StateApplied), ns...))
+		sums[f.Path] = hashText(text)
+		ops = append(ops, fileOp{rel: f.Path, abs: cp.Abs(), remove: f.Action == ActionDelete, data: text, sum: sums[f.Path], mode: NewFileMode})
 	}
-	return ops, texts, nil
+	return ops, sums, nil
 }
 
 // readDirOf lists folders through w when it is an OSWriter (through its
@@ -371,15 +372,15 @@ func (m *Manager) reportLeftovers(cs ChangeSet, left []string) ChangeSet {
 }
 
 // recordApplied marks the chosen hunks of the record rec applied, with
-// the hashes of what was written and the modes the files had first. full
-// is the set whole, as it was before.
-func (m *Manager) recordApplied(rec *ChangeSet, full ChangeSet, chosen map[string][]int, texts map[string]string, modes map[string]fs.FileMode) {
+// the hashes of what was written (sums, by path) and the modes the files
+// had first. full is the set whole, as it was before.
+func (m *Manager) recordApplied(rec *ChangeSet, full ChangeSet, chosen map[string][]int, sums map[string]string, modes map[string]fs.FileMode) {
 	for path, ns := range chosen {
 		first := len(hunksIn(*full.File(path), StateApplied)) == 0
 		f := setHunks(rec, full, path, ns, StateApplied)
 		f.AppliedSHA256 = ""
 		if f.Action != ActionDelete {
-			f.AppliedSHA256 = hashText(texts[path])
+			f.AppliedSHA256 = sums[path]
 		}
 		if first {
 			f.BaseMode = uint32(modes[path])

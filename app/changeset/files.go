@@ -21,6 +21,7 @@ type fileOp struct {
 	rel, abs string
 	remove   bool
 	data     string
+	sum      string      // hashText(data), when the caller has it; "": the journal hashes data
 	mode     fs.FileMode // for a file that does not exist yet
 }
 

@@ -66,7 +66,9 @@ func planJournal(w Writer, id, what, set, root string, ops []fileOp, existed []b
 	for i, op := range ops {
 		st := journalStep{Rel: op.rel, Remove: op.remove, Existed: existed[i]}
 		if !op.remove {
-			st.NewSHA256 = hashText(op.data)
+			if st.NewSHA256 = op.sum; st.NewSHA256 == "" {
+				st.NewSHA256 = hashText(op.data)
+			}
 			for dir := filepath.Dir(op.abs); dir != root && dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
 				if existing[dir] {
 					break

@@ -42,10 +42,11 @@ func openFDs(t *testing.T) int {
 }
 
 // TestTransactionsOpenOneRootAndLeakNothing: an apply, a partial apply, a
-// revert and an undo each open the project's os.Root once, read and write
-// through it, and leave no descriptor open after they return (before, a
-// rename or link opened a second root and never closed it: two
-// descriptors per file left to the garbage collector).
+// revert and an undo each open the project's os.Root once, and each folder
+// they touch at most once (see folders), read and write through them, and
+// leave no descriptor open after they return (before, a rename or link
+// opened a second root and never closed it: two descriptors per file left
+// to the garbage collector).
 func TestTransactionsOpenOneRootAndLeakNothing(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // nothing closes a leak behind our back
 	runtime.GC()
@@ -64,12 +65,16 @@ func TestTransactionsOpenOneRootAndLeakNothing(t *testing.T) {
 	}
 	for _, s := range steps {
 		m.Get(cs.ID) // Start and a store open, outside the count
-		fds, roots := openFDs(t), rootsOpened.Load()
+		fds, roots, folders := openFDs(t), rootsOpened.Load(), foldersOpened.Load()
 		if _, err := s.run(); err != nil {
 			t.Fatalf("%s: %v", s.name, err)
 		}
 		if n := rootsOpened.Load() - roots; n != 1 {
 			t.Errorf("%s opened the project root %d times, want once", s.name, n)
+		}
+		// d0, d1, d2, new and new/deep: each at most once, however many files are in it.
+		if n := foldersOpened.Load() - folders; holdFolders && (n < 1 || n > 5) {
+			t.Errorf("%s opened %d folders, want each of the 5 at most once", s.name, n)
 		}
 		if after := openFDs(t); after != fds {
 			t.Errorf("%s: %d descriptors open before, %d after", s.name, fds, after)

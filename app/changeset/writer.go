@@ -50,6 +50,7 @@ type Writer interface {
 type OSWriter struct {
 	Root string   // "" for no confinement
 	root *os.Root // Root, opened for one transaction; nil: each call opens it
+	dirs *folders // the transaction's folders, opened once each; nil: each call goes through root
 }
 
 // rootsOpened counts the os.Roots OSWriters have opened, so a test can
@@ -72,7 +73,8 @@ func txnWriter(w Writer, root string) (tw Writer, done func(), err error) {
 		return nil, nil, fmt.Errorf("open the project folder %s: %w", ow.Root, err)
 	}
 	rootsOpened.Add(1)
-	return ow, func() { ow.root.Close() }, nil
+	ow.dirs = newFolders(ow.root)
+	return ow, func() { ow.dirs.close(); ow.root.Close() }, nil
 }
 
 // rel returns name relative to Root, refusing a name outside it.
@@ -94,6 +96,10 @@ func (w OSWriter) open(name string) (r *os.Root, rel string, done func(), err er
 	if rel, err = w.rel(name); err != nil {
 		return nil, "", nil, err
 	}
+	if w.dirs != nil {
+		r, rel = w.dirs.lookup(rel)
+		return r, rel, func() {}, nil
+	}
 	if w.root != nil {
 		return w.root, rel, func() {}, nil
 	}
@@ -106,6 +112,9 @@ func (w OSWriter) open(name string) (r *os.Root, rel string, done func(), err er
 
 // WriteTemp implements Writer.
 func (w OSWriter) WriteTemp(dir, pattern string, data []byte, perm fs.FileMode) (string, error) {
+	if name, ok, err := w.writeTempHeld(dir, pattern, data, perm); ok {
+		return name, err
+	}
 	r, rel, done, err := w.open(dir)
 	if err != nil {
 		return "", fmt.Errorf("write temporary file in %s: %w", dir, err)
@@ -133,6 +142,35 @@ func (w OSWriter) WriteTemp(dir, pattern string, data []byte, perm fs.FileMode) 
 		return "", fmt.Errorf("write temporary file %s: %w", name, err)
 	}
 	return name, nil
+}
+
+// writeTempHeld is WriteTemp in a folder of the transaction's (see
+// folders), with createIn; false when there are none or dir cannot be
+// opened (WriteTemp then goes through the project's root and says why).
+func (w OSWriter) writeTempHeld(dir, pattern string, data []byte, perm fs.FileMode) (string, bool, error) {
+	if w.dirs == nil {
+		return "", false, nil
+	}
+	rel, err := w.rel(dir)
+	if err != nil {
+		return "", false, nil
+	}
+	d, err := w.dirs.dirFile(rel)
+	if err != nil {
+		return "", false, nil
+	}
+	for range 100 {
+		name := tempName(pattern)
+		err := createIn(d, name, data, perm)
+		if err == nil {
+			return filepath.Join(dir, name), true, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			w.Remove(filepath.Join(dir, name))
+			return "", true, fmt.Errorf("write temporary file in %s: %w", dir, err)
+		}
+	}
+	return "", true, fmt.Errorf("create a temporary file in %s: every name tried exists", dir)
 }
 
 // one runs a one-name operation: plain on name when there is no Root,
@@ -170,20 +208,25 @@ func (w OSWriter) ReadDir(name string) ([]fs.DirEntry, error) {
 // createTempIn is os.CreateTemp inside r: a new file in dir named after
 // pattern, its last "*" replaced by a random string.
 func createTempIn(r *os.Root, dir, pattern string) (*os.File, error) {
-	prefix, suffix := pattern, ""
-	if i := strings.LastIndex(pattern, "*"); i >= 0 {
-		prefix, suffix = pattern[:i], pattern[i+1:]
-	}
 	for range 100 {
-		var b [8]byte
-		rand.Read(b[:])
-		name := filepath.Join(dir, prefix+hex.EncodeToString(b[:])+suffix)
+		name := filepath.Join(dir, tempName(pattern))
 		f, err := r.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 		if !errors.Is(err, fs.ErrExist) {
 			return f, err
 		}
 	}
 	return nil, fmt.Errorf("create a temporary file in %s: every name tried exists", dir)
+}
+
+// tempName is pattern with its last "*" replaced by a random string.
+func tempName(pattern string) string {
+	prefix, suffix := pattern, ""
+	if i := strings.LastIndex(pattern, "*"); i >= 0 {
+		prefix, suffix = pattern[:i], pattern[i+1:]
+	}
+	var b [8]byte
+	rand.Read(b[:])
+	return prefix + hex.EncodeToString(b[:]) + suffix
 }
 
 // syncWorkers is how many files OSWriter.Sync flushes at once: the file
@@ -259,18 +302,26 @@ func (w OSWriter) Rename(oldpath, newpath string) error {
 
 // two runs a two-name operation, inside Root when there is one.
 func (w OSWriter) two(a, b string, plain func(a, b string) error, inRoot func(r *os.Root, a, b string) error) error {
-	r, relA, done, err := w.open(a)
-	if err != nil || r == nil {
-		if err == nil {
-			err = plain(a, b)
-		}
+	if w.Root == "" {
+		return plain(a, b)
+	}
+	relA, err := w.rel(a)
+	if err != nil {
 		return err
 	}
-	defer done()
 	relB, err := w.rel(b)
 	if err != nil {
 		return err
 	}
+	if w.dirs != nil {
+		r, x, y := w.dirs.lookupBoth(relA, relB)
+		return inRoot(r, x, y)
+	}
+	r, _, done, err := w.open(a)
+	if err != nil {
+		return err
+	}
+	defer done()
 	return inRoot(r, relA, relB)
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -20,6 +21,7 @@ import (
 // line on stderr when it fails or is refused.
 func Run(stdin io.Reader, stdout, stderr io.Writer, c Command, storePath func() (string, error)) int {
 	c.in = stdin
+	defer lightGC()()
 	if c.action == "help" {
 		printChangesHelp(stdout, c.topic)
 		return 0
@@ -40,6 +42,24 @@ func Run(stdin io.Reader, stdout, stderr io.Writer, c Command, storePath func() 
 		return 1
 	}
 	return 0
+}
+
+// lightGC makes the collector run less often for the rest of a `changes`
+// command, and returns what puts it back: a command is one short
+// transaction whose memory is all freed when the process ends. A 200-file
+// apply at the default GOGC=100 spent about a tenth of its CPU collecting;
+// with this, beside the code before on tmpfs (30 runs each, whole
+// process), its CPU went 34.7 -> 32.4 and 35.8 -> 34.1 ms (GOGC=400 in the
+// environment of the code before: 38.0 -> 34.0 and 37.2 -> 31.7 ms). The
+// soft limit keeps a big set (up to 64 MiB of text) from growing the heap
+// to five times what it holds.
+func lightGC() (restore func()) {
+	percent := debug.SetGCPercent(400)
+	limit := debug.SetMemoryLimit(512 << 20)
+	return func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	}
 }
 
 // openChanges opens the project in dir and the store's change sets for it.
