@@ -53,7 +53,7 @@ func TestFyneDoOnlyInMainThread(t *testing.T) {
 // of constants, and the write hook save tests replace.
 func TestNoMutablePackageState(t *testing.T) {
 	allowed := map[string]bool{ // package/name
-		"ui/writeTemp": true, "ui/errChangedOnDisk": true, "ui/undoRenameKey": true, "ui/ErrProjectOpen": true,
+		"ui/writeTemp": true, "ui/errChangedOnDisk": true, "ui/undoRenameKey": true, "ui/ErrProjectOpen": true, "ui/ErrProjectRaised": true,
 		"ui/changeSetRef": true, "ui/bellIcon": true, "ui/fileRef": true, "ui/unsavedChoices": true, "ui/textColors": true,
 		"editor/gitMarkRune": true, // the gutter's marks, by git status
 		"agent/known":        true, // the agents the pane knows (a copy through Known)
