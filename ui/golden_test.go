@@ -12,7 +12,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"trestle/app/changeset"
 	"trestle/app/eval"
@@ -265,9 +264,12 @@ func relayout(o fyne.CanvasObject) {
 			relayout(c)
 		}
 	case fyne.Widget:
-		if l, ok := x.(*widget.Label); ok {
-			l.Refresh() // a reused row's label may keep the size of its last text
-		}
+		// Every widget draws itself anew at its size before the render: a
+		// reused row's label may keep the size of its last text, and a text
+		// grid fills its width with cells only when refreshed at it (the Run
+		// pane's grid was refreshed at its width in some runs and not in
+		// others, depending on when the run's output reached it).
+		x.Refresh()
 		r := test.WidgetRenderer(x)
 		r.Layout(x.Size())
 		for _, c := range r.Objects() {

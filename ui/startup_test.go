@@ -106,7 +106,7 @@ func TestLoadFontsThenNew(t *testing.T) {
 		}
 	})
 	w := New(a, newProject(t, map[string]string{"go.mod": "module example.com/f\n"}), Options{Fonts: done})
-	t.Cleanup(func() { w.Window().Close(); w.main.close() })
+	t.Cleanup(func() { closeNew(w) })
 	if size := fyne.MeasureText("func", theme.TextSize(), fyne.TextStyle{Monospace: true}); size.Width <= 0 {
 		t.Errorf("monospace text measures %v after LoadFonts", size)
 	}
@@ -126,7 +126,7 @@ func TestNewShowsTheWindowWhileTheFontsLoad(t *testing.T) {
 	late := time.AfterFunc(time.Minute, func() { app.loaded("the minute's bound, not Show") })
 	defer late.Stop()
 	w := New(app, newProject(t, map[string]string{"go.mod": "module example.com/f\n"}), Options{Fonts: fonts})
-	t.Cleanup(func() { w.Window().Close(); w.main.close() })
+	t.Cleanup(func() { closeNew(w) })
 	if len(app.shows) == 0 || app.by != "Show" {
 		t.Fatalf("New waited for the fonts before it showed the window (they were loaded by %s; shown %d times)", app.by, len(app.shows))
 	}
@@ -284,4 +284,15 @@ func TestNewMakesTheChangeSetsPaneWithTheOthers(t *testing.T) {
 	if len(w.panes.tabs.Items) != len(paneParts())+1 || last.paneTitle() != review.Title || w.panes.item(last) != w.review.view.Item() {
 		t.Errorf("%d tabs, the last %q; want the %d panes of paneParts and then %s", len(w.panes.tabs.Items), last.paneTitle(), len(paneParts()), review.Title)
 	}
+}
+
+// closeNew closes a window New made, once its reads on other goroutines
+// (the configuration's, connectServices) are through: Fyne's test driver
+// runs their fyne.Do inline on their goroutine, so one still running
+// would measure text beside the next test (the race detector saw it on
+// Fyne's shared font cache).
+func closeNew(w *Window) {
+	w.loading.Wait()
+	w.Window().Close()
+	w.main.close()
 }
