@@ -30,7 +30,15 @@ func TestOpenRecentRaisesTheWindowThatHasIt(t *testing.T) {
 		waitFocused(t, a, titleB)
 	}
 	// B sits lower right of A, so a screenshot shows which is in front.
-	xdo("search", "--sync", "--onlyvisible", "--name", "^"+titleB+"$", "windowmove", "--sync", "180", "80")
+	// windowmove --sync waits for the window to move, and a move made
+	// while B is still being mapped is undone by GLFW's own placement (B
+	// then stayed at 0,0 and the wait never ended): move until it is there.
+	idB := strings.Fields(xdo("search", "--sync", "--onlyvisible", "--name", "^"+titleB+"$"))[0]
+	testfix.WaitFor(t, 30*time.Second, "B moved to 180,80; its geometry", func() (string, bool) {
+		xdo("windowmove", idB, "180", "80")
+		geo := xdo("getwindowgeometry", idB)
+		return geo, strings.Contains(geo, "Position: 180,80")
+	}, testfix.Every(200*time.Millisecond))
 	focusB()
 	time.Sleep(500 * time.Millisecond) // let B's frame paint
 	a.screenshot(t, "raise-before")

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"testing"
+	"time"
 	"trestle/internal/testfix"
 )
 
@@ -18,12 +20,25 @@ func needXdotool(tb testing.TB) {
 // xdo returns a function that runs xdotool with its arguments on w's
 // display (real key presses and window searches) and returns its output;
 // a failure fails the test.
+// xdoBound is the longest one xdotool command may take: its --sync
+// waits (a window showing, focus, a move) take milliseconds to seconds at
+// load.
+const xdoBound = 90 * time.Second
+
 func (w *window) xdo(tb testing.TB) func(args ...string) string {
 	return func(args ...string) string {
 		tb.Helper()
-		cmd := exec.Command("xdotool", args...)
+		// Bounded: xdotool's --sync waits without end for what never
+		// happens (a window that never shows, a move to where it already
+		// is), and one such wait held a whole make test for its 45 minutes.
+		ctx, cancel := context.WithTimeout(context.Background(), xdoBound)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "xdotool", args...)
 		cmd.Env = append(os.Environ(), "DISPLAY="+w.display)
 		out, err := cmd.CombinedOutput()
+		if ctx.Err() != nil {
+			tb.Fatalf("xdotool %v did not finish within %v\n%s", args, xdoBound, out)
+		}
 		if err != nil {
 			tb.Fatalf("xdotool %v: %v\n%s", args, err, out)
 		}
