@@ -196,7 +196,12 @@ func launchWindow(tb testing.TB, w *window, project string, args ...string) *win
 	w.stderr, w.exited = &syncBuffer{}, make(chan struct{})
 	w.env = []string{"TRESTLE_CONFIG_DIR=" + w.config, "DISPLAY=" + w.display}
 	w.cmd = exec.Command(trestleBin(tb), append(args, project)...)
-	w.cmd.Env = append(os.Environ(), append(w.env, "TRESTLE_TEST_HOOKS=1")...)
+	// LC_CTYPE: a UTF-8 locale for the window's character set, as a
+	// desktop session has (a CI's env -i has none): in the C locale GLFW
+	// sets WM_NAME without the title's "—", and xdotool, which reads
+	// WM_NAME, never found "Trestle — 002". The language (LANG,
+	// LC_MESSAGES, LC_ALL) stays the caller's.
+	w.cmd.Env = append(os.Environ(), append(w.env, "TRESTLE_TEST_HOOKS=1", "LC_CTYPE=C.UTF-8")...)
 	w.cmd.Stderr = w.stderr
 	w.cmd.Stdout = w.stderr
 	if err := w.cmd.Start(); err != nil {

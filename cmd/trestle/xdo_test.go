@@ -34,7 +34,9 @@ func (w *window) xdo(tb testing.TB) func(args ...string) string {
 		ctx, cancel := context.WithTimeout(context.Background(), xdoBound)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, "xdotool", args...)
-		cmd.Env = append(os.Environ(), "DISPLAY="+w.display)
+		// A UTF-8 locale whatever the caller's (a CI's env -i has none):
+		// the titles it searches for and prints hold "—" (see launchWindow).
+		cmd.Env = append(os.Environ(), "DISPLAY="+w.display, "LC_ALL=C.UTF-8")
 		out, err := cmd.CombinedOutput()
 		if ctx.Err() != nil {
 			tb.Fatalf("xdotool %v did not finish within %v\n%s", args, xdoBound, out)
