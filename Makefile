@@ -1,6 +1,10 @@
 # Trestle. `make run` opens the window; `make test` runs every test.
 GO      ?= go
 BIN     := bin/trestle
+# The workbench (window, --mcp, --mcp-attach, the evaluator worker) is its
+# own binary beside the `trestle` front, which runs `trestle changes`
+# itself and hands every other command to it: see cmd/trestle/front.
+WORKBENCH := bin/trestle-workbench
 DIR     ?=
 # Packages without cgo or Fyne: tested with the race detector (and ui too,
 # whose Fyne build with -race costs a few more minutes on a cold machine).
@@ -38,7 +42,8 @@ $(AGENTS)/node_modules/.installed: $(AGENTS)/package.json $(AGENTS)/package-lock
 	@touch $@
 
 build: deps
-	$(GO) build -o $(BIN) ./cmd/trestle
+	$(GO) build -o $(WORKBENCH) ./cmd/trestle
+	$(GO) build -o $(BIN) ./cmd/trestle/front
 
 run: build
 	./$(BIN) $(DIR)
@@ -93,9 +98,10 @@ test: test-deps client-deps agent-deps check
 	scripts/check-package.sh out/Trestle.tar.xz
 	@$(GO) mod tidy -diff >/dev/null || { echo "make test: a test left go.mod/go.sum untidy (go mod tidy -diff shows how); tests must leave the checkout as they found it" >&2; exit 1; }
 
-# package: the Linux desktop bundle (binary, .desktop entry, icon and an
-# installing Makefile: `make user-install` inside it) made by `fyne package`
-# from FyneApp.toml and assets/icon.png.
+# package: the Linux desktop bundle (the two binaries, .desktop entry, icon
+# and an installing Makefile: `make user-install` inside it) made by `fyne
+# package` from FyneApp.toml and assets/icon.png, with the workbench added
+# by scripts/package-workbench.sh (fyne package bundles one executable).
 FYNE_TOOL := fyne.io/tools/cmd/fyne@v1.7.4
 # FyneApp.toml is put back afterwards: fyne package rewrites it (it counts
 # builds up), which would leave the checkout dirty after every make test.
@@ -104,6 +110,7 @@ package: build
 	$(GO) run $(FYNE_TOOL) package -os linux --exe $(BIN) --icon assets/icon.png --release; \
 		status=$$?; mv out/FyneApp.toml.keep FyneApp.toml; exit $$status
 	mv Trestle.tar.xz out/Trestle.tar.xz
+	scripts/package-workbench.sh out/Trestle.tar.xz $(WORKBENCH)
 
 # bench: every benchmark, one table with ratios to same-run baselines, and
 # the table in docs/performance.md rewritten (scripts/bench; 2-5 minutes).

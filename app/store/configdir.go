@@ -20,3 +20,16 @@ func ConfigDir() (string, error) {
 	}
 	return filepath.Join(base, "trestle"), nil
 }
+
+// FileName is the store's file in ConfigDir.
+const FileName = "state.db"
+
+// DefaultPath is the store's file in ConfigDir: where every Trestle
+// process of this user keeps its state.
+func DefaultPath() (string, error) {
+	dir, err := ConfigDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, FileName), nil
+}

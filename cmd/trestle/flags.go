@@ -7,8 +7,6 @@ import (
 	"io"
 	"os"
 	"strings"
-
-	"trestle/cmd/trestle/changes"
 )
 
 type mode int
@@ -21,18 +19,16 @@ const (
 	modeConfig
 	modeHelp
 	modeVersion
-	modeWorker  // hidden: an evaluator worker process
-	modeChanges // changes list|show|apply|reject|revert|undo-revert|help
+	modeWorker // hidden: an evaluator worker process
 )
 
 // invocation is what the command line asked for.
 type invocation struct {
-	mode    mode
-	dir     string          // "" when not given
-	client  string          // mcp-config --client
-	policy  string          // --agent-policy, "" when not given
-	trust   bool            // --trust: trust the project for this run
-	changes changes.Command // the changes subcommand (package changes)
+	mode   mode
+	dir    string // "" when not given
+	client string // mcp-config --client
+	policy string // --agent-policy, "" when not given
+	trust  bool   // --trust: trust the project for this run
 }
 
 const helpText = `Trestle: a Go workbench that coding agents attach to over MCP.
@@ -87,10 +83,6 @@ func usageError(err error) int {
 func parseArgs(args []string) (invocation, error) {
 	if len(args) > 0 && args[0] == "mcp-config" {
 		return parseConfigArgs(args[1:])
-	}
-	if len(args) > 0 && args[0] == "changes" {
-		c, err := changes.Parse(args[1:])
-		return invocation{mode: modeChanges, changes: c}, err
 	}
 	fs := flag.NewFlagSet("trestle", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)

@@ -41,7 +41,11 @@ var (
 // lacks them (scripts/check-package.sh checks it).
 const testHooksTag = "trestle_testhooks"
 
-// trestleBin builds the binary, with the test hooks, once per test run.
+// trestleBin builds the binaries once per test run, as make build lays
+// them out: the workbench, with the test hooks, as trestle-workbench, and
+// the front beside it as trestle, whose path it returns. Every test runs
+// the front, as a person does: it runs `changes` itself and hands the
+// rest to the workbench in the same process.
 func trestleBin(tb testing.TB) string {
 	tb.Helper()
 	buildOnce.Do(func() {
@@ -51,7 +55,10 @@ func trestleBin(tb testing.TB) string {
 			return
 		}
 		binPath = filepath.Join(dir, "trestle")
-		out, err := exec.Command("go", "build", "-tags", testHooksTag, "-o", binPath, ".").CombinedOutput()
+		out, err := exec.Command("go", "build", "-tags", testHooksTag, "-o", filepath.Join(dir, workbenchName), ".").CombinedOutput()
+		if err == nil {
+			out, err = exec.Command("go", "build", "-o", binPath, "./front").CombinedOutput()
+		}
 		if err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}

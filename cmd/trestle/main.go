@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 
+	"trestle/app/store"
 	"trestle/cmd/trestle/changes"
 	_ "trestle/cmd/trestle/fynelocale" // before Fyne's init reads the locale
 )
@@ -17,6 +18,9 @@ func main() {
 // run parses args and runs the chosen mode, returning the exit code: 0 on
 // success, 1 when the mode failed, 2 for a usage error.
 func run(args []string) int {
+	if len(args) > 0 && args[0] == "changes" { // as the front runs it (cmd/trestle/front)
+		return changes.Main(args[1:], os.Stdin, os.Stdout, os.Stderr, store.DefaultPath)
+	}
 	if len(args) > 0 && args[0] == "agent" {
 		return runAgent(args[1:], os.Stdout, os.Stderr)
 	}
@@ -41,8 +45,6 @@ func run(args []string) int {
 		return runWorker()
 	case modeAttach:
 		return runAttach(inv.dir)
-	case modeChanges:
-		return changes.Run(os.Stdin, os.Stdout, os.Stderr, inv.changes, storePath)
 	default:
 		return runWindow(inv.dir, inv.policy, inv.trust)
 	}

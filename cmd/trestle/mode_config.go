@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 )
 
@@ -16,10 +14,7 @@ var clients = []string{"claude", "cursor", "codex"}
 // the window through this binary, and the headless alternative
 // (mcp-config).
 func runConfig(stdout, stderr io.Writer, client string) int {
-	exe, err := os.Executable()
-	if err == nil {
-		exe, err = filepath.EvalSymlinks(exe)
-	}
+	exe, err := commandPath()
 	if err != nil {
 		fmt.Fprintf(stderr, "trestle: find this binary's path: %v\n", err)
 		return 1

@@ -313,7 +313,7 @@ func openWindow(dir string) error {
 // attachConfig is the Claude Code configuration for this binary.
 // attachCommand is the command that attaches Claude Code to this window.
 func attachCommand() string {
-	exe, err := os.Executable()
+	exe, err := commandPath()
 	if err != nil {
 		return "claude mcp add trestle -- trestle --mcp-attach"
 	}
@@ -321,7 +321,7 @@ func attachCommand() string {
 }
 
 func attachConfig() string {
-	exe, err := os.Executable()
+	exe, err := commandPath()
 	if err != nil {
 		return "trestle --mcp-attach"
 	}

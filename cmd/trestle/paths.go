@@ -29,15 +29,35 @@ func userPaths() (configPaths, error) {
 	return configPaths{
 		root:     root,
 		registry: filepath.Join(root, "mcp"),
-		store:    filepath.Join(root, "state.db"),
+		store:    filepath.Join(root, store.FileName),
 		scratch:  filepath.Join(root, "scratch"),
 	}, nil
 }
 
-// storePath is the store's file under the user config dir.
-func storePath() (string, error) {
-	paths, err := userPaths()
-	return paths.store, err
+// workbenchName is this binary's name where it is installed beside the
+// `trestle` front (cmd/trestle/front).
+const workbenchName = "trestle-workbench"
+
+// commandPath is the `trestle` a person or an MCP client should run: the
+// front beside this binary when it is installed as trestle-workbench, so
+// that a client's configuration names the command people know; else this
+// binary (built on its own with go build ./cmd/trestle), which runs every
+// command itself.
+func commandPath() (string, error) {
+	exe, err := os.Executable()
+	if err == nil {
+		exe, err = filepath.EvalSymlinks(exe)
+	}
+	if err != nil {
+		return "", err
+	}
+	if filepath.Base(exe) == workbenchName {
+		front := filepath.Join(filepath.Dir(exe), "trestle")
+		if info, err := os.Stat(front); err == nil && info.Mode().IsRegular() {
+			return front, nil
+		}
+	}
+	return exe, nil
 }
 
 func (c configPaths) reg() *registry.Registry { return registry.New(c.registry) }

@@ -41,6 +41,9 @@ var rules = []rule{
 		Why: "a widget knows nothing of the window"},
 	{From: "trestle/registry", Not: []string{"trestle"}, Except: []string{"trestle/registry", "trestle/internal/testfix"},
 		Why: "registry depends on nothing of ours"},
+	{From: "trestle/cmd/trestle/front", Not: []string{"fyne.io", "github.com/traefik/yaegi", "github.com/yuin/goldmark",
+		"github.com/mark3labs/mcp-go", "trestle/ui", "trestle/mcpbridge", "trestle/app/eval", "trestle/app/agent", "trestle/app/lsp"},
+		Why: "the trestle front's start is what every `trestle changes` pays: it links the change sets and the store, not the workbench"},
 	{From: "trestle", Exempt: []string{"trestle/cmd/trestle"}, Not: []string{"fyne.io/fyne/v2/app"}, Direct: true,
 		Why: "only cmd/trestle starts the Fyne app"},
 }

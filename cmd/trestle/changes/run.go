@@ -15,6 +15,18 @@ import (
 	"trestle/app/workbench"
 )
 
+// Main runs `trestle changes ARGS...` (args without "changes") and returns
+// the exit code: 2 with one line on stderr for a usage error, else Run's.
+// Both the `trestle` front and the workbench binary call it.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, storePath func() (string, error)) int {
+	c, err := Parse(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "trestle: %v (see trestle --help)\n", err)
+		return 2
+	}
+	return Run(stdin, stdout, stderr, c, storePath)
+}
+
 // Run runs a `trestle changes` command against the change sets of the
 // project in c's folder, in the store whose file storePath names (it is
 // asked only when the command needs the store): 0 on success, 1 with one

@@ -7,7 +7,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"trestle/app/agent"
 	"trestle/app/changeset"
 )
 
@@ -41,7 +40,7 @@ func esc(s string) string { return changeset.EscapeControls(s, "") }
 func showChange(w io.Writer, cs changeset.ChangeSet, now time.Time, colour bool) {
 	added, removed := cs.Stats()
 	fmt.Fprintf(w, "%s  %s\nstate: %s; proposed by %s %s; %s, +%d -%d\n", esc(cs.ID), esc(cs.Title), cs.State,
-		esc(orUnknown(cs.Client)), changeset.Age(now.Sub(cs.Created)), agent.Plural(len(cs.Files), "file"), added, removed)
+		esc(orUnknown(cs.Client)), changeset.Age(now.Sub(cs.Created)), fileCount(len(cs.Files)), added, removed)
 	if runs := cs.RunsWhat(); len(runs) > 0 {
 		note := "WARNING: " + changeset.ChangesWhatRunsNote
 		if colour {
@@ -125,4 +124,14 @@ func hunkNote(f changeset.FileChange, n int) string {
 		return ": " + h.State + " (" + esc(h.Detail) + ")"
 	}
 	return ": " + h.State
+}
+
+// fileCount is "1 file" or "3 files". (Not agent.Plural: this package is
+// what the lean `trestle` front links, and app/agent would bring the
+// evaluator's yaegi tables into it; see cmd/trestle/front.)
+func fileCount(n int) string {
+	if n == 1 {
+		return "1 file"
+	}
+	return fmt.Sprintf("%d files", n)
 }
