@@ -84,10 +84,12 @@ func waitFocused(t *testing.T, w *window, title string) {
 }
 
 // processesOn counts the running Trestle binaries (the test's) whose last
-// argument is dir.
+// argument is dir: started through the front (which keeps argv[0] when it
+// hands off) or by a window, which starts its workbench binary directly.
 func processesOn(t *testing.T, dir string) int {
 	t.Helper()
 	bin := trestleBin(t)
+	workbench := filepath.Join(filepath.Dir(bin), workbenchName)
 	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
 	n := 0
 	for _, p := range procs {
@@ -96,7 +98,7 @@ func processesOn(t *testing.T, dir string) int {
 			continue
 		}
 		args := strings.Split(strings.TrimRight(string(data), "\x00"), "\x00")
-		if len(args) >= 2 && args[0] == bin && args[len(args)-1] == dir {
+		if len(args) >= 2 && (args[0] == bin || args[0] == workbench) && args[len(args)-1] == dir {
 			n++
 		}
 	}

@@ -7,8 +7,10 @@ import (
 	"syscall"
 )
 
-// handOff replaces this process with the workbench at path, run with args.
-// It returns only when that fails.
+// handOff replaces this process with the workbench at path, run with args
+// and this process's argv[0] (so ps shows the command as typed; the
+// workbench finds itself through /proc/self/exe, not argv[0]). It returns
+// only when that fails.
 func handOff(path string, args []string) error {
-	return syscall.Exec(path, append([]string{path}, args...), os.Environ())
+	return syscall.Exec(path, append([]string{os.Args[0]}, args...), os.Environ())
 }
