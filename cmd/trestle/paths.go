@@ -51,8 +51,8 @@ func commandPath() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if filepath.Base(exe) == workbenchName {
-		front := filepath.Join(filepath.Dir(exe), "trestle")
+	if ext := filepath.Ext(exe); filepath.Base(exe) == workbenchName+ext { // .exe on Windows
+		front := filepath.Join(filepath.Dir(exe), "trestle"+ext)
 		if info, err := os.Stat(front); err == nil && info.Mode().IsRegular() {
 			return front, nil
 		}

@@ -40,7 +40,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "trestle: find this binary's folder: %v\n", err)
 		os.Exit(1)
 	}
-	workbench := filepath.Join(filepath.Dir(exe), workbenchName)
+	workbench := filepath.Join(filepath.Dir(exe), workbenchName+filepath.Ext(exe)) // .exe on Windows
 	err = handOff(workbench, args)
 	fmt.Fprintf(os.Stderr, "trestle: start %s: %v; trestle needs %s beside it (make build puts both in bin/, make package bundles both)\n",
 		workbench, err, workbenchName)
