@@ -221,7 +221,7 @@ func (r agentRun) run(ctx context.Context, stdout, stderr io.Writer) (ok bool, e
 // window-only tools (workbench, selection, notify, open); its own
 // transcript reaches the person in the Agent pane instead.
 func stagedMCP(stage *sandbox.Stage) []sdk.McpServer {
-	exe, err := os.Executable()
+	exe, err := commandPath() // `trestle`, as the transcript shows it to the person
 	if err != nil {
 		return nil
 	}
