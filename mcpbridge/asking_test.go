@@ -76,11 +76,23 @@ func clientWith(t *testing.T, srv *Server, opts ...client.ClientOption) *client.
 // stateless 2026-07-28 where the server offers it).
 func clientAt(t *testing.T, srv *Server, version string, opts ...client.ClientOption) *client.Client {
 	t.Helper()
+	return clientHearing(t, srv, version, nil, opts...)
+}
+
+// clientHearing is clientAt with on, when not nil, hearing the server's
+// notifications from before the client starts: a notification the server
+// sends right after initialize (a roots warning) would otherwise reach a
+// handler set afterwards only when the test's goroutine won the race.
+func clientHearing(t *testing.T, srv *Server, version string, on func(mcp.JSONRPCNotification), opts ...client.ClientOption) *client.Client {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	served := make(chan error, 1)
 	go func() { served <- ServeStdio(context.Background(), srv, inR, outW); outW.Close() }()
 	c := client.NewClient(transport.NewIO(outR, inW, nil), opts...)
+	if on != nil {
+		c.OnNotification(on)
+	}
 	// The client serves the server's requests with the context Start gets.
 	if err := c.Start(context.Background()); err != nil {
 		t.Fatal(err)
@@ -427,18 +439,17 @@ func TestRootsOutsideTheProjectWarn(t *testing.T) {
 			srv := askingServer(t, logs)
 			root := "file://" + filepath.ToSlash(tt.root(srv.agent.Project().Root))
 			warned := make(chan string, 1)
-			c := clientWith(t, srv, client.WithRootsHandler(rootsFunc(
-				func(context.Context, mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
-					return &mcp.ListRootsResult{Roots: []mcp.Root{{URI: root, Name: "work"}}}, nil
-				})))
-			c.OnNotification(func(n mcp.JSONRPCNotification) {
+			clientHearing(t, srv, "2025-06-18", func(n mcp.JSONRPCNotification) {
 				if n.Method == string(mcp.MethodNotificationMessage) {
 					select {
 					case warned <- fmt.Sprint(n.Params.AdditionalFields["data"]):
 					default:
 					}
 				}
-			})
+			}, client.WithRootsHandler(rootsFunc(
+				func(context.Context, mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
+					return &mcp.ListRootsResult{Roots: []mcp.Root{{URI: root, Name: "work"}}}, nil
+				})))
 			testfix.Wait(t, 30*time.Second, "the server logs the client's roots", func() bool {
 				return strings.Contains(logs.String(), "works in: "+root)
 			})
