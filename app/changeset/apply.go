@@ -115,22 +115,24 @@ func expected(f FileChange) (exists bool, sum string) {
 // and returns their confined paths, for the write; on a mismatch it
 // records the conflict on the chosen hunks and returns the error.
 func (m *Manager) checkCurrent(cs ChangeSet, chosen map[string][]int, current ReadFunc) (map[string]project.Path, ChangeSet, error) {
-	var found []conflict
-	paths := make(map[string]project.Path, len(chosen))
-	r := m.project.NewResolver()
+	var checks []fileCheck
 	for _, f := range cs.Files {
-		if _, ok := chosen[f.Path]; !ok {
-			continue
+		if _, ok := chosen[f.Path]; ok {
+			exists, sum := expected(f)
+			checks = append(checks, fileCheck{path: f.Path, exists: exists, sum: sum})
 		}
-		exists, sum := expected(f)
-		cp, detail, err := m.compare(r, f.Path, exists, sum, current)
-		if err != nil {
-			return nil, ChangeSet{}, fmt.Errorf("apply %s: %w", cs.ID, err)
+	}
+	m.compareAll(checks, current)
+	var found []conflict
+	paths := make(map[string]project.Path, len(checks))
+	for _, c := range checks {
+		if c.err != nil {
+			return nil, ChangeSet{}, fmt.Errorf("apply %s: %w", cs.ID, c.err)
 		}
-		if detail != "" {
-			found = append(found, conflict{f.Path, detail})
+		if c.detail != "" {
+			found = append(found, conflict{c.path, c.detail})
 		}
-		paths[f.Path] = cp
+		paths[c.path] = c.cp
 	}
 	if len(found) == 0 {
 		return paths, cs, nil
@@ -142,31 +144,89 @@ func (m *Manager) checkCurrent(cs ChangeSet, chosen map[string][]int, current Re
 	return nil, attach(updated, bodiesOf(cs)), fmt.Errorf("apply %s: %w", cs.ID, conflictError("apply", found))
 }
 
+// fileCheck is one file compare looks at: what the set expects there, and
+// what compare found.
+type fileCheck struct {
+	path   string
+	exists bool   // the set expects the file to exist
+	sum    string // with this hash
+	cp     project.Path
+	detail string // what differs; "" when the file is as expected
+	err    error
+}
+
+// compareAll is compare of every check: the paths are confined one after
+// another (through one Resolver, which looks at each folder once), then
+// the files are read and hashed from several goroutines at once when
+// there are many (current must be safe for concurrent use). A 200-file
+// apply read and hashed its files one after another in about a quarter
+// of its whole time on tmpfs.
+func (m *Manager) compareAll(checks []fileCheck, current ReadFunc) {
+	r := m.project.NewResolver()
+	for i := range checks {
+		checks[i].cp, checks[i].detail = confine(r, checks[i].path)
+	}
+	read := func(i int) {
+		if c := &checks[i]; c.detail == "" {
+			c.detail, c.err = compareText(c.cp, c.exists, c.sum, current)
+		}
+	}
+	if len(checks) < parallelFrom {
+		for i := range checks {
+			read(i)
+		}
+		return
+	}
+	inParallel(len(checks), read)
+}
+
 // compare confines path through r (one Resolver for the whole apply,
 // revert or undo, so each folder is looked at once) and returns it with ""
 // when the file is as expected (existing with hash sum, or missing), else
 // with what differs. The path must still resolve to itself.
 func (m *Manager) compare(r *project.Resolver, path string, exists bool, sum string, current ReadFunc) (project.Path, string, error) {
-	cp, err := r.Resolve(path)
+	cp, detail := confine(r, path)
+	if detail != "" {
+		return cp, detail, nil
+	}
+	detail, err := compareText(cp, exists, sum, current)
+	return cp, detail, err
+}
+
+// confine resolves path through r for compare: the zero Path and what is
+// wrong when it no longer resolves to itself or is there but is no
+// regular file.
+func confine(r *project.Resolver, path string) (project.Path, string) {
+	cp, info, known, err := r.ResolveLstat(path)
 	if err != nil || cp.Rel() != path {
-		return project.Path{}, path + " now leads elsewhere (a symlink or a folder changed)", nil
+		return project.Path{}, path + " now leads elsewhere (a symlink or a folder changed)"
 	}
-	if what := notAFile(cp.Abs()); what != "" {
-		return project.Path{}, path + " changed: " + what, nil
+	if !known { // the Resolver did not look at the file itself
+		info, _ = os.Lstat(cp.Abs())
 	}
+	if what := notAFileInfo(cp.Abs(), info); what != "" {
+		return project.Path{}, path + " changed: " + what
+	}
+	return cp, ""
+}
+
+// compareText reads cp through current and says what differs from what is
+// expected ("" for nothing).
+func compareText(cp project.Path, exists bool, sum string, current ReadFunc) (string, error) {
+	path := cp.Rel()
 	text, now, err := current(cp)
 	if err != nil {
-		return project.Path{}, "", fmt.Errorf("read %s: %w", path, err)
+		return "", fmt.Errorf("read %s: %w", path, err)
 	}
 	switch {
 	case exists && !now:
-		return cp, path + " was deleted", nil
+		return path + " was deleted", nil
 	case !exists && now:
-		return cp, path + " now exists", nil
+		return path + " now exists", nil
 	case exists && hashText(text) != sum:
-		return cp, path + " was changed", nil
+		return path + " was changed", nil
 	}
-	return cp, "", nil
+	return "", nil
 }
 
 // markConflict records found on the chosen hunks of the record rec, if

@@ -17,3 +17,8 @@ const holdFolders = false
 func createIn(d *os.File, name string, data []byte, perm fs.FileMode) error {
 	return errors.New("createIn needs held folders")
 }
+
+// renameIn is never called without held folders.
+func renameIn(d *os.File, a, b string) error {
+	return errors.New("renameIn needs held folders")
+}

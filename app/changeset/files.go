@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+	"unsafe"
 )
 
 // NewFileMode is the permission of a file a change set creates.
@@ -193,7 +194,8 @@ func (t *fileTxn) writeTemp(s *step) error {
 		return nil
 	}
 	var err error
-	s.temp, err = t.w.WriteTemp(filepath.Dir(s.abs), tempPattern(s.abs, t.id), []byte(s.data), s.mode)
+	data := unsafe.Slice(unsafe.StringData(s.data), len(s.data)) // WriteTemp only reads it: no copy of every file's text
+	s.temp, err = t.w.WriteTemp(filepath.Dir(s.abs), tempPattern(s.abs, t.id), data, s.mode)
 	return err
 }
 

@@ -66,7 +66,7 @@ func headFinder(root string, readDir func(string) ([]fs.DirEntry, error)) func(d
 		has := false
 		if entries, err := readDir(filepath.Join(root, filepath.FromSlash(dir))); err == nil {
 			for _, e := range entries {
-				if !e.IsDir() && strings.EqualFold(e.Name(), "HEAD") {
+				if strings.EqualFold(e.Name(), "HEAD") && !e.IsDir() { // the name first: IsDir may cost an lstat
 					has = true
 					break
 				}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"unsafe"
 )
 
 // How change sets are kept in the store. Lists read small records only:
@@ -165,7 +166,9 @@ func encodeBodies(bodies []fileBody) []byte {
 var errBodies = errors.New("the stored file contents are cut short or damaged")
 
 // decodeBodies reads what encodeBodies wrote, or the JSON of a set stored
-// before it.
+// before it. The strings of the binary encoding share data's memory (a
+// 200-file set is about 1.6 MB of text, which a copy doubled), so data
+// must never be written after: readBodies gives it a fresh read.
 func decodeBodies(data []byte) ([]fileBody, error) {
 	if !bytes.HasPrefix(data, []byte(bodiesMagic)) {
 		var bodies []fileBody
@@ -191,7 +194,7 @@ func decodeBodies(data []byte) ([]fileBody, error) {
 			bad = true
 			return ""
 		}
-		s := string(data[:n])
+		s := unsafe.String(unsafe.SliceData(data), int(n)) // see decodeBodies: data is never written again
 		data = data[n:]
 		return s
 	}

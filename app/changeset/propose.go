@@ -19,7 +19,8 @@ import (
 // ReadFunc returns the text of the project file at path (already confined)
 // as the person sees it now: the open editor buffer when there is one,
 // else disk (workbench.Reader's Func). A missing file is exists == false
-// with a nil error. It may be called from any goroutine.
+// with a nil error. It may be called from any goroutine, and an apply calls
+// it from several at once: it must be safe for concurrent use.
 type ReadFunc func(path project.Path) (text string, exists bool, err error)
 
 // Proposal is what an agent asks for: a title, a markdown description and
@@ -200,9 +201,15 @@ func resolvePath(p *project.Project, name string, headIn func(string) bool) (pro
 // Resolve follows every symlink that leads somewhere, so one left at the
 // end of a resolved path leads nowhere (or out of reach). "" otherwise.
 func notAFile(abs string) string {
-	info, err := os.Lstat(abs)
+	info, _ := os.Lstat(abs)
+	return notAFileInfo(abs, info)
+}
+
+// notAFileInfo is notAFile with what os.Lstat said of abs (nil: it found
+// nothing there).
+func notAFileInfo(abs string, info fs.FileInfo) string {
 	switch {
-	case err != nil || info.Mode().IsRegular() || info.IsDir():
+	case info == nil || info.Mode().IsRegular() || info.IsDir():
 		return ""
 	case info.Mode()&fs.ModeSymlink != 0:
 		target, _ := os.Readlink(abs)

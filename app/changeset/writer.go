@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,7 +23,8 @@ import (
 type Writer interface {
 	// WriteTemp writes data to a new file in dir named after pattern (as
 	// os.CreateTemp), with permission bits perm, and returns its path. The
-	// data need not be on disk until Sync.
+	// data need not be on disk until Sync. It must not write to data (an
+	// apply passes its texts' own bytes) nor keep it.
 	WriteTemp(dir, pattern string, data []byte, perm fs.FileMode) (string, error)
 	// Sync flushes the named files to stable storage, so a power cut after
 	// a rename cannot leave an empty file.
@@ -198,11 +200,45 @@ func (w OSWriter) ReadFile(name string) ([]byte, error) {
 	return one(w, name, os.ReadFile, (*os.Root).ReadFile)
 }
 
-// ReadDir lists the folder name, for a recovery.
+// ReadDir lists the folder name, sorted by name, for a recovery and for
+// an apply's look for git metadata. Inside Root the entries learn their
+// type only when asked (one lstat then): a folder opened through an
+// os.Root lstats every entry as it is listed, and an apply lists each
+// folder it writes in only to find a HEAD among the names.
 func (w OSWriter) ReadDir(name string) ([]fs.DirEntry, error) {
 	return one(w, name, os.ReadDir, func(r *os.Root, rel string) ([]fs.DirEntry, error) {
-		return fs.ReadDir(r.FS(), filepath.ToSlash(rel))
+		d, err := r.Open(rel)
+		if err != nil {
+			return nil, err
+		}
+		defer d.Close()
+		names, err := d.Readdirnames(-1)
+		slices.Sort(names)
+		entries := make([]fs.DirEntry, len(names))
+		for i, n := range names {
+			entries[i] = lazyEntry{name: n, lstat: func() (fs.FileInfo, error) { return r.Lstat(filepath.Join(rel, n)) }}
+		}
+		return entries, err
 	})
+}
+
+// lazyEntry is a folder entry that lstats its file when its type or
+// information is asked for (see ReadDir). One whose file is gone by then
+// is irregular, with no permission bits.
+type lazyEntry struct {
+	name  string
+	lstat func() (fs.FileInfo, error)
+}
+
+func (e lazyEntry) Name() string               { return e.name }
+func (e lazyEntry) IsDir() bool                { return e.Type().IsDir() }
+func (e lazyEntry) Info() (fs.FileInfo, error) { return e.lstat() }
+func (e lazyEntry) Type() fs.FileMode {
+	info, err := e.lstat()
+	if err != nil {
+		return fs.ModeIrregular
+	}
+	return info.Mode().Type()
 }
 
 // createTempIn is os.CreateTemp inside r: a new file in dir named after
@@ -250,21 +286,21 @@ func (w OSWriter) Sync(names []string) error {
 }
 
 // inParallel calls fn(0..n-1) from up to syncWorkers goroutines and
-// returns when every call has.
+// returns when every call has. Each goroutine takes the next index from a
+// shared counter rather than from a channel: a handoff through an
+// unbuffered channel parks and wakes a goroutine per item, which on tmpfs
+// (where no call waits on a disk) was most of the scheduling cost of a
+// 200-file apply (strace: 438 nanosleep and 260 futex calls).
 func inParallel(n int, fn func(i int)) {
-	next := make(chan int)
+	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(syncWorkers, n) {
 		wg.Go(func() {
-			for i := range next {
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
 				fn(i)
 			}
 		})
 	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
 	wg.Wait()
 }
 
@@ -297,7 +333,33 @@ func (w OSWriter) Link(oldname, newname string) error {
 
 // Rename implements Writer.
 func (w OSWriter) Rename(oldpath, newpath string) error {
+	if ok, err := w.renameHeld(oldpath, newpath); ok {
+		return err
+	}
 	return w.two(oldpath, newpath, os.Rename, (*os.Root).Rename)
+}
+
+// renameHeld renames a file to another name in the same folder of the
+// transaction's (see folders) with one renameat on the folder itself;
+// false when there are no held folders or the names are in different
+// ones. os.Root.Rename also lstats the new name first, to refuse putting
+// a folder in a folder's place, which every rename of an apply (a file
+// over a file) paid once per file; renameat itself refuses a file over a
+// folder (EISDIR).
+func (w OSWriter) renameHeld(a, b string) (bool, error) {
+	if w.dirs == nil {
+		return false, nil
+	}
+	relA, errA := w.rel(a)
+	relB, errB := w.rel(b)
+	if errA != nil || errB != nil || filepath.Dir(relA) != filepath.Dir(relB) {
+		return false, nil
+	}
+	d, err := w.dirs.dirFile(filepath.Dir(relA))
+	if err != nil {
+		return false, nil
+	}
+	return true, renameIn(d, filepath.Base(relA), filepath.Base(relB))
 }
 
 // two runs a two-name operation, inside Root when there is one.

@@ -31,17 +31,30 @@ func (p *Project) NewResolver() *Resolver {
 
 // Resolve is Project.Resolve of name.
 func (r *Resolver) Resolve(name string) (Path, error) {
+	cp, _, _, err := r.ResolveLstat(name)
+	return cp, err
+}
+
+// ResolveLstat is Resolve, also returning what its own look at the
+// resolved path found there (os.Lstat's answer: nil for a missing file),
+// when it took one and nothing followed a symlink; known is false when it
+// did not (ask os.Lstat). A caller that looks at the file anyway (an
+// apply's check that it is still a regular file) is spared a second
+// lstat of each file.
+func (r *Resolver) ResolveLstat(name string) (cp Path, info fs.FileInfo, known bool, err error) {
 	p := r.p
 	joined, err := p.join(name)
 	if err != nil || joined == p.Root || !r.realDir(filepath.Dir(joined)) {
-		return p.Resolve(name)
+		cp, err = p.Resolve(name)
+		return cp, nil, false, err
 	}
-	info, err := os.Lstat(joined)
+	info, err = os.Lstat(joined)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) || err == nil && info.Mode()&fs.ModeSymlink != 0 {
-		return p.Resolve(name) // it follows the link, or says what went wrong
+		cp, err = p.Resolve(name) // it follows the link, or says what went wrong
+		return cp, nil, false, err
 	}
 	p.resolutions.Add(1)
-	return Path{rel: p.Rel(joined), abs: joined, git: p.isGitAbs(joined)}, nil
+	return Path{rel: p.Rel(joined), abs: joined, git: p.isGitAbs(joined)}, info, true, nil
 }
 
 // realDir reports whether dir, Root or a folder below it, is a real
