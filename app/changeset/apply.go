@@ -1,6 +1,7 @@
 package changeset
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -8,6 +9,7 @@ import (
 
 	"trestle/app/errdefs"
 	"trestle/app/project"
+	"trestle/app/workbench"
 )
 
 // conflict is one file whose current content is not what an apply or a
@@ -51,11 +53,19 @@ func (m *Manager) Apply(id string, include []string, current ReadFunc, w Writer)
 // the mode; if any write fails every file is put back and the error says
 // which and why. What is not selected stays pending, to apply later. It
 // records the outcome per hunk and in the history and returns the updated
-// set. Safe for concurrent use; applies and reverts of one Manager run one
-// at a time.
+// set. A nil current reads the files on disk: then the apply keeps the
+// old content of each file it replaces in its journal (written and
+// flushed before the first rename) rather than as a backup file beside it,
+// since what it checked is what it replaces; a current that may read an
+// editor's buffer keeps backup files. Safe for concurrent use; applies and
+// reverts of one Manager run one at a time.
 func (m *Manager) ApplySelection(id string, sel Selection, current ReadFunc, w Writer) (ChangeSet, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	fromDisk := current == nil
+	if fromDisk {
+		current = workbench.Reader{Project: m.project}.Func(context.Background())
+	}
 	cs, err := m.begin("apply", id)
 	if err != nil {
 		return ChangeSet{}, err
@@ -70,7 +80,7 @@ func (m *Manager) ApplySelection(id string, sel Selection, current ReadFunc, w W
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("apply %s: %w", id, err)
 	}
-	paths, checked, err := m.checkCurrent(cs, chosen, current)
+	paths, olds, checked, err := m.checkCurrent(cs, chosen, current, fromDisk)
 	if err != nil {
 		return checked, err
 	}
@@ -79,7 +89,7 @@ func (m *Manager) ApplySelection(id string, sel Selection, current ReadFunc, w W
 		return ChangeSet{}, fmt.Errorf("apply %s: nothing was written: %w", id, err)
 	}
 	defer closeRoot()
-	ops, sums, err := m.applyOps(cs, chosen, paths, readDirOf(w))
+	ops, sums, err := m.applyOps(cs, chosen, paths, olds, readDirOf(w))
 	if err != nil {
 		return ChangeSet{}, fmt.Errorf("apply %s: %w", id, err)
 	}
@@ -113,8 +123,12 @@ func expected(f FileChange) (exists bool, sum string) {
 
 // checkCurrent compares each chosen file with what the set expects there
 // and returns their confined paths, for the write; on a mismatch it
-// records the conflict on the chosen hunks and returns the error.
-func (m *Manager) checkCurrent(cs ChangeSet, chosen map[string][]int, current ReadFunc) (map[string]project.Path, ChangeSet, error) {
+// records the conflict on the chosen hunks and returns the error. With
+// fromDisk (current reads the files on disk) it also returns the text of
+// each file that exists, which the apply then keeps in its journal instead
+// of a backup file (see fileOp.old), unless they are more than
+// oldsInJournalMax bytes together.
+func (m *Manager) checkCurrent(cs ChangeSet, chosen map[string][]int, current ReadFunc, fromDisk bool) (map[string]project.Path, map[string]string, ChangeSet, error) {
 	var checks []fileCheck
 	for _, f := range cs.Files {
 		if _, ok := chosen[f.Path]; ok {
@@ -125,24 +139,40 @@ func (m *Manager) checkCurrent(cs ChangeSet, chosen map[string][]int, current Re
 	m.compareAll(checks, current)
 	var found []conflict
 	paths := make(map[string]project.Path, len(checks))
+	var olds map[string]string
+	if fromDisk {
+		olds = make(map[string]string, len(checks))
+	}
+	size := 0
 	for _, c := range checks {
 		if c.err != nil {
-			return nil, ChangeSet{}, fmt.Errorf("apply %s: %w", cs.ID, c.err)
+			return nil, nil, ChangeSet{}, fmt.Errorf("apply %s: %w", cs.ID, c.err)
 		}
 		if c.detail != "" {
 			found = append(found, conflict{c.path, c.detail})
 		}
 		paths[c.path] = c.cp
+		if olds != nil && c.exists {
+			olds[c.path], size = c.text, size+len(c.text)
+		}
+	}
+	if size > oldsInJournalMax {
+		olds = nil
 	}
 	if len(found) == 0 {
-		return paths, cs, nil
+		return paths, olds, cs, nil
 	}
 	updated, err := m.update(cs.ID, func(rec *ChangeSet) error { m.markConflict(rec, cs, chosen, found); return nil })
 	if err != nil {
-		return nil, ChangeSet{}, fmt.Errorf("apply %s: record conflict: %w (%w)", cs.ID, err, conflictError("apply", found))
+		return nil, nil, ChangeSet{}, fmt.Errorf("apply %s: record conflict: %w (%w)", cs.ID, err, conflictError("apply", found))
 	}
-	return nil, attach(updated, bodiesOf(cs)), fmt.Errorf("apply %s: %w", cs.ID, conflictError("apply", found))
+	return nil, nil, attach(updated, bodiesOf(cs)), fmt.Errorf("apply %s: %w", cs.ID, conflictError("apply", found))
 }
+
+// oldsInJournalMax bounds the old texts an apply keeps in its journal: a
+// bigger set keeps its old files as backup files (hard links), which cost
+// two system calls a file but write nothing.
+const oldsInJournalMax = 16 << 20
 
 // fileCheck is one file compare looks at: what the set expects there, and
 // what compare found.
@@ -152,6 +182,7 @@ type fileCheck struct {
 	sum    string // with this hash
 	cp     project.Path
 	detail string // what differs; "" when the file is as expected
+	text   string // what current read, when it is as expected
 	err    error
 }
 
@@ -168,7 +199,7 @@ func (m *Manager) compareAll(checks []fileCheck, current ReadFunc) {
 	}
 	read := func(i int) {
 		if c := &checks[i]; c.detail == "" {
-			c.detail, c.err = compareText(c.cp, c.exists, c.sum, current)
+			c.text, c.detail, c.err = compareText(c.cp, c.exists, c.sum, current)
 		}
 	}
 	if len(checks) < parallelFrom {
@@ -189,7 +220,8 @@ func (m *Manager) compare(r *project.Resolver, path string, exists bool, sum str
 	if detail != "" {
 		return cp, detail, nil
 	}
-	detail, err := compareText(cp, exists, sum, current)
+	var err error
+	_, detail, err = compareText(cp, exists, sum, current)
 	return cp, detail, err
 }
 
@@ -211,22 +243,22 @@ func confine(r *project.Resolver, path string) (project.Path, string) {
 }
 
 // compareText reads cp through current and says what differs from what is
-// expected ("" for nothing).
-func compareText(cp project.Path, exists bool, sum string, current ReadFunc) (string, error) {
+// expected ("" for nothing), with the text it read.
+func compareText(cp project.Path, exists bool, sum string, current ReadFunc) (string, string, error) {
 	path := cp.Rel()
 	text, now, err := current(cp)
 	if err != nil {
-		return "", fmt.Errorf("read %s: %w", path, err)
+		return "", "", fmt.Errorf("read %s: %w", path, err)
 	}
 	switch {
 	case exists && !now:
-		return path + " was deleted", nil
+		return "", path + " was deleted", nil
 	case !exists && now:
-		return path + " now exists", nil
+		return "", path + " now exists", nil
 	case exists && hashText(text) != sum:
-		return path + " was changed", nil
+		return "", path + " was changed", nil
 	}
-	return "", nil
+	return text, "", nil
 }
 
 // markConflict records found on the chosen hunks of the record rec, if
@@ -278,7 +310,7 @@ func conflictList(found []conflict) string {
 // checkCurrent confined: each file gets its base with the hunks applied so
 // far and the chosen ones. It returns the hashes of the texts written, by
 // path (each text is hashed once, for the journal and the record).
-func (m *Manager) applyOps(cs ChangeSet, chosen map[string][]int, paths map[string]project.Path, readDir func(string) ([]fs.DirEntry, error)) ([]fileOp, map[string]string, error) {
+func (m *Manager) applyOps(cs ChangeSet, chosen map[string][]int, paths map[string]project.Path, olds map[string]string, readDir func(string) ([]fs.DirEntry, error)) ([]fileOp, map[string]string, error) {
 	var ops []fileOp
 	sums := map[string]string{}
 	headIn := headFinder(m.project.Root, readDir)
@@ -296,7 +328,10 @@ func (m *Manager) applyOps(cs ChangeSet, chosen map[string][]int, paths map[stri
 		}
 		text := textWith(f, append(hunksIn(f, StateApplied), ns...))
 		sums[f.Path] = hashText(text)
-		ops = append(ops, fileOp{rel: f.Path, abs: cp.Abs(), remove: f.Action == ActionDelete, data: text, sum: sums[f.Path], mode: NewFileMode})
+		op := fileOp{rel: f.Path, abs: cp.Abs(), remove: f.Action == ActionDelete, data: text, sum: sums[f.Path], mode: NewFileMode}
+		op.old, op.hasOld = olds[f.Path]
+		op.hasOld = op.hasOld && !op.remove
+		ops = append(ops, op)
 	}
 	return ops, sums, nil
 }

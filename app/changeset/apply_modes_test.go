@@ -3,6 +3,7 @@
 package changeset
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -110,5 +111,72 @@ func TestApplyFindsAHEADThatAppearedBesideAFile(t *testing.T) {
 				t.Fatalf("apply beside %s: %v (f0.go edited: %v), want it applied", tc.name, err, edited)
 			}
 		})
+	}
+}
+
+// TestOSWriterRelAgreesWithFilepathRel: rel's shortcut for a clean name
+// below Root gives what filepath.Rel gives, and every name outside Root
+// is refused as before.
+func TestOSWriterRelAgreesWithFilepathRel(t *testing.T) {
+	w := OSWriter{Root: "/work/proj"}
+	for _, name := range []string{
+		"/work/proj/a.go", "/work/proj/pkg/a.go", "/work/proj/pkg/.a.go.trestle-1", "/work/proj/...",
+		"/work/proj", "/work/proj/", "/work/proj/./a.go", "/work/proj/pkg/../a.go", "/work/proj//a.go",
+		"/work/proj/..", "/work/proj/../x", "/work/projx/a.go", "/work/proj/a/..", "/work/proj/a/.", "/other/a.go",
+	} {
+		got, err := w.rel(name)
+		want, werr := filepath.Rel(w.Root, name)
+		if werr != nil || !filepath.IsLocal(want) && want != "." {
+			if err == nil {
+				t.Errorf("rel(%q) = %q, want it refused", name, got)
+			}
+			continue
+		}
+		if err != nil || got != want {
+			t.Errorf("rel(%q) = %q, %v; filepath.Rel says %q", name, got, err, want)
+		}
+	}
+}
+
+// TestJournalTailRoundTrip: a journal keeps its steps' old texts after its
+// JSON; a journal of the version before (JSON alone) still reads; a tail
+// cut short says so rather than giving part of a file.
+func TestJournalTailRoundTrip(t *testing.T) {
+	ops := []fileOp{
+		{rel: "a.go", abs: "/p/a.go", data: "new a", old: "old a", hasOld: true, mode: 0o640},
+		{rel: "b.go", abs: "/p/b.go", data: "new b"},
+		{rel: "c.go", abs: "/p/c.go", data: "new c", old: "old c\x00\n{", hasOld: true, mode: 0o755},
+	}
+	j := planJournal(OSWriter{}, "t1", "apply", "cs-1", "/p", ops, []bool{true, false, true})
+	data, err := json.Marshal(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := append(append(data, '\n'), j.tail...)
+	got, err := parseJournal(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"old a", "", "old c\x00\n{"} {
+		old, ok := got.old(got.Steps[i])
+		if ok != (want != "") || string(old) != want {
+			t.Errorf("step %d: old %q, %v; want %q", i, old, ok, want)
+		}
+	}
+	if got.Steps[2].Mode != 0o755 || !got.Steps[2].OldKept || got.Steps[1].OldKept {
+		t.Errorf("steps: %+v", got.Steps)
+	}
+	if plain, err := parseJournal(data); err != nil || len(plain.tail) != 0 || len(plain.Steps) != 3 {
+		t.Errorf("a journal without a tail: %v, %+v", err, plain)
+	}
+	cut, err := parseJournal(whole[:len(whole)-3])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if old, ok := cut.old(cut.Steps[2]); ok {
+		t.Errorf("a cut tail gave %q", old)
+	}
+	if _, err := parseJournal(append(data, 'x')); err == nil {
+		t.Error("data after the JSON without a newline was read")
 	}
 }

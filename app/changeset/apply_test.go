@@ -146,18 +146,25 @@ func TestApplyPartlyThenTheRest(t *testing.T) {
 }
 
 // TestApplyRollsBackEveryFailure makes each rename in turn fail, with and
-// without hard links for the backups: every file must be back byte for
-// byte, with its mode, created folders gone, and the set still pending.
+// without hard links for the backups, and with the old texts kept in the
+// journal (a nil reader: the files on disk): every file must be back byte
+// for byte, with its mode, created folders gone, and the set still
+// pending.
 func TestApplyRollsBackEveryFailure(t *testing.T) {
-	for _, noLinks := range []bool{false, true} {
+	for _, mode := range []string{"backups", "no links", "old texts in the journal"} {
+		noLinks := mode == "no links"
 		for n := 1; n <= 4; n++ {
-			t.Run(fmt.Sprintf("rename %d, no links %v", n, noLinks), func(t *testing.T) {
+			t.Run(fmt.Sprintf("rename %d, %s", n, mode), func(t *testing.T) {
 				p, in := fourFiles(t)
 				m := newManager(t, p)
 				cs, _ := m.Propose(diskReader(p), in)
 				before := snapshot(t, p)
 				w := &faultyWriter{failRename: n, noLinks: noLinks}
-				_, err := m.Apply(cs.ID, nil, diskReader(p), w)
+				read := diskReader(p)
+				if mode == "old texts in the journal" {
+					read = nil
+				}
+				_, err := m.Apply(cs.ID, nil, read, w)
 				if err == nil {
 					t.Fatal("apply with a failing rename succeeded")
 				}

@@ -24,6 +24,13 @@ type fileOp struct {
 	data     string
 	sum      string      // hashText(data), when the caller has it; "": the journal hashes data
 	mode     fs.FileMode // for a file that does not exist yet
+	// old is the file's content before the write, when the caller read it
+	// from disk and checked it (hasOld): the journal keeps it, and a
+	// rollback or recovery writes it back, instead of a backup file (a
+	// hard link made before the rename and removed after the apply: two
+	// system calls a file, a fifth of a 200-file apply's time on tmpfs).
+	old    string
+	hasOld bool
 }
 
 // step is the progress of one fileOp, for a rollback.
@@ -240,7 +247,7 @@ func (t *fileTxn) place(s *step) error {
 		s.placed = true
 		return nil
 	}
-	if s.existed {
+	if s.existed && !s.hasOld {
 		if err := t.keepBackup(s); err != nil {
 			return err
 		}
@@ -280,6 +287,21 @@ func (t *fileTxn) keepBackup(s *step) error {
 	}
 	s.backup = name
 	return nil
+}
+
+// writeBack puts old back at abs with mode, as a rename of a flushed
+// temporary file of transaction id, so abs is whole at every moment.
+func writeBack(w Writer, abs, id string, old []byte, mode fs.FileMode) error {
+	temp, err := w.WriteTemp(filepath.Dir(abs), tempPattern(abs, id), old, mode)
+	if err == nil {
+		if err = w.Sync([]string{temp}); err == nil {
+			err = w.Rename(temp, abs)
+		}
+		if err != nil {
+			w.Remove(temp)
+		}
+	}
+	return err
 }
 
 // tempPattern names the temporary files of transaction id beside abs,
@@ -335,6 +357,10 @@ func (t *fileTxn) undo(s *step) error {
 	case s.placed && s.backup != "":
 		if err := t.w.Rename(s.backup, s.abs); err != nil {
 			return fmt.Errorf("restore %s: %v (its old content is in %s)", s.rel, err, s.backup)
+		}
+	case s.placed && s.existed && s.hasOld:
+		if err := writeBack(t.w, s.abs, t.id, []byte(s.old), s.mode); err != nil {
+			return fmt.Errorf("restore %s: %v (its old content is in the journal of %s)", s.rel, err, t.id)
 		}
 	case s.placed:
 		if err := t.w.Remove(s.abs); err != nil {

@@ -1,6 +1,7 @@
 package changeset
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,6 +26,9 @@ type journal struct {
 	What    string        `json:"what"`    // "apply" or "revert"
 	Project string        `json:"project"` // project root
 	Steps   []journalStep `json:"steps"`
+	// tail holds the old texts the steps keep (journalStep.OldLen): on
+	// disk it follows the JSON and a newline, raw, as written.
+	tail []byte
 }
 
 // journalStep is one file of a journal.
@@ -34,6 +38,40 @@ type journalStep struct {
 	Remove    bool     `json:"remove,omitempty"`     // the step deletes it
 	NewSHA256 string   `json:"new_sha256,omitempty"` // what the step writes
 	Dirs      []string `json:"dirs,omitempty"`       // folders it creates, project-relative, outermost first
+	// The file's old content is in the journal's tail at OldAt, OldLen
+	// bytes, with permission bits Mode, when OldKept: no backup file.
+	OldKept bool   `json:"old_kept,omitempty"`
+	OldAt   int    `json:"old_at,omitempty"`
+	OldLen  int    `json:"old_len,omitempty"`
+	Mode    uint32 `json:"mode,omitempty"`
+}
+
+// old returns the old content st keeps in j's tail, or false when the
+// tail does not hold it whole (a journal cut short before it was flushed,
+// which guarded no rename).
+func (j journal) old(st journalStep) ([]byte, bool) {
+	if !st.OldKept || st.OldAt < 0 || st.OldLen < 0 || st.OldAt > len(j.tail) || st.OldLen > len(j.tail)-st.OldAt {
+		return nil, false
+	}
+	return j.tail[st.OldAt : st.OldAt+st.OldLen], true
+}
+
+// parseJournal reads a journal file: its JSON, then the tail after the
+// newline that ends it (none in a journal of a version that kept every
+// old file as a backup).
+func parseJournal(data []byte) (journal, error) {
+	var j journal
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&j); err != nil {
+		return journal{}, err
+	}
+	rest := data[dec.InputOffset():]
+	if len(rest) > 0 && rest[0] == '\n' {
+		j.tail = rest[1:]
+	} else if len(rest) > 0 {
+		return journal{}, errors.New("journal: unexpected data after its JSON")
+	}
+	return j, nil
 }
 
 // newJournal plans ops of set id for project root, looking at the files
@@ -62,9 +100,20 @@ func journalOf(t *fileTxn, what, set string) journal {
 // existed, and the folders each creates (looked at through w).
 func planJournal(w Writer, id, what, set, root string, ops []fileOp, existed []bool) journal {
 	j := journal{ID: id, Set: set, What: what, Project: root}
+	size := 0
+	for i, op := range ops {
+		if op.hasOld && existed[i] && !op.remove {
+			size += len(op.old)
+		}
+	}
+	j.tail = make([]byte, 0, size) // one allocation: appending 200 files' texts one by one took a tenth of an apply
 	existing := map[string]bool{} // folders seen there: most files of a set share a few
 	for i, op := range ops {
 		st := journalStep{Rel: op.rel, Remove: op.remove, Existed: existed[i]}
+		if op.hasOld && existed[i] && !op.remove {
+			st.OldKept, st.OldAt, st.OldLen, st.Mode = true, len(j.tail), len(op.old), uint32(op.mode.Perm())
+			j.tail = append(j.tail, op.old...)
+		}
 		if !op.remove {
 			if st.NewSHA256 = op.sum; st.NewSHA256 == "" {
 				st.NewSHA256 = hashText(op.data)
@@ -122,7 +171,10 @@ func (m *Manager) writeJournalFlushed(j journal, flush bool) (*heldJournal, erro
 		err = errors.New("a fresh journal file is locked by another process")
 	}
 	if err == nil {
-		_, err = f.Write(data)
+		_, err = f.Write(append(data, '\n'))
+	}
+	if err == nil && len(j.tail) > 0 {
+		_, err = f.Write(j.tail)
 	}
 	if err == nil {
 		err = os.Rename(f.Name(), h.path)

@@ -32,8 +32,16 @@ func killNew(i int) string { return strings.Replace(killBase(i), "// file", "// 
 // as the next Trestle process would. Every file must be all old (rolled
 // back) or, if the apply was recorded, all new; no temporary, backup or
 // journal file may be left; the set's history must say what happened; and
-// the next apply must work. The last round is not killed.
+// the next apply must work. The last round is not killed. It runs for
+// the apply of `trestle changes` (the old texts in the journal) and the
+// window's (backup files).
 func TestKillMidApplyRecoversAtStart(t *testing.T) {
+	for _, action := range []string{"apply", "apply-buffers"} {
+		t.Run(action, func(t *testing.T) { testKillMidApply(t, action) })
+	}
+}
+
+func testKillMidApply(t *testing.T, action string) {
 	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "state.db")
 	p, s, changes := killProject(t, dir, db)
 	changes = append(changes, Change{Action: ActionCreate, Path: "new/deep/made.go", Content: "package deep\n"})
@@ -47,7 +55,7 @@ func TestKillMidApplyRecoversAtStart(t *testing.T) {
 	outcomes := map[string]int{}
 	reverted := false
 	for round, after := range moments {
-		killApply(t, dir, db, cs.ID, after)
+		killAction(t, dir, db, cs.ID, action, after)
 		if n := countNew(t, dir); n > 0 && n < killFiles {
 			outcomes["half applied before the start"]++
 		}
@@ -202,11 +210,13 @@ func TestKillMidApplyHelper(t *testing.T) {
 	fmt.Println("applying")
 	var do func(string, ReadFunc, Writer) (ChangeSet, error)
 	switch parts[3] {
-	case "apply":
+	case "apply": // as `trestle changes apply`: a nil reader, the old texts in the journal
+		do = func(id string, _ ReadFunc, w Writer) (ChangeSet, error) { return m.Apply(id, nil, nil, w) }
+	case "apply-buffers": // as the window: backup files
 		do = func(id string, r ReadFunc, w Writer) (ChangeSet, error) { return m.Apply(id, nil, r, w) }
 	case "partial":
-		do = func(id string, r ReadFunc, w Writer) (ChangeSet, error) {
-			return m.ApplySelection(id, evenFiles(), r, w)
+		do = func(id string, _ ReadFunc, w Writer) (ChangeSet, error) {
+			return m.ApplySelection(id, evenFiles(), nil, w)
 		}
 	case "revert":
 		do = m.Revert

@@ -1,9 +1,9 @@
 package changeset
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,7 +79,7 @@ func (m *Manager) recoverJournal(path string) (Recovery, error) {
 	var j journal
 	data, err := os.ReadFile(path)
 	if err == nil {
-		err = json.Unmarshal(data, &j)
+		j, err = parseJournal(data)
 	}
 	if err != nil {
 		os.Remove(path) // torn or foreign: it never guarded a rename (see writeJournal)
@@ -147,6 +147,18 @@ func (m *Manager) recoverStep(w OSWriter, j journal, st journalStep, recorded bo
 	_, backupErr := w.Lstat(backup)
 	hasBackup := backupErr == nil
 	switch {
+	case st.OldKept && !recorded:
+		// The old content is in the journal: write it back if the file
+		// holds what the apply wrote (it was renamed into place).
+		if data, err := w.ReadFile(abs); err == nil && hashText(string(data)) == st.NewSHA256 {
+			old, whole := j.old(st)
+			if !whole {
+				return fmt.Errorf("restore %s: the journal does not hold its old content whole", st.Rel)
+			}
+			if err := writeBack(w, abs, j.ID, old, fs.FileMode(st.Mode)); err != nil {
+				return fmt.Errorf("restore %s: %v", st.Rel, err)
+			}
+		}
 	case recorded:
 		if hasBackup {
 			w.Remove(backup)

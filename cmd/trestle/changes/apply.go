@@ -39,7 +39,7 @@ func (c Command) apply(stdout io.Writer, m *changeset.Manager) error {
 	if err != nil {
 		return err
 	}
-	cs, err := m.ApplySelection(c.id, sel, diskText(m.Project()), nil)
+	cs, err := m.ApplySelection(c.id, sel, nil, nil) // nil: the files on disk, whose old content the journal keeps
 	if err != nil {
 		return err
 	}
