@@ -1,7 +1,7 @@
 package changeset
 
 import (
-	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -9,7 +9,6 @@ import (
 
 	"trestle/app/errdefs"
 	"trestle/app/project"
-	"trestle/app/workbench"
 )
 
 // conflict is one file whose current content is not what an apply or a
@@ -63,9 +62,6 @@ func (m *Manager) ApplySelection(id string, sel Selection, current ReadFunc, w W
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	fromDisk := current == nil
-	if fromDisk {
-		current = workbench.Reader{Project: m.project}.Func(context.Background())
-	}
 	cs, err := m.begin("apply", id)
 	if err != nil {
 		return ChangeSet{}, err
@@ -136,7 +132,11 @@ func (m *Manager) checkCurrent(cs ChangeSet, chosen map[string][]int, current Re
 			checks = append(checks, fileCheck{path: f.Path, exists: exists, sum: sum})
 		}
 	}
-	m.compareAll(checks, current)
+	read := summed(current)
+	if fromDisk {
+		read = m.diskSummed
+	}
+	m.compareAll(checks, read)
 	var found []conflict
 	paths := make(map[string]project.Path, len(checks))
 	var olds map[string]string
@@ -192,7 +192,7 @@ type fileCheck struct {
 // there are many (current must be safe for concurrent use). A 200-file
 // apply read and hashed its files one after another in about a quarter
 // of its whole time on tmpfs.
-func (m *Manager) compareAll(checks []fileCheck, current ReadFunc) {
+func (m *Manager) compareAll(checks []fileCheck, current summedRead) {
 	r := m.project.NewResolver()
 	for i := range checks {
 		checks[i].cp, checks[i].detail = confine(r, checks[i].path)
@@ -221,7 +221,7 @@ func (m *Manager) compare(r *project.Resolver, path string, exists bool, sum str
 		return cp, detail, nil
 	}
 	var err error
-	_, detail, err = compareText(cp, exists, sum, current)
+	_, detail, err = compareText(cp, exists, sum, summed(current))
 	return cp, detail, err
 }
 
@@ -244,9 +244,9 @@ func confine(r *project.Resolver, path string) (project.Path, string) {
 
 // compareText reads cp through current and says what differs from what is
 // expected ("" for nothing), with the text it read.
-func compareText(cp project.Path, exists bool, sum string, current ReadFunc) (string, string, error) {
+func compareText(cp project.Path, exists bool, sum string, current summedRead) (string, string, error) {
 	path := cp.Rel()
-	text, now, err := current(cp)
+	text, now, textSum, err := current(cp)
 	if err != nil {
 		return "", "", fmt.Errorf("read %s: %w", path, err)
 	}
@@ -255,10 +255,35 @@ func compareText(cp project.Path, exists bool, sum string, current ReadFunc) (st
 		return "", path + " was deleted", nil
 	case !exists && now:
 		return "", path + " now exists", nil
-	case exists && hashText(text) != sum:
+	case exists && textSum() != sum:
 		return "", path + " was changed", nil
 	}
 	return text, "", nil
+}
+
+// summedRead is a ReadFunc that also gives the text's hash (hashText),
+// computed when asked.
+type summedRead func(project.Path) (text string, exists bool, sum func() string, err error)
+
+// summed is current as a summedRead, hashing the text it reads.
+func summed(current ReadFunc) summedRead {
+	return func(cp project.Path) (string, bool, func() string, error) {
+		text, exists, err := current(cp)
+		return text, exists, func() string { return hashText(text) }, err
+	}
+}
+
+// diskSummed reads cp from disk with the hash the read computed: each
+// file of an apply that reads the disk is hashed once, not twice.
+func (m *Manager) diskSummed(cp project.Path) (string, bool, func() string, error) {
+	ft, err := m.project.Read(cp)
+	if errors.Is(err, errdefs.ErrNotFound) {
+		return "", false, nil, nil
+	}
+	if err != nil {
+		return "", false, nil, err
+	}
+	return ft.Text, true, func() string { return ft.SHA256 }, nil
 }
 
 // markConflict records found on the chosen hunks of the record rec, if
