@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"syscall"
@@ -178,5 +179,56 @@ func TestJournalTailRoundTrip(t *testing.T) {
 	}
 	if _, err := parseJournal(append(data, 'x')); err == nil {
 		t.Error("data after the JSON without a newline was read")
+	}
+}
+
+// TestCloneRecordSharesNoSlice: every slice in a ChangeSet, filled in
+// whatever fields it has now or gets later, is a slice of the clone's own
+// (update changes the clone of a record get kept).
+func TestCloneRecordSharesNoSlice(t *testing.T) {
+	var cs ChangeSet
+	fillForClone(reflect.ValueOf(&cs).Elem())
+	clone := cloneRecord(cs)
+	var walk func(path string, a, b reflect.Value)
+	walk = func(path string, a, b reflect.Value) {
+		switch a.Kind() {
+		case reflect.Struct:
+			for i := range a.NumField() {
+				if f := a.Type().Field(i); f.IsExported() { // time.Time's location pointer is shared, and never changed
+					walk(path+"."+f.Name, a.Field(i), b.Field(i))
+				}
+			}
+		case reflect.Slice:
+			if a.Len() == 0 {
+				t.Errorf("%s: the fixture left it empty", path)
+				return
+			}
+			if a.Pointer() == b.Pointer() {
+				t.Errorf("%s: the clone shares its array", path)
+			}
+			for i := range a.Len() {
+				walk(fmt.Sprintf("%s[%d]", path, i), a.Index(i), b.Index(i))
+			}
+		case reflect.Map, reflect.Pointer:
+			t.Errorf("%s: a %s, which cloneRecord does not copy", path, a.Kind())
+		}
+	}
+	walk("ChangeSet", reflect.ValueOf(cs), reflect.ValueOf(clone))
+}
+
+// fillForClone gives every exported slice in v one element, recursively.
+func fillForClone(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				fillForClone(v.Field(i))
+			}
+		}
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 1, 1))
+		fillForClone(v.Index(0))
+	case reflect.String:
+		v.SetString("x")
 	}
 }

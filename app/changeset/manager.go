@@ -1,6 +1,7 @@
 package changeset
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -33,6 +34,19 @@ type Manager struct {
 
 	startMu sync.Mutex
 	started bool // Start has run to the end once
+
+	lastMu sync.Mutex
+	last   readRecord // the record get decoded last, for update (see readRecord)
+}
+
+// readRecord is a record as stored and as decoded. An apply reads its
+// set's record, then updates it: when the stored bytes are still these,
+// update takes a copy of this decode instead of decoding the JSON of 200
+// files again (3-4% of a 200-file apply's CPU).
+type readRecord struct {
+	id  string
+	raw []byte
+	cs  ChangeSet // cloneRecord'd: nobody else holds its slices
 }
 
 // NewManager returns the Manager for project p's change sets in store.
@@ -154,7 +168,43 @@ func (m *Manager) get(id string) (ChangeSet, error) {
 	if data == nil {
 		return ChangeSet{}, fmt.Errorf("change set %s: no such change set: %w", id, errdefs.ErrNotFound)
 	}
+	cs, err := m.decode(id, data)
+	if err == nil {
+		m.lastMu.Lock()
+		m.last = readRecord{id: id, raw: data, cs: cloneRecord(cs)}
+		m.lastMu.Unlock()
+	}
+	return cs, err
+}
+
+// decodeAgain is decode of id's stored bytes data, from the copy get kept
+// when they are the bytes it decoded (the cache is then emptied: an update
+// uses it once).
+func (m *Manager) decodeAgain(id string, data []byte) (ChangeSet, error) {
+	m.lastMu.Lock()
+	last := m.last
+	m.last = readRecord{}
+	m.lastMu.Unlock()
+	if last.id == id && bytes.Equal(last.raw, data) {
+		return cloneRecord(last.cs), nil
+	}
 	return m.decode(id, data)
+}
+
+// cloneRecord is cs with every slice of its own, so changing one copy
+// (states, history) leaves the other as it was.
+func cloneRecord(cs ChangeSet) ChangeSet {
+	cs.Files = slices.Clone(cs.Files)
+	for i := range cs.Files {
+		f := &cs.Files[i]
+		f.Edits, f.Hunks = slices.Clone(f.Edits), slices.Clone(f.Hunks)
+	}
+	cs.History = slices.Clone(cs.History)
+	for i := range cs.History {
+		cs.History[i].Files = slices.Clone(cs.History[i].Files)
+	}
+	cs.Leftovers = slices.Clone(cs.Leftovers)
+	return cs
 }
 
 // Full returns change set id with every file's base, new content and the
@@ -360,7 +410,7 @@ func (m *Manager) update(id string, fn func(*ChangeSet) error) (ChangeSet, error
 	var out ChangeSet
 	var refused error // from decode or fn: already names the change set
 	err = m.store.UpdateRecord(recordsBucket, n, func(old []byte) ([]byte, error) {
-		cs, err := m.decode(id, old)
+		cs, err := m.decodeAgain(id, old)
 		if err == nil {
 			err = fn(&cs)
 		}
