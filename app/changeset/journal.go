@@ -107,7 +107,7 @@ func planJournal(w Writer, id, what, set, root string, ops []fileOp, existed []b
 		}
 	}
 	j.tail = make([]byte, 0, size) // one allocation: appending 200 files' texts one by one took a tenth of an apply
-	existing := map[string]bool{} // folders seen there: most files of a set share a few
+	existing := map[string]bool{}  // folders seen there: most files of a set share a few
 	for i, op := range ops {
 		st := journalStep{Rel: op.rel, Remove: op.remove, Existed: existed[i]}
 		if op.hasOld && existed[i] && !op.remove {

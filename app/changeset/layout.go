@@ -108,7 +108,11 @@ func bodyOf(f FileChange) fileBody {
 
 // readBodies reads and decodes the bodies of set n.
 func (m *Manager) readBodies(id string, n uint64) ([]fileBody, error) {
-	data, err := m.store.ReadBlob(bodiesBucket, n)
+	read := m.store.ReadBlob
+	if m.mapBodies {
+		read = m.store.MapBlob
+	}
+	data, err := read(bodiesBucket, n)
 	if err != nil {
 		return nil, fmt.Errorf("change set %s: its file contents are missing from the store: %w", id, err)
 	}

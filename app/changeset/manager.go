@@ -35,6 +35,8 @@ type Manager struct {
 	startMu sync.Mutex
 	started bool // Start has run to the end once
 
+	mapBodies bool // see MapBodies
+
 	lastMu sync.Mutex
 	last   readRecord // the record get decoded last, for update (see readRecord)
 }
@@ -53,6 +55,11 @@ type readRecord struct {
 func NewManager(store *store.Store, p *project.Project) *Manager {
 	return &Manager{store: store, project: p, now: time.Now}
 }
+
+// MapBodies makes m read the file bodies of a set by mapping their blob
+// (store.MapBlob) rather than copying it: for a process that runs one
+// short command with m and ends. Call it before m is used.
+func (m *Manager) MapBodies() { m.mapBodies = true }
 
 // Project is the project whose change sets m keeps.
 func (m *Manager) Project() *project.Project { return m.project }

@@ -91,6 +91,27 @@ func (s *Store) ReadBlob(bucket string, id uint64) ([]byte, error) {
 	return data, nil
 }
 
+// MapBlob is ReadBlob without the copy, for a process that lives for one
+// short command (`trestle changes apply`): the file is mapped read-only
+// and never unmapped, so its bytes stay in the process's address space
+// until it ends. A blob file is only ever replaced by a rename, never
+// written in place, so the mapping keeps the bytes it had. Reading a
+// 200-file set's 1.6 MB of bodies into fresh memory was about a twentieth
+// of such an apply's time (a page fault per 4 KB page, and the copy).
+func (s *Store) MapBlob(bucket string, id uint64) ([]byte, error) {
+	if err := checkRecordBucket(bucket); err != nil {
+		return nil, err
+	}
+	data, err := mapFile(s.blobPath(bucket, id))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("blob %d of %s: %w", id, bucket, errdefs.ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read blob %d of %s: %w", id, bucket, err)
+	}
+	return data, nil
+}
+
 // RemoveBlob removes blob id of bucket; a missing one is no error.
 func (s *Store) RemoveBlob(bucket string, id uint64) error {
 	if err := checkRecordBucket(bucket); err != nil {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -186,5 +187,34 @@ func TestRecordTxIndexAndBlobs(t *testing.T) {
 	}
 	if err := s.WriteBlob("settings", 1, nil); !errors.Is(err, errdefs.ErrInvalid) {
 		t.Fatalf("a blob named for the store's own bucket: %v", err)
+	}
+}
+
+// TestMapBlobReadsWhatReadBlobReads: a mapped blob holds the bytes
+// ReadBlob gives, an empty one is empty, a missing one is ErrNotFound,
+// and a mapping taken before the blob is replaced keeps the old bytes
+// (blobs are replaced by a rename, never written in place).
+func TestMapBlobReadsWhatReadBlobReads(t *testing.T) {
+	s := openTestStore(t)
+	body := bytes.Repeat([]byte("package p\n\x00\xff"), 50_000)
+	for id, data := range map[uint64][]byte{1: body, 2: {}} {
+		if err := s.WriteBlob("things", id, data); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.MapBlob("things", id)
+		read, _ := s.ReadBlob("things", id)
+		if err != nil || !bytes.Equal(got, data) || !bytes.Equal(read, data) {
+			t.Fatalf("blob %d: mapped %d bytes (%v), read %d, want %d", id, len(got), err, len(read), len(data))
+		}
+	}
+	mapped, _ := s.MapBlob("things", 1)
+	if err := s.WriteBlob("things", 1, []byte("replaced")); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(mapped, body) {
+		t.Fatal("a mapping changed when its blob was replaced")
+	}
+	if _, err := s.MapBlob("things", 9); !errors.Is(err, errdefs.ErrNotFound) {
+		t.Fatalf("a missing blob: %v", err)
 	}
 }

@@ -91,7 +91,9 @@ func openChanges(dir string, storePath func() (string, error)) (*changeset.Manag
 	if err != nil {
 		return nil, err
 	}
-	return changeset.NewManager(db, p), nil
+	m := changeset.NewManager(db, p)
+	m.MapBodies() // this process runs one command and ends
+	return m, nil
 }
 
 func (c Command) run(stdout io.Writer, m *changeset.Manager) error {
