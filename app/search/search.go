@@ -87,11 +87,60 @@ func Run(ctx context.Context, root string, q Query, opts Options) (Result, error
 		s.whole = re
 	case !strings.Contains(q.Pattern, "$"):
 		s.whole = withinLines(re)
+		s.pre = newPrefixed(re)
 	}
 	if !q.Regexp && !q.IgnoreCase {
 		s.lit = newLiteral([]byte(q.Pattern))
 	}
 	return s.run(ctx)
+}
+
+// prefixed is the one-pass test of a whole file for a regexp that starts
+// with a literal and has more after it (`err != nil \{\s*return`): the
+// literal is found as literal finds it, and the regexp, anchored there, is
+// run on the rest of that line alone. Go's regexp over a whole file steps
+// its NFA through every occurrence of the literal (GOROOT/src has 23,000
+// "err != nil {" in 2,468 files: 1.26-1.44x ripgrep on the quiet VM);
+// anchored on a short line it takes the backtracker. Every match starts
+// with the literal and stays within its line, so a file none of whose
+// literals starts a match on its line has no matching line.
+type prefixed struct {
+	lit      *literal
+	anchored *regexp.Regexp // ^(?:re)
+}
+
+// newPrefixed is re's prefixed test, or nil when re does not start with a
+// literal, or is one.
+func newPrefixed(re *regexp.Regexp) *prefixed {
+	prefix, complete := re.LiteralPrefix()
+	if prefix == "" || complete {
+		return nil
+	}
+	anchored, err := regexp.Compile(`^(?:` + re.String() + `)`)
+	if err != nil {
+		return nil
+	}
+	return &prefixed{lit: newLiteral([]byte(prefix)), anchored: anchored}
+}
+
+// match reports whether a line of data may match (it never misses one).
+func (p *prefixed) match(data []byte) bool {
+	for pos := 0; pos < len(data); {
+		i := p.lit.index(data[pos:])
+		if i < 0 {
+			return false
+		}
+		at := pos + i
+		end := bytes.IndexByte(data[at:], '\n')
+		if end < 0 {
+			end = len(data) - at
+		}
+		if p.anchored.Match(data[at : at+end]) {
+			return true
+		}
+		pos = at + 1
+	}
+	return false
 }
 
 // withinLines is re for a whole file at once that matches exactly where
@@ -175,6 +224,7 @@ type searcher struct {
 	q     Query
 	re    *regexp.Regexp
 	whole *regexp.Regexp // re for a whole file at once, or nil: split every file
+	pre   *prefixed      // a faster whole-file test than whole, when re starts with a literal
 	lit   *literal       // the pattern, when a case-sensitive literal: faster than regexp
 	opts  Options
 	limit int
@@ -264,7 +314,9 @@ func (s *searcher) searchFile(rel string, buf []byte) ([]byte, bool) {
 	if err != nil || bytes.IndexByte(data[:min(len(data), 8<<10)], 0) >= 0 {
 		return data, s.count(nil)
 	}
-	if s.lit == nil && s.whole != nil && !s.whole.Match(data) { // most files: one pass, no line splitting
+	switch { // most files: one pass, no line splitting
+	case s.lit != nil:
+	case s.pre != nil && !s.pre.match(data), s.pre == nil && s.whole != nil && !s.whole.Match(data):
 		return data, s.count(nil)
 	}
 	return data, s.count(s.lines(rel, data))
