@@ -273,16 +273,7 @@ func (t *fileTxn) keepBackup(s *step) error {
 	if err != nil {
 		return fmt.Errorf("back up: %w", err)
 	}
-	copied, err := t.w.WriteTemp(filepath.Dir(s.abs), tempPattern(s.abs, t.id), old, s.mode)
-	if err == nil {
-		if err = t.w.Sync([]string{copied}); err == nil {
-			err = t.w.Rename(copied, name)
-		}
-		if err != nil {
-			t.w.Remove(copied)
-		}
-	}
-	if err != nil {
+	if err := writeFlushed(t.w, s.abs, name, t.id, old, s.mode); err != nil {
 		return fmt.Errorf("back up: %w", err)
 	}
 	s.backup = name
@@ -292,10 +283,17 @@ func (t *fileTxn) keepBackup(s *step) error {
 // writeBack puts old back at abs with mode, as a rename of a flushed
 // temporary file of transaction id, so abs is whole at every moment.
 func writeBack(w Writer, abs, id string, old []byte, mode fs.FileMode) error {
-	temp, err := w.WriteTemp(filepath.Dir(abs), tempPattern(abs, id), old, mode)
+	return writeFlushed(w, abs, abs, id, old, mode)
+}
+
+// writeFlushed writes data with mode to target through a temporary file
+// of transaction id beside abs (named as tempPattern, so a recovery finds
+// it), flushed, then renamed: a file under target is always whole.
+func writeFlushed(w Writer, abs, target, id string, data []byte, mode fs.FileMode) error {
+	temp, err := w.WriteTemp(filepath.Dir(abs), tempPattern(abs, id), data, mode)
 	if err == nil {
 		if err = w.Sync([]string{temp}); err == nil {
-			err = w.Rename(temp, abs)
+			err = w.Rename(temp, target)
 		}
 		if err != nil {
 			w.Remove(temp)
