@@ -75,11 +75,23 @@ func newStatusBar(root string, bell fyne.CanvasObject) *statusBar {
 	s.tips = container.NewWithoutLayout()
 	s.selection.layer = s.tips
 	for _, l := range s.labels() {
-		l.onText = row.Refresh // a longer text takes its width from the others, in their order
+		l.onText = func() { relayoutRow(row, left) } // a longer text takes its width from the others, in their order
 		l.layer = s.tips
 	}
 	s.bar = container.NewBorder(widget.NewSeparator(), nil, nil, nil, row)
 	return s
+}
+
+// relayoutRow lays the status row out again after a label's text
+// changed (the label has refreshed itself). The row's Refresh would also
+// refresh every other label in it, and each truncated label shapes its
+// text again at a refresh (about 1 ms each: Fyne makes a new shaper every
+// time), for every change of the evaluator's, gopls's or the listener's
+// state. The left part is laid out even when the row leaves its size as
+// it was, since its labels share that width anew.
+func relayoutRow(row, left *fyne.Container) {
+	row.Layout.Layout(row.Objects, row.Size())
+	left.Layout.Layout(left.Objects, left.Size())
 }
 
 // setBranch shows the git branch after the project ("⎇ main"), or nothing

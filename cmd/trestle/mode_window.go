@@ -51,6 +51,11 @@ func runWindow(dir, policyFlag string, trustFlag bool) int {
 	if dir != "" && raisedOpen(paths.reg(), dir, logger) {
 		return 0
 	}
+	// Signals first: their first Notify waits for a thread of the runtime
+	// to be scheduled, which took up to 20 ms once the fonts were loading
+	// on both cores.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	store := openStore(paths, logger)
 	project, first, err := chooseProject(dir, paths, store, logger)
 	if err != nil {
@@ -83,8 +88,6 @@ func runWindow(dir, policyFlag string, trustFlag bool) int {
 		actions.Welcome = attachCommand()
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	// The listener starts while ui.New builds the window, on the other
 	// core: an agent attaching now is through its greeting and initialize
 	// when the window can answer, and its first call is queued on the main

@@ -4,6 +4,7 @@ import (
 	"image/color"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
@@ -29,11 +30,60 @@ func (p *Pane) layout() fyne.CanvasObject {
 	prompt := container.NewBorder(nil, nil, nil, container.NewVBox(container.NewHBox(p.Send, p.Cancel)), p.Prompt)
 	// Each dense part is a theme override of its own: a layout inside one
 	// may measure its padding with one theme and lay out with another.
-	transcript := container.NewThemeOverride(container.New(minRows{p}, p.newRowList()), dense{})
-	reading := container.NewBorder(nil, container.NewThemeOverride(p.status, dense{}), nil, nil, transcript)
+	transcript := newDense(container.New(minRows{p}, p.newRowList()))
+	status := newDense(p.status)
+	p.sampleRow = newDense(p.list.CreateItem())
+	reading := container.NewBorder(nil, status, nil, nil, transcript)
 	p.status.relayout = reading.Refresh
+	for _, d := range []*denseBox{transcript, status, p.sampleRow} {
+		d.MinSize() // applies the theme now: see denseBox
+	}
 	return container.NewBorder(top, prompt, nil, nil, reading)
 }
+
+// denseBox shows its content in the dense theme, through a theme override
+// it applies once. Fyne's ThemeOverride applies its theme again whenever
+// it is refreshed, and each application clears Fyne's app-wide caches of
+// text sizes and drawn icons once for every widget inside it
+// (cache.ResetThemeCaches): every text of the window is then measured
+// again, about 0.13 ms each. A refresh of the bottom panes' tabs reaches
+// the pane's parts, so a start cleared them 90 times and measured 223 of
+// its 353 texts again, 35–40 ms of the main goroutine, and the same
+// happened at each later refresh of the tabs. So did the transcript's
+// list at each of its refreshes, which makes a row to measure (a row made
+// in a theme's scope applies it). A denseBox's refresh repaints its
+// content and neither applies the theme again nor refreshes the list:
+// dense asks the app's theme on every call, a change of the app's theme
+// walks every widget (the box's too, through its renderer's objects), and
+// the pane refreshes the list and the status line itself when they
+// change. MinSize, called once the box is made, applies the theme while
+// nothing else has been measured (the override's renderer applies it
+// once more).
+type denseBox struct {
+	widget.BaseWidget
+	over *container.ThemeOverride
+}
+
+func newDense(content fyne.CanvasObject) *denseBox {
+	d := &denseBox{over: container.NewThemeOverride(content, dense{})}
+	d.ExtendBaseWidget(d)
+	return d
+}
+
+func (d *denseBox) CreateRenderer() fyne.WidgetRenderer { return denseRenderer{d.over} }
+
+// denseRenderer lays out the override in all of the box; a refresh
+// repaints it (see denseBox).
+type denseRenderer struct{ over *container.ThemeOverride }
+
+func (r denseRenderer) Layout(size fyne.Size) {
+	r.over.Move(fyne.NewPos(0, 0))
+	r.over.Resize(size)
+}
+func (r denseRenderer) MinSize() fyne.Size           { return r.over.MinSize() }
+func (r denseRenderer) Refresh()                     { canvas.Refresh(r.over) }
+func (r denseRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.over} }
+func (denseRenderer) Destroy()                       {}
 
 // dense is the theme of the transcript and the status line: the app's
 // theme with less room around each line, as a terminal's, so that a pane
@@ -66,9 +116,6 @@ func appTheme() fyne.Theme {
 
 // rowPitch is the height of a transcript row with the gap to the next.
 func (p *Pane) rowPitch() float32 {
-	if p.sampleRow == nil { // one, made once: each override is remembered by Fyne's theme cache
-		p.sampleRow = container.NewThemeOverride(p.list.CreateItem(), dense{})
-	}
 	return p.sampleRow.MinSize().Height + dense{}.Size(theme.SizeNamePadding)
 }
 

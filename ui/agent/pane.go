@@ -79,7 +79,7 @@ type Pane struct {
 	// shownFirst is t.first when the rows were last lined up with t's blocks.
 	shownFirst int
 	// sampleRow is a row in the transcript's theme, to measure (layout.go).
-	sampleRow fyne.CanvasObject
+	sampleRow *denseBox
 }
 
 // New makes the pane with command as the command line (the last one used,
