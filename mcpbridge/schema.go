@@ -107,17 +107,15 @@ func setInputSchema(t *mcp.Tool, schema *jsonschema.Schema) {
 	t.RawInputSchema = raw
 }
 
-// tidySchemas rewrites a tool's schemas for strict clients: the generator
-// writes a Go slice or pointer as type ["null","array"], which several
-// clients reject; an optional array is just "array" (leave it out for none).
+// tidySchemas rewrites a tool's input schema for strict clients: the
+// generator writes a Go slice or pointer as type ["null","array"], which
+// several clients reject; an optional array is just "array" (leave it out
+// for none). results does the same for the result shapes.
 func tidySchemas(t *mcp.Tool) {
 	if len(t.RawInputSchema) > 0 {
 		schema := inputSchema(t)
 		dropNullType(schema)
 		setInputSchema(t, schema)
-	}
-	for _, p := range t.OutputSchema.Properties {
-		dropNullTypes(p)
 	}
 }
 

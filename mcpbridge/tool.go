@@ -203,46 +203,46 @@ type stateResult struct {
 // success type T, loosened so that a failed call's structured content
 // ({state, message}) fits too: nothing is required and other properties
 // are allowed. The shape is kept by resultSchemaOf, for the tests that
-// check every result against it and for docs/tools.md, but not sent in
-// tools/list (see keepResultSchema).
+// check every result against it and for docs/tools.md, and not sent in
+// tools/list: no client shows output schemas to the model, the spec makes
+// them optional, and they were more than half of tools/list (25.7 of 49 KB
+// in window mode), which every session pays for. Results still carry
+// structuredContent, whose shapes docs/tools.md lists. The shape is made
+// when it is first asked for, not with the tool: the window makes its
+// tools while it starts, and generating every tool's output schema was
+// half of that (9 of 18 ms of CPU).
 func results[T any]() mcp.ToolOption {
-	set := mcp.WithOutputSchema[T]()
 	return func(t *mcp.Tool) {
-		set(t)
-		t.OutputSchema.Required = nil
-		t.OutputSchema.AdditionalProperties = nil
-		if t.OutputSchema.Properties == nil {
-			t.OutputSchema.Properties = map[string]any{}
-		}
-		t.OutputSchema.Properties["message"] = map[string]any{"type": "string", "description": "why the call failed"}
+		resultSchemas.LoadOrStore(t.Name, sync.OnceValue(func() mcp.ToolOutputSchema {
+			var shaped mcp.Tool
+			mcp.WithOutputSchema[T]()(&shaped)
+			out := shaped.OutputSchema
+			out.Required = nil
+			out.AdditionalProperties = nil
+			if out.Properties == nil {
+				out.Properties = map[string]any{}
+			}
+			out.Properties["message"] = map[string]any{"type": "string", "description": "why the call failed"}
+			for _, p := range out.Properties {
+				dropNullTypes(p) // see tidySchemas
+			}
+			return out
+		}))
 	}
 }
 
-// resultSchemas is each tool's result shape by name (a
-// mcp.ToolOutputSchema), the same in every mode; safe for concurrent use.
+// resultSchemas holds, for each tool's name, a func that makes its result
+// shape (see results), the same in every mode; safe for concurrent use.
 var resultSchemas sync.Map
 
-// keepResultSchema moves t's output schema out of its definition into
-// resultSchemas. Trestle sends no output schemas: no client shows them to
-// the model, the spec makes them optional, and they were more than half of
-// tools/list (25.7 of 49 KB in window mode), which every session pays for.
-// Results still carry structuredContent, whose shapes docs/tools.md lists.
-func keepResultSchema(t *mcp.Tool) {
-	if t.OutputSchema.Type == "" {
-		return
-	}
-	resultSchemas.Store(t.Name, t.OutputSchema)
-	t.OutputSchema = mcp.ToolOutputSchema{}
-}
-
 // resultSchemaOf is the shape of name's structured content, once a server
-// has listed its tools.
+// has made its tools.
 func resultSchemaOf(name string) (mcp.ToolOutputSchema, bool) {
 	v, ok := resultSchemas.Load(name)
 	if !ok {
 		return mcp.ToolOutputSchema{}, false
 	}
-	return v.(mcp.ToolOutputSchema), true
+	return v.(func() mcp.ToolOutputSchema)(), true
 }
 
 // plural is "1 file" or "3 files": a count and its noun as a person writes it.

@@ -109,7 +109,6 @@ func (s *Server) tools() []server.ServerTool {
 	}
 	for i := range list {
 		tidySchemas(&list[i].Tool)
-		keepResultSchema(&list[i].Tool)
 		list[i] = checked(list[i])
 	}
 	return list
