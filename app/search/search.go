@@ -87,7 +87,7 @@ func Run(ctx context.Context, root string, q Query, opts Options) (Result, error
 		s.whole = re
 	case !strings.Contains(q.Pattern, "$"):
 		s.whole = withinLines(re)
-		s.pre = newPrefixed(re)
+		s.pre = newKeyed(re)
 	}
 	if !q.Regexp && !q.IgnoreCase {
 		s.lit = newLiteral([]byte(q.Pattern))
@@ -95,38 +95,68 @@ func Run(ctx context.Context, root string, q Query, opts Options) (Result, error
 	return s.run(ctx)
 }
 
-// prefixed is the one-pass test of a whole file for a regexp that starts
-// with a literal and has more after it (`err != nil \{\s*return`): the
-// literal is found as literal finds it, and the regexp, anchored there, is
-// run on the rest of that line alone. Go's regexp over a whole file steps
-// its NFA through every occurrence of the literal (GOROOT/src has 23,000
-// "err != nil {" in 2,468 files: 1.26-1.44x ripgrep on the quiet VM);
-// anchored on a short line it takes the backtracker. Every match starts
-// with the literal and stays within its line, so a file none of whose
-// literals starts a match on its line has no matching line.
-type prefixed struct {
+// keyed is the one-pass test of a whole file for a regexp every match of
+// which contains a literal (`err != nil \{\s*return`, `func \(\w+ \*\w+\)
+// Close\(\) error`): the literal is found as literal finds it, and the
+// regexp is run on that literal's line alone. Go's regexp over a whole
+// file steps its NFA through every occurrence of its start (GOROOT/src has
+// 23,000 "err != nil {" in 2,468 files: 1.26-1.44x ripgrep on the quiet
+// VM; "func (" starts nearly every method); on a short line it takes the
+// backtracker. The literal is the rarest of those the regexp is a sequence
+// of (by its rarest byte, as literal picks one), so for the second pattern
+// ") Close() error", not "func (". When it is the regexp's start the regexp
+// runs anchored at it, on the rest of its line. Every match stays within
+// its line and holds the literal, so a file none of whose literals' lines
+// match has no matching line.
+type keyed struct {
 	lit      *literal
-	anchored *regexp.Regexp // ^(?:re)
+	anchored *regexp.Regexp // ^(?:re), when lit starts re
+	line     *regexp.Regexp // re, when lit is further in: run on lit's whole line
 }
 
-// newPrefixed is re's prefixed test, or nil when re does not start with a
-// literal, or is one.
-func newPrefixed(re *regexp.Regexp) *prefixed {
-	prefix, complete := re.LiteralPrefix()
-	if prefix == "" || complete {
-		return nil
-	}
-	anchored, err := regexp.Compile(`^(?:` + re.String() + `)`)
+// newKeyed is re's keyed test, or nil when re is no sequence with a
+// case-sensitive literal in it, or is a literal alone.
+func newKeyed(re *regexp.Regexp) *keyed {
+	tree, err := syntax.Parse(re.String(), syntax.Perl)
 	if err != nil {
 		return nil
 	}
-	return &prefixed{lit: newLiteral([]byte(prefix)), anchored: anchored}
+	tree = tree.Simplify()
+	for tree.Op == syntax.OpCapture {
+		tree = tree.Sub[0]
+	}
+	if tree.Op != syntax.OpConcat {
+		return nil
+	}
+	best, bestRank, first := -1, 0, false
+	for i, sub := range tree.Sub {
+		if sub.Op != syntax.OpLiteral || sub.Flags&syntax.FoldCase != 0 || slices.Contains(sub.Rune, '\n') {
+			continue
+		}
+		lit := newLiteral([]byte(string(sub.Rune)))
+		rank := byteRank(lit.rare)*64 - min(len(lit.pat), 63) // rarer first, then longer
+		if best < 0 || rank < bestRank {
+			best, bestRank, first = i, rank, i == 0
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	k := &keyed{lit: newLiteral([]byte(string(tree.Sub[best].Rune)))}
+	if !first {
+		k.line = re
+		return k
+	}
+	if k.anchored, err = regexp.Compile(`^(?:` + re.String() + `)`); err != nil {
+		return nil
+	}
+	return k
 }
 
 // match reports whether a line of data may match (it never misses one).
-func (p *prefixed) match(data []byte) bool {
+func (k *keyed) match(data []byte) bool {
 	for pos := 0; pos < len(data); {
-		i := p.lit.index(data[pos:])
+		i := k.lit.index(data[pos:])
 		if i < 0 {
 			return false
 		}
@@ -135,10 +165,18 @@ func (p *prefixed) match(data []byte) bool {
 		if end < 0 {
 			end = len(data) - at
 		}
-		if p.anchored.Match(data[at : at+end]) {
+		if k.anchored != nil {
+			if k.anchored.Match(data[at : at+end]) {
+				return true
+			}
+			pos = at + 1
+			continue
+		}
+		start := bytes.LastIndexByte(data[:at], '\n') + 1
+		if k.line.Match(data[start : at+end]) {
 			return true
 		}
-		pos = at + 1
+		pos = at + end + 1 // its whole line is decided
 	}
 	return false
 }
@@ -224,7 +262,7 @@ type searcher struct {
 	q     Query
 	re    *regexp.Regexp
 	whole *regexp.Regexp // re for a whole file at once, or nil: split every file
-	pre   *prefixed      // a faster whole-file test than whole, when re starts with a literal
+	pre   *keyed         // a faster whole-file test than whole, when re holds a literal
 	lit   *literal       // the pattern, when a case-sensitive literal: faster than regexp
 	opts  Options
 	limit int
