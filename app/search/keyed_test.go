@@ -73,7 +73,7 @@ func TestKeyedNeverMissesALine(t *testing.T) {
 	// "func (", which starts nearly every method.
 	for pattern, want := range map[string]string{
 		`func \(\w+ \*\w+\) Close\(\) error`: ") Close() error",
-		`err != nil \{\s*return`:            "err != nil {",
+		`err != nil \{\s*return`:             "err != nil {",
 	} {
 		if got := string(newKeyed(regexp.MustCompile(pattern)).lit.pat); got != want {
 			t.Errorf("%s: keyed by %q, want %q", pattern, got, want)
